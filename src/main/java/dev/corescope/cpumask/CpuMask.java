@@ -1,0 +1,461 @@
+package dev.corescope.cpumask;
+
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.NoSuchElementException;
+import java.util.PrimitiveIterator;
+import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
+import java.util.stream.StreamSupport;
+import java.util.Spliterator;
+import java.util.Spliterators;
+
+/**
+ * An immutable set of CPU numbers {@code 0 .. nbits-1} with the semantics of the Linux
+ * kernel's {@code struct cpumask} ({@code include/linux/cpumask.h}, v6.16).
+ *
+ * <p>Storage is word-at-a-time in {@code long}s, bit {@code i} in word {@code i / 64} at
+ * position {@code i % 64}: the layout of the kernel's {@code unsigned long} bitmap and of
+ * glibc's {@code cpu_set_t} on 64-bit Linux, so a mask crosses the FFM boundary as its
+ * words. {@code nbits} plays the part of {@code nr_cpu_ids} (or {@code NR_CPUS}): searches
+ * that find nothing return {@code nbits}, as the kernel's return {@code >= nr_cpu_ids}.
+ * Bits at or beyond {@code nbits} are always clear.
+ *
+ * <p>Use {@link Builder} to build a mask bit by bit; {@link #parseList} and
+ * {@link #parseHex} read the kernel's two text forms; {@link #toList} and {@link #toHex}
+ * print them as {@code %*pbl} and {@code %*pb} do.
+ */
+public final class CpuMask implements Iterable<Integer> {
+
+    private static final int WORD_BITS = Long.SIZE;
+
+    private final int nbits;
+    private final long[] words;
+
+    private CpuMask(int nbits, long[] words) {
+        this.nbits = nbits;
+        this.words = words;
+    }
+
+    // ---- construction ------------------------------------------------------------------
+
+    /** The empty mask of {@code nbits} bits. */
+    public static CpuMask empty(int nbits) {
+        return new CpuMask(checkNbits(nbits), new long[wordsFor(nbits)]);
+    }
+
+    /** All of {@code 0 .. nbits-1}. */
+    public static CpuMask full(int nbits) {
+        return range(nbits, 0, nbits - 1);
+    }
+
+    /** The CPUs {@code from .. to}, both included; empty when {@code to < from}. */
+    public static CpuMask range(int nbits, int from, int to) {
+        Builder b = builder(nbits);
+        if (to >= from) b.setRange(from, to);
+        return b.build();
+    }
+
+    /** The mask of {@code nbits} bits holding exactly {@code cpus}. */
+    public static CpuMask of(int nbits, int... cpus) {
+        Builder b = builder(nbits);
+        for (int cpu : cpus) b.set(cpu);
+        return b.build();
+    }
+
+    /**
+     * The mask whose words are {@code words} (bit {@code i} in {@code words[i/64]}), as the
+     * kernel and {@code cpu_set_t} store it. Bits at or beyond {@code nbits} are dropped.
+     */
+    public static CpuMask fromWords(int nbits, long[] words) {
+        checkNbits(nbits);
+        long[] w = Arrays.copyOf(words, wordsFor(nbits));
+        clearTail(nbits, w);
+        return new CpuMask(nbits, w);
+    }
+
+    /** The mask of {@code nbits} bits holding the set bits of {@code set} below {@code nbits}. */
+    public static CpuMask fromBitSet(int nbits, BitSet set) {
+        return fromWords(nbits, set.toLongArray());
+    }
+
+    public static Builder builder(int nbits) {
+        return new Builder(checkNbits(nbits));
+    }
+
+    /** Reads a cpulist ({@code 0-3,8}, {@code 0-31:1/4}, {@code N}, {@code all}); see {@link CpuListParser}. */
+    public static CpuMask parseList(String text, int nbits) {
+        return CpuListParser.parseList(text, nbits);
+    }
+
+    /** Reads a hex cpumap ({@code ff,ffffffff}); see {@link CpuListParser}. */
+    public static CpuMask parseHex(String text, int nbits) {
+        return CpuListParser.parseHex(text, nbits);
+    }
+
+    // ---- queries -----------------------------------------------------------------------
+
+    /** The number of bits, the {@code nr_cpu_ids} of this mask. */
+    public int nbits() {
+        return nbits;
+    }
+
+    /** {@code cpumask_test_cpu}. A CPU at or beyond {@code nbits} is never set. */
+    public boolean test(int cpu) {
+        if (cpu < 0) throw new IndexOutOfBoundsException("cpu " + cpu + " is negative");
+        return cpu < nbits && (words[cpu >>> 6] & (1L << cpu)) != 0;
+    }
+
+    /** {@code cpumask_weight}: how many CPUs are set. */
+    public int weight() {
+        int n = 0;
+        for (long w : words) n += Long.bitCount(w);
+        return n;
+    }
+
+    /** {@code cpumask_empty}. */
+    public boolean isEmpty() {
+        for (long w : words) if (w != 0) return false;
+        return true;
+    }
+
+    /** {@code cpumask_first}: the lowest set CPU, or {@code nbits} if none. */
+    public int first() {
+        for (int i = 0; i < words.length; i++) {
+            long w = words[i];
+            if (w != 0) return i * WORD_BITS + Long.numberOfTrailingZeros(w);
+        }
+        return nbits;
+    }
+
+    /**
+     * {@code cpumask_next(n, mask)}: the lowest set CPU strictly above {@code n}, or
+     * {@code nbits} if none. {@code n = -1} gives {@link #first()}, as in the kernel.
+     */
+    public int next(int n) {
+        int start = n + 1;
+        if (start >= nbits) return nbits;
+        if (start < 0) start = 0;
+        int i = start >>> 6;
+        long w = words[i] & (-1L << start);
+        while (true) {
+            if (w != 0) return i * WORD_BITS + Long.numberOfTrailingZeros(w);
+            if (++i == words.length) return nbits;
+            w = words[i];
+        }
+    }
+
+    /** {@code cpumask_last}: the highest set CPU, or {@code nbits} if none. */
+    public int last() {
+        for (int i = words.length - 1; i >= 0; i--) {
+            long w = words[i];
+            if (w != 0) return i * WORD_BITS + (WORD_BITS - 1 - Long.numberOfLeadingZeros(w));
+        }
+        return nbits;
+    }
+
+    /**
+     * {@code cpumask_first_but(mask, cpu)}, the function seed 000 adds (RFC, June 2025):
+     * the first CPU, or the next one when the first is {@code cpu}; {@code nbits} if none.
+     */
+    public int firstBut(int cpu) {
+        int i = first();
+        if (i == cpu) i = next(i);
+        return i;
+    }
+
+    /**
+     * {@code cpumask_any_but(mask, cpu)} as the kernel has it after seed 000: a macro for
+     * {@link #firstBut}.
+     */
+    public int anyBut(int cpu) {
+        return firstBut(cpu);
+    }
+
+    /**
+     * {@code cpumask_any_but(mask, cpu)} as it was before seed 000 (v6.15 and earlier):
+     * {@code for_each_cpu(i, mask) if (i != cpu) break; return i;}. Same answer as
+     * {@link #firstBut}; kept to measure the difference.
+     */
+    public int anyButLoop(int cpu) {
+        int i;
+        for (i = first(); i < nbits; i = next(i)) {
+            if (i != cpu) break;
+        }
+        return i;
+    }
+
+    /** {@code cpumask_equal}: same bits (masks of different {@code nbits} may be equal). */
+    public boolean sameCpus(CpuMask other) {
+        int n = Math.max(words.length, other.words.length);
+        for (int i = 0; i < n; i++) if (word(i) != other.word(i)) return false;
+        return true;
+    }
+
+    /** {@code cpumask_subset}: every CPU of this mask is in {@code other}. */
+    public boolean isSubsetOf(CpuMask other) {
+        for (int i = 0; i < words.length; i++) if ((words[i] & ~other.word(i)) != 0) return false;
+        return true;
+    }
+
+    /** {@code cpumask_intersects}. */
+    public boolean intersects(CpuMask other) {
+        int n = Math.min(words.length, other.words.length);
+        for (int i = 0; i < n; i++) if ((words[i] & other.words[i]) != 0) return true;
+        return false;
+    }
+
+    // ---- operations returning new masks (nbits of this mask) ---------------------------
+
+    /** {@code cpumask_and}. */
+    public CpuMask and(CpuMask other) {
+        long[] w = new long[words.length];
+        for (int i = 0; i < w.length; i++) w[i] = words[i] & other.word(i);
+        return new CpuMask(nbits, w);
+    }
+
+    /** {@code cpumask_or}. */
+    public CpuMask or(CpuMask other) {
+        long[] w = new long[words.length];
+        for (int i = 0; i < w.length; i++) w[i] = words[i] | other.word(i);
+        clearTail(nbits, w);
+        return new CpuMask(nbits, w);
+    }
+
+    /** {@code cpumask_andnot}: this mask without the CPUs of {@code other}. */
+    public CpuMask andNot(CpuMask other) {
+        long[] w = new long[words.length];
+        for (int i = 0; i < w.length; i++) w[i] = words[i] & ~other.word(i);
+        return new CpuMask(nbits, w);
+    }
+
+    /** {@code cpumask_xor}. */
+    public CpuMask xor(CpuMask other) {
+        long[] w = new long[words.length];
+        for (int i = 0; i < w.length; i++) w[i] = words[i] ^ other.word(i);
+        clearTail(nbits, w);
+        return new CpuMask(nbits, w);
+    }
+
+    /** {@code cpumask_complement}: the CPUs below {@code nbits} not in this mask. */
+    public CpuMask complement() {
+        long[] w = new long[words.length];
+        for (int i = 0; i < w.length; i++) w[i] = ~words[i];
+        clearTail(nbits, w);
+        return new CpuMask(nbits, w);
+    }
+
+    /** This mask with {@code cpu} set ({@code cpumask_set_cpu} on a copy). */
+    public CpuMask with(int cpu) {
+        return toBuilder().set(cpu).build();
+    }
+
+    /** This mask with {@code cpu} cleared ({@code cpumask_clear_cpu} on a copy). */
+    public CpuMask without(int cpu) {
+        return toBuilder().clear(cpu).build();
+    }
+
+    /** The same CPUs in a mask of {@code newNbits} bits; CPUs at or beyond it are dropped. */
+    public CpuMask resize(int newNbits) {
+        return fromWords(newNbits, words);
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder(nbits);
+        System.arraycopy(words, 0, b.words, 0, words.length);
+        return b;
+    }
+
+    // ---- iteration and conversion ------------------------------------------------------
+
+    /** {@code for_each_cpu}: calls {@code action} for every set CPU, lowest first. */
+    public void forEachCpu(IntConsumer action) {
+        for (int i = 0; i < words.length; i++) {
+            long w = words[i];
+            while (w != 0) {
+                action.accept(i * WORD_BITS + Long.numberOfTrailingZeros(w));
+                w &= w - 1;
+            }
+        }
+    }
+
+    @Override
+    public PrimitiveIterator.OfInt iterator() {
+        return new PrimitiveIterator.OfInt() {
+            private int nextCpu = first();
+
+            @Override
+            public boolean hasNext() {
+                return nextCpu < nbits;
+            }
+
+            @Override
+            public int nextInt() {
+                if (nextCpu >= nbits) throw new NoSuchElementException();
+                int cpu = nextCpu;
+                nextCpu = CpuMask.this.next(cpu);
+                return cpu;
+            }
+        };
+    }
+
+    /** The set CPUs, lowest first. */
+    public IntStream stream() {
+        return StreamSupport.intStream(
+                Spliterators.spliterator(iterator(), weight(),
+                        Spliterator.ORDERED | Spliterator.DISTINCT | Spliterator.SORTED | Spliterator.NONNULL),
+                false);
+    }
+
+    public int[] toArray() {
+        int[] out = new int[weight()];
+        int[] k = {0};
+        forEachCpu(cpu -> out[k[0]++] = cpu);
+        return out;
+    }
+
+    /** A copy of the words, bit {@code i} in word {@code i/64}. */
+    public long[] toWords() {
+        return words.clone();
+    }
+
+    /** Word {@code i}, or 0 past the end: no copy, for the sys layer and benchmarks. */
+    public long word(int i) {
+        return i < words.length ? words[i] : 0L;
+    }
+
+    public int wordCount() {
+        return words.length;
+    }
+
+    public BitSet toBitSet() {
+        return BitSet.valueOf(words);
+    }
+
+    /** The canonical cpulist, as the kernel's {@code %*pbl} prints it: {@code 0-3,8}; {@code ""} when empty. */
+    public String toList() {
+        StringBuilder sb = new StringBuilder();
+        int start = first();
+        while (start < nbits) {
+            int end = start;
+            int nxt;
+            while ((nxt = next(end)) == end + 1) end = nxt;
+            if (!sb.isEmpty()) sb.append(',');
+            sb.append(start);
+            if (end > start) sb.append('-').append(end);
+            start = nxt;
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The hex cpumap, as the kernel's {@code %*pb} prints it ({@code bitmap_string()} in
+     * lib/vsprintf.c): 32-bit chunks, most significant first, separated by commas; the
+     * first chunk is as wide as the bits it holds, the others 8 digits.
+     */
+    public String toHex() {
+        StringBuilder sb = new StringBuilder();
+        int chunkBits = nbits % 32 == 0 ? 32 : nbits % 32;
+        for (int lo = ((nbits + 31) / 32 - 1) * 32; lo >= 0; lo -= 32) {
+            long val = (word(lo >>> 6) >>> (lo & 63)) & ((1L << chunkBits) - 1);
+            if (!sb.isEmpty()) sb.append(',');
+            String hex = Long.toHexString(val);
+            sb.append("0".repeat(Math.max(0, (chunkBits + 3) / 4 - hex.length()))).append(hex);
+            chunkBits = 32;
+        }
+        return sb.toString();
+    }
+
+    /** Equal when both the bits and {@code nbits} are; see {@link #sameCpus} for bits alone. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CpuMask m && m.nbits == nbits && Arrays.equals(m.words, words);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * nbits + Arrays.hashCode(words);
+    }
+
+    /** The cpulist, e.g. {@code 0-3,8}. */
+    @Override
+    public String toString() {
+        return toList();
+    }
+
+    // ---- helpers -----------------------------------------------------------------------
+
+    static int wordsFor(int nbits) {
+        return (nbits + WORD_BITS - 1) / WORD_BITS;
+    }
+
+    private static int checkNbits(int nbits) {
+        if (nbits < 1) throw new IllegalArgumentException("nbits must be at least 1, not " + nbits);
+        return nbits;
+    }
+
+    private static void clearTail(int nbits, long[] w) {
+        int rem = nbits & 63;
+        if (rem != 0 && w.length > 0) w[w.length - 1] &= (1L << rem) - 1;
+    }
+
+    /** A mutable mask under construction: {@code cpumask_set_cpu}, {@code cpumask_clear_cpu}. */
+    public static final class Builder {
+        private final int nbits;
+        private final long[] words;
+
+        private Builder(int nbits) {
+            this.nbits = nbits;
+            this.words = new long[wordsFor(nbits)];
+        }
+
+        public int nbits() {
+            return nbits;
+        }
+
+        public Builder set(int cpu) {
+            check(cpu);
+            words[cpu >>> 6] |= 1L << cpu;
+            return this;
+        }
+
+        public Builder clear(int cpu) {
+            check(cpu);
+            words[cpu >>> 6] &= ~(1L << cpu);
+            return this;
+        }
+
+        /** Sets {@code from .. to}, both included, a word at a time. */
+        public Builder setRange(int from, int to) {
+            check(from);
+            check(to);
+            if (to < from) throw new IllegalArgumentException("range " + from + "-" + to + " is inverted");
+            int fw = from >>> 6, tw = to >>> 6;
+            long firstMask = -1L << from;
+            long lastMask = -1L >>> (63 - (to & 63));
+            if (fw == tw) {
+                words[fw] |= firstMask & lastMask;
+            } else {
+                words[fw] |= firstMask;
+                for (int i = fw + 1; i < tw; i++) words[i] = -1L;
+                words[tw] |= lastMask;
+            }
+            return this;
+        }
+
+        public boolean test(int cpu) {
+            check(cpu);
+            return (words[cpu >>> 6] & (1L << cpu)) != 0;
+        }
+
+        public CpuMask build() {
+            return new CpuMask(nbits, words.clone());
+        }
+
+        private void check(int cpu) {
+            if (cpu < 0 || cpu >= nbits) {
+                throw new IndexOutOfBoundsException("CPU " + cpu + " is outside 0-" + (nbits - 1));
+            }
+        }
+    }
+}
