@@ -339,7 +339,7 @@ public final class CpuMask implements Iterable<Integer> {
         while (start < nbits) {
             int end = start;
             int nxt;
-            while ((nxt = next(end)) == end + 1) end = nxt;
+            while ((nxt = next(end)) == end + 1 && nxt < nbits) end = nxt;
             if (!sb.isEmpty()) sb.append(',');
             sb.append(start);
             if (end > start) sb.append('-').append(end);

@@ -1,0 +1,89 @@
+package dev.corescope.bench;
+
+import dev.corescope.report.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs JMH benchmarks from inside corescope and turns JMH's results into {@link Result}s.
+ * Every figure corescope reports as a speed comes through here (or through the {@code jmh}
+ * command); JMH's score error is the half-width of the 99.9% confidence interval, the
+ * CONTRACT's {@code error}.
+ */
+public final class Jmh {
+
+    /**
+     * JMH run sizes.
+     *
+     * @param forks  0 runs in this JVM (smoke tests only: profile pollution between benchmarks)
+     */
+    public record Settings(int forks, int warmupIterations, int warmupMillis, int measurementIterations,
+                           int measurementMillis) {
+        /** Proves the code runs: numbers meaningless. */
+        public static final Settings SMOKE = new Settings(0, 1, 20, 2, 20);
+        /** {@code --quick}: one fork, short iterations. */
+        public static final Settings QUICK = new Settings(1, 3, 100, 5, 100);
+        /** The default: enough samples for a ~1% error on a quiet machine. */
+        public static final Settings FULL = new Settings(2, 5, 500, 10, 500);
+    }
+
+    private Jmh() {
+    }
+
+    /**
+     * Runs the benchmarks of {@code benchmarkClass} whose method names match {@code methodRegex}
+     * (null: all) with the given {@code @Param} values.
+     */
+    public static Collection<RunResult> run(Class<?> benchmarkClass, String methodRegex, Map<String, String[]> params,
+                                            Settings s, List<String> extraJvmArgs) throws RunnerException {
+        String include = "^" + java.util.regex.Pattern.quote(benchmarkClass.getName()) + "\\."
+                + (methodRegex == null ? ".*" : methodRegex) + "$";
+        ChainedOptionsBuilder ob = new OptionsBuilder()
+                .include(include)
+                .forks(s.forks())
+                .warmupIterations(s.warmupIterations())
+                .warmupTime(TimeValue.milliseconds(s.warmupMillis()))
+                .measurementIterations(s.measurementIterations())
+                .measurementTime(TimeValue.milliseconds(s.measurementMillis()))
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT);
+        if (params != null) params.forEach(ob::param);
+        if (s.forks() > 0) {
+            List<String> jvm = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-XX:-RestrictContended"));
+            if (extraJvmArgs != null) jvm.addAll(extraJvmArgs);
+            ob.jvmArgsAppend(jvm.toArray(String[]::new));
+        }
+        return new Runner(ob.build()).run();
+    }
+
+    /** The JMH result as a CONTRACT row; {@code params} adds to the benchmark's own {@code @Param}s. */
+    public static Result toResult(RunResult r, String benchmark, String variant, String implementation, String metric,
+                                  String cpus, Map<String, Object> params) {
+        var primary = r.getPrimaryResult();
+        Map<String, Object> all = new LinkedHashMap<>();
+        for (String key : r.getParams().getParamsKeys()) all.put(key, paramValue(r.getParams().getParam(key)));
+        if (params != null) all.putAll(params);
+        double error = primary.getScoreError();
+        return new Result(benchmark, variant, implementation, metric, primary.getScoreUnit(), primary.getScore(),
+                Double.isNaN(error) ? null : error, primary.getStatistics().getN(), cpus, all);
+    }
+
+    private static Object paramValue(String v) {
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            return v;
+        }
+    }
+}

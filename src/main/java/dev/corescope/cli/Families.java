@@ -1,0 +1,26 @@
+package dev.corescope.cli;
+
+import dev.corescope.bench.BenchFamily;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The benchmark families {@code bench} and the tour know, in the order the tour runs them. */
+final class Families {
+
+    private Families() {
+    }
+
+    static List<BenchFamily> all() {
+        return List.of(
+        );
+    }
+
+    static Optional<BenchFamily> byName(String name) {
+        return all().stream().filter(f -> f.name().equals(name)).findFirst();
+    }
+
+    static String names() {
+        return String.join(", ", all().stream().map(BenchFamily::name).toList());
+    }
+}

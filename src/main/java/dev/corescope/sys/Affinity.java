@@ -1,0 +1,167 @@
+package dev.corescope.sys;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.ffi.LibC;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * CPU affinity of threads and processes: {@code sched_getaffinity}, {@code sched_setaffinity}
+ * and {@code sched_getcpu} through FFM.
+ *
+ * <p>Masks are sized from {@code /sys/devices/system/cpu/possible} ({@code nr_cpu_ids}), and
+ * grown on {@code EINVAL} as users of glibc's {@code CPU_ALLOC} do, so machines with more
+ * than 1024 CPUs work. A pid of 0 means the calling thread.
+ *
+ * <p><b>Note:</b> affinity is per thread. {@link #pin} changes only the calling thread, and
+ * its {@link Pinning} must be closed on that same thread.
+ */
+public final class Affinity {
+
+    /** Largest mask tried when growing on EINVAL: 2^20 CPUs, far above any NR_CPUS. */
+    private static final int MAX_BITS = 1 << 20;
+
+    private Affinity() {
+    }
+
+    /** {@code nr_cpu_ids}: the last possible CPU + 1, from sysfs, else {@code sysconf(_SC_NPROCESSORS_CONF)}. */
+    public static int nrCpuIds() {
+        return Holder.NR_CPU_IDS;
+    }
+
+    /** The CPUs the calling thread may run on. */
+    public static CpuMask allowed() {
+        return get(0);
+    }
+
+    /**
+     * The CPUs this process was allowed when corescope started (the main thread's mask,
+     * read once): the set that {@link #pin} checks against.
+     */
+    public static CpuMask processAllowed() {
+        return Holder.PROCESS_ALLOWED;
+    }
+
+    /** {@code sched_getaffinity(pid)}: the allowed CPUs of thread or process {@code pid} (0: this thread). */
+    public static CpuMask get(int pid) {
+        int nbits = nrCpuIds();
+        int bits = roundUp64(Math.max(nbits, 64));
+        while (true) {
+            try (Arena arena = Arena.ofConfined()) {
+                long bytes = bits / 8;
+                MemorySegment set = arena.allocate(bytes, 8);
+                MemorySegment state = Libc.callState(arena);
+                int rc = (int) Libc.SCHED_GETAFFINITY.invokeExact(state, pid, bytes, set);
+                if (rc == -1) {
+                    int errno = Libc.errno(state);
+                    if (errno == Errno.EINVAL.number() && bits < MAX_BITS) {
+                        bits *= 2;
+                        continue;
+                    }
+                    throw new NativeException("sched_getaffinity", "pid=" + pid + ", cpusetsize=" + bytes, errno);
+                }
+                long[] words = set.toArray(Libc.WORD);
+                int highest = highestBit(words);
+                return CpuMask.fromWords(Math.max(nbits, highest + 1), words);
+            } catch (Throwable t) {
+                throw NativeCalls.rethrow(t);
+            }
+        }
+    }
+
+    /** {@code sched_setaffinity(pid, cpus)}. */
+    public static void set(int pid, CpuMask cpus) {
+        try (Arena arena = Arena.ofConfined()) {
+            int words = Math.max(1, cpus.wordCount());
+            MemorySegment set = arena.allocate((long) words * 8, 8);
+            for (int i = 0; i < words; i++) set.setAtIndex(Libc.WORD, i, cpus.word(i));
+            MemorySegment state = Libc.callState(arena);
+            int rc = (int) Libc.SCHED_SETAFFINITY.invokeExact(state, pid, (long) words * 8, set);
+            Libc.check(rc, state, "sched_setaffinity", "pid=" + pid + ", cpus=" + cpus.toList());
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    /**
+     * Pins the calling thread to {@code cpus} and returns a handle whose {@link Pinning#close()}
+     * puts the thread's previous mask back. CPUs outside {@link #processAllowed()} are refused
+     * with a {@link CpuNotAllowedException} before anything changes.
+     */
+    public static Pinning pin(CpuMask cpus) {
+        if (cpus.isEmpty()) throw new IllegalArgumentException("cannot pin to an empty CPU set");
+        CpuMask allowed = processAllowed();
+        if (!cpus.isSubsetOf(allowed)) throw new CpuNotAllowedException(cpus.andNot(allowed), allowed);
+        CpuMask previous = allowed();
+        set(0, cpus);
+        return new Pinning(Thread.currentThread(), previous, cpus);
+    }
+
+    /** {@link #pin(CpuMask)} to one CPU. */
+    public static Pinning pin(int cpu) {
+        int nbits = Math.max(nrCpuIds(), cpu + 1);
+        return pin(CpuMask.of(nbits, cpu));
+    }
+
+    /**
+     * {@code sched_getcpu()}: the CPU the calling thread runs on now, through a
+     * {@code critical(false)} downcall (no thread-state transition, no errno capture): for
+     * hot loops and checks after pinning.
+     */
+    public static int currentCpu() {
+        try {
+            return (int) Libc.SCHED_GETCPU_CRITICAL.invokeExact();
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    /** {@code sched_getcpu()} through the plain generated binding, for comparison in benchmarks. */
+    public static int currentCpuPlain() {
+        return LibC.sched_getcpu();
+    }
+
+    /** {@code sched_getcpu()} with errno captured; throws {@link NativeException} on failure. */
+    public static int currentCpuChecked() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Libc.callState(arena);
+            int rc = (int) Libc.SCHED_GETCPU.invokeExact(state);
+            return (int) Libc.check(rc, state, "sched_getcpu", "");
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    private static int roundUp64(int bits) {
+        return (bits + 63) & ~63;
+    }
+
+    private static int highestBit(long[] words) {
+        for (int i = words.length - 1; i >= 0; i--) {
+            if (words[i] != 0) return i * 64 + 63 - Long.numberOfLeadingZeros(words[i]);
+        }
+        return -1;
+    }
+
+    private static int readNrCpuIds() {
+        try {
+            String possible = Files.readString(Path.of("/sys/devices/system/cpu/possible")).strip();
+            CpuMask m = CpuMask.parseList(possible, MAX_BITS);
+            if (!m.isEmpty()) return m.last() + 1;
+        } catch (IOException | IllegalArgumentException e) {
+            // fall through to sysconf: a container without /sys, or an odd file
+        }
+        long n = LibC.sysconf(LibC._SC_NPROCESSORS_CONF());
+        return n > 0 ? (int) n : 1024;
+    }
+
+    /** Read once, on first use: neither changes while corescope runs. */
+    private static final class Holder {
+        static final int NR_CPU_IDS = readNrCpuIds();
+        static final CpuMask PROCESS_ALLOWED = get(LibC.getpid());
+    }
+}
