@@ -92,12 +92,12 @@ final class LocksReport {
         Optional<LockMeasurement> callJ = find(run, Line.FUNCTION_CALL, "java");
         Optional<LockMeasurement> callN = find(run, Line.FUNCTION_CALL, "native");
         if (callJ.isPresent() || callN.isPresent()) {
-            out.append(String.format(Locale.ROOT, "  - A function call: %s ns in C (noinline), %s ns in Java (DONT_INLINE), the seed's"
-                            + " ~1.709 ns. A downcall into C costs %s ns from Java (%s ns critical): that is the extra a Java row pays"
-                            + " per C function it calls.%n",
-                    callN.map(m -> fmt(m.ns(), 3)).orElse("-"), callJ.map(m -> fmt(m.ns(), 3)).orElse("-"),
-                    find(run, Line.FUNCTION_CALL_DOWNCALL, "java").map(m -> fmt(m.ns(), 3)).orElse("-"),
-                    find(run, Line.FUNCTION_CALL_CRITICAL, "java").map(m -> fmt(m.ns(), 3)).orElse("-")));
+            out.append(String.format(Locale.ROOT, "  - A function call: %s ns in C (noinline), %s ns in Java (DONT_INLINE), the seed's ~1.709 ns.",
+                    callN.map(m -> fmt(m.ns(), 3)).orElse("-"), callJ.map(m -> fmt(m.ns(), 3)).orElse("-")));
+            find(run, Line.FUNCTION_CALL_DOWNCALL, "java").ifPresent(d -> out.append(" A downcall into C costs ").append(fmt(d.ns(), 3))
+                    .append(" ns from Java").append(find(run, Line.FUNCTION_CALL_CRITICAL, "java").map(c -> " (" + fmt(c.ns(), 3) + " ns critical)").orElse(""))
+                    .append(": the extra a Java row pays per C function it calls."));
+            out.append('\n');
         }
 
         out.append("\nWhere it breaks\n");
