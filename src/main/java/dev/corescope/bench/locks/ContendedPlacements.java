@@ -28,8 +28,9 @@ final class ContendedPlacements {
             CpuMask m = user.get();
             if (m.weight() < 2) return List.of();
             int[] cpus = m.stream().limit(ContendedLockBenchmark.MAX_THREADS).toArray();
-            return List.of(new ThreadPlacement("cpus", cpus, "the --cpus list" + (m.weight() > cpus.length
-                    ? " (its first " + cpus.length + " CPUs: one counter per thread, at most " + ContendedLockBenchmark.MAX_THREADS + ")" : "")));
+            String list = String.join(",", java.util.Arrays.stream(cpus).mapToObj(Integer::toString).toList());
+            return List.of(new ThreadPlacement("cpus", cpus, "CPUs " + list + " from --cpus" + (m.weight() > cpus.length
+                    ? " (its first " + cpus.length + ": one counter per thread, at most " + ContendedLockBenchmark.MAX_THREADS + ")" : "")));
         }
         if (allowed.weight() < 2) return List.of();
         Topology t;
@@ -37,8 +38,9 @@ final class ContendedPlacements {
             t = Topology.live();
         } catch (RuntimeException e) {
             int a = allowed.first();
-            return List.of(new ThreadPlacement("any", new int[]{a, allowed.next(a)},
-                    "the first two allowed CPUs (the topology could not be read: " + e.getMessage() + ")"));
+            int b = allowed.next(a);
+            return List.of(new ThreadPlacement("any", new int[]{a, b},
+                    "CPU " + a + " and CPU " + b + ", the first two allowed (the topology could not be read: " + e.getMessage() + ")"));
         }
         return fromTopology(t, allowed);
     }

@@ -186,7 +186,7 @@ final class LocksReport {
         } else {
             List<ThreadPlacement> placements = run.contended().stream().map(ContendedMeasurement::placement).distinct().toList();
             for (ThreadPlacement p : placements) {
-                out.append("  ").append(p.name()).append(": CPUs ").append(p.cpuList()).append(", ").append(p.description()).append('\n');
+                out.append("  ").append(p.name()).append(": ").append(p.description()).append('\n');
                 List<String[]> rows = new ArrayList<>();
                 rows.add(new String[]{"ns/op", "±", "fairness", "shares", ""});
                 for (ContendedMeasurement c : run.contended()) {

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * @param name        {@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package},
  *                    {@code any}, or {@code cpus} for a user's list
  * @param cpus        one CPU per thread
- * @param description what the CPUs share, for the report
+ * @param description which CPUs and what they share, for the report
  */
 record ThreadPlacement(String name, int[] cpus, String description) {
 

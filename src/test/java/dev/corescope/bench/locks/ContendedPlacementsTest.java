@@ -30,13 +30,14 @@ class ContendedPlacementsTest {
         assertEquals("cpus", p.get(0).name());
         assertArrayEquals(new int[]{0, 2, 5}, p.get(0).cpus());
         assertEquals("0,2,5", p.get(0).cpuList());
+        assertEquals("CPUs 0,2,5 from --cpus", p.get(0).description());
     }
 
     @Test
     void aLongCpusListIsCutToOneCounterPerThread() {
         List<ThreadPlacement> p = ContendedPlacements.choose(Optional.of(CpuMask.full(12)), CpuMask.full(12));
         assertEquals(ContendedLockBenchmark.MAX_THREADS, p.get(0).threads());
-        assertTrue(p.get(0).description().contains("its first 8 CPUs"), p.get(0).description());
+        assertEquals("CPUs 0,1,2,3,4,5,6,7 from --cpus (its first 8: one counter per thread, at most 8)", p.get(0).description());
     }
 
     @Test
