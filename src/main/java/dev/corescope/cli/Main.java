@@ -26,6 +26,8 @@ import java.io.UncheckedIOException;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 BenchCommand.class,
+                TopologyCommand.class,
+                CaptureCommand.class,
         })
 public final class Main implements Runnable {
 

@@ -126,7 +126,8 @@ final class TopologyReader {
         all.addAll(warnings);
         b.warnings = all;
         b.filesRead = r.filesRead();
-        b.dirsListed = r.dirsListed();
+        b.dirsSeen = r.dirsSeen();
+        b.unreadable = r.unreadable();
         return b.build();
     }
 
