@@ -35,7 +35,12 @@ final class CaptureCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         TopologyCommand.checkOutputFolder(output, "-o");
         Topology t = Topology.live();
-        Capture.Result r = Capture.write(t, output);
+        Capture.Result r;
+        try {
+            r = Capture.write(t, output);
+        } catch (IOException e) {
+            throw TopologyCommand.cannotWrite(output, e);
+        }
         var out = spec.commandLine().getOut();
         out.println("captured " + r.files() + " files (" + r.bytes() + " bytes) in " + r.directories() + " folders to "
                 + output + "; unpack with: tar xzf " + output + " (folder " + r.folder() + "/)");

@@ -9,6 +9,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -52,7 +54,11 @@ final class TopologyCommand implements Callable<Integer> {
         };
         var out = spec.commandLine().getOut();
         if (output != null) {
-            OutputFiles.writeAtomically(output, report);
+            try {
+                OutputFiles.writeAtomically(output, report);
+            } catch (IOException e) {
+                throw cannotWrite(output, e);
+            }
             out.println("topology (" + format + ") written to " + output);
         } else {
             out.print(report);
@@ -71,6 +77,12 @@ final class TopologyCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--root " + e.getMessage());
         }
+    }
+
+    /** A write that failed after the checks (read-only file system, /proc, disk full): exit 1, one line. */
+    static UncheckedIOException cannotWrite(Path file, IOException e) {
+        String why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage());
+        return new UncheckedIOException(new IOException("-o " + file + ": cannot be written (" + why + "); nothing was written", e));
     }
 
     /** The folder of an output file must exist and be a folder: bad input, exit 2, before any work. */
