@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.OptionalInt;
 
 /**
  * The {@code corescope} command line: one picocli class per subcommand; commands parse and
@@ -44,7 +45,9 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args));
+        // the one command people time: see TopologyCommand.runWithoutPicocli
+        OptionalInt fast = TopologyCommand.runWithoutPicocli(args);
+        System.exit(fast.isPresent() ? fast.getAsInt() : execute(args));
     }
 
     /** Runs corescope with {@code args} and returns the exit code. */
