@@ -40,6 +40,8 @@ public final class CpumaskFamily implements BenchFamily {
     static final String APPROACH = "first_but";
 
     /** JMH runs: quick stays under 20 s for 8 forks on 2 cores; full aims at errors under 2%. */
+    /** Tests: no fork, 3 iterations (JMH gives no error below 3); numbers mean nothing. */
+    static final Jmh.Settings SMOKE = new Jmh.Settings(0, 1, 20, 3, 20);
     static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 100, 10, 50);
     static final Jmh.Settings FULL = new Jmh.Settings(2, 4, 250, 12, 250);
 
@@ -55,7 +57,7 @@ public final class CpumaskFamily implements BenchFamily {
 
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
-        Jmh.Settings settings = ctx.smoke() ? Jmh.Settings.SMOKE : ctx.quick() ? QUICK : FULL;
+        Jmh.Settings settings = ctx.smoke() ? SMOKE : ctx.quick() ? QUICK : FULL;
         List<CpumaskConfig> javaPlan = ctx.smoke() ? CpumaskConfig.smoke() : ctx.quick() ? CpumaskConfig.quick() : CpumaskConfig.all();
         List<CpumaskConfig> nativePlan = ctx.smoke() ? CpumaskConfig.smoke() : CpumaskConfig.all();
         int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 40;
@@ -93,7 +95,7 @@ public final class CpumaskFamily implements BenchFamily {
         for (CpumaskReport.CodeSize s : sizes) results.addAll(s.results());
 
         CpumaskReport report = new CpumaskReport(ForkPinning.describe(ctx.cpus()), allowed, nrCpuIds,
-                describeSettings(settings, javaPlan.size(), ctx), batches, comparisons, sizes, notes, ctx.quick() && !ctx.smoke());
+                describeSettings(settings, ctx), batches, comparisons, sizes, notes, ctx.quick() && !ctx.smoke());
         return new FamilyRun(name(), results, null, null, null, report.notes(), report.text());
     }
 
@@ -175,7 +177,7 @@ public final class CpumaskFamily implements BenchFamily {
         }
     }
 
-    private static String describeSettings(Jmh.Settings s, int javaRows, BenchContext ctx) {
+    private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant and row"
                 + (ctx.smoke() ? " (smoke test: numbers mean nothing)" : ctx.quick() ? " (--quick)" : "");

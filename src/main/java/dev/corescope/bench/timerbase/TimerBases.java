@@ -10,8 +10,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -102,16 +103,16 @@ public final class TimerBases implements AutoCloseable {
     private final MemorySegment timers;
     private final int ntimers;
     private final CpuMask cpus;
-    private final List<String> placement;
+    private final Map<Integer, Integer> firstTouchedOn;
 
     private TimerBases(Arena arena, MemorySegment perCpuOffset, MemorySegment timers, int ntimers, CpuMask cpus,
-                       List<String> placement) {
+                       Map<Integer, Integer> firstTouchedOn) {
         this.arena = arena;
         this.perCpuOffset = perCpuOffset;
         this.timers = timers;
         this.ntimers = ntimers;
         this.cpus = cpus;
-        this.placement = List.copyOf(placement);
+        this.firstTouchedOn = Collections.unmodifiableMap(new LinkedHashMap<>(firstTouchedOn));
     }
 
     /**
@@ -132,9 +133,9 @@ public final class TimerBases implements AutoCloseable {
         Arena arena = Arena.ofShared();
         try {
             MemorySegment offsets = arena.allocate(ValueLayout.JAVA_LONG, nrCpuIds);
-            List<String> placement = new ArrayList<>();
+            Map<Integer, Integer> firstTouchedOn = new LinkedHashMap<>();
             for (int cpu : cpuList) {
-                MemorySegment unit = allocateOn(arena, cpu, placement);
+                MemorySegment unit = allocateOn(arena, cpu, firstTouchedOn);
                 offsets.setAtIndex(ValueLayout.JAVA_LONG, cpu, unit.address());
             }
             MemorySegment timers = arena.allocate(TIMER_LIST, ntimers);
@@ -150,7 +151,7 @@ public final class TimerBases implements AutoCloseable {
             }
             shuffleFlags(timers, ntimers, rnd);
             return new TimerBases(arena, offsets, timers, ntimers,
-                    CpuMask.of(Math.max(cpus.nbits(), nrCpuIds), cpuList), placement);
+                    CpuMask.of(Math.max(cpus.nbits(), nrCpuIds), cpuList), firstTouchedOn);
         } catch (RuntimeException | Error e) {
             arena.close();
             throw e;
@@ -169,7 +170,7 @@ public final class TimerBases implements AutoCloseable {
     }
 
     /** One CPU's area, allocated (zeroed: the first touch) and initialised by a thread pinned to {@code cpu}. */
-    private static MemorySegment allocateOn(Arena arena, int cpu, List<String> placement) {
+    private static MemorySegment allocateOn(Arena arena, int cpu, Map<Integer, Integer> firstTouchedOn) {
         AtomicReference<MemorySegment> unit = new AtomicReference<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicReference<Integer> ranOn = new AtomicReference<>();
@@ -192,7 +193,7 @@ public final class TimerBases implements AutoCloseable {
         if (failure.get() instanceof RuntimeException r) throw r;
         if (failure.get() instanceof Error e) throw e;
         if (failure.get() != null) throw new IllegalStateException(failure.get());
-        placement.add("CPU " + cpu + ": first touched on CPU " + ranOn.get());
+        firstTouchedOn.put(cpu, ranOn.get());
         return unit.get();
     }
 
@@ -294,9 +295,9 @@ public final class TimerBases implements AutoCloseable {
         return cpus;
     }
 
-    /** For each CPU, where its area was first touched: "CPU 1: first touched on CPU 1". */
-    public List<String> placement() {
-        return placement;
+    /** For each CPU with an area, the CPU its allocating thread ran on ({@code sched_getcpu}) when it touched it. */
+    public Map<Integer, Integer> firstTouchedOn() {
+        return firstTouchedOn;
     }
 
     /** Timer {@code i}'s flags. */

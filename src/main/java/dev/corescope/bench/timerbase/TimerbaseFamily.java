@@ -39,6 +39,8 @@ public final class TimerbaseFamily implements BenchFamily {
     static final String BEFORE = "before";
     static final String AFTER = "after";
 
+    /** Tests: no fork, 3 iterations (JMH gives no error below 3); numbers mean nothing. */
+    static final Jmh.Settings SMOKE = new Jmh.Settings(0, 1, 20, 3, 20);
     static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 100, 10, 50);
     static final Jmh.Settings FULL = new Jmh.Settings(2, 4, 250, 12, 250);
     /** Calls per timed C batch: about 2 ms, long next to the clock's resolution. */
@@ -56,7 +58,7 @@ public final class TimerbaseFamily implements BenchFamily {
 
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
-        Jmh.Settings settings = ctx.smoke() ? Jmh.Settings.SMOKE : ctx.quick() ? QUICK : FULL;
+        Jmh.Settings settings = ctx.smoke() ? SMOKE : ctx.quick() ? QUICK : FULL;
         int samples = ctx.smoke() ? 4_000 : ctx.quick() ? 200_000 : 1_000_000;
         int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 40;
         boolean nativeOk = TimerbaseTwins.available();
@@ -72,11 +74,11 @@ public final class TimerbaseFamily implements BenchFamily {
         perOp.add(new TimerbaseReport.PerOp("java", javaBefore, javaAfter));
         Map<String, Map<TimerbaseSampler.Kind, org.HdrHistogram.Histogram>> histograms = new LinkedHashMap<>();
         List<TimerbaseReport.CodeSize> sizes = new ArrayList<>();
-        List<String> placement;
+        Map<Integer, Integer> firstTouchedOn;
         String cpusWithBases;
         try (TimerBases tb = TimerBases.create(Affinity.processAllowed(), TimerbaseBenchmark.TIMERS, TimerbaseBenchmark.SEED);
              Pinning p = ctx.cpus().map(Affinity::pin).orElse(null)) {
-            placement = tb.placement();
+            firstTouchedOn = tb.firstTouchedOn();
             cpusWithBases = tb.cpus().toList();
             histograms.put("java", TimerbaseSampler.java(tb, samples));
             ctx.progress().step("java histograms");
@@ -99,7 +101,7 @@ public final class TimerbaseFamily implements BenchFamily {
         List<Histogram> contractHistograms = new ArrayList<>();
         histograms.forEach((impl, byKind) -> byKind.forEach((kind, h) -> contractHistograms.add(TimerbaseSampler.toReport(impl, kind, h))));
 
-        TimerbaseReport report = new TimerbaseReport(ForkPinning.describe(ctx.cpus()), cpusWithBases, placement,
+        TimerbaseReport report = new TimerbaseReport(ForkPinning.describe(ctx.cpus()), cpusWithBases, firstTouchedOn,
                 describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, notes);
         return new FamilyRun(name(), results, null, contractHistograms, null, report.notes(), report.text());
     }

@@ -16,7 +16,7 @@ import java.util.Map;
  * per-call figures, the seed-style histogram table beside the seed's own, what the histogram
  * can and cannot show, the code sizes and notes.
  */
-record TimerbaseReport(String pinning, String cpusWithBases, List<String> placement, String javaSettings,
+record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
                        int samplesPerKind, int nativeBatches, List<PerOp> perOp,
                        Map<String, Map<Kind, org.HdrHistogram.Histogram>> histograms, List<Histogram> contractHistograms,
                        List<CodeSize> sizes, List<String> familyNotes) {
@@ -64,8 +64,10 @@ record TimerbaseReport(String pinning, String cpusWithBases, List<String> placem
 
     List<String> notes() {
         List<String> notes = new ArrayList<>();
+        long elsewhere = firstTouchedOn.entrySet().stream().filter(e -> !e.getKey().equals(e.getValue())).count();
         notes.add("timer bases on CPUs " + cpusWithBases + ", each CPU's per-CPU area allocated and first touched by a thread pinned "
-                + "to it (" + String.join("; ", placement) + "); " + TimerbaseBenchmark.TIMERS + " timers, a quarter each plain, "
+                + "to it (" + (elsewhere == 0 ? "sched_getcpu() agreed for every CPU"
+                : elsewhere + " touched elsewhere: " + firstTouchedOn) + "); " + TimerbaseBenchmark.TIMERS + " timers, a quarter each plain, "
                 + "TIMER_PINNED, TIMER_DEFERRABLE and both, CPUs uniform over those CPUs, in shuffled order.");
         notes.add("lock_timer_base() is modelled without its raw_spin_lock_irqsave(): the lock's atomic and the interrupt toggle "
                 + "would cost more than the difference being measured. All data is hot in cache.");
