@@ -4,6 +4,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -23,9 +24,17 @@ public final class ForkPinning {
     private ForkPinning() {
     }
 
-    /** The JVM arguments that carry {@code cpus} to a forked benchmark JVM. */
+    /**
+     * The extra JVM arguments of a forked benchmark JVM: {@code cpus} as {@value #PROPERTY},
+     * and {@code --sun-misc-unsafe-memory-access=allow}, because JMH 1.37 calls
+     * {@code sun.misc.Unsafe} and JDK 24+ would print a warning that JMH copies to stdout,
+     * into the middle of {@code --format json}.
+     */
     public static List<String> jvmArgs(Optional<CpuMask> cpus) {
-        return cpus.map(m -> List.of("-D" + PROPERTY + "=" + m.toList())).orElse(List.of());
+        List<String> args = new ArrayList<>();
+        args.add("--sun-misc-unsafe-memory-access=allow");
+        cpus.ifPresent(m -> args.add("-D" + PROPERTY + "=" + m.toList()));
+        return args;
     }
 
     /** Runs {@code body} with {@value #PROPERTY} set in this JVM too (for {@code forks(0)}). */
