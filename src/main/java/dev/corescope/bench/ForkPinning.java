@@ -67,8 +67,9 @@ public final class ForkPinning {
 
     /** One line for a report: pinned where, or unpinned. */
     public static String describe(Optional<CpuMask> cpus) {
+        CpuMask allowed = Affinity.processAllowed();
         return cpus.map(m -> "pinned to CPU" + (m.weight() == 1 ? " " : "s ") + m.toList() + " (--cpus)")
-                .orElse("unpinned: the scheduler may move the measuring thread between CPUs " + Affinity.processAllowed().toList()
-                        + " (pin with --cpus)");
+                .orElse(allowed.weight() == 1 ? "unpinned, but only CPU " + allowed.toList() + " is allowed"
+                        : "unpinned: the scheduler may move the measuring thread between CPUs " + allowed.toList() + " (pin with --cpus)");
     }
 }

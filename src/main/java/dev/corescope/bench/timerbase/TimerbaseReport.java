@@ -65,7 +65,7 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
     List<String> notes() {
         List<String> notes = new ArrayList<>();
         long elsewhere = firstTouchedOn.entrySet().stream().filter(e -> !e.getKey().equals(e.getValue())).count();
-        notes.add("timer bases on CPUs " + cpusWithBases + ", each CPU's per-CPU area allocated and first touched by a thread pinned "
+        notes.add("timer bases on " + cpuWord() + cpusWithBases + ", each CPU's per-CPU area allocated and first touched by a thread pinned "
                 + "to it (" + (elsewhere == 0 ? "sched_getcpu() agreed for every CPU"
                 : elsewhere + " touched elsewhere: " + firstTouchedOn) + "); " + TimerbaseBenchmark.TIMERS + " timers, a quarter each plain, "
                 + "TIMER_PINNED, TIMER_DEFERRABLE and both, CPUs uniform over those CPUs, in shuffled order.");
@@ -114,7 +114,7 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
                 + "or one (after), in a lock_timer_base()-like loop\n");
         sb.append(String.format(Locale.ROOT, "# the seed: x86 KVM guest, each call timed alone, %d and %d samples: before mostly "
                 + "100-159 ns, after mostly 20-119 ns\n", sum(SEED_BEFORE), sum(SEED_AFTER)));
-        sb.append("# here: timer bases on CPUs ").append(cpusWithBases).append(", ").append(TimerbaseBenchmark.TIMERS)
+        sb.append("# here: timer bases on ").append(cpuWord()).append(cpusWithBases).append(", ").append(TimerbaseBenchmark.TIMERS)
                 .append(" timers; ").append(pinning).append('\n');
         sb.append("# java: ").append(javaSettings).append('\n');
         if (perOp.stream().anyMatch(p -> p.implementation().equals("native"))) {
@@ -173,6 +173,10 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
         sb.append("Notes\n");
         for (String n : notes()) sb.append("  - ").append(n).append('\n');
         return sb.toString();
+    }
+
+    private String cpuWord() {
+        return firstTouchedOn.size() == 1 ? "CPU " : "CPUs ";
     }
 
     private interface Cell {
