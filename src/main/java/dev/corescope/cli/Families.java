@@ -13,6 +13,8 @@ final class Families {
 
     static List<BenchFamily> all() {
         return List.of(
+                new dev.corescope.bench.cpumask.CpumaskFamily(),
+                new dev.corescope.bench.timerbase.TimerbaseFamily()
         );
     }
 
