@@ -13,6 +13,7 @@ final class Families {
 
     static List<BenchFamily> all() {
         return List.of(
+                new dev.corescope.bench.cpupri.CpupriFamily()
         );
     }
 
