@@ -13,7 +13,8 @@ final class Families {
 
     static List<BenchFamily> all() {
         return List.of(
-                new dev.corescope.bench.cpupri.CpupriFamily()
+                new dev.corescope.bench.cpupri.CpupriFamily(),
+                new dev.corescope.bench.c2c.C2cFamily()
         );
     }
 
