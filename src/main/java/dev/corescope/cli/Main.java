@@ -26,6 +26,9 @@ import java.io.UncheckedIOException;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 BenchCommand.class,
+                MaskCommand.class,
+                AffinityCommand.class,
+                PinCommand.class,
         })
 public final class Main implements Runnable {
 
@@ -50,6 +53,8 @@ public final class Main implements Runnable {
     /** The configured command line, with corescope's one-line error handling. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        // pin --cpus 1 ls -l: everything from COMMAND on is COMMAND's, even without --
+        cl.getSubcommands().get("pin").setStopAtPositional(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("corescope: " + ex.getMessage() + " (see --help)");
