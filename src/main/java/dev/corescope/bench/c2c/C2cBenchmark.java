@@ -1,9 +1,11 @@
 package dev.corescope.bench.c2c;
 
-import dev.corescope.bench.cpupri.CpuChoice;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.topology.Placement;
+import dev.corescope.topology.Placements;
+import dev.corescope.topology.Topology;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -80,9 +82,10 @@ public class C2cBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        CpuMask allowed = Affinity.processAllowed();
-        CpuMask usable = cpus.isBlank() ? allowed : CpuMask.parseList(cpus, allowed.nbits()).and(allowed);
-        CpuChoice.Pair pair = CpuChoice.pair(placement, usable).orElseThrow(() -> new IllegalStateException(
+        Topology topology = Topology.live();
+        CpuMask usable = cpus.isBlank() ? topology.usable()
+                : CpuMask.parseList(cpus, topology.nbits()).and(topology.usable());
+        Placement pair = Placements.find(topology, usable, placement).orElseThrow(() -> new IllegalStateException(
                 "placement " + placement + " is not available among CPUs " + usable.toList()));
         pingCpu = pair.from();
         pongCpu = pair.to();

@@ -4,12 +4,14 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
-import dev.corescope.bench.cpupri.CpuChoice;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.sys.C2cTwins;
+import dev.corescope.topology.Placement;
+import dev.corescope.topology.Placements;
+import dev.corescope.topology.Topology;
 import org.openjdk.jmh.results.RunResult;
 
 import java.nio.file.Path;
@@ -83,10 +85,10 @@ public final class C2cFamily implements BenchFamily {
     @Override
     public FamilyRun run(BenchContext context) throws Exception {
         List<String> notes = new ArrayList<>();
-        CpuMask usable = CpuChoice.usable(context.cpus());
+        Topology topology = Topology.live();
+        CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
         int[] cpus = usable.toArray();
-        CpuLabels labels = CpuLabels.live();
-        List<CpuLabels.Place> places = Arrays.stream(cpus).mapToObj(labels::of).toList();
+        List<CpuLabels.Place> places = CpuLabels.of(topology, cpus);
 
         if (cpus.length < 2) {
             notes.add("not measured: a ping-pong needs 2 CPUs, " + (cpus.length == 0 ? "none is" : "only CPU " + usable.toList() + " is")
@@ -130,7 +132,7 @@ public final class C2cFamily implements BenchFamily {
         }
         Matrix matrix = matrix(cpus, pairs);
 
-        jmhCrossCheck(usable, context, notes).ifPresent(results::add);
+        jmhCrossCheck(topology, usable, context, notes).ifPresent(results::add);
 
         notes.add("One-way latency = the time of " + ROUND_TRIPS + " round trips / " + ROUND_TRIPS
                 + " / 2, as in nviennot/core-to-core-latency; score = median of " + samples
@@ -155,8 +157,7 @@ public final class C2cFamily implements BenchFamily {
     public static String heatmap(FamilyRun run) {
         Matrix m = run.matrix();
         if (m == null) throw new IllegalArgumentException("c2c measured no matrix: " + String.join("; ", run.notes()));
-        CpuLabels labels = CpuLabels.live();
-        return C2cHeatmap.svg(m, Arrays.stream(m.cpus()).mapToObj(labels::of).toList(), "Core-to-core latency");
+        return C2cHeatmap.svg(m, CpuLabels.of(Topology.live(), m.cpus()), "Core-to-core latency");
     }
 
     private static double[] drop1(double[] samples) {
@@ -195,12 +196,13 @@ public final class C2cFamily implements BenchFamily {
     }
 
     /** The JMH figure for the nearest placement the machine has, as {@code ping_pong_jmh}. */
-    private static Optional<Result> jmhCrossCheck(CpuMask usable, BenchContext context, List<String> notes) throws Exception {
-        Optional<CpuChoice.Pair> pair = CpuChoice.all(usable).stream().findFirst();
+    private static Optional<Result> jmhCrossCheck(Topology topology, CpuMask usable, BenchContext context, List<String> notes)
+            throws Exception {
+        Optional<Placement> pair = Placements.of(topology, usable).stream().findFirst();
         if (pair.isEmpty()) return Optional.empty();
-        CpuChoice.Pair p = pair.get();
+        Placement p = pair.get();
         var found = Jmh.run(C2cBenchmark.class, "pingpong", Map.of(
-                        "placement", new String[]{p.placement()}, "cpus", new String[]{usable.toList()}),
+                        "placement", new String[]{p.name()}, "cpus", new String[]{usable.toList()}),
                 context.jmhSettings(), List.of("--sun-misc-unsafe-memory-access=allow"));
         if (found.isEmpty()) return Optional.empty();
         RunResult r = found.iterator().next();
@@ -209,9 +211,9 @@ public final class C2cFamily implements BenchFamily {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("from", p.from());
         params.put("to", p.to());
-        params.put("placement", p.placement());
+        params.put("placement", p.name());
         double error = ping.getScoreError();
-        notes.add("ping_pong_jmh: the same ping-pong as a JMH @Group on placement " + p.placement()
+        notes.add("ping_pong_jmh: the same ping-pong as a JMH @Group on placement " + p.name()
                 + " (" + p.description() + "); a JMH operation is a round trip, halved here");
         return Optional.of(new Result("c2c", "ping_pong_jmh", "java", "one_way", "ns", ping.getScore() / 2,
                 Double.isNaN(error) ? null : error / 2, ping.getStatistics().getN(), pairList(p.from(), p.to()), params));

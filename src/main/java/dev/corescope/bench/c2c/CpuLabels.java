@@ -1,25 +1,27 @@
 package dev.corescope.bench.c2c;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.corescope.topology.Cache;
+import dev.corescope.topology.Topology;
+import dev.corescope.topology.TopologyNode;
+
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * Where a CPU sits, for the heatmap's labels: its core, its last-level cache and its package,
- * read from {@code sys/devices/system/cpu/cpuN} under a root (so tests use saved trees).
- * Anything missing is left out of the label, not guessed.
- *
- * <p>This is the seam to {@code dev.corescope.topology}: once that package is on main, the
- * labels come from its model.
+ * Where a CPU sits, for the matrix and heatmap labels: its core, its last-level cache and its
+ * package, from the {@link Topology}. What the tree does not know is left out, not guessed.
  */
-public record CpuLabels(Path root) {
+public final class CpuLabels {
 
-    public static CpuLabels live() {
-        return new CpuLabels(Path.of("/"));
+    private CpuLabels() {
     }
 
-    /** One CPU's place. */
+    /**
+     * One CPU's place.
+     *
+     * @param cache the last-level cache as {@code L3#k}, k counting that level's instances from 0
+     */
     public record Place(int cpu, Optional<Integer> core, Optional<String> cache, Optional<Integer> pkg) {
 
         /** {@code cpu3 c1 L3#0 p0}: short enough for an axis. */
@@ -48,50 +50,20 @@ public record CpuLabels(Path root) {
         }
     }
 
-    public Place of(int cpu) {
-        Path dir = root.resolve("sys/devices/system/cpu/cpu" + cpu);
-        return new Place(cpu, readInt(dir.resolve("topology/core_id")), lastLevelCache(dir),
-                readInt(dir.resolve("topology/physical_package_id")));
-    }
-
-    /** The highest-level unified cache, as {@code L3#id} (the id, or the lowest CPU sharing it). */
-    private static Optional<String> lastLevelCache(Path cpuDir) {
-        Path caches = cpuDir.resolve("cache");
-        if (!Files.isDirectory(caches)) return Optional.empty();
-        int bestLevel = -1;
-        String best = null;
-        try (var dirs = Files.list(caches)) {
-            for (Path index : dirs.filter(p -> p.getFileName().toString().startsWith("index")).sorted().toList()) {
-                Optional<Integer> level = readInt(index.resolve("level"));
-                Optional<String> type = read(index.resolve("type"));
-                if (level.isEmpty() || type.isEmpty() || type.get().equals("Instruction")) continue;
-                if (level.get() <= bestLevel) continue;
-                Optional<String> id = readInt(index.resolve("id")).map(String::valueOf)
-                        .or(() -> read(index.resolve("shared_cpu_list")).map(l -> l.split("[-,]")[0]));
-                bestLevel = level.get();
-                best = "L" + level.get() + id.map(i -> "#" + i).orElse("");
+    public static Place of(Topology t, int cpu) {
+        List<Cache> llcs = t.lastLevelCaches();
+        Optional<String> cache = Optional.empty();
+        for (int i = 0; i < llcs.size(); i++) {
+            if (llcs.get(i).cpus().test(cpu)) {
+                cache = Optional.of(llcs.get(i).name() + "#" + i);
+                break;
             }
-        } catch (IOException e) {
-            return Optional.empty();
         }
-        return Optional.ofNullable(best);
+        return new Place(cpu, t.nodeOf(TopologyNode.Kind.CORE, cpu).map(TopologyNode::id), cache,
+                t.nodeOf(TopologyNode.Kind.PACKAGE, cpu).map(TopologyNode::id));
     }
 
-    private static Optional<Integer> readInt(Path p) {
-        return read(p).flatMap(s -> {
-            try {
-                return Optional.of(Integer.parseInt(s));
-            } catch (NumberFormatException e) {
-                return Optional.empty();
-            }
-        });
-    }
-
-    private static Optional<String> read(Path p) {
-        try {
-            return Optional.of(Files.readString(p).strip());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
+    public static List<Place> of(Topology t, int[] cpus) {
+        return Arrays.stream(cpus).mapToObj(c -> of(t, c)).toList();
     }
 }

@@ -4,6 +4,9 @@ import dev.corescope.bench.cpupri.CpupriLayouts.Kind;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.topology.Placement;
+import dev.corescope.topology.Placements;
+import dev.corescope.topology.Topology;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -97,10 +100,11 @@ public class CpupriBenchmark {
     @Setup(Level.Trial)
     public void setUp(ThreadParams threads) {
         int writers = threads.getGroupThreadCount() - 1;
-        int[] chosen = choose(placement, usable(cpus), writers);
+        Topology topology = Topology.live();
+        int[] chosen = choose(topology, placement, usable(topology, cpus), writers);
         readerCpu = chosen[0];
         writerCpus = java.util.Arrays.copyOfRange(chosen, 1, chosen.length);
-        model = create(variant, Affinity.nrCpuIds(), lineSize(), writerCpus, chosen);
+        model = create(variant, Affinity.nrCpuIds(), topology.cacheLineSize(), writerCpus, chosen);
     }
 
     @TearDown(Level.Trial)
@@ -183,14 +187,11 @@ public class CpupriBenchmark {
         return new OffHeapCpupri(Kind.of(variant), lineSize, nrCpuIds, writers, task);
     }
 
-    static int lineSize() {
-        return CpuChoice.lineSize().orElse(CpuChoice.DEFAULT_LINE_SIZE);
-    }
-
-    static CpuMask usable(String cpus) {
-        CpuMask allowed = Affinity.processAllowed();
-        if (cpus == null || cpus.isBlank()) return allowed;
-        return CpuMask.parseList(cpus, allowed.nbits()).and(allowed);
+    /** The usable CPUs (online and allowed), limited to {@code cpus} when given. */
+    static CpuMask usable(Topology topology, String cpus) {
+        CpuMask usable = topology.usable();
+        if (cpus == null || cpus.isBlank()) return usable;
+        return CpuMask.parseList(cpus, usable.nbits()).and(usable);
     }
 
     /**
@@ -198,9 +199,9 @@ public class CpupriBenchmark {
      * usable CPUs. Fails when there are not enough CPUs: threads sharing a CPU would measure
      * the scheduler, not the cache.
      */
-    static int[] choose(String placement, CpuMask usable, int writers) {
+    static int[] choose(Topology topology, String placement, CpuMask usable, int writers) {
         if (writers < 1) throw new IllegalArgumentException("cpupri needs at least one writer thread");
-        var pair = CpuChoice.pair(placement, usable).orElseThrow(() -> new IllegalStateException(
+        Placement pair = Placements.find(topology, usable, placement).orElseThrow(() -> new IllegalStateException(
                 "placement " + placement + " is not available among CPUs " + usable.toList()));
         if (usable.weight() < writers + 1) {
             throw new IllegalStateException((writers + 1) + " threads need " + (writers + 1)

@@ -9,6 +9,9 @@ import dev.corescope.bench.cpupri.CpupriLayouts.Kind;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
+import dev.corescope.topology.Placement;
+import dev.corescope.topology.Placements;
+import dev.corescope.topology.Topology;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -23,7 +26,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -53,11 +55,9 @@ public final class CpupriFamily implements BenchFamily {
     @Override
     public FamilyRun run(BenchContext context) throws Exception {
         List<String> notes = new ArrayList<>();
-        Optional<Integer> sysfsLine = CpuChoice.lineSize();
-        int line = sysfsLine.orElse(CpuChoice.DEFAULT_LINE_SIZE);
-        if (sysfsLine.isEmpty()) {
-            notes.add("no coherency_line_size in sysfs: layouts use " + line + "-byte lines");
-        }
+        Topology topology = Topology.live();
+        int line = topology.cacheLineSize();
+        topology.warnings().stream().filter(w -> w.contains("cache line")).forEach(notes::add);
 
         List<Layout> layouts = new ArrayList<>();
         for (Kind k : Kind.values()) layouts.add(CpupriLayouts.report(k, Config.offstack(line)));
@@ -71,13 +71,13 @@ public final class CpupriFamily implements BenchFamily {
             notes.add("@Contended was ignored: run the JVM with -XX:-RestrictContended (run.sh does)");
         }
 
-        CpuMask usable = CpuChoice.usable(context.cpus());
-        List<Run> runs = plan(usable, context, notes);
+        CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
+        List<Run> runs = plan(topology, usable, context, notes);
         List<Result> results = new ArrayList<>();
         context.progress().start("cpupri", runs.size());
         for (Run r : runs) {
             results.addAll(measure(r, context));
-            context.progress().step(r.workload() + " " + r.variant() + " " + r.placement().placement());
+            context.progress().step(r.workload() + " " + r.variant() + " " + r.placement().name());
         }
 
         notes.add("Seed 002 measured a 2-socket, 240-core/480-CPU machine running 60 ffmpeg instances with RT threads: "
@@ -95,7 +95,7 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     /** One JMH run: a workload, a variant, a placement, a number of writers. */
-    record Run(String workload, String variant, CpuChoice.Pair placement, int writers, int[] cpus) {
+    record Run(String workload, String variant, Placement placement, int writers, int[] cpus) {
         String cpuList() {
             var b = CpuMask.builder(Arrays.stream(cpus).max().orElse(0) + 1);
             for (int c : cpus) b.set(c);
@@ -103,22 +103,22 @@ public final class CpupriFamily implements BenchFamily {
         }
     }
 
-    private static List<Run> plan(CpuMask usable, BenchContext context, List<String> notes) {
+    private static List<Run> plan(Topology topology, CpuMask usable, BenchContext context, List<String> notes) {
         if (usable.weight() < 2) {
             notes.add("contention not measured: it needs 2 CPUs, " + (usable.isEmpty() ? "none is" : "only CPU " + usable.toList() + " is")
                     + " usable");
             return List.of();
         }
-        List<CpuChoice.Pair> placements = distinctPairs(CpuChoice.all(usable));
+        List<Placement> placements = distinctPairs(Placements.of(topology, usable));
         if (context.quick() || context.smoke()) placements = placements.subList(0, 1);
         List<Integer> writers = new ArrayList<>(List.of(1));
         int most = usable.weight() - 1;
         if (!context.quick() && !context.smoke() && most > 1) writers.add(most);
         if (most == 1) notes.add("writers > 1 needs 3 or more usable CPUs; this run has " + usable.weight());
         List<Run> runs = new ArrayList<>();
-        for (CpuChoice.Pair p : placements) {
+        for (Placement p : placements) {
             for (int w : writers) {
-                int[] cpus = CpupriBenchmark.choose(p.placement(), usable, w);
+                int[] cpus = CpupriBenchmark.choose(topology, p.name(), usable, w);
                 for (String workload : List.of("mechanism", "cpupri")) {
                     for (String v : CpupriBenchmark.VARIANTS) runs.add(new Run(workload, v, p, w, cpus));
                 }
@@ -128,9 +128,9 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     /** Placements naming the same two CPUs are measured once, under the nearest name. */
-    private static List<CpuChoice.Pair> distinctPairs(List<CpuChoice.Pair> all) {
-        List<CpuChoice.Pair> out = new ArrayList<>();
-        for (CpuChoice.Pair p : all) {
+    private static List<Placement> distinctPairs(List<Placement> all) {
+        List<Placement> out = new ArrayList<>();
+        for (Placement p : all) {
             boolean seen = out.stream().anyMatch(q -> q.from() == p.from() && q.to() == p.to());
             if (!seen) out.add(p);
         }
@@ -146,7 +146,7 @@ public final class CpupriFamily implements BenchFamily {
         ChainedOptionsBuilder ob = new OptionsBuilder()
                 .include("^" + Pattern.quote(CpupriBenchmark.class.getName()) + "\\." + r.workload() + "$")
                 .param("variant", r.variant())
-                .param("placement", r.placement().placement())
+                .param("placement", r.placement().name())
                 .param("cpus", CpuMask.of(Arrays.stream(r.cpus()).max().orElse(0) + 1, r.cpus()).toList())
                 .threadGroups(1, r.writers())
                 .forks(s.forks())
@@ -166,7 +166,7 @@ public final class CpupriFamily implements BenchFamily {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("workload", r.workload());
         params.put("writers", r.writers());
-        params.put("placement", r.placement().placement());
+        params.put("placement", r.placement().name());
         List<Result> rows = new ArrayList<>();
         for (String metric : List.of("find", "set")) {
             String method = r.workload() + Character.toUpperCase(metric.charAt(0)) + metric.substring(1);

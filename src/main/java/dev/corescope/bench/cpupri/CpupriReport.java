@@ -73,7 +73,7 @@ final class CpupriReport {
         } else {
             Map<String, List<CpupriFamily.Run>> groups = new LinkedHashMap<>();
             for (CpupriFamily.Run r : runs) {
-                groups.computeIfAbsent(r.workload() + "|" + r.placement().placement() + "|" + r.writers(), k -> new ArrayList<>()).add(r);
+                groups.computeIfAbsent(r.workload() + "|" + r.placement().name() + "|" + r.writers(), k -> new ArrayList<>()).add(r);
             }
             groups.forEach((key, rs) -> contention(out, rs, results));
         }
@@ -91,7 +91,7 @@ final class CpupriReport {
         StringBuilder writers = new StringBuilder();
         for (int i = 1; i < cpus.length; i++) writers.append(i > 1 ? "," : "").append(cpus[i]);
         out.append(String.format(Locale.ROOT, "workload %s, %d writer(s); reader on CPU %d, writer(s) on CPU %s (placement %s: %s)%n",
-                first.workload(), first.writers(), cpus[0], writers, first.placement().placement(), first.placement().description()));
+                first.workload(), first.writers(), cpus[0], writers, first.placement().name(), first.placement().description()));
         out.append(String.format(Locale.ROOT, "%-15s %22s %9s %22s %9s%n", "variant", "find (reader)", "/packed", "set (writer)", "/packed"));
         for (CpupriFamily.Run r : runs) {
             Result find = find(results, r, "find");
@@ -109,7 +109,7 @@ final class CpupriReport {
         return results.stream().filter(x -> x.variant().equals(r.variant()) && x.metric().equals(metric)
                         && Objects.equals(x.params().get("workload"), r.workload())
                         && Objects.equals(x.params().get("writers"), r.writers())
-                        && Objects.equals(x.params().get("placement"), r.placement().placement()))
+                        && Objects.equals(x.params().get("placement"), r.placement().name()))
                 .findFirst().orElse(null);
     }
 

@@ -2,18 +2,23 @@ package dev.corescope.bench.cpupri;
 
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.c2c.SysfsTree;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
+import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -63,14 +68,18 @@ class CpupriFamilyTest {
     }
 
     @Test
-    void chooseGivesReaderAndWritersDistinctCpusAndRefusesToOversubscribe() {
-        CpuMask four = CpuMask.of(64, 2, 3, 5, 9);
-        int[] cpus = CpupriBenchmark.choose("any", four, 3);
-        assertEquals(4, cpus.length);
-        assertEquals(4, java.util.Arrays.stream(cpus).distinct().count());
-        assertEquals(2, cpus[0]);
-        assertNotEquals(cpus[0], cpus[1]);
-        var e = assertThrows(IllegalStateException.class, () -> CpupriBenchmark.choose("any", CpuMask.of(64, 0, 1), 2));
-        assertTrue(e.getMessage().contains("3 threads need 3 CPUs"), e.getMessage());
+    void chooseGivesReaderAndWritersDistinctCpusAndRefusesToOversubscribe(@TempDir Path root) throws IOException {
+        Topology t = Topology.read(SysfsTree.build(root, 2, 4));
+        CpuMask four = CpuMask.of(t.nbits(), 1, 2, 5, 6);
+
+        int[] sameL3 = CpupriBenchmark.choose(t, "same-l3", four, 3);
+        assertArrayEquals(new int[]{1, 2, 5, 6}, sameL3, "the placement's pair first, then the lowest free CPUs");
+        int[] cross = CpupriBenchmark.choose(t, "cross-package", four, 1);
+        assertArrayEquals(new int[]{1, 5}, cross);
+
+        var tooMany = assertThrows(IllegalStateException.class, () -> CpupriBenchmark.choose(t, "any", CpuMask.of(t.nbits(), 0, 1), 2));
+        assertTrue(tooMany.getMessage().contains("3 threads need 3 CPUs"), tooMany.getMessage());
+        var missing = assertThrows(IllegalStateException.class, () -> CpupriBenchmark.choose(t, "smt", four, 1));
+        assertTrue(missing.getMessage().contains("placement smt is not available"), missing.getMessage());
     }
 }
