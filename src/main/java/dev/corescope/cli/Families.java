@@ -16,7 +16,8 @@ final class Families {
                 new dev.corescope.bench.cpumask.CpumaskFamily(),
                 new dev.corescope.bench.timerbase.TimerbaseFamily(),
                 new dev.corescope.bench.cpupri.CpupriFamily(),
-                new dev.corescope.bench.c2c.C2cFamily()
+                new dev.corescope.bench.c2c.C2cFamily(),
+                new dev.corescope.bench.locks.LocksFamily()
         );
     }
 
