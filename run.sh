@@ -70,12 +70,12 @@ if [ "${1:-}" = "test" ]; then
   exec "$here/mvnw" -B -f "$here/pom.xml" verify "$@"
 fi
 
-# True when anything the jar is built from (src/main, native, pom.xml) is newer than the jar.
+# True when anything the jar is built from (src/main, src/contended, native, pom.xml) is newer than the jar.
 sources_newer() {
   local f
   [ "$here/pom.xml" -nt "$jar" ] && return 0
   shopt -s globstar nullglob
-  for f in "$here"/src/main/** "$here"/native/**; do
+  for f in "$here"/src/main/** "$here"/src/contended/** "$here"/native/**; do
     if [ "$f" -nt "$jar" ]; then shopt -u globstar nullglob; return 0; fi
   done
   shopt -u globstar nullglob
@@ -92,7 +92,7 @@ if [ ! -f "$jar" ] || sources_newer; then
 fi
 
 jvm_flags=(--enable-native-access=ALL-UNNAMED -XX:-RestrictContended
-           --add-exports=java.base/jdk.internal.vm.annotation=ALL-UNNAMED)
+           --add-exports=java.base/jdk.internal.vm.annotation=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow)
 
 # Short commands that are over in a blink start faster on C1 alone, with the serial GC and no
 # perf-data file; benchmarks (and the tour) keep the JVM's defaults, which they measure under.
