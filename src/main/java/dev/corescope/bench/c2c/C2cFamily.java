@@ -4,6 +4,7 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
@@ -82,6 +83,7 @@ public final class C2cFamily implements BenchFamily {
         }
         if (!bothDirections) notes.add("--quick with " + cpus.length + " CPUs: each pair measured in one direction (ping on the lower CPU)");
 
+        MachineLoad.busyNote(Path.of("/"), topology.online().weight()).ifPresent(notes::add);
         Optional<String> noTwin = C2cTwins.unavailableReason();
         noTwin.ifPresent(r -> notes.add("C twin not run: " + r));
 

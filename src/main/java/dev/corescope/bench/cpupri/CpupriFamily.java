@@ -4,6 +4,7 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.bench.cpupri.CpupriLayouts.Config;
 import dev.corescope.bench.cpupri.CpupriLayouts.Kind;
@@ -23,6 +24,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -86,6 +88,7 @@ public final class CpupriFamily implements BenchFamily {
 
         CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
         List<Run> runs = plan(topology, usable, context, notes);
+        if (!runs.isEmpty()) MachineLoad.busyNote(Path.of("/"), topology.online().weight()).ifPresent(notes::add);
         List<Result> results = new ArrayList<>();
         context.progress().start("cpupri", runs.size());
         for (Run r : runs) {
