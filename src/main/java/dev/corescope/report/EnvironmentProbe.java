@@ -106,7 +106,7 @@ public final class EnvironmentProbe {
         }
         if (pinned != null && !pinned.isEmpty()) warnings.addAll(busySiblings(pinned, start.cpuTimes(), endTimes));
         if (hypervisor != null) {
-            warnings.add("running under a hypervisor (" + hypervisor + "): vCPUs are threads on the host, shared with other guests"
+            warnings.add("running under a hypervisor, " + hypervisor + ": vCPUs are threads on the host, shared with other guests"
                     + (steal == null ? "" : String.format(Locale.ROOT, "; %.1f%% of CPU time was stolen during the run", steal)));
         }
 
@@ -539,7 +539,7 @@ public final class EnvironmentProbe {
         if (clock.startsWith("kvm")) return "KVM (kvm-clock)";
         if (clock.startsWith("hyperv")) return "Hyper-V (" + clock + ")";
         if (clock.startsWith("xen")) return "Xen (" + clock + ")";
-        return "cpuinfo flag 'hypervisor'; vendor not exposed";
+        return "vendor unknown (cpuinfo flag 'hypervisor')";
     }
 
     // ---- files --------------------------------------------------------------------------

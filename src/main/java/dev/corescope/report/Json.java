@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -51,7 +52,13 @@ public final class Json {
         }
     }
 
+    /**
+     * Reads a results file. Fields this version does not know are skipped, so files from a
+     * newer corescope (which may add fields, never rename them) still read.
+     */
     public static ResultsFile readResults(Path file) throws IOException {
-        return MAPPER.readValue(file.toFile(), ResultsFile.class);
+        return MAPPER.readerFor(ResultsFile.class)
+                .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .readValue(file.toFile());
     }
 }

@@ -111,7 +111,7 @@ class EnvironmentProbeTest {
         assertTrue(w.stream().anyMatch(s -> s.startsWith("the cpufreq governor is performance,powersave, not performance")), w::toString);
         assertTrue(w.contains("only CPUs 0-3 of the online 0-7 are allowed (affinity or cpuset): the benchmarks see part of the machine"), w::toString);
         assertTrue(w.stream().anyMatch(s -> s.startsWith("a CPU quota of 1.50 CPUs (cgroup v2 cpu.max 150000 100000)")), w::toString);
-        assertTrue(w.stream().anyMatch(s -> s.startsWith("running under a hypervisor (KVM (kvm-clock))") && s.contains("0.5% of CPU time was stolen")), w::toString);
+        assertTrue(w.stream().anyMatch(s -> s.startsWith("running under a hypervisor, KVM (kvm-clock): ") && s.contains("0.5% of CPU time was stolen")), w::toString);
         assertEquals(4, w.size(), w::toString);
     }
 
