@@ -56,7 +56,7 @@ if [ "${1:-}" = "test" ]; then
 fi
 
 # Rebuild when the jar is missing or anything it is built from is newer.
-if [ ! -f "$jar" ] || [ -n "$(find "$here/src/main" "$here/native" "$here/pom.xml" -newer "$jar" -print -quit 2>/dev/null)" ]; then
+if [ ! -f "$jar" ] || [ -n "$(find "$here/src/main" "$here/src/contended" "$here/native" "$here/pom.xml" -newer "$jar" -print -quit 2>/dev/null)" ]; then
   echo "corescope: building target/corescope.jar with JDK at $JDK (first run or sources changed) ..." >&2
   if ! mvn_quiet -DskipTests package >&2; then
     echo "corescope: the build failed (see above); try: ./mvnw -B package" >&2
@@ -65,5 +65,5 @@ if [ ! -f "$jar" ] || [ -n "$(find "$here/src/main" "$here/native" "$here/pom.xm
 fi
 
 exec "$JDK/bin/java" --enable-native-access=ALL-UNNAMED -XX:-RestrictContended \
-  --add-exports=java.base/jdk.internal.vm.annotation=ALL-UNNAMED \
+  --add-exports=java.base/jdk.internal.vm.annotation=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
   ${CORESCOPE_JVM_OPTS:-} -jar "$jar" "$@"

@@ -33,6 +33,11 @@ import java.util.function.Supplier;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 BenchCommand.class,
+                MaskCommand.class,
+                AffinityCommand.class,
+                PinCommand.class,
+                TopologyCommand.class,
+                CaptureCommand.class,
         })
 public final class Main implements Callable<Integer> {
 
@@ -92,6 +97,8 @@ public final class Main implements Callable<Integer> {
     }
 
     private static CommandLine configure(CommandLine cl) {
+        // pin --cpus 1 ls -l: everything from COMMAND on is COMMAND's, even without --
+        cl.getSubcommands().get("pin").setStopAtPositional(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("corescope: " + ex.getMessage() + " (see --help)");

@@ -1,34 +1,51 @@
 package dev.corescope.cpumask;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
- * The kernel's two text forms of a CPU set, read as {@code lib/bitmap-str.c} (v6.16)
- * reads them.
+ * The kernel's two text forms of a CPU set, read as {@code lib/bitmap-str.c} (v6.16) reads
+ * them, error codes included.
  *
- * <p><b>cpulist</b> ({@code bitmap_parselist()}): regions separated by commas or white
- * space, empty ones ignored; a region is {@code a}, {@code a-b}, {@code a-b:used/group}
- * or {@code all[:used/group]}, where a number may be {@code N}, the last bit. A line ends
- * at {@code \n}. Errors, with the kernel's codes: syntax ({@code EINVAL}), an inverted
- * range, a zero group, used &gt; group ({@code EINVAL}), a bit at or beyond nbits
- * ({@code ERANGE}), a number over 32 bits ({@code EOVERFLOW}).
+ * <p><b>cpulist</b> ({@code bitmap_parselist()}): regions separated by commas or white space,
+ * empty ones ignored; a region is {@code a}, {@code a-b}, {@code a-b:used/group} or
+ * {@code all[:used/group]} ({@code all} in any case), where a number is decimal or {@code N},
+ * the last bit ({@code nbits - 1}). Errors: anything else, an inverted range, a group size of
+ * 0, used &gt; group size ({@code EINVAL}); a bit at or beyond nbits ({@code ERANGE}); a number
+ * that does not fit in 32 bits ({@code EOVERFLOW}). Two kernel details are kept on purpose:
+ * a newline ends the list only where it ends a region without a {@code :used/group} part and
+ * elsewhere is white space ({@code "0 \n2"} is {@code 0,2}, {@code "0\n2"} is {@code 0}); and
+ * the end {@code 4294967295} is {@code EINVAL}, because the kernel's implied group size
+ * {@code end + 1} wraps to 0 in its {@code unsigned int}.
  *
- * <p><b>hex cpumap</b> ({@code bitmap_parse()}): 32-bit chunks of up to 8 hex digits,
- * most significant first, separated by commas (or white space); as in
- * {@code /sys/devices/system/cpu/.../cpus} and {@code Cpus_allowed} in
- * {@code /proc/self/status}.
+ * <p><b>hex cpumap</b> ({@code bitmap_parse()}): chunks of up to 8 hex digits, 32 bits each,
+ * most significant first, separated by commas or white space (runs of them count once, so
+ * {@code "1,,5"} is two chunks); a newline ends the text. As in
+ * {@code /sys/devices/system/cpu/.../cpus} and {@code Cpus_allowed} in {@code /proc/self/status}.
+ * Errors: a character that is not a hex digit ({@code EINVAL}); a chunk of more than 8 digits,
+ * more chunks than {@code nbits} needs, or a set bit at or beyond nbits ({@code EOVERFLOW}).
+ * One deviation: the kernel silently skips a single stray character right before a full
+ * 8-digit chunk ({@code "x12345678"} parses as {@code 12345678}); this parser rejects it with
+ * {@code EINVAL}.
+ *
+ * <p>White space is C's {@code isspace()} in ASCII: space, {@code \t \n \v \f \r}.
  */
 public final class CpuListParser {
 
     private CpuListParser() {
     }
 
+    /** {@code bitmap_parselist(text, mask, nbits)}. */
     public static CpuMask parseList(String text, int nbits) {
         return new ListReader(text, nbits).read();
     }
 
+    /** {@code bitmap_parse(text, UINT_MAX, mask, nbits)}. */
     public static CpuMask parseHex(String text, int nbits) {
         CpuMask.Builder b = CpuMask.builder(nbits);
-        int nl = text.indexOf('\n');
-        String s = nl >= 0 ? text.substring(0, nl) : text;
+        String s = firstLine(text);
         int maxChunks = (nbits + 31) / 32;
         int end = s.length() - 1;
         int chunk = 0;
@@ -37,15 +54,16 @@ public final class CpuListParser {
             if (end < 0) break;
             if (chunk == maxChunks) {
                 throw new CpuMaskFormatException(text, CpuMaskFormatException.Code.EOVERFLOW,
-                        "more than " + maxChunks + " 32-bit chunks for " + nbits + " bits");
+                        "more than " + maxChunks + " 32-bit chunk" + (maxChunks == 1 ? "" : "s") + " for " + nbits + " bits");
             }
             long val = 0;
             int digits = 0;
             while (end >= 0 && !isRegionEnd(s.charAt(end))) {
-                int d = Character.digit(s.charAt(end), 16);
+                char c = s.charAt(end);
+                int d = hexDigit(c);
                 if (d < 0) {
                     throw new CpuMaskFormatException(text, CpuMaskFormatException.Code.EINVAL,
-                            "'" + s.charAt(end) + "' is not a hex digit");
+                            "'" + c + "' is not a hex digit");
                 }
                 if (digits == 8) {
                     throw new CpuMaskFormatException(text, CpuMaskFormatException.Code.EOVERFLOW,
@@ -54,47 +72,94 @@ public final class CpuListParser {
                 val |= (long) d << (4 * digits++);
                 end--;
             }
-            for (int bit = 0; bit < 32; bit++) {
-                if ((val & (1L << bit)) == 0) continue;
-                int cpu = chunk * 32 + bit;
-                if (cpu >= nbits) {
-                    throw new CpuMaskFormatException(text, CpuMaskFormatException.Code.EOVERFLOW,
-                            "CPU " + cpu + " is beyond the last bit " + (nbits - 1) + " (nbits " + nbits + ")");
-                }
-                b.set(cpu);
+            long lo = 32L * chunk;
+            if (val != 0 && lo + 63 - Long.numberOfLeadingZeros(val) >= nbits) {
+                long cpu = lo + 63 - Long.numberOfLeadingZeros(val);
+                throw new CpuMaskFormatException(text, CpuMaskFormatException.Code.EOVERFLOW,
+                        "CPU " + cpu + " is beyond the last bit " + (nbits - 1) + " (nbits " + nbits + ")");
             }
+            for (long w = val; w != 0; w &= w - 1) b.set((int) (lo + Long.numberOfTrailingZeros(w)));
             chunk++;
         }
         return b.build();
     }
 
-    /** White space or a comma: what ends a region ({@code __end_of_region()}). */
-    static boolean isRegionEnd(char c) {
-        return c == ',' || Character.isWhitespace(c);
+    /**
+     * How many 32-bit chunks a hex cpumap holds, as {@code bitmap_parse()} counts them
+     * (runs of commas and white space separate, a newline ends the text): a caller that sizes
+     * a mask to what was typed uses {@code 32 * hexChunks(text)} bits.
+     */
+    public static int hexChunks(String text) {
+        String s = firstLine(text);
+        int chunks = 0;
+        boolean inChunk = false;
+        for (int i = 0; i < s.length(); i++) {
+            boolean sep = isRegionEnd(s.charAt(i));
+            if (!sep && !inChunk) chunks++;
+            inChunk = !sep;
+        }
+        return chunks;
     }
 
-    /** One pass over a cpulist, {@code bitmap_parselist()}'s loop. */
+    /**
+     * Reads a cpulist file such as {@code /sys/devices/system/cpu/online} (one line, ending
+     * in a newline) into a mask of {@code nbits} bits.
+     *
+     * @throws UncheckedIOException when the file cannot be read
+     */
+    public static CpuMask readList(Path file, int nbits) {
+        try {
+            return parseList(Files.readString(file), nbits);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** White space or a comma: what ends a region ({@code __end_of_region()}). */
+    static boolean isRegionEnd(char c) {
+        return c == ',' || isSpace(c);
+    }
+
+    /** C's {@code isspace()} in the ASCII range, which is what the kernel's ctype table has there. */
+    static boolean isSpace(char c) {
+        return c == ' ' || (c >= '\t' && c <= '\r');
+    }
+
+    private static int hexDigit(char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    }
+
+    private static String firstLine(String text) {
+        int nl = text.indexOf('\n');
+        return nl >= 0 ? text.substring(0, nl) : text;
+    }
+
+    /** One pass over a cpulist: {@code bitmap_parselist()}'s loop, region by region. */
     private static final class ListReader {
+        private static final long UINT_MASK = 0xFFFF_FFFFL;
+
         private final String text;
-        private final String s;
         private final int nbits;
         private int pos;
 
         ListReader(String text, int nbits) {
             this.text = text;
-            int nl = text.indexOf('\n');
-            this.s = nl >= 0 ? text.substring(0, nl) : text;
             this.nbits = nbits;
         }
 
         CpuMask read() {
             CpuMask.Builder b = CpuMask.builder(nbits);
             while (true) {
-                while (pos < s.length() && isRegionEnd(s.charAt(pos))) pos++;
-                if (pos == s.length()) return b.build();
+                // bitmap_find_region(): a '\n' is white space here, only the end of the text stops
+                while (pos < text.length() && isRegionEnd(text.charAt(pos))) pos++;
+                if (pos == text.length()) return b.build();
                 String region = regionText();
                 long start, end, off, group;
-                if (s.regionMatches(true, pos, "all", 0, 3)) {
+                boolean last = false;
+                if (text.regionMatches(true, pos, "all", 0, 3)) {
                     start = 0;
                     end = nbits - 1;
                     pos += 3;
@@ -108,73 +173,95 @@ public final class CpuListParser {
                     }
                 }
                 if (atRegionEnd()) {
-                    off = end + 1;
-                    group = end + 1;
+                    // unsigned int arithmetic, as in bitmap_parse_region(): end + 1 may wrap to 0
+                    off = (end + 1) & UINT_MASK;
+                    group = off;
+                    last = atEndOfString();
                 } else {
                     expect(':', region);
                     off = number(region);
                     expect('/', region);
                     group = number(region);
                 }
-                if (start > end) fail(region, CpuMaskFormatException.Code.EINVAL, "range start " + start + " is after its end " + end);
-                if (group == 0) fail(region, CpuMaskFormatException.Code.EINVAL, "group size 0");
-                if (off > group) fail(region, CpuMaskFormatException.Code.EINVAL, "used " + off + " is more than the group size " + group);
-                if (end >= nbits) {
-                    fail(region, CpuMaskFormatException.Code.ERANGE,
-                            "CPU " + end + " is beyond the last bit " + (nbits - 1) + " (nbits " + nbits + ")");
-                }
+                check(region, start, end, off, group);
                 for (long g = start; g <= end; g += group) {
-                    long last = Math.min(end, g + off - 1);
-                    if (last >= g) b.setRange((int) g, (int) last);
+                    long top = Math.min(end, g + off - 1);
+                    if (top >= g) b.setRange((int) g, (int) top);
                 }
+                if (last) return b.build();
+            }
+        }
+
+        /** {@code bitmap_check_region()}. */
+        private void check(String region, long start, long end, long off, long group) {
+            if (start > end) fail(region, CpuMaskFormatException.Code.EINVAL, "range start " + start + " is after its end " + end);
+            if (group == 0) {
+                fail(region, CpuMaskFormatException.Code.EINVAL, end == UINT_MASK
+                        ? "the end " + end + " makes the implied group size end+1 wrap to 0"
+                        : "group size 0");
+            }
+            if (off > group) fail(region, CpuMaskFormatException.Code.EINVAL, "used " + off + " is more than the group size " + group);
+            if (end >= nbits) {
+                throw new CpuMaskFormatException(text, CpuMaskFormatException.Code.ERANGE,
+                        where(region) + "CPU " + end + " is beyond the last bit " + (nbits - 1) + " (nbits " + nbits + ")", end);
             }
         }
 
         private String regionText() {
             int e = pos;
-            while (e < s.length() && !isRegionEnd(s.charAt(e))) e++;
-            return s.substring(pos, e);
+            while (e < text.length() && !isRegionEnd(text.charAt(e))) e++;
+            return text.substring(pos, e);
         }
 
+        /** {@code end_of_region()}: a region ends at a comma, white space or the end of the text. */
         private boolean atRegionEnd() {
-            return pos == s.length() || isRegionEnd(s.charAt(pos));
+            return pos == text.length() || isRegionEnd(text.charAt(pos));
+        }
+
+        /** {@code end_of_str()}: the end of the text or a newline. */
+        private boolean atEndOfString() {
+            return pos == text.length() || text.charAt(pos) == '\n';
         }
 
         private void expect(char c, String region) {
-            if (pos < s.length() && s.charAt(pos) == c) {
+            if (pos < text.length() && text.charAt(pos) == c) {
                 pos++;
                 return;
             }
-            String found = pos < s.length() ? "'" + s.charAt(pos) + "'" : "the end";
-            fail(region, CpuMaskFormatException.Code.EINVAL, "expected '" + c + "' but found " + found);
+            fail(region, CpuMaskFormatException.Code.EINVAL, "expected '" + c + "' but found " + found());
         }
 
         /** {@code bitmap_getnum()}: {@code N} is the last bit; otherwise decimal, at most 32 bits. */
         private long number(String region) {
-            if (pos < s.length() && s.charAt(pos) == 'N') {
+            if (pos < text.length() && text.charAt(pos) == 'N') {
                 pos++;
                 return nbits - 1;
             }
             int begin = pos;
             long n = 0;
-            boolean overflow = false;
-            while (pos < s.length() && s.charAt(pos) >= '0' && s.charAt(pos) <= '9') {
-                n = n * 10 + (s.charAt(pos) - '0');
-                if (n > 0xFFFF_FFFFL) overflow = true;
-                if (overflow) n = 0x1_0000_0000L;
+            while (pos < text.length() && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') {
+                n = Math.min(n * 10 + (text.charAt(pos) - '0'), UINT_MASK + 1);
                 pos++;
             }
-            if (pos == begin) {
-                String found = pos < s.length() ? "'" + s.charAt(pos) + "'" : "the end";
-                fail(region, CpuMaskFormatException.Code.EINVAL, "expected a number but found " + found);
+            if (pos == begin) fail(region, CpuMaskFormatException.Code.EINVAL, "expected a number but found " + found());
+            if (n > UINT_MASK) {
+                fail(region, CpuMaskFormatException.Code.EOVERFLOW, "the number " + text.substring(begin, pos) + " does not fit in 32 bits");
             }
-            if (overflow) fail(region, CpuMaskFormatException.Code.EOVERFLOW, "the number " + s.substring(begin, pos) + " does not fit in 32 bits");
             return n;
         }
 
+        private String found() {
+            if (pos == text.length()) return "the end";
+            char c = text.charAt(pos);
+            return c == '\n' ? "a newline" : "'" + c + "'";
+        }
+
+        private String where(String region) {
+            return region.equals(text.strip()) ? "" : "in '" + region + "': ";
+        }
+
         private void fail(String region, CpuMaskFormatException.Code code, String why) {
-            String where = region.equals(text.strip()) ? "" : "in '" + region + "': ";
-            throw new CpuMaskFormatException(text, code, where + why);
+            throw new CpuMaskFormatException(text, code, where(region) + why);
         }
     }
 }

@@ -145,6 +145,23 @@ public final class CpuMask implements Iterable<Integer> {
         }
     }
 
+    /**
+     * {@code cpumask_next_zero(n, mask)}: the lowest clear CPU strictly above {@code n}, or
+     * {@code nbits} if every CPU above {@code n} is set.
+     */
+    public int nextZero(int n) {
+        int start = n + 1;
+        if (start >= nbits) return nbits;
+        if (start < 0) start = 0;
+        int i = start >>> 6;
+        long w = ~words[i] & (-1L << start);
+        while (true) {
+            if (w != 0) return Math.min(nbits, i * WORD_BITS + Long.numberOfTrailingZeros(w));
+            if (++i == words.length) return nbits;
+            w = ~words[i];
+        }
+    }
+
     /** {@code cpumask_last}: the highest set CPU, or {@code nbits} if none. */
     public int last() {
         for (int i = words.length - 1; i >= 0; i--) {
@@ -332,18 +349,19 @@ public final class CpuMask implements Iterable<Integer> {
         return BitSet.valueOf(words);
     }
 
-    /** The canonical cpulist, as the kernel's {@code %*pbl} prints it: {@code 0-3,8}; {@code ""} when empty. */
+    /**
+     * The canonical cpulist, as the kernel's {@code %*pbl} prints it ({@code bitmap_list_string()}
+     * in lib/vsprintf.c): ascending, runs of two or more as {@code a-b}: {@code 0-3,8};
+     * {@code ""} when empty.
+     */
     public String toList() {
         StringBuilder sb = new StringBuilder();
-        int start = first();
-        while (start < nbits) {
-            int end = start;
-            int nxt;
-            while ((nxt = next(end)) == end + 1 && nxt < nbits) end = nxt;
+        for (int start = first(); start < nbits; ) {
+            int end = nextZero(start) - 1;
             if (!sb.isEmpty()) sb.append(',');
             sb.append(start);
             if (end > start) sb.append('-').append(end);
-            start = nxt;
+            start = next(end);
         }
         return sb.toString();
     }

@@ -1,0 +1,59 @@
+package dev.corescope.topology;
+
+import dev.corescope.cpumask.CpuMask;
+
+/**
+ * One cache instance, as {@code /sys/devices/system/cpu/cpuN/cache/indexM/} describes it,
+ * shared by {@code cpus} (its {@code shared_cpu_map}, limited to online CPUs).
+ *
+ * @param level     1, 2, 3, ...
+ * @param type      data, instruction or unified
+ * @param sizeBytes {@code size} in bytes, or -1 when the file is missing
+ * @param lineSize  {@code coherency_line_size} in bytes, or -1
+ * @param ways      {@code ways_of_associativity}, or -1 (0 means fully associative)
+ * @param cpus      the online CPUs that share this instance
+ */
+public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways, CpuMask cpus) {
+
+    /** The kernel's {@code type} file: {@code Data}, {@code Instruction}, {@code Unified}. */
+    public enum Type {
+        DATA("data", "d"), INSTRUCTION("instruction", "i"), UNIFIED("unified", "");
+
+        private final String jsonName;
+        private final String suffix;
+
+        Type(String jsonName, String suffix) {
+            this.jsonName = jsonName;
+            this.suffix = suffix;
+        }
+
+        /** {@code data}, {@code instruction}, {@code unified} as in the JSON. */
+        public String jsonName() {
+            return jsonName;
+        }
+
+        static Type parse(String sysfs) {
+            return switch (sysfs.strip().toLowerCase(java.util.Locale.ROOT)) {
+                case "data" -> DATA;
+                case "instruction" -> INSTRUCTION;
+                case "unified" -> UNIFIED;
+                default -> null;
+            };
+        }
+    }
+
+    /** {@code L1d}, {@code L1i}, {@code L2}, {@code L3}: the name lstopo and hwloc use. */
+    public String name() {
+        return "L" + level + type.suffix;
+    }
+
+    /** The size as the kernel writes it, {@code 32K}, {@code 32M}; {@code ?} when unknown. */
+    public String sizeText() {
+        return Sizes.kernelStyle(sizeBytes);
+    }
+
+    /** {@code L3 32M}. */
+    public String label() {
+        return name() + " " + sizeText();
+    }
+}

@@ -1,0 +1,210 @@
+package dev.corescope.topology;
+
+import dev.corescope.cpumask.CpuMask;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The tree people see, in the text and SVG reports: objects nested by CPU-set inclusion as
+ * lstopo nests them (a shared cache is a level, between the package and the cores it serves),
+ * built from the {@link Topology} model.
+ *
+ * <p>Two simplifications keep it readable: a cache that serves exactly one core is shown on
+ * that core rather than as a level of its own, and a die or cluster with the same CPUs as
+ * another shown object (a package with one die, a cluster that is one L2) is left out, as
+ * lstopo leaves it out. The JSON keeps the full model.
+ */
+final class DisplayTree {
+
+    enum Kind { PACKAGE, DIE, CLUSTER, CACHE, CORE, PU, NUMA }
+
+    /** One box of the picture, one line of the text. */
+    static final class Item {
+        final Kind kind;
+        final String title;
+        final String detail;
+        final CpuMask cpus;
+        final int rank;
+        final List<Cache> coreCaches;
+        final List<Item> children = new ArrayList<>();
+
+        Item(Kind kind, String title, String detail, CpuMask cpus, int rank, List<Cache> coreCaches) {
+            this.kind = kind;
+            this.title = title;
+            this.detail = detail;
+            this.cpus = cpus;
+            this.rank = rank;
+            this.coreCaches = coreCaches;
+        }
+
+        Kind kind() {
+            return kind;
+        }
+
+        String title() {
+            return title;
+        }
+
+        String detail() {
+            return detail;
+        }
+
+        CpuMask cpus() {
+            return cpus;
+        }
+
+        List<Cache> coreCaches() {
+            return coreCaches;
+        }
+
+        List<Item> children() {
+            return children;
+        }
+
+        String label() {
+            return detail.isEmpty() ? title : title + "  " + detail;
+        }
+    }
+
+    private final Topology t;
+    private final List<Item> roots = new ArrayList<>();
+
+    private DisplayTree(Topology t) {
+        this.t = t;
+    }
+
+    List<Item> roots() {
+        return roots;
+    }
+
+    static DisplayTree of(Topology t) {
+        DisplayTree d = new DisplayTree(t);
+        d.build();
+        return d;
+    }
+
+    private void build() {
+        List<Item> items = new ArrayList<>();
+        List<CpuMask> shownSets = new ArrayList<>();
+        for (TopologyNode p : t.packages()) {
+            items.add(new Item(Kind.PACKAGE, "Package P#" + p.id(), "CPUs " + p.cpus().toList(), p.cpus(), 0, List.of()));
+            shownSets.add(p.cpus());
+        }
+        for (TopologyNode c : t.cores()) shownSets.add(c.cpus());
+        List<Cache> levelCaches = new ArrayList<>();
+        for (Cache c : t.caches()) {
+            if (!isCorePrivate(c)) {
+                levelCaches.add(c);
+                shownSets.add(c.cpus());
+            }
+        }
+        for (TopologyNode d : t.dies()) {
+            if (containsSame(shownSets, d.cpus())) continue;
+            items.add(new Item(Kind.DIE, "Die P#" + d.id(), "CPUs " + d.cpus().toList(), d.cpus(), 1, List.of()));
+            shownSets.add(d.cpus());
+        }
+        for (TopologyNode c : t.clusters()) {
+            if (containsSame(shownSets, c.cpus())) continue;
+            items.add(new Item(Kind.CLUSTER, "Cluster P#" + c.id(), "CPUs " + c.cpus().toList(), c.cpus(), 3, List.of()));
+            shownSets.add(c.cpus());
+        }
+        for (Cache c : levelCaches) {
+            int rank = c.level() >= 3 ? 2 : c.level() == 2 ? 4 : c.type() == Cache.Type.INSTRUCTION ? 6 : 5;
+            items.add(new Item(Kind.CACHE, c.label(), cacheDetail(c) + ", CPUs " + c.cpus().toList(), c.cpus(), rank, List.of()));
+        }
+        CpuMask inCores = CpuMask.empty(t.nbits());
+        for (TopologyNode c : t.cores()) {
+            List<Cache> own = c.caches();
+            items.add(new Item(Kind.CORE, "Core P#" + c.id(), coreDetail(c.cpus(), own), c.cpus(), 7, own));
+            inCores = inCores.or(c.cpus());
+        }
+        for (TopologyNode pu : t.pus()) {
+            if (inCores.test(pu.id())) continue;
+            items.add(new Item(Kind.PU, "PU P#" + pu.id(), allowedNote(pu.cpus()), pu.cpus(), 8, List.of()));
+        }
+
+        items.sort(Comparator.<Item>comparingInt(i -> -i.cpus.weight()).thenComparingInt(i -> i.rank)
+                .thenComparingInt(i -> i.cpus.first()));
+        for (Item item : items) insert(roots, item);
+
+        for (NumaNode n : t.numaNodes()) {
+            String mem = n.memoryBytes() >= 0 ? Sizes.binary(n.memoryBytes()) : "memory unknown";
+            Item item = new Item(Kind.NUMA, "NUMANode P#" + n.id(), "(" + mem + (n.cpus().isEmpty() ? ", no CPUs" : "") + ")",
+                    n.cpus(), -1, List.of());
+            List<Item> where = n.cpus().isEmpty() ? roots : deepestHolding(roots, n.cpus());
+            where.add(item);
+        }
+        sortAll(roots);
+    }
+
+    /** A cache the model hangs on a core, shown on the core line. */
+    private boolean isCorePrivate(Cache c) {
+        for (TopologyNode core : t.cores()) if (core.caches().contains(c)) return true;
+        return false;
+    }
+
+    private static boolean containsSame(List<CpuMask> sets, CpuMask m) {
+        for (CpuMask s : sets) if (s.sameCpus(m)) return true;
+        return false;
+    }
+
+    private static void insert(List<Item> level, Item item) {
+        for (Item candidate : level) {
+            if (item.cpus.isSubsetOf(candidate.cpus) && candidate.kind != Kind.CORE && candidate.kind != Kind.PU) {
+                insert(candidate.children, item);
+                return;
+            }
+        }
+        level.add(item);
+    }
+
+    private static List<Item> deepestHolding(List<Item> level, CpuMask cpus) {
+        for (Item candidate : level) {
+            if (candidate.kind == Kind.CORE || candidate.kind == Kind.PU || candidate.kind == Kind.NUMA) continue;
+            if (cpus.isSubsetOf(candidate.cpus)) return deepestHolding(candidate.children, cpus);
+        }
+        return level;
+    }
+
+    private static void sortAll(List<Item> level) {
+        level.sort(Comparator.<Item>comparingInt(i -> i.kind == Kind.NUMA ? 0 : 1)
+                .thenComparingInt(i -> i.cpus.isEmpty() ? Integer.MAX_VALUE : i.cpus.first()));
+        for (Item i : level) sortAll(i.children);
+    }
+
+    static String cacheDetail(Cache c) {
+        List<String> parts = new ArrayList<>();
+        if (c.ways() == 0) parts.add("fully associative");
+        else if (c.ways() > 0) parts.add(c.ways() + "-way");
+        if (c.lineSize() > 0) parts.add(c.lineSize() + "B line");
+        return String.join(", ", parts);
+    }
+
+    private String coreDetail(CpuMask cpus, List<Cache> own) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(cpus.weight() == 1 ? "PU " : "PUs ");
+        String sep = "";
+        for (int cpu : cpus.toArray()) {
+            sb.append(sep).append(cpu);
+            if (t.allowed().isPresent() && !t.allowed().get().test(cpu)) sb.append(" (not allowed)");
+            sep = ",";
+        }
+        if (!own.isEmpty()) {
+            sb.append("  [");
+            String s = "";
+            for (Cache c : own) {
+                sb.append(s).append(c.label());
+                s = ", ";
+            }
+            sb.append(']');
+        }
+        return sb.toString();
+    }
+
+    private String allowedNote(CpuMask pu) {
+        if (t.allowed().isPresent() && !pu.isSubsetOf(t.allowed().get())) return "(not allowed)";
+        return "";
+    }
+}

@@ -1,0 +1,53 @@
+package dev.corescope.topology;
+
+import java.util.Locale;
+
+/** Byte sizes in the two spellings the reports use: the kernel's ({@code 32K}) and lstopo's ({@code 32 MiB}). */
+final class Sizes {
+
+    private Sizes() {
+    }
+
+    /** {@code 32K}, {@code 1M}, {@code 24M}, as {@code cache/indexN/size} writes it, but in M or G when exact. */
+    static String kernelStyle(long bytes) {
+        if (bytes < 0) return "?";
+        if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) return (bytes >> 30) + "G";
+        if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) return (bytes >> 20) + "M";
+        if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) return (bytes >> 10) + "K";
+        return bytes + "B";
+    }
+
+    /** {@code 32 MiB}, {@code 1.5 GiB}, for people. */
+    static String binary(long bytes) {
+        if (bytes < 0) return "?";
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        if (v == Math.rint(v)) return String.format(Locale.ROOT, "%d %s", (long) v, units[u]);
+        return String.format(Locale.ROOT, v >= 100 ? "%.0f %s" : "%.1f %s", v, units[u]);
+    }
+
+    /** Parses {@code 32K}, {@code 24576K}, {@code 1M}, {@code 512}; -1 when it is none of these. */
+    static long parseKernelSize(String s) {
+        String t = s.strip();
+        if (t.isEmpty()) return -1;
+        long mult = 1;
+        char last = Character.toUpperCase(t.charAt(t.length() - 1));
+        switch (last) {
+            case 'K' -> mult = 1L << 10;
+            case 'M' -> mult = 1L << 20;
+            case 'G' -> mult = 1L << 30;
+            default -> { }
+        }
+        String digits = mult == 1 ? t : t.substring(0, t.length() - 1).strip();
+        try {
+            return Long.parseLong(digits) * mult;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,253 @@
+package dev.corescope.topology;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.cpumask.CpuMaskFormatException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.SequencedSet;
+
+/**
+ * Reads small text files under a root ({@code /} or a saved tree) and remembers every path it
+ * read, so that {@link Capture} saves exactly what the reader looked at and the two cannot
+ * drift apart.
+ *
+ * <p>Paths are relative to the root and written with {@code /}, e.g.
+ * {@code sys/devices/system/cpu/online}. A file that does not exist is an ordinary answer
+ * ({@code Optional.empty()}); a file that exists but cannot be read is recorded as a problem
+ * with the reason. Saved trees from hwloc's test suite end some files with a NUL byte, which
+ * is stripped with the surrounding white space.
+ *
+ * <p><b>Note:</b> not thread-safe; one reader per {@link Topology} being built.
+ */
+final class SysfsReader {
+
+    /** sysfs attribute files are one page at most; anything larger is not one of ours. */
+    private static final long MAX_FILE_BYTES = 1 << 20;
+
+    private final Path root;
+    private final Map<String, byte[]> filesRead = new LinkedHashMap<>();
+    private final SequencedSet<String> dirsSeen = new LinkedHashSet<>();
+    private final List<String> problems = new ArrayList<>();
+    private final SequencedSet<String> unreadable = new LinkedHashSet<>();
+
+    SysfsReader(Path root) {
+        this.root = root;
+    }
+
+    Path root() {
+        return root;
+    }
+
+    /** The file's text, stripped of white space and NULs; empty when it does not exist or cannot be read. */
+    Optional<String> read(String rel) {
+        Path p = root.resolve(rel);
+        try {
+            if (Files.size(p) > MAX_FILE_BYTES) {
+                problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
+                return Optional.empty();
+            }
+            byte[] bytes = Files.readAllBytes(p);
+            filesRead.put(rel, bytes);
+            return Optional.of(clean(new String(bytes, StandardCharsets.UTF_8)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (AccessDeniedException e) {
+            unreadable.add(rel);
+            problem(rel, "permission denied");
+            return Optional.empty();
+        } catch (IOException e) {
+            unreadable.add(rel);
+            if (Files.isDirectory(p)) {
+                problem(rel, "is a directory");
+            } else {
+                problem(rel, e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage()));
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** The whole file with its lines intact (for /proc files); empty when absent or unreadable. */
+    Optional<List<String>> readLines(String rel) {
+        Path p = root.resolve(rel);
+        try {
+            if (Files.size(p) > MAX_FILE_BYTES) {
+                problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
+                return Optional.empty();
+            }
+            byte[] bytes = Files.readAllBytes(p);
+            filesRead.put(rel, bytes);
+            return Optional.of(new String(bytes, StandardCharsets.UTF_8).lines().toList());
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (AccessDeniedException e) {
+            unreadable.add(rel);
+            problem(rel, "permission denied");
+            return Optional.empty();
+        } catch (IOException e) {
+            unreadable.add(rel);
+            problem(rel, e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage()));
+            return Optional.empty();
+        }
+    }
+
+    /** An integer file, e.g. {@code core_id}; empty when absent, unreadable or not a number (recorded). */
+    OptionalInt readInt(String rel) {
+        Optional<String> s = read(rel);
+        if (s.isEmpty()) return OptionalInt.empty();
+        try {
+            return OptionalInt.of(Integer.parseInt(s.get()));
+        } catch (NumberFormatException e) {
+            problem(rel, "not an integer: \"" + shorten(s.get()) + "\"");
+            return OptionalInt.empty();
+        }
+    }
+
+    OptionalLong readLong(String rel) {
+        Optional<String> s = read(rel);
+        if (s.isEmpty()) return OptionalLong.empty();
+        try {
+            return OptionalLong.of(Long.parseLong(s.get()));
+        } catch (NumberFormatException e) {
+            problem(rel, "not an integer: \"" + shorten(s.get()) + "\"");
+            return OptionalLong.empty();
+        }
+    }
+
+    /** A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped. */
+    Optional<CpuMask> readList(String rel, int nbits) {
+        Optional<String> s = read(rel);
+        if (s.isEmpty()) return Optional.empty();
+        try {
+            return Optional.of(parseList(s.get(), nbits));
+        } catch (CpuMaskFormatException e) {
+            problem(rel, "not a CPU list: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}. */
+    Optional<CpuMask> readMap(String rel, int nbits) {
+        Optional<String> s = read(rel);
+        if (s.isEmpty()) return Optional.empty();
+        try {
+            return Optional.of(parseMap(s.get(), nbits));
+        } catch (CpuMaskFormatException e) {
+            problem(rel, "not a CPU map: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** The first of a hex map or a list file that exists, e.g. {@code shared_cpu_map} then {@code shared_cpu_list}. */
+    Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
+        Optional<CpuMask> m = readMap(mapRel, nbits);
+        return m.isPresent() ? m : readList(listRel, nbits);
+    }
+
+    /** The names in a directory, sorted; empty when it does not exist. The listing is recorded for capture. */
+    List<String> list(String rel) {
+        Path p = root.resolve(rel);
+        if (!Files.isDirectory(p)) return List.of();
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {
+            for (Path e : ds) names.add(e.getFileName().toString());
+        } catch (IOException e) {
+            problem(rel, "cannot list: " + e.getClass().getSimpleName());
+            return List.of();
+        }
+        dirsSeen.add(rel);
+        names.sort(null);
+        return names;
+    }
+
+    /** Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even if nothing in it is read. */
+    boolean isDirectory(String rel) {
+        boolean dir = Files.isDirectory(root.resolve(rel));
+        if (dir) dirsSeen.add(rel);
+        return dir;
+    }
+
+    void problem(String rel, String why) {
+        problems.add("could not read " + rel + ": " + why);
+    }
+
+    void note(String text) {
+        problems.add(text);
+    }
+
+    List<String> problems() {
+        return problems;
+    }
+
+    /** Every file read, relative path to the bytes as read, in reading order. */
+    Map<String, byte[]> filesRead() {
+        return filesRead;
+    }
+
+    /** Files that exist but could not be read (permission, I/O error): capture lists them as skipped. */
+    List<String> unreadable() {
+        return List.copyOf(unreadable);
+    }
+
+    /** Directories listed or found to be directories. */
+    List<String> dirsSeen() {
+        return List.copyOf(dirsSeen);
+    }
+
+    static CpuMask parseList(String text, int nbits) {
+        String t = text.strip();
+        if (t.isEmpty() || t.equals("(null)")) return CpuMask.empty(nbits);
+        int last = lastNumber(t);
+        return CpuMask.parseList(t, Math.max(nbits, last + 1)).resize(nbits);
+    }
+
+    static CpuMask parseMap(String text, int nbits) {
+        String t = text.strip();
+        if (t.isEmpty()) return CpuMask.empty(nbits);
+        int chunks = 1;
+        for (int i = 0; i < t.length(); i++) if (t.charAt(i) == ',') chunks++;
+        return CpuMask.parseHex(t, Math.max(nbits, chunks * 32)).resize(nbits);
+    }
+
+    /** The largest number in a cpulist, so that it can be parsed before nbits is known. */
+    static int lastNumber(String text) {
+        int max = 0;
+        int cur = -1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= '0' && c <= '9') {
+                cur = (cur < 0 ? 0 : cur) * 10 + (c - '0');
+                if (cur > (1 << 24)) return 1 << 24;
+            } else {
+                if (cur > max) max = cur;
+                cur = -1;
+            }
+        }
+        return Math.max(max, cur);
+    }
+
+    private static String clean(String s) {
+        int end = s.length();
+        while (end > 0 && (s.charAt(end - 1) == '\0' || Character.isWhitespace(s.charAt(end - 1)))) end--;
+        int start = 0;
+        while (start < end && (s.charAt(start) == '\0' || Character.isWhitespace(s.charAt(start)))) start++;
+        return s.substring(start, end);
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    }
+}

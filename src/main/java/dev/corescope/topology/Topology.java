@@ -1,0 +1,385 @@
+package dev.corescope.topology;
+
+import dev.corescope.cpumask.CpuMask;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A machine's CPU topology as Linux describes it in sysfs: the tree Package &gt; Die &gt;
+ * Cluster &gt; Core &gt; PU with its caches, the NUMA nodes, the core kinds, and the kernel's CPU
+ * sets (online, offline, possible, present, isolated, nohz_full), plus, for the live machine,
+ * the CPUs this process may run on.
+ *
+ * <p>Only online CPUs are in the tree and the counts; offline ones are listed in
+ * {@link #offline()}. What could not be read, or had to be assumed, is in {@link #warnings()};
+ * it never makes reading fail. Immutable and safe to share.
+ *
+ * <p>Build it with {@link #read(Path)} (a saved tree such as an unpacked {@code capture}) or
+ * {@link #live()}.
+ */
+public final class Topology {
+
+    /** Assumed when no L1d reports its {@code coherency_line_size}: every x86-64 and most Arm cores. */
+    public static final int DEFAULT_CACHE_LINE = 64;
+
+    /** The summary counts of CONTRACT.md's {@code summary}: online objects only. */
+    public record Summary(int packages, int dies, int clusters, int cores, int pus, int numaNodes) {
+    }
+
+    /** One line of CONTRACT.md's {@code caches}: the instances of one (level, type, size). */
+    public record CacheGroup(int level, Cache.Type type, long sizeBytes, int lineSize, int ways, int count) {
+        public String name() {
+            return "L" + level + (type == Cache.Type.DATA ? "d" : type == Cache.Type.INSTRUCTION ? "i" : "");
+        }
+    }
+
+    private final String source;
+    private final boolean live;
+    private final String cpuModel;
+    private final int nbits;
+    private final CpuMask online;
+    private final CpuMask offline;
+    private final CpuMask possible;
+    private final CpuMask present;
+    private final CpuMask isolated;
+    private final CpuMask nohzFull;
+    private final CpuMask allowed;
+    private final CpuMask cgroupCpus;
+    private final List<TopologyNode> roots;
+    private final List<Cache> machineCaches;
+    private final List<NumaNode> numaNodes;
+    private final List<CoreKind> coreKinds;
+    private final int cacheLineSize;
+    private final List<String> warnings;
+    private final Map<String, byte[]> filesRead;
+    private final List<String> dirsSeen;
+    private final List<String> unreadable;
+
+    private final List<TopologyNode> packages;
+    private final List<TopologyNode> dies;
+    private final List<TopologyNode> clusters;
+    private final List<TopologyNode> cores;
+    private final List<TopologyNode> pus;
+    private final List<Cache> caches;
+
+    Topology(Builder b) {
+        this.source = b.source;
+        this.live = b.live;
+        this.cpuModel = b.cpuModel;
+        this.nbits = b.nbits;
+        this.online = b.online;
+        this.offline = b.offline;
+        this.possible = b.possible;
+        this.present = b.present;
+        this.isolated = b.isolated;
+        this.nohzFull = b.nohzFull;
+        this.allowed = b.allowed;
+        this.cgroupCpus = b.cgroupCpus;
+        this.roots = List.copyOf(b.roots);
+        this.machineCaches = List.copyOf(b.machineCaches);
+        this.numaNodes = List.copyOf(b.numaNodes);
+        this.coreKinds = List.copyOf(b.coreKinds);
+        this.cacheLineSize = b.cacheLineSize;
+        this.warnings = List.copyOf(b.warnings);
+        this.filesRead = Collections.unmodifiableMap(new LinkedHashMap<>(b.filesRead));
+        this.dirsSeen = List.copyOf(b.dirsSeen);
+        this.unreadable = List.copyOf(b.unreadable);
+
+        Map<TopologyNode.Kind, List<TopologyNode>> byKind = new LinkedHashMap<>();
+        for (TopologyNode.Kind k : TopologyNode.Kind.values()) byKind.put(k, new ArrayList<>());
+        List<Cache> all = new ArrayList<>(machineCaches);
+        for (TopologyNode r : roots) collect(r, byKind, all);
+        for (List<TopologyNode> l : byKind.values()) l.sort(Comparator.comparingInt(TopologyNode::firstCpu));
+        all.sort(Comparator.comparingInt(Cache::level).thenComparing(Cache::type).thenComparingInt(c -> c.cpus().first()));
+        this.packages = List.copyOf(byKind.get(TopologyNode.Kind.PACKAGE));
+        this.dies = List.copyOf(byKind.get(TopologyNode.Kind.DIE));
+        this.clusters = List.copyOf(byKind.get(TopologyNode.Kind.CLUSTER));
+        this.cores = List.copyOf(byKind.get(TopologyNode.Kind.CORE));
+        this.pus = List.copyOf(byKind.get(TopologyNode.Kind.PU));
+        this.caches = List.copyOf(all);
+    }
+
+    private static void collect(TopologyNode n, Map<TopologyNode.Kind, List<TopologyNode>> byKind, List<Cache> caches) {
+        byKind.get(n.kind()).add(n);
+        caches.addAll(n.caches());
+        for (TopologyNode c : n.children()) collect(c, byKind, caches);
+    }
+
+    // ---- factories ---------------------------------------------------------------------
+
+    /**
+     * Reads a saved tree: {@code root} holds {@code sys/} and {@code proc/} as on a real machine
+     * (an unpacked {@code capture}, or a tree from hwloc's test suite). {@link #allowed()} is
+     * empty: a saved tree has no process to ask.
+     *
+     * @throws IllegalArgumentException with a one-line reason when {@code root} does not exist,
+     *                                  is not a directory, or holds no {@code sys/devices/system/cpu}
+     */
+    public static Topology read(Path root) {
+        return TopologyReader.read(root, false);
+    }
+
+    /**
+     * Reads this machine from {@code /}, with the CPUs this process may run on
+     * ({@code sched_getaffinity} through {@code sys.Affinity}) and the cgroup's cpuset.
+     */
+    public static Topology live() {
+        return TopologyReader.read(Path.of("/"), true);
+    }
+
+    // ---- accessors ---------------------------------------------------------------------
+
+    /** The root it was read from: {@code /} for the live machine. */
+    public String source() {
+        return source;
+    }
+
+    /** True for {@link #live()}: {@link #allowed()} is then present. */
+    public boolean isLive() {
+        return live;
+    }
+
+    /** {@code model name} of /proc/cpuinfo (or its Arm/other spellings), when there is one. */
+    public Optional<String> cpuModel() {
+        return Optional.ofNullable(cpuModel);
+    }
+
+    /** Bits in every mask of this topology: the highest CPU number known + 1. */
+    public int nbits() {
+        return nbits;
+    }
+
+    public CpuMask online() {
+        return online;
+    }
+
+    public CpuMask offline() {
+        return offline;
+    }
+
+    public CpuMask possible() {
+        return possible;
+    }
+
+    public CpuMask present() {
+        return present;
+    }
+
+    /** {@code isolated} ({@code isolcpus=}); empty when the kernel has none or no such file. */
+    public CpuMask isolated() {
+        return isolated;
+    }
+
+    /** {@code nohz_full}; empty when the kernel has none or no such file. */
+    public CpuMask nohzFull() {
+        return nohzFull;
+    }
+
+    /** The CPUs this process may run on ({@code sched_getaffinity}); only for the live machine. */
+    public Optional<CpuMask> allowed() {
+        return Optional.ofNullable(allowed);
+    }
+
+    /** The cgroup's {@code cpuset.cpus.effective} (v2) or {@code cpuset.effective_cpus} (v1), when found. */
+    public Optional<CpuMask> cgroupCpus() {
+        return Optional.ofNullable(cgroupCpus);
+    }
+
+    /** Online CPUs this process may use: {@code online ∩ allowed} (just {@code online} for a saved tree). */
+    public CpuMask usable() {
+        return allowed == null ? online : online.and(allowed.resize(nbits));
+    }
+
+    /** The top of the tree: packages, or PUs directly when the tree has no topology files. */
+    public List<TopologyNode> roots() {
+        return roots;
+    }
+
+    public List<TopologyNode> packages() {
+        return packages;
+    }
+
+    /** Dies where the kernel numbers them ({@code die_id} &ge; 0); empty otherwise. */
+    public List<TopologyNode> dies() {
+        return dies;
+    }
+
+    /** Clusters where the kernel describes them ({@code cluster_cpus}, {@code cluster_id} not -1). */
+    public List<TopologyNode> clusters() {
+        return clusters;
+    }
+
+    public List<TopologyNode> cores() {
+        return cores;
+    }
+
+    /** The online logical CPUs, by number. */
+    public List<TopologyNode> pus() {
+        return pus;
+    }
+
+    /** Every cache instance, by level, type and first CPU. */
+    public List<Cache> caches() {
+        return caches;
+    }
+
+    /** Caches shared across packages (rare), which hang on the machine rather than on a package. */
+    public List<Cache> machineCaches() {
+        return machineCaches;
+    }
+
+    public List<NumaNode> numaNodes() {
+        return numaNodes;
+    }
+
+    public List<CoreKind> coreKinds() {
+        return coreKinds;
+    }
+
+    /** {@code coherency_line_size} of the first L1d; {@link #DEFAULT_CACHE_LINE} (with a warning) when unknown. */
+    public int cacheLineSize() {
+        return cacheLineSize;
+    }
+
+    /** What could not be read or had to be assumed, one line each ("could not read ..."). */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** The files read, relative to the root ({@code sys/devices/system/cpu/online}), in reading order: what {@code capture} saves. */
+    public List<String> filesRead() {
+        return List.copyOf(filesRead.keySet());
+    }
+
+    /** The bytes of each file as they were read, for {@link Capture}: a capture holds what this report was made from. */
+    Map<String, byte[]> fileContents() {
+        return filesRead;
+    }
+
+    /** The directories looked into, relative to the root: capture keeps them even when nothing in them was read. */
+    public List<String> directoriesSeen() {
+        return dirsSeen;
+    }
+
+    /** Files that exist but could not be read (permission denied, I/O error), relative to the root. */
+    public List<String> unreadableFiles() {
+        return unreadable;
+    }
+
+    // ---- derived -----------------------------------------------------------------------
+
+    /** CONTRACT.md's {@code summary}: online objects only. */
+    public Summary summary() {
+        return new Summary(packages.size(), dies.size(), clusters.size(), cores.size(), pus.size(), numaNodes.size());
+    }
+
+    /** CONTRACT.md's {@code caches}: one entry per (level, type, size) with the number of instances. */
+    public List<CacheGroup> cacheGroups() {
+        Map<String, CacheGroup> groups = new LinkedHashMap<>();
+        for (Cache c : caches) {
+            String key = c.level() + "/" + c.type() + "/" + c.sizeBytes();
+            CacheGroup g = groups.get(key);
+            groups.put(key, g == null
+                    ? new CacheGroup(c.level(), c.type(), c.sizeBytes(), c.lineSize(), c.ways(), 1)
+                    : new CacheGroup(g.level(), g.type(), g.sizeBytes(), g.lineSize(), g.ways(), g.count() + 1));
+        }
+        return List.copyOf(groups.values());
+    }
+
+    /** The number of cache instances named {@code name} ({@code L1d}, {@code L1i}, {@code L2}, {@code L3}). */
+    public int cacheCount(String name) {
+        int n = 0;
+        for (Cache c : caches) if (c.name().equals(name)) n++;
+        return n;
+    }
+
+    /** The node of {@code kind} holding {@code cpu}, if the tree has that level. */
+    public Optional<TopologyNode> nodeOf(TopologyNode.Kind kind, int cpu) {
+        List<TopologyNode> list = switch (kind) {
+            case PACKAGE -> packages;
+            case DIE -> dies;
+            case CLUSTER -> clusters;
+            case CORE -> cores;
+            case PU -> pus;
+        };
+        for (TopologyNode n : list) if (n.cpus().test(cpu)) return Optional.of(n);
+        return Optional.empty();
+    }
+
+    /** The caches {@code cpu} uses, L1 first. */
+    public List<Cache> cachesOf(int cpu) {
+        List<Cache> out = new ArrayList<>();
+        for (Cache c : caches) if (c.cpus().test(cpu)) out.add(c);
+        return out;
+    }
+
+    /**
+     * The last-level cache instances: those of the highest level present (data or unified),
+     * i.e. the L3s, or the L2s of a machine without L3. Empty when the tree has no caches.
+     */
+    public List<Cache> lastLevelCaches() {
+        int top = 0;
+        for (Cache c : caches) if (c.type() != Cache.Type.INSTRUCTION) top = Math.max(top, c.level());
+        List<Cache> out = new ArrayList<>();
+        for (Cache c : caches) if (c.level() == top && c.type() != Cache.Type.INSTRUCTION) out.add(c);
+        return Collections.unmodifiableList(out);
+    }
+
+    /** The NUMA node holding {@code cpu}, if any. */
+    public Optional<NumaNode> numaNodeOf(int cpu) {
+        for (NumaNode n : numaNodes) if (n.cpus().test(cpu)) return Optional.of(n);
+        return Optional.empty();
+    }
+
+    /** True when some core has more than one online PU. */
+    public boolean hasSmt() {
+        for (TopologyNode c : cores) if (c.cpus().weight() > 1) return true;
+        return false;
+    }
+
+    /** The one-line summary ending the text report: {@code 1 package, 2 cores, 2 PUs, 1 NUMA node; L1d 32K ×2, ...}. */
+    public String summaryLine() {
+        return TopologyText.summaryLine(this);
+    }
+
+    @Override
+    public String toString() {
+        return "Topology[" + source + ": " + summaryLine() + "]";
+    }
+
+    /** Mutable state the reader fills in. */
+    static final class Builder {
+        String source;
+        boolean live;
+        String cpuModel;
+        int nbits;
+        CpuMask online;
+        CpuMask offline;
+        CpuMask possible;
+        CpuMask present;
+        CpuMask isolated;
+        CpuMask nohzFull;
+        CpuMask allowed;
+        CpuMask cgroupCpus;
+        List<TopologyNode> roots = new ArrayList<>();
+        List<Cache> machineCaches = new ArrayList<>();
+        List<NumaNode> numaNodes = new ArrayList<>();
+        List<CoreKind> coreKinds = new ArrayList<>();
+        int cacheLineSize = DEFAULT_CACHE_LINE;
+        List<String> warnings = new ArrayList<>();
+        Map<String, byte[]> filesRead = new LinkedHashMap<>();
+        List<String> dirsSeen = new ArrayList<>();
+        List<String> unreadable = new ArrayList<>();
+
+        Topology build() {
+            return new Topology(this);
+        }
+    }
+}

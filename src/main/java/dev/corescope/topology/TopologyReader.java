@@ -1,0 +1,590 @@
+package dev.corescope.topology;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Affinity;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * Builds a {@link Topology} from the files under a root, the way the kernel documents them
+ * ({@code Documentation/ABI/stable/sysfs-devices-system-cpu},
+ * {@code Documentation/admin-guide/cputopology.rst}, v6.16) and with the fallbacks older kernels
+ * and other architectures need:
+ * <ul>
+ *   <li>no {@code online}/{@code possible}/{@code present} files (2.6-era trees): the
+ *       {@code cpuN} directories, less those whose {@code cpuN/online} is 0;</li>
+ *   <li>{@code thread_siblings}/{@code core_siblings} when {@code core_cpus}/{@code package_cpus}
+ *       do not exist (before v5.4);</li>
+ *   <li>{@code die_id} or {@code cluster_id} of -1: the architecture does not know (arm64's
+ *       defaults, which also fill {@code die_cpus} with the CPU alone), so the level is absent;</li>
+ *   <li>no {@code node/} (a kernel without NUMA): one node holding every CPU and
+ *       {@code /proc/meminfo}'s memory, as hwloc does, with a warning.</li>
+ * </ul>
+ */
+final class TopologyReader {
+
+    static final String CPU = "sys/devices/system/cpu";
+    static final String NODE = "sys/devices/system/node";
+
+    /** At most this many "could not read" lines are kept; the rest are counted. */
+    private static final int MAX_PROBLEM_LINES = 12;
+
+    private final SysfsReader r;
+    private final Topology.Builder b = new Topology.Builder();
+    private final List<String> warnings = new ArrayList<>();
+    private int nbits;
+
+    private TopologyReader(Path root) {
+        this.r = new SysfsReader(root);
+    }
+
+    static Topology read(Path root, boolean live) {
+        checkRoot(root);
+        TopologyReader reader = new TopologyReader(root);
+        return reader.build(root, live);
+    }
+
+    private static void checkRoot(Path root) {
+        if (!Files.exists(root)) throw new IllegalArgumentException(root + ": no such directory");
+        if (!Files.isDirectory(root)) throw new IllegalArgumentException(root + ": not a directory");
+        if (!Files.isDirectory(root.resolve(CPU))) {
+            throw new IllegalArgumentException(root + ": holds no " + CPU + " (not a saved sysfs tree; make one with 'capture')");
+        }
+    }
+
+    private Topology build(Path root, boolean live) {
+        b.source = root.toString();
+        b.live = live;
+
+        List<Integer> cpuDirs = cpuDirectories();
+        Optional<String> possibleText = r.read(CPU + "/possible");
+        Optional<String> presentText = r.read(CPU + "/present");
+        Optional<String> onlineText = r.read(CPU + "/online");
+        Optional<String> offlineText = r.read(CPU + "/offline");
+        Optional<String> isolatedText = r.read(CPU + "/isolated");
+        Optional<String> nohzText = r.read(CPU + "/nohz_full");
+
+        int maxCpu = cpuDirs.isEmpty() ? 0 : cpuDirs.getLast();
+        for (Optional<String> t : List.of(possibleText, presentText, onlineText, offlineText, isolatedText, nohzText)) {
+            if (t.isPresent()) maxCpu = Math.max(maxCpu, SysfsReader.lastNumber(t.get()));
+        }
+        CpuMask allowed = live ? Affinity.processAllowed() : null;
+        if (allowed != null && !allowed.isEmpty()) maxCpu = Math.max(maxCpu, allowed.last());
+        nbits = maxCpu + 1;
+        b.nbits = nbits;
+
+        CpuMask dirs = maskOf(cpuDirs);
+        b.possible = parsedOr(possibleText, CPU + "/possible", dirs, "possible");
+        b.present = parsedOr(presentText, CPU + "/present", dirs, "present");
+        if (onlineText.isPresent()) {
+            b.online = parsedOr(onlineText, CPU + "/online", dirs, "online");
+        } else {
+            b.online = onlineFromDirectories(cpuDirs);
+        }
+        b.offline = offlineText.isPresent()
+                ? parsedOr(offlineText, CPU + "/offline", CpuMask.empty(nbits), "offline")
+                : b.possible.or(dirs).andNot(b.online);
+        b.isolated = parsedOr(isolatedText, CPU + "/isolated", CpuMask.empty(nbits), null);
+        b.nohzFull = parsedOr(nohzText, CPU + "/nohz_full", CpuMask.empty(nbits), null);
+        b.allowed = allowed == null ? null : allowed.resize(nbits);
+
+        CpuMask noDir = b.online.andNot(dirs);
+        if (!noDir.isEmpty()) warnings.add("CPUs " + noDir + " are online but have no " + CPU + "/cpuN directory");
+
+        b.cpuModel = cpuModel();
+        List<NodeBuilder> roots = buildTree(b.online.andNot(noDir));
+        readCaches(b.online.andNot(noDir), roots);
+        b.roots = finish(roots);
+        b.numaNodes = readNuma();
+        b.coreKinds = readCoreKinds();
+        b.cgroupCpus = readCgroupCpus().orElse(null);
+
+        if (b.allowed != null && !b.allowed.sameCpus(b.online)) {
+            warnings.add("allowed CPUs " + listOrNone(b.allowed) + " (sched_getaffinity) differ from online " + listOrNone(b.online)
+                    + ": taskset, a container or a cgroup limits this process");
+        }
+        if (b.cgroupCpus != null && !b.cgroupCpus.sameCpus(b.online)) {
+            warnings.add("the cgroup's cpuset " + listOrNone(b.cgroupCpus) + " differs from online " + listOrNone(b.online));
+        }
+
+        List<String> all = new ArrayList<>();
+        List<String> problems = r.problems();
+        for (int i = 0; i < problems.size() && i < MAX_PROBLEM_LINES; i++) all.add(problems.get(i));
+        if (problems.size() > MAX_PROBLEM_LINES) {
+            all.add("... and " + (problems.size() - MAX_PROBLEM_LINES) + " more files could not be read");
+        }
+        all.addAll(warnings);
+        b.warnings = all;
+        b.filesRead = r.filesRead();
+        b.dirsSeen = r.dirsSeen();
+        b.unreadable = r.unreadable();
+        return b.build();
+    }
+
+    // ---- CPU sets ----------------------------------------------------------------------
+
+    private List<Integer> cpuDirectories() {
+        List<Integer> out = new ArrayList<>();
+        for (String name : r.list(CPU)) {
+            if (name.length() > 3 && name.startsWith("cpu") && isDigits(name, 3) && r.isDirectory(CPU + "/" + name)) {
+                try {
+                    out.add(Integer.parseInt(name.substring(3)));
+                } catch (NumberFormatException e) {
+                    // a number too large for an int is no CPU of any kernel
+                }
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private CpuMask parsedOr(Optional<String> text, String rel, CpuMask fallback, String what) {
+        if (text.isPresent()) {
+            try {
+                return SysfsReader.parseList(text.get(), nbits);
+            } catch (IllegalArgumentException e) {
+                r.problem(rel, "not a CPU list: " + e.getMessage());
+            }
+        } else if (what != null) {
+            warnings.add("no " + rel + ": " + what + " CPUs taken from the cpuN directories");
+        }
+        return fallback;
+    }
+
+    /** Before {@code cpu/online} existed, each hot-pluggable CPU had its own {@code online}; CPU 0 often has none. */
+    private CpuMask onlineFromDirectories(List<Integer> cpuDirs) {
+        CpuMask.Builder m = CpuMask.builder(nbits);
+        for (int cpu : cpuDirs) {
+            Optional<String> s = r.read(CPU + "/cpu" + cpu + "/online");
+            if (s.isEmpty() || !s.get().equals("0")) m.set(cpu);
+        }
+        return m.build();
+    }
+
+    // ---- the tree ----------------------------------------------------------------------
+
+    /** What one CPU's {@code topology/} says; a mask is null where the files do not exist. */
+    private record CpuTopo(int cpu, int pkgId, CpuMask pkg, int dieId, CpuMask die, int clusterId, CpuMask cluster,
+                           int coreId, CpuMask core) {
+    }
+
+    private List<NodeBuilder> buildTree(CpuMask cpus) {
+        List<CpuTopo> topos = new ArrayList<>();
+        CpuMask.Builder noTopology = CpuMask.builder(nbits);
+        for (int cpu : cpus.toArray()) {
+            String t = CPU + "/cpu" + cpu + "/topology";
+            if (!r.isDirectory(t)) {
+                noTopology.set(cpu);
+                topos.add(new CpuTopo(cpu, -1, null, -1, null, -1, null, -1, null));
+                continue;
+            }
+            int pkgId = r.readInt(t + "/physical_package_id").orElse(-1);
+            CpuMask pkg = mapOrList(t, "package_cpus", cpu).or(() -> mapOrList(t, "core_siblings", cpu)).orElse(null);
+            OptionalInt dieIdFile = r.readInt(t + "/die_id");
+            CpuMask die = null;
+            int dieId = dieIdFile.orElse(-1);
+            if (dieIdFile.isPresent() && dieId >= 0) die = mapOrList(t, "die_cpus", cpu).orElse(null);
+            OptionalInt clusterIdFile = r.readInt(t + "/cluster_id");
+            CpuMask cluster = null;
+            int clusterId = clusterIdFile.orElse(-1);
+            if (!(clusterIdFile.isPresent() && clusterId == -1)) cluster = mapOrList(t, "cluster_cpus", cpu).orElse(null);
+            int coreId = r.readInt(t + "/core_id").orElse(-1);
+            CpuMask core = mapOrList(t, "core_cpus", cpu).or(() -> mapOrList(t, "thread_siblings", cpu)).orElse(null);
+            topos.add(new CpuTopo(cpu, pkgId, pkg, dieId, die, clusterId, cluster, coreId, core));
+        }
+        CpuMask missing = noTopology.build();
+        if (!missing.isEmpty()) warnings.add("no topology/ for CPUs " + missing + ": they are listed without package or core");
+
+        topos = fillMasksFromIds(topos);
+
+        Map<CpuMask, NodeBuilder> roots = new LinkedHashMap<>();
+        for (CpuTopo c : topos) {
+            Map<CpuMask, NodeBuilder> level = roots;
+            CpuMask parent = null;
+            NodeBuilder node = null;
+            Object[][] path = {
+                    {TopologyNode.Kind.PACKAGE, c.pkgId, c.pkg},
+                    {TopologyNode.Kind.DIE, c.dieId, c.die},
+                    {TopologyNode.Kind.CLUSTER, c.clusterId, c.cluster},
+                    {TopologyNode.Kind.CORE, c.coreId, c.core}};
+            for (Object[] step : path) {
+                TopologyNode.Kind kind = (TopologyNode.Kind) step[0];
+                CpuMask mask = (CpuMask) step[2];
+                if (mask == null) continue;
+                if (parent != null && !mask.isSubsetOf(parent)) {
+                    warnings.add("CPU " + c.cpu + ": its " + kind.jsonName() + " CPUs " + mask + " are not within its "
+                            + node.kind.jsonName() + " " + parent + "; that level is left out for it");
+                    continue;
+                }
+                node = level.computeIfAbsent(mask, m -> new NodeBuilder(kind, (Integer) step[1], m));
+                level = node.children;
+                parent = mask;
+            }
+            CpuMask self = CpuMask.of(nbits, c.cpu);
+            level.computeIfAbsent(self, m -> new NodeBuilder(TopologyNode.Kind.PU, c.cpu, m));
+        }
+        return new ArrayList<>(roots.values());
+    }
+
+    /** A CPU mask file limited to online CPUs and always holding the CPU itself. */
+    private Optional<CpuMask> mapOrList(String dir, String name, int cpu) {
+        return r.readMapOrList(dir + "/" + name, dir + "/" + name + "_list", nbits)
+                .map(m -> m.and(b.online).with(cpu));
+    }
+
+    /** Where a tree has an id but no mask (some old kernels), the mask is the CPUs sharing the id. */
+    private List<CpuTopo> fillMasksFromIds(List<CpuTopo> topos) {
+        boolean needed = false;
+        for (CpuTopo t : topos) {
+            if ((t.pkg == null && t.pkgId >= 0) || (t.core == null && t.coreId >= 0)) needed = true;
+        }
+        if (!needed) return topos;
+        Map<Integer, CpuMask.Builder> pkgs = new TreeMap<>();
+        Map<String, CpuMask.Builder> cores = new TreeMap<>();
+        for (CpuTopo t : topos) {
+            if (t.pkgId >= 0) pkgs.computeIfAbsent(t.pkgId, k -> CpuMask.builder(nbits)).set(t.cpu);
+            if (t.coreId >= 0) cores.computeIfAbsent(t.pkgId + "/" + t.coreId, k -> CpuMask.builder(nbits)).set(t.cpu);
+        }
+        List<CpuTopo> out = new ArrayList<>();
+        for (CpuTopo t : topos) {
+            CpuMask pkg = t.pkg != null ? t.pkg : t.pkgId >= 0 ? pkgs.get(t.pkgId).build() : null;
+            CpuMask core = t.core != null ? t.core : t.coreId >= 0 ? cores.get(t.pkgId + "/" + t.coreId).build() : null;
+            out.add(new CpuTopo(t.cpu, t.pkgId, pkg, t.dieId, t.die, t.clusterId, t.cluster, t.coreId, core));
+        }
+        warnings.add("some CPUs have ids but no CPU masks in topology/: grouped by physical_package_id and core_id");
+        return out;
+    }
+
+    /** Mutable tree node while reading. */
+    private static final class NodeBuilder {
+        final TopologyNode.Kind kind;
+        final int id;
+        final CpuMask cpus;
+        final Map<CpuMask, NodeBuilder> children = new LinkedHashMap<>();
+        final List<Cache> caches = new ArrayList<>();
+
+        NodeBuilder(TopologyNode.Kind kind, int id, CpuMask cpus) {
+            this.kind = kind;
+            this.id = id;
+            this.cpus = cpus;
+        }
+
+        TopologyNode build() {
+            List<TopologyNode> kids = new ArrayList<>();
+            for (NodeBuilder c : children.values()) kids.add(c.build());
+            kids.sort(Comparator.comparingInt(TopologyNode::firstCpu));
+            caches.sort(Comparator.comparingInt(Cache::level).thenComparing(Cache::type));
+            return new TopologyNode(kind, id, cpus, caches, kids);
+        }
+    }
+
+    private List<TopologyNode> finish(List<NodeBuilder> roots) {
+        List<TopologyNode> out = new ArrayList<>();
+        for (NodeBuilder n : roots) out.add(n.build());
+        out.sort(Comparator.comparingInt(TopologyNode::firstCpu));
+        return out;
+    }
+
+    // ---- caches ------------------------------------------------------------------------
+
+    private void readCaches(CpuMask cpus, List<NodeBuilder> roots) {
+        Map<String, Cache> found = new LinkedHashMap<>();
+        CpuMask.Builder noCache = CpuMask.builder(nbits);
+        for (int cpu : cpus.toArray()) {
+            String dir = CPU + "/cpu" + cpu + "/cache";
+            List<String> entries = r.list(dir);
+            boolean any = false;
+            for (String idx : entries) {
+                if (!idx.startsWith("index") || !isDigits(idx, 5)) continue;
+                String p = dir + "/" + idx;
+                OptionalInt level = r.readInt(p + "/level");
+                Optional<Cache.Type> type = r.read(p + "/type").map(Cache.Type::parse);
+                if (level.isEmpty() || type.isEmpty()) {
+                    if (level.isEmpty()) r.problem(p + "/level", "missing; cache ignored");
+                    else r.problem(p + "/type", "missing or unknown; cache ignored");
+                    continue;
+                }
+                any = true;
+                Optional<CpuMask> shared = r.readMapOrList(p + "/shared_cpu_map", p + "/shared_cpu_list", nbits);
+                if (shared.isEmpty()) r.problem(p + "/shared_cpu_map", "missing; taken as private to CPU " + cpu);
+                CpuMask mask = shared.orElse(CpuMask.empty(nbits)).and(b.online).with(cpu);
+                String key = level.getAsInt() + "/" + type.get() + "/" + mask.toList();
+                if (found.containsKey(key)) continue;
+                OptionalLong size = r.read(p + "/size").stream().mapToLong(Sizes::parseKernelSize).findFirst();
+                int ways = r.readInt(p + "/ways_of_associativity").orElse(-1);
+                int line = r.readInt(p + "/coherency_line_size").orElse(-1);
+                found.put(key, new Cache(level.getAsInt(), type.get(), size.orElse(-1), line, ways, mask));
+            }
+            if (!any) noCache.set(cpu);
+        }
+        CpuMask none = noCache.build();
+        if (!none.isEmpty() && !none.sameCpus(cpus)) {
+            warnings.add("no cache/ information for CPUs " + none);
+        } else if (!cpus.isEmpty() && none.sameCpus(cpus)) {
+            warnings.add("no cache/ information in sysfs (cpuN/cache): caches unknown");
+        }
+        for (Cache c : found.values()) attach(c, roots);
+
+        b.cacheLineSize = Topology.DEFAULT_CACHE_LINE;
+        Cache l1d = null;
+        for (Cache c : found.values()) {
+            if (c.level() == 1 && c.type() != Cache.Type.INSTRUCTION && c.lineSize() > 0
+                    && (l1d == null || c.cpus().first() < l1d.cpus().first())) {
+                l1d = c;
+            }
+        }
+        if (l1d != null) {
+            b.cacheLineSize = l1d.lineSize();
+        } else {
+            warnings.add("cache line size unknown (no L1d coherency_line_size): assuming " + Topology.DEFAULT_CACHE_LINE + " bytes");
+        }
+    }
+
+    /**
+     * Hangs a cache on the object whose CPUs it covers exactly; where several objects have the
+     * same CPUs, an L1 or L2 goes to the innermost (the core) and an L3 or higher to the
+     * outermost (the package), as people think of them. Else on the smallest object holding
+     * it; else on the machine.
+     */
+    private void attach(Cache c, List<NodeBuilder> roots) {
+        List<NodeBuilder> all = new ArrayList<>();
+        for (NodeBuilder n : roots) flatten(n, all);
+        NodeBuilder best = null;
+        List<TopologyNode.Kind> order = c.level() >= 3
+                ? List.of(TopologyNode.Kind.PACKAGE, TopologyNode.Kind.DIE, TopologyNode.Kind.CLUSTER, TopologyNode.Kind.CORE, TopologyNode.Kind.PU)
+                : List.of(TopologyNode.Kind.CORE, TopologyNode.Kind.CLUSTER, TopologyNode.Kind.DIE, TopologyNode.Kind.PACKAGE, TopologyNode.Kind.PU);
+        for (TopologyNode.Kind k : order) {
+            for (NodeBuilder n : all) {
+                if (n.kind == k && n.cpus.sameCpus(c.cpus())) {
+                    best = n;
+                    break;
+                }
+            }
+            if (best != null) break;
+        }
+        if (best == null) {
+            for (NodeBuilder n : all) {
+                if (n.kind != TopologyNode.Kind.PU && c.cpus().isSubsetOf(n.cpus)
+                        && (best == null || n.cpus.weight() < best.cpus.weight())) {
+                    best = n;
+                }
+            }
+        }
+        if (best == null) {
+            b.machineCaches.add(c);
+        } else {
+            best.caches.add(c);
+        }
+    }
+
+    private static void flatten(NodeBuilder n, List<NodeBuilder> out) {
+        out.add(n);
+        for (NodeBuilder c : n.children.values()) flatten(c, out);
+    }
+
+    // ---- NUMA --------------------------------------------------------------------------
+
+    private List<NumaNode> readNuma() {
+        List<NumaNode> nodes = new ArrayList<>();
+        List<Integer> ids = new ArrayList<>();
+        for (String name : r.list(NODE)) {
+            if (name.length() > 4 && name.startsWith("node") && isDigits(name, 4)) ids.add(Integer.parseInt(name.substring(4)));
+        }
+        ids.sort(null);
+        if (ids.isEmpty()) {
+            long mem = memTotal("proc/meminfo", "MemTotal:");
+            warnings.add("no " + NODE + "/nodeN (a kernel without NUMA): one NUMA node with all CPUs assumed");
+            nodes.add(new NumaNode(0, b.online, mem, List.of()));
+            return nodes;
+        }
+        for (int id : ids) {
+            String p = NODE + "/node" + id;
+            CpuMask cpus = r.readList(p + "/cpulist", nbits)
+                    .or(() -> r.readMap(p + "/cpumap", nbits))
+                    .orElseGet(() -> {
+                        r.problem(p + "/cpulist", "missing; node taken as without CPUs");
+                        return CpuMask.empty(nbits);
+                    }).and(b.online);
+            long mem = memTotal(p + "/meminfo", "MemTotal:");
+            List<Integer> dist = new ArrayList<>();
+            Optional<String> d = r.read(p + "/distance");
+            if (d.isPresent()) {
+                for (String tok : d.get().split("\\s+")) {
+                    if (tok.isEmpty()) continue;
+                    try {
+                        dist.add(Integer.parseInt(tok));
+                    } catch (NumberFormatException e) {
+                        r.problem(p + "/distance", "not a list of numbers");
+                        dist.clear();
+                        break;
+                    }
+                }
+            }
+            nodes.add(new NumaNode(id, cpus, mem, dist));
+        }
+        return nodes;
+    }
+
+    /** {@code MemTotal: N kB} in /proc/meminfo, or {@code Node 0 MemTotal: N kB} in a node's meminfo; -1 when absent. */
+    private long memTotal(String rel, String key) {
+        Optional<List<String>> lines = r.readLines(rel);
+        if (lines.isEmpty()) return -1;
+        for (String line : lines.get()) {
+            int i = line.indexOf(key);
+            if (i < 0) continue;
+            String rest = line.substring(i + key.length()).strip();
+            String[] parts = rest.split("\\s+");
+            try {
+                long v = Long.parseLong(parts[0]);
+                return parts.length > 1 && parts[1].equalsIgnoreCase("kB") ? v * 1024 : v;
+            } catch (NumberFormatException e) {
+                r.problem(rel, "MemTotal is not a number");
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    // ---- core kinds --------------------------------------------------------------------
+
+    private List<CoreKind> readCoreKinds() {
+        CpuMask online = b.online;
+        Optional<CpuMask> pCores = r.readList("sys/devices/cpu_core/cpus", nbits).map(m -> m.and(online));
+        Optional<CpuMask> eCores = r.readList("sys/devices/cpu_atom/cpus", nbits).map(m -> m.and(online));
+
+        record Key(String hybrid, int capacity, int baseMHz, int maxMHz) {
+        }
+        Map<Key, CpuMask.Builder> groups = new LinkedHashMap<>();
+        boolean byFrequency = false;
+        for (int cpu : online.toArray()) {
+            String hybrid = pCores.isPresent() && pCores.get().test(cpu) ? "core"
+                    : eCores.isPresent() && eCores.get().test(cpu) ? "atom" : null;
+            int capacity = r.readInt(CPU + "/cpu" + cpu + "/cpu_capacity").orElse(-1);
+            if (hybrid != null || capacity >= 0) groups.computeIfAbsent(new Key(hybrid, capacity, -1, -1), k -> CpuMask.builder(nbits)).set(cpu);
+        }
+        Map<Key, Integer> maxOf = new LinkedHashMap<>();
+        if (groups.isEmpty()) {
+            byFrequency = true;
+            for (int cpu : online.toArray()) {
+                String f = CPU + "/cpu" + cpu + "/cpufreq/";
+                if (!r.isDirectory(f)) continue;
+                OptionalLong base = r.readLong(f + "base_frequency");
+                OptionalLong max = r.readLong(f + "cpuinfo_max_freq");
+                if (base.isEmpty() && max.isEmpty()) continue;
+                int baseMHz = base.isPresent() ? (int) (base.getAsLong() / 1000) : -1;
+                int maxMHz = max.isPresent() ? (int) (max.getAsLong() / 1000) : -1;
+                // base_frequency tells hybrid kinds apart; the highest max frequency alone would also
+                // split out the favoured cores (Turbo Boost Max 3.0) of one kind, so it is only the key without a base
+                Key k = new Key(null, -1, baseMHz, baseMHz >= 0 ? -1 : maxMHz);
+                groups.computeIfAbsent(k, x -> CpuMask.builder(nbits)).set(cpu);
+                maxOf.merge(k, maxMHz, Math::max);
+            }
+        }
+        List<CoreKind> kinds = new ArrayList<>();
+        for (Map.Entry<Key, CpuMask.Builder> e : groups.entrySet()) {
+            Key k = e.getKey();
+            kinds.add(new CoreKind(e.getValue().build(),
+                    k.capacity >= 0 ? OptionalInt.of(k.capacity) : OptionalInt.empty(),
+                    Optional.ofNullable(k.hybrid),
+                    maxOf.getOrDefault(k, -1) >= 0 ? OptionalInt.of(maxOf.get(k)) : OptionalInt.empty(),
+                    k.baseMHz >= 0 ? OptionalInt.of(k.baseMHz) : OptionalInt.empty()));
+        }
+        kinds.sort(Comparator.comparingInt(k -> k.cpus().first()));
+        if (byFrequency && kinds.size() > 1) {
+            warnings.add("core kinds told apart by cpufreq frequencies (no cpu_capacity or cpu_core/cpu_atom in sysfs)");
+        }
+        return kinds;
+    }
+
+    // ---- /proc and cgroups -------------------------------------------------------------
+
+    private String cpuModel() {
+        Optional<List<String>> lines = r.readLines("proc/cpuinfo");
+        if (lines.isEmpty()) return null;
+        for (String key : List.of("model name", "Processor", "cpu model", "cpu", "uarch", "Hardware")) {
+            for (String line : lines.get()) {
+                int colon = line.indexOf(':');
+                if (colon < 0) continue;
+                if (line.substring(0, colon).strip().equals(key)) {
+                    String v = line.substring(colon + 1).strip();
+                    if (!v.isEmpty()) return v;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The cpuset of this process's cgroup: v2's {@code cpuset.cpus.effective} in the nearest
+     * cgroup that has one, or v1's {@code cpuset.effective_cpus}, found through
+     * {@code /proc/self/cgroup} and the mount points in {@code /proc/self/mountinfo}.
+     */
+    private Optional<CpuMask> readCgroupCpus() {
+        Optional<List<String>> cgroups = r.readLines("proc/self/cgroup");
+        if (cgroups.isEmpty()) return Optional.empty();
+        Optional<List<String>> mounts = r.readLines("proc/self/mountinfo");
+        if (mounts.isEmpty()) return Optional.empty();
+        for (String line : cgroups.get()) {
+            String[] f = line.split(":", 3);
+            if (f.length < 3) continue;
+            boolean v2 = f[0].equals("0") && f[1].isEmpty();
+            boolean v1cpuset = List.of(f[1].split(",")).contains("cpuset");
+            if (!v2 && !v1cpuset) continue;
+            for (String m : mounts.get()) {
+                int dash = m.indexOf(" - ");
+                if (dash < 0) continue;
+                String[] left = m.substring(0, dash).split(" ");
+                String[] right = m.substring(dash + 3).split(" ");
+                if (left.length < 5 || right.length < 1) continue;
+                boolean match = v2 ? right[0].equals("cgroup2")
+                        : right[0].equals("cgroup") && right.length >= 3 && List.of(right[2].split(",")).contains("cpuset");
+                if (!match) continue;
+                String mountRoot = left[3];
+                String mountPoint = left[4];
+                String path = f[2];
+                if (!mountRoot.equals("/") && path.startsWith(mountRoot)) path = path.substring(mountRoot.length());
+                String file = v2 ? "cpuset.cpus.effective" : "cpuset.effective_cpus";
+                String dir = (mountPoint + "/" + path).replaceAll("/+", "/");
+                if (dir.length() > 1 && dir.endsWith("/")) dir = dir.substring(0, dir.length() - 1);
+                while (true) {
+                    String rel = (dir + "/" + file).replaceAll("/+", "/").replaceFirst("^/", "");
+                    if (!rel.startsWith("..") && !rel.contains("/../")) {
+                        Optional<CpuMask> cpus = r.readList(rel, nbits);
+                        if (cpus.isPresent()) return cpus;
+                    }
+                    if (dir.equals(mountPoint) || dir.length() <= 1 || !dir.contains("/")) break;
+                    dir = dir.substring(0, dir.lastIndexOf('/'));
+                    if (dir.length() < mountPoint.length()) break;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    // ---- helpers -----------------------------------------------------------------------
+
+    private CpuMask maskOf(List<Integer> cpus) {
+        CpuMask.Builder m = CpuMask.builder(nbits);
+        for (int c : cpus) m.set(c);
+        return m.build();
+    }
+
+    private static boolean isDigits(String s, int from) {
+        for (int i = from; i < s.length(); i++) if (s.charAt(i) < '0' || s.charAt(i) > '9') return false;
+        return from < s.length();
+    }
+
+    static String listOrNone(CpuMask m) {
+        return m.isEmpty() ? "(none)" : m.toList();
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * The machine's CPU topology read from sysfs under a root ({@code /} or a saved tree):
+ * packages, dies, clusters, cores and PUs with their caches, NUMA nodes and core kinds, as an
+ * immutable {@link dev.corescope.topology.Topology}; {@link dev.corescope.topology.Placements}
+ * picks CPU pairs from it for the benchmarks. The text, JSON and SVG reports and the
+ * {@code capture} archive are all made from that one model.
+ */
+package dev.corescope.topology;

@@ -1,0 +1,104 @@
+package dev.corescope.topology;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The shared sysfs trees of real machines ({@code ../shared/fixtures/topology/*.tar.bz2}, from
+ * hwloc's test suite), unpacked once per test JVM under {@code target/topology-fixtures}.
+ */
+final class Fixtures {
+
+    private static final Map<String, Path> UNPACKED = new ConcurrentHashMap<>();
+
+    private Fixtures() {
+    }
+
+    /** The fixtures folder; the test is skipped (with the reason) when it is not there. */
+    static Path dir() {
+        String prop = System.getProperty("corescope.fixtures");
+        Assumptions.assumeTrue(prop != null, "system property corescope.fixtures is not set (run through Maven)");
+        Path dir = Path.of(prop);
+        Assumptions.assumeTrue(Files.isDirectory(dir), "no fixtures folder at " + dir);
+        return dir;
+    }
+
+    /** The tree names, from hwloc-counts.json. */
+    static List<String> names() {
+        List<String> names = new ArrayList<>();
+        counts().fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    /** hwloc's counts for every tree. */
+    static JsonNode counts() {
+        try {
+            return new ObjectMapper().readTree(dir().resolve("hwloc-counts.json").toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The unpacked root (holding sys/ and proc/) of tree {@code name}. */
+    static Path root(String name) {
+        return UNPACKED.computeIfAbsent(name, Fixtures::unpack);
+    }
+
+    private static Path unpack(String name) {
+        Path archive = dir().resolve(name + ".tar.bz2");
+        Path into = Path.of(System.getProperty("corescope.basedir", "."), "target", "topology-fixtures", name);
+        try {
+            deleteTree(into);
+            Files.createDirectories(into);
+            try (InputStream in = new BZip2CompressorInputStream(new BufferedInputStream(Files.newInputStream(archive)));
+                 TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
+                TarArchiveEntry e;
+                while ((e = tar.getNextEntry()) != null) {
+                    Path target = into.resolve(e.getName()).normalize();
+                    if (!target.startsWith(into)) throw new IOException("entry outside the folder: " + e.getName());
+                    if (e.isDirectory()) {
+                        Files.createDirectories(target);
+                    } else if (e.isSymbolicLink()) {
+                        Files.createDirectories(target.getParent());
+                        Files.createSymbolicLink(target, Path.of(e.getLinkName()));
+                    } else if (e.isFile()) {
+                        Files.createDirectories(target.getParent());
+                        Files.copy(tar, target, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+            // the folder inside is named like the archive, but not always exactly
+            try (Stream<Path> s = Files.list(into)) {
+                List<Path> tops = s.filter(Files::isDirectory).toList();
+                if (tops.size() != 1) throw new IOException(archive + " does not hold exactly one folder: " + tops);
+                return tops.getFirst();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("unpacking " + archive, e);
+        }
+    }
+
+    static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path x : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(x);
+        }
+    }
+}
