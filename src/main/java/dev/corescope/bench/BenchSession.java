@@ -6,6 +6,7 @@ import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Layout;
+import dev.corescope.report.MachineTopology;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Runs benchmark families one after another on a worker thread, the way {@code bench} and the
@@ -53,6 +55,8 @@ public final class BenchSession {
     private final BenchContext context;
     private final EnvironmentProbe probe;
     private final Listener listener;
+    private final Supplier<MachineTopology> topologyReader;
+    private MachineTopology topology;
 
     private final List<FamilyRun> runs = new ArrayList<>();
     private final List<Counters> counters = new ArrayList<>();
@@ -64,10 +68,17 @@ public final class BenchSession {
     private volatile boolean finished;
 
     public BenchSession(List<BenchFamily> families, BenchContext context, EnvironmentProbe probe, Listener listener) {
+        this(families, context, probe, listener, () -> null);
+    }
+
+    /** @param topology reads the machine's topology once, at the start, for the results file */
+    public BenchSession(List<BenchFamily> families, BenchContext context, EnvironmentProbe probe, Listener listener,
+                        Supplier<MachineTopology> topology) {
         this.families = List.copyOf(families);
         this.context = context;
         this.probe = probe;
         this.listener = listener == null ? Listener.NONE : listener;
+        this.topologyReader = topology;
     }
 
     /**
@@ -78,6 +89,11 @@ public final class BenchSession {
         synchronized (this) {
             if (worker != null) throw new IllegalStateException("a session runs once");
             start = probe.start(Instant.now());
+            try {
+                topology = topologyReader.get();
+            } catch (RuntimeException e) {
+                topology = new MachineTopology(null, null, describe(e));
+            }
             worker = new Thread(this::runAll, "corescope-bench");
         }
         worker.start();
@@ -142,7 +158,7 @@ public final class BenchSession {
         List<ResultsFile.Failure> allFailures = new ArrayList<>(failures);
         if (!finished) allFailures.addAll(unfinished(abortReason == null ? "still running" : abortReason));
         Environment env = start == null ? null : probe.finish(start, Instant.now(), pinnedCpus(results));
-        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters);
+        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology);
     }
 
     /** Failures for the families from {@link #processed} on: the one running, then those not started. */

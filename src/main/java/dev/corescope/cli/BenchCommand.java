@@ -81,7 +81,7 @@ final class BenchCommand implements Callable<Integer> {
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
         BenchContext ctx = new BenchContext(pinTo, quick, bar, false);
 
-        BenchSession session = new BenchSession(selected, ctx, EnvironmentProbe.live(), bar);
+        BenchSession session = new BenchSession(selected, ctx, EnvironmentProbe.live(), bar, Tour::liveTopology);
         GuardedRun guarded = new GuardedRun(session, output, err);
         try {
             ResultsFile file = guarded.run();

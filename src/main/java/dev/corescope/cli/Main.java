@@ -38,6 +38,7 @@ import java.util.function.Supplier;
                 PinCommand.class,
                 TopologyCommand.class,
                 CaptureCommand.class,
+                CompareCommand.class,
         })
 public final class Main implements Callable<Integer> {
 

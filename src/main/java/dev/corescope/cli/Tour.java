@@ -6,9 +6,13 @@ import dev.corescope.bench.BenchSession;
 import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineTopology;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.TextTable;
+import dev.corescope.topology.Topology;
+import dev.corescope.topology.TopologySvg;
+import dev.corescope.topology.TopologyText;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -44,7 +48,13 @@ final class Tour {
         EnvironmentProbe probe = EnvironmentProbe.live();
         out.println("corescope tour: the machine, then each benchmark family in quick mode, then a summary.");
         out.println();
-        out.print(machine(probe.finish(probe.start(Instant.now()), Instant.now(), null)));
+        Topology topology;
+        try {
+            topology = Topology.live();
+        } catch (RuntimeException e) {
+            topology = null;
+        }
+        out.print(machine(topology, probe.finish(probe.start(Instant.now()), Instant.now(), null)));
         out.println();
         if (families.isEmpty()) {
             out.println("No benchmark families are registered in this build.");
@@ -56,7 +66,7 @@ final class Tour {
 
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
         BenchContext ctx = new BenchContext(Optional.empty(), true, bar, false);
-        BenchSession session = new BenchSession(families, ctx, probe, bar);
+        BenchSession session = new BenchSession(families, ctx, probe, bar, Tour::liveTopology);
         GuardedRun guarded = new GuardedRun(session, saveTo, err);
         try {
             ResultsFile file = guarded.run();
@@ -83,16 +93,37 @@ final class Tour {
     }
 
     /**
-     * The machine in a few lines. The topology package's summary (packages, cores, caches)
-     * takes this place when it is in the build; until then the CPU sets from the environment.
+     * The machine in a few lines: the topology's first line and summary (the full tree is
+     * {@code ./run.sh topology}), the CPU sets and the software.
      */
-    static String machine(Environment e) {
-        StringBuilder sb = new StringBuilder("Machine\n");
-        sb.append("  CPU       ").append(e.cpuModel() == null ? "unknown" : e.cpuModel()).append('\n');
-        sb.append("  CPUs      online ").append(e.online()).append(", allowed ").append(e.allowed())
+    static String machine(Topology t, Environment e) {
+        StringBuilder sb = new StringBuilder();
+        if (t != null) {
+            sb.append(TopologyText.render(t).lines().findFirst().orElse("Machine")).append('\n');
+            sb.append("  ").append(TopologyText.summaryLine(t)).append('\n');
+        } else {
+            sb.append("Machine: ").append(e.cpuModel() == null ? "unknown CPU" : e.cpuModel()).append('\n');
+        }
+        sb.append("  CPUs online ").append(e.online()).append(", allowed ").append(e.allowed())
                 .append(", SMT ").append(e.smt() == null ? "unknown" : e.smt() ? "on" : "off").append('\n');
-        sb.append("  topology  (the topology summary goes here once the topology package is in this build)\n");
-        sb.append("  kernel    ").append(e.kernel()).append("; ").append(e.jdk()).append('\n');
+        sb.append("  ").append(e.kernel()).append("; ").append(e.jdk()).append('\n');
+        sb.append("  (the whole tree: ./run.sh topology; as a picture: ./run.sh topology --format svg -o topology.svg)\n");
         return sb.toString();
+    }
+
+    /** This machine's topology for the results file; never throws (a failure is recorded). */
+    static MachineTopology liveTopology() {
+        try {
+            Topology t = Topology.live();
+            String svg;
+            try {
+                svg = TopologySvg.render(t);
+            } catch (RuntimeException e) {
+                svg = null;
+            }
+            return new MachineTopology(TopologyText.summaryLine(t), svg, null);
+        } catch (RuntimeException e) {
+            return new MachineTopology(null, null, BenchSession.describe(e));
+        }
     }
 }

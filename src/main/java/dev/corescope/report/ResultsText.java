@@ -3,10 +3,13 @@ package dev.corescope.report;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -34,16 +37,42 @@ public final class ResultsText {
         return sb.toString();
     }
 
-    /** One row per result: what was measured, the score with its 99.9% error, samples and CPUs. */
+    /**
+     * One row per measurement with Java and C side by side: results that differ only in
+     * {@code implementation} share a row. Scores are means ± the half-width of the 99.9%
+     * confidence interval.
+     */
     public static String summary(List<Result> results) {
         if (results.isEmpty()) return "No results.\n";
-        TextTable t = new TextTable("benchmark", "variant", "impl", "metric", "params", ">score", ">error", "unit", ">n", "cpus");
+        Map<String, Result[]> rows = new LinkedHashMap<>();
+        List<String> others = new ArrayList<>();
         for (Result r : results) {
-            t.row(r.benchmark(), r.variant(), r.implementation(), r.metric(), params(r.params()),
-                    number(r.score()), r.error() == null ? "" : "± " + number(r.error()), r.unit(), r.samples(),
-                    r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus());
+            String key = r.benchmark() + "\u0000" + r.variant() + "\u0000" + r.metric() + "\u0000" + params(r.params()) + "\u0000" + r.unit();
+            Result[] pair = rows.computeIfAbsent(key, k -> new Result[2]);
+            int slot = "native".equals(r.implementation()) ? 1 : 0;
+            if (!"java".equals(r.implementation()) && !"native".equals(r.implementation())) others.add(r.implementation());
+            if (pair[slot] == null) pair[slot] = r;
+            else rows.put(key + "\u0000" + rows.size(), slot == 0 ? new Result[] {r, null} : new Result[] {null, r});
         }
-        return "Results (score ± half-width of the 99.9% confidence interval):\n" + t.render("  ");
+        TextTable t = new TextTable("benchmark", "variant", "metric", "params", ">java", ">native", "unit", "cpus");
+        for (Result[] pair : rows.values()) {
+            Result any = pair[0] != null ? pair[0] : pair[1];
+            t.row(any.benchmark(), any.variant(), any.metric(), params(any.params()), scoreCell(pair[0]), scoreCell(pair[1]),
+                    any.unit(), cpusCell(pair));
+        }
+        String note = others.isEmpty() ? "" : "  (implementations other than java and native are in the java column: " + String.join(", ", new TreeSet<>(others)) + ")\n";
+        return "Results (mean ± half-width of the 99.9% confidence interval; Java and C side by side):\n" + t.render("  ") + note;
+    }
+
+    private static String scoreCell(Result r) {
+        if (r == null) return "";
+        return number(r.score()) + (r.error() == null ? "" : " ± " + number(r.error()));
+    }
+
+    private static String cpusCell(Result[] pair) {
+        TreeSet<String> cpus = new TreeSet<>();
+        for (Result r : pair) if (r != null) cpus.add(r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus());
+        return String.join(" / ", cpus);
     }
 
     /** One row per family: the software counters, then the hardware ones or why they are missing. */

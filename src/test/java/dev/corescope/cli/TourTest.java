@@ -35,9 +35,10 @@ class TourTest {
         assertEquals(1, code, "one family failed");
         String text = out.toString();
         assertTrue(text.startsWith("corescope tour: "), text);
-        assertTrue(text.contains("Machine\n  CPU "), text);
+        assertTrue(text.contains("\n  CPUs online "), text);
+        assertTrue(text.contains(" package"), "the topology summary line: " + text);
         assertTrue(text.contains("Running 3 families in quick mode (one, failing, two)"), text);
-        assertTrue(text.contains("Results (score ± half-width of the 99.9% confidence interval):"), text);
+        assertTrue(text.contains("Results (mean ± half-width of the 99.9% confidence interval; Java and C side by side):"), text);
         assertTrue(text.contains("Saved " + saved.toAbsolutePath()), text);
         assertTrue(text.contains("./run.sh report corescope-results.json -o corescope-report.html"), text);
         ResultsFile f = Json.readResults(saved);

@@ -28,7 +28,8 @@ class ResultsFileTest {
                 new Counters.Counter("cpu-migrations", "count", 0L, null, null, null),
                 new Counters.Counter("cycles", "count", null, null, null, "perf_event_open(cycles) failed: ENOENT (2)")));
         return new ResultsFile(ResultsFile.SCHEMA, env, List.of(r), List.of(), List.of(), null,
-                List.of(new ResultsFile.Failure("locks", "boom")), List.of(c));
+                List.of(new ResultsFile.Failure("locks", "boom")), List.of(c),
+                new MachineTopology("1 package, 2 cores, 2 PUs, 1 NUMA node", "<svg></svg>", null));
     }
 
     @Test
