@@ -128,7 +128,7 @@ public final class TopologyJson {
         return out;
     }
 
-    /** NUMA nodes whose CPUs this object holds and none of its children holds whole. */
+    /** NUMA nodes whose CPUs this object holds and no smaller child holds whole. */
     private static List<Integer> numaHere(Topology t, TopologyNode n) {
         List<Integer> ids = new ArrayList<>();
         for (NumaNode node : t.numaNodes()) {
@@ -136,7 +136,11 @@ public final class TopologyJson {
             if (cpus.isEmpty() || !cpus.isSubsetOf(n.cpus())) continue;
             boolean deeper = false;
             for (TopologyNode c : n.children()) {
-                if (c.kind() != TopologyNode.Kind.PU && c.kind() != TopologyNode.Kind.CORE && cpus.isSubsetOf(c.cpus())) deeper = true;
+                // a die or cluster with the package's own CPUs is not "deeper": the node stays on the package
+                if (c.kind() != TopologyNode.Kind.PU && c.kind() != TopologyNode.Kind.CORE && cpus.isSubsetOf(c.cpus())
+                        && !c.cpus().sameCpus(n.cpus())) {
+                    deeper = true;
+                }
             }
             if (!deeper) ids.add(node.id());
         }
