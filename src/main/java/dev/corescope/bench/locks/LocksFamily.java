@@ -129,7 +129,7 @@ public final class LocksFamily implements BenchFamily {
                 .filter(r -> twin || !r.needsTwin())
                 .toList();
         List<NativeRow> nativeRows = twin ? NATIVE_ROWS : List.of();
-        List<Placement> placements = Placements.choose(ctx.cpus(), allowed);
+        List<ThreadPlacement> placements = ContendedPlacements.choose(ctx.cpus(), allowed);
         List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> !ctx.quick() || ctx.smoke() || r.inQuick()).toList();
         long contendedSteps = placements.size() * contendedRows.stream()
                 .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
@@ -174,9 +174,9 @@ public final class LocksFamily implements BenchFamily {
         List<ContendedMeasurement> contended = new ArrayList<>();
         String skipped = null;
         if (placements.isEmpty()) {
-            skipped = Placements.skipReason(ctx.cpus(), allowed);
+            skipped = ContendedPlacements.skipReason(ctx.cpus(), allowed);
         } else {
-            for (Placement p : placements) {
+            for (ThreadPlacement p : placements) {
                 for (ContendedRow r : contendedRows) {
                     if (r.javaMethod() != null) {
                         contended.add(contendedJava(r, p, jmh));
@@ -195,7 +195,7 @@ public final class LocksFamily implements BenchFamily {
         return new FamilyRun(name(), LocksReport.results(run), null, null, null, LocksReport.notes(run), LocksReport.render(run));
     }
 
-    private ContendedMeasurement contendedJava(ContendedRow r, Placement p, Jmh.Settings s) throws RunnerException {
+    private ContendedMeasurement contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {
         String include = "^" + Pattern.quote(ContendedLockBenchmark.class.getName()) + "\\." + r.javaMethod() + "$";
         ChainedOptionsBuilder ob = new OptionsBuilder()
                 .include(include)

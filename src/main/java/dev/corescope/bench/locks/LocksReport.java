@@ -92,12 +92,12 @@ final class LocksReport {
         Optional<LockMeasurement> callJ = find(run, Line.FUNCTION_CALL, "java");
         Optional<LockMeasurement> callN = find(run, Line.FUNCTION_CALL, "native");
         if (callJ.isPresent() || callN.isPresent()) {
-            out.append(String.format(Locale.ROOT, "  - A function call: %s ns in C (noinline), %s ns in Java (DONT_INLINE), the seed's"
-                            + " ~1.709 ns. A downcall into C costs %s ns from Java (%s ns critical): that is the extra a Java row pays"
-                            + " per C function it calls.%n",
-                    callN.map(m -> fmt(m.ns(), 3)).orElse("-"), callJ.map(m -> fmt(m.ns(), 3)).orElse("-"),
-                    find(run, Line.FUNCTION_CALL_DOWNCALL, "java").map(m -> fmt(m.ns(), 3)).orElse("-"),
-                    find(run, Line.FUNCTION_CALL_CRITICAL, "java").map(m -> fmt(m.ns(), 3)).orElse("-")));
+            out.append(String.format(Locale.ROOT, "  - A function call: %s ns in C (noinline), %s ns in Java (DONT_INLINE), the seed's ~1.709 ns.",
+                    callN.map(m -> fmt(m.ns(), 3)).orElse("-"), callJ.map(m -> fmt(m.ns(), 3)).orElse("-")));
+            find(run, Line.FUNCTION_CALL_DOWNCALL, "java").ifPresent(d -> out.append(" A downcall into C costs ").append(fmt(d.ns(), 3))
+                    .append(" ns from Java").append(find(run, Line.FUNCTION_CALL_CRITICAL, "java").map(c -> " (" + fmt(c.ns(), 3) + " ns critical)").orElse(""))
+                    .append(": the extra a Java row pays per C function it calls."));
+            out.append('\n');
         }
 
         out.append("\nWhere it breaks\n");
@@ -131,8 +131,8 @@ final class LocksReport {
         if (save.isPresent() && noSave.isPresent() && manual.isPresent()) {
             out.append(String.format(Locale.ROOT,
                     "  - Why: the seed's gaps were instructions. Not saving the flags saved it 6.481 ns (pushf is slow), and the"
-                            + " irqsave helper beat the manual save by 1.709 ns. Here not saving changes %s ns (± %s) and the helper"
-                            + " against the manual save %s ns (± %s): saving the old mask only adds an 8-byte copy to the same"
+                            + " irqsave helper beat the manual save by 1.709 ns. Here saving the mask costs %s ns (± %s) against not"
+                            + " saving, and the helper %s ns (± %s) against the manual save: saving the old mask only adds an 8-byte copy to the same"
                             + " system call, and one function call (%s ns) is lost in the noise of two system calls. In userspace the"
                             + " lock is the small part and the mask change is all of it.%n",
                     signed(save.get().ns() - noSave.get().ns()), fmt(sumErr(save.get(), noSave.get()), 1),
@@ -171,8 +171,8 @@ final class LocksReport {
         if (run.contendedSkipped() != null) {
             out.append("  ").append(run.contendedSkipped()).append('\n');
         } else {
-            List<Placement> placements = run.contended().stream().map(ContendedMeasurement::placement).distinct().toList();
-            for (Placement p : placements) {
+            List<ThreadPlacement> placements = run.contended().stream().map(ContendedMeasurement::placement).distinct().toList();
+            for (ThreadPlacement p : placements) {
                 out.append("  ").append(p.name()).append(": CPUs ").append(p.cpuList()).append(", ").append(p.description()).append('\n');
                 List<String[]> rows = new ArrayList<>();
                 rows.add(new String[]{"ns/op", "±", "fairness", "shares", ""});
