@@ -64,6 +64,9 @@ final class TopologyReader {
     private Topology build(Path root, boolean live) {
         b.source = root.toString();
         b.live = live;
+        // sched_getaffinity through FFM links its downcalls on first use, tens of milliseconds
+        // that overlap with reading sysfs on another thread rather than add to it
+        AllowedLookup allowed = live ? AllowedLookup.start() : null;
 
         List<Integer> cpuDirs = cpuDirectories();
         Optional<String> possibleText = r.read(CPU + "/possible");
@@ -77,8 +80,6 @@ final class TopologyReader {
         for (Optional<String> t : List.of(possibleText, presentText, onlineText, offlineText, isolatedText, nohzText)) {
             if (t.isPresent()) maxCpu = Math.max(maxCpu, SysfsReader.lastNumber(t.get()));
         }
-        CpuMask allowed = live ? Affinity.processAllowed() : null;
-        if (allowed != null && !allowed.isEmpty()) maxCpu = Math.max(maxCpu, allowed.last());
         nbits = maxCpu + 1;
         b.nbits = nbits;
 
@@ -95,7 +96,6 @@ final class TopologyReader {
                 : b.possible.or(dirs).andNot(b.online);
         b.isolated = parsedOr(isolatedText, CPU + "/isolated", CpuMask.empty(nbits), null);
         b.nohzFull = parsedOr(nohzText, CPU + "/nohz_full", CpuMask.empty(nbits), null);
-        b.allowed = allowed == null ? null : allowed.resize(nbits);
 
         CpuMask noDir = b.online.andNot(dirs);
         if (!noDir.isEmpty()) warnings.add("CPUs " + noDir + " are online but have no " + CPU + "/cpuN directory");
@@ -107,6 +107,11 @@ final class TopologyReader {
         b.numaNodes = readNuma();
         b.coreKinds = readCoreKinds();
         b.cgroupCpus = readCgroupCpus().orElse(null);
+        if (allowed != null) {
+            CpuMask a = allowed.join();
+            // the kernel never allows a CPU beyond nr_cpu_ids, which sysfs already covers
+            b.allowed = a.resize(nbits);
+        }
 
         if (b.allowed != null && !b.allowed.sameCpus(b.online)) {
             warnings.add("allowed CPUs " + listOrNone(b.allowed) + " (sched_getaffinity) differ from online " + listOrNone(b.online)
@@ -128,6 +133,50 @@ final class TopologyReader {
         b.dirsSeen = r.dirsSeen();
         b.unreadable = r.unreadable();
         return b.build();
+    }
+
+    /** {@link Affinity#processAllowed()} on a thread of its own, joined when the model is assembled. */
+    private static final class AllowedLookup implements Runnable {
+        private final Thread thread;
+        private CpuMask result;
+        private Throwable failure;
+
+        private AllowedLookup() {
+            thread = new Thread(this, "corescope-affinity");
+            thread.setDaemon(true);
+        }
+
+        static AllowedLookup start() {
+            AllowedLookup a = new AllowedLookup();
+            a.thread.start();
+            return a;
+        }
+
+        @Override
+        public void run() {
+            try {
+                result = Affinity.processAllowed();
+            } catch (Throwable t) {
+                failure = t;
+            }
+        }
+
+        CpuMask join() {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+            if (failure instanceof RuntimeException e) throw e;
+            if (failure instanceof Error e) throw e;
+            if (failure != null) throw new IllegalStateException(failure);
+            return result;
+        }
     }
 
     // ---- CPU sets ----------------------------------------------------------------------
