@@ -145,13 +145,26 @@ final class LocksReport {
 
         out.append("\nHow well it measures\n");
         if (spinN.isPresent() && spinJ.isPresent()) {
-            double ratio = spinJ.get().ns() / spinN.get().ns();
-            out.append(String.format(Locale.ROOT, "  - Java spin_lock_unlock / its C twin: %.2fx (target: within %.1fx): %s.%n",
-                    ratio, TARGET_RATIO, ratio <= TARGET_RATIO ? "met" : "not met"));
+            LockMeasurement j = spinJ.get();
+            LockMeasurement n = spinN.get();
+            double ratio = j.ns() / n.ns();
+            double low = (j.ns() - zeroIfNaN(j.nsError())) / (n.ns() + zeroIfNaN(n.nsError()));
+            double high = (j.ns() + zeroIfNaN(j.nsError())) / Math.max(1e-9, n.ns() - zeroIfNaN(n.nsError()));
+            out.append(String.format(Locale.ROOT, "  - Java spin_lock_unlock / its C twin: %.2fx, between %.2fx and %s from the two"
+                            + " intervals (target: within %.1fx): %s.%n", ratio, Math.max(0, low),
+                    n.ns() - zeroIfNaN(n.nsError()) > 0 ? String.format(Locale.ROOT, "%.2fx", high) : "unbounded", TARGET_RATIO,
+                    ratio <= TARGET_RATIO ? "met" : low <= TARGET_RATIO ? "not met by the means, within this run's noise" : "not met"));
             if (ratio > TARGET_RATIO) {
-                out.append(String.format(Locale.ROOT, "    The difference is JMH's loop around the call (%s ns, C's loop %s ns), and per access one bounds"
-                                + " compare and one alignment test the C twin does not make (the JIT's code, README \"bench locks\").%n",
-                        loopJ.map(m -> fmt(m.ns(), 3)).orElse("-"), loopN.map(m -> fmt(m.ns(), 3)).orElse("-")));
+                out.append("    Where the rest goes: per access the JIT's code makes one bounds compare and one alignment test the C twin"
+                        + " does not (README \"bench locks\" has the listing)");
+                if (loopJ.isPresent() && loopN.isPresent() && loopJ.get().ns() > loopN.get().ns()) {
+                    out.append(String.format(Locale.ROOT, ", and JMH's loop costs %s ns more than C's",
+                            fmt(loopJ.get().ns() - loopN.get().ns(), 3)));
+                }
+                if (zeroIfNaN(j.nsError()) > 0.1 * j.ns() || zeroIfNaN(n.nsError()) > 0.1 * n.ns()) {
+                    out.append("; and this run was noisy (an interval wider than 10% of its mean): measure again on a quiet machine");
+                }
+                out.append(".\n");
             }
         }
         find(run, Line.SPIN_LOCK_UNLOCK_BOUNDED, "java").ifPresent(b -> spinJ.ifPresent(s -> out.append(String.format(Locale.ROOT,
