@@ -115,12 +115,11 @@ class BenchCommandTest {
     }
 
     @Test
-    void anUnwritableOutputIsExitOneWithNothingOnStdout() {
-        Run r = run(() -> List.of(new TestFamilies.Sleeping("a")), "bench", "a", "-o", dir.resolve("missing/dir/r.json").toString());
-        assertEquals(1, r.code());
+    void anOutputInAMissingFolderIsBadInputBeforeAnythingRuns() {
+        Path missing = dir.resolve("missing/dir/r.json");
+        Run r = run(() -> List.of(new TestFamilies.Failing()), "bench", "failing", "-o", missing.toString());
+        assertEquals(2, r.code());
         assertEquals("", r.out());
-        List<String> errors = r.err().lines().filter(l -> !l.startsWith("corescope: [")).toList();
-        assertEquals(1, errors.size(), r.err());
-        assertTrue(errors.getFirst().startsWith("corescope: NoSuchFileException: "), errors.getFirst());
+        assertEquals("corescope: -o " + missing + ": folder " + missing.getParent() + " does not exist\n", r.err(), "no family ran");
     }
 }
