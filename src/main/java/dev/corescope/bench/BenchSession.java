@@ -12,7 +12,6 @@ import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.PerfCounters;
-import dev.corescope.sys.Pinning;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -28,11 +27,12 @@ import java.util.function.Supplier;
  * unpin in their {@code finally} blocks, and {@link #resultsFile()} still has every family
  * that finished.
  *
- * <p>With {@code --cpus} ({@link BenchContext#cpus()}) the worker thread is pinned to that set
- * before the counters start, so every thread and forked JVM a family starts inherits it: with
- * one CPU, {@code cpu-migrations} reads 0. After each family the worker thread's affinity is
- * compared with what it was before; a family that left it changed is recorded as failed and
- * the mask is put back.
+ * <p>The worker thread is not pinned: {@code --cpus} ({@link BenchContext#cpus()}) is each
+ * family's to apply to the threads it measures, leaving the JIT and GC threads of its forked
+ * JVMs free, and the counters count those too. To keep every thread of a run on one CPU (and
+ * see {@code cpu-migrations} read 0), pin the whole process: {@code ./run.sh pin --cpus 1 --
+ * ./run.sh bench NAME}. After each family the worker thread's affinity is compared with what
+ * it was before; a family that left it changed is recorded as failed and the mask is put back.
  *
  * <p><b>Note:</b> {@link #run()} is called once, by one thread; {@link #abort} and
  * {@link #resultsFile()} may be called from any thread (a shutdown hook) at any time.
@@ -172,9 +172,7 @@ public final class BenchSession {
     }
 
     private void runAll() {
-        Pinning pinning = null;
         try {
-            if (context.cpus().isPresent()) pinning = Affinity.pin(context.cpus().get());
             CpuMask before = Affinity.allowed();
             for (int i = 0; i < families.size(); i++) {
                 BenchFamily f = families.get(i);
@@ -194,7 +192,6 @@ public final class BenchSession {
                 if (abortReason == null) abortReason = "the run could not start: " + describe(e);
             }
         } finally {
-            if (pinning != null) pinning.close();
             synchronized (this) {
                 if (abortReason != null) {
                     for (int i = processed; i < families.size(); i++) {

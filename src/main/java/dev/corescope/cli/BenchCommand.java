@@ -76,6 +76,7 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<BenchFamily> selected = selectFamilies();
         if (format == OutputFormat.svg) throw new UsageException("--format svg: bench prints text or json");
+        if (output != null) TopologyCommand.checkOutputFolder(output, "-o");
         Optional<CpuMask> pinTo = Optional.ofNullable(cpus).map(BenchCommand::parseCpus);
         PrintWriter err = spec.commandLine().getErr();
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);

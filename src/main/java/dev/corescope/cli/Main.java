@@ -40,6 +40,8 @@ import java.util.function.Supplier;
                 TopologyCommand.class,
                 CaptureCommand.class,
                 CompareCommand.class,
+                ReportCommand.class,
+                JmhCommand.class,
         })
 public final class Main implements Callable<Integer> {
 
@@ -103,6 +105,8 @@ public final class Main implements Callable<Integer> {
     private static CommandLine configure(CommandLine cl) {
         // pin --cpus 1 ls -l: everything from COMMAND on is COMMAND's, even without --
         cl.getSubcommands().get("pin").setStopAtPositional(true);
+        // jmh -f 1 -wi 3 ...: JMH's options are JMH's, not picocli's
+        cl.getSubcommands().get("jmh").setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("corescope: " + ex.getMessage() + " (see --help)");

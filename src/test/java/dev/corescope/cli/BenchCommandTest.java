@@ -70,18 +70,28 @@ class BenchCommandTest {
     }
 
     @Test
-    void aRunPinnedToOneCpuShowsZeroMigrations() throws Exception {
-        String cpu = String.valueOf(Affinity.processAllowed().first());
-        Run r = run(() -> List.of(new TestFamilies.Sleeping("pinned")), "bench", "pinned", "--cpus", cpu, "--format", "json");
+    void aFamilyPinnedToOneCpuShowsZeroMigrationsInItsCounters() throws Exception {
+        Run r = run(() -> List.of(new TestFamilies.Sleeping("pinned", true)), "bench", "pinned", "--format", "json");
         assertEquals(0, r.code(), r.err());
         ResultsFile f = Json.MAPPER.readValue(r.out(), ResultsFile.class);
         var counters = f.counters().getFirst();
         var migrations = counters.get("cpu-migrations");
         assumeTrue(migrations.value() != null, () -> "software perf events not available: " + migrations.unavailable());
-        assertEquals(0L, migrations.value(), "the worker was pinned to CPU " + cpu + " before the counters started");
+        assertEquals(0L, migrations.value(), "the family's only thread sat on CPU " + f.results().getFirst().cpus());
         assertTrue(counters.get("context-switches").value() >= 20, "20 sleeps");
-        assertEquals(cpu, f.results().getFirst().cpus());
+        assertEquals(1, CpuMaskWeight.of(f.results().getFirst().cpus()), "pinned to one CPU");
         assertEquals(Affinity.processAllowed().toList(), Affinity.allowed().toList(), "this thread was never pinned");
+
+        Run text = run(() -> List.of(new TestFamilies.Sleeping("pinned", true)), "bench", "pinned");
+        assertTrue(text.out().lines().anyMatch(l -> l.matches("  pinned +[0-9.,]+ +[0-9,]+ +0 +[0-9,]+ .*")),
+                "the text shows 0 in the cpu-migrations column:\n" + text.out());
+    }
+
+    /** The number of CPUs in a cpulist. */
+    private static final class CpuMaskWeight {
+        static int of(String list) {
+            return dev.corescope.cpumask.CpuMask.parseList(list, 1 << 16).weight();
+        }
     }
 
     @Test
@@ -115,12 +125,11 @@ class BenchCommandTest {
     }
 
     @Test
-    void anUnwritableOutputIsExitOneWithNothingOnStdout() {
-        Run r = run(() -> List.of(new TestFamilies.Sleeping("a")), "bench", "a", "-o", dir.resolve("missing/dir/r.json").toString());
-        assertEquals(1, r.code());
+    void anOutputInAMissingFolderIsBadInputBeforeAnythingRuns() {
+        Path missing = dir.resolve("missing/dir/r.json");
+        Run r = run(() -> List.of(new TestFamilies.Failing()), "bench", "failing", "-o", missing.toString());
+        assertEquals(2, r.code());
         assertEquals("", r.out());
-        List<String> errors = r.err().lines().filter(l -> !l.startsWith("corescope: [")).toList();
-        assertEquals(1, errors.size(), r.err());
-        assertTrue(errors.getFirst().startsWith("corescope: NoSuchFileException: "), errors.getFirst());
+        assertEquals("corescope: -o " + missing + ": folder " + missing.getParent() + " does not exist\n", r.err(), "no family ran");
     }
 }

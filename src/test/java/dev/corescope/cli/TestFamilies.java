@@ -19,12 +19,21 @@ final class TestFamilies {
     private TestFamilies() {
     }
 
-    /** Times {@code Thread.sleep(1)} a few times: real numbers, on whatever CPUs the thread has. */
+    /**
+     * Times {@code Thread.sleep(1)} a few times: real numbers, on whatever CPUs the thread has,
+     * or pinned to the CPU it is on when it starts (no move, so no migration from the pinning).
+     */
     static final class Sleeping implements BenchFamily {
         private final String name;
+        private final boolean pinned;
 
         Sleeping(String name) {
+            this(name, false);
+        }
+
+        Sleeping(String name, boolean pinned) {
             this.name = name;
+            this.pinned = pinned;
         }
 
         @Override
@@ -39,6 +48,13 @@ final class TestFamilies {
 
         @Override
         public FamilyRun run(BenchContext context) throws Exception {
+            if (!pinned) return measure(context);
+            try (Pinning ignored = Affinity.pin(Affinity.currentCpu())) {
+                return measure(context);
+            }
+        }
+
+        private FamilyRun measure(BenchContext context) throws Exception {
             int n = 20;
             context.progress().start(name, n);
             double[] ns = new double[n];
