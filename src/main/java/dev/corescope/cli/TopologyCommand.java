@@ -1,5 +1,7 @@
 package dev.corescope.cli;
 
+import dev.corescope.report.Json;
+
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyJson;
 import dev.corescope.topology.TopologySvg;
@@ -62,7 +64,7 @@ final class TopologyCommand implements Callable<Integer> {
         };
         if (output != null) {
             try {
-                OutputFiles.writeAtomically(output, report);
+                Json.writeAtomically(output, report);
             } catch (IOException e) {
                 throw cannotWrite(output, e);
             }

@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /** The one Jackson mapper corescope uses, and whole-or-nothing file writes. */
 public final class Json {
@@ -41,7 +44,11 @@ public final class Json {
         Path dir = abs.getParent();
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
         try {
-            Files.writeString(tmp, text);
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            // a temporary file is rw-------; the result should read like any file the user makes
+            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+            }
             keepOrShare(tmp, abs);
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
