@@ -128,11 +128,11 @@ DEFINE_CPUMASK_VARIANTS(4096, cs_cpumask_nr_cpu_ids)
 
 enum { ANY_BUT_LOOP_64, FIRST_BUT_64, ANY_BUT_LOOP_4096, FIRST_BUT_4096 };
 
-static inline uint64_t now_ns(void)
+static inline uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
@@ -165,19 +165,22 @@ static inline uint32_t next_random(uint64_t *state)
  * _4096 variants). random != 0: CPU = offset + xorshift % range, drawn inside the timed
  * loop as the seed drew get_random_bytes(); *rng_state carries the generator between
  * batches. random == 0: CPU = cpus[n % ncpus], ncpus a power of two.
- * Returns the elapsed nanoseconds, or -1 for an unknown variant; *sink gets the sum of
+ * Returns the elapsed nanoseconds (CLOCK_MONOTONIC), or -1 for an unknown variant;
+ * *cpu_ns gets the thread's CPU time over the same span (CLOCK_THREAD_CPUTIME_ID), so the
+ * caller can tell a batch during which the thread was descheduled; *sink gets the sum of
  * the answers so nothing is optimised away.
  */
 int64_t cs_cpumask_batch(int variant, const unsigned long *mask, unsigned int nbits, int random,
 			 uint32_t offset, uint32_t range, uint64_t *rng_state,
-			 const uint32_t *cpus, uint32_t ncpus, int64_t calls, uint64_t *sink)
+			 const uint32_t *cpus, uint32_t ncpus, int64_t calls, uint64_t *sink, int64_t *cpu_ns)
 {
-	uint64_t rng = *rng_state, sum = 0, start, end;
+	uint64_t rng = *rng_state, sum = 0, start, end, cpu_start, cpu_end;
 
 	if (range == 0)
 		range = 1;
 	cs_cpumask_nr_cpu_ids = nbits;
-	start = now_ns();
+	cpu_start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	start = clock_ns(CLOCK_MONOTONIC);
 	switch (variant) {
 	case ANY_BUT_LOOP_64:
 		BATCH_LOOP(cs_cpumask_any_but_loop_64);
@@ -194,9 +197,11 @@ int64_t cs_cpumask_batch(int variant, const unsigned long *mask, unsigned int nb
 	default:
 		return -1;
 	}
-	end = now_ns();
+	end = clock_ns(CLOCK_MONOTONIC);
+	cpu_end = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	*rng_state = rng;
 	*sink += sum;
+	*cpu_ns = (int64_t)(cpu_end - cpu_start);
 	return (int64_t)(end - start);
 }
 

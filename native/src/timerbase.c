@@ -140,25 +140,32 @@ DEFINE_LOCK_TIMER_BASE(after)
 
 enum { EMPTY, BEFORE, AFTER };
 
-static inline uint64_t now_ns(void)
+static inline uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 /*
  * `calls` lock_timer_base() calls over timers[0 .. ntimers-1] (ntimers a power of two),
- * timed as one batch. Returns the elapsed nanoseconds (-1: unknown variant); adds every
- * base's ->cpu to *sink, which also proves the bases are where Java put them.
+ * timed as one batch. Returns the elapsed nanoseconds (-1: unknown variant); *cpu_ns gets
+ * the thread's CPU time over the same span, so the caller can tell a batch during which the
+ * thread was descheduled; adds every base's address to *sink.
  */
 int64_t cs_timerbase_batch(int variant, const unsigned long *per_cpu_offset, struct timer_list *timers,
-			   uint32_t ntimers, int64_t calls, uint64_t *sink)
+			   uint32_t ntimers, int64_t calls, uint64_t *sink, int64_t *cpu_ns)
 {
-	uint64_t sum = 0, start, end;
+	uint64_t sum = 0, start, end, cpu_start, cpu_end;
 
 	__per_cpu_offset = per_cpu_offset;
+	cpu_start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	start = now_ns();
 	if (variant == BEFORE) {
 		for (int64_t n = 0; n < calls; n++)
@@ -170,7 +177,9 @@ int64_t cs_timerbase_batch(int variant, const unsigned long *per_cpu_offset, str
 		return -1;
 	}
 	end = now_ns();
+	cpu_end = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	*sink += sum;
+	*cpu_ns = (int64_t)(cpu_end - cpu_start);
 	return (int64_t)(end - start);
 }
 

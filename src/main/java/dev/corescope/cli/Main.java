@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
@@ -71,7 +72,9 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args));
+        // the one command people time: see TopologyCommand.runWithoutPicocli
+        OptionalInt fast = TopologyCommand.runWithoutPicocli(args);
+        System.exit(fast.isPresent() ? fast.getAsInt() : execute(args));
     }
 
     /** Runs corescope with {@code args} and returns the exit code. */

@@ -53,6 +53,8 @@ public final class Affinity {
         Scratch scratch = Scratch.forThisThread();
         while (true) {
             MemorySegment set = scratch.cpuset(bytes);
+            // glibc zeroes what the kernel does not write; this keeps a reused buffer clean even if not
+            set.fill((byte) 0);
             int rc;
             try {
                 rc = (int) Libc.SCHED_GETAFFINITY.invokeExact(scratch.callState, pid, bytes, set);

@@ -68,6 +68,7 @@ public final class CpumaskTwins {
         private final long seed;
         private final MemorySegment rngState;
         private final MemorySegment sink;
+        private final MemorySegment cpuNs;
 
         /**
          * @param random   draw each CPU inside the loop; else take {@code cpus} in turn
@@ -91,20 +92,20 @@ public final class CpumaskTwins {
             this.seed = seed == 0 ? 1 : seed;
             this.rngState = arena.allocate(WORD);
             this.sink = arena.allocate(WORD);
+            this.cpuNs = arena.allocate(WORD);
         }
 
         /**
-         * Runs {@code calls} lookups of one variant in C and returns the nanoseconds they took.
-         * Every batch starts the generator from the same seed, so both variants look up the
-         * same CPUs.
+         * Runs {@code calls} lookups of one variant in C and returns how long they took. Every
+         * batch starts the generator from the same seed, so both variants look up the same CPUs.
          */
-        public long timeNs(boolean firstBut, long calls) {
+        public BatchTime time(boolean firstBut, long calls) {
             rngState.set(WORD, 0, seed);
             try {
                 long ns = (long) linked(Handles.BATCH).invokeExact(variant(firstBut, nrCpus), mask, nbits, random ? 1 : 0,
-                        offset, range, rngState, cpus, ncpus, calls, sink);
+                        offset, range, rngState, cpus, ncpus, calls, sink, cpuNs);
                 if (ns < 0) throw new IllegalStateException("cs_cpumask_batch refused variant " + variant(firstBut, nrCpus));
-                return ns;
+                return new BatchTime(ns, cpuNs.get(WORD, 0));
             } catch (Throwable t) {
                 throw NativeCalls.rethrow(t);
             }
@@ -172,7 +173,8 @@ public final class CpumaskTwins {
                         ValueLayout.JAVA_LONG,
                         ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
                         ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                        ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
+                        ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
+                        ValueLayout.ADDRESS));
                 call = NativeLibrary.downcall("cs_cpumask_call", FunctionDescriptor.of(
                         ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
             } catch (NativeUnavailableException e) {

@@ -1,5 +1,6 @@
 package dev.corescope.sys;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -37,15 +38,16 @@ public final class TimerbaseTwins {
      * in C as one batch.
      *
      * @param sink one {@code long}; the sum of the returned bases' addresses is added to it
-     * @return the nanoseconds the batch took
+     * @return how long the batch took, by the wall clock and by the thread's CPU time
      */
-    public static long batch(Variant v, MemorySegment perCpuOffset, MemorySegment timers, int ntimers, long calls,
-                             MemorySegment sink) {
+    public static BatchTime batch(Variant v, MemorySegment perCpuOffset, MemorySegment timers, int ntimers, long calls,
+                                  MemorySegment sink) {
         if (v == Variant.EMPTY) throw new IllegalArgumentException("a batch times BEFORE or AFTER");
-        try {
-            long ns = (long) linked(Handles.BATCH).invokeExact(v.ordinal(), perCpuOffset, timers, ntimers, calls, sink);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cpuNs = arena.allocate(ValueLayout.JAVA_LONG);
+            long ns = (long) linked(Handles.BATCH).invokeExact(v.ordinal(), perCpuOffset, timers, ntimers, calls, sink, cpuNs);
             if (ns < 0) throw new IllegalStateException("cs_timerbase_batch refused variant " + v);
-            return ns;
+            return new BatchTime(ns, cpuNs.get(ValueLayout.JAVA_LONG, 0));
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
@@ -97,7 +99,7 @@ public final class TimerbaseTwins {
             try {
                 batch = NativeLibrary.downcall("cs_timerbase_batch", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
                         ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
+                        ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
                 samples = NativeLibrary.downcall("cs_timerbase_samples", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
                         ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
                         ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));

@@ -35,8 +35,11 @@ import java.util.SequencedSet;
  */
 final class SysfsReader {
 
-    /** sysfs attribute files are one page at most; anything larger is not one of ours. */
-    private static final long MAX_FILE_BYTES = 1 << 20;
+    /**
+     * sysfs attribute files are one page at most and /proc/cpuinfo of a 4096-CPU machine a few
+     * megabytes; anything larger is not a file this reader means to read.
+     */
+    private static final long MAX_FILE_BYTES = 64L << 20;
 
     private final Path root;
     private final Map<String, byte[]> filesRead = new LinkedHashMap<>();

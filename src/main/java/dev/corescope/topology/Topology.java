@@ -5,7 +5,6 @@ import dev.corescope.cpumask.CpuMask;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,8 +95,8 @@ public final class Topology {
         for (TopologyNode.Kind k : TopologyNode.Kind.values()) byKind.put(k, new ArrayList<>());
         List<Cache> all = new ArrayList<>(machineCaches);
         for (TopologyNode r : roots) collect(r, byKind, all);
-        for (List<TopologyNode> l : byKind.values()) l.sort(Comparator.comparingInt(TopologyNode::firstCpu));
-        all.sort(Comparator.comparingInt(Cache::level).thenComparing(Cache::type).thenComparingInt(c -> c.cpus().first()));
+        for (List<TopologyNode> l : byKind.values()) l.sort(TopologyNode.BY_FIRST_CPU);
+        all.sort(Cache.ORDER);
         this.packages = List.copyOf(byKind.get(TopologyNode.Kind.PACKAGE));
         this.dies = List.copyOf(byKind.get(TopologyNode.Kind.DIE));
         this.clusters = List.copyOf(byKind.get(TopologyNode.Kind.CLUSTER));

@@ -1,6 +1,5 @@
 package dev.corescope.topology;
 
-import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 
 import java.util.ArrayList;
@@ -89,24 +88,25 @@ public final class TopologyJson {
         m.put("numaNodes", nodes);
 
         List<Object> tree = new ArrayList<>();
-        for (TopologyNode r : t.roots()) tree.add(node(t, r));
+        Map<TopologyNode, List<Integer>> numa = numaPlaces(t);
+        for (TopologyNode r : t.roots()) tree.add(node(r, numa));
         m.put("packages", tree);
         if (!t.machineCaches().isEmpty()) m.put("machineCaches", cacheList(t.machineCaches()));
         m.put("warnings", t.warnings());
         return m;
     }
 
-    private static Map<String, Object> node(Topology t, TopologyNode n) {
+    private static Map<String, Object> node(TopologyNode n, Map<TopologyNode, List<Integer>> numaPlaces) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", n.kind().jsonName());
         m.put("id", n.id());
         m.put("cpus", n.cpus().toList());
         if (!n.caches().isEmpty()) m.put("caches", cacheList(n.caches()));
-        List<Integer> numa = numaHere(t, n);
-        if (!numa.isEmpty()) m.put("numaNodes", numa);
+        List<Integer> numa = numaPlaces.get(n);
+        if (numa != null) m.put("numaNodes", numa);
         if (!n.children().isEmpty()) {
             List<Object> kids = new ArrayList<>();
-            for (TopologyNode c : n.children()) kids.add(node(t, c));
+            for (TopologyNode c : n.children()) kids.add(node(c, numaPlaces));
             m.put("children", kids);
         }
         return m;
@@ -128,18 +128,30 @@ public final class TopologyJson {
         return out;
     }
 
-    /** NUMA nodes whose CPUs this object holds and none of its children holds whole. */
-    private static List<Integer> numaHere(Topology t, TopologyNode n) {
-        List<Integer> ids = new ArrayList<>();
+    /**
+     * Where each NUMA node hangs in the tree: on the smallest object that holds all its CPUs,
+     * the outermost of several with the same CPUs (a package rather than its one die).
+     */
+    private static Map<TopologyNode, List<Integer>> numaPlaces(Topology t) {
+        Map<TopologyNode, List<Integer>> places = new java.util.IdentityHashMap<>();
         for (NumaNode node : t.numaNodes()) {
-            CpuMask cpus = node.cpus();
-            if (cpus.isEmpty() || !cpus.isSubsetOf(n.cpus())) continue;
-            boolean deeper = false;
-            for (TopologyNode c : n.children()) {
-                if (c.kind() != TopologyNode.Kind.PU && c.kind() != TopologyNode.Kind.CORE && cpus.isSubsetOf(c.cpus())) deeper = true;
+            if (node.cpus().isEmpty()) continue;
+            TopologyNode at = null;
+            List<TopologyNode> level = t.roots();
+            boolean descended = true;
+            while (descended) {
+                descended = false;
+                for (TopologyNode c : level) {
+                    if (c.kind() == TopologyNode.Kind.PU || c.kind() == TopologyNode.Kind.CORE) continue;
+                    if (!node.cpus().isSubsetOf(c.cpus())) continue;
+                    if (at == null || !c.cpus().sameCpus(at.cpus())) at = c;
+                    level = c.children();
+                    descended = true;
+                    break;
+                }
             }
-            if (!deeper) ids.add(node.id());
+            if (at != null) places.computeIfAbsent(at, k -> new ArrayList<>()).add(node.id());
         }
-        return ids;
+        return places;
     }
 }

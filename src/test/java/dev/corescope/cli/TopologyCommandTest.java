@@ -174,6 +174,44 @@ class TopologyCommandTest {
         assertTrue(r.out().contains("tar xzf " + out), r.out());
     }
 
+    /** Runs the picocli-free path with System.out captured. */
+    private static String fast(java.util.OptionalInt[] code, String... args) {
+        java.io.PrintStream saved = System.out;
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            code[0] = TopologyCommand.runWithoutPicocli(args);
+        } finally {
+            System.setOut(saved);
+        }
+        return buf.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void pathWithoutPicocliPrintsWhatPicocliPrints() throws Exception {
+        String root = tree().toString();
+        for (String[] opts : List.of(new String[] {}, new String[] {"--format", "json"}, new String[] {"--format=svg"})) {
+            List<String> args = new java.util.ArrayList<>(List.of("topology", "--root", root));
+            args.addAll(List.of(opts));
+            java.util.OptionalInt[] code = new java.util.OptionalInt[1];
+            String out = fast(code, args.toArray(String[]::new));
+            assertEquals(java.util.OptionalInt.of(0), code[0]);
+            assertEquals(run(args.toArray(String[]::new)).out(), out, String.join(" ", args));
+        }
+    }
+
+    @Test
+    void pathWithoutPicocliLeavesHelpOddOptionsAndErrorsToPicocli() throws Exception {
+        String root = tree().toString();
+        for (String[] args : List.of(new String[] {"topology", "--help"}, new String[] {"topology", "--format", "xml"},
+                new String[] {"topology", "--root", tmp.resolve("nope").toString()}, new String[] {"topology", "--root"},
+                new String[] {"topology", "--root", root, "--root", root}, new String[] {"mask", "0-3"})) {
+            java.util.OptionalInt[] code = new java.util.OptionalInt[1];
+            assertEquals("", fast(code, args), "nothing printed for " + String.join(" ", args));
+            assertTrue(code[0].isEmpty(), String.join(" ", args));
+        }
+    }
+
     @Test
     void helpExplainsWithExamples() {
         for (String cmd : List.of("topology", "capture")) {

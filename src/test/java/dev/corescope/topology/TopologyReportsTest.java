@@ -61,6 +61,20 @@ class TopologyReportsTest {
         assertEquals(t.summary().cores(), countType(j.get("packages"), "core"));
         assertEquals(t.summary().pus(), j.get("summary").get("pus").asInt());
         assertTrue(j.get("coreKinds").isArray());
+        // every NUMA node within one package hangs exactly once in the tree (one spanning packages only in numaNodes)
+        List<Integer> placed = new java.util.ArrayList<>();
+        collectNuma(j.get("packages"), placed);
+        List<Integer> withCpus = t.numaNodes().stream()
+                .filter(n -> !n.cpus().isEmpty() && t.packages().stream().anyMatch(p -> n.cpus().isSubsetOf(p.cpus())))
+                .map(NumaNode::id).toList();
+        assertEquals(withCpus, placed.stream().sorted().toList());
+    }
+
+    private static void collectNuma(JsonNode nodes, List<Integer> into) {
+        for (JsonNode node : nodes) {
+            if (node.has("numaNodes")) for (JsonNode id : node.get("numaNodes")) into.add(id.asInt());
+            if (node.has("children")) collectNuma(node.get("children"), into);
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -4,6 +4,8 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.SampleStats;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.report.Matrix;
@@ -53,33 +55,7 @@ public final class C2cFamily implements BenchFamily {
     }
 
     /** One ordered pair's figures: Java always, C when the twin is there. */
-    record Pair(int from, int to, Stats java, Stats nativeTwin) {
-    }
-
-    /**
-     * One pair's samples (ns, one way). The score is the median, not the mean: on a shared
-     * machine a pinned thread that is preempted leaves its partner spinning for a whole time
-     * slice, and one such sample moves a mean of 50 by microseconds. The error is the larger
-     * distance from the median to the ends of its distribution-free 99.9% confidence interval
-     * (order statistics: ranks n/2 &plusmn; 3.29&middot;&radic;n/2). The mean is kept to show
-     * how far preemption pulled it.
-     */
-    record Stats(double median, double error, double mean, double min, long samples) {
-
-        /** z for a two-sided 99.9% interval. */
-        private static final double Z_999 = 3.2905;
-
-        static Stats of(double[] oneWayNs) {
-            double[] x = oneWayNs.clone();
-            Arrays.sort(x);
-            int n = x.length;
-            double median = n % 2 == 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-            double half = Z_999 * Math.sqrt(n) / 2;
-            int lo = Math.max(0, (int) Math.floor(n / 2.0 - half) - 1);
-            int hi = Math.min(n - 1, (int) Math.ceil(n / 2.0 + half));
-            double error = n > 1 ? Math.max(median - x[lo], x[hi] - median) : Double.NaN;
-            return new Stats(median, error, Arrays.stream(x).average().orElse(Double.NaN), x[0], n);
-        }
+    record Pair(int from, int to, SampleStats java, SampleStats nativeTwin) {
     }
 
     @Override
@@ -107,6 +83,7 @@ public final class C2cFamily implements BenchFamily {
         }
         if (!bothDirections) notes.add("--quick with " + cpus.length + " CPUs: each pair measured in one direction (ping on the lower CPU)");
 
+        MachineLoad.busyNote(Path.of("/"), topology.online().weight()).ifPresent(notes::add);
         Optional<String> noTwin = C2cTwins.unavailableReason();
         noTwin.ifPresent(r -> notes.add("C twin not run: " + r));
 
@@ -119,8 +96,8 @@ public final class C2cFamily implements BenchFamily {
         List<Pair> pairs = new ArrayList<>();
         for (int[] p : order) {
             // The first sample of each pair includes thread start-up and is dropped, as nviennot does.
-            Stats java = Stats.of(drop1(PingPong.run(p[0], p[1], ROUND_TRIPS, samples + 1)));
-            Stats c = noTwin.isEmpty() ? Stats.of(drop1(C2cTwins.pingPong(p[0], p[1], ROUND_TRIPS, samples + 1))) : null;
+            SampleStats java = SampleStats.of(drop1(PingPong.run(p[0], p[1], ROUND_TRIPS, samples + 1)));
+            SampleStats c = noTwin.isEmpty() ? SampleStats.of(drop1(C2cTwins.pingPong(p[0], p[1], ROUND_TRIPS, samples + 1))) : null;
             pairs.add(new Pair(p[0], p[1], java, c));
             context.progress().step("CPU " + p[0] + " \u2192 " + p[1]);
         }
@@ -164,7 +141,7 @@ public final class C2cFamily implements BenchFamily {
         return Arrays.copyOfRange(samples, 1, samples.length);
     }
 
-    private static Result result(String variant, String implementation, Pair p, Stats s, Map<String, Object> extra) {
+    private static Result result(String variant, String implementation, Pair p, SampleStats s, Map<String, Object> extra) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("from", p.from());
         params.put("to", p.to());

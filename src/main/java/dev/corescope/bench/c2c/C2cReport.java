@@ -1,5 +1,6 @@
 package dev.corescope.bench.c2c;
 
+import dev.corescope.bench.SampleStats;
 import dev.corescope.report.Result;
 
 import java.util.Comparator;
@@ -41,11 +42,11 @@ final class C2cReport {
     }
 
     private static void matrix(StringBuilder out, String title, int[] cpus, List<C2cFamily.Pair> pairs,
-                               Function<C2cFamily.Pair, C2cFamily.Stats> side) {
+                               Function<C2cFamily.Pair, SampleStats> side) {
         String[][] cells = new String[cpus.length][cpus.length];
         int w = 3;
         for (C2cFamily.Pair p : pairs) {
-            C2cFamily.Stats s = side.apply(p);
+            SampleStats s = side.apply(p);
             String v = Double.isNaN(s.error()) ? String.format(Locale.ROOT, "%.1f", s.median())
                     : String.format(Locale.ROOT, "%.1f\u00b1%.1f", s.median(), s.error());
             cells[index(cpus, p.from())][index(cpus, p.to())] = v;
@@ -76,7 +77,7 @@ final class C2cReport {
             out.append(String.format(Locale.ROOT, "%-10s %16s %8.1f %8.1f", p.from() + " \u2192 " + p.to(),
                     medianError(p.java()), p.java().mean(), p.java().min()));
             if (twin) {
-                C2cFamily.Stats c = p.nativeTwin();
+                SampleStats c = p.nativeTwin();
                 out.append(String.format(Locale.ROOT, " %16s %8.1f %8.1f %6.2f\u00d7", medianError(c), c.mean(), c.min(),
                         p.java().median() / c.median()));
             }
@@ -94,7 +95,7 @@ final class C2cReport {
         out.append(String.format(Locale.ROOT, "Mean of the pairs' medians: %.1f ns over %d pairs%n%n", mean, pairs.size()));
     }
 
-    private static String medianError(C2cFamily.Stats s) {
+    private static String medianError(SampleStats s) {
         return Double.isNaN(s.error()) ? String.format(Locale.ROOT, "%.1f", s.median())
                 : String.format(Locale.ROOT, "%.1f \u00b1 %.1f", s.median(), s.error());
     }

@@ -65,7 +65,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @State(Scope.Thread)
-@Fork(value = 2, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@Fork(value = 2, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
 @Warmup(iterations = 5, time = 300, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 15, time = 300, timeUnit = TimeUnit.MILLISECONDS)
 public class CpumaskBenchmark {

@@ -2,9 +2,11 @@ package dev.corescope.bench.cpumask;
 
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
+import dev.corescope.bench.CleanBatches;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineLoad;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
@@ -66,6 +68,7 @@ public final class CpumaskFamily implements BenchFamily {
         CpuMask allowed = Affinity.allowed();
         int nrCpuIds = Affinity.nrCpuIds();
 
+        String load = MachineLoad.describe().orElse(null);
         ctx.progress().start("bench cpumask", javaPlan.size() * 2 + (nativeOk ? nativePlan.size() + 1 : 0));
         List<CpumaskReport.Comparison> comparisons = new ArrayList<>();
         for (CpumaskConfig c : javaPlan) {
@@ -77,10 +80,12 @@ public final class CpumaskFamily implements BenchFamily {
         List<CpumaskReport.CodeSize> sizes = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         if (nativeOk) {
+            List<CleanBatches> outcomes = new ArrayList<>();
             for (CpumaskConfig c : nativePlan) {
-                comparisons.add(runNative(ctx.cpus(), c, allowed, nrCpuIds, batches, cpus));
+                comparisons.add(runNative(ctx.cpus(), c, allowed, nrCpuIds, batches, cpus, outcomes));
                 ctx.progress().step("native " + c);
             }
+            notes.add("native batches: " + describe(outcomes) + ".");
             sizes.addAll(codeSizes(notes));
             ctx.progress().step("code size");
         } else {
@@ -95,7 +100,7 @@ public final class CpumaskFamily implements BenchFamily {
         for (CpumaskReport.CodeSize s : sizes) results.addAll(s.results());
 
         CpumaskReport report = new CpumaskReport(ForkPinning.describe(ctx.cpus()), allowed, nrCpuIds,
-                describeSettings(settings, ctx), batches, comparisons, sizes, notes, ctx.quick() && !ctx.smoke());
+                describeSettings(settings, ctx), batches, comparisons, sizes, notes, ctx.quick() && !ctx.smoke(), load);
         return new FamilyRun(name(), results, null, null, null, report.notes(), report.text());
     }
 
@@ -113,32 +118,26 @@ public final class CpumaskFamily implements BenchFamily {
     }
 
     /**
-     * The C twin: batches of {@value #SEED_CALLS} calls, the two variants alternating so a
-     * noisy neighbour hits both alike; per-op = batch time / calls; the error is JMH's
-     * (Student's t, 99.9%) over the batches.
+     * The C twin: batches of {@value #SEED_CALLS} calls, the two variants alternating, keeping
+     * the batches the thread ran through undisturbed ({@link CleanBatches}); per-op = batch
+     * time / calls; the error is JMH's (Student's t, 99.9%) over the kept batches.
      */
     private CpumaskReport.Comparison runNative(Optional<CpuMask> pin, CpumaskConfig c, CpuMask allowed, int nrCpuIds,
-                                               int batches, String cpus) {
+                                               int batches, String cpus, List<CleanBatches> outcomes) {
         CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.input(), allowed, nrCpuIds);
-        double[] loop = new double[batches];
-        double[] first = new double[batches];
+        CleanBatches samples;
         try (Pinning p = pin.map(Affinity::pin).orElse(null);
              CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(),
                      c.input() == CpumaskInputs.InputKind.RANDOM, in.offset(), in.range(), CpumaskInputs.SEED, in.cpus())) {
             for (int w = 0; w < 3; w++) {
-                batch.timeNs(false, SEED_CALLS);
-                batch.timeNs(true, SEED_CALLS);
+                batch.time(false, SEED_CALLS);
+                batch.time(true, SEED_CALLS);
             }
-            for (int i = 0; i < batches; i++) {
-                boolean loopFirst = (i & 1) == 0;
-                double a = batch.timeNs(!loopFirst, SEED_CALLS);
-                double b = batch.timeNs(loopFirst, SEED_CALLS);
-                loop[i] = (loopFirst ? a : b) / SEED_CALLS;
-                first[i] = (loopFirst ? b : a) / SEED_CALLS;
-            }
+            samples = CleanBatches.collect(batches, SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS));
         }
+        outcomes.add(samples);
         return new CpumaskReport.Comparison(c, "native",
-                nativeMeasured(BASELINE, c, loop, cpus), nativeMeasured(APPROACH, c, first, cpus));
+                nativeMeasured(BASELINE, c, samples.first(), cpus), nativeMeasured(APPROACH, c, samples.second(), cpus));
     }
 
     private Measured nativeMeasured(String variant, CpumaskConfig c, double[] perOp, String cpus) {
@@ -175,6 +174,16 @@ public final class CpumaskFamily implements BenchFamily {
             notes.add("code size left out: " + e.getMessage());
             return List.of();
         }
+    }
+
+    /** All rows' batch outcomes in one line. */
+    static String describe(List<CleanBatches> outcomes) {
+        int run = outcomes.stream().mapToInt(CleanBatches::run).sum();
+        int discarded = outcomes.stream().mapToInt(CleanBatches::discarded).sum();
+        long fellBack = outcomes.stream().filter(CleanBatches::fellBack).count();
+        return discarded + " of " + run + " left out because the thread was descheduled during them (its CPU time fell more "
+                + "than 2% behind the wall clock)" + (fellBack == 0 ? "" : "; " + fellBack + " of " + outcomes.size()
+                + " rows kept every batch, having fewer than 3 undisturbed ones per variant, so they include preemptions");
     }
 
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {

@@ -18,7 +18,7 @@ import java.util.Set;
  * whether it is significant, the code sizes, and the notes a reader needs.
  */
 record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaSettings, int nativeBatches,
-                     List<Comparison> comparisons, List<CodeSize> sizes, List<String> familyNotes, boolean quick) {
+                     List<Comparison> comparisons, List<CodeSize> sizes, List<String> familyNotes, boolean quick, String load) {
 
     /** The seed's effect: (after - before) / before, in percent. */
     static final double SEED_EFFECT_PCT =
@@ -152,11 +152,12 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
                 CpumaskFamily.SEED_BEFORE_NS, CpumaskFamily.SEED_AFTER_NS, SEED_EFFECT_PCT));
         sb.append("# here: allowed CPUs ").append(allowed.toList()).append(", nr_cpu_ids ").append(nrCpuIds).append("; ")
                 .append(pinning).append('\n');
+        if (load != null) sb.append("# at start: ").append(load).append('\n');
         sb.append("# java: ").append(javaSettings).append('\n');
         if (comparisons.stream().anyMatch(c -> c.implementation().equals("native"))) {
             sb.append("# native: the C loop of ").append(CpumaskFamily.SEED_CALLS)
                     .append(" calls timed with clock_gettime(CLOCK_MONOTONIC), one downcall per batch, ")
-                    .append(nativeBatches).append(" batches per variant and row\n");
+                    .append(nativeBatches).append(" undisturbed batches wanted per variant and row\n");
         }
         sb.append('\n');
 

@@ -4,11 +4,15 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.SampleStats;
 import dev.corescope.bench.cpupri.CpupriLayouts.Config;
 import dev.corescope.bench.cpupri.CpupriLayouts.Kind;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.CpupriTwins;
 import dev.corescope.topology.Placement;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
@@ -20,6 +24,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -38,6 +43,16 @@ import java.util.regex.Pattern;
  * {@code CONFIG_CPUMASK_OFFSTACK=n} (default 64 and 8192).
  */
 public final class CpupriFamily implements BenchFamily {
+
+    /**
+     * {@code --quick}: twelve forks (6 variants &times; 2 workloads) must fit in 20 s on 2 cores,
+     * so iterations are shorter than {@link Jmh.Settings#QUICK}'s, but more of them, which keeps
+     * the Student-t factor of the 99.9% error down.
+     */
+    static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 60, 8, 60);
+
+    static final int NATIVE_QUICK_SAMPLES = 7;
+    static final int NATIVE_FULL_SAMPLES = 25;
 
     /** The NR_CPUS values for the OFFSTACK=n layouts: x86-64 defconfig and MAXSMP. */
     static final String DEFAULT_NR_CPUS = "64,8192";
@@ -73,11 +88,12 @@ public final class CpupriFamily implements BenchFamily {
 
         CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
         List<Run> runs = plan(topology, usable, context, notes);
+        if (!runs.isEmpty()) MachineLoad.busyNote(Path.of("/"), topology.online().weight()).ifPresent(notes::add);
         List<Result> results = new ArrayList<>();
         context.progress().start("cpupri", runs.size());
         for (Run r : runs) {
-            results.addAll(measure(r, context));
-            context.progress().step(r.workload() + " " + r.variant() + " " + r.placement().name());
+            results.addAll(r.implementation().equals("native") ? measureNative(r, context, topology.cacheLineSize()) : measure(r, context));
+            context.progress().step(r.workload() + " " + r.variant() + " (" + r.implementation() + ") " + r.placement().name());
         }
 
         notes.add("Seed 002 measured a 2-socket, 240-core/480-CPU machine running 60 ffmpeg instances with RT threads: "
@@ -94,8 +110,8 @@ public final class CpupriFamily implements BenchFamily {
         return new FamilyRun(name(), results, layouts, List.of(), null, notes, text);
     }
 
-    /** One JMH run: a workload, a variant, a placement, a number of writers. */
-    record Run(String workload, String variant, Placement placement, int writers, int[] cpus) {
+    /** One measurement: a workload, a variant, a placement, a number of writers; Java under JMH or the C twin. */
+    record Run(String workload, String variant, String implementation, Placement placement, int writers, int[] cpus) {
         String cpuList() {
             var b = CpuMask.builder(Arrays.stream(cpus).max().orElse(0) + 1);
             for (int c : cpus) b.set(c);
@@ -115,12 +131,21 @@ public final class CpupriFamily implements BenchFamily {
         int most = usable.weight() - 1;
         if (!context.quick() && !context.smoke() && most > 1) writers.add(most);
         if (most == 1) notes.add("writers > 1 needs 3 or more usable CPUs; this run has " + usable.weight());
+        boolean twin = CpupriTwins.unavailableReason().isEmpty();
+        CpupriTwins.unavailableReason().ifPresent(r -> notes.add("C twin not run: " + r));
+        if (twin) {
+            notes.add("native rows: the same struct at the same offsets in C (native/src/cpupri.c), threads pinned in C, "
+                    + "each timing its own loop; median of the samples with its 99.9% interval; one writer only");
+        }
         List<Run> runs = new ArrayList<>();
         for (Placement p : placements) {
             for (int w : writers) {
                 int[] cpus = CpupriBenchmark.choose(topology, p.name(), usable, w);
                 for (String workload : List.of("mechanism", "cpupri")) {
-                    for (String v : CpupriBenchmark.VARIANTS) runs.add(new Run(workload, v, p, w, cpus));
+                    for (String v : CpupriBenchmark.VARIANTS) runs.add(new Run(workload, v, "java", p, w, cpus));
+                    if (twin && w == 1) {
+                        for (Kind k : Kind.values()) runs.add(new Run(workload, k.variant(), "native", p, w, cpus));
+                    }
                 }
             }
         }
@@ -141,8 +166,33 @@ public final class CpupriFamily implements BenchFamily {
         return runs.stream().mapToInt(Run::writers).max().orElse(0);
     }
 
+    /** The C twin: samples timed in C, reported as median and its 99.9% interval. */
+    private static List<Result> measureNative(Run r, BenchContext context, int line) {
+        Kind kind = Kind.of(r.variant());
+        var layout = CpupriLayouts.layout(kind, Config.offstack(line));
+        long[] counts = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
+        long[] masks = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
+        for (int p = 0; p < counts.length; p++) {
+            counts[p] = CpupriLayouts.countOffset(layout, kind, p);
+            masks[p] = CpupriLayouts.maskOffset(layout, kind, p);
+        }
+        int samples = context.smoke() ? 2 : context.quick() ? NATIVE_QUICK_SAMPLES : NATIVE_FULL_SAMPLES;
+        int millis = context.smoke() ? 10 : context.quick() ? 40 : 100;
+        CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), r.cpus()[0], r.cpus()[1], counts, masks,
+                layout.byteSize(), line, Affinity.nrCpuIds(), samples, millis);
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("workload", r.workload());
+        params.put("writers", r.writers());
+        params.put("placement", r.placement().name());
+        SampleStats find = SampleStats.of(s.readerNs());
+        SampleStats set = SampleStats.of(s.writerNs());
+        return List.of(
+                new Result("cpupri", r.variant(), "native", "find", "ns/op", find.median(), find.errorOrNull(), find.samples(), r.cpuList(), params),
+                new Result("cpupri", r.variant(), "native", "set", "ns/op", set.median(), set.errorOrNull(), set.samples(), r.cpuList(), params));
+    }
+
     private static List<Result> measure(Run r, BenchContext context) throws RunnerException {
-        Jmh.Settings s = context.jmhSettings();
+        Jmh.Settings s = context.smoke() || !context.quick() ? context.jmhSettings() : QUICK;
         ChainedOptionsBuilder ob = new OptionsBuilder()
                 .include("^" + Pattern.quote(CpupriBenchmark.class.getName()) + "\\." + r.workload() + "$")
                 .param("variant", r.variant())

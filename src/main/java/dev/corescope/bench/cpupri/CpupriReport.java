@@ -97,16 +97,19 @@ final class CpupriReport {
             Result find = find(results, r, "find");
             Result set = find(results, r, "set");
             String base = r.variant().startsWith("heap_") ? "heap_packed" : "packed";
-            CpupriFamily.Run baseRun = runs.stream().filter(x -> x.variant().equals(base)).findFirst().orElse(r);
-            out.append(String.format(Locale.ROOT, "%-15s %22s %9s %22s %9s%n", r.variant(),
+            CpupriFamily.Run baseRun = runs.stream()
+                    .filter(x -> x.variant().equals(base) && x.implementation().equals(r.implementation())).findFirst().orElse(r);
+            String name = r.implementation().equals("native") ? r.variant() + " (C)" : r.variant();
+            out.append(String.format(Locale.ROOT, "%-15s %22s %9s %22s %9s%n", name,
                     score(find), ratio(find, find(results, baseRun, "find")),
                     score(set), ratio(set, find(results, baseRun, "set"))));
         }
-        out.append("(/packed: this variant's time over packed's, heap variants over heap_packed; below 1 is faster)\n\n");
+        out.append("(/packed: this variant's time over packed's (C over C), heap variants over heap_packed; below 1 is faster)\n\n");
     }
 
     private static Result find(List<Result> results, CpupriFamily.Run r, String metric) {
         return results.stream().filter(x -> x.variant().equals(r.variant()) && x.metric().equals(metric)
+                        && x.implementation().equals(r.implementation())
                         && Objects.equals(x.params().get("workload"), r.workload())
                         && Objects.equals(x.params().get("writers"), r.writers())
                         && Objects.equals(x.params().get("placement"), r.placement().name()))

@@ -3,7 +3,7 @@ package dev.corescope.bench.locks;
 import java.util.List;
 
 /**
- * Several threads, each pinned to its own CPU of a {@link Placement}, hammering one lock.
+ * Several threads, each pinned to its own CPU of a {@link ThreadPlacement}, hammering one lock.
  *
  * @param variant        which lock
  * @param implementation {@code java} (JMH, one thread per CPU) or {@code native} (the C twin's
@@ -16,7 +16,7 @@ import java.util.List;
  * @param samples        iterations (Java) or rounds (native)
  * @param shares         the operations each thread got
  */
-record ContendedMeasurement(Variant variant, String implementation, String label, Placement placement,
+record ContendedMeasurement(Variant variant, String implementation, String label, ThreadPlacement placement,
                             double nsPerOp, double nsError, long samples, List<Share> shares) {
 
     /** A thread's share: its operations per microsecond over the measured time. */

@@ -26,7 +26,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -90,18 +89,20 @@ public final class LocksFamily implements BenchFamily {
             new NativeRow(Line.STAMPED_LOCK_OPTIMISTIC, LocksTwins.Loop.SEQLOCK_READ),
             new NativeRow(Line.ATOMIC_LONG_INCREMENT, LocksTwins.Loop.ATOMIC_INCREMENT));
 
-    /** A contended figure: the JMH method and the C twin's kind for one lock. */
-    private record ContendedRow(Variant variant, String javaMethod, LocksTwins.Contended nativeKind, String label, boolean inQuick) {
+    /** A contended figure: the JMH method and the C twin's kind for one lock, each with its label. */
+    private record ContendedRow(Variant variant, String javaMethod, String javaLabel, LocksTwins.Contended nativeKind,
+                                String nativeLabel, boolean inQuick) {
     }
 
     private static final List<ContendedRow> CONTENDED_ROWS = List.of(
-            new ContendedRow(Variant.SPIN_LOCK_UNLOCK, "spinLockUnlock", LocksTwins.Contended.SPIN, "spin_lock_unlock", true),
-            new ContendedRow(Variant.PTHREAD_SPIN_LOCK, null, LocksTwins.Contended.PTHREAD_SPIN, "pthread_spin_lock", false),
-            new ContendedRow(Variant.SYNCHRONIZED, "synchronizedBlock", LocksTwins.Contended.MUTEX,
-                    "synchronized (native: pthread_mutex)", false),
-            new ContendedRow(Variant.REENTRANT_LOCK, "reentrantLock", null, "reentrant_lock", false),
-            new ContendedRow(Variant.ATOMIC_LONG_INCREMENT, "atomicLongIncrement", LocksTwins.Contended.ATOMIC,
-                    "atomic_long_increment (native: __atomic_add_fetch)", false));
+            new ContendedRow(Variant.SPIN_LOCK_UNLOCK, "spinLockUnlock", "spin_lock_unlock",
+                    LocksTwins.Contended.SPIN, "spin_lock_unlock", true),
+            new ContendedRow(Variant.PTHREAD_SPIN_LOCK, null, null, LocksTwins.Contended.PTHREAD_SPIN, "pthread_spin_lock", false),
+            new ContendedRow(Variant.SYNCHRONIZED, "synchronizedBlock", "synchronized",
+                    LocksTwins.Contended.MUTEX, "pthread_mutex (the analogue of synchronized)", false),
+            new ContendedRow(Variant.REENTRANT_LOCK, "reentrantLock", "reentrant_lock", null, null, false),
+            new ContendedRow(Variant.ATOMIC_LONG_INCREMENT, "atomicLongIncrement", "atomic_long_increment",
+                    LocksTwins.Contended.ATOMIC, "__atomic_add_fetch (the analogue of atomic_long_increment)", false));
 
     @Override
     public String name() {
@@ -129,7 +130,7 @@ public final class LocksFamily implements BenchFamily {
                 .filter(r -> twin || !r.needsTwin())
                 .toList();
         List<NativeRow> nativeRows = twin ? NATIVE_ROWS : List.of();
-        List<Placement> placements = Placements.choose(ctx.cpus(), allowed);
+        List<ThreadPlacement> placements = ContendedPlacements.choose(ctx.cpus(), allowed);
         List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> !ctx.quick() || ctx.smoke() || r.inQuick()).toList();
         long contendedSteps = placements.size() * contendedRows.stream()
                 .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
@@ -174,17 +175,17 @@ public final class LocksFamily implements BenchFamily {
         List<ContendedMeasurement> contended = new ArrayList<>();
         String skipped = null;
         if (placements.isEmpty()) {
-            skipped = Placements.skipReason(ctx.cpus(), allowed);
+            skipped = ContendedPlacements.skipReason(ctx.cpus(), allowed);
         } else {
-            for (Placement p : placements) {
+            for (ThreadPlacement p : placements) {
                 for (ContendedRow r : contendedRows) {
                     if (r.javaMethod() != null) {
                         contended.add(contendedJava(r, p, jmh));
-                        ctx.progress().step("contended java " + r.label() + " on " + p.name());
+                        ctx.progress().step("contended java " + r.javaLabel() + " on " + p.name());
                     }
                     if (twin && r.nativeKind() != null) {
-                        contended.add(NativeHarness.contend(r.nativeKind(), r.variant(), r.label(), p, plan));
-                        ctx.progress().step("contended native " + r.label() + " on " + p.name());
+                        contended.add(NativeHarness.contend(r.nativeKind(), r.variant(), r.nativeLabel(), p, plan));
+                        ctx.progress().step("contended native " + r.nativeLabel() + " on " + p.name());
                     }
                 }
             }
@@ -195,7 +196,7 @@ public final class LocksFamily implements BenchFamily {
         return new FamilyRun(name(), LocksReport.results(run), null, null, null, LocksReport.notes(run), LocksReport.render(run));
     }
 
-    private ContendedMeasurement contendedJava(ContendedRow r, Placement p, Jmh.Settings s) throws RunnerException {
+    private ContendedMeasurement contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {
         String include = "^" + Pattern.quote(ContendedLockBenchmark.class.getName()) + "\\." + r.javaMethod() + "$";
         ChainedOptionsBuilder ob = new OptionsBuilder()
                 .include(include)
@@ -227,7 +228,7 @@ public final class LocksFamily implements BenchFamily {
             Result share = secondary.get("thread" + t);
             shares.add(new ContendedMeasurement.Share(t, cpus[t], share == null ? Double.NaN : share.getScore()));
         }
-        return new ContendedMeasurement(r.variant(), "java", r.label(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares);
+        return new ContendedMeasurement(r.variant(), "java", r.javaLabel(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares);
     }
 
     private static RunResult single(Collection<RunResult> results, String method) {

@@ -87,7 +87,7 @@ final class NativeHarness {
      * Contended mode in C: one Java thread per CPU of {@code placement}, each pinned, each making
      * one downcall per round that loops inside C until the first thread's {@code roundNs} is up.
      */
-    static ContendedMeasurement contend(LocksTwins.Contended kind, Variant variant, String label, Placement placement,
+    static ContendedMeasurement contend(LocksTwins.Contended kind, Variant variant, String label, ThreadPlacement placement,
                                         Plan plan) throws InterruptedException {
         int n = placement.threads();
         int[] cpus = placement.cpus();

@@ -6,28 +6,26 @@ package dev.corescope.bench.locks;
  * through time_bench_sample.c. For reference only: another CPU, a kernel, ten years ago.
  */
 enum Variant {
-    FOR_LOOP("for_loop", "for_loop: the loop overhead", null, false),
-    SPIN_LOCK_UNLOCK("spin_lock_unlock", "\"clean\" spin_lock_unlock", 12.775, false),
-    SPIN_LOCK_IRQSAVE("spin_lock_irqsave", "irqsave variant spinlock (spin_lock_irqsave)", 21.099, false),
-    IRQSAVE_MANUAL("irqsave_manual", "\"manual\" irqsave before spin_lock", 22.808, false),
-    IRQ_DISABLE_SPIN_LOCK("irq_disable_spin_lock", "\"manual\" local_irq_disable + spin_lock", 14.618, false),
-    IRQ_SAVE_RESTORE("irq_save_restore", "isolated local_irq_save_restore", 13.256, false),
-    PTHREAD_SPIN_LOCK("pthread_spin_lock", "pthread_spin_lock + pthread_spin_unlock", null, false),
+    FOR_LOOP("for_loop", null, false),
+    SPIN_LOCK_UNLOCK("spin_lock_unlock", 12.775, false),
+    SPIN_LOCK_IRQSAVE("spin_lock_irqsave", 21.099, false),
+    IRQSAVE_MANUAL("irqsave_manual", 22.808, false),
+    IRQ_DISABLE_SPIN_LOCK("irq_disable_spin_lock", 14.618, false),
+    IRQ_SAVE_RESTORE("irq_save_restore", 13.256, false),
+    PTHREAD_SPIN_LOCK("pthread_spin_lock", null, false),
     /** The seed's figure is a difference it attributed to "approx the cost of an extra function call". */
-    FUNCTION_CALL("function_call", "function call", 1.709, true),
-    SYNCHRONIZED("synchronized", "synchronized block", null, false),
-    REENTRANT_LOCK("reentrant_lock", "ReentrantLock lock + unlock", null, false),
-    STAMPED_LOCK_OPTIMISTIC("stamped_lock_optimistic", "StampedLock optimistic read + validate", null, false),
-    ATOMIC_LONG_INCREMENT("atomic_long_increment", "AtomicLong.incrementAndGet", null, false);
+    FUNCTION_CALL("function_call", 1.709, true),
+    SYNCHRONIZED("synchronized", null, false),
+    REENTRANT_LOCK("reentrant_lock", null, false),
+    STAMPED_LOCK_OPTIMISTIC("stamped_lock_optimistic", null, false),
+    ATOMIC_LONG_INCREMENT("atomic_long_increment", null, false);
 
     private final String contractName;
-    private final String seedLabel;
     private final Double seedNs;
     private final boolean seedFigureIsDerived;
 
-    Variant(String contractName, String seedLabel, Double seedNs, boolean seedFigureIsDerived) {
+    Variant(String contractName, Double seedNs, boolean seedFigureIsDerived) {
         this.contractName = contractName;
-        this.seedLabel = seedLabel;
         this.seedNs = seedNs;
         this.seedFigureIsDerived = seedFigureIsDerived;
     }
@@ -35,11 +33,6 @@ enum Variant {
     /** The CONTRACT's name, e.g. {@code spin_lock_unlock}. */
     String contractName() {
         return contractName;
-    }
-
-    /** How the seed (or time_bench_sample.c) called it. */
-    String seedLabel() {
-        return seedLabel;
     }
 
     /** The seed's ns per element, or null where the seed has none. */

@@ -60,7 +60,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @State(Scope.Thread)
-@Fork(value = 2, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@Fork(value = 2, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
 @Warmup(iterations = 4, time = 250, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 12, time = 250, timeUnit = TimeUnit.MILLISECONDS)
 public class TimerbaseBenchmark {

@@ -2,9 +2,11 @@ package dev.corescope.bench.timerbase;
 
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
+import dev.corescope.bench.CleanBatches;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineLoad;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
@@ -43,8 +45,8 @@ public final class TimerbaseFamily implements BenchFamily {
     static final Jmh.Settings SMOKE = new Jmh.Settings(0, 1, 20, 3, 20);
     static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 100, 10, 50);
     static final Jmh.Settings FULL = new Jmh.Settings(2, 4, 250, 12, 250);
-    /** Calls per timed C batch: about 2 ms, long next to the clock's resolution. */
-    static final long BATCH_CALLS = 1_000_000;
+    /** Calls per timed C batch: a few hundred µs, long next to the clock's steps, short next to a time slice. */
+    static final long BATCH_CALLS = 100_000;
 
     @Override
     public String name() {
@@ -65,6 +67,7 @@ public final class TimerbaseFamily implements BenchFamily {
         String cpus = ForkPinning.cpusField(ctx.cpus());
         Map<String, Object> params = Map.of("timers", TimerbaseBenchmark.TIMERS);
 
+        String load = MachineLoad.describe().orElse(null);
         ctx.progress().start("bench timerbase", 3 + (nativeOk ? 2 : 0));
         Measured javaBefore = runJmh(ctx, settings, BEFORE, cpus, params);
         Measured javaAfter = runJmh(ctx, settings, AFTER, cpus, params);
@@ -85,7 +88,7 @@ public final class TimerbaseFamily implements BenchFamily {
             if (nativeOk) {
                 histograms.put("native", TimerbaseSampler.nativeC(tb, samples));
                 ctx.progress().step("native histograms");
-                perOp.add(runNative(tb, batches, cpus, params));
+                perOp.add(runNative(tb, batches, cpus, params, notes));
                 ctx.progress().step("native per call");
             }
         }
@@ -102,7 +105,7 @@ public final class TimerbaseFamily implements BenchFamily {
         histograms.forEach((impl, byKind) -> byKind.forEach((kind, h) -> contractHistograms.add(TimerbaseSampler.toReport(impl, kind, h))));
 
         TimerbaseReport report = new TimerbaseReport(ForkPinning.describe(ctx.cpus()), cpusWithBases, firstTouchedOn,
-                describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, notes);
+                describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, notes, load);
         return new FamilyRun(name(), results, null, contractHistograms, null, report.notes(), report.text());
     }
 
@@ -117,28 +120,23 @@ public final class TimerbaseFamily implements BenchFamily {
                 Double.isNaN(error) ? null : error, primary.getStatistics().getN(), cpus, params), primary.getStatistics());
     }
 
-    /** C batches of {@value #BATCH_CALLS} calls, before and after alternating; error over the batches. */
-    private TimerbaseReport.PerOp runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params) {
-        double[] before = new double[batches];
-        double[] after = new double[batches];
+    /** C batches of {@value #BATCH_CALLS} calls, before and after alternating, undisturbed ones kept; error over the batches. */
+    private TimerbaseReport.PerOp runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params,
+                                            List<String> notes) {
+        CleanBatches samples;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
+            CleanBatches.Batch batch = after -> TimerbaseTwins.batch(after ? TimerbaseTwins.Variant.AFTER : TimerbaseTwins.Variant.BEFORE,
+                    tb.perCpuOffset(), tb.timers(), tb.ntimers(), BATCH_CALLS, sink);
             for (int w = 0; w < 3; w++) {
-                TimerbaseTwins.batch(TimerbaseTwins.Variant.BEFORE, tb.perCpuOffset(), tb.timers(), tb.ntimers(), BATCH_CALLS, sink);
-                TimerbaseTwins.batch(TimerbaseTwins.Variant.AFTER, tb.perCpuOffset(), tb.timers(), tb.ntimers(), BATCH_CALLS, sink);
+                batch.run(false);
+                batch.run(true);
             }
-            for (int i = 0; i < batches; i++) {
-                boolean beforeFirst = (i & 1) == 0;
-                TimerbaseTwins.Variant first = beforeFirst ? TimerbaseTwins.Variant.BEFORE : TimerbaseTwins.Variant.AFTER;
-                TimerbaseTwins.Variant second = beforeFirst ? TimerbaseTwins.Variant.AFTER : TimerbaseTwins.Variant.BEFORE;
-                double a = (double) TimerbaseTwins.batch(first, tb.perCpuOffset(), tb.timers(), tb.ntimers(), BATCH_CALLS, sink) / BATCH_CALLS;
-                double b = (double) TimerbaseTwins.batch(second, tb.perCpuOffset(), tb.timers(), tb.ntimers(), BATCH_CALLS, sink) / BATCH_CALLS;
-                before[i] = beforeFirst ? a : b;
-                after[i] = beforeFirst ? b : a;
-            }
+            samples = CleanBatches.collect(batches, BATCH_CALLS, batch);
         }
-        return new TimerbaseReport.PerOp("native", nativeMeasured(BEFORE, before, cpus, params),
-                nativeMeasured(AFTER, after, cpus, params));
+        notes.add("native batches: " + samples.describe() + ".");
+        return new TimerbaseReport.PerOp("native", nativeMeasured(BEFORE, samples.first(), cpus, params),
+                nativeMeasured(AFTER, samples.second(), cpus, params));
     }
 
     private Measured nativeMeasured(String variant, double[] perOp, String cpus, Map<String, Object> params) {

@@ -19,7 +19,7 @@ import java.util.Map;
 record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
                        int samplesPerKind, int nativeBatches, List<PerOp> perOp,
                        Map<String, Map<Kind, org.HdrHistogram.Histogram>> histograms, List<Histogram> contractHistograms,
-                       List<CodeSize> sizes, List<String> familyNotes) {
+                       List<CodeSize> sizes, List<String> familyNotes, String load) {
 
     /** The seed's table (counts per 20 ns bucket, [0-19] .. [300-319]). */
     static final long[] SEED_BEFORE = {0, 6, 41, 93, 814, 5262, 4510, 2202, 81, 15, 3, 2, 2, 0, 0, 0};
@@ -116,10 +116,11 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
                 + "100-159 ns, after mostly 20-119 ns\n", sum(SEED_BEFORE), sum(SEED_AFTER)));
         sb.append("# here: timer bases on ").append(cpuWord()).append(cpusWithBases).append(", ").append(TimerbaseBenchmark.TIMERS)
                 .append(" timers; ").append(pinning).append('\n');
+        if (load != null) sb.append("# at start: ").append(load).append('\n');
         sb.append("# java: ").append(javaSettings).append('\n');
         if (perOp.stream().anyMatch(p -> p.implementation().equals("native"))) {
-            sb.append("# native: ").append(nativeBatches).append(" timed C batches of ").append(TimerbaseFamily.BATCH_CALLS)
-                    .append(" calls per variant (clock_gettime around each batch)\n");
+            sb.append("# native: ").append(nativeBatches).append(" undisturbed C batches of ").append(TimerbaseFamily.BATCH_CALLS)
+                    .append(" calls wanted per variant (clock_gettime around each batch)\n");
         }
         sb.append("# histograms: ").append(samplesPerKind).append(" samples per column, columns interleaved in rounds\n\n");
 

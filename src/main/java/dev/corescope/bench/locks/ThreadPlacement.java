@@ -12,9 +12,9 @@ import java.util.stream.Collectors;
  * @param cpus        one CPU per thread
  * @param description what the CPUs share, for the report
  */
-record Placement(String name, int[] cpus, String description) {
+record ThreadPlacement(String name, int[] cpus, String description) {
 
-    Placement {
+    ThreadPlacement {
         cpus = cpus.clone();
     }
 
@@ -34,7 +34,7 @@ record Placement(String name, int[] cpus, String description) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Placement p && p.name.equals(name) && Arrays.equals(p.cpus, cpus) && p.description.equals(description);
+        return o instanceof ThreadPlacement p && p.name.equals(name) && Arrays.equals(p.cpus, cpus) && p.description.equals(description);
     }
 
     @Override
