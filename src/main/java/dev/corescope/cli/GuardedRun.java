@@ -22,6 +22,13 @@ final class GuardedRun {
 
     static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
+    /**
+     * JMH's stream drainers log a SEVERE stack trace when an interrupted run closes the forked
+     * JVM's output under them; after Ctrl-C that is noise, so JMH's logger is silenced then.
+     * Held here because java.util.logging keeps loggers only weakly.
+     */
+    private static final java.util.logging.Logger JMH_LOG = java.util.logging.Logger.getLogger("org.openjdk.jmh");
+
     private final BenchSession session;
     private final Path saveTo;
     private final PrintWriter err;
@@ -65,6 +72,7 @@ final class GuardedRun {
 
     private void onShutdown() {
         signalled = true;
+        JMH_LOG.setLevel(java.util.logging.Level.OFF);
         if (!session.abort("interrupted by a signal (Ctrl-C)", STOP_WAIT)) {
             // finished just before the signal: let the caller finish writing what it has
             try {

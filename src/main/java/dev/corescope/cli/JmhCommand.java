@@ -24,17 +24,18 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "jmh",
         description = {
-                "Runs JMH's command line over corescope's benchmark classes; every argument goes to JMH",
-                "(its own help: ./run.sh jmh -h). Forked JVMs get the same JVM flags as this one",
-                "(native access, @Contended) unless -jvmArgs replaces them.",
+                "Runs JMH's own command line over corescope's benchmark classes.",
+                "Every argument goes to JMH (its help: ./run.sh jmh -h). Forked JVMs get the",
+                "same JVM flags as this one (native access, @Contended) unless -jvmArgs",
+                "replaces them, and inherit this process's CPU affinity.",
                 "",
                 "Examples:",
-                "  ./run.sh jmh -l                                        # list the benchmarks",
-                "  ./run.sh jmh -lp                                       # ... with their @Params",
+                "  ./run.sh jmh -l                  # list the benchmarks",
+                "  ./run.sh jmh -lp                 # ... with their @Params",
                 "  ./run.sh jmh CpumaskBenchmark -f 1 -wi 3 -i 5 -rf json -rff cpumask.json",
                 "  ./run.sh jmh C2cBenchmark -p placement=any -p cpus=0-1",
-                "  ./run.sh pin --cpus 1 -- ./run.sh jmh TimerbaseBenchmark -f 1   # everything on CPU 1"},
-        footer = {"", "Options before the benchmark pattern are JMH's; corescope's own is only --help."})
+                "  ./run.sh pin --cpus 1 -- ./run.sh jmh TimerbaseBenchmark -f 1"},
+        footer = {"", "corescope's own option is only --help; everything else is JMH's."})
 final class JmhCommand implements Callable<Integer> {
 
     @Spec

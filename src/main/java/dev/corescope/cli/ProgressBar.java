@@ -35,11 +35,20 @@ final class ProgressBar implements Progress, BenchSession.Listener {
     private int done;
     private String detail = "";
     private boolean drawn;
+    private java.util.Timer ticker;
+
+    private final long tickMillis;
 
     ProgressBar(PrintWriter err, boolean terminal, LongSupplier nanoTime) {
+        this(err, terminal, nanoTime, 1000);
+    }
+
+    /** @param tickMillis how often a terminal bar redraws between steps; 0: only on steps */
+    ProgressBar(PrintWriter err, boolean terminal, LongSupplier nanoTime, long tickMillis) {
         this.err = err;
         this.terminal = terminal;
         this.nanoTime = nanoTime;
+        this.tickMillis = tickMillis;
     }
 
     /** Whether file descriptor 2 is a terminal: its {@code /proc/self/fd/2} link names a tty. */
@@ -64,15 +73,34 @@ final class ProgressBar implements Progress, BenchSession.Listener {
         detail = "";
         if (terminal) {
             draw();
+            startTicker();
         } else {
             line(counter + " " + family + ": running");
         }
+    }
+
+    /** On a terminal, the clock keeps moving during a long step: redraw once a second. */
+    private void startTicker() {
+        if (ticker != null || tickMillis <= 0) return;
+        ticker = new java.util.Timer("corescope-progress", true);
+        ticker.scheduleAtFixedRate(new java.util.TimerTask() {
+            @Override
+            public void run() {
+                synchronized (ProgressBar.this) {
+                    if (drawn) draw();
+                }
+            }
+        }, tickMillis, tickMillis);
     }
 
     @Override
     public synchronized void familyFinished(int index, int total, BenchFamily f, ResultsFile.Failure failure) {
         String took = elapsed();
         String outcome = failure == null ? "done in " + took : "FAILED after " + took + ": " + failure.reason();
+        if (ticker != null) {
+            ticker.cancel();
+            ticker = null;
+        }
         if (terminal) clear();
         line(counter + " " + family + ": " + outcome);
     }

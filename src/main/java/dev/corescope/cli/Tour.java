@@ -44,6 +44,7 @@ final class Tour {
     }
 
     int run() throws InterruptedException, IOException {
+        TopologyCommand.checkOutputFolder(saveTo, "saving " + saveTo.getFileName() + ":");
         long t0 = System.nanoTime();
         EnvironmentProbe probe = EnvironmentProbe.live();
         out.println("corescope tour: the machine, then each benchmark family in quick mode, then a summary.");

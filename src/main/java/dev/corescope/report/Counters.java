@@ -17,8 +17,8 @@ public record Counters(String benchmark, String scope, List<Counter> counters) {
 
     /** The scope corescope uses: see {@code sys.PerfCounters}. */
     public static final String SCOPE_FAMILY_THREAD_INHERIT =
-            "the thread that ran the family and every thread and process it started (perf_event_open pid=0 cpu=-1 inherit=1);"
-                    + " not the JVM's JIT and GC threads";
+            "the thread that ran the family and every thread and process it started, forked JMH JVMs included"
+                    + " (pid=0 cpu=-1 inherit=1); not this JVM's own JIT and GC threads";
 
     public Counters {
         counters = counters == null ? List.of() : List.copyOf(counters);

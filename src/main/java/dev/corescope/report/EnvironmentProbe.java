@@ -291,7 +291,7 @@ public final class EnvironmentProbe {
         long total = 0;
         for (int i = 0; i < 8; i++) total += a[i] - b[i];
         if (total <= 0) return null;
-        return 100.0 * (a[7] - b[7]) / total;
+        return Math.round(10_000.0 * (a[7] - b[7]) / total) / 100.0;
     }
 
     // ---- cgroup -------------------------------------------------------------------------

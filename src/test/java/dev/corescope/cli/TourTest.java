@@ -60,4 +60,17 @@ class TourTest {
         assertTrue(Files.exists(saved));
         assertTrue(Json.readResults(saved).environment() != null);
     }
+
+    @Test
+    void aFolderThatCannotTakeTheResultsIsBadInputBeforeAnythingRuns() {
+        Path saved = dir.resolve("gone/corescope-results.json");
+        CommandLine cl = Main.commandLine(() -> List.of(new TestFamilies.Failing()), saved);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        assertEquals(2, cl.execute());
+        assertEquals("", out.toString());
+        assertEquals("corescope: saving corescope-results.json: " + saved + ": folder " + saved.getParent() + " does not exist\n", err.toString());
+    }
 }
