@@ -87,11 +87,12 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
             PerOp op = perOp.stream().filter(p -> p.implementation().equals(e.getKey())).findFirst().orElse(null);
             out.add(String.format(Locale.ROOT, "%s histograms: an empty sample (two clock reads, nothing between) is mostly %s; "
                             + "below 320 ns it averages %.1f ns, a sample with the call %.1f ns (before) and %.1f ns (after): "
-                            + "%+.1f and %+.1f ns over the empty one%s. The clock moves in steps of several ns, so these "
-                            + "histograms are mostly the clock; the per-call figure above (%s) is the call's cost.",
+                            + "%+.1f and %+.1f ns over the empty one%s. These histograms are mostly the clock: the empty "
+                            + "samples already fill the same buckets, and the CPU overlaps a call this short with the clock reads, "
+                            + "so a sample moves by less than the call costs. The per-call figure above (%s) is the call's cost.",
                     e.getKey(), TimerbaseSampler.commonValues(empty, 3), emptyMean, beforeMean, afterMean,
                     beforeMean - emptyMean, afterMean - emptyMean,
-                    op == null ? "" : String.format(Locale.ROOT, ", against %.2f and %.2f ns per call",
+                    op == null ? "" : String.format(Locale.ROOT, ", while the call alone costs %.2f and %.2f ns",
                             op.before().result().score(), op.after().result().score()),
                     e.getKey().equals("java") ? "JMH, no clock read per call" : "timed C batches, no clock read per call"));
         }
