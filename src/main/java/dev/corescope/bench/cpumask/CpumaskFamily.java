@@ -117,7 +117,7 @@ public final class CpumaskFamily implements BenchFamily {
         Result result = new Result(name(), method, "java", "op", u.unit(), u.score(),
                 Double.isNaN(error) ? null : error, u.kept(), cpus, c.params());
         ctx.progress().step("java " + method + " " + c);
-        return new Measured(result, u.stats());
+        return new Measured(result, u.stats(), u.fellBack());
     }
 
     /**
@@ -140,14 +140,15 @@ public final class CpumaskFamily implements BenchFamily {
         }
         outcomes.add(samples);
         return new CpumaskReport.Comparison(c, "native",
-                nativeMeasured(BASELINE, c, samples.first(), cpus), nativeMeasured(APPROACH, c, samples.second(), cpus));
+                nativeMeasured(BASELINE, c, samples.first(), cpus, samples.fellBack()),
+                nativeMeasured(APPROACH, c, samples.second(), cpus, samples.fellBack()));
     }
 
-    private Measured nativeMeasured(String variant, CpumaskConfig c, double[] perOp, String cpus) {
+    private Measured nativeMeasured(String variant, CpumaskConfig c, double[] perOp, String cpus, boolean includesPreemptions) {
         ListStatistics s = new ListStatistics(perOp);
         double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
         return new Measured(new Result(name(), variant, "native", "op", "ns/op", s.getMean(),
-                Double.isNaN(error) ? null : error, s.getN(), cpus, c.params()), s);
+                Double.isNaN(error) ? null : error, s.getN(), cpus, c.params()), s, includesPreemptions);
     }
 
     /** The four C functions' sizes, as bloat-o-meter reads them ({@code st_size}). */
@@ -196,6 +197,7 @@ public final class CpumaskFamily implements BenchFamily {
     }
 
     /** A figure with the samples it came from, for the significance test. */
-    record Measured(Result result, Statistics stats) {
+    /** ... and whether it had to keep samples taken while the thread was descheduled. */
+    record Measured(Result result, Statistics stats, boolean includesPreemptions) {
     }
 }

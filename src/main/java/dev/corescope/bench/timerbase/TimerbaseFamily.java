@@ -121,7 +121,7 @@ public final class TimerbaseFamily implements BenchFamily {
         double error = u.error();
         ctx.progress().step("java " + method);
         return new Measured(new Result(name(), method, "java", "op", u.unit(), u.score(),
-                Double.isNaN(error) ? null : error, u.kept(), cpus, params), u.stats());
+                Double.isNaN(error) ? null : error, u.kept(), cpus, params), u.stats(), u.fellBack());
     }
 
     /** C batches of {@value #BATCH_CALLS} calls, before and after alternating, undisturbed ones kept; error over the batches. */
@@ -139,15 +139,16 @@ public final class TimerbaseFamily implements BenchFamily {
             samples = CleanBatches.collect(batches, BATCH_CALLS, batch);
         }
         notes.add("native batches: " + samples.describe() + ".");
-        return new TimerbaseReport.PerOp("native", nativeMeasured(BEFORE, samples.first(), cpus, params),
-                nativeMeasured(AFTER, samples.second(), cpus, params));
+        return new TimerbaseReport.PerOp("native", nativeMeasured(BEFORE, samples.first(), cpus, params, samples.fellBack()),
+                nativeMeasured(AFTER, samples.second(), cpus, params, samples.fellBack()));
     }
 
-    private Measured nativeMeasured(String variant, double[] perOp, String cpus, Map<String, Object> params) {
+    private Measured nativeMeasured(String variant, double[] perOp, String cpus, Map<String, Object> params,
+                                    boolean includesPreemptions) {
         ListStatistics s = new ListStatistics(perOp);
         double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
         return new Measured(new Result(name(), variant, "native", "op", "ns/op", s.getMean(),
-                Double.isNaN(error) ? null : error, s.getN(), cpus, params), s);
+                Double.isNaN(error) ? null : error, s.getN(), cpus, params), s, includesPreemptions);
     }
 
     private static List<TimerbaseReport.CodeSize> codeSizes(List<String> notes) {
@@ -183,6 +184,7 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     /** A figure with the samples it came from, for the significance test. */
-    record Measured(Result result, Statistics stats) {
+    /** ... and whether it had to keep samples taken while the thread was descheduled. */
+    record Measured(Result result, Statistics stats, boolean includesPreemptions) {
     }
 }

@@ -128,10 +128,14 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
         sb.append("Per call, ns/op (± half-width of the 99.9% confidence interval; no clock read per call)\n");
         TextTable t = new TextTable("impl", ">before", ">after", ">difference", "significant");
         for (PerOp p : perOp) {
-            t.row(p.implementation(), perOpCell(p.before().result()), perOpCell(p.after().result()),
+            t.row(p.implementation(), perOpCell(p.before()), perOpCell(p.after()),
                     String.format(Locale.ROOT, "%+.3f (%+.2f%%)", p.difference(), p.differencePct()), p.significant() ? "yes" : "no");
         }
-        sb.append(t.render("  ")).append('\n');
+        sb.append(t.render("  "));
+        if (perOp.stream().anyMatch(p -> p.before().includesPreemptions() || p.after().includesPreemptions())) {
+            sb.append("  * fewer than 3 samples ran undisturbed, so all were kept: this figure includes time the thread was descheduled\n");
+        }
+        sb.append('\n');
 
         sb.append("Per-call latency as the seed measured it (clock read, one call, clock read), counts per 20 ns bucket;\n")
                 .append("'empty' has nothing between the two clock reads: it is the clock's own cost. [300-319] includes everything above.\n");
@@ -209,8 +213,10 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
         return v == null ? "" : String.format(Locale.ROOT, "%.0f", v);
     }
 
-    private static String perOpCell(Result r) {
-        return r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
-                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error());
+    private static String perOpCell(Measured m) {
+        Result r = m.result();
+        String mark = m.includesPreemptions() ? " *" : "";
+        return (r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
+                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error())) + mark;
     }
 }
