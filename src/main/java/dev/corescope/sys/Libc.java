@@ -49,6 +49,15 @@ final class Libc {
         return LINKER.downcallHandle(address, descriptor, CAPTURE_ERRNO);
     }
 
+    /**
+     * {@link #withErrno(MemorySegment, FunctionDescriptor)} for a variadic function such as
+     * {@code syscall}: {@code firstVariadicArg} is the index of the first argument after the
+     * {@code ...}, as jextract's {@code makeInvoker} would pass it.
+     */
+    static MethodHandle withErrnoVariadic(MemorySegment address, FunctionDescriptor descriptor, int firstVariadicArg) {
+        return LINKER.downcallHandle(address, descriptor, CAPTURE_ERRNO, Linker.Option.firstVariadicArg(firstVariadicArg));
+    }
+
     /** A call-state segment for one errno-capturing call. */
     static MemorySegment callState(Arena arena) {
         return arena.allocate(CALL_STATE);
