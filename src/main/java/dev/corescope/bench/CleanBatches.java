@@ -52,7 +52,7 @@ public record CleanBatches(double[] first, double[] second, int run, int discard
     /** One line for a report. */
     public String describe() {
         return fellBack ? "every batch kept: fewer than 3 per variant ran undisturbed, so these figures include preemptions"
-                : discarded + " of " + run + " batches left out because the thread was descheduled during them "
+                : discarded + " of " + run + " left out because the thread was descheduled during them "
                 + "(its CPU time fell more than 2% behind the wall clock)";
     }
 

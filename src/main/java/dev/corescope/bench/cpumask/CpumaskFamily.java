@@ -7,6 +7,7 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
@@ -44,8 +45,8 @@ public final class CpumaskFamily implements BenchFamily {
     /** JMH runs: quick stays under 20 s for 8 forks on 2 cores; full aims at errors under 2%. */
     /** Tests: no fork, 3 iterations (JMH gives no error below 3); numbers mean nothing. */
     static final Jmh.Settings SMOKE = new Jmh.Settings(0, 1, 20, 3, 20);
-    static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 100, 10, 50);
-    static final Jmh.Settings FULL = new Jmh.Settings(2, 4, 250, 12, 250);
+    static final Jmh.Settings QUICK = new Jmh.Settings(1, 2, 100, 30, 10);
+    static final Jmh.Settings FULL = new Jmh.Settings(3, 3, 200, 60, 10);
 
     @Override
     public String name() {
@@ -62,7 +63,7 @@ public final class CpumaskFamily implements BenchFamily {
         Jmh.Settings settings = ctx.smoke() ? SMOKE : ctx.quick() ? QUICK : FULL;
         List<CpumaskConfig> javaPlan = ctx.smoke() ? CpumaskConfig.smoke() : ctx.quick() ? CpumaskConfig.quick() : CpumaskConfig.all();
         List<CpumaskConfig> nativePlan = ctx.smoke() ? CpumaskConfig.smoke() : CpumaskConfig.all();
-        int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 40;
+        int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 100;
         boolean nativeOk = CpumaskTwins.available();
         String cpus = ForkPinning.cpusField(ctx.cpus());
         CpuMask allowed = Affinity.allowed();
@@ -71,14 +72,16 @@ public final class CpumaskFamily implements BenchFamily {
         String load = MachineLoad.describe().orElse(null);
         ctx.progress().start("bench cpumask", javaPlan.size() * 2 + (nativeOk ? nativePlan.size() + 1 : 0));
         List<CpumaskReport.Comparison> comparisons = new ArrayList<>();
+        List<UndisturbedIterations> iterations = new ArrayList<>();
         for (CpumaskConfig c : javaPlan) {
-            Measured loop = runJmh(ctx, settings, c, BASELINE, cpus);
-            Measured first = runJmh(ctx, settings, c, APPROACH, cpus);
+            Measured loop = runJmh(ctx, settings, c, BASELINE, cpus, iterations);
+            Measured first = runJmh(ctx, settings, c, APPROACH, cpus, iterations);
             comparisons.add(new CpumaskReport.Comparison(c, "java", loop, first));
         }
 
         List<CpumaskReport.CodeSize> sizes = new ArrayList<>();
         List<String> notes = new ArrayList<>();
+        notes.add("java iterations: " + UndisturbedIterations.describe(iterations) + ".");
         if (nativeOk) {
             List<CleanBatches> outcomes = new ArrayList<>();
             for (CpumaskConfig c : nativePlan) {
@@ -104,17 +107,17 @@ public final class CpumaskFamily implements BenchFamily {
         return new FamilyRun(name(), results, null, null, null, report.notes(), report.text());
     }
 
-    private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus) throws Exception {
+    private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
+                            List<UndisturbedIterations> iterations) throws Exception {
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(CpumaskBenchmark.class, method,
                 c.jmhParams(), settings, ForkPinning.jvmArgs(ctx.cpus())));
-        RunResult r = runs.iterator().next();
-        var primary = r.getPrimaryResult();
-        Statistics stats = primary.getStatistics();
-        double error = primary.getScoreError();
-        Result result = new Result(name(), method, "java", "op", primary.getScoreUnit(), primary.getScore(),
-                Double.isNaN(error) ? null : error, stats.getN(), cpus, c.params());
+        UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
+        iterations.add(u);
+        double error = u.error();
+        Result result = new Result(name(), method, "java", "op", u.unit(), u.score(),
+                Double.isNaN(error) ? null : error, u.kept(), cpus, c.params());
         ctx.progress().step("java " + method + " " + c);
-        return new Measured(result, stats);
+        return new Measured(result, u.stats(), u.fellBack());
     }
 
     /**
@@ -137,14 +140,15 @@ public final class CpumaskFamily implements BenchFamily {
         }
         outcomes.add(samples);
         return new CpumaskReport.Comparison(c, "native",
-                nativeMeasured(BASELINE, c, samples.first(), cpus), nativeMeasured(APPROACH, c, samples.second(), cpus));
+                nativeMeasured(BASELINE, c, samples.first(), cpus, samples.fellBack()),
+                nativeMeasured(APPROACH, c, samples.second(), cpus, samples.fellBack()));
     }
 
-    private Measured nativeMeasured(String variant, CpumaskConfig c, double[] perOp, String cpus) {
+    private Measured nativeMeasured(String variant, CpumaskConfig c, double[] perOp, String cpus, boolean includesPreemptions) {
         ListStatistics s = new ListStatistics(perOp);
         double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
         return new Measured(new Result(name(), variant, "native", "op", "ns/op", s.getMean(),
-                Double.isNaN(error) ? null : error, s.getN(), cpus, c.params()), s);
+                Double.isNaN(error) ? null : error, s.getN(), cpus, c.params()), s, includesPreemptions);
     }
 
     /** The four C functions' sizes, as bloat-o-meter reads them ({@code st_size}). */
@@ -193,6 +197,7 @@ public final class CpumaskFamily implements BenchFamily {
     }
 
     /** A figure with the samples it came from, for the significance test. */
-    record Measured(Result result, Statistics stats) {
+    /** ... and whether it had to keep samples taken while the thread was descheduled. */
+    record Measured(Result result, Statistics stats, boolean includesPreemptions) {
     }
 }

@@ -88,7 +88,7 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
                 + "nr_cpu_ids is 4096; on this machine such a kernel would stop at nr_cpu_ids=" + nrCpuIds + ".");
         if (quick) {
             notes.add("--quick: Java measures " + comparisons.stream().filter(c -> c.implementation().equals("java")).count()
-                    + " of " + CpumaskConfig.all().size() + " configurations; run without --quick for all, with errors near 1%.");
+                    + " of " + CpumaskConfig.all().size() + " configurations; run without --quick for all, with smaller errors.");
         }
         notes.addAll(familyNotes);
         return notes;
@@ -116,9 +116,10 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
             for (Comparison p : comparisons) {
                 if (p.implementation().equals("java") && p.config().input() == CpumaskInputs.InputKind.PRECOMPUTED
                         && p.config().nrCpus() == r.config().nrCpus() && p.config().mask() == r.config().mask()) {
-                    double cost = r.baseline().result().score() - p.baseline().result().score();
-                    return String.format(Locale.ROOT, "drawing costs about %.1f ns per call here (java, any_but_loop, nrCpus=%d, "
-                                    + "mask=%s: random minus precomputed). The seed's CSPRNG took most of its ~197 ns per iteration, "
+                    double cost = Math.min(r.baseline().result().score() - p.baseline().result().score(),
+                            r.approach().result().score() - p.approach().result().score());
+                    return String.format(Locale.ROOT, "drawing costs about %.1f ns per call here (java, nrCpus=%d, "
+                                    + "mask=%s: random minus precomputed, the smaller of the two variants). The seed's CSPRNG took most of its ~197 ns per iteration, "
                                     + "so its 0.6%% is about 1.2 ns per call.",
                             cost, r.config().nrCpus(), r.config().mask().param());
                 }
@@ -136,8 +137,9 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
                 resolving == comparisons.size() ? "every row could have shown it."
                         : "the others can neither confirm nor refute a 0.6% change.");
         if (wide > 0) {
-            s += String.format(Locale.ROOT, " %d row%s an error above %.0f%% of the score (--quick, or a busy machine).",
-                    wide, wide == 1 ? " has" : "s have", TARGET_ERROR_PCT);
+            s += String.format(Locale.ROOT, " %d row%s an error above %.0f%% of the score (%s).",
+                    wide, wide == 1 ? " has" : "s have", TARGET_ERROR_PCT,
+                    quick ? "--quick runs fewer iterations" : "other work on the machine: see the load average above");
         }
         return s;
     }
@@ -175,11 +177,15 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
                 ">difference", "significant");
         for (Comparison c : comparisons) {
             perOp.row(c.implementation(), c.config().nrCpus(), c.config().mask().param(), c.config().input().param(),
-                    perOp(c.baseline().result()), perOp(c.approach().result()),
+                    perOp(c.baseline()), perOp(c.approach()),
                     String.format(Locale.ROOT, "%+.3f (%+.2f%%)", c.difference(), c.differencePct()),
                     c.significant() ? "yes" : "no");
         }
-        sb.append(perOp.render("  ")).append('\n');
+        sb.append(perOp.render("  "));
+        if (comparisons.stream().anyMatch(c -> c.baseline().includesPreemptions() || c.approach().includesPreemptions())) {
+            sb.append("  * fewer than 3 samples ran undisturbed, so all were kept: this figure includes time the thread was descheduled\n");
+        }
+        sb.append('\n');
 
         if (!sizes.isEmpty()) {
             sb.append("Code size in bytes (st_size in libcorescope.so's ").append(sizes.getFirst().table())
@@ -207,8 +213,10 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
         return String.format(Locale.ROOT, "Total time: %d ns", Math.round(m.result().score() * CpumaskFamily.SEED_CALLS));
     }
 
-    private static String perOp(Result r) {
-        return r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
-                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error());
+    private static String perOp(Measured m) {
+        Result r = m.result();
+        String mark = m.includesPreemptions() ? " *" : "";
+        return (r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
+                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error())) + mark;
     }
 }

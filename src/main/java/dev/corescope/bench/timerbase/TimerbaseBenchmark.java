@@ -1,6 +1,7 @@
 package dev.corescope.bench.timerbase;
 
 import dev.corescope.bench.ForkPinning;
+import dev.corescope.bench.ThreadCpuTime;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -50,6 +51,12 @@ import java.util.concurrent.TimeUnit;
  * the optimiser ({@code RELOC_HIDE}); C2 sees through both and may share the table load, as
  * GCC does with the C twin ({@code native/src/timerbase.c}).
  *
+ * <p><b>Iterations.</b> Many short ones (10 ms): {@link ThreadCpuTime} reports the thread's CPU
+ * time per iteration, and {@code bench} keeps only the iterations the thread ran through
+ * undisturbed ({@link dev.corescope.bench.UndisturbedIterations}), so a time slice lost to
+ * another process on a shared machine does not count as the lookup's. The {@code jmh} command
+ * prints JMH's own score over all iterations, next to {@code cpuNs}.
+ *
  * <p><b>How to run.</b>
  * <pre>
  *   ./run.sh bench timerbase --cpus 1           # Java and C, histograms and per-op, pinned to CPU 1
@@ -60,9 +67,9 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @State(Scope.Thread)
-@Fork(value = 2, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
-@Warmup(iterations = 4, time = 250, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 12, time = 250, timeUnit = TimeUnit.MILLISECONDS)
+@Fork(value = 3, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
+@Warmup(iterations = 3, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 60, time = 10, timeUnit = TimeUnit.MILLISECONDS)
 public class TimerbaseBenchmark {
 
     /** Timers the loop cycles through: a power of two. */
@@ -97,13 +104,14 @@ public class TimerbaseBenchmark {
         return timers + (long) (next++ & (TIMERS - 1)) * TimerBases.TIMER_LIST_SIZE;
     }
 
+    /** {@code cpu} only reports the thread's CPU time per iteration, so descheduled iterations can be told apart. */
     @Benchmark
-    public long before() {
+    public long before(ThreadCpuTime cpu) {
         return TimerBases.lockTimerBaseBefore(nextTimer(), perCpuOffset);
     }
 
     @Benchmark
-    public long after() {
+    public long after(ThreadCpuTime cpu) {
         return TimerBases.lockTimerBaseAfter(nextTimer(), perCpuOffset);
     }
 }

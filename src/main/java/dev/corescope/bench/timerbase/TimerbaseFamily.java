@@ -7,6 +7,7 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
@@ -43,8 +44,8 @@ public final class TimerbaseFamily implements BenchFamily {
 
     /** Tests: no fork, 3 iterations (JMH gives no error below 3); numbers mean nothing. */
     static final Jmh.Settings SMOKE = new Jmh.Settings(0, 1, 20, 3, 20);
-    static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 100, 10, 50);
-    static final Jmh.Settings FULL = new Jmh.Settings(2, 4, 250, 12, 250);
+    static final Jmh.Settings QUICK = new Jmh.Settings(1, 2, 100, 30, 10);
+    static final Jmh.Settings FULL = new Jmh.Settings(3, 3, 200, 60, 10);
     /** Calls per timed C batch: a few hundred µs, long next to the clock's steps, short next to a time slice. */
     static final long BATCH_CALLS = 100_000;
 
@@ -62,17 +63,19 @@ public final class TimerbaseFamily implements BenchFamily {
     public FamilyRun run(BenchContext ctx) throws Exception {
         Jmh.Settings settings = ctx.smoke() ? SMOKE : ctx.quick() ? QUICK : FULL;
         int samples = ctx.smoke() ? 4_000 : ctx.quick() ? 200_000 : 1_000_000;
-        int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 40;
+        int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 100;
         boolean nativeOk = TimerbaseTwins.available();
         String cpus = ForkPinning.cpusField(ctx.cpus());
         Map<String, Object> params = Map.of("timers", TimerbaseBenchmark.TIMERS);
 
         String load = MachineLoad.describe().orElse(null);
         ctx.progress().start("bench timerbase", 3 + (nativeOk ? 2 : 0));
-        Measured javaBefore = runJmh(ctx, settings, BEFORE, cpus, params);
-        Measured javaAfter = runJmh(ctx, settings, AFTER, cpus, params);
+        List<UndisturbedIterations> iterations = new ArrayList<>();
+        Measured javaBefore = runJmh(ctx, settings, BEFORE, cpus, params, iterations);
+        Measured javaAfter = runJmh(ctx, settings, AFTER, cpus, params, iterations);
 
         List<String> notes = new ArrayList<>();
+        notes.add("java iterations: " + UndisturbedIterations.describe(iterations) + ".");
         List<TimerbaseReport.PerOp> perOp = new ArrayList<>();
         perOp.add(new TimerbaseReport.PerOp("java", javaBefore, javaAfter));
         Map<String, Map<TimerbaseSampler.Kind, org.HdrHistogram.Histogram>> histograms = new LinkedHashMap<>();
@@ -109,15 +112,16 @@ public final class TimerbaseFamily implements BenchFamily {
         return new FamilyRun(name(), results, null, contractHistograms, null, report.notes(), report.text());
     }
 
-    private Measured runJmh(BenchContext ctx, Jmh.Settings settings, String method, String cpus, Map<String, Object> params)
-            throws Exception {
+    private Measured runJmh(BenchContext ctx, Jmh.Settings settings, String method, String cpus, Map<String, Object> params,
+                            List<UndisturbedIterations> iterations) throws Exception {
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(TimerbaseBenchmark.class, method,
                 Map.of(), settings, ForkPinning.jvmArgs(ctx.cpus())));
-        var primary = runs.iterator().next().getPrimaryResult();
-        double error = primary.getScoreError();
+        UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
+        iterations.add(u);
+        double error = u.error();
         ctx.progress().step("java " + method);
-        return new Measured(new Result(name(), method, "java", "op", primary.getScoreUnit(), primary.getScore(),
-                Double.isNaN(error) ? null : error, primary.getStatistics().getN(), cpus, params), primary.getStatistics());
+        return new Measured(new Result(name(), method, "java", "op", u.unit(), u.score(),
+                Double.isNaN(error) ? null : error, u.kept(), cpus, params), u.stats(), u.fellBack());
     }
 
     /** C batches of {@value #BATCH_CALLS} calls, before and after alternating, undisturbed ones kept; error over the batches. */
@@ -135,15 +139,16 @@ public final class TimerbaseFamily implements BenchFamily {
             samples = CleanBatches.collect(batches, BATCH_CALLS, batch);
         }
         notes.add("native batches: " + samples.describe() + ".");
-        return new TimerbaseReport.PerOp("native", nativeMeasured(BEFORE, samples.first(), cpus, params),
-                nativeMeasured(AFTER, samples.second(), cpus, params));
+        return new TimerbaseReport.PerOp("native", nativeMeasured(BEFORE, samples.first(), cpus, params, samples.fellBack()),
+                nativeMeasured(AFTER, samples.second(), cpus, params, samples.fellBack()));
     }
 
-    private Measured nativeMeasured(String variant, double[] perOp, String cpus, Map<String, Object> params) {
+    private Measured nativeMeasured(String variant, double[] perOp, String cpus, Map<String, Object> params,
+                                    boolean includesPreemptions) {
         ListStatistics s = new ListStatistics(perOp);
         double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
         return new Measured(new Result(name(), variant, "native", "op", "ns/op", s.getMean(),
-                Double.isNaN(error) ? null : error, s.getN(), cpus, params), s);
+                Double.isNaN(error) ? null : error, s.getN(), cpus, params), s, includesPreemptions);
     }
 
     private static List<TimerbaseReport.CodeSize> codeSizes(List<String> notes) {
@@ -179,6 +184,7 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     /** A figure with the samples it came from, for the significance test. */
-    record Measured(Result result, Statistics stats) {
+    /** ... and whether it had to keep samples taken while the thread was descheduled. */
+    record Measured(Result result, Statistics stats, boolean includesPreemptions) {
     }
 }

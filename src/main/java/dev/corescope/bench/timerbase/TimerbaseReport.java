@@ -87,11 +87,12 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
             PerOp op = perOp.stream().filter(p -> p.implementation().equals(e.getKey())).findFirst().orElse(null);
             out.add(String.format(Locale.ROOT, "%s histograms: an empty sample (two clock reads, nothing between) is mostly %s; "
                             + "below 320 ns it averages %.1f ns, a sample with the call %.1f ns (before) and %.1f ns (after): "
-                            + "%+.1f and %+.1f ns over the empty one%s. The clock moves in steps of several ns, so these "
-                            + "histograms are mostly the clock; the per-call figure above (%s) is the call's cost.",
+                            + "%+.1f and %+.1f ns over the empty one%s. These histograms are mostly the clock: the empty "
+                            + "samples already fill the same buckets, and the CPU overlaps a call this short with the clock reads, "
+                            + "so a sample moves by less than the call costs. The per-call figure above (%s) is the call's cost.",
                     e.getKey(), TimerbaseSampler.commonValues(empty, 3), emptyMean, beforeMean, afterMean,
                     beforeMean - emptyMean, afterMean - emptyMean,
-                    op == null ? "" : String.format(Locale.ROOT, ", against %.2f and %.2f ns per call",
+                    op == null ? "" : String.format(Locale.ROOT, ", while the call alone costs %.2f and %.2f ns",
                             op.before().result().score(), op.after().result().score()),
                     e.getKey().equals("java") ? "JMH, no clock read per call" : "timed C batches, no clock read per call"));
         }
@@ -127,10 +128,14 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
         sb.append("Per call, ns/op (± half-width of the 99.9% confidence interval; no clock read per call)\n");
         TextTable t = new TextTable("impl", ">before", ">after", ">difference", "significant");
         for (PerOp p : perOp) {
-            t.row(p.implementation(), perOpCell(p.before().result()), perOpCell(p.after().result()),
+            t.row(p.implementation(), perOpCell(p.before()), perOpCell(p.after()),
                     String.format(Locale.ROOT, "%+.3f (%+.2f%%)", p.difference(), p.differencePct()), p.significant() ? "yes" : "no");
         }
-        sb.append(t.render("  ")).append('\n');
+        sb.append(t.render("  "));
+        if (perOp.stream().anyMatch(p -> p.before().includesPreemptions() || p.after().includesPreemptions())) {
+            sb.append("  * fewer than 3 samples ran undisturbed, so all were kept: this figure includes time the thread was descheduled\n");
+        }
+        sb.append('\n');
 
         sb.append("Per-call latency as the seed measured it (clock read, one call, clock read), counts per 20 ns bucket;\n")
                 .append("'empty' has nothing between the two clock reads: it is the clock's own cost. [300-319] includes everything above.\n");
@@ -208,8 +213,10 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
         return v == null ? "" : String.format(Locale.ROOT, "%.0f", v);
     }
 
-    private static String perOpCell(Result r) {
-        return r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
-                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error());
+    private static String perOpCell(Measured m) {
+        Result r = m.result();
+        String mark = m.includesPreemptions() ? " *" : "";
+        return (r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
+                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error())) + mark;
     }
 }

@@ -87,6 +87,7 @@ class CpumaskFamilyTest {
         assertTrue(text.contains("significant"), text);
         assertTrue(text.contains("unpinned"), "a run without --cpus says it is unpinned");
         assertTrue(text.contains("19665287"), "the seed's figure is quoted");
+        assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("java iterations: ")), "says how many iterations were kept");
         if (CpumaskTwins.available()) assertTrue(text.contains("Code size in bytes"), text);
     }
 
