@@ -111,7 +111,7 @@ final class BenchCommand implements Callable<Integer> {
         if (file.failures().isEmpty()) return Main.EXIT_OK;
         err.println("corescope: " + failureLine(file.failures(), total));
         err.flush();
-        return Main.EXIT_FAILURE;
+        return Main.EXIT_PARTIAL;
     }
 
     /** Each family's own report, then the counters, the failures and the environment. */

@@ -48,6 +48,12 @@ public final class Main implements Callable<Integer> {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILURE = 1;
     public static final int EXIT_USAGE = 2;
+    /**
+     * Some benchmark families failed and the others finished: their results are printed and
+     * saved as usual, with the failures listed in them, and stderr has one line naming the
+     * failed families. Distinct from 1, after which stdout is empty (CONTRACT.md).
+     */
+    public static final int EXIT_PARTIAL = 3;
 
     @Spec
     CommandSpec spec;

@@ -87,7 +87,7 @@ final class Tour {
             if (file.failures().isEmpty()) return Main.EXIT_OK;
             err.println("corescope: " + BenchCommand.failureLine(file.failures(), families.size()));
             err.flush();
-            return Main.EXIT_FAILURE;
+            return Main.EXIT_PARTIAL;
         } finally {
             guarded.done();
         }
