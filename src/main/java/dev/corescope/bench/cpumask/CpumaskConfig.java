@@ -42,6 +42,12 @@ record CpumaskConfig(int nrCpus, MaskKind mask, InputKind input) {
                 new CpumaskConfig(4096, MaskKind.HIGH, InputKind.PRECOMPUTED));
     }
 
+    /** For progress lines: {@code nrCpus=64 mask=allowed input=random}. */
+    @Override
+    public String toString() {
+        return "nrCpus=" + nrCpus + " mask=" + mask.param() + " input=" + input.param();
+    }
+
     /** As JMH {@code -p} values. */
     Map<String, String[]> jmhParams() {
         return Map.of("nrCpus", new String[]{Integer.toString(nrCpus)},

@@ -70,7 +70,7 @@ public final class CpumaskFamily implements BenchFamily {
         int nrCpuIds = Affinity.nrCpuIds();
 
         String load = MachineLoad.describe().orElse(null);
-        ctx.progress().start("bench cpumask", javaPlan.size() * 2 + (nativeOk ? nativePlan.size() + 1 : 0));
+        ctx.progress().start("cpumask", javaPlan.size() * 2 + (nativeOk ? nativePlan.size() + 1 : 0));
         List<CpumaskReport.Comparison> comparisons = new ArrayList<>();
         List<UndisturbedIterations> iterations = new ArrayList<>();
         for (CpumaskConfig c : javaPlan) {

@@ -69,7 +69,7 @@ public final class TimerbaseFamily implements BenchFamily {
         Map<String, Object> params = Map.of("timers", TimerbaseBenchmark.TIMERS);
 
         String load = MachineLoad.describe().orElse(null);
-        ctx.progress().start("bench timerbase", 3 + (nativeOk ? 2 : 0));
+        ctx.progress().start("timerbase", 3 + (nativeOk ? 2 : 0));
         List<UndisturbedIterations> iterations = new ArrayList<>();
         Measured javaBefore = runJmh(ctx, settings, BEFORE, cpus, params, iterations);
         Measured javaAfter = runJmh(ctx, settings, AFTER, cpus, params, iterations);
