@@ -49,9 +49,9 @@ public final class CpupriFamily implements BenchFamily {
      * so iterations are shorter than {@link Jmh.Settings#QUICK}'s, but more of them, which keeps
      * the Student-t factor of the 99.9% error down.
      */
-    static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 60, 8, 60);
+    static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 50, 6, 50);
 
-    static final int NATIVE_QUICK_SAMPLES = 7;
+    static final int NATIVE_QUICK_SAMPLES = 5;
     static final int NATIVE_FULL_SAMPLES = 25;
 
     /** The NR_CPUS values for the OFFSTACK=n layouts: x86-64 defconfig and MAXSMP. */
@@ -181,7 +181,7 @@ public final class CpupriFamily implements BenchFamily {
             masks[p] = CpupriLayouts.maskOffset(layout, kind, p);
         }
         int samples = context.smoke() ? 2 : context.quick() ? NATIVE_QUICK_SAMPLES : NATIVE_FULL_SAMPLES;
-        int millis = context.smoke() ? 10 : context.quick() ? 40 : 100;
+        int millis = context.smoke() ? 10 : context.quick() ? 30 : 100;
         CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), r.cpus()[0], r.cpus()[1], counts, masks,
                 layout.byteSize(), line, Affinity.nrCpuIds(), samples, millis);
         Map<String, Object> params = new LinkedHashMap<>();
