@@ -49,9 +49,9 @@ public final class CpupriFamily implements BenchFamily {
      * so iterations are shorter than {@link Jmh.Settings#QUICK}'s, but more of them, which keeps
      * the Student-t factor of the 99.9% error down.
      */
-    static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 60, 8, 60);
+    static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 50, 6, 50);
 
-    static final int NATIVE_QUICK_SAMPLES = 7;
+    static final int NATIVE_QUICK_SAMPLES = 5;
     static final int NATIVE_FULL_SAMPLES = 25;
 
     /** The NR_CPUS values for the OFFSTACK=n layouts: x86-64 defconfig and MAXSMP. */
@@ -99,12 +99,16 @@ public final class CpupriFamily implements BenchFamily {
         notes.add("Seed 002 measured a 2-socket, 240-core/480-CPU machine running 60 ffmpeg instances with RT threads: "
                 + "perf c2c showed cpupri_find() loads of vec->mask waiting on the line cpupri_set() writes through "
                 + "vec->count (10K-59K cycles per load); aligning the mask cut kernel cycles from ~20% to ~12% and raised fps ~11%.");
-        notes.add("Here the same lines are shared by " + (runs.isEmpty() ? "no" : "one reader and " + maxWriters(runs) + " writer")
-                + " thread(s) on " + usable.weight() + " usable CPU(s). The cost of false sharing grows with the number of "
-                + "writers hitting the line and with the distance between them (SMT < same L3 < other L3 < other socket); "
-                + "the seed had hundreds of CPUs and two sockets, this run cannot reproduce its 11%.");
-        notes.add("In the cpupri workload the reader reads count[0], which the writers really change, in every layout "
-                + "(true sharing); only the mask pointer's line differs, so on few CPUs the layouts differ little.");
+        if (!runs.isEmpty()) {
+            notes.add("Here one reader and " + maxWriters(runs) + " writer thread(s) share the lines, on " + usable.weight()
+                    + " usable CPUs. The false-sharing cost grows with the writers (params.writers): the more cores write "
+                    + "count[0] and count[99], the more often the line is in another core's cache when a reader wants the "
+                    + "mask pointer beside it, and with the distance between the cores (SMT < same L3 < other L3 < other "
+                    + "package). The seed had 480 CPUs on two sockets under 60 ffmpeg instances; a few CPUs cannot reproduce its 11%.");
+            notes.add("In the cpupri workload the reader reads count[0], which the writers really change, in every layout "
+                    + "(true sharing), so on few CPUs the layouts differ little. When count[0] is 0 the reader scans counts 1..98: "
+                    + "25 lines packed, 98 aligned, 7 split; there the aligned layout (and the padded heap objects) pay for their size.");
+        }
 
         String text = CpupriReport.text(line, layouts, seedLayouts, heap, runs, results, notes, HeapLayouts.vmDetails());
         return new FamilyRun(name(), results, layouts, List.of(), null, notes, text);
@@ -177,7 +181,7 @@ public final class CpupriFamily implements BenchFamily {
             masks[p] = CpupriLayouts.maskOffset(layout, kind, p);
         }
         int samples = context.smoke() ? 2 : context.quick() ? NATIVE_QUICK_SAMPLES : NATIVE_FULL_SAMPLES;
-        int millis = context.smoke() ? 10 : context.quick() ? 40 : 100;
+        int millis = context.smoke() ? 10 : context.quick() ? 30 : 100;
         CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), r.cpus()[0], r.cpus()[1], counts, masks,
                 layout.byteSize(), line, Affinity.nrCpuIds(), samples, millis);
         Map<String, Object> params = new LinkedHashMap<>();

@@ -32,6 +32,9 @@ public final class HeapLayouts {
 
     private static volatile String vmNote;
 
+    /** The hand-written padding fields of {@link HeapVecs}: p01..p08, q01..q08. */
+    private static final java.util.regex.Pattern PADDING_FIELD = java.util.regex.Pattern.compile("[pq]\\d\\d");
+
     private HeapLayouts() {
     }
 
@@ -75,7 +78,16 @@ public final class HeapLayouts {
         for (FieldLayout f : cl.fields()) {
             if (f.offset() > next) rows.add(new Layout.Row(next, f.offset() - next, "padding", "(gap)"));
             String name = f.classShortName() + "." + f.name();
-            rows.add(new Layout.Row(f.offset(), f.size(), f.name().startsWith("p0") || f.name().startsWith("q0") ? "padding" : "field", name));
+            boolean pad = PADDING_FIELD.matcher(f.name()).matches();
+            Layout.Row last = rows.getLast();
+            if (pad && last.kind().equals("padding") && last.offset() + last.size() == f.offset()
+                    && last.name().startsWith(f.classShortName() + ".")) {
+                // one row per block of padding fields, as agrona's source reads: p01..p08
+                rows.set(rows.size() - 1, new Layout.Row(last.offset(), last.size() + f.size(), "padding",
+                        last.name().replaceFirst("\\.\\.\\w+$", "") + ".." + f.name()));
+            } else {
+                rows.add(new Layout.Row(f.offset(), f.size(), pad ? "padding" : "field", name));
+            }
             if (f.name().equals("count")) count = f;
             if (f.name().equals("mask")) mask = f;
             next = f.offset() + f.size();

@@ -25,6 +25,8 @@ class HeapLayoutsTest {
         assertTrue(h.countOffset() < h.maskOffset(), "superclass fields come first");
         assertTrue(h.apart(LINE), "count at " + h.countOffset() + ", mask at " + h.maskOffset());
         assertTrue(h.instanceSize() - h.maskOffset() >= LINE, "padding after the mask, too");
+        assertTrue(h.layout().rows().contains(new dev.corescope.report.Layout.Row(16, 64, "padding", "PaddedGap.p01..p08")),
+                h.layout().rows().toString());
     }
 
     @Test
