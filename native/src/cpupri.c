@@ -1,0 +1,289 @@
+/*
+ * C twin of bench cpupri: the same struct cpupri, laid out at the offsets the Java side
+ * computed with FFM MemoryLayout (packed, aligned or split), accessed by one reader and one
+ * writer thread pinned inside C.
+ *
+ *   workload 0, "mechanism": the writer does atomic_inc + atomic_dec of pri_to_cpu[99].count,
+ *       the reader loads pri_to_cpu[99].mask (the pointer);
+ *   workload 1, "cpupri": the writer runs cpupri_set() moving its CPU between CPUPRI_NORMAL
+ *       and RT99, the reader runs cpupri_find() for an RT99 task (kernel/sched/cpupri.c, 6.x).
+ *
+ * A sample runs both threads for sample_ms; each thread times its own loop, and
+ * ns/op = its elapsed time / its operations.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CS_CPUPRI_NR_PRIORITIES 101
+#define CS_CPUPRI_NORMAL 0
+#define CS_CPUPRI_RT99 99
+#define CS_CPUPRI_CHECK_EVERY 1024
+
+struct cs_cpupri_run {
+    char *cp;
+    char *masks;
+    int *cpu_to_pri;
+    const int64_t *count_off;
+    const int64_t *mask_off;
+    int words;
+    uint64_t *task_mask;
+    int workload;
+    int reader_cpu, writer_cpu;
+    _Alignas(128) atomic_int stop;
+    char pad[128 - sizeof(atomic_int)];
+    atomic_int go; /* 0: wait, 1: run, -1: give up (the other thread could not start) */
+    double reader_ns, writer_ns;
+    int64_t sink;
+    int error;
+    const char *failed;
+    pthread_mutex_t lock;
+};
+
+static void cs_cpupri_fail(struct cs_cpupri_run *r, int error, const char *function)
+{
+    pthread_mutex_lock(&r->lock);
+    if (!r->error) {
+        r->error = error;
+        r->failed = function;
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
+static uint64_t cs_cpupri_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline atomic_int *cs_cpupri_count(struct cs_cpupri_run *r, int p)
+{
+    return (atomic_int *)(r->cp + r->count_off[p]);
+}
+
+static inline uint64_t *cs_cpupri_mask_ptr(struct cs_cpupri_run *r, int p)
+{
+    return (uint64_t *)__atomic_load_n((uintptr_t *)(r->cp + r->mask_off[p]), __ATOMIC_RELAXED);
+}
+
+/* cpupri_set(cp, cpu, newpri) between CPUPRI_NORMAL and RT99 */
+static void cs_cpupri_toggle(struct cs_cpupri_run *r, int cpu)
+{
+    int oldpri = r->cpu_to_pri[cpu];
+    int newpri = oldpri == CS_CPUPRI_NORMAL ? CS_CPUPRI_RT99 : CS_CPUPRI_NORMAL;
+    uint64_t bit = 1ull << (cpu & 63);
+    __atomic_fetch_or(cs_cpupri_mask_ptr(r, newpri) + (cpu >> 6), bit, __ATOMIC_SEQ_CST);
+    atomic_fetch_add(cs_cpupri_count(r, newpri), 1);
+    atomic_fetch_sub(cs_cpupri_count(r, oldpri), 1);
+    __atomic_fetch_and(cs_cpupri_mask_ptr(r, oldpri) + (cpu >> 6), ~bit, __ATOMIC_SEQ_CST);
+    r->cpu_to_pri[cpu] = newpri;
+}
+
+/* cpupri_find(cp, p, lowest_mask) for an RT99 task */
+static int cs_cpupri_find(struct cs_cpupri_run *r, uint64_t *lowest)
+{
+    for (int idx = 0; idx < CS_CPUPRI_RT99; idx++) {
+        int count = atomic_load_explicit(cs_cpupri_count(r, idx), memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire); /* smp_rmb() */
+        if (!count)
+            continue;
+        uint64_t *mask = cs_cpupri_mask_ptr(r, idx);
+        uint64_t any = 0;
+        for (int w = 0; w < r->words; w++) {
+            uint64_t bits = __atomic_load_n(mask + w, __ATOMIC_RELAXED) & r->task_mask[w];
+            lowest[w] = bits;
+            any |= bits;
+        }
+        if (any)
+            return idx;
+    }
+    return -1;
+}
+
+/* Checks the pinning, then waits for the go; false when this thread must not run. */
+static int cs_cpupri_ready(struct cs_cpupri_run *r, int cpu)
+{
+    int now = sched_getcpu();
+    int ok = now == cpu;
+    if (!ok)
+        cs_cpupri_fail(r, now < 0 ? errno : EINVAL, "sched_getcpu");
+    int go;
+    while ((go = atomic_load(&r->go)) == 0)
+        sched_yield();
+    return ok && go > 0;
+}
+
+static void *cs_cpupri_reader(void *arg)
+{
+    struct cs_cpupri_run *r = arg;
+    uint64_t lowest[r->words > 0 ? r->words : 1];
+    if (!cs_cpupri_ready(r, r->reader_cpu))
+        return NULL;
+    int64_t ops = 0, sink = 0;
+    uint64_t t0 = cs_cpupri_now_ns();
+    do { /* at least one batch, even when preempted for the whole sample */
+        for (int i = 0; i < CS_CPUPRI_CHECK_EVERY; i++) {
+            if (r->workload == 0)
+                sink += (int64_t)(uintptr_t)cs_cpupri_mask_ptr(r, CS_CPUPRI_RT99);
+            else
+                sink += cs_cpupri_find(r, lowest);
+        }
+        ops += CS_CPUPRI_CHECK_EVERY;
+    } while (!atomic_load_explicit(&r->stop, memory_order_relaxed));
+    r->reader_ns = (double)(cs_cpupri_now_ns() - t0) / (double)ops;
+    r->sink = sink;
+    return NULL;
+}
+
+static void *cs_cpupri_writer(void *arg)
+{
+    struct cs_cpupri_run *r = arg;
+    if (!cs_cpupri_ready(r, r->writer_cpu))
+        return NULL;
+    int64_t ops = 0;
+    uint64_t t0 = cs_cpupri_now_ns();
+    do {
+        for (int i = 0; i < CS_CPUPRI_CHECK_EVERY; i++) {
+            if (r->workload == 0) {
+                atomic_fetch_add(cs_cpupri_count(r, CS_CPUPRI_RT99), 1);
+                atomic_fetch_sub(cs_cpupri_count(r, CS_CPUPRI_RT99), 1);
+            } else {
+                cs_cpupri_toggle(r, r->writer_cpu);
+            }
+        }
+        ops += CS_CPUPRI_CHECK_EVERY;
+    } while (!atomic_load_explicit(&r->stop, memory_order_relaxed));
+    r->writer_ns = (double)(cs_cpupri_now_ns() - t0) / (double)ops;
+    return NULL;
+}
+
+static int cs_cpupri_start(struct cs_cpupri_run *r, pthread_t *t, int cpu, void *(*body)(void *))
+{
+    pthread_attr_t attr;
+    cpu_set_t set;
+    int rc = pthread_attr_init(&attr);
+    if (rc) {
+        cs_cpupri_fail(r, rc, "pthread_attr_init");
+        return rc;
+    }
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+    if (rc)
+        cs_cpupri_fail(r, rc, "pthread_attr_setaffinity_np");
+    else if ((rc = pthread_create(t, &attr, body, r)))
+        cs_cpupri_fail(r, rc, "pthread_create");
+    pthread_attr_destroy(&attr);
+    return rc;
+}
+
+/*
+ * Runs `samples` samples of `sample_ms` each. count_off/mask_off: byte offsets of
+ * pri_to_cpu[p].count and .mask (or counts[p], masks[p]) in a struct of struct_bytes, placed
+ * on a line_size boundary. nr_cpu_ids sizes the masks. reader_ns/writer_ns get one ns/op per
+ * sample. Returns 0, or an errno value with the failing function's name in failed.
+ */
+__attribute__((visibility("default")))
+int cs_cpupri_run(int workload, int reader_cpu, int writer_cpu, const int64_t *count_off, const int64_t *mask_off,
+                  int64_t struct_bytes, int line_size, int nr_cpu_ids, int samples, int sample_ms,
+                  double *reader_ns, double *writer_ns, char *failed, int failed_len)
+{
+    if ((workload != 0 && workload != 1) || reader_cpu < 0 || writer_cpu < 0 || reader_cpu >= nr_cpu_ids ||
+        writer_cpu >= nr_cpu_ids || reader_cpu >= CPU_SETSIZE || writer_cpu >= CPU_SETSIZE || struct_bytes <= 0 ||
+        line_size <= 0 || (line_size & (line_size - 1)) || samples <= 0 || sample_ms <= 0) {
+        if (failed_len > 0) {
+            strncpy(failed, "cs_cpupri_run", (size_t)failed_len - 1);
+            failed[failed_len - 1] = '\0';
+        }
+        return EINVAL;
+    }
+    int words = (nr_cpu_ids + 63) / 64;
+    size_t cp_bytes = ((size_t)struct_bytes + line_size - 1) / line_size * line_size;
+    static struct cs_cpupri_run zero;
+    struct cs_cpupri_run *r = aligned_alloc(128, sizeof(*r));
+    char *cp = aligned_alloc((size_t)line_size, cp_bytes);
+    char *masks = calloc(CS_CPUPRI_NR_PRIORITIES, (size_t)words * 8);
+    int *cpu_to_pri = calloc((size_t)nr_cpu_ids, sizeof(int));
+    uint64_t *task_mask = calloc((size_t)words, 8);
+    int error = 0;
+    const char *what = "";
+    if (!r || !cp || !masks || !cpu_to_pri || !task_mask) {
+        error = ENOMEM;
+        what = "malloc";
+        goto out;
+    }
+    for (int s = 0; s < samples && !error; s++) {
+        *r = zero;
+        memset(cp, 0, cp_bytes);
+        memset(masks, 0, CS_CPUPRI_NR_PRIORITIES * (size_t)words * 8);
+        for (int p = 0; p < CS_CPUPRI_NR_PRIORITIES; p++)
+            *(uintptr_t *)(cp + mask_off[p]) = (uintptr_t)(masks + (size_t)p * words * 8);
+        for (int c = 0; c < nr_cpu_ids; c++)
+            cpu_to_pri[c] = -1;
+        r->cp = cp;
+        r->masks = masks;
+        r->cpu_to_pri = cpu_to_pri;
+        r->count_off = count_off;
+        r->mask_off = mask_off;
+        r->words = words;
+        r->task_mask = task_mask;
+        r->workload = workload;
+        r->reader_cpu = reader_cpu;
+        r->writer_cpu = writer_cpu;
+        memset(task_mask, 0, (size_t)words * 8);
+        task_mask[reader_cpu >> 6] |= 1ull << (reader_cpu & 63);
+        task_mask[writer_cpu >> 6] |= 1ull << (writer_cpu & 63);
+        /* the writer's CPU starts at CPUPRI_NORMAL */
+        ((uint64_t *)(masks))[writer_cpu >> 6] |= 1ull << (writer_cpu & 63);
+        atomic_store(cs_cpupri_count(r, CS_CPUPRI_NORMAL), 1);
+        cpu_to_pri[writer_cpu] = CS_CPUPRI_NORMAL;
+        atomic_init(&r->stop, 0);
+        atomic_init(&r->go, 0);
+        pthread_mutex_init(&r->lock, NULL);
+
+        pthread_t reader, writer;
+        int started = 0;
+        if (cs_cpupri_start(r, &reader, reader_cpu, cs_cpupri_reader) == 0) {
+            started = 1;
+            if (cs_cpupri_start(r, &writer, writer_cpu, cs_cpupri_writer) == 0)
+                started = 2;
+        }
+        if (started == 2) {
+            atomic_store(&r->go, 1);
+            struct timespec d = {sample_ms / 1000, (long)(sample_ms % 1000) * 1000000L};
+            nanosleep(&d, NULL);
+            atomic_store(&r->stop, 1);
+            pthread_join(writer, NULL);
+            pthread_join(reader, NULL);
+        } else if (started == 1) {
+            atomic_store(&r->go, -1);
+            pthread_join(reader, NULL);
+        }
+        pthread_mutex_destroy(&r->lock);
+        if (r->error) {
+            error = r->error;
+            what = r->failed;
+        } else {
+            reader_ns[s] = r->reader_ns;
+            writer_ns[s] = r->writer_ns;
+        }
+    }
+out:
+    free(task_mask);
+    free(cpu_to_pri);
+    free(masks);
+    free(cp);
+    free(r);
+    if (error && failed_len > 0) {
+        strncpy(failed, what, (size_t)failed_len - 1);
+        failed[failed_len - 1] = '\0';
+    }
+    return error;
+}

@@ -1,0 +1,79 @@
+package dev.corescope.sys;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.Optional;
+
+/**
+ * The C twin of {@code bench cpupri} ({@code native/src/cpupri.c}): the same {@code struct cpupri}
+ * at the offsets the Java side computed, with a reader and a writer thread pinned inside C.
+ */
+public final class CpupriTwins {
+
+    /** ns/op per sample for each side. */
+    public record Samples(double[] readerNs, double[] writerNs) {
+    }
+
+    private static final int NAME_BYTES = 64;
+
+    private CpupriTwins() {
+    }
+
+    /** Why the twin cannot run, or empty. */
+    public static Optional<String> unavailableReason() {
+        return Optional.ofNullable(Holder.REASON);
+    }
+
+    /**
+     * {@code cs_cpupri_run}.
+     *
+     * @param mechanism    true: atomic inc/dec of count[99] vs a load of mask[99];
+     *                     false: cpupri_set() vs cpupri_find()
+     * @param countOffsets byte offset of each priority's count in the struct (101 entries)
+     * @param maskOffsets  byte offset of each priority's mask pointer
+     * @throws NativeException naming the failed call and its errno
+     */
+    public static Samples run(boolean mechanism, int readerCpu, int writerCpu, long[] countOffsets, long[] maskOffsets,
+                              long structBytes, int lineSize, int nrCpuIds, int samples, int sampleMillis) {
+        if (Holder.RUN == null) throw new NativeUnavailableException(Holder.REASON);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment counts = arena.allocateFrom(ValueLayout.JAVA_LONG, countOffsets);
+            MemorySegment masks = arena.allocateFrom(ValueLayout.JAVA_LONG, maskOffsets);
+            MemorySegment reader = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
+            MemorySegment writer = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
+            MemorySegment failed = arena.allocate(NAME_BYTES);
+            int rc = (int) Holder.RUN.invokeExact(mechanism ? 0 : 1, readerCpu, writerCpu, counts, masks, structBytes,
+                    lineSize, nrCpuIds, samples, sampleMillis, reader, writer, failed, NAME_BYTES);
+            if (rc != 0) {
+                throw new NativeException(failed.getString(0), "reader=" + readerCpu + ", writer=" + writerCpu, rc);
+            }
+            return new Samples(reader.toArray(ValueLayout.JAVA_DOUBLE), writer.toArray(ValueLayout.JAVA_DOUBLE));
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    private static final class Holder {
+        static final MethodHandle RUN;
+        static final String REASON;
+
+        static {
+            MethodHandle h = null;
+            String reason = null;
+            try {
+                h = NativeLibrary.downcall("cs_cpupri_run", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                        ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                        ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+            } catch (NativeUnavailableException e) {
+                reason = e.getMessage();
+            }
+            RUN = h;
+            REASON = reason;
+        }
+    }
+}

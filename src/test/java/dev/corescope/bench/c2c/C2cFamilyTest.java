@@ -1,0 +1,92 @@
+package dev.corescope.bench.c2c;
+
+import dev.corescope.bench.BenchContext;
+import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.Progress;
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Result;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.C2cTwins;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+class C2cFamilyTest {
+
+    @BeforeAll
+    static void shareTheMachine() {
+        // Other builds on this machine may hold JMH's lock; a smoke run's numbers mean nothing anyway.
+        System.setProperty("jmh.ignoreLock", "true");
+    }
+
+    @Test
+    void smokeRunMeasuresEveryOrderedPairInJavaAndCAndFillsTheMatrix() throws Exception {
+        CpuMask allowed = Affinity.processAllowed();
+        assumeTrue(allowed.weight() >= 2, "needs 2 allowed CPUs, has " + allowed.toList());
+        CpuMask two = CpuMask.of(allowed.nbits(), allowed.first(), allowed.next(allowed.first()));
+        CpuMask before = Affinity.allowed();
+        List<String> steps = new ArrayList<>();
+        Progress progress = new Progress() {
+            @Override
+            public void start(String task, int total) {
+                steps.add("start " + total);
+            }
+
+            @Override
+            public void step(String detail) {
+                steps.add(detail);
+            }
+        };
+
+        FamilyRun run = new C2cFamily().run(new BenchContext(Optional.of(two), true, progress, true));
+
+        int[] cpus = two.toArray();
+        List<Result> java = run.results().stream().filter(r -> r.variant().equals("ping_pong") && r.implementation().equals("java")).toList();
+        assertEquals(2, java.size());
+        for (Result r : java) {
+            assertEquals("one_way", r.metric());
+            assertEquals("ns", r.unit());
+            assertTrue(r.score() > 0);
+            assertEquals(C2cFamily.SMOKE_SAMPLES, r.samples());
+            assertTrue(Map.of("from", cpus[0], "to", cpus[1]).equals(r.params()) || Map.of("from", cpus[1], "to", cpus[0]).equals(r.params()), r.params().toString());
+        }
+        long natives = run.results().stream().filter(r -> r.implementation().equals("native")).count();
+        if (C2cTwins.unavailableReason().isEmpty()) {
+            assertEquals(2, natives);
+        } else {
+            assertEquals(0, natives);
+            assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("C twin not run")), run.notes().toString());
+        }
+        assertTrue(run.results().stream().anyMatch(r -> r.variant().equals("ping_pong_jmh")), "JMH cross-check");
+
+        assertNotNull(run.matrix());
+        assertEquals(2, run.matrix().cpus().length);
+        assertNull(run.matrix().values()[0][0]);
+        assertNotNull(run.matrix().values()[0][1]);
+        assertNotNull(run.matrix().values()[1][0]);
+        assertEquals("start 3", steps.getFirst());
+        assertEquals(4, steps.size());
+        assertTrue(C2cFamily.heatmap(run).contains("<svg"));
+        assertEquals(before, Affinity.allowed(), "the test thread's mask is untouched");
+    }
+
+    @Test
+    void oneCpuGivesNoMatrixAndSaysWhy() throws Exception {
+        CpuMask one = CpuMask.of(Affinity.nrCpuIds(), Affinity.processAllowed().first());
+        FamilyRun run = new C2cFamily().run(new BenchContext(Optional.of(one), true, Progress.NONE, true));
+        assertTrue(run.results().isEmpty());
+        assertNull(run.matrix());
+        assertTrue(run.notes().getFirst().contains("needs 2 CPUs"), run.notes().toString());
+        assertTrue(run.text().contains("needs 2 CPUs"));
+    }
+}

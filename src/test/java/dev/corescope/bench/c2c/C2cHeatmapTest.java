@@ -1,0 +1,58 @@
+package dev.corescope.bench.c2c;
+
+import dev.corescope.report.Matrix;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+class C2cHeatmapTest {
+
+    /** Two packages of two cores: fast inside a package, slow across. */
+    static final Matrix FOUR = new Matrix(new int[]{0, 1, 2, 3}, "ns",
+            new Double[][]{{null, 48.2, 131.0, 129.5}, {47.9, null, 130.2, 133.3},
+                    {130.8, 131.1, null, 50.4}, {128.7, 132.0, 49.9, null}},
+            new Double[][]{{null, 0.4, 1.1, 0.9}, {0.5, null, 1.0, 1.2}, {0.8, 1.0, null, 0.6}, {1.3, 0.9, 0.4, null}});
+
+    static final List<CpuLabels.Place> PLACES = List.of(
+            new CpuLabels.Place(0, Optional.of(0), Optional.of("L3#0"), Optional.of(0)),
+            new CpuLabels.Place(1, Optional.of(1), Optional.of("L3#0"), Optional.of(0)),
+            new CpuLabels.Place(2, Optional.of(0), Optional.of("L3#1"), Optional.of(1)),
+            new CpuLabels.Place(3, Optional.of(1), Optional.of("L3#1"), Optional.of(1)));
+
+    @Test
+    void heatmapMatchesTheApprovedFile() throws IOException {
+        String svg = C2cHeatmap.svg(FOUR, PLACES, "Core-to-core latency <test>");
+        Path approved = Path.of(System.getProperty("corescope.basedir", "."), "src/test/resources/approved/c2c/heatmap-2x2.svg");
+        if (!Files.exists(approved)) {
+            Path received = approved.resolveSibling("heatmap-2x2.received.svg");
+            Files.createDirectories(received.getParent());
+            Files.writeString(received, svg);
+            fail("no approved file; look at " + received + " and rename it to " + approved.getFileName());
+        }
+        assertEquals(Files.readString(approved), svg);
+    }
+
+    @Test
+    void heatmapLabelsCpusEscapesTextAndMarksThePackageBoundary() {
+        String svg = C2cHeatmap.svg(FOUR, PLACES, "a & b");
+        assertTrue(svg.contains("a &amp; b"));
+        assertTrue(svg.contains("cpu2 c0 L3#1 p1"));
+        assertTrue(svg.contains("CPU 0 \u2192 CPU 2: 131.0 \u00b1 1.1 ns"));
+        assertTrue(svg.contains("stroke-width=\"2.5\""), "a thick line between the packages");
+        assertTrue(svg.contains("same CPU"));
+    }
+
+    @Test
+    void heatmapRefusesLabelsThatDoNotMatchTheCpus() {
+        assertThrows(IllegalArgumentException.class, () -> C2cHeatmap.svg(FOUR, PLACES.subList(0, 3), "x"));
+    }
+}

@@ -1,0 +1,91 @@
+package dev.corescope.bench.cpupri;
+
+import dev.corescope.bench.BenchContext;
+import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.c2c.SysfsTree;
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Json;
+import dev.corescope.report.Result;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.CpupriTwins;
+import dev.corescope.topology.Topology;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+class CpupriFamilyTest {
+
+    @BeforeAll
+    static void shareTheMachine() {
+        // Other builds on this machine may hold JMH's lock; a smoke run's numbers mean nothing anyway.
+        System.setProperty("jmh.ignoreLock", "true");
+    }
+
+    @Test
+    void smokeRunMeasuresEveryVariantWorkloadAndSideOnTwoPinnedCpus() throws Exception {
+        CpuMask allowed = Affinity.processAllowed();
+        assumeTrue(allowed.weight() >= 2, "needs 2 allowed CPUs, has " + allowed.toList());
+        CpuMask before = Affinity.allowed();
+
+        FamilyRun run = new CpupriFamily().run(BenchContext.smokeTest());
+
+        boolean twin = CpupriTwins.unavailableReason().isEmpty();
+        assertEquals(CpupriBenchmark.VARIANTS.size() * 2 * 2 + (twin ? 3 * 2 * 2 : 0), run.results().size());
+        for (String variant : CpupriBenchmark.VARIANTS) {
+            for (String workload : List.of("mechanism", "cpupri")) {
+                for (String metric : List.of("find", "set")) {
+                    for (String implementation : List.of("java", "native")) {
+                        if (implementation.equals("native") && (!twin || variant.startsWith("heap_"))) continue;
+                        Result r = run.results().stream().filter(x -> x.variant().equals(variant) && x.metric().equals(metric)
+                                && x.implementation().equals(implementation)
+                                && x.params().get("workload").equals(workload)).findFirst().orElseThrow();
+                        assertEquals("ns/op", r.unit());
+                        assertEquals(1, r.params().get("writers"));
+                        assertTrue(r.score() > 0, r.toString());
+                        assertEquals(2, CpuMask.parseList(r.cpus(), 1 << 16).weight(), r.cpus());
+                    }
+                }
+            }
+        }
+        if (!twin) assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("C twin not run")), run.notes().toString());
+        assertTrue(run.text().contains("packed") && run.text().contains("26 cache lines"), run.text());
+        assertTrue(Json.write(run.results()).contains("\"workload\" : \"cpupri\""));
+        assertEquals(before, Affinity.allowed(), "the test thread's mask is untouched");
+    }
+
+    @Test
+    void familyReportsLayoutsAndSaysWhyWhenOneCpuIsGiven() throws Exception {
+        CpuMask one = CpuMask.of(Affinity.nrCpuIds(), Affinity.processAllowed().first());
+        FamilyRun run = new CpupriFamily().run(new BenchContext(Optional.of(one), true, dev.corescope.bench.Progress.NONE, true));
+        assertTrue(run.results().isEmpty());
+        assertTrue(run.notes().stream().anyMatch(n -> n.contains("needs 2 CPUs")), run.notes().toString());
+        assertEquals(List.of(26L, 203L, 21L), run.layouts().subList(0, 3).stream().map(l -> l.cacheLines()).toList());
+    }
+
+    @Test
+    void chooseGivesReaderAndWritersDistinctCpusAndRefusesToOversubscribe(@TempDir Path root) throws IOException {
+        Topology t = Topology.read(SysfsTree.build(root, 2, 4));
+        CpuMask four = CpuMask.of(t.nbits(), 1, 2, 5, 6);
+
+        int[] sameL3 = CpupriBenchmark.choose(t, "same-l3", four, 3);
+        assertArrayEquals(new int[]{1, 2, 5, 6}, sameL3, "the placement's pair first, then the lowest free CPUs");
+        int[] cross = CpupriBenchmark.choose(t, "cross-package", four, 1);
+        assertArrayEquals(new int[]{1, 5}, cross);
+
+        var tooMany = assertThrows(IllegalStateException.class, () -> CpupriBenchmark.choose(t, "any", CpuMask.of(t.nbits(), 0, 1), 2));
+        assertTrue(tooMany.getMessage().contains("3 threads need 3 CPUs"), tooMany.getMessage());
+        var missing = assertThrows(IllegalStateException.class, () -> CpupriBenchmark.choose(t, "smt", four, 1));
+        assertTrue(missing.getMessage().contains("placement smt is not available"), missing.getMessage());
+    }
+}
