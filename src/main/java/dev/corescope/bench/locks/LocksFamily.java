@@ -4,6 +4,7 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineLoad;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.LocksTwins;
@@ -124,6 +125,8 @@ public final class LocksFamily implements BenchFamily {
         Jmh.Settings jmh = ctx.smoke() ? Jmh.Settings.SMOKE : ctx.quick() ? QUICK : Jmh.Settings.FULL;
         boolean twin = NativeLibrary.available();
         List<String> notes = new ArrayList<>();
+        String load = MachineLoad.describe().orElse("load average unknown");
+        MachineLoad.busyNote(Path.of("/"), Math.min(2, allowed.weight())).ifPresent(notes::add);
 
         List<JavaRow> javaRows = JAVA_ROWS.stream()
                 .filter(r -> !ctx.quick() || ctx.smoke() || r.inQuick())
@@ -142,11 +145,13 @@ public final class LocksFamily implements BenchFamily {
             tsc = TscRate.detect(Path.of("/"), ctx.smoke() ? 2 : CALIBRATIONS_QUICK * (ctx.quick() ? 1 : 4),
                     ctx.smoke() ? 1_000_000 : CALIBRATION_WINDOW_NS);
             ctx.progress().step("TSC rate");
+            checkInterrupted();
             if (twin) {
                 try (LocksTwins.State state = LocksTwins.newState()) {
                     for (NativeRow r : nativeRows) {
                         rows.add(NativeHarness.measure(state, r.loop(), r.line(), plan, tsc));
                         ctx.progress().step("native " + r.line().variant().contractName());
+                        checkInterrupted();
                     }
                 }
             }
@@ -166,6 +171,7 @@ public final class LocksFamily implements BenchFamily {
                     tsc.cycles(ns), tsc.cycles(err),
                     tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, 0));
             ctx.progress().step("java " + r.line().variant().contractName());
+            checkInterrupted();
         }
         if (ctx.quick() && !ctx.smoke()) {
             notes.add("--quick leaves out: " + String.join(", ", JAVA_ROWS.stream().filter(r -> !r.inQuick())
@@ -182,16 +188,18 @@ public final class LocksFamily implements BenchFamily {
                     if (r.javaMethod() != null) {
                         contended.add(contendedJava(r, p, jmh));
                         ctx.progress().step("contended java " + r.javaLabel() + " on " + p.name());
+                        checkInterrupted();
                     }
                     if (twin && r.nativeKind() != null) {
                         contended.add(NativeHarness.contend(r.nativeKind(), r.variant(), r.nativeLabel(), p, plan));
                         ctx.progress().step("contended native " + r.nativeLabel() + " on " + p.name());
+                        checkInterrupted();
                     }
                 }
             }
         }
 
-        LocksRun run = new LocksRun(cpu, cpuChoice, tsc, describe(jmh), twin ? plan.describe() : "not run",
+        LocksRun run = new LocksRun(cpu, cpuChoice, load, tsc, describe(jmh), twin ? plan.describe() : "not run",
                 rows, contended, skipped, pmu(Path.of("/")), notes);
         return new FamilyRun(name(), LocksReport.results(run), null, null, null, LocksReport.notes(run), LocksReport.render(run));
     }
@@ -229,6 +237,11 @@ public final class LocksFamily implements BenchFamily {
             shares.add(new ContendedMeasurement.Share(t, cpus[t], share == null ? Double.NaN : share.getScore()));
         }
         return new ContendedMeasurement(r.variant(), "java", r.javaLabel(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares);
+    }
+
+    /** Between rows: a session that was aborted interrupts this thread. */
+    private static void checkInterrupted() throws InterruptedException {
+        if (Thread.interrupted()) throw new InterruptedException("bench locks interrupted");
     }
 
     private static RunResult single(Collection<RunResult> results, String method) {

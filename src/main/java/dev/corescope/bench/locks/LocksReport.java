@@ -34,6 +34,7 @@ final class LocksReport {
         TscRate tsc = run.tsc();
         out.append("bench locks: lock + unlock per element, time_bench style (seed 004: ").append(SEED).append(")\n");
         out.append("# CPU ").append(run.cpu()).append(", pinned (").append(run.cpuChoice()).append(")\n");
+        out.append("# machine: ").append(run.load()).append(", before the run\n");
         out.append("# java: JMH, ").append(run.javaSettings()).append("\n");
         out.append("# native: the C twin's loop of N inside libcorescope.so, one downcall per batch, ").append(run.nativeSettings()).append("\n");
         out.append("# TSC: ").append(tsc.describe()).append("\n");

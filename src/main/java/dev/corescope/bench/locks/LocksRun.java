@@ -8,6 +8,7 @@ import java.util.List;
  *
  * @param cpu               the CPU the uncontended rows ran on
  * @param cpuChoice         why that CPU
+ * @param load              the load average before the run (the machine may be shared)
  * @param tsc               the TSC rate and where it came from
  * @param javaSettings      how JMH ran (forks, iterations)
  * @param nativeSettings    how the C loops ran, or why they did not
@@ -17,7 +18,7 @@ import java.util.List;
  * @param pmu               what {@code /sys/bus/event_source/devices} says about hardware counters
  * @param notes             anything else a reader needs (missing rows and why)
  */
-record LocksRun(int cpu, String cpuChoice, TscRate tsc, String javaSettings, String nativeSettings,
+record LocksRun(int cpu, String cpuChoice, String load, TscRate tsc, String javaSettings, String nativeSettings,
                 List<LockMeasurement> rows, List<ContendedMeasurement> contended, String contendedSkipped,
                 String pmu, List<String> notes) {
 

@@ -84,6 +84,25 @@ final class NativeHarness {
     }
 
     /**
+     * Waits for every thread even when interrupted: they are inside C using the state, which is
+     * freed right after, and each returns by itself within one round. The interrupt is passed on.
+     */
+    private static void joinAll(List<Thread> threads) throws InterruptedException {
+        boolean interrupted = false;
+        for (Thread t : threads) {
+            while (true) {
+                try {
+                    t.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) throw new InterruptedException("contended round interrupted (its threads have finished)");
+    }
+
+    /**
      * Contended mode in C: one Java thread per CPU of {@code placement}, each pinned, each making
      * one downcall per round that loops inside C until the first thread's {@code roundNs} is up.
      */
@@ -121,7 +140,7 @@ final class NativeHarness {
                         }
                     }));
                 }
-                for (Thread t : threads) t.join();
+                joinAll(threads);
                 if (failure.get() != null) {
                     throw new IllegalStateException("contended " + kind + " on " + placement + " failed: " + failure.get().getMessage(), failure.get());
                 }

@@ -2,6 +2,7 @@ package dev.corescope.bench.locks;
 
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.NativeLibrary;
@@ -14,6 +15,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -81,6 +83,18 @@ class LocksFamilyTest {
         assertTrue(text.contains("- \"clean\" spin_lock_unlock"), text);
         assertTrue(text.contains("Loop overhead"), text);
         assertTrue(text.contains("Where it breaks"), text);
+    }
+
+    @Test
+    void anInterruptedRunStopsAtTheNextRowAndGivesTheThreadItsMaskBack() {
+        CpuMask before = Affinity.allowed();
+        Thread.currentThread().interrupt();
+        try {
+            assertThrows(InterruptedException.class, () -> new LocksFamily().run(BenchContext.smokeTest()));
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals(before, Affinity.allowed());
     }
 
     private static Set<String> keys(String implementation) {

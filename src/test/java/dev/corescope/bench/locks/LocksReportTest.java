@@ -60,7 +60,8 @@ class LocksReportTest {
                         List.of(new ContendedMeasurement.Share(0, 0, 15.0), new ContendedMeasurement.Share(1, 1, 10.0))),
                 new ContendedMeasurement(Variant.SPIN_LOCK_UNLOCK, "native", "spin_lock_unlock", pair, 30.0, 1.0, 3,
                         List.of(new ContendedMeasurement.Share(0, 0, 16.0), new ContendedMeasurement.Share(1, 1, 17.0))));
-        return new LocksRun(1, "the last allowed CPU, often the quietest; --cpus picks another", TSC,
+        return new LocksRun(1, "the last allowed CPU, often the quietest; --cpus picks another",
+                "load average 0.50 0.40 0.30 (1, 5, 15 min) on 2 CPUs", TSC,
                 "1 fork x 5 x 40 ms after 3 x 40 ms warm-up, average time per call", "5 batches of ~10 ms after one warm-up batch",
                 rows, contended, null, "no hardware PMU: /sys/bus/event_source/devices has only software, tracepoint", List.of());
     }
@@ -105,7 +106,7 @@ class LocksReportTest {
     @Test
     void aSkippedContendedModeSaysWhyInTextAndNotes() {
         LocksRun m = model();
-        LocksRun skipped = new LocksRun(m.cpu(), m.cpuChoice(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(), List.of(),
+        LocksRun skipped = new LocksRun(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(), List.of(),
                 "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of());
         assertTrue(LocksReport.render(skipped).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
         assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksReport.notes(skipped));
