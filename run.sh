@@ -7,42 +7,57 @@
 # install folders. Set CORESCOPE_JAVA_HOME to force one.
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+here=${BASH_SOURCE[0]}
+if [[ $here == */* ]]; then here=${here%/*}; else here=.; fi
+here=$(cd "$here" && pwd)
 jar="$here/target/corescope.jar"
 want=25
 
-# Prints the feature version (17, 21, 25, ...) of the JDK in $1, or nothing.
+# run.sh is on the start-up path of every command ('topology' is timed against likwid-topology),
+# so finding the JDK and the rebuild check use bash built-ins, not sed/find/dirname processes.
+
+# Sets jdk_v to the feature version (17, 21, 25, ...) of the JDK in $1, or to nothing.
 jdk_feature() {
-  local home=$1 v=""
+  local home=$1 line
+  jdk_v=""
   [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] || return 0
   if [ -r "$home/release" ]; then
-    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release")
+    while IFS= read -r line || [ -n "$line" ]; do
+      if [[ $line =~ ^JAVA_VERSION=\"([0-9]+) ]]; then jdk_v=${BASH_REMATCH[1]}; break; fi
+    done < "$home/release"
   fi
-  if [ -z "$v" ]; then
-    v=$("$home/bin/java" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/\1/p')
+  if [ -z "$jdk_v" ]; then
+    line=$("$home/bin/java" -version 2>&1 | head -n 1)
+    if [[ $line =~ version\ \"([0-9]+) ]]; then jdk_v=${BASH_REMATCH[1]}; fi
   fi
-  printf '%s' "$v"
+  return 0
+}
+
+# Sets JDK to $1 when it is a JDK $want or newer.
+try_jdk() {
+  [ -n "$1" ] && [ -d "$1" ] || return 1
+  jdk_feature "$1"
+  [ -n "$jdk_v" ] && [ "$jdk_v" -ge "$want" ] || return 1
+  JDK=$1
 }
 
 find_jdk() {
-  local candidates=() c
-  [ -n "${CORESCOPE_JAVA_HOME:-}" ] && candidates+=("$CORESCOPE_JAVA_HOME")
-  [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
+  local c
+  try_jdk "${CORESCOPE_JAVA_HOME:-}" && return 0
+  try_jdk "${JAVA_HOME:-}" && return 0
   if c=$(command -v java 2>/dev/null); then
-    c=$(readlink -f "$c"); candidates+=("$(dirname "$(dirname "$c")")")
+    c=$(readlink -f "$c")
+    try_jdk "${c%/bin/java}" && return 0
   fi
   for c in /usr/lib/jvm/* /usr/java/* /opt/java/* /opt/jdk* /opt/*jdk* \
            "$HOME"/.sdkman/candidates/java/* "$HOME"/.jdks/*; do
-    [ -d "$c" ] && candidates+=("$c")
-  done
-  for c in "${candidates[@]}"; do
-    local f; f=$(jdk_feature "$c")
-    if [ -n "$f" ] && [ "$f" -ge "$want" ]; then printf '%s' "$c"; return 0; fi
+    try_jdk "$c" && return 0
   done
   return 1
 }
 
-if ! JDK=$(find_jdk); then
+JDK=""
+if ! find_jdk; then
   echo "corescope: no JDK $want or newer found (looked at \$JAVA_HOME, java on PATH, /usr/lib/jvm, /opt); install one, e.g. 'apt-get install temurin-25-jdk' or 'sdk install java 25-tem', or set JAVA_HOME" >&2
   exit 2
 fi
@@ -55,8 +70,20 @@ if [ "${1:-}" = "test" ]; then
   exec "$here/mvnw" -B -f "$here/pom.xml" verify "$@"
 fi
 
+# True when anything the jar is built from (src/main, src/contended, native, pom.xml) is newer than the jar.
+sources_newer() {
+  local f
+  [ "$here/pom.xml" -nt "$jar" ] && return 0
+  shopt -s globstar nullglob
+  for f in "$here"/src/main/** "$here"/src/contended/** "$here"/native/**; do
+    if [ "$f" -nt "$jar" ]; then shopt -u globstar nullglob; return 0; fi
+  done
+  shopt -u globstar nullglob
+  return 1
+}
+
 # Rebuild when the jar is missing or anything it is built from is newer.
-if [ ! -f "$jar" ] || [ -n "$(find "$here/src/main" "$here/src/contended" "$here/native" "$here/pom.xml" -newer "$jar" -print -quit 2>/dev/null)" ]; then
+if [ ! -f "$jar" ] || sources_newer; then
   echo "corescope: building target/corescope.jar with JDK at $JDK (first run or sources changed) ..." >&2
   if ! mvn_quiet -DskipTests package >&2; then
     echo "corescope: the build failed (see above); try: ./mvnw -B package" >&2
@@ -64,6 +91,36 @@ if [ ! -f "$jar" ] || [ -n "$(find "$here/src/main" "$here/src/contended" "$here
   fi
 fi
 
-exec "$JDK/bin/java" --enable-native-access=ALL-UNNAMED -XX:-RestrictContended \
-  --add-exports=java.base/jdk.internal.vm.annotation=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
-  ${CORESCOPE_JVM_OPTS:-} -jar "$jar" "$@"
+jvm_flags=(--enable-native-access=ALL-UNNAMED -XX:-RestrictContended
+           --add-exports=java.base/jdk.internal.vm.annotation=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow)
+
+# Short commands that are over in a blink start faster on C1 alone, with the serial GC and no
+# perf-data file; benchmarks (and the tour) keep the JVM's defaults, which they measure under.
+short_command=0
+case "${1:-}" in
+  topology|capture|mask|affinity|help|--help|-h|--version|-V)
+    short_command=1
+    jvm_flags+=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData) ;;
+esac
+
+# An AOT cache (JDK 25, JEP 483/514/515) of the classes a 'topology' run loads and links:
+# made once per jar and JDK by a training run, then reused; start-up of the short commands roughly
+# halves. If it cannot be made (read-only target/, an older JVM, CORESCOPE_AOT=0), corescope
+# runs without it. It is only passed to the short commands: it was trained with their flags.
+aot="$here/target/corescope-${JDK##*/}.aot"
+aot_flags=()
+if [ "${CORESCOPE_AOT:-1}" != 0 ] && [ "$short_command" = 1 ]; then
+  if [ ! -f "$aot" ] || [ "$jar" -nt "$aot" ]; then
+    rm -f "$aot"
+    tmp_aot="$aot.$$.tmp"
+    if "$JDK/bin/java" -XX:AOTCacheOutput="$tmp_aot" "${jvm_flags[@]}" -jar "$jar" topology >/dev/null 2>&1 \
+       && [ -s "$tmp_aot" ]; then
+      mv -f "$tmp_aot" "$aot" 2>/dev/null || true
+    fi
+    rm -f "$tmp_aot" "$tmp_aot.config" 2>/dev/null || true
+  fi
+  # -Xlog:aot=off: a cache that does not fit this JVM is dropped silently, not with a warning
+  [ -f "$aot" ] && aot_flags=(-XX:AOTCache="$aot" -Xlog:aot=off -Xlog:cds=off)
+fi
+
+exec "$JDK/bin/java" "${jvm_flags[@]}" ${aot_flags[@]+"${aot_flags[@]}"} ${CORESCOPE_JVM_OPTS:-} -jar "$jar" "$@"

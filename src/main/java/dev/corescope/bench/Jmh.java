@@ -60,7 +60,10 @@ public final class Jmh {
                 .verbosity(VerboseMode.SILENT);
         if (params != null) params.forEach(ob::param);
         if (s.forks() > 0) {
-            List<String> jvm = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-XX:-RestrictContended"));
+            // The forks need what corescope's own JVM has; JMH copies a fork's stderr warnings onto
+            // stdout, so an Unsafe warning from JOL or JMH itself would break --format json.
+            List<String> jvm = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-XX:-RestrictContended",
+                    "--sun-misc-unsafe-memory-access=allow"));
             if (extraJvmArgs != null) jvm.addAll(extraJvmArgs);
             ob.jvmArgsAppend(jvm.toArray(String[]::new));
         }

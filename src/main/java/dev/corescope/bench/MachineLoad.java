@@ -7,22 +7,30 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The 1-minute load average from {@code proc/loadavg} under a root. Benchmarks that pin two
- * threads and make them wait for each other suffer most when other processes want the same
- * CPUs: a preempted thread stalls its partner for a whole time slice.
+ * The load average ({@code proc/loadavg} under a root) for a report: on a shared machine it
+ * tells the reader how many other runnable threads competed for the CPUs while measuring.
+ * Benchmarks that pin two threads and make them wait for each other suffer most: a preempted
+ * thread stalls its partner for a whole time slice.
  */
 public final class MachineLoad {
 
     private MachineLoad() {
     }
 
+    /** The 1-minute load average, or empty where it cannot be read. */
     public static Optional<Double> oneMinute(Path root) {
-        try {
-            String first = Files.readString(root.resolve("proc/loadavg")).strip().split("\\s+")[0];
-            return Optional.of(Double.parseDouble(first));
-        } catch (IOException | NumberFormatException | ArrayIndexOutOfBoundsException e) {
-            return Optional.empty();
-        }
+        return fields(root).map(f -> Double.parseDouble(f[0]));
+    }
+
+    /** {@code "load average 1.20 0.80 0.50 (1, 5, 15 min) on 2 CPUs"}, read under {@code root}; empty where there is none. */
+    public static Optional<String> describe(Path root) {
+        return fields(root).map(f -> "load average " + f[0] + " " + f[1] + " " + f[2] + " (1, 5, 15 min) on "
+                + Runtime.getRuntime().availableProcessors() + " CPUs");
+    }
+
+    /** The live machine's. */
+    public static Optional<String> describe() {
+        return describe(Path.of("/"));
     }
 
     /**
@@ -34,5 +42,16 @@ public final class MachineLoad {
                 "the machine was busy before this run (1-minute load average %.1f for %d CPUs): other processes "
                         + "preempt the pinned threads, which inflates the figures and their errors; re-run on a quiet machine",
                 l, cpus));
+    }
+
+    private static Optional<String[]> fields(Path root) {
+        try {
+            String[] f = Files.readString(root.resolve("proc/loadavg")).strip().split("\\s+");
+            if (f.length < 3) return Optional.empty();
+            Double.parseDouble(f[0]);
+            return Optional.of(f);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 }

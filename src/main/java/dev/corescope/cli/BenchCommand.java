@@ -2,15 +2,13 @@ package dev.corescope.cli;
 
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
+import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.FamilyRun;
-import dev.corescope.bench.Progress;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.report.Histogram;
+import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
-import dev.corescope.report.Layout;
-import dev.corescope.report.Matrix;
-import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.ResultsText;
 import dev.corescope.sys.Affinity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,20 +16,33 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /** {@code bench NAME|all}: runs benchmark families, pinned, and prints or saves their results. */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         description = {
                 "Runs one benchmark family (or all), pinned, and prints a report.",
-                "Families: cpumask (seed 000), timerbase (seed 001), cpupri and c2c (seed 002), locks (seed 004).",
+                "The report: the family's tables; perf_event_open counters around each",
+                "family (task-clock, context switches, CPU migrations, page faults; cycles,",
+                "instructions and cache misses where a PMU exists); the environment, with",
+                "warnings about what undermines the numbers.",
+                "Families: cpumask (seed 000), timerbase (seed 001), cpupri and c2c (seed",
+                "002), locks (seed 004).",
                 "",
-                "Example:",
+                "A family that fails is listed under FAILED (and in the JSON's \"failures\");",
+                "the others still run, their results are printed and saved, and the exit",
+                "code is 1. Ctrl-C stops the run cleanly and saves the finished families to",
+                "-o FILE. To keep every thread of a run on one CPU, pin the whole process:",
+                "  ./run.sh pin --cpus 1 -- ./run.sh bench timerbase",
+                "",
+                "Examples:",
                 "  ./run.sh bench cpumask --quick",
                 "  ./run.sh bench all --cpus 0-1 --format json -o before.json"})
 final class BenchCommand implements Callable<Integer> {
@@ -54,34 +65,84 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "also write the results as JSON to FILE (atomically)")
     Path output;
 
+    private final Supplier<List<BenchFamily>> families;
+
+    BenchCommand() {
+        this(Families::all);
+    }
+
+    /** With another family registry (tests register families that fail or block). */
+    BenchCommand(Supplier<List<BenchFamily>> families) {
+        this.families = families;
+    }
+
     @Override
     public Integer call() throws Exception {
-        List<BenchFamily> families = selectFamilies();
+        List<BenchFamily> selected = selectFamilies();
         if (format == OutputFormat.svg) throw new UsageException("--format svg: bench prints text or json");
+        if (output != null) TopologyCommand.checkOutputFolder(output, "-o");
         Optional<CpuMask> pinTo = Optional.ofNullable(cpus).map(BenchCommand::parseCpus);
-        BenchContext ctx = new BenchContext(pinTo, quick, Progress.NONE, false);
+        PrintWriter err = spec.commandLine().getErr();
+        ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
+        BenchContext ctx = new BenchContext(pinTo, quick, bar, false);
 
-        List<FamilyRun> runs = new ArrayList<>();
-        for (BenchFamily f : families) runs.add(f.run(ctx));
+        BenchSession session = new BenchSession(selected, ctx, EnvironmentProbe.live(), bar, Tour::liveTopology);
+        GuardedRun guarded = new GuardedRun(session, output, err);
+        try {
+            ResultsFile file = guarded.run();
+            if (file == null) return 128 + 2;
+            return print(file, session.runs(), err, selected.size());
+        } finally {
+            guarded.done();
+        }
+    }
 
-        ResultsFile file = toResultsFile(runs);
+    private int print(ResultsFile file, List<FamilyRun> runs, PrintWriter err, int total) throws java.io.IOException {
         String json = Json.write(file);
         if (output != null) Json.writeAtomically(output, json);
-        var out = spec.commandLine().getOut();
+        PrintWriter out = spec.commandLine().getOut();
         if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            for (FamilyRun r : runs) out.println(r.text());
+            out.print(text(file, runs));
             if (output != null) out.println("results written to " + output);
         }
         out.flush();
-        return Main.EXIT_OK;
+        if (file.failures().isEmpty()) return Main.EXIT_OK;
+        err.println("corescope: " + failureLine(file.failures(), total));
+        err.flush();
+        return Main.EXIT_PARTIAL;
+    }
+
+    /** Each family's own report, then the counters, the failures and the environment. */
+    static String text(ResultsFile file, List<FamilyRun> runs) {
+        StringBuilder sb = new StringBuilder();
+        for (FamilyRun r : runs) {
+            sb.append(r.text());
+            if (!r.text().endsWith("\n")) sb.append('\n');
+            sb.append('\n');
+        }
+        String counters = ResultsText.counters(file.counters());
+        if (!counters.isEmpty()) sb.append(counters).append('\n');
+        String failures = ResultsText.failures(file.failures());
+        if (!failures.isEmpty()) sb.append(failures).append('\n');
+        if (file.environment() != null) sb.append(ResultsText.environment(file.environment()));
+        return sb.toString();
+    }
+
+    /** {@code 1 of 5 families failed: locks (reason)}: one line however many failed. */
+    static String failureLine(List<ResultsFile.Failure> failures, int total) {
+        String list = failures.stream().map(f -> f.benchmark() + " (" + f.reason() + ")").collect(Collectors.joining("; "));
+        return failures.size() + " of " + total + (total == 1 ? " family" : " families") + " failed: " + list;
     }
 
     private List<BenchFamily> selectFamilies() {
-        if (name.equals("all")) return Families.all();
-        return List.of(Families.byName(name).orElseThrow(() ->
-                new UsageException("bench " + name + ": no such benchmark family (one of: " + Families.names() + ", all)")));
+        List<BenchFamily> all = families.get();
+        String names = String.join(", ", all.stream().map(BenchFamily::name).toList());
+        if (name.equals("all")) return all;
+        return List.of(all.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow(() ->
+                new UsageException("bench " + name + ": no such benchmark family (one of: "
+                        + (names.isEmpty() ? "none registered in this build" : names + ", all") + ")")));
     }
 
     /** {@code --cpus LIST}: a cpulist within the allowed set, or exit 2 naming the value. */
@@ -100,19 +161,5 @@ final class BenchCommand implements Callable<Integer> {
                     + " not in the allowed set " + allowed.toList());
         }
         return m.resize(allowed.nbits());
-    }
-
-    static ResultsFile toResultsFile(List<FamilyRun> runs) {
-        List<Result> results = new ArrayList<>();
-        List<Layout> layouts = new ArrayList<>();
-        List<Histogram> histograms = new ArrayList<>();
-        Matrix matrix = null;
-        for (FamilyRun r : runs) {
-            results.addAll(r.results());
-            layouts.addAll(r.layouts());
-            histograms.addAll(r.histograms());
-            if (r.matrix() != null) matrix = r.matrix();
-        }
-        return new ResultsFile(ResultsFile.SCHEMA, null, results, layouts, histograms, matrix, List.of());
     }
 }

@@ -13,8 +13,11 @@ final class Families {
 
     static List<BenchFamily> all() {
         return List.of(
+                new dev.corescope.bench.cpumask.CpumaskFamily(),
+                new dev.corescope.bench.timerbase.TimerbaseFamily(),
                 new dev.corescope.bench.cpupri.CpupriFamily(),
-                new dev.corescope.bench.c2c.C2cFamily()
+                new dev.corescope.bench.c2c.C2cFamily(),
+                new dev.corescope.bench.locks.LocksFamily()
         );
     }
 

@@ -1,13 +1,21 @@
 package dev.corescope.cli;
 
+import dev.corescope.bench.BenchFamily;
 import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.sys.NativeException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * The {@code corescope} command line: one picocli class per subcommand; commands parse and
@@ -29,20 +37,50 @@ import java.io.UncheckedIOException;
                 MaskCommand.class,
                 AffinityCommand.class,
                 PinCommand.class,
+                TopologyCommand.class,
+                CaptureCommand.class,
+                CompareCommand.class,
+                ReportCommand.class,
+                JmhCommand.class,
         })
-public final class Main implements Runnable {
+public final class Main implements Callable<Integer> {
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILURE = 1;
     public static final int EXIT_USAGE = 2;
+    /**
+     * Some benchmark families failed and the others finished: their results are printed and
+     * saved as usual, with the failures listed in them, and stderr has one line naming the
+     * failed families. Distinct from 1, after which stdout is empty (CONTRACT.md).
+     */
+    public static final int EXIT_PARTIAL = 3;
 
+    @Spec
+    CommandSpec spec;
+
+    private final Supplier<List<BenchFamily>> families;
+    private final Path tourResults;
+
+    public Main() {
+        this(Families::all, Path.of(Tour.RESULTS_FILE));
+    }
+
+    Main(Supplier<List<BenchFamily>> families, Path tourResults) {
+        this.families = families;
+        this.tourResults = tourResults;
+    }
+
+    /** No command: the tour. */
     @Override
-    public void run() {
-        new CommandLine(this).usage(System.out);
+    public Integer call() throws Exception {
+        CommandLine cl = spec.commandLine();
+        return new Tour(families.get(), tourResults, cl.getOut(), cl.getErr()).run();
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args));
+        // the one command people time: see TopologyCommand.runWithoutPicocli
+        OptionalInt fast = TopologyCommand.runWithoutPicocli(args);
+        System.exit(fast.isPresent() ? fast.getAsInt() : execute(args));
     }
 
     /** Runs corescope with {@code args} and returns the exit code. */
@@ -52,9 +90,29 @@ public final class Main implements Runnable {
 
     /** The configured command line, with corescope's one-line error handling. */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new Main());
+        return configure(new CommandLine(new Main()));
+    }
+
+    /**
+     * The command line with another family registry for {@code bench} and the tour, and the
+     * tour saving to {@code tourResults}: tests register families that fail or block.
+     */
+    static CommandLine commandLine(Supplier<List<BenchFamily>> families, Path tourResults) {
+        CommandLine.IFactory factory = new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                if (cls == BenchCommand.class) return cls.cast(new BenchCommand(families));
+                return CommandLine.defaultFactory().create(cls);
+            }
+        };
+        return configure(new CommandLine(new Main(families, tourResults), factory));
+    }
+
+    private static CommandLine configure(CommandLine cl) {
         // pin --cpus 1 ls -l: everything from COMMAND on is COMMAND's, even without --
         cl.getSubcommands().get("pin").setStopAtPositional(true);
+        // jmh -f 1 -wi 3 ...: JMH's options are JMH's, not picocli's
+        cl.getSubcommands().get("jmh").setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("corescope: " + ex.getMessage() + " (see --help)");

@@ -1,15 +1,19 @@
 package dev.corescope.report;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /** The one Jackson mapper corescope uses, and whole-or-nothing file writes. */
 public final class Json {
@@ -40,7 +44,12 @@ public final class Json {
         Path dir = abs.getParent();
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
         try {
-            Files.writeString(tmp, text);
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            // a temporary file is rw-------; the result should read like any file the user makes
+            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+            }
+            keepOrShare(tmp, abs);
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -51,7 +60,62 @@ public final class Json {
         }
     }
 
+    /**
+     * Reads a results file. Fields this version does not know are skipped, so files from a
+     * newer corescope (which may add fields, never rename them) still read.
+     */
+    /**
+     * A temporary file is created 0600; the file it replaces keeps its own permissions, and a
+     * new one gets 0644 like any file a shell writes under the usual umask, so results can be shared.
+     */
+    private static void keepOrShare(Path tmp, Path target) throws IOException {
+        try {
+            var perms = Files.exists(target) ? Files.getPosixFilePermissions(target)
+                    : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
+            Files.setPosixFilePermissions(tmp, perms);
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: its defaults apply
+        }
+    }
+
     public static ResultsFile readResults(Path file) throws IOException {
-        return MAPPER.readValue(file.toFile(), ResultsFile.class);
+        return readResultsLeniently(file);
+    }
+
+    /**
+     * {@link #readResults} for files a user names: anything that is not a readable
+     * {@code corescope-results/1} file is a {@link BadResultsFileException} saying why.
+     */
+    public static ResultsFile readResultsChecked(Path file) {
+        if (!Files.exists(file)) throw new BadResultsFileException(file, "no such file");
+        if (Files.isDirectory(file)) throw new BadResultsFileException(file, "is a directory, not a results file");
+        if (!Files.isReadable(file)) throw new BadResultsFileException(file, "not readable");
+        com.fasterxml.jackson.databind.JsonNode tree;
+        try {
+            tree = MAPPER.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            var loc = e.getLocation();
+            throw new BadResultsFileException(file, "not JSON" + (loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")"));
+        } catch (IOException e) {
+            throw new BadResultsFileException(file, "cannot be read: " + e.getMessage());
+        }
+        if (tree == null || tree.isMissingNode() || !tree.isObject()) throw new BadResultsFileException(file, "not a corescope results file (not a JSON object)");
+        var schema = tree.get("schema");
+        if (schema == null || !ResultsFile.SCHEMA.equals(schema.asText())) {
+            throw new BadResultsFileException(file, "not a corescope results file (schema " + (schema == null ? "missing" : "'" + schema.asText() + "'")
+                    + ", expected " + ResultsFile.SCHEMA + ")");
+        }
+        try {
+            return MAPPER.readerFor(ResultsFile.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(tree);
+        } catch (IOException e) {
+            String msg = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            throw new BadResultsFileException(file, "a field has the wrong type: " + msg);
+        }
+    }
+
+    private static ResultsFile readResultsLeniently(Path file) throws IOException {
+        return MAPPER.readerFor(ResultsFile.class)
+                .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .readValue(file.toFile());
     }
 }

@@ -7,13 +7,30 @@ import java.util.List;
 /**
  * The whole results file, {@code "schema": "corescope-results/1"} (see CONTRACT.md).
  * {@code layouts}, {@code histograms} and {@code matrix} appear only where a family has them;
- * {@code failures} lists families that failed, with the reason, so a partial run still says so.
+ * {@code failures} lists families that failed, with the reason, so a partial run still says so;
+ * {@code counters} holds each family's {@code perf_event_open} counts; {@code topology} the
+ * machine's topology summary and picture.
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
-                          List<Histogram> histograms, Matrix matrix, List<Failure> failures) {
+                          List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
+                          MachineTopology topology) {
 
     public static final String SCHEMA = "corescope-results/1";
+
+    public ResultsFile {
+        results = results == null ? List.of() : List.copyOf(results);
+        layouts = layouts == null ? List.of() : List.copyOf(layouts);
+        histograms = histograms == null ? List.of() : List.copyOf(histograms);
+        failures = failures == null ? List.of() : List.copyOf(failures);
+        counters = counters == null ? List.of() : List.copyOf(counters);
+    }
+
+    /** The first version's fields, without counters and topology. */
+    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
+                       List<Histogram> histograms, Matrix matrix, List<Failure> failures) {
+        this(schema, environment, results, layouts, histograms, matrix, failures, List.of(), null);
+    }
 
     /** A family that did not finish: its name and why. */
     public record Failure(String benchmark, String reason) {

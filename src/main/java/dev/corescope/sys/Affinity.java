@@ -49,41 +49,52 @@ public final class Affinity {
     /** {@code sched_getaffinity(pid)}: the allowed CPUs of thread or process {@code pid} (0: this thread). */
     public static CpuMask get(int pid) {
         int nbits = nrCpuIds();
-        int bits = roundUp64(Math.max(nbits, 64));
+        long bytes = roundUp64(Math.max(nbits, 64)) / 8;
+        Scratch scratch = Scratch.forThisThread();
         while (true) {
-            try (Arena arena = Arena.ofConfined()) {
-                long bytes = bits / 8;
-                MemorySegment set = arena.allocate(bytes, 8);
-                MemorySegment state = Libc.callState(arena);
-                int rc = (int) Libc.SCHED_GETAFFINITY.invokeExact(state, pid, bytes, set);
-                if (rc == -1) {
-                    int errno = Libc.errno(state);
-                    if (errno == Errno.EINVAL.number() && bits < MAX_BITS) {
-                        bits *= 2;
-                        continue;
-                    }
-                    throw new NativeException("sched_getaffinity", "pid=" + pid + ", cpusetsize=" + bytes, errno);
-                }
-                long[] words = set.toArray(Libc.WORD);
-                int highest = highestBit(words);
-                return CpuMask.fromWords(Math.max(nbits, highest + 1), words);
+            MemorySegment set = scratch.cpuset(bytes);
+            // glibc zeroes what the kernel does not write; this keeps a reused buffer clean even if not
+            set.fill((byte) 0);
+            int rc;
+            try {
+                rc = (int) Libc.SCHED_GETAFFINITY.invokeExact(scratch.callState, pid, bytes, set);
             } catch (Throwable t) {
                 throw NativeCalls.rethrow(t);
             }
+            if (rc == -1) {
+                int errno = Libc.errno(scratch.callState);
+                if (errno == Errno.EINVAL.number() && bytes * 8 < MAX_BITS) {
+                    bytes *= 2;
+                    continue;
+                }
+                throw new NativeException("sched_getaffinity", "pid=" + pid + ", cpusetsize=" + bytes, errno);
+            }
+            long[] words = new long[(int) (bytes / 8)];
+            int highest = -1;
+            for (int i = 0; i < words.length; i++) {
+                long w = set.getAtIndex(Libc.WORD, i);
+                words[i] = w;
+                if (w != 0) highest = i * 64 + 63 - Long.numberOfLeadingZeros(w);
+            }
+            return CpuMask.fromWords(Math.max(nbits, highest + 1), words);
         }
     }
 
     /** {@code sched_setaffinity(pid, cpus)}. */
     public static void set(int pid, CpuMask cpus) {
-        try (Arena arena = Arena.ofConfined()) {
-            int words = Math.max(1, cpus.wordCount());
-            MemorySegment set = arena.allocate((long) words * 8, 8);
-            for (int i = 0; i < words; i++) set.setAtIndex(Libc.WORD, i, cpus.word(i));
-            MemorySegment state = Libc.callState(arena);
-            int rc = (int) Libc.SCHED_SETAFFINITY.invokeExact(state, pid, (long) words * 8, set);
-            Libc.check(rc, state, "sched_setaffinity", "pid=" + pid + ", cpus=" + cpus.toList());
+        int words = Math.max(1, cpus.wordCount());
+        long bytes = (long) words * 8;
+        Scratch scratch = Scratch.forThisThread();
+        MemorySegment set = scratch.cpuset(bytes);
+        for (int i = 0; i < words; i++) set.setAtIndex(Libc.WORD, i, cpus.word(i));
+        int rc;
+        try {
+            rc = (int) Libc.SCHED_SETAFFINITY.invokeExact(scratch.callState, pid, bytes, set);
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
+        }
+        if (rc == -1) {
+            throw new NativeException("sched_setaffinity", "pid=" + pid + ", cpus=" + cpus.toList(), Libc.errno(scratch.callState));
         }
     }
 
@@ -127,8 +138,8 @@ public final class Affinity {
 
     /** {@code sched_getcpu()} with errno captured; throws {@link NativeException} on failure. */
     public static int currentCpuChecked() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = Libc.callState(arena);
+        MemorySegment state = Scratch.forThisThread().callState;
+        try {
             int rc = (int) Libc.SCHED_GETCPU.invokeExact(state);
             return (int) Libc.check(rc, state, "sched_getcpu", "");
         } catch (Throwable t) {
@@ -138,13 +149,6 @@ public final class Affinity {
 
     private static int roundUp64(int bits) {
         return (bits + 63) & ~63;
-    }
-
-    private static int highestBit(long[] words) {
-        for (int i = words.length - 1; i >= 0; i--) {
-            if (words[i] != 0) return i * 64 + 63 - Long.numberOfLeadingZeros(words[i]);
-        }
-        return -1;
     }
 
     private static int readNrCpuIds() {
@@ -157,6 +161,31 @@ public final class Affinity {
         }
         long n = LibC.sysconf(LibC._SC_NPROCESSORS_CONF());
         return n > 0 ? (int) n : 1024;
+    }
+
+    /**
+     * Per-thread native scratch for the affinity calls: the errno call state and a
+     * {@code cpu_set_t}, reused so that a call allocates no native memory (a confined arena
+     * per call costs more than {@code sched_getaffinity} itself). Each thread only ever
+     * touches its own.
+     */
+    private static final class Scratch {
+        private static final ThreadLocal<Scratch> CURRENT = ThreadLocal.withInitial(Scratch::new);
+
+        // Automatic arena by design: the scratch lives as long as its thread, and the GC
+        // frees it after the thread ends; no code path could close a confined one then.
+        final MemorySegment callState = Libc.callState(Arena.ofAuto());
+        private MemorySegment cpuset = Arena.ofAuto().allocate(128, 8);
+
+        static Scratch forThisThread() {
+            return CURRENT.get();
+        }
+
+        /** A cpuset buffer of at least {@code bytes}; the call is told the size, so the rest is never read. */
+        MemorySegment cpuset(long bytes) {
+            if (cpuset.byteSize() < bytes) cpuset = Arena.ofAuto().allocate(bytes, 8);
+            return cpuset;
+        }
     }
 
     /** Read once, on first use: neither changes while corescope runs. */

@@ -32,8 +32,6 @@ final class Libc {
     static final MethodHandle SCHED_SETAFFINITY = withErrno(LibC.sched_setaffinity$address(), LibC.sched_setaffinity$descriptor());
     static final MethodHandle SCHED_GETCPU = withErrno(LibC.sched_getcpu$address(), LibC.sched_getcpu$descriptor());
     static final MethodHandle PTHREAD_SIGMASK = LINKER.downcallHandle(LibC.pthread_sigmask$address(), LibC.pthread_sigmask$descriptor());
-    static final MethodHandle CLOCK_GETTIME = withErrno(LibC.clock_gettime$address(), LibC.clock_gettime$descriptor());
-    static final MethodHandle SYSCONF = withErrno(LibC.sysconf$address(), LibC.sysconf$descriptor());
 
     /**
      * {@code sched_getcpu} for hot loops: {@code critical(false)} skips the thread-state
@@ -47,6 +45,15 @@ final class Libc {
 
     static MethodHandle withErrno(MemorySegment address, FunctionDescriptor descriptor) {
         return LINKER.downcallHandle(address, descriptor, CAPTURE_ERRNO);
+    }
+
+    /**
+     * {@link #withErrno(MemorySegment, FunctionDescriptor)} for a variadic function such as
+     * {@code syscall}: {@code firstVariadicArg} is the index of the first argument after the
+     * {@code ...}, as jextract's {@code makeInvoker} would pass it.
+     */
+    static MethodHandle withErrnoVariadic(MemorySegment address, FunctionDescriptor descriptor, int firstVariadicArg) {
+        return LINKER.downcallHandle(address, descriptor, CAPTURE_ERRNO, Linker.Option.firstVariadicArg(firstVariadicArg));
     }
 
     /** A call-state segment for one errno-capturing call. */

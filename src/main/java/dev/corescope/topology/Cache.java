@@ -42,6 +42,13 @@ public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways
         }
     }
 
+    /** By level, then data, instruction, unified, then first CPU. */
+    static final java.util.Comparator<Cache> ORDER = (a, b) -> {
+        if (a.level != b.level) return Integer.compare(a.level, b.level);
+        if (a.type != b.type) return a.type.compareTo(b.type);
+        return Integer.compare(a.cpus.first(), b.cpus.first());
+    };
+
     /** {@code L1d}, {@code L1i}, {@code L2}, {@code L3}: the name lstopo and hwloc use. */
     public String name() {
         return "L" + level + type.suffix;

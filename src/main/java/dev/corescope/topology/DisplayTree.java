@@ -3,7 +3,6 @@ package dev.corescope.topology;
 import dev.corescope.cpumask.CpuMask;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -125,8 +124,11 @@ final class DisplayTree {
             items.add(new Item(Kind.PU, "PU P#" + pu.id(), allowedNote(pu.cpus()), pu.cpus(), 8, List.of()));
         }
 
-        items.sort(Comparator.<Item>comparingInt(i -> -i.cpus.weight()).thenComparingInt(i -> i.rank)
-                .thenComparingInt(i -> i.cpus.first()));
+        items.sort((a, b) -> {
+            if (a.cpus.weight() != b.cpus.weight()) return Integer.compare(b.cpus.weight(), a.cpus.weight());
+            if (a.rank != b.rank) return Integer.compare(a.rank, b.rank);
+            return Integer.compare(a.cpus.first(), b.cpus.first());
+        });
         for (Item item : items) insert(roots, item);
 
         for (NumaNode n : t.numaNodes()) {
@@ -141,7 +143,10 @@ final class DisplayTree {
 
     /** A cache the model hangs on a core, shown on the core line. */
     private boolean isCorePrivate(Cache c) {
-        for (TopologyNode core : t.cores()) if (core.caches().contains(c)) return true;
+        for (TopologyNode core : t.cores()) {
+            // identity, not equals: a record's equals bootstraps through invokedynamic, a start-up cost
+            for (Cache own : core.caches()) if (own == c) return true;
+        }
         return false;
     }
 
@@ -169,8 +174,12 @@ final class DisplayTree {
     }
 
     private static void sortAll(List<Item> level) {
-        level.sort(Comparator.<Item>comparingInt(i -> i.kind == Kind.NUMA ? 0 : 1)
-                .thenComparingInt(i -> i.cpus.isEmpty() ? Integer.MAX_VALUE : i.cpus.first()));
+        level.sort((a, b) -> {
+            int na = a.kind == Kind.NUMA ? 0 : 1;
+            int nb = b.kind == Kind.NUMA ? 0 : 1;
+            if (na != nb) return Integer.compare(na, nb);
+            return Integer.compare(a.cpus.isEmpty() ? Integer.MAX_VALUE : a.cpus.first(), b.cpus.isEmpty() ? Integer.MAX_VALUE : b.cpus.first());
+        });
         for (Item i : level) sortAll(i.children);
     }
 

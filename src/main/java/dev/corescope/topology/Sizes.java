@@ -1,11 +1,23 @@
 package dev.corescope.topology;
 
-import java.util.Locale;
-
 /** Byte sizes in the two spellings the reports use: the kernel's ({@code 32K}) and lstopo's ({@code 32 MiB}). */
 final class Sizes {
 
     private Sizes() {
+    }
+
+    /** The white-space separated words of {@code s}, without a regex. */
+    static java.util.List<String> words(String s) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        int i = 0;
+        int n = s.length();
+        while (i < n) {
+            while (i < n && Character.isWhitespace(s.charAt(i))) i++;
+            int start = i;
+            while (i < n && !Character.isWhitespace(s.charAt(i))) i++;
+            if (i > start) out.add(s.substring(start, i));
+        }
+        return out;
     }
 
     /** {@code 32K}, {@code 1M}, {@code 24M}, as {@code cache/indexN/size} writes it, but in M or G when exact. */
@@ -27,8 +39,10 @@ final class Sizes {
             v /= 1024;
             u++;
         }
-        if (v == Math.rint(v)) return String.format(Locale.ROOT, "%d %s", (long) v, units[u]);
-        return String.format(Locale.ROOT, v >= 100 ? "%.0f %s" : "%.1f %s", v, units[u]);
+        // by hand rather than String.format: Formatter costs milliseconds at start-up, and this is on every report
+        if (v == Math.rint(v) || v >= 100) return Math.round(v) + " " + units[u];
+        long tenths = Math.round(v * 10);
+        return tenths / 10 + "." + tenths % 10 + " " + units[u];
     }
 
     /** Parses {@code 32K}, {@code 24576K}, {@code 1M}, {@code 512}; -1 when it is none of these. */

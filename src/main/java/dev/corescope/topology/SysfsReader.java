@@ -12,7 +12,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -33,13 +35,17 @@ import java.util.SequencedSet;
  */
 final class SysfsReader {
 
-    /** sysfs attribute files are one page at most; anything larger is not one of ours. */
-    private static final long MAX_FILE_BYTES = 1 << 20;
+    /**
+     * sysfs attribute files are one page at most and /proc/cpuinfo of a 4096-CPU machine a few
+     * megabytes; anything larger is not a file this reader means to read.
+     */
+    private static final long MAX_FILE_BYTES = 64L << 20;
 
     private final Path root;
-    private final SequencedSet<String> filesRead = new LinkedHashSet<>();
-    private final SequencedSet<String> dirsListed = new LinkedHashSet<>();
+    private final Map<String, byte[]> filesRead = new LinkedHashMap<>();
+    private final SequencedSet<String> dirsSeen = new LinkedHashSet<>();
     private final List<String> problems = new ArrayList<>();
+    private final SequencedSet<String> unreadable = new LinkedHashSet<>();
 
     SysfsReader(Path root) {
         this.root = root;
@@ -58,14 +64,16 @@ final class SysfsReader {
                 return Optional.empty();
             }
             byte[] bytes = Files.readAllBytes(p);
-            filesRead.add(rel);
+            filesRead.put(rel, bytes);
             return Optional.of(clean(new String(bytes, StandardCharsets.UTF_8)));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (AccessDeniedException e) {
+            unreadable.add(rel);
             problem(rel, "permission denied");
             return Optional.empty();
         } catch (IOException e) {
+            unreadable.add(rel);
             if (Files.isDirectory(p)) {
                 problem(rel, "is a directory");
             } else {
@@ -79,15 +87,21 @@ final class SysfsReader {
     Optional<List<String>> readLines(String rel) {
         Path p = root.resolve(rel);
         try {
-            List<String> lines = Files.readAllLines(p, StandardCharsets.UTF_8);
-            filesRead.add(rel);
-            return Optional.of(lines);
+            if (Files.size(p) > MAX_FILE_BYTES) {
+                problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
+                return Optional.empty();
+            }
+            byte[] bytes = Files.readAllBytes(p);
+            filesRead.put(rel, bytes);
+            return Optional.of(new String(bytes, StandardCharsets.UTF_8).lines().toList());
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (AccessDeniedException e) {
+            unreadable.add(rel);
             problem(rel, "permission denied");
             return Optional.empty();
         } catch (IOException e) {
+            unreadable.add(rel);
             problem(rel, e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage()));
             return Optional.empty();
         }
@@ -157,13 +171,16 @@ final class SysfsReader {
             problem(rel, "cannot list: " + e.getClass().getSimpleName());
             return List.of();
         }
-        dirsListed.add(rel);
+        dirsSeen.add(rel);
         names.sort(null);
         return names;
     }
 
+    /** Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even if nothing in it is read. */
     boolean isDirectory(String rel) {
-        return Files.isDirectory(root.resolve(rel));
+        boolean dir = Files.isDirectory(root.resolve(rel));
+        if (dir) dirsSeen.add(rel);
+        return dir;
     }
 
     void problem(String rel, String why) {
@@ -178,12 +195,19 @@ final class SysfsReader {
         return problems;
     }
 
-    List<String> filesRead() {
-        return List.copyOf(filesRead);
+    /** Every file read, relative path to the bytes as read, in reading order. */
+    Map<String, byte[]> filesRead() {
+        return filesRead;
     }
 
-    List<String> dirsListed() {
-        return List.copyOf(dirsListed);
+    /** Files that exist but could not be read (permission, I/O error): capture lists them as skipped. */
+    List<String> unreadable() {
+        return List.copyOf(unreadable);
+    }
+
+    /** Directories listed or found to be directories. */
+    List<String> dirsSeen() {
+        return List.copyOf(dirsSeen);
     }
 
     static CpuMask parseList(String text, int nbits) {

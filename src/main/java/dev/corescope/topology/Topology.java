@@ -5,7 +5,6 @@ import dev.corescope.cpumask.CpuMask;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,8 +57,9 @@ public final class Topology {
     private final List<CoreKind> coreKinds;
     private final int cacheLineSize;
     private final List<String> warnings;
-    private final List<String> filesRead;
-    private final List<String> dirsListed;
+    private final Map<String, byte[]> filesRead;
+    private final List<String> dirsSeen;
+    private final List<String> unreadable;
 
     private final List<TopologyNode> packages;
     private final List<TopologyNode> dies;
@@ -87,15 +87,16 @@ public final class Topology {
         this.coreKinds = List.copyOf(b.coreKinds);
         this.cacheLineSize = b.cacheLineSize;
         this.warnings = List.copyOf(b.warnings);
-        this.filesRead = List.copyOf(b.filesRead);
-        this.dirsListed = List.copyOf(b.dirsListed);
+        this.filesRead = Collections.unmodifiableMap(new LinkedHashMap<>(b.filesRead));
+        this.dirsSeen = List.copyOf(b.dirsSeen);
+        this.unreadable = List.copyOf(b.unreadable);
 
         Map<TopologyNode.Kind, List<TopologyNode>> byKind = new LinkedHashMap<>();
         for (TopologyNode.Kind k : TopologyNode.Kind.values()) byKind.put(k, new ArrayList<>());
         List<Cache> all = new ArrayList<>(machineCaches);
         for (TopologyNode r : roots) collect(r, byKind, all);
-        for (List<TopologyNode> l : byKind.values()) l.sort(Comparator.comparingInt(TopologyNode::firstCpu));
-        all.sort(Comparator.comparingInt(Cache::level).thenComparing(Cache::type).thenComparingInt(c -> c.cpus().first()));
+        for (List<TopologyNode> l : byKind.values()) l.sort(TopologyNode.BY_FIRST_CPU);
+        all.sort(Cache.ORDER);
         this.packages = List.copyOf(byKind.get(TopologyNode.Kind.PACKAGE));
         this.dies = List.copyOf(byKind.get(TopologyNode.Kind.DIE));
         this.clusters = List.copyOf(byKind.get(TopologyNode.Kind.CLUSTER));
@@ -251,14 +252,24 @@ public final class Topology {
         return warnings;
     }
 
-    /** The files read, relative to the root, in reading order: what {@code capture} saves. */
+    /** The files read, relative to the root ({@code sys/devices/system/cpu/online}), in reading order: what {@code capture} saves. */
     public List<String> filesRead() {
+        return List.copyOf(filesRead.keySet());
+    }
+
+    /** The bytes of each file as they were read, for {@link Capture}: a capture holds what this report was made from. */
+    Map<String, byte[]> fileContents() {
         return filesRead;
     }
 
-    /** The directories listed, relative to the root: capture keeps them even when empty. */
-    public List<String> dirsListed() {
-        return dirsListed;
+    /** The directories looked into, relative to the root: capture keeps them even when nothing in them was read. */
+    public List<String> directoriesSeen() {
+        return dirsSeen;
+    }
+
+    /** Files that exist but could not be read (permission denied, I/O error), relative to the root. */
+    public List<String> unreadableFiles() {
+        return unreadable;
     }
 
     // ---- derived -----------------------------------------------------------------------
@@ -362,8 +373,9 @@ public final class Topology {
         List<CoreKind> coreKinds = new ArrayList<>();
         int cacheLineSize = DEFAULT_CACHE_LINE;
         List<String> warnings = new ArrayList<>();
-        List<String> filesRead = new ArrayList<>();
-        List<String> dirsListed = new ArrayList<>();
+        Map<String, byte[]> filesRead = new LinkedHashMap<>();
+        List<String> dirsSeen = new ArrayList<>();
+        List<String> unreadable = new ArrayList<>();
 
         Topology build() {
             return new Topology(this);

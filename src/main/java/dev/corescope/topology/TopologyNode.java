@@ -41,6 +41,9 @@ public record TopologyNode(Kind kind, int id, CpuMask cpus, List<Cache> caches, 
         }
     }
 
+    /** By first CPU, the order objects are listed in. */
+    static final java.util.Comparator<TopologyNode> BY_FIRST_CPU = (a, b) -> Integer.compare(a.firstCpu(), b.firstCpu());
+
     public TopologyNode {
         caches = List.copyOf(caches);
         children = List.copyOf(children);

@@ -6,7 +6,6 @@ import dev.corescope.sys.Affinity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +64,9 @@ final class TopologyReader {
     private Topology build(Path root, boolean live) {
         b.source = root.toString();
         b.live = live;
+        // sched_getaffinity through FFM links its downcalls on first use, tens of milliseconds
+        // that overlap with reading sysfs on another thread rather than add to it
+        AllowedLookup allowed = live ? AllowedLookup.start() : null;
 
         List<Integer> cpuDirs = cpuDirectories();
         Optional<String> possibleText = r.read(CPU + "/possible");
@@ -78,8 +80,6 @@ final class TopologyReader {
         for (Optional<String> t : List.of(possibleText, presentText, onlineText, offlineText, isolatedText, nohzText)) {
             if (t.isPresent()) maxCpu = Math.max(maxCpu, SysfsReader.lastNumber(t.get()));
         }
-        CpuMask allowed = live ? Affinity.processAllowed() : null;
-        if (allowed != null && !allowed.isEmpty()) maxCpu = Math.max(maxCpu, allowed.last());
         nbits = maxCpu + 1;
         b.nbits = nbits;
 
@@ -96,7 +96,6 @@ final class TopologyReader {
                 : b.possible.or(dirs).andNot(b.online);
         b.isolated = parsedOr(isolatedText, CPU + "/isolated", CpuMask.empty(nbits), null);
         b.nohzFull = parsedOr(nohzText, CPU + "/nohz_full", CpuMask.empty(nbits), null);
-        b.allowed = allowed == null ? null : allowed.resize(nbits);
 
         CpuMask noDir = b.online.andNot(dirs);
         if (!noDir.isEmpty()) warnings.add("CPUs " + noDir + " are online but have no " + CPU + "/cpuN directory");
@@ -108,6 +107,11 @@ final class TopologyReader {
         b.numaNodes = readNuma();
         b.coreKinds = readCoreKinds();
         b.cgroupCpus = readCgroupCpus().orElse(null);
+        if (allowed != null) {
+            CpuMask a = allowed.join();
+            // the kernel never allows a CPU beyond nr_cpu_ids, which sysfs already covers
+            b.allowed = a.resize(nbits);
+        }
 
         if (b.allowed != null && !b.allowed.sameCpus(b.online)) {
             warnings.add("allowed CPUs " + listOrNone(b.allowed) + " (sched_getaffinity) differ from online " + listOrNone(b.online)
@@ -126,8 +130,53 @@ final class TopologyReader {
         all.addAll(warnings);
         b.warnings = all;
         b.filesRead = r.filesRead();
-        b.dirsListed = r.dirsListed();
+        b.dirsSeen = r.dirsSeen();
+        b.unreadable = r.unreadable();
         return b.build();
+    }
+
+    /** {@link Affinity#processAllowed()} on a thread of its own, joined when the model is assembled. */
+    private static final class AllowedLookup implements Runnable {
+        private final Thread thread;
+        private CpuMask result;
+        private Throwable failure;
+
+        private AllowedLookup() {
+            thread = new Thread(this, "corescope-affinity");
+            thread.setDaemon(true);
+        }
+
+        static AllowedLookup start() {
+            AllowedLookup a = new AllowedLookup();
+            a.thread.start();
+            return a;
+        }
+
+        @Override
+        public void run() {
+            try {
+                result = Affinity.processAllowed();
+            } catch (Throwable t) {
+                failure = t;
+            }
+        }
+
+        CpuMask join() {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+            if (failure instanceof RuntimeException e) throw e;
+            if (failure instanceof Error e) throw e;
+            if (failure != null) throw new IllegalStateException(failure);
+            return result;
+        }
     }
 
     // ---- CPU sets ----------------------------------------------------------------------
@@ -281,8 +330,8 @@ final class TopologyReader {
         TopologyNode build() {
             List<TopologyNode> kids = new ArrayList<>();
             for (NodeBuilder c : children.values()) kids.add(c.build());
-            kids.sort(Comparator.comparingInt(TopologyNode::firstCpu));
-            caches.sort(Comparator.comparingInt(Cache::level).thenComparing(Cache::type));
+            kids.sort(TopologyNode.BY_FIRST_CPU);
+            caches.sort(Cache.ORDER);
             return new TopologyNode(kind, id, cpus, caches, kids);
         }
     }
@@ -290,7 +339,7 @@ final class TopologyReader {
     private List<TopologyNode> finish(List<NodeBuilder> roots) {
         List<TopologyNode> out = new ArrayList<>();
         for (NodeBuilder n : roots) out.add(n.build());
-        out.sort(Comparator.comparingInt(TopologyNode::firstCpu));
+        out.sort(TopologyNode.BY_FIRST_CPU);
         return out;
     }
 
@@ -319,10 +368,11 @@ final class TopologyReader {
                 CpuMask mask = shared.orElse(CpuMask.empty(nbits)).and(b.online).with(cpu);
                 String key = level.getAsInt() + "/" + type.get() + "/" + mask.toList();
                 if (found.containsKey(key)) continue;
-                OptionalLong size = r.read(p + "/size").stream().mapToLong(Sizes::parseKernelSize).findFirst();
+                Optional<String> sizeText = r.read(p + "/size");
+                long size = sizeText.isPresent() ? Sizes.parseKernelSize(sizeText.get()) : -1;
                 int ways = r.readInt(p + "/ways_of_associativity").orElse(-1);
                 int line = r.readInt(p + "/coherency_line_size").orElse(-1);
-                found.put(key, new Cache(level.getAsInt(), type.get(), size.orElse(-1), line, ways, mask));
+                found.put(key, new Cache(level.getAsInt(), type.get(), size, line, ways, mask));
             }
             if (!any) noCache.set(cpu);
         }
@@ -418,8 +468,7 @@ final class TopologyReader {
             List<Integer> dist = new ArrayList<>();
             Optional<String> d = r.read(p + "/distance");
             if (d.isPresent()) {
-                for (String tok : d.get().split("\\s+")) {
-                    if (tok.isEmpty()) continue;
+                for (String tok : Sizes.words(d.get())) {
                     try {
                         dist.add(Integer.parseInt(tok));
                     } catch (NumberFormatException e) {
@@ -442,7 +491,8 @@ final class TopologyReader {
             int i = line.indexOf(key);
             if (i < 0) continue;
             String rest = line.substring(i + key.length()).strip();
-            String[] parts = rest.split("\\s+");
+            String[] parts = Sizes.words(rest).toArray(new String[0]);
+            if (parts.length == 0) continue;
             try {
                 long v = Long.parseLong(parts[0]);
                 return parts.length > 1 && parts[1].equalsIgnoreCase("kB") ? v * 1024 : v;
@@ -461,7 +511,18 @@ final class TopologyReader {
         Optional<CpuMask> pCores = r.readList("sys/devices/cpu_core/cpus", nbits).map(m -> m.and(online));
         Optional<CpuMask> eCores = r.readList("sys/devices/cpu_atom/cpus", nbits).map(m -> m.and(online));
 
+        // equals and hashCode by hand: a record's generated ones bootstrap through invokedynamic, a start-up cost
         record Key(String hybrid, int capacity, int baseMHz, int maxMHz) {
+            @Override
+            public boolean equals(Object o) {
+                return o instanceof Key k && java.util.Objects.equals(k.hybrid, hybrid) && k.capacity == capacity
+                        && k.baseMHz == baseMHz && k.maxMHz == maxMHz;
+            }
+
+            @Override
+            public int hashCode() {
+                return ((java.util.Objects.hashCode(hybrid) * 31 + capacity) * 31 + baseMHz) * 31 + maxMHz;
+            }
         }
         Map<Key, CpuMask.Builder> groups = new LinkedHashMap<>();
         boolean byFrequency = false;
@@ -498,7 +559,7 @@ final class TopologyReader {
                     maxOf.getOrDefault(k, -1) >= 0 ? OptionalInt.of(maxOf.get(k)) : OptionalInt.empty(),
                     k.baseMHz >= 0 ? OptionalInt.of(k.baseMHz) : OptionalInt.empty()));
         }
-        kinds.sort(Comparator.comparingInt(k -> k.cpus().first()));
+        kinds.sort((x, y) -> Integer.compare(x.cpus().first(), y.cpus().first()));
         if (byFrequency && kinds.size() > 1) {
             warnings.add("core kinds told apart by cpufreq frequencies (no cpu_capacity or cpu_core/cpu_atom in sysfs)");
         }
@@ -553,10 +614,10 @@ final class TopologyReader {
                 String path = f[2];
                 if (!mountRoot.equals("/") && path.startsWith(mountRoot)) path = path.substring(mountRoot.length());
                 String file = v2 ? "cpuset.cpus.effective" : "cpuset.effective_cpus";
-                String dir = (mountPoint + "/" + path).replaceAll("/+", "/");
+                String dir = squeezeSlashes(mountPoint + "/" + path);
                 if (dir.length() > 1 && dir.endsWith("/")) dir = dir.substring(0, dir.length() - 1);
                 while (true) {
-                    String rel = (dir + "/" + file).replaceAll("/+", "/").replaceFirst("^/", "");
+                    String rel = squeezeSlashes(dir + "/" + file).substring(1);
                     if (!rel.startsWith("..") && !rel.contains("/../")) {
                         Optional<CpuMask> cpus = r.readList(rel, nbits);
                         if (cpus.isPresent()) return cpus;
@@ -576,6 +637,17 @@ final class TopologyReader {
         CpuMask.Builder m = CpuMask.builder(nbits);
         for (int c : cpus) m.set(c);
         return m.build();
+    }
+
+    /** {@code //a///b} → {@code /a/b}, always starting with one slash. */
+    static String squeezeSlashes(String path) {
+        StringBuilder sb = new StringBuilder(path.length() + 1);
+        sb.append('/');
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c != '/' || sb.charAt(sb.length() - 1) != '/') sb.append(c);
+        }
+        return sb.toString();
     }
 
     private static boolean isDigits(String s, int from) {

@@ -19,17 +19,7 @@ public final class TopologyText {
     /** The whole report, ending with the summary line and a newline. */
     public static String render(Topology t) {
         StringBuilder sb = new StringBuilder();
-        sb.append("Machine");
-        t.cpuModel().ifPresent(m -> sb.append(": ").append(m));
-        sb.append(" (").append(t.online().weight()).append(" of ").append(t.possible().weight()).append(" possible CPUs online");
-        long mem = 0;
-        boolean memKnown = !t.numaNodes().isEmpty();
-        for (NumaNode n : t.numaNodes()) {
-            if (n.memoryBytes() < 0) memKnown = false;
-            mem += Math.max(0, n.memoryBytes());
-        }
-        if (memKnown) sb.append(", ").append(Sizes.binary(mem)).append(" memory");
-        sb.append(")\n");
+        sb.append(machineLine(t)).append('\n');
 
         DisplayTree tree = DisplayTree.of(t);
         for (DisplayTree.Item item : tree.roots()) renderItem(sb, item, 1);
@@ -42,12 +32,8 @@ public final class TopologyText {
         if (!t.isolated().isEmpty() || !t.nohzFull().isEmpty()) {
             sb.append("Isolated: ").append(list(t.isolated())).append("; nohz_full ").append(list(t.nohzFull())).append('\n');
         }
-        if (t.allowed().isPresent() || t.cgroupCpus().isPresent()) {
-            sb.append("Allowed:");
-            t.allowed().ifPresent(a -> sb.append(" ").append(list(a)).append(" (sched_getaffinity)"));
-            t.cgroupCpus().ifPresent(c -> sb.append(t.allowed().isPresent() ? ";" : "").append(" cgroup cpuset ").append(list(c)));
-            sb.append('\n');
-        }
+        t.allowed().ifPresent(a -> sb.append("Allowed: ").append(list(a)).append(" (sched_getaffinity of this process)\n"));
+        t.cgroupCpus().ifPresent(c -> sb.append("Cgroup cpuset: ").append(list(c)).append('\n'));
         if (!t.coreKinds().isEmpty()) {
             sb.append("Core kinds:");
             String sep = " ";
@@ -78,6 +64,21 @@ public final class TopologyText {
         for (String w : t.warnings()) sb.append("warning: ").append(w).append('\n');
         sb.append(summaryLine(t)).append('\n');
         return sb.toString();
+    }
+
+    /** {@code Machine: AMD EPYC (2 of 2 possible CPUs online, 5.2 GiB memory)}. */
+    static String machineLine(Topology t) {
+        StringBuilder sb = new StringBuilder("Machine");
+        t.cpuModel().ifPresent(m -> sb.append(": ").append(m));
+        sb.append(" (").append(t.online().weight()).append(" of ").append(t.possible().weight()).append(" possible CPUs online");
+        long mem = 0;
+        boolean memKnown = !t.numaNodes().isEmpty();
+        for (NumaNode n : t.numaNodes()) {
+            if (n.memoryBytes() < 0) memKnown = false;
+            mem += Math.max(0, n.memoryBytes());
+        }
+        if (memKnown) sb.append(", ").append(Sizes.binary(mem)).append(" memory");
+        return sb.append(')').toString();
     }
 
     private static void renderItem(StringBuilder sb, DisplayTree.Item item, int depth) {

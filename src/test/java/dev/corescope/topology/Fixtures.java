@@ -65,6 +65,9 @@ final class Fixtures {
         Path archive = dir().resolve(name + ".tar.bz2");
         Path into = Path.of(System.getProperty("corescope.basedir", "."), "target", "topology-fixtures", name);
         try {
+            // unpacked once per build folder: a marker names the archive's size and time
+            Path marker = into.resolve(".unpacked-" + Files.size(archive) + "-" + Files.getLastModifiedTime(archive).toMillis());
+            if (Files.exists(marker)) return topFolder(into, archive);
             deleteTree(into);
             Files.createDirectories(into);
             try (InputStream in = new BZip2CompressorInputStream(new BufferedInputStream(Files.newInputStream(archive)));
@@ -84,14 +87,20 @@ final class Fixtures {
                     }
                 }
             }
-            // the folder inside is named like the archive, but not always exactly
-            try (Stream<Path> s = Files.list(into)) {
-                List<Path> tops = s.filter(Files::isDirectory).toList();
-                if (tops.size() != 1) throw new IOException(archive + " does not hold exactly one folder: " + tops);
-                return tops.getFirst();
-            }
+            Path top = topFolder(into, archive);
+            Files.createFile(marker);
+            return top;
         } catch (IOException e) {
             throw new UncheckedIOException("unpacking " + archive, e);
+        }
+    }
+
+    /** The folder inside is named like the archive, but not always exactly. */
+    private static Path topFolder(Path into, Path archive) throws IOException {
+        try (Stream<Path> s = Files.list(into)) {
+            List<Path> tops = s.filter(Files::isDirectory).toList();
+            if (tops.size() != 1) throw new IOException(archive + " does not hold exactly one folder: " + tops);
+            return tops.getFirst();
         }
     }
 

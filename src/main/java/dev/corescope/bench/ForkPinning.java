@@ -1,0 +1,75 @@
+package dev.corescope.bench;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.Pinning;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * How {@code --cpus} reaches a JMH benchmark: the system property {@value #PROPERTY}
+ * (a cpulist) on the forked JVM, or on this one while a {@code forks(0)} run lasts. The
+ * benchmark's {@code @Setup(Level.Trial)} calls {@link #pinFromProperty()} and its
+ * {@code @TearDown} closes the returned {@link Pinning}.
+ *
+ * <p>By hand: {@code ./run.sh jmh CpumaskBenchmark -jvmArgsAppend -Dcorescope.bench.cpus=1}.
+ */
+public final class ForkPinning {
+
+    public static final String PROPERTY = "corescope.bench.cpus";
+
+    private ForkPinning() {
+    }
+
+    /**
+     * The extra JVM arguments of a forked benchmark JVM: {@code cpus} as {@value #PROPERTY},
+     * and {@code --sun-misc-unsafe-memory-access=allow}, because JMH 1.37 calls
+     * {@code sun.misc.Unsafe} and JDK 24+ would print a warning that JMH copies to stdout,
+     * into the middle of {@code --format json}.
+     */
+    public static List<String> jvmArgs(Optional<CpuMask> cpus) {
+        List<String> args = new ArrayList<>();
+        args.add("--sun-misc-unsafe-memory-access=allow");
+        cpus.ifPresent(m -> args.add("-D" + PROPERTY + "=" + m.toList()));
+        return args;
+    }
+
+    /** Runs {@code body} with {@value #PROPERTY} set in this JVM too (for {@code forks(0)}). */
+    public static <T> T withProperty(Optional<CpuMask> cpus, Callable<T> body) throws Exception {
+        if (cpus.isEmpty()) return body.call();
+        String old = System.getProperty(PROPERTY);
+        System.setProperty(PROPERTY, cpus.get().toList());
+        try {
+            return body.call();
+        } finally {
+            if (old == null) System.clearProperty(PROPERTY);
+            else System.setProperty(PROPERTY, old);
+        }
+    }
+
+    /**
+     * Pins the calling thread to the CPUs in {@value #PROPERTY}, or returns null when the
+     * property is absent (an unpinned run).
+     */
+    public static Pinning pinFromProperty() {
+        String list = System.getProperty(PROPERTY);
+        if (list == null || list.isBlank()) return null;
+        return Affinity.pin(CpuMask.parseList(list, Math.max(Affinity.nrCpuIds(), Affinity.processAllowed().nbits())));
+    }
+
+    /** The CONTRACT's {@code cpus} field: the cpulist pinned to, {@code ""} when unpinned. */
+    public static String cpusField(Optional<CpuMask> cpus) {
+        return cpus.map(CpuMask::toList).orElse("");
+    }
+
+    /** One line for a report: pinned where, or unpinned. */
+    public static String describe(Optional<CpuMask> cpus) {
+        CpuMask allowed = Affinity.processAllowed();
+        return cpus.map(m -> "pinned to CPU" + (m.weight() == 1 ? " " : "s ") + m.toList() + " (--cpus)")
+                .orElse(allowed.weight() == 1 ? "unpinned, but only CPU " + allowed.toList() + " is allowed"
+                        : "unpinned: the scheduler may move the measuring thread between CPUs " + allowed.toList() + " (pin with --cpus)");
+    }
+}

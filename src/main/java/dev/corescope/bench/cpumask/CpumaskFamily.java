@@ -1,0 +1,203 @@
+package dev.corescope.bench.cpumask;
+
+import dev.corescope.bench.BenchContext;
+import dev.corescope.bench.BenchFamily;
+import dev.corescope.bench.CleanBatches;
+import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.ForkPinning;
+import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.UndisturbedIterations;
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Result;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.CpumaskTwins;
+import dev.corescope.sys.ElfSymbolTable;
+import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.Pinning;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.util.ListStatistics;
+import org.openjdk.jmh.util.Statistics;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code bench cpumask}: seed 000 on this machine's CPU mask, in Java (JMH,
+ * {@link CpumaskBenchmark}) and in C ({@link CpumaskTwins}), plus the C functions' code size
+ * read from {@code libcorescope.so}'s symbol table, as the seed's bloat-o-meter table.
+ */
+public final class CpumaskFamily implements BenchFamily {
+
+    /** The seed's loop count. */
+    static final int SEED_CALLS = 100_000;
+    /** The seed's totals, ns for 100000 calls (one run each). */
+    static final long SEED_BEFORE_NS = 19_665_287L;
+    static final long SEED_AFTER_NS = 19_545_574L;
+
+    static final String BASELINE = "any_but_loop";
+    static final String APPROACH = "first_but";
+
+    /** JMH runs: quick stays under 20 s for 8 forks on 2 cores; full aims at errors under 2%. */
+    /** Tests: no fork, 3 iterations (JMH gives no error below 3); numbers mean nothing. */
+    static final Jmh.Settings SMOKE = new Jmh.Settings(0, 1, 20, 3, 20);
+    static final Jmh.Settings QUICK = new Jmh.Settings(1, 2, 100, 30, 10);
+    static final Jmh.Settings FULL = new Jmh.Settings(3, 3, 200, 60, 10);
+
+    @Override
+    public String name() {
+        return "cpumask";
+    }
+
+    @Override
+    public String summary() {
+        return "seed 000: cpumask_any_but() as a for_each_cpu loop vs cpumask_first_but(), Java and C, with code size";
+    }
+
+    @Override
+    public FamilyRun run(BenchContext ctx) throws Exception {
+        Jmh.Settings settings = ctx.smoke() ? SMOKE : ctx.quick() ? QUICK : FULL;
+        List<CpumaskConfig> javaPlan = ctx.smoke() ? CpumaskConfig.smoke() : ctx.quick() ? CpumaskConfig.quick() : CpumaskConfig.all();
+        List<CpumaskConfig> nativePlan = ctx.smoke() ? CpumaskConfig.smoke() : CpumaskConfig.all();
+        int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 100;
+        boolean nativeOk = CpumaskTwins.available();
+        String cpus = ForkPinning.cpusField(ctx.cpus());
+        CpuMask allowed = Affinity.allowed();
+        int nrCpuIds = Affinity.nrCpuIds();
+
+        String load = MachineLoad.describe().orElse(null);
+        ctx.progress().start("cpumask", javaPlan.size() * 2 + (nativeOk ? nativePlan.size() + 1 : 0));
+        List<CpumaskReport.Comparison> comparisons = new ArrayList<>();
+        List<UndisturbedIterations> iterations = new ArrayList<>();
+        for (CpumaskConfig c : javaPlan) {
+            Measured loop = runJmh(ctx, settings, c, BASELINE, cpus, iterations);
+            Measured first = runJmh(ctx, settings, c, APPROACH, cpus, iterations);
+            comparisons.add(new CpumaskReport.Comparison(c, "java", loop, first));
+        }
+
+        List<CpumaskReport.CodeSize> sizes = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        notes.add("java iterations: " + UndisturbedIterations.describe(iterations) + ".");
+        if (nativeOk) {
+            List<CleanBatches> outcomes = new ArrayList<>();
+            for (CpumaskConfig c : nativePlan) {
+                comparisons.add(runNative(ctx.cpus(), c, allowed, nrCpuIds, batches, cpus, outcomes));
+                ctx.progress().step("native " + c);
+            }
+            notes.add("native batches: " + describe(outcomes) + ".");
+            sizes.addAll(codeSizes(notes));
+            ctx.progress().step("code size");
+        } else {
+            notes.add("native rows left out: " + CpumaskTwins.unavailableReason());
+        }
+
+        List<Result> results = new ArrayList<>();
+        for (CpumaskReport.Comparison c : comparisons) {
+            results.add(c.baseline().result());
+            results.add(c.approach().result());
+        }
+        for (CpumaskReport.CodeSize s : sizes) results.addAll(s.results());
+
+        CpumaskReport report = new CpumaskReport(ForkPinning.describe(ctx.cpus()), allowed, nrCpuIds,
+                describeSettings(settings, ctx), batches, comparisons, sizes, notes, ctx.quick() && !ctx.smoke(), load);
+        return new FamilyRun(name(), results, null, null, null, report.notes(), report.text());
+    }
+
+    private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
+                            List<UndisturbedIterations> iterations) throws Exception {
+        Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(CpumaskBenchmark.class, method,
+                c.jmhParams(), settings, ForkPinning.jvmArgs(ctx.cpus())));
+        UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
+        iterations.add(u);
+        double error = u.error();
+        Result result = new Result(name(), method, "java", "op", u.unit(), u.score(),
+                Double.isNaN(error) ? null : error, u.kept(), cpus, c.params());
+        ctx.progress().step("java " + method + " " + c);
+        return new Measured(result, u.stats(), u.fellBack());
+    }
+
+    /**
+     * The C twin: batches of {@value #SEED_CALLS} calls, the two variants alternating, keeping
+     * the batches the thread ran through undisturbed ({@link CleanBatches}); per-op = batch
+     * time / calls; the error is JMH's (Student's t, 99.9%) over the kept batches.
+     */
+    private CpumaskReport.Comparison runNative(Optional<CpuMask> pin, CpumaskConfig c, CpuMask allowed, int nrCpuIds,
+                                               int batches, String cpus, List<CleanBatches> outcomes) {
+        CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.input(), allowed, nrCpuIds);
+        CleanBatches samples;
+        try (Pinning p = pin.map(Affinity::pin).orElse(null);
+             CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(),
+                     c.input() == CpumaskInputs.InputKind.RANDOM, in.offset(), in.range(), CpumaskInputs.SEED, in.cpus())) {
+            for (int w = 0; w < 3; w++) {
+                batch.time(false, SEED_CALLS);
+                batch.time(true, SEED_CALLS);
+            }
+            samples = CleanBatches.collect(batches, SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS));
+        }
+        outcomes.add(samples);
+        return new CpumaskReport.Comparison(c, "native",
+                nativeMeasured(BASELINE, c, samples.first(), cpus, samples.fellBack()),
+                nativeMeasured(APPROACH, c, samples.second(), cpus, samples.fellBack()));
+    }
+
+    private Measured nativeMeasured(String variant, CpumaskConfig c, double[] perOp, String cpus, boolean includesPreemptions) {
+        ListStatistics s = new ListStatistics(perOp);
+        double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
+        return new Measured(new Result(name(), variant, "native", "op", "ns/op", s.getMean(),
+                Double.isNaN(error) ? null : error, s.getN(), cpus, c.params()), s, includesPreemptions);
+    }
+
+    /** The four C functions' sizes, as bloat-o-meter reads them ({@code st_size}). */
+    private static List<CpumaskReport.CodeSize> codeSizes(List<String> notes) {
+        Optional<Path> file = NativeLibrary.file();
+        if (file.isEmpty()) {
+            notes.add("code size left out: the C twins' library file is not known");
+            return List.of();
+        }
+        try {
+            ElfSymbolTable elf = ElfSymbolTable.read(file.get());
+            List<CpumaskReport.CodeSize> out = new ArrayList<>();
+            for (int nrCpus : new int[]{64, 4096}) {
+                String oldName = CpumaskTwins.symbol(false, nrCpus);
+                String newName = CpumaskTwins.symbol(true, nrCpus);
+                Optional<ElfSymbolTable.Symbol> o = elf.function(oldName);
+                Optional<ElfSymbolTable.Symbol> n = elf.function(newName);
+                if (o.isEmpty() || n.isEmpty()) {
+                    notes.add("code size for NR_CPUS=" + nrCpus + " left out: " + oldName + " or " + newName
+                            + " is not a function in " + file.get().getFileName());
+                    continue;
+                }
+                out.add(new CpumaskReport.CodeSize(nrCpus, oldName, o.get().size(), newName, n.get().size(), o.get().table()));
+            }
+            return out;
+        } catch (IOException e) {
+            notes.add("code size left out: " + e.getMessage());
+            return List.of();
+        }
+    }
+
+    /** All rows' batch outcomes in one line. */
+    static String describe(List<CleanBatches> outcomes) {
+        int run = outcomes.stream().mapToInt(CleanBatches::run).sum();
+        int discarded = outcomes.stream().mapToInt(CleanBatches::discarded).sum();
+        long fellBack = outcomes.stream().filter(CleanBatches::fellBack).count();
+        return discarded + " of " + run + " left out because the thread was descheduled during them (its CPU time fell more "
+                + "than 2% behind the wall clock)" + (fellBack == 0 ? "" : "; " + fellBack + " of " + outcomes.size()
+                + " rows kept every batch, having fewer than 3 undisturbed ones per variant, so they include preemptions");
+    }
+
+    private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
+        return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
+                + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant and row"
+                + (ctx.smoke() ? " (smoke test: numbers mean nothing)" : ctx.quick() ? " (--quick)" : "");
+    }
+
+    /** A figure with the samples it came from, for the significance test. */
+    /** ... and whether it had to keep samples taken while the thread was descheduled. */
+    record Measured(Result result, Statistics stats, boolean includesPreemptions) {
+    }
+}

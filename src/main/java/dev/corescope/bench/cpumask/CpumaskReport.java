@@ -1,0 +1,222 @@
+package dev.corescope.bench.cpumask;
+
+import dev.corescope.bench.TextTable;
+import dev.corescope.bench.cpumask.CpumaskFamily.Measured;
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Result;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What {@code bench cpumask} measured, and {@link #text()}, the one method that renders it
+ * for people: seed-style totals, per-call figures with their errors, the difference and
+ * whether it is significant, the code sizes, and the notes a reader needs.
+ */
+record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaSettings, int nativeBatches,
+                     List<Comparison> comparisons, List<CodeSize> sizes, List<String> familyNotes, boolean quick, String load) {
+
+    /** The seed's effect: (after - before) / before, in percent. */
+    static final double SEED_EFFECT_PCT =
+            100.0 * (CpumaskFamily.SEED_AFTER_NS - CpumaskFamily.SEED_BEFORE_NS) / CpumaskFamily.SEED_BEFORE_NS;
+    /** The full mode's target: each error under this share of its score. */
+    static final double TARGET_ERROR_PCT = 2.0;
+
+    /** The two variants of one configuration and implementation. */
+    record Comparison(CpumaskConfig config, String implementation, Measured baseline, Measured approach) {
+
+        double difference() {
+            return approach.result().score() - baseline.result().score();
+        }
+
+        double differencePct() {
+            return 100.0 * difference() / baseline.result().score();
+        }
+
+        /** Welch's t-test at 99.9%, as JMH compares two results. */
+        boolean significant() {
+            return baseline.stats().getN() > 1 && approach.stats().getN() > 1
+                    && baseline.stats().isDifferent(approach.stats(), 0.999);
+        }
+
+        /** The sum of both errors as a share of the baseline: differences below it are not resolved. */
+        double resolutionPct() {
+            return 100.0 * (err(baseline.result()) + err(approach.result())) / baseline.result().score();
+        }
+
+        double worstErrorPct() {
+            return Math.max(100.0 * err(baseline.result()) / baseline.result().score(),
+                    100.0 * err(approach.result()) / approach.result().score());
+        }
+
+        private static double err(Result r) {
+            return r.error() == null ? Double.POSITIVE_INFINITY : r.error();
+        }
+    }
+
+    /** bloat-o-meter's row: the old and new function of one NR_CPUS. */
+    record CodeSize(int nrCpus, String oldSymbol, long oldBytes, String newSymbol, long newBytes, String table) {
+
+        long delta() {
+            return newBytes - oldBytes;
+        }
+
+        /** As results rows: metric {@code codeSize}, unit {@code bytes}, exact (error 0). */
+        List<Result> results() {
+            Map<String, Object> params = Map.of("nrCpus", nrCpus);
+            return List.of(
+                    new Result("cpumask", CpumaskFamily.BASELINE, "native", "codeSize", "bytes", oldBytes, 0.0, 1, "", params),
+                    new Result("cpumask", CpumaskFamily.APPROACH, "native", "codeSize", "bytes", newBytes, 0.0, 1, "", params));
+        }
+    }
+
+    /** The notes for the results' reader (also in the text). */
+    List<String> notes() {
+        List<String> notes = new ArrayList<>();
+        notes.add(masksNote());
+        notes.add("input=random draws each CPU inside the timed call (an xorshift64* step and an unsigned %), as the seed's loop "
+                + "timed get_random_bytes(); input=precomputed reads the same draws from an array of "
+                + CpumaskInputs.PRECOMPUTED + (randomCost().isEmpty() ? "." : "; " + randomCost()));
+        notes.add("significant: Welch's t-test at 99.9% between the two variants' samples (JMH iterations; C batches), "
+                + "as JMH's Statistics.isDifferent.");
+        notes.add(resolutionNote());
+        notes.add("nrCpus=4096 rows bound every search at 4096 bits, as a kernel built with NR_CPUS=4096 on a machine whose "
+                + "nr_cpu_ids is 4096; on this machine such a kernel would stop at nr_cpu_ids=" + nrCpuIds + ".");
+        if (quick) {
+            notes.add("--quick: Java measures " + comparisons.stream().filter(c -> c.implementation().equals("java")).count()
+                    + " of " + CpumaskConfig.all().size() + " configurations; run without --quick for all, with smaller errors.");
+        }
+        notes.addAll(familyNotes);
+        return notes;
+    }
+
+    private String masksNote() {
+        Set<String> allowedMasks = new LinkedHashSet<>();
+        Set<String> highMasks = new LinkedHashSet<>();
+        int range = 0;
+        for (int nrCpus : new int[]{64, 4096}) {
+            CpumaskInputs a = CpumaskInputs.of(nrCpus, CpumaskInputs.MaskKind.ALLOWED, CpumaskInputs.InputKind.RANDOM, allowed, nrCpuIds);
+            CpumaskInputs h = CpumaskInputs.of(nrCpus, CpumaskInputs.MaskKind.HIGH, CpumaskInputs.InputKind.RANDOM, allowed, nrCpuIds);
+            allowedMasks.add(a.describeMask());
+            highMasks.add(h.describeMask() + " (CPUs drawn from " + h.offset() + "-" + (h.offset() + h.range() - 1) + ")");
+            range = Math.max(range, a.range());
+        }
+        return "mask=allowed: the allowed CPUs " + allowed.toList() + ", as " + String.join(" and ", allowedMasks)
+                + ", CPUs drawn as random % " + range + " (nr_cpu_ids); mask=high: the same CPUs and draws moved to the top bits, "
+                + String.join(" and ", highMasks) + ", so each search first skips the empty words below them.";
+    }
+
+    private String randomCost() {
+        for (Comparison r : comparisons) {
+            if (!r.implementation().equals("java") || r.config().input() != CpumaskInputs.InputKind.RANDOM) continue;
+            for (Comparison p : comparisons) {
+                if (p.implementation().equals("java") && p.config().input() == CpumaskInputs.InputKind.PRECOMPUTED
+                        && p.config().nrCpus() == r.config().nrCpus() && p.config().mask() == r.config().mask()) {
+                    double cost = Math.min(r.baseline().result().score() - p.baseline().result().score(),
+                            r.approach().result().score() - p.approach().result().score());
+                    return String.format(Locale.ROOT, "drawing costs about %.1f ns per call here (java, nrCpus=%d, "
+                                    + "mask=%s: random minus precomputed, the smaller of the two variants). The seed's CSPRNG took most of its ~197 ns per iteration, "
+                                    + "so its 0.6%% is about 1.2 ns per call.",
+                            cost, r.config().nrCpus(), r.config().mask().param());
+                }
+            }
+        }
+        return "";
+    }
+
+    private String resolutionNote() {
+        long resolving = comparisons.stream().filter(c -> c.resolutionPct() < Math.abs(SEED_EFFECT_PCT)).count();
+        long wide = comparisons.stream().filter(c -> c.worstErrorPct() > TARGET_ERROR_PCT).count();
+        String s = String.format(Locale.ROOT, "The seed's effect is %.2f%% of its total. A row can resolve an effect that small only "
+                        + "when its two errors add up to less than that share of the score: %d of %d rows here do; %s",
+                SEED_EFFECT_PCT, resolving, comparisons.size(),
+                resolving == comparisons.size() ? "every row could have shown it."
+                        : "the others can neither confirm nor refute a 0.6% change.");
+        if (wide > 0) {
+            s += String.format(Locale.ROOT, " %d row%s an error above %.0f%% of the score (%s).",
+                    wide, wide == 1 ? " has" : "s have", TARGET_ERROR_PCT,
+                    quick ? "--quick runs fewer iterations" : "other work on the machine: see the load average above");
+        }
+        return s;
+    }
+
+    /** The report people read. */
+    String text() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# bench cpumask: seed 000, cpumask_any_but() as a for_each_cpu loop (")
+                .append(CpumaskFamily.BASELINE).append(") vs cpumask_first_but() (").append(CpumaskFamily.APPROACH).append(")\n");
+        sb.append(String.format(Locale.ROOT, "# the seed: 100000 calls in a kernel module on a Ryzen 7 5700X3D: Total time: %d ns before, "
+                        + "%d ns after (%+.2f%%), one run each\n",
+                CpumaskFamily.SEED_BEFORE_NS, CpumaskFamily.SEED_AFTER_NS, SEED_EFFECT_PCT));
+        sb.append("# here: allowed CPUs ").append(allowed.toList()).append(", nr_cpu_ids ").append(nrCpuIds).append("; ")
+                .append(pinning).append('\n');
+        if (load != null) sb.append("# at start: ").append(load).append('\n');
+        sb.append("# java: ").append(javaSettings).append('\n');
+        if (comparisons.stream().anyMatch(c -> c.implementation().equals("native"))) {
+            sb.append("# native: the C loop of ").append(CpumaskFamily.SEED_CALLS)
+                    .append(" calls timed with clock_gettime(CLOCK_MONOTONIC), one downcall per batch, ")
+                    .append(nativeBatches).append(" undisturbed batches wanted per variant and row\n");
+        }
+        sb.append('\n');
+
+        sb.append("Seed-style, ").append(CpumaskFamily.SEED_CALLS)
+                .append(" calls (java: the JMH mean x ").append(CpumaskFamily.SEED_CALLS).append("; native: the mean C batch)\n");
+        TextTable totals = new TextTable("impl", ">nrCpus", "mask", "input", CpumaskFamily.BASELINE, CpumaskFamily.APPROACH);
+        for (Comparison c : comparisons) {
+            totals.row(c.implementation(), c.config().nrCpus(), c.config().mask().param(), c.config().input().param(),
+                    total(c.baseline()), total(c.approach()));
+        }
+        sb.append(totals.render("  ")).append('\n');
+
+        sb.append("Per call, ns/op (± half-width of the 99.9% confidence interval)\n");
+        TextTable perOp = new TextTable("impl", ">nrCpus", "mask", "input", ">" + CpumaskFamily.BASELINE, ">" + CpumaskFamily.APPROACH,
+                ">difference", "significant");
+        for (Comparison c : comparisons) {
+            perOp.row(c.implementation(), c.config().nrCpus(), c.config().mask().param(), c.config().input().param(),
+                    perOp(c.baseline()), perOp(c.approach()),
+                    String.format(Locale.ROOT, "%+.3f (%+.2f%%)", c.difference(), c.differencePct()),
+                    c.significant() ? "yes" : "no");
+        }
+        sb.append(perOp.render("  "));
+        if (comparisons.stream().anyMatch(c -> c.baseline().includesPreemptions() || c.approach().includesPreemptions())) {
+            sb.append("  * fewer than 3 samples ran undisturbed, so all were kept: this figure includes time the thread was descheduled\n");
+        }
+        sb.append('\n');
+
+        if (!sizes.isEmpty()) {
+            sb.append("Code size in bytes (st_size in libcorescope.so's ").append(sizes.getFirst().table())
+                    .append("), as bloat-o-meter: old = ").append(CpumaskFamily.BASELINE).append(", new = ")
+                    .append(CpumaskFamily.APPROACH).append('\n');
+            TextTable t = new TextTable("function", ">old", ">new", ">delta");
+            long before = 0, after = 0;
+            for (CodeSize s : sizes) {
+                t.row("cpumask_any_but, NR_CPUS=" + s.nrCpus() + " (" + s.oldSymbol() + " -> " + s.newSymbol() + ")",
+                        s.oldBytes(), s.newBytes(), String.format(Locale.ROOT, "%+d", s.delta()));
+                before += s.oldBytes();
+                after += s.newBytes();
+            }
+            sb.append(t.render("  "));
+            sb.append(String.format(Locale.ROOT, "  Total: Before=%d, After=%d, chg %+.2f%%%n%n", before, after,
+                    before == 0 ? 0.0 : 100.0 * (after - before) / before));
+        }
+
+        sb.append("Notes\n");
+        for (String n : notes()) sb.append("  - ").append(n).append('\n');
+        return sb.toString();
+    }
+
+    private static String total(Measured m) {
+        return String.format(Locale.ROOT, "Total time: %d ns", Math.round(m.result().score() * CpumaskFamily.SEED_CALLS));
+    }
+
+    private static String perOp(Measured m) {
+        Result r = m.result();
+        String mark = m.includesPreemptions() ? " *" : "";
+        return (r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
+                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error())) + mark;
+    }
+}

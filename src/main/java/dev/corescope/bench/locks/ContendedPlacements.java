@@ -1,0 +1,68 @@
+package dev.corescope.bench.locks;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.topology.Placement;
+import dev.corescope.topology.Placements;
+import dev.corescope.topology.Topology;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which CPUs the contended mode runs on: the {@code --cpus} list (one thread per CPU, at most
+ * {@link ContendedLockBenchmark#MAX_THREADS}), or one pair per kind the topology offers (SMT
+ * siblings, same L3, across L3s, across packages; {@code any} only when it offers none of those).
+ */
+final class ContendedPlacements {
+
+    private ContendedPlacements() {
+    }
+
+    /**
+     * The placements to run, or an empty list when fewer than two CPUs are usable
+     * ({@link #skipReason} says why).
+     */
+    static List<ThreadPlacement> choose(Optional<CpuMask> user, CpuMask allowed) {
+        if (user.isPresent()) {
+            CpuMask m = user.get();
+            if (m.weight() < 2) return List.of();
+            int[] cpus = m.stream().limit(ContendedLockBenchmark.MAX_THREADS).toArray();
+            return List.of(new ThreadPlacement("cpus", cpus, "the --cpus list" + (m.weight() > cpus.length
+                    ? " (its first " + cpus.length + " CPUs: one counter per thread, at most " + ContendedLockBenchmark.MAX_THREADS + ")" : "")));
+        }
+        if (allowed.weight() < 2) return List.of();
+        Topology t;
+        try {
+            t = Topology.live();
+        } catch (RuntimeException e) {
+            int a = allowed.first();
+            return List.of(new ThreadPlacement("any", new int[]{a, allowed.next(a)},
+                    "the first two allowed CPUs (the topology could not be read: " + e.getMessage() + ")"));
+        }
+        return fromTopology(t, allowed);
+    }
+
+    /** One pair per kind {@link Placements#of} finds; {@code any} only when it finds no other kind. */
+    static List<ThreadPlacement> fromTopology(Topology t, CpuMask usable) {
+        return fromPairs(Placements.of(t, usable));
+    }
+
+    static List<ThreadPlacement> fromPairs(List<Placement> found) {
+        List<Placement> kinds = found.stream().filter(p -> !p.name().equals("any")).toList();
+        List<ThreadPlacement> out = new ArrayList<>();
+        for (Placement p : kinds.isEmpty() ? found : kinds) {
+            out.add(new ThreadPlacement(p.name(), new int[]{p.from(), p.to()}, p.description()));
+        }
+        return out;
+    }
+
+    /** Why {@link #choose} found nothing to run. */
+    static String skipReason(Optional<CpuMask> user, CpuMask allowed) {
+        if (user.isPresent()) {
+            return "contended mode skipped: --cpus " + user.get().toList() + " names one CPU, and it needs two";
+        }
+        if (allowed.weight() < 2) return "contended mode skipped: only CPU " + allowed.toList() + " is allowed, and it needs two";
+        return "contended mode skipped: fewer than two of the allowed CPUs " + allowed.toList() + " are online";
+    }
+}

@@ -1,0 +1,262 @@
+package dev.corescope.bench.locks;
+
+import dev.corescope.bench.BenchContext;
+import dev.corescope.bench.BenchFamily;
+import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.Jmh;
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.LocksTwins;
+import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.Pinning;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * {@code bench locks}: seed 004's lock/unlock costs, in the style of time_bench_sample.c. Each line
+ * is measured from Java with JMH and inside C by the twin's loop, in ns and TSC cycles, beside the
+ * seed's figure; then two or more pinned threads hammer one lock (contended mode).
+ *
+ * <p>The uncontended rows run on one pinned CPU; JMH forks are started from an unpinned thread, so
+ * their JIT and GC threads are not squeezed onto the measured CPU.
+ */
+public final class LocksFamily implements BenchFamily {
+
+    /**
+     * {@code --quick}: 0.32 s of iterations per JMH fork, since every Java row is a fork of its own
+     * and the family must stay under 20 s on 2 cores. 40 ms is still millions of lock operations,
+     * or a hundred thousand system calls, per iteration; five of them keep Student's t (99.9%)
+     * at 8.6 rather than 31.6 for three.
+     */
+    static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 40, 5, 40);
+
+    private static final int CALIBRATIONS_QUICK = 5;
+    private static final long CALIBRATION_WINDOW_NS = 20_000_000;
+
+    /** A Java figure: which JMH method measures which line. */
+    private record JavaRow(Line line, Class<?> benchmark, String method, boolean inQuick, boolean needsTwin) {
+    }
+
+    private static final List<JavaRow> JAVA_ROWS = List.of(
+            new JavaRow(Line.FOR_LOOP, SpinLockBenchmark.class, "forLoop", true, false),
+            new JavaRow(Line.SPIN_LOCK_UNLOCK, SpinLockBenchmark.class, "spinLockUnlock", true, false),
+            new JavaRow(Line.SPIN_LOCK_UNLOCK_BOUNDED, SpinLockBenchmark.class, "spinLockUnlockBoundedSegment", false, false),
+            new JavaRow(Line.SPIN_LOCK_IRQSAVE, IrqsaveBenchmark.class, "spinLockIrqsave", true, false),
+            new JavaRow(Line.IRQSAVE_MANUAL, IrqsaveBenchmark.class, "irqsaveManual", true, false),
+            new JavaRow(Line.IRQ_DISABLE_SPIN_LOCK, IrqsaveBenchmark.class, "irqDisableSpinLock", true, false),
+            new JavaRow(Line.IRQ_SAVE_RESTORE, IrqsaveBenchmark.class, "irqSaveRestore", true, false),
+            new JavaRow(Line.PTHREAD_SPIN_LOCK, SpinLockBenchmark.class, "pthreadSpinLock", true, false),
+            new JavaRow(Line.FUNCTION_CALL, FunctionCallBenchmark.class, "javaCall", true, false),
+            new JavaRow(Line.FUNCTION_CALL_DOWNCALL, FunctionCallBenchmark.class, "downcall", true, true),
+            new JavaRow(Line.FUNCTION_CALL_CRITICAL, FunctionCallBenchmark.class, "downcallCritical", false, true),
+            new JavaRow(Line.SYNCHRONIZED, JavaLocksBenchmark.class, "synchronizedBlock", true, false),
+            new JavaRow(Line.REENTRANT_LOCK, JavaLocksBenchmark.class, "reentrantLock", true, false),
+            new JavaRow(Line.STAMPED_LOCK_OPTIMISTIC, JavaLocksBenchmark.class, "stampedLockOptimistic", true, false),
+            new JavaRow(Line.ATOMIC_LONG_INCREMENT, JavaLocksBenchmark.class, "atomicLongIncrement", true, false));
+
+    /** A native figure: which C loop measures which line. */
+    private record NativeRow(Line line, LocksTwins.Loop loop) {
+    }
+
+    private static final List<NativeRow> NATIVE_ROWS = List.of(
+            new NativeRow(Line.FOR_LOOP, LocksTwins.Loop.FOR_LOOP),
+            new NativeRow(Line.SPIN_LOCK_UNLOCK, LocksTwins.Loop.SPIN_LOCK_UNLOCK),
+            new NativeRow(Line.SPIN_LOCK_IRQSAVE, LocksTwins.Loop.SPIN_LOCK_IRQSAVE),
+            new NativeRow(Line.IRQSAVE_MANUAL, LocksTwins.Loop.IRQSAVE_MANUAL),
+            new NativeRow(Line.IRQ_DISABLE_SPIN_LOCK, LocksTwins.Loop.IRQ_DISABLE_SPIN_LOCK),
+            new NativeRow(Line.IRQ_SAVE_RESTORE, LocksTwins.Loop.IRQ_SAVE_RESTORE),
+            new NativeRow(Line.PTHREAD_SPIN_LOCK, LocksTwins.Loop.PTHREAD_SPIN_LOCK),
+            new NativeRow(Line.FUNCTION_CALL, LocksTwins.Loop.FUNCTION_CALL),
+            new NativeRow(Line.SYNCHRONIZED, LocksTwins.Loop.MUTEX),
+            new NativeRow(Line.REENTRANT_LOCK, LocksTwins.Loop.RECURSIVE_MUTEX),
+            new NativeRow(Line.STAMPED_LOCK_OPTIMISTIC, LocksTwins.Loop.SEQLOCK_READ),
+            new NativeRow(Line.ATOMIC_LONG_INCREMENT, LocksTwins.Loop.ATOMIC_INCREMENT));
+
+    /** A contended figure: the JMH method and the C twin's kind for one lock, each with its label. */
+    private record ContendedRow(Variant variant, String javaMethod, String javaLabel, LocksTwins.Contended nativeKind,
+                                String nativeLabel, boolean inQuick) {
+    }
+
+    private static final List<ContendedRow> CONTENDED_ROWS = List.of(
+            new ContendedRow(Variant.SPIN_LOCK_UNLOCK, "spinLockUnlock", "spin_lock_unlock",
+                    LocksTwins.Contended.SPIN, "spin_lock_unlock", true),
+            new ContendedRow(Variant.PTHREAD_SPIN_LOCK, null, null, LocksTwins.Contended.PTHREAD_SPIN, "pthread_spin_lock", false),
+            new ContendedRow(Variant.SYNCHRONIZED, "synchronizedBlock", "synchronized",
+                    LocksTwins.Contended.MUTEX, "pthread_mutex (the analogue of synchronized)", false),
+            new ContendedRow(Variant.REENTRANT_LOCK, "reentrantLock", "reentrant_lock", null, null, false),
+            new ContendedRow(Variant.ATOMIC_LONG_INCREMENT, "atomicLongIncrement", "atomic_long_increment",
+                    LocksTwins.Contended.ATOMIC, "__atomic_add_fetch (the analogue of atomic_long_increment)", false));
+
+    @Override
+    public String name() {
+        return "locks";
+    }
+
+    @Override
+    public String summary() {
+        return "seed 004: lock/unlock cost per element, time_bench style (spinlocks, signal masks for irqsave, Java's locks; Java and C; contended pairs)";
+    }
+
+    @Override
+    public FamilyRun run(BenchContext ctx) throws Exception {
+        CpuMask allowed = Affinity.processAllowed();
+        int cpu = ctx.cpus().map(CpuMask::first).orElse(allowed.last());
+        String cpuChoice = ctx.cpus().isPresent() ? "the first CPU of --cpus"
+                : "the last allowed CPU, often the quietest; --cpus picks another";
+        NativeHarness.Plan plan = ctx.smoke() ? NativeHarness.Plan.SMOKE : ctx.quick() ? NativeHarness.Plan.QUICK : NativeHarness.Plan.FULL;
+        Jmh.Settings jmh = ctx.smoke() ? Jmh.Settings.SMOKE : ctx.quick() ? QUICK : Jmh.Settings.FULL;
+        boolean twin = NativeLibrary.available();
+        List<String> notes = new ArrayList<>();
+
+        List<JavaRow> javaRows = JAVA_ROWS.stream()
+                .filter(r -> !ctx.quick() || ctx.smoke() || r.inQuick())
+                .filter(r -> twin || !r.needsTwin())
+                .toList();
+        List<NativeRow> nativeRows = twin ? NATIVE_ROWS : List.of();
+        List<ThreadPlacement> placements = ContendedPlacements.choose(ctx.cpus(), allowed);
+        List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> !ctx.quick() || ctx.smoke() || r.inQuick()).toList();
+        long contendedSteps = placements.size() * contendedRows.stream()
+                .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
+        ctx.progress().start("bench locks", (int) (1 + nativeRows.size() + javaRows.size() + contendedSteps));
+
+        List<LockMeasurement> rows = new ArrayList<>();
+        TscRate tsc;
+        try (Pinning ignored = Affinity.pin(cpu)) {
+            tsc = TscRate.detect(Path.of("/"), ctx.smoke() ? 2 : CALIBRATIONS_QUICK * (ctx.quick() ? 1 : 4),
+                    ctx.smoke() ? 1_000_000 : CALIBRATION_WINDOW_NS);
+            ctx.progress().step("TSC rate");
+            if (twin) {
+                try (LocksTwins.State state = LocksTwins.newState()) {
+                    for (NativeRow r : nativeRows) {
+                        rows.add(NativeHarness.measure(state, r.loop(), r.line(), plan, tsc));
+                        ctx.progress().step("native " + r.line().variant().contractName());
+                    }
+                }
+            }
+        }
+        if (!twin) {
+            notes.add("native rows missing: " + NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"));
+        }
+
+        for (JavaRow r : javaRows) {
+            Collection<RunResult> results = Jmh.run(r.benchmark(), r.method(), Map.of("cpu", new String[]{Integer.toString(cpu)}), jmh,
+                    ForkFlags.jvmArgs());
+            RunResult rr = single(results, r.method());
+            var primary = rr.getPrimaryResult();
+            double ns = primary.getScore();
+            double err = primary.getScoreError();
+            rows.add(new LockMeasurement(r.line(), "java", ns, err, primary.getStatistics().getN(),
+                    tsc.cycles(ns), tsc.cycles(err),
+                    tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, 0));
+            ctx.progress().step("java " + r.line().variant().contractName());
+        }
+        if (ctx.quick() && !ctx.smoke()) {
+            notes.add("--quick leaves out: " + String.join(", ", JAVA_ROWS.stream().filter(r -> !r.inQuick())
+                    .map(r -> r.line().label()).toList()) + "; and in contended mode all but spin_lock_unlock");
+        }
+
+        List<ContendedMeasurement> contended = new ArrayList<>();
+        String skipped = null;
+        if (placements.isEmpty()) {
+            skipped = ContendedPlacements.skipReason(ctx.cpus(), allowed);
+        } else {
+            for (ThreadPlacement p : placements) {
+                for (ContendedRow r : contendedRows) {
+                    if (r.javaMethod() != null) {
+                        contended.add(contendedJava(r, p, jmh));
+                        ctx.progress().step("contended java " + r.javaLabel() + " on " + p.name());
+                    }
+                    if (twin && r.nativeKind() != null) {
+                        contended.add(NativeHarness.contend(r.nativeKind(), r.variant(), r.nativeLabel(), p, plan));
+                        ctx.progress().step("contended native " + r.nativeLabel() + " on " + p.name());
+                    }
+                }
+            }
+        }
+
+        LocksRun run = new LocksRun(cpu, cpuChoice, tsc, describe(jmh), twin ? plan.describe() : "not run",
+                rows, contended, skipped, pmu(Path.of("/")), notes);
+        return new FamilyRun(name(), LocksReport.results(run), null, null, null, LocksReport.notes(run), LocksReport.render(run));
+    }
+
+    private ContendedMeasurement contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {
+        String include = "^" + Pattern.quote(ContendedLockBenchmark.class.getName()) + "\\." + r.javaMethod() + "$";
+        ChainedOptionsBuilder ob = new OptionsBuilder()
+                .include(include)
+                .forks(s.forks())
+                .warmupIterations(s.warmupIterations())
+                .warmupTime(TimeValue.milliseconds(s.warmupMillis()))
+                .measurementIterations(s.measurementIterations())
+                .measurementTime(TimeValue.milliseconds(s.measurementMillis()))
+                .threads(p.threads())
+                .param("cpus", p.cpuList())
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT);
+        if (s.forks() > 0) {
+            List<String> jvm = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));
+            jvm.addAll(ForkFlags.jvmArgs());
+            ob.jvmArgsAppend(jvm.toArray(String[]::new));
+        }
+        RunResult rr = single(new Runner(ob.build()).run(), r.javaMethod());
+        var primary = rr.getPrimaryResult();
+        double opsPerUs = primary.getScore();
+        double err = primary.getScoreError();
+        double nsPerOp = 1000.0 / opsPerUs;
+        // d(1000/x) = 1000/x^2 dx: the interval of ops/us carried over to ns/op.
+        double nsErr = Double.isNaN(err) ? Double.NaN : 1000.0 * err / (opsPerUs * opsPerUs);
+        Map<String, Result> secondary = rr.getSecondaryResults();
+        int[] cpus = p.cpus();
+        List<ContendedMeasurement.Share> shares = new ArrayList<>();
+        for (int t = 0; t < p.threads(); t++) {
+            Result share = secondary.get("thread" + t);
+            shares.add(new ContendedMeasurement.Share(t, cpus[t], share == null ? Double.NaN : share.getScore()));
+        }
+        return new ContendedMeasurement(r.variant(), "java", r.javaLabel(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares);
+    }
+
+    private static RunResult single(Collection<RunResult> results, String method) {
+        if (results.size() != 1) throw new IllegalStateException("JMH returned " + results.size() + " results for " + method);
+        return results.iterator().next();
+    }
+
+    private static String describe(Jmh.Settings s) {
+        if (s.forks() == 0) {
+            return String.format(Locale.ROOT, "in this JVM (smoke: numbers mean nothing), %d x %d ms", s.measurementIterations(), s.measurementMillis());
+        }
+        return String.format(Locale.ROOT, "%d fork%s x %d x %d ms after %d x %d ms warm-up, average time per call",
+                s.forks(), s.forks() == 1 ? "" : "s", s.measurementIterations(), s.measurementMillis(), s.warmupIterations(), s.warmupMillis());
+    }
+
+    /**
+     * Whether the kernel exposes a hardware PMU (JMH's perfasm needs one): a {@code cpu},
+     * {@code cpu_core}/{@code cpu_atom} or {@code armv*} event source.
+     */
+    static String pmu(Path root) {
+        Path dir = root.resolve("sys/bus/event_source/devices");
+        try (Stream<Path> s = Files.list(dir)) {
+            List<String> names = s.map(p -> p.getFileName().toString()).sorted().toList();
+            boolean hardware = names.stream().anyMatch(n -> n.equals("cpu") || n.startsWith("cpu_") || n.startsWith("armv"));
+            return hardware ? "hardware PMU present (" + String.join(", ", names) + ")"
+                    : "no hardware PMU: /sys/bus/event_source/devices has only " + String.join(", ", names);
+        } catch (IOException e) {
+            return "no hardware PMU: " + dir + " is not readable";
+        }
+    }
+}

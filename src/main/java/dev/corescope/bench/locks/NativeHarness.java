@@ -1,0 +1,147 @@
+package dev.corescope.bench.locks;
+
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.LocksTwins;
+import dev.corescope.sys.Pinning;
+import org.openjdk.jmh.util.ListStatistics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The time_bench side of {@code bench locks}: runs the C twin's loops and turns their batches into
+ * {@link LockMeasurement}s and {@link ContendedMeasurement}s, with the same statistics JMH uses
+ * (mean, 99.9% confidence interval over batches).
+ *
+ * <p>As time_bench_loop() does, a batch is one loop of N elements timed as a whole, and N is at
+ * least 1000 and below 2^32; N is sized from a probe so each batch takes about
+ * {@link Plan#batchNs()}. One batch is run first and thrown away, as a warm-up.
+ */
+final class NativeHarness {
+
+    /**
+     * How much to measure.
+     *
+     * @param batches       measured batches (the samples)
+     * @param batchNs       target duration of one batch
+     * @param rounds        contended rounds
+     * @param roundNs       duration of one contended round
+     */
+    record Plan(int batches, long batchNs, int rounds, long roundNs) {
+        static final Plan SMOKE = new Plan(2, 200_000, 1, 2_000_000);
+        static final Plan QUICK = new Plan(5, 10_000_000, 3, 100_000_000);
+        static final Plan FULL = new Plan(20, 50_000_000, 10, 200_000_000);
+
+        String describe() {
+            return String.format(java.util.Locale.ROOT, "%d batches of ~%d ms after one warm-up batch", batches, Math.max(1, batchNs / 1_000_000));
+        }
+    }
+
+    /** time_bench_calc_stats() refuses fewer loops: the timer's granularity would show. */
+    static final long MIN_LOOPS = 1000;
+    /** time_bench divides with div_u64_rem(), a 32-bit divisor. */
+    static final long MAX_LOOPS = (1L << 32) - 1;
+
+    private NativeHarness() {
+    }
+
+    /** Loop count for one batch of about {@code batchNs}, from a probe of {@link #MIN_LOOPS}. */
+    static long loopsFor(double nsPerElement, long batchNs) {
+        if (!(nsPerElement > 0)) return MIN_LOOPS;
+        double n = batchNs / nsPerElement;
+        return (long) Math.max(MIN_LOOPS, Math.min(MAX_LOOPS, n));
+    }
+
+    /** Measures one loop on the calling (pinned) thread. */
+    static LockMeasurement measure(LocksTwins.State state, LocksTwins.Loop loop, Line line, Plan plan, TscRate tsc) {
+        LocksTwins.Batch probe = state.run(loop, MIN_LOOPS);
+        long loops = loopsFor(probe.nsPerElement(), plan.batchNs());
+        state.run(loop, loops);
+        double[] ns = new double[plan.batches()];
+        double[] cycles = new double[plan.batches()];
+        int migrated = 0;
+        boolean rdtsc = true;
+        for (int i = 0; i < plan.batches(); i++) {
+            LocksTwins.Batch b = state.run(loop, loops);
+            ns[i] = b.nsPerElement();
+            cycles[i] = b.cyclesPerElement();
+            rdtsc &= b.tsc() > 0;
+            if (b.migrated()) migrated++;
+        }
+        ListStatistics nsStats = new ListStatistics(ns);
+        double nsErr = ns.length > 1 ? nsStats.getMeanErrorAt(0.999) : Double.NaN;
+        if (rdtsc) {
+            ListStatistics cyc = new ListStatistics(cycles);
+            double cycErr = cycles.length > 1 ? cyc.getMeanErrorAt(0.999) : Double.NaN;
+            return new LockMeasurement(line, "native", nsStats.getMean(), nsErr, ns.length,
+                    cyc.getMean(), cycErr, LockMeasurement.CyclesFrom.RDTSC, migrated);
+        }
+        return new LockMeasurement(line, "native", nsStats.getMean(), nsErr, ns.length,
+                tsc.cycles(nsStats.getMean()), tsc.cycles(nsErr),
+                tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, migrated);
+    }
+
+    /**
+     * Contended mode in C: one Java thread per CPU of {@code placement}, each pinned, each making
+     * one downcall per round that loops inside C until the first thread's {@code roundNs} is up.
+     */
+    static ContendedMeasurement contend(LocksTwins.Contended kind, Variant variant, String label, ThreadPlacement placement,
+                                        Plan plan) throws InterruptedException {
+        int n = placement.threads();
+        int[] cpus = placement.cpus();
+        double[] nsPerOp = new double[plan.rounds()];
+        long[] ops = new long[n];
+        long[] busyNs = new long[n];
+        try (LocksTwins.State state = LocksTwins.newState()) {
+            for (int r = 0; r < plan.rounds(); r++) {
+                state.resetContention();
+                LocksTwins.Batch[] batches = new LocksTwins.Batch[n];
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                // C's starting line waits for all n threads: enter it only once every thread is
+                // pinned, or a thread that failed to pin would leave the others spinning there.
+                CountDownLatch pinned = new CountDownLatch(n);
+                List<Thread> threads = new ArrayList<>();
+                for (int t = 0; t < n; t++) {
+                    int index = t;
+                    threads.add(Thread.ofPlatform().name("locks-contend-" + t).start(() -> {
+                        Pinning pin = null;
+                        try {
+                            pin = Affinity.pin(cpus[index]);
+                        } catch (Throwable e) {
+                            failure.compareAndSet(null, e);
+                        }
+                        pinned.countDown();
+                        try (Pinning ignored = pin) {
+                            pinned.await();
+                            if (failure.get() == null) batches[index] = state.contend(kind, n, plan.roundNs());
+                        } catch (Throwable e) {
+                            failure.compareAndSet(null, e);
+                        }
+                    }));
+                }
+                for (Thread t : threads) t.join();
+                if (failure.get() != null) {
+                    throw new IllegalStateException("contended " + kind + " on " + placement + " failed: " + failure.get().getMessage(), failure.get());
+                }
+                long total = 0;
+                long wall = 0;
+                for (int t = 0; t < n; t++) {
+                    total += batches[t].invoked();
+                    wall = Math.max(wall, batches[t].ns());
+                    ops[t] += batches[t].invoked();
+                    busyNs[t] += batches[t].ns();
+                }
+                nsPerOp[r] = total == 0 ? Double.NaN : (double) wall / total;
+            }
+        }
+        ListStatistics stats = new ListStatistics(nsPerOp);
+        List<ContendedMeasurement.Share> shares = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            shares.add(new ContendedMeasurement.Share(t, cpus[t], busyNs[t] == 0 ? 0 : ops[t] * 1000.0 / busyNs[t]));
+        }
+        return new ContendedMeasurement(variant, "native", label, placement, stats.getMean(),
+                nsPerOp.length > 1 ? stats.getMeanErrorAt(0.999) : Double.NaN, nsPerOp.length, shares);
+    }
+}

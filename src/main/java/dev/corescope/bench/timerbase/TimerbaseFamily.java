@@ -1,0 +1,190 @@
+package dev.corescope.bench.timerbase;
+
+import dev.corescope.bench.BenchContext;
+import dev.corescope.bench.BenchFamily;
+import dev.corescope.bench.CleanBatches;
+import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.ForkPinning;
+import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.UndisturbedIterations;
+import dev.corescope.report.Histogram;
+import dev.corescope.report.Result;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.ElfSymbolTable;
+import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.Pinning;
+import dev.corescope.sys.TimerbaseTwins;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.util.ListStatistics;
+import org.openjdk.jmh.util.Statistics;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code bench timerbase}: seed 001's {@code get_timer_cpu_base()} before and after, as the
+ * seed's per-call latency histogram (with the clock's own histogram beside it) and as a per-call
+ * figure (JMH in Java, timed batches in C).
+ */
+public final class TimerbaseFamily implements BenchFamily {
+
+    static final String BEFORE = "before";
+    static final String AFTER = "after";
+
+    /** Tests: no fork, 3 iterations (JMH gives no error below 3); numbers mean nothing. */
+    static final Jmh.Settings SMOKE = new Jmh.Settings(0, 1, 20, 3, 20);
+    static final Jmh.Settings QUICK = new Jmh.Settings(1, 2, 100, 30, 10);
+    static final Jmh.Settings FULL = new Jmh.Settings(3, 3, 200, 60, 10);
+    /** Calls per timed C batch: a few hundred µs, long next to the clock's steps, short next to a time slice. */
+    static final long BATCH_CALLS = 100_000;
+
+    @Override
+    public String name() {
+        return "timerbase";
+    }
+
+    @Override
+    public String summary() {
+        return "seed 001: get_timer_cpu_base() with two vs one per_cpu_ptr(), latency histogram and per-call cost, Java and C";
+    }
+
+    @Override
+    public FamilyRun run(BenchContext ctx) throws Exception {
+        Jmh.Settings settings = ctx.smoke() ? SMOKE : ctx.quick() ? QUICK : FULL;
+        int samples = ctx.smoke() ? 4_000 : ctx.quick() ? 200_000 : 1_000_000;
+        int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 100;
+        boolean nativeOk = TimerbaseTwins.available();
+        String cpus = ForkPinning.cpusField(ctx.cpus());
+        Map<String, Object> params = Map.of("timers", TimerbaseBenchmark.TIMERS);
+
+        String load = MachineLoad.describe().orElse(null);
+        ctx.progress().start("timerbase", 3 + (nativeOk ? 2 : 0));
+        List<UndisturbedIterations> iterations = new ArrayList<>();
+        Measured javaBefore = runJmh(ctx, settings, BEFORE, cpus, params, iterations);
+        Measured javaAfter = runJmh(ctx, settings, AFTER, cpus, params, iterations);
+
+        List<String> notes = new ArrayList<>();
+        notes.add("java iterations: " + UndisturbedIterations.describe(iterations) + ".");
+        List<TimerbaseReport.PerOp> perOp = new ArrayList<>();
+        perOp.add(new TimerbaseReport.PerOp("java", javaBefore, javaAfter));
+        Map<String, Map<TimerbaseSampler.Kind, org.HdrHistogram.Histogram>> histograms = new LinkedHashMap<>();
+        List<TimerbaseReport.CodeSize> sizes = new ArrayList<>();
+        Map<Integer, Integer> firstTouchedOn;
+        String cpusWithBases;
+        try (TimerBases tb = TimerBases.create(Affinity.processAllowed(), TimerbaseBenchmark.TIMERS, TimerbaseBenchmark.SEED);
+             Pinning p = ctx.cpus().map(Affinity::pin).orElse(null)) {
+            firstTouchedOn = tb.firstTouchedOn();
+            cpusWithBases = tb.cpus().toList();
+            histograms.put("java", TimerbaseSampler.java(tb, samples));
+            ctx.progress().step("java histograms");
+            if (nativeOk) {
+                histograms.put("native", TimerbaseSampler.nativeC(tb, samples));
+                ctx.progress().step("native histograms");
+                perOp.add(runNative(tb, batches, cpus, params, notes));
+                ctx.progress().step("native per call");
+            }
+        }
+        if (nativeOk) sizes.addAll(codeSizes(notes));
+        else notes.add("native rows and histograms left out: " + TimerbaseTwins.unavailableReason());
+
+        List<Result> results = new ArrayList<>();
+        for (TimerbaseReport.PerOp o : perOp) {
+            results.add(o.before().result());
+            results.add(o.after().result());
+        }
+        for (TimerbaseReport.CodeSize s : sizes) results.addAll(s.results());
+        List<Histogram> contractHistograms = new ArrayList<>();
+        histograms.forEach((impl, byKind) -> byKind.forEach((kind, h) -> contractHistograms.add(TimerbaseSampler.toReport(impl, kind, h))));
+
+        TimerbaseReport report = new TimerbaseReport(ForkPinning.describe(ctx.cpus()), cpusWithBases, firstTouchedOn,
+                describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, notes, load);
+        return new FamilyRun(name(), results, null, contractHistograms, null, report.notes(), report.text());
+    }
+
+    private Measured runJmh(BenchContext ctx, Jmh.Settings settings, String method, String cpus, Map<String, Object> params,
+                            List<UndisturbedIterations> iterations) throws Exception {
+        Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(TimerbaseBenchmark.class, method,
+                Map.of(), settings, ForkPinning.jvmArgs(ctx.cpus())));
+        UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
+        iterations.add(u);
+        double error = u.error();
+        ctx.progress().step("java " + method);
+        return new Measured(new Result(name(), method, "java", "op", u.unit(), u.score(),
+                Double.isNaN(error) ? null : error, u.kept(), cpus, params), u.stats(), u.fellBack());
+    }
+
+    /** C batches of {@value #BATCH_CALLS} calls, before and after alternating, undisturbed ones kept; error over the batches. */
+    private TimerbaseReport.PerOp runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params,
+                                            List<String> notes) {
+        CleanBatches samples;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
+            CleanBatches.Batch batch = after -> TimerbaseTwins.batch(after ? TimerbaseTwins.Variant.AFTER : TimerbaseTwins.Variant.BEFORE,
+                    tb.perCpuOffset(), tb.timers(), tb.ntimers(), BATCH_CALLS, sink);
+            for (int w = 0; w < 3; w++) {
+                batch.run(false);
+                batch.run(true);
+            }
+            samples = CleanBatches.collect(batches, BATCH_CALLS, batch);
+        }
+        notes.add("native batches: " + samples.describe() + ".");
+        return new TimerbaseReport.PerOp("native", nativeMeasured(BEFORE, samples.first(), cpus, params, samples.fellBack()),
+                nativeMeasured(AFTER, samples.second(), cpus, params, samples.fellBack()));
+    }
+
+    private Measured nativeMeasured(String variant, double[] perOp, String cpus, Map<String, Object> params,
+                                    boolean includesPreemptions) {
+        ListStatistics s = new ListStatistics(perOp);
+        double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
+        return new Measured(new Result(name(), variant, "native", "op", "ns/op", s.getMean(),
+                Double.isNaN(error) ? null : error, s.getN(), cpus, params), s, includesPreemptions);
+    }
+
+    private static List<TimerbaseReport.CodeSize> codeSizes(List<String> notes) {
+        Optional<Path> file = NativeLibrary.file();
+        if (file.isEmpty()) {
+            notes.add("code size left out: the C twins' library file is not known");
+            return List.of();
+        }
+        try {
+            ElfSymbolTable elf = ElfSymbolTable.read(file.get());
+            Map<TimerbaseTwins.Variant, ElfSymbolTable.Symbol> found = new EnumMap<>(TimerbaseTwins.Variant.class);
+            for (TimerbaseTwins.Variant v : List.of(TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.AFTER)) {
+                Optional<ElfSymbolTable.Symbol> s = elf.function(TimerbaseTwins.symbol(v));
+                if (s.isEmpty()) {
+                    notes.add("code size left out: " + TimerbaseTwins.symbol(v) + " is not a function in " + file.get().getFileName());
+                    return List.of();
+                }
+                found.put(v, s.get());
+            }
+            ElfSymbolTable.Symbol b = found.get(TimerbaseTwins.Variant.BEFORE);
+            ElfSymbolTable.Symbol a = found.get(TimerbaseTwins.Variant.AFTER);
+            return List.of(new TimerbaseReport.CodeSize(b.name(), b.size(), a.name(), a.size(), b.table()));
+        } catch (IOException e) {
+            notes.add("code size left out: " + e.getMessage());
+            return List.of();
+        }
+    }
+
+    private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
+        return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
+                + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant"
+                + (ctx.smoke() ? " (smoke test: numbers mean nothing)" : ctx.quick() ? " (--quick)" : "");
+    }
+
+    /** A figure with the samples it came from, for the significance test. */
+    /** ... and whether it had to keep samples taken while the thread was descheduled. */
+    record Measured(Result result, Statistics stats, boolean includesPreemptions) {
+    }
+}

@@ -1,0 +1,158 @@
+package dev.corescope.cli;
+
+import dev.corescope.bench.BenchFamily;
+import dev.corescope.bench.BenchSession;
+import dev.corescope.bench.Progress;
+import dev.corescope.report.ResultsFile;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.LongSupplier;
+
+/**
+ * Progress of a bench run on stderr. On a terminal: one bar redrawn in place,
+ * {@code [2/5] timerbase [######......] 3/8 before/java 0:14}; elsewhere (a pipe, a CI log):
+ * one plain line per step and per family, so logs stay readable.
+ *
+ * <p><b>Note:</b> thread-safe; a family may report from its own threads.
+ */
+final class ProgressBar implements Progress, BenchSession.Listener {
+
+    private static final int BAR_WIDTH = 24;
+
+    private final PrintWriter err;
+    private final boolean terminal;
+    private final LongSupplier nanoTime;
+
+    private String family = "";
+    private String counter = "";
+    private long familyStart;
+    private String task = "";
+    private int total;
+    private int done;
+    private String detail = "";
+    private boolean drawn;
+    private java.util.Timer ticker;
+
+    private final long tickMillis;
+
+    ProgressBar(PrintWriter err, boolean terminal, LongSupplier nanoTime) {
+        this(err, terminal, nanoTime, 1000);
+    }
+
+    /** @param tickMillis how often a terminal bar redraws between steps; 0: only on steps */
+    ProgressBar(PrintWriter err, boolean terminal, LongSupplier nanoTime, long tickMillis) {
+        this.err = err;
+        this.terminal = terminal;
+        this.nanoTime = nanoTime;
+        this.tickMillis = tickMillis;
+    }
+
+    /** Whether file descriptor 2 is a terminal: its {@code /proc/self/fd/2} link names a tty. */
+    static boolean stderrIsTerminal() {
+        if ("dumb".equals(System.getenv("TERM"))) return false;
+        try {
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public synchronized void familyStarted(int index, int total, BenchFamily f) {
+        family = f.name();
+        counter = "[" + (index + 1) + "/" + total + "]";
+        familyStart = nanoTime.getAsLong();
+        task = "";
+        this.total = 0;
+        done = 0;
+        detail = "";
+        if (terminal) {
+            draw();
+            startTicker();
+        } else {
+            line(counter + " " + family + ": running");
+        }
+    }
+
+    /** On a terminal, the clock keeps moving during a long step: redraw once a second. */
+    private void startTicker() {
+        if (ticker != null || tickMillis <= 0) return;
+        ticker = new java.util.Timer("corescope-progress", true);
+        ticker.scheduleAtFixedRate(new java.util.TimerTask() {
+            @Override
+            public void run() {
+                synchronized (ProgressBar.this) {
+                    if (drawn) draw();
+                }
+            }
+        }, tickMillis, tickMillis);
+    }
+
+    @Override
+    public synchronized void familyFinished(int index, int total, BenchFamily f, ResultsFile.Failure failure) {
+        String took = elapsed();
+        String outcome = failure == null ? "done in " + took : "FAILED after " + took + ": " + failure.reason();
+        if (ticker != null) {
+            ticker.cancel();
+            ticker = null;
+        }
+        if (terminal) clear();
+        line(counter + " " + family + ": " + outcome);
+    }
+
+    @Override
+    public synchronized void start(String task, int total) {
+        this.task = task;
+        this.total = Math.max(0, total);
+        this.done = 0;
+        this.detail = "";
+        if (terminal) draw();
+    }
+
+    @Override
+    public synchronized void step(String detail) {
+        done = Math.min(done + 1, Math.max(total, done + 1));
+        this.detail = detail == null ? "" : detail;
+        if (terminal) {
+            draw();
+        } else {
+            line(counter + " " + family + (task.isEmpty() || task.equals(family) ? "" : " " + task) + " "
+                    + done + "/" + total + " " + this.detail + " (" + elapsed() + ")");
+        }
+    }
+
+    private void draw() {
+        StringBuilder sb = new StringBuilder("\r\033[K").append(counter).append(' ').append(family).append(' ');
+        if (total > 0) {
+            int filled = (int) Math.round((double) BAR_WIDTH * Math.min(done, total) / total);
+            sb.append('[').append("#".repeat(filled)).append(".".repeat(BAR_WIDTH - filled)).append("] ")
+                    .append(done).append('/').append(total).append(' ');
+        } else {
+            sb.append("[").append(".".repeat(BAR_WIDTH)).append("] ");
+        }
+        sb.append(detail).append("  ").append(elapsed());
+        err.print(sb);
+        err.flush();
+        drawn = true;
+    }
+
+    private void clear() {
+        if (drawn) err.print("\r\033[K");
+        drawn = false;
+    }
+
+    private void line(String text) {
+        err.println("corescope: " + text);
+        err.flush();
+    }
+
+    private String elapsed() {
+        long s = Math.max(0, (nanoTime.getAsLong() - familyStart) / 1_000_000_000L);
+        return String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+    }
+}

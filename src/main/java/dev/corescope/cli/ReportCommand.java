@@ -1,0 +1,79 @@
+package dev.corescope.cli;
+
+import dev.corescope.bench.c2c.C2cHeatmap;
+import dev.corescope.bench.c2c.CpuLabels;
+import dev.corescope.report.HtmlReport;
+import dev.corescope.report.Json;
+import dev.corescope.report.Matrix;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/** {@code report RESULTS.json... -o FILE.html}: one self-contained page from results files. */
+@Command(name = "report",
+        mixinStandardHelpOptions = true,
+        description = {
+                "Writes one self-contained HTML page from one or more results files.",
+                "Inline CSS and SVG only (no script, nothing fetched), so it can be attached",
+                "to a bug report. For each file: its warnings, the topology picture of the",
+                "machine it was measured on, the environment, a table per family, the",
+                "latency histograms as bar charts, the core-to-core heatmap, the memory",
+                "layouts and the perf_event_open counters. With exactly two files, the",
+                "compare table of the first (before) and the second (after) comes first.",
+                "",
+                "Examples:",
+                "  ./run.sh report corescope-results.json -o corescope-report.html",
+                "  ./run.sh report before.json after.json -o change.html"})
+final class ReportCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "RESULTS.json", description = "results files (bench -o, bench --format json, the tour)")
+    List<Path> files;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE.html", description = "the page to write (whole or not at all)")
+    Path output;
+
+    @Override
+    public Integer call() throws IOException {
+        TopologyCommand.checkOutputFolder(output, "-o");
+        List<HtmlReport.Input> inputs = files.stream()
+                .map(f -> new HtmlReport.Input(f.toString(), Json.readResultsChecked(f)))
+                .toList();
+        String html = HtmlReport.render(inputs, ReportCommand::heatmap, Instant.now());
+        try {
+            Json.writeAtomically(output, html);
+        } catch (IOException e) {
+            throw TopologyCommand.cannotWrite(output, e);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("report written to " + output + " (" + html.getBytes(StandardCharsets.UTF_8).length / 1024
+                + " KiB, " + inputs.size() + (inputs.size() == 1 ? " results file" : " results files") + "); open it in a browser");
+        out.flush();
+        return Main.EXIT_OK;
+    }
+
+    /**
+     * The c2c family's heatmap. A results file does not say which core or cache each CPU of
+     * the matrix sat on, so the labels are CPU numbers; the topology picture above gives the rest.
+     */
+    static String heatmap(Matrix m) {
+        List<CpuLabels.Place> places = Arrays.stream(m.cpus())
+                .mapToObj(c -> new CpuLabels.Place(c, Optional.empty(), Optional.empty(), Optional.empty()))
+                .toList();
+        return C2cHeatmap.svg(m, places, "core-to-core latency (c2c)");
+    }
+}

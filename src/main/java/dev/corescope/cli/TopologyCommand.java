@@ -1,0 +1,162 @@
+package dev.corescope.cli;
+
+import dev.corescope.report.Json;
+
+import dev.corescope.topology.Topology;
+import dev.corescope.topology.TopologyJson;
+import dev.corescope.topology.TopologySvg;
+import dev.corescope.topology.TopologyText;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+
+/** {@code topology}: the machine's CPU topology as text, JSON or SVG, live or from a saved tree. */
+@Command(name = "topology",
+        mixinStandardHelpOptions = true,
+        description = {
+                "Shows the CPU topology: packages, dies, clusters, cores and PUs with their caches,",
+                "NUMA nodes, core kinds, and the online/offline/allowed CPU sets, read from sysfs.",
+                "With --root it reads a saved tree instead of / (an unpacked 'capture', or any folder",
+                "holding sys/devices/system/cpu); the allowed set is then not shown.",
+                "",
+                "Examples:",
+                "  ./run.sh topology",
+                "  ./run.sh topology --format json | jq .summary",
+                "  ./run.sh topology --format svg -o machine.svg",
+                "  ./run.sh capture -o box.tar.gz && tar xzf box.tar.gz && ./run.sh topology --root box"})
+final class TopologyCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--root", paramLabel = "DIR", description = "read a saved tree (holding sys/ and proc/) instead of the live machine")
+    Path root;
+
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json or svg")
+    OutputFormat format = OutputFormat.text;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report to FILE (whole or not at all) instead of stdout")
+    Path output;
+
+    @Override
+    public Integer call() {
+        return run(spec.commandLine().getOut());
+    }
+
+    private int run(PrintWriter out) {
+        if (output != null) checkOutputFolder(output, "-o");
+        Topology t = read();
+        String report = switch (format) {
+            case text -> TopologyText.render(t);
+            case json -> TopologyJson.render(t);
+            case svg -> TopologySvg.render(t);
+        };
+        if (output != null) {
+            try {
+                Json.writeAtomically(output, report);
+            } catch (IOException e) {
+                throw cannotWrite(output, e);
+            }
+            out.println("topology (" + format + ") written to " + output);
+        } else {
+            out.print(report);
+        }
+        out.flush();
+        return Main.EXIT_OK;
+    }
+
+    /**
+     * {@code topology} without picocli, for start-up time: picocli's classes are Java 5
+     * bytecode, which the JDK's AOT cache cannot hold, so building the whole command model costs
+     * more than reading and printing the topology. Only the plain forms are taken here
+     * ({@code --root DIR}, {@code --format FMT}, {@code -o FILE}, each at most once, also as
+     * {@code --opt=value}); anything else ({@code --help}, an unknown option) and every failure
+     * returns empty, before anything is printed, and picocli then runs the command as usual, with
+     * its help and its one-line errors.
+     */
+    static OptionalInt runWithoutPicocli(String[] args) {
+        if (args.length == 0 || !args[0].equals("topology")) return OptionalInt.empty();
+        TopologyCommand c = new TopologyCommand();
+        boolean formatSeen = false;
+        for (int i = 1; i < args.length; i++) {
+            String name = args[i];
+            String value;
+            int eq = name.indexOf('=');
+            if (name.startsWith("--") && eq > 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                return OptionalInt.empty();
+            }
+            try {
+                switch (name) {
+                    case "--root" -> {
+                        if (c.root != null) return OptionalInt.empty();
+                        c.root = Path.of(value);
+                    }
+                    case "--format" -> {
+                        if (formatSeen) return OptionalInt.empty();
+                        formatSeen = true;
+                        c.format = OutputFormat.valueOf(value);
+                    }
+                    case "-o", "--output" -> {
+                        if (c.output != null) return OptionalInt.empty();
+                        c.output = Path.of(value);
+                    }
+                    default -> {
+                        return OptionalInt.empty();
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                return OptionalInt.empty();
+            }
+        }
+        try {
+            // UTF-8 unless the JVM says otherwise, as picocli's own writer (the summary has a ×)
+            return OptionalInt.of(c.run(new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()))));
+        } catch (RuntimeException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    private Topology read() {
+        if (root == null) return Topology.live();
+        if (Files.isRegularFile(root) && root.getFileName().toString().matches(".*\\.(tar\\.gz|tgz)$")) {
+            throw new UsageException("--root " + root + ": a capture archive; unpack it first (tar xzf " + root + ") and pass the folder");
+        }
+        try {
+            return Topology.read(root);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--root " + e.getMessage());
+        }
+    }
+
+    /** A write that failed after the checks (read-only file system, /proc, disk full): exit 1, one line. */
+    static UncheckedIOException cannotWrite(Path file, IOException e) {
+        String why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage());
+        return new UncheckedIOException(new IOException("-o " + file + ": cannot be written (" + why + "); nothing was written", e));
+    }
+
+    /** The folder of an output file must exist and be a folder: bad input, exit 2, before any work. */
+    static void checkOutputFolder(Path file, String option) {
+        Path dir = file.toAbsolutePath().normalize().getParent();
+        if (dir == null) throw new UsageException(option + " " + file + ": not a file name");
+        if (!Files.exists(dir)) throw new UsageException(option + " " + file + ": folder " + dir + " does not exist");
+        if (!Files.isDirectory(dir)) throw new UsageException(option + " " + file + ": " + dir + " is not a folder");
+        if (!Files.isWritable(dir)) throw new UsageException(option + " " + file + ": folder " + dir + " cannot be written");
+        if (Files.isDirectory(file)) throw new UsageException(option + " " + file + ": is a folder, not a file");
+    }
+}

@@ -1,0 +1,419 @@
+package dev.corescope.report;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * {@code report}'s page: one self-contained HTML file (inline CSS and SVG, no script, nothing
+ * fetched) with, for each results file, the environment and its warnings, the machine's
+ * topology picture, a table per family (each score with a bar scaled within its metric),
+ * the {@code perf_event_open} counters, the latency histograms as bar charts, the
+ * core-to-core heatmap and the memory layouts; and the compare table when two files are given.
+ * Everything comes from the results model; the page is one String built here.
+ */
+public final class HtmlReport {
+
+    /** One results file and the name to show for it (the path the user gave). */
+    public record Input(String name, ResultsFile file) {
+    }
+
+    private static final String CSS = """
+            body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0;color:#1b1b1b;background:#fafafa}
+            main{max-width:1280px;margin:0 auto;padding:16px 24px 48px}
+            h1{font-size:1.6em;margin:.4em 0}h2{font-size:1.3em;margin-top:2em;border-bottom:2px solid #ccc;padding-bottom:.2em}
+            h3{font-size:1.1em;margin-top:1.6em}
+            table{border-collapse:collapse;margin:.4em 0 1em;background:#fff;font-size:13px}
+            th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+            th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+            td.mono,code{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12px}
+            .bar{width:140px;height:10px;background:#eee;position:relative}
+            .bar span{display:block;height:10px;background:#4a78b5}
+            .bar i{position:absolute;top:4px;height:2px;background:#1b1b1b}
+            .warn{background:#fff4d6;border-left:4px solid #e0a800;padding:6px 10px;margin:4px 0}
+            .fail{background:#fde2e2;border-left:4px solid #c0392b;padding:6px 10px;margin:4px 0}
+            .note{color:#555;font-size:13px}
+            .better{background:#dff3e0}.worse{background:#fde2e2}.same{color:#666}.untested{color:#999}
+            .higher,.lower{background:#eef}
+            figure{margin:.5em 0 1em;background:#fff;border:1px solid #ddd;padding:8px;display:inline-block;vertical-align:top;max-width:100%;overflow:auto}
+            figcaption{font-size:13px;color:#333;margin-bottom:4px}
+            tr.padding td{color:#999;font-style:italic}tr.line td{border-top:2px solid #4a78b5}
+            nav a{margin-right:1em}
+            .scroll{overflow-x:auto;max-width:100%}
+            .summaryline{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;background:#fff;border:1px solid #ddd;padding:6px 10px;display:inline-block}
+            """;
+
+    private HtmlReport() {
+    }
+
+    /**
+     * The page for {@code inputs}; with exactly two, the compare table of the first (before)
+     * and the second (after) comes first. {@code heatmap} draws a {@link Matrix} as SVG.
+     */
+    public static String render(List<Input> inputs, Function<Matrix, String> heatmap, Instant madeAt) {
+        StringBuilder h = new StringBuilder();
+        h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        h.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+        h.append("<title>corescope report: ").append(esc(String.join(", ", inputs.stream().map(Input::name).toList()))).append("</title>\n");
+        h.append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n<main>\n");
+        h.append("<h1>corescope report</h1>\n");
+        h.append("<p class=\"note\">Made ").append(esc(madeAt.toString())).append(" from ")
+                .append(esc(String.join(", ", inputs.stream().map(Input::name).toList())))
+                .append(". Scores are means &plusmn; the half-width of the 99.9% confidence interval.</p>\n");
+
+        h.append("<nav>");
+        if (inputs.size() == 2) h.append("<a href=\"#compare\">compare</a>");
+        for (int i = 0; i < inputs.size(); i++) h.append("<a href=\"#file-").append(i + 1).append("\">").append(esc(inputs.get(i).name())).append("</a>");
+        h.append("</nav>\n");
+
+        if (inputs.size() == 2) {
+            compare(h, Comparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file()));
+        } else if (inputs.size() > 2) {
+            h.append("<p class=\"note\">The compare table is drawn for exactly two files; with ")
+                    .append(inputs.size()).append(", run <code>compare A B</code> for each pair of interest.</p>\n");
+        }
+        for (int i = 0; i < inputs.size(); i++) file(h, i + 1, inputs.get(i), heatmap);
+        h.append("</main>\n</body>\n</html>\n");
+        return h.toString();
+    }
+
+    // ---- one results file ---------------------------------------------------------------
+
+    private static void file(StringBuilder h, int index, Input in, Function<Matrix, String> heatmap) {
+        ResultsFile f = in.file();
+        h.append("<section id=\"file-").append(index).append("\" class=\"results-file\">\n");
+        h.append("<h2>").append(esc(in.name())).append("</h2>\n");
+        Environment e = f.environment();
+        if (e != null && e.warnings() != null) {
+            for (String w : e.warnings()) h.append("<div class=\"warn\"><b>Warning:</b> ").append(esc(w)).append("</div>\n");
+        }
+        for (ResultsFile.Failure fl : f.failures()) {
+            h.append("<div class=\"fail\"><b>Failed:</b> ").append(esc(fl.benchmark())).append(": ").append(esc(fl.reason())).append("</div>\n");
+        }
+
+        h.append("<h3>Machine</h3>\n");
+        topology(h, index, f.topology());
+        if (e != null) environment(h, e);
+
+        Map<String, List<Result>> byFamily = new LinkedHashMap<>();
+        for (Result r : f.results()) byFamily.computeIfAbsent(r.benchmark(), k -> new ArrayList<>()).add(r);
+        for (var fam : byFamily.entrySet()) {
+            h.append("<h3 id=\"file-").append(index).append("-").append(esc(fam.getKey())).append("\">").append(esc(fam.getKey())).append("</h3>\n");
+            results(h, fam.getKey(), fam.getValue());
+            List<Histogram> hs = f.histograms().stream().filter(x -> fam.getKey().equals(x.benchmark())).toList();
+            if (!hs.isEmpty()) histograms(h, hs);
+        }
+        List<Histogram> orphans = f.histograms().stream().filter(x -> !byFamily.containsKey(x.benchmark())).toList();
+        if (!orphans.isEmpty()) {
+            h.append("<h3>Histograms</h3>\n");
+            histograms(h, orphans);
+        }
+        if (f.matrix() != null) {
+            h.append("<h3>Core-to-core latency</h3>\n<figure class=\"heatmap\">")
+                    .append(inlineSvg(heatmap.apply(f.matrix()))).append("</figure>\n");
+        }
+        if (!f.layouts().isEmpty()) layouts(h, f.layouts());
+        if (!f.counters().isEmpty()) counters(h, f.counters());
+        if (f.results().isEmpty() && f.failures().isEmpty()) h.append("<p class=\"note\">This file has no results.</p>\n");
+        h.append("</section>\n");
+    }
+
+    private static void topology(StringBuilder h, int index, MachineTopology t) {
+        if (t == null) {
+            h.append("<p class=\"note\">No topology in this file (it was written by a corescope without topology support); "
+                    + "draw this machine's with <code>./run.sh topology --format svg -o topology.svg</code>.</p>\n");
+            return;
+        }
+        if (t.summary() != null && t.svg() == null) h.append("<p>").append(esc(t.summary())).append("</p>\n");
+        if (t.svg() != null) {
+            h.append("<figure class=\"topology\" id=\"topology-").append(index).append("\"><figcaption>Topology of the machine the results were measured on</figcaption>")
+                    .append(inlineSvg(t.svg())).append("</figure>\n");
+        } else {
+            h.append("<p class=\"note\">No topology picture: ").append(esc(t.error() == null ? "it could not be drawn" : t.error())).append("</p>\n");
+        }
+    }
+
+    private static void environment(StringBuilder h, Environment e) {
+        h.append("<table class=\"env\">\n");
+        row(h, "CPU", e.cpuModel());
+        row(h, "kernel", e.kernel());
+        row(h, "JDK", e.jdk());
+        if (e.jvmFlags() != null && !e.jvmFlags().isEmpty()) row(h, "JVM flags", String.join(" ", e.jvmFlags()));
+        row(h, "CPUs", "allowed " + set(e.allowed()) + ", online " + set(e.online()) + ", isolated " + set(e.isolated())
+                + ", nohz_full " + set(e.nohzFull()) + "; SMT " + (e.smt() == null ? "unknown" : e.smt() ? "on" : "off"));
+        if (e.pinnedCpus() != null) row(h, "pinned", e.pinnedCpus());
+        row(h, "cgroup", "cpuset " + set(e.cgroupCpuset()) + ", CPU quota " + (e.cpuQuota() == null ? "unknown" : e.cpuQuota()));
+        row(h, "cpufreq", "governor " + (e.governor() == null ? "not readable" : e.governor())
+                + (e.frequencyMHz() == null ? "" : "; " + e.frequencyMHz().get("lowest") + "-" + e.frequencyMHz().get("highest")
+                + " MHz (" + e.frequencyMHz().get("source") + ")"));
+        row(h, "hypervisor", e.hypervisor() == null ? "none seen" : e.hypervisor()
+                + (e.stealPercent() == null ? "" : String.format(Locale.ROOT, "; steal %.1f%% during the run", e.stealPercent())));
+        row(h, "hardware counters", e.hardwareCounters() == null ? "unknown" : e.hardwareCounters() ? "available"
+                : "not available: " + e.hardwareCountersReason());
+        row(h, "run", e.startedAt() + " to " + e.endedAt());
+        h.append("</table>\n");
+    }
+
+    private static void results(StringBuilder h, String family, List<Result> rs) {
+        Map<String, Double> maxByGroup = new LinkedHashMap<>();
+        for (Result r : rs) maxByGroup.merge(r.metric() + "|" + r.unit(), Math.abs(r.score()), Math::max);
+        h.append("<div class=\"scroll\"><table class=\"results\" data-family=\"").append(esc(family)).append("\">\n");
+        h.append("<tr><th>variant</th><th>impl</th><th>metric</th><th>params</th><th>score</th><th>&plusmn; error</th><th>unit</th>"
+                + "<th>n</th><th>cpus</th><th title=\"scaled to the largest score of the same metric and unit\">relative</th></tr>\n");
+        for (Result r : rs) {
+            double max = maxByGroup.get(r.metric() + "|" + r.unit());
+            double w = max == 0 ? 0 : 100 * Math.abs(r.score()) / max;
+            double ew = max == 0 || r.error() == null ? 0 : 100 * r.error() / max;
+            h.append("<tr><td>").append(esc(r.variant())).append("</td><td>").append(esc(r.implementation())).append("</td><td>")
+                    .append(esc(r.metric())).append("</td><td class=\"mono\">").append(esc(ResultsText.params(r.params())))
+                    .append("</td><td class=\"num\">").append(ResultsText.number(r.score()))
+                    .append("</td><td class=\"num\">").append(r.error() == null ? "" : ResultsText.number(r.error()))
+                    .append("</td><td>").append(esc(r.unit())).append("</td><td class=\"num\">").append(r.samples())
+                    .append("</td><td>").append(esc(r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus()))
+                    .append("</td><td><div class=\"bar\"><span style=\"width:").append(pct(w)).append("%\"></span>");
+            if (ew > 0) {
+                double from = Math.max(0, w - ew);
+                double to = Math.min(100, w + ew);
+                h.append("<i style=\"left:").append(pct(from)).append("%;width:").append(pct(to - from)).append("%\"></i>");
+            }
+            h.append("</div></td></tr>\n");
+        }
+        h.append("</table></div>\n");
+    }
+
+    private static void counters(StringBuilder h, List<Counters> counters) {
+        h.append("<h3>Counters</h3>\n<p class=\"note\">perf_event_open around each family: ").append(esc(counters.getFirst().scope())).append(".</p>\n");
+        List<String> names = new ArrayList<>();
+        for (Counters c : counters) for (Counters.Counter x : c.counters()) if (!names.contains(x.name())) names.add(x.name());
+        h.append("<table class=\"counters\">\n<tr><th>family</th>");
+        for (String n : names) h.append("<th>").append(esc(n)).append(n.equals("task-clock") ? " (ms)" : "").append("</th>");
+        h.append("</tr>\n");
+        List<String> reasons = new ArrayList<>();
+        for (Counters c : counters) {
+            h.append("<tr><td>").append(esc(c.benchmark())).append("</td>");
+            for (String n : names) {
+                Counters.Counter x = c.get(n);
+                if (x == null || x.value() == null) {
+                    String why = x == null ? "not counted" : x.unavailable();
+                    if (why != null && !reasons.contains(why.replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"))) {
+                        reasons.add(why.replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"));
+                    }
+                    h.append("<td class=\"num\" title=\"").append(esc(why == null ? "" : why)).append("\">n/a</td>");
+                } else {
+                    String v = n.equals("task-clock") ? String.format(Locale.ROOT, "%,.1f", x.value() / 1e6) : String.format(Locale.ROOT, "%,d", x.value());
+                    h.append("<td class=\"num\">").append(v).append(x.runningPercent() != null ? "*" : "").append("</td>");
+                }
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n");
+        for (String r : reasons) h.append("<p class=\"note\">n/a: ").append(esc(r)).append("</p>\n");
+    }
+
+    private static void layouts(StringBuilder h, List<Layout> layouts) {
+        h.append("<h3>Memory layouts</h3>\n<p class=\"note\">Offsets and sizes in bytes, in the manner of JOL; "
+                + "a blue rule marks the start of each cache line; padding rows are grey.</p>\n");
+        for (Layout l : layouts) {
+            h.append("<figure class=\"layout\"><figcaption><b>").append(esc(l.name())).append("</b>: ").append(l.sizeBytes())
+                    .append(" bytes, ").append(l.cacheLines()).append(" cache lines of ").append(l.lineSize()).append(" bytes");
+            if (l.params() != null && !l.params().isEmpty()) h.append(" (").append(esc(ResultsText.params(l.params()))).append(")");
+            h.append("</figcaption>\n");
+            if (l.rows() != null && !l.rows().isEmpty()) {
+                h.append("<table class=\"layout-rows\">\n<tr><th>offset</th><th>size</th><th>line</th><th>field</th></tr>\n");
+                for (Layout.Row r : l.rows()) {
+                    boolean newLine = l.lineSize() > 0 && r.offset() % l.lineSize() == 0;
+                    List<String> cls = new ArrayList<>();
+                    if ("padding".equals(r.kind())) cls.add("padding");
+                    if (newLine && r.offset() > 0) cls.add("line");
+                    h.append("<tr").append(cls.isEmpty() ? "" : " class=\"" + String.join(" ", cls) + "\"").append("><td class=\"num\">")
+                            .append(r.offset()).append("</td><td class=\"num\">").append(r.size()).append("</td><td class=\"num\">")
+                            .append(lines(r, l.lineSize())).append("</td><td class=\"mono\">")
+                            .append(esc(r.name())).append("</td></tr>\n");
+                }
+                h.append("</table>\n");
+            }
+            h.append("</figure>\n");
+        }
+    }
+
+    /** The cache line(s) a row occupies: {@code 3}, or {@code 0-24} for a row spanning lines. */
+    private static String lines(Layout.Row r, int lineSize) {
+        if (lineSize <= 0) return "";
+        long first = r.offset() / lineSize;
+        long last = (r.offset() + Math.max(1, r.size()) - 1) / lineSize;
+        return first == last ? String.valueOf(first) : first + "-" + last;
+    }
+
+    // ---- histograms -------------------------------------------------------------------------
+
+    private static void histograms(StringBuilder h, List<Histogram> hs) {
+        h.append("<div class=\"histograms\">\n");
+        for (Histogram x : hs) h.append("<figure class=\"histogram\">").append(histogramSvg(x)).append("</figure>\n");
+        h.append("</div>\n");
+    }
+
+    /**
+     * Bars per bucket on a log scale (latency tails span orders of magnitude), the last bucket
+     * marked as holding everything above it; p50 and p99 as dashed lines.
+     */
+    static String histogramSvg(Histogram x) {
+        long[] counts = x.counts();
+        int last = counts.length - 1;
+        while (last > 0 && counts[last] == 0) last--;
+        int n = Math.max(1, last + 1);
+        int left = 44, right = 12, top = 40, bottom = 40, plotW = 300, plotH = 140;
+        int width = left + plotW + right;
+        int height = top + plotH + bottom;
+        long maxCount = 1;
+        for (int i = 0; i < n; i++) maxCount = Math.max(maxCount, counts[i]);
+        double logMax = Math.log10(maxCount + 1);
+        double bw = (double) plotW / n;
+
+        StringBuilder s = new StringBuilder();
+        String title = x.benchmark() + " " + x.variant() + (x.implementation() == null ? "" : " (" + x.implementation() + ")");
+        s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"histogram\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n",
+                width, height, width, height));
+        s.append("<title>").append(esc(title)).append("</title>\n");
+        s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"15\" font-size=\"13\" font-weight=\"bold\">%s</text>%n", esc(title)));
+        s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"31\" fill=\"#444\">%s</text>%n", esc(stats(x))));
+        for (int d = 0; d <= (int) Math.floor(logMax); d++) {
+            double y = top + plotH - plotH * Math.log10(Math.pow(10, d) + 1) / logMax;
+            s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>%n", left, y, left + plotW, y));
+            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%s</text>%n", left - 4, y + 4, tick(d)));
+        }
+        for (int i = 0; i < n; i++) {
+            if (counts[i] == 0) continue;
+            double bh = plotH * Math.log10(counts[i] + 1) / logMax;
+            boolean overflowBucket = i == counts.length - 1 && x.overflow() > 0;
+            long from = (long) i * x.bucketNs();
+            String tip = overflowBucket ? "≥ " + from + " ns: " + counts[i] : from + "-" + (from + x.bucketNs() - 1) + " ns: " + counts[i];
+            s.append(String.format(Locale.ROOT, "<rect class=\"bucket\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s</title></rect>%n",
+                    left + i * bw + 0.5, top + plotH - bh, Math.max(1, bw - 1), bh, overflowBucket ? "#c0392b" : "#4a78b5", esc(tip)));
+        }
+        int labelRow = 0;
+        for (double[] mark : new double[][] {{x.p50() == null ? -1 : x.p50(), 50}, {x.p99() == null ? -1 : x.p99(), 99}}) {
+            if (mark[0] < 0) continue;
+            double px = left + Math.min(plotW, mark[0] / x.bucketNs() * bw);
+            s.append(String.format(Locale.ROOT, "<line class=\"percentile\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e67e22\" stroke-dasharray=\"4 3\"/>%n", px, top, px, top + plotH));
+            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" fill=\"#e67e22\" font-size=\"10\">p%d</text>%n", px + 2, top + 10 + 11 * labelRow++, (int) mark[1]));
+        }
+        s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", left, top + plotH, left + plotW, top + plotH));
+        int step = Math.max(1, (int) Math.ceil(n / 8.0));
+        for (int i = 0; i <= n; i += step) {
+            double px = left + i * bw;
+            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%d</text>%n", px, top + plotH + 14, (long) i * x.bucketNs()));
+        }
+        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">ns (buckets of %d ns; count on a log scale%s)</text>%n",
+                left + plotW / 2, top + plotH + 32, x.bucketNs(), x.overflow() > 0 ? "; red: the rest" : ""));
+        s.append("</svg>");
+        return s.toString();
+    }
+
+    private static String stats(Histogram x) {
+        List<String> parts = new ArrayList<>();
+        parts.add(String.format(Locale.ROOT, "%,d samples", x.total()));
+        if (x.p50() != null) parts.add("p50 " + ResultsText.number(x.p50()) + " ns");
+        if (x.p99() != null) parts.add("p99 " + ResultsText.number(x.p99()) + " ns");
+        if (x.max() != null) parts.add("max " + ResultsText.number(x.max()) + " ns");
+        if (x.overflow() > 0) parts.add(String.format(Locale.ROOT, "%,d beyond the last bucket", x.overflow()));
+        return String.join(", ", parts);
+    }
+
+    private static String tick(int decade) {
+        return switch (decade) {
+            case 0 -> "1";
+            case 1 -> "10";
+            case 2 -> "100";
+            case 3 -> "1k";
+            case 4 -> "10k";
+            case 5 -> "100k";
+            case 6 -> "1M";
+            default -> "1e" + decade;
+        };
+    }
+
+    // ---- compare ------------------------------------------------------------------------
+
+    private static void compare(StringBuilder h, Comparison c) {
+        h.append("<section id=\"compare\">\n<h2>Compare: ").append(esc(c.before())).append(" &rarr; ").append(esc(c.after())).append("</h2>\n");
+        h.append("<p class=\"summaryline\">").append(esc(c.summaryLine())).append("</p>\n");
+        h.append("<p class=\"note\">Test: ").append(esc(c.test())).append(".</p>\n");
+        for (String d : c.environmentDiff()) h.append("<div class=\"warn\"><b>Environment changed:</b> ").append(esc(d)).append("</div>\n");
+        if (!c.rows().isEmpty()) {
+            h.append("<div class=\"scroll\"><table class=\"compare\">\n<tr><th>benchmark</th><th>variant</th><th>impl</th><th>metric</th><th>params</th>"
+                    + "<th>before</th><th>after</th><th>unit</th><th>delta</th><th>p</th><th>verdict</th></tr>\n");
+            for (Comparison.Row r : c.rows()) {
+                h.append("<tr class=\"").append(esc(r.verdict().replace(' ', '-'))).append("\"><td>").append(esc(r.benchmark())).append("</td><td>")
+                        .append(esc(r.variant())).append("</td><td>").append(esc(r.implementation())).append("</td><td>").append(esc(r.metric()))
+                        .append("</td><td class=\"mono\">").append(esc(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
+                        .append(esc(ComparisonText.withError(r.before(), r.beforeError()))).append("</td><td class=\"num\">")
+                        .append(esc(ComparisonText.withError(r.after(), r.afterError()))).append("</td><td>").append(esc(r.unit()))
+                        .append("</td><td class=\"num\">").append(r.deltaPercent() == null ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPercent()))
+                        .append("</td><td class=\"num\">").append(r.p() == null ? (r.significant() == null ? "-" : "exact")
+                                : r.p() < 0.0001 ? "&lt;0.0001" : String.format(Locale.ROOT, "%.4f", r.p()))
+                        .append("</td><td>").append(esc(r.verdict())).append("</td></tr>\n");
+            }
+            h.append("</table></div>\n");
+        }
+        onlyIn(h, "Only in " + c.before() + " (removed)", c.onlyBefore());
+        onlyIn(h, "Only in " + c.after() + " (added)", c.onlyAfter());
+        h.append("</section>\n");
+    }
+
+    private static void onlyIn(StringBuilder h, String title, List<Result> rs) {
+        if (rs.isEmpty()) return;
+        h.append("<h3>").append(esc(title)).append("</h3>\n<table class=\"only\">\n<tr><th>benchmark</th><th>variant</th><th>impl</th><th>metric</th><th>params</th><th>score</th><th>unit</th></tr>\n");
+        for (Result r : rs) {
+            h.append("<tr><td>").append(esc(r.benchmark())).append("</td><td>").append(esc(r.variant())).append("</td><td>")
+                    .append(esc(r.implementation())).append("</td><td>").append(esc(r.metric())).append("</td><td class=\"mono\">")
+                    .append(esc(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
+                    .append(esc(ComparisonText.withError(r.score(), r.error()))).append("</td><td>").append(esc(r.unit())).append("</td></tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
+    // ---- helpers ------------------------------------------------------------------------
+
+    private static void row(StringBuilder h, String k, String v) {
+        h.append("<tr><th>").append(esc(k)).append("</th><td>").append(esc(v == null ? "unknown" : v)).append("</td></tr>\n");
+    }
+
+    private static String set(String cpulist) {
+        if (cpulist == null) return "?";
+        return cpulist.isEmpty() ? "-" : cpulist;
+    }
+
+    private static String pct(double v) {
+        return String.format(Locale.ROOT, "%.1f", Math.max(0, Math.min(100, v)));
+    }
+
+    /** An SVG document as an element of the page: without an XML declaration or doctype. */
+    static String inlineSvg(String svg) {
+        String s = svg.strip();
+        if (s.startsWith("<?xml")) s = s.substring(s.indexOf("?>") + 2).strip();
+        if (s.startsWith("<!DOCTYPE")) s = s.substring(s.indexOf('>') + 1).strip();
+        return s;
+    }
+
+    /** HTML text and attribute escaping. */
+    static String esc(String s) {
+        if (s == null) return "";
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&#39;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}

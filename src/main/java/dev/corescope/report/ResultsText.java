@@ -1,0 +1,188 @@
+package dev.corescope.report;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The text a person reads about a results file: the summary table of every result, the
+ * {@code perf_event_open} counters of each family, the environment as JOL-style {@code # }
+ * lines with its warnings, and the failures. Each is one method returning a String.
+ */
+public final class ResultsText {
+
+    private static final List<String> COUNTER_ORDER = List.of(
+            "task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles", "instructions", "cache-misses");
+
+    private ResultsText() {
+    }
+
+    /** Everything: summary table, counters, failures, environment. */
+    public static String full(ResultsFile file) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(summary(file.results()));
+        String c = counters(file.counters());
+        if (!c.isEmpty()) sb.append('\n').append(c);
+        String f = failures(file.failures());
+        if (!f.isEmpty()) sb.append('\n').append(f);
+        if (file.environment() != null) sb.append('\n').append(environment(file.environment()));
+        return sb.toString();
+    }
+
+    /**
+     * One row per measurement with Java and C side by side: results that differ only in
+     * {@code implementation} share a row. Scores are means ± the half-width of the 99.9%
+     * confidence interval.
+     */
+    public static String summary(List<Result> results) {
+        if (results.isEmpty()) return "No results.\n";
+        Map<String, Result[]> rows = new LinkedHashMap<>();
+        List<String> others = new ArrayList<>();
+        for (Result r : results) {
+            String key = r.benchmark() + "\u0000" + r.variant() + "\u0000" + r.metric() + "\u0000" + params(r.params()) + "\u0000" + r.unit();
+            Result[] pair = rows.computeIfAbsent(key, k -> new Result[2]);
+            int slot = "native".equals(r.implementation()) ? 1 : 0;
+            if (!"java".equals(r.implementation()) && !"native".equals(r.implementation())) others.add(r.implementation());
+            if (pair[slot] == null) pair[slot] = r;
+            else rows.put(key + "\u0000" + rows.size(), slot == 0 ? new Result[] {r, null} : new Result[] {null, r});
+        }
+        TextTable t = new TextTable("benchmark", "variant", "metric", "params", ">java", ">native", "unit", "cpus");
+        for (Result[] pair : rows.values()) {
+            Result any = pair[0] != null ? pair[0] : pair[1];
+            t.row(any.benchmark(), any.variant(), any.metric(), params(any.params()), scoreCell(pair[0]), scoreCell(pair[1]),
+                    any.unit(), cpusCell(pair));
+        }
+        String note = others.isEmpty() ? "" : "  (implementations other than java and native are in the java column: " + String.join(", ", new TreeSet<>(others)) + ")\n";
+        return "Results (mean ± half-width of the 99.9% confidence interval; Java and C side by side):\n" + t.render("  ") + note;
+    }
+
+    private static String scoreCell(Result r) {
+        if (r == null) return "";
+        return number(r.score()) + (r.error() == null ? "" : " ± " + number(r.error()));
+    }
+
+    private static String cpusCell(Result[] pair) {
+        TreeSet<String> cpus = new TreeSet<>();
+        for (Result r : pair) if (r != null) cpus.add(r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus());
+        return String.join(" / ", cpus);
+    }
+
+    /** One row per family: the software counters, then the hardware ones or why they are missing. */
+    public static String counters(List<Counters> counters) {
+        if (counters.isEmpty()) return "";
+        List<String> names = COUNTER_ORDER.stream()
+                .filter(n -> counters.stream().anyMatch(c -> c.get(n) != null))
+                .toList();
+        String[] columns = new String[names.size() + 1];
+        columns[0] = "family";
+        for (int i = 0; i < names.size(); i++) columns[i + 1] = ">" + names.get(i) + (names.get(i).equals("task-clock") ? " (ms)" : "");
+        TextTable t = new TextTable(columns);
+        TreeMap<String, String> unavailable = new TreeMap<>();
+        boolean scaled = false;
+        boolean userOnly = false;
+        for (Counters fc : counters) {
+            Object[] row = new Object[names.size() + 1];
+            row[0] = fc.benchmark();
+            for (int i = 0; i < names.size(); i++) {
+                Counters.Counter c = fc.get(names.get(i));
+                if (c == null || c.value() == null) {
+                    row[i + 1] = "n/a";
+                    if (c != null && c.unavailable() != null) unavailable.putIfAbsent(c.unavailable(), c.name());
+                    continue;
+                }
+                String v = c.name().equals("task-clock")
+                        ? String.format(Locale.ROOT, "%,.1f", c.value() / 1e6)
+                        : String.format(Locale.ROOT, "%,d", c.value());
+                if (c.runningPercent() != null) {
+                    v += "*";
+                    scaled = true;
+                }
+                if (Boolean.TRUE.equals(c.userOnly())) userOnly = true;
+                row[i + 1] = v;
+            }
+            t.row(row);
+        }
+        StringBuilder sb = new StringBuilder("Counters (perf_event_open; " + counters.getFirst().scope() + "):\n");
+        sb.append(t.render("  "));
+        if (scaled) sb.append("  * multiplexed: scaled by time enabled / time running\n");
+        if (userOnly) sb.append("  user space only: the kernel refused counting kernel work (perf_event_paranoid)\n");
+        Map<String, List<String>> byReason = unavailable.entrySet().stream().collect(Collectors.groupingBy(
+                e -> e.getKey().replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"),
+                TreeMap::new, Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
+        byReason.forEach((why, events) -> sb.append("  n/a ").append(String.join(", ", events)).append(": ").append(why).append('\n'));
+        return sb.toString();
+    }
+
+    /** The families that did not finish, one line each. */
+    public static String failures(List<ResultsFile.Failure> failures) {
+        if (failures.isEmpty()) return "";
+        StringBuilder sb = new StringBuilder("FAILED:\n");
+        for (ResultsFile.Failure f : failures) sb.append("  ").append(f.benchmark()).append(": ").append(f.reason()).append('\n');
+        return sb.toString();
+    }
+
+    /** The environment as {@code # } lines, then one {@code # WARNING:} line per warning. */
+    public static String environment(Environment e) {
+        TextTable t = new TextTable("# Environment", "");
+        t.row("#   CPU", orUnknown(e.cpuModel()));
+        t.row("#   kernel", orUnknown(e.kernel()));
+        t.row("#   JDK", orUnknown(e.jdk()));
+        if (e.jvmFlags() != null && !e.jvmFlags().isEmpty()) t.row("#   JVM flags", String.join(" ", e.jvmFlags()));
+        t.row("#   CPUs", "allowed " + set(e.allowed()) + ", online " + set(e.online()) + ", isolated " + set(e.isolated())
+                + ", nohz_full " + set(e.nohzFull()) + "; SMT " + (e.smt() == null ? "unknown" : e.smt() ? "on" : "off"));
+        if (e.pinnedCpus() != null) t.row("#   pinned", e.pinnedCpus());
+        t.row("#   cgroup", "cpuset " + set(e.cgroupCpuset()) + ", CPU quota " + (e.cpuQuota() == null ? "unknown" : e.cpuQuota())
+                + (e.cgroup() == null ? "" : " (" + e.cgroup() + ")"));
+        String freq = e.frequencyMHz() == null ? "frequency not readable"
+                : String.format(Locale.ROOT, "%s-%s MHz (%s)", e.frequencyMHz().get("lowest"), e.frequencyMHz().get("highest"), e.frequencyMHz().get("source"));
+        t.row("#   cpufreq", "governor " + (e.governor() == null ? "not readable (no cpufreq)" : e.governor()) + "; " + freq);
+        t.row("#   hypervisor", e.hypervisor() == null ? "none seen" : e.hypervisor()
+                + (e.stealPercent() == null ? "" : String.format(Locale.ROOT, "; steal %.1f%%", e.stealPercent())));
+        t.row("#   hw counters", e.hardwareCounters() == null ? "unknown"
+                : e.hardwareCounters() ? "available" : "not available: " + e.hardwareCountersReason());
+        t.row("#   run", orUnknown(e.startedAt()) + " to " + orUnknown(e.endedAt()) + duration(e.startedAt(), e.endedAt()));
+        StringBuilder sb = new StringBuilder(t.render(""));
+        if (e.warnings() != null) for (String w : e.warnings()) sb.append("# WARNING: ").append(w).append('\n');
+        return sb.toString();
+    }
+
+    /** {@code nrCpus=64 workload=cpupri}, keys sorted. */
+    public static String params(Map<String, Object> params) {
+        if (params == null || params.isEmpty()) return "";
+        return new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
+    }
+
+    /** Four significant figures or so, without exponent: 0.1234, 12.35, 1234.5, 123456. */
+    public static String number(double v) {
+        if (Double.isNaN(v)) return "NaN";
+        double a = Math.abs(v);
+        String fmt = a >= 10_000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 10 ? "%.2f" : a >= 1 ? "%.3f" : a == 0 ? "%.0f" : "%.4f";
+        return String.format(Locale.ROOT, fmt, v);
+    }
+
+    private static String set(String cpulist) {
+        if (cpulist == null) return "?";
+        return cpulist.isEmpty() ? "-" : cpulist;
+    }
+
+    private static String orUnknown(String s) {
+        return s == null ? "unknown" : s;
+    }
+
+    private static String duration(String from, String to) {
+        try {
+            Duration d = Duration.between(Instant.parse(from), Instant.parse(to));
+            return String.format(Locale.ROOT, " (%.1f s)", d.toMillis() / 1000.0);
+        } catch (DateTimeParseException | NullPointerException e) {
+            return "";
+        }
+    }
+}

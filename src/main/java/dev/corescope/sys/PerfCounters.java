@@ -1,0 +1,302 @@
+package dev.corescope.sys;
+
+import dev.corescope.sys.ffi.LibC;
+import dev.corescope.sys.ffi.perf_event_attr;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Software and hardware event counters of the calling thread through {@code perf_event_open(2)}
+ * (called through {@code syscall}, as glibc has no wrapper), read with {@code read(2)}: what
+ * {@code perf stat} shows, around one measured run.
+ *
+ * <p>What is counted: {@link #start} opens one counter per {@link Event} with
+ * {@code pid = 0, cpu = -1} (the calling thread, on any CPU) and {@code inherit = 1}, so the
+ * counts cover the calling thread and every thread and process it creates <em>after</em>
+ * {@code start} (a family's pinned threads, JMH's forked JVMs and their threads). Threads that
+ * already existed are not counted (the JVM's JIT compiler and GC threads, other families).
+ * An inherited child's counts are added to the parent's counter when the child exits, so
+ * {@link Session#stop()} must come after the run has joined its threads and reaped its processes.
+ * {@code pid = -1} (every task on a CPU) would need {@code CAP_PERFMON} or
+ * {@code perf_event_paranoid <= 0} and would count other people's work too.
+ *
+ * <p>Counters are opened separately, not as a group, so one that cannot be opened (hardware
+ * events without a PMU fail with {@code ENOENT} or {@code EOPNOTSUPP}; under a hypervisor
+ * that does not expose one, always) is reported as not available with its errno while the
+ * others still count. Where {@code perf_event_paranoid} forbids counting kernel work
+ * ({@code EACCES}), the counter is opened again with {@code exclude_kernel} and says so.
+ * Counts are scaled by {@code time_enabled / time_running} when the kernel multiplexed a
+ * hardware counter, and say so too.
+ *
+ * <p><b>Note:</b> a {@link Session} counts the thread that called {@link #start}; it may be
+ * stopped from any thread.
+ */
+public final class PerfCounters {
+
+    /** {@code struct perf_event_attr}'s flag bits, in the 64-bit word jextract leaves as padding. */
+    private static final long FLAGS_OFFSET = 40;
+    private static final long FLAG_INHERIT = 1L << 1;
+    private static final long FLAG_EXCLUDE_KERNEL = 1L << 5;
+    private static final long FLAG_EXCLUDE_HV = 1L << 6;
+
+    /** {@code PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING}: value, enabled, running. */
+    private static final long READ_FORMAT = 1 | 2;
+    private static final int READ_BYTES = 3 * 8;
+
+    /** {@code syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags)}, every vararg as a C long. */
+    private static final MethodHandle PERF_EVENT_OPEN = Libc.withErrnoVariadic(
+            LibC.syscall.address(),
+            LibC.syscall.makeInvoker(LibC.C_POINTER, LibC.C_LONG, LibC.C_LONG, LibC.C_LONG, LibC.C_LONG).descriptor(),
+            1);
+    private static final MethodHandle READ = Libc.withErrno(LibC.read$address(), LibC.read$descriptor());
+    private static final MethodHandle CLOSE = Libc.withErrno(LibC.close$address(), LibC.close$descriptor());
+
+    /** The events corescope counts, with {@code perf stat}'s names. */
+    public enum Event {
+        TASK_CLOCK("task-clock", "ns", false, LibC.PERF_COUNT_SW_TASK_CLOCK()),
+        CONTEXT_SWITCHES("context-switches", "count", false, LibC.PERF_COUNT_SW_CONTEXT_SWITCHES()),
+        CPU_MIGRATIONS("cpu-migrations", "count", false, LibC.PERF_COUNT_SW_CPU_MIGRATIONS()),
+        PAGE_FAULTS("page-faults", "count", false, LibC.PERF_COUNT_SW_PAGE_FAULTS()),
+        CYCLES("cycles", "count", true, LibC.PERF_COUNT_HW_CPU_CYCLES()),
+        INSTRUCTIONS("instructions", "count", true, LibC.PERF_COUNT_HW_INSTRUCTIONS()),
+        CACHE_MISSES("cache-misses", "count", true, LibC.PERF_COUNT_HW_CACHE_MISSES());
+
+        private final String perfName;
+        private final String unit;
+        private final boolean hardware;
+        private final int config;
+
+        Event(String perfName, String unit, boolean hardware, int config) {
+            this.perfName = perfName;
+            this.unit = unit;
+            this.hardware = hardware;
+            this.config = config;
+        }
+
+        /** The name {@code perf stat -e} uses, e.g. {@code cpu-migrations}. */
+        public String perfName() {
+            return perfName;
+        }
+
+        /** {@code ns} for task-clock, {@code count} for the rest. */
+        public String unit() {
+            return unit;
+        }
+
+        /** Needs a PMU ({@code PERF_TYPE_HARDWARE}). */
+        public boolean hardware() {
+            return hardware;
+        }
+
+        int type() {
+            return hardware ? LibC.PERF_TYPE_HARDWARE() : LibC.PERF_TYPE_SOFTWARE();
+        }
+    }
+
+    /**
+     * One event's count over a session.
+     *
+     * @param value          the count (scaled if multiplexed); null when not available
+     * @param runningPercent share of the enabled time the counter was on the PMU, 100 unless multiplexed
+     * @param userOnly       opened with {@code exclude_kernel} because the kernel refused more
+     * @param unavailable    why there is no value, e.g. {@code perf_event_open(cycles) failed: ENOENT (2)}; null when there is one
+     */
+    public record Count(Event event, Long value, double runningPercent, boolean userOnly, String unavailable) {
+        public boolean available() {
+            return value != null;
+        }
+    }
+
+    private PerfCounters() {
+    }
+
+    /** A set of open counters on the thread that called {@link #start}. */
+    public static final class Session implements AutoCloseable {
+        private final List<Event> events;
+        private final int[] fds;
+        private final boolean[] userOnly;
+        private final String[] unavailable;
+        private final long[][] baseline;
+        private boolean closed;
+
+        private Session(List<Event> events) {
+            this.events = List.copyOf(events);
+            this.fds = new int[events.size()];
+            this.userOnly = new boolean[events.size()];
+            this.unavailable = new String[events.size()];
+            this.baseline = new long[events.size()][];
+        }
+
+        /** Reads every counter, closes them and returns the counts since {@link #start}. */
+        public synchronized List<Count> stop() {
+            if (closed) throw new IllegalStateException("counters already stopped");
+            List<Count> counts = new ArrayList<>();
+            try {
+                for (int i = 0; i < fds.length; i++) {
+                    Event e = events.get(i);
+                    if (fds[i] < 0) {
+                        counts.add(new Count(e, null, 0, false, unavailable[i]));
+                        continue;
+                    }
+                    long[] end = readCounter(fds[i], e);
+                    long value = end[0] - baseline[i][0];
+                    long enabled = end[1] - baseline[i][1];
+                    long running = end[2] - baseline[i][2];
+                    if (running == 0 && enabled > 0) {
+                        counts.add(new Count(e, null, 0, userOnly[i],
+                                e.perfName + " was never scheduled on the PMU (running time 0 of " + enabled + " ns)"));
+                        continue;
+                    }
+                    double share = enabled == 0 ? 1.0 : (double) running / enabled;
+                    long scaled = share < 1.0 ? Math.round(value / share) : value;
+                    counts.add(new Count(e, scaled, Math.min(100.0, share * 100.0), userOnly[i], null));
+                }
+            } finally {
+                close();
+            }
+            return counts;
+        }
+
+        /** Closes the counters without reading them (idempotent). */
+        @Override
+        public synchronized void close() {
+            if (closed) return;
+            closed = true;
+            for (int fd : fds) if (fd >= 0) closeFd(fd);
+        }
+    }
+
+    /**
+     * Opens a counter for each of {@code events} on the calling thread, inherited by the
+     * threads and processes it creates from now on, and reads their starting values. Events
+     * that cannot be opened come back from {@link Session#stop()} as not available.
+     */
+    public static Session start(List<Event> events) {
+        Session s = new Session(events);
+        try {
+            for (int i = 0; i < events.size(); i++) {
+                Event e = events.get(i);
+                Opened o = open(e, true);
+                s.fds[i] = o.fd;
+                s.userOnly[i] = o.userOnly;
+                s.unavailable[i] = o.reason;
+                if (o.fd >= 0) s.baseline[i] = readCounter(o.fd, e);
+            }
+        } catch (RuntimeException ex) {
+            s.close();
+            throw ex;
+        }
+        return s;
+    }
+
+    /** {@link #start(List)} of every {@link Event}. */
+    public static Session start() {
+        return start(List.of(Event.values()));
+    }
+
+    /**
+     * Whether this machine counts hardware events for this process: null when a cycles counter
+     * opens, else why not (the errno of {@code perf_event_open}, and whether any PMU is listed
+     * under {@code /sys/bus/event_source/devices}).
+     */
+    public static String hardwareUnavailableReason() {
+        Opened o = open(Event.CYCLES, false);
+        if (o.fd >= 0) {
+            closeFd(o.fd);
+            return null;
+        }
+        return o.reason;
+    }
+
+    private record Opened(int fd, boolean userOnly, String reason) {
+    }
+
+    private static Opened open(Event e, boolean inherit) {
+        long flags = inherit ? FLAG_INHERIT : 0;
+        long rc = perfEventOpen(e, flags);
+        int errno = (int) -rc;
+        if (rc < 0 && (errno == Errno.EACCES.number() || errno == Errno.EPERM.number())) {
+            long userFlags = flags | FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_HV;
+            long retry = perfEventOpen(e, userFlags);
+            if (retry >= 0) return new Opened((int) retry, true, null);
+        }
+        if (rc >= 0) return new Opened((int) rc, false, null);
+        Errno err = Errno.of(errno);
+        String why = "perf_event_open(" + e.perfName + ") failed: " + err.name() + " (" + errno + ")";
+        if (e.hardware && (err == Errno.ENOENT || err == Errno.EOPNOTSUPP || err == Errno.ENODEV)) {
+            why += ": no hardware performance counters (PMU) " + pmuNote();
+        } else if (err == Errno.EACCES || err == Errno.EPERM) {
+            why += ": not permitted (kernel.perf_event_paranoid=" + paranoid() + ")";
+        } else if (err == Errno.ENOSYS) {
+            why += ": the kernel has no perf events";
+        }
+        return new Opened(-1, false, why);
+    }
+
+    /** The new fd, or {@code -errno}. */
+    private static long perfEventOpen(Event e, long flags) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(perf_event_attr.layout());
+            perf_event_attr.type(attr, e.type());
+            perf_event_attr.size(attr, (int) perf_event_attr.sizeof());
+            perf_event_attr.config(attr, e.config);
+            perf_event_attr.read_format(attr, READ_FORMAT);
+            attr.set(ValueLayout.JAVA_LONG, FLAGS_OFFSET, flags);
+            MemorySegment state = Libc.callState(arena);
+            long rc = (long) PERF_EVENT_OPEN.invokeExact(state, (long) LibC.SYS_perf_event_open(), attr,
+                    0L, -1L, -1L, 0L);
+            return rc == -1 ? -Libc.errno(state) : rc;
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    private static long[] readCounter(int fd, Event e) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(READ_BYTES, 8);
+            MemorySegment state = Libc.callState(arena);
+            long n = (long) READ.invokeExact(state, fd, buf, (long) READ_BYTES);
+            Libc.check(n, state, "read", "perf_event fd=" + fd + " (" + e.perfName + ")");
+            if (n != READ_BYTES) {
+                throw new IllegalStateException("read(perf_event fd=" + fd + ") returned " + n + " bytes, expected " + READ_BYTES);
+            }
+            return buf.toArray(ValueLayout.JAVA_LONG);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    private static void closeFd(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Libc.callState(arena);
+            int rc = (int) CLOSE.invokeExact(state, fd);
+            Libc.check(rc, state, "close", "perf_event fd=" + fd);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    private static String pmuNote() {
+        Path devices = Path.of("/sys/bus/event_source/devices");
+        if (Files.isDirectory(devices.resolve("cpu")) || Files.isDirectory(devices.resolve("cpu_core"))) {
+            return "(a cpu PMU is listed in " + devices + " but refused this event)";
+        }
+        return "(none listed in " + devices + "; usual under a hypervisor)";
+    }
+
+    private static String paranoid() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip();
+        } catch (IOException | RuntimeException ex) {
+            return "unreadable";
+        }
+    }
+}

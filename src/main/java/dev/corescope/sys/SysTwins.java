@@ -1,0 +1,98 @@
+package dev.corescope.sys;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.invoke.MethodHandle;
+import java.util.Optional;
+
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The C twins of {@link Affinity}'s calls ({@code native/src/sys.c}): {@code n} calls of
+ * {@code sched_getcpu}, {@code sched_getaffinity} or {@code sched_setaffinity} in a C loop
+ * timed with {@code clock_gettime}, for {@code SyscallBenchmark}'s "C" rows. Each method
+ * returns the C-measured nanoseconds per call; one downcall runs the whole loop.
+ *
+ * <p>The affinity loops act on the calling thread with the cpuset size {@link Affinity}
+ * uses ({@code nr_cpu_ids} rounded up to whole {@code long}s), so both sides make the same
+ * system call. The loops are ordinary (not {@code critical}) downcalls: they may run for
+ * milliseconds, and a critical call would hold off safepoints for that long.
+ */
+public final class SysTwins {
+
+    private SysTwins() {
+    }
+
+    /** Whether the C twins are there; if not, {@link #unavailableReason()} says why. */
+    public static boolean available() {
+        return Handles.REASON == null;
+    }
+
+    public static Optional<String> unavailableReason() {
+        return Optional.ofNullable(Handles.REASON);
+    }
+
+    /** {@code n} calls of {@code sched_getcpu()} in C: ns per call. */
+    public static double getcpuLoop(long n) {
+        try {
+            return (double) handles().getcpu.invokeExact(n);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    /** {@code n} calls of {@code sched_getaffinity(0, ...)} in C: ns per call. */
+    public static double getaffinityLoop(long n) {
+        long bytes = cpusetBytes();
+        try {
+            return checked((double) handles().getaffinity.invokeExact(n, bytes), "sched_getaffinity", bytes);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    /** {@code n} calls of {@code sched_setaffinity(0, ...)} to the thread's own mask, in C: ns per call. */
+    public static double setaffinityLoop(long n) {
+        long bytes = cpusetBytes();
+        try {
+            return checked((double) handles().setaffinity.invokeExact(n, bytes), "sched_setaffinity", bytes);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    /** The cpuset size {@link Affinity#get} and {@link Affinity#set} pass for a mask of {@code nr_cpu_ids} bits. */
+    static long cpusetBytes() {
+        return (long) (Affinity.nrCpuIds() + 63) / 64 * 8;
+    }
+
+    private static double checked(double result, String function, long bytes) {
+        if (result < 0) throw new NativeException(function, "pid=0, cpusetsize=" + bytes + " (C twin loop)", (int) -result);
+        return result;
+    }
+
+    private static Handles handles() {
+        if (Handles.REASON != null) throw new NativeUnavailableException(Handles.REASON);
+        return Handles.INSTANCE;
+    }
+
+    private record Handles(MethodHandle getcpu, MethodHandle getaffinity, MethodHandle setaffinity) {
+        static final Handles INSTANCE;
+        static final String REASON;
+
+        static {
+            Handles h = null;
+            String reason = null;
+            try {
+                h = new Handles(
+                        NativeLibrary.downcall("cs_sys_getcpu_loop", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG)),
+                        NativeLibrary.downcall("cs_sys_getaffinity_loop", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG, JAVA_LONG)),
+                        NativeLibrary.downcall("cs_sys_setaffinity_loop", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG, JAVA_LONG)));
+            } catch (NativeUnavailableException e) {
+                reason = e.getMessage();
+            }
+            INSTANCE = h;
+            REASON = reason;
+        }
+    }
+}

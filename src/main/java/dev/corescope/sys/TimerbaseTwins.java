@@ -1,0 +1,116 @@
+package dev.corescope.sys;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * The C twins of seed 001 in {@code native/src/timerbase.c}: a {@code lock_timer_base()}-like
+ * loop around {@code get_timer_cpu_base()} before (two {@code per_cpu_ptr}) and after (one)
+ * the patch, reading the same off-heap per-CPU areas, {@code __per_cpu_offset[]} table and
+ * timers as the Java model. Segments passed in must stay alive for the call.
+ */
+public final class TimerbaseTwins {
+
+    /** What the C loop runs between its two clock reads. */
+    public enum Variant {
+        /** nothing: the cost of {@code clock_gettime} itself */
+        EMPTY,
+        /** {@code get_timer_cpu_base} before seed 001 */
+        BEFORE,
+        /** {@code get_timer_cpu_base} after seed 001 */
+        AFTER
+    }
+
+    private TimerbaseTwins() {
+    }
+
+    /** The C function of a variant, for its size in the symbol table. */
+    public static String symbol(Variant v) {
+        if (v == Variant.EMPTY) throw new IllegalArgumentException("EMPTY has no function");
+        return "cs_timerbase_lock_" + v.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * {@code calls} calls of the variant over {@code ntimers} timers (a power of two), timed
+     * in C as one batch.
+     *
+     * @param sink one {@code long}; the sum of the returned bases' addresses is added to it
+     * @return how long the batch took, by the wall clock and by the thread's CPU time
+     */
+    public static BatchTime batch(Variant v, MemorySegment perCpuOffset, MemorySegment timers, int ntimers, long calls,
+                                  MemorySegment sink) {
+        if (v == Variant.EMPTY) throw new IllegalArgumentException("a batch times BEFORE or AFTER");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cpuNs = arena.allocate(ValueLayout.JAVA_LONG);
+            long ns = (long) linked(Handles.BATCH).invokeExact(v.ordinal(), perCpuOffset, timers, ntimers, calls, sink, cpuNs);
+            if (ns < 0) throw new IllegalStateException("cs_timerbase_batch refused variant " + v);
+            return new BatchTime(ns, cpuNs.get(ValueLayout.JAVA_LONG, 0));
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code samples} calls each between two {@code clock_gettime(CLOCK_MONOTONIC)} reads, as
+     * the seed measured; the latencies in ns go into {@code outNs} ({@code samples} unsigned
+     * 32-bit values).
+     *
+     * @return the sum of {@code base->cpu} over the bases found (0 for {@link Variant#EMPTY})
+     */
+    public static long samples(Variant v, MemorySegment perCpuOffset, MemorySegment timers, int ntimers,
+                               MemorySegment outNs, long samples) {
+        if (outNs.byteSize() < samples * 4) throw new IllegalArgumentException("outNs holds fewer than " + samples + " samples");
+        try {
+            long r = (long) linked(Handles.SAMPLES).invokeExact(v.ordinal(), perCpuOffset, timers, ntimers, outNs, samples);
+            if (r < 0) throw new IllegalStateException("cs_timerbase_samples refused variant " + v);
+            return r;
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    /** Whether the C twins are loaded with every symbol this class calls; else {@link #unavailableReason()}. */
+    public static boolean available() {
+        return Handles.FAILURE == null;
+    }
+
+    /** Why {@link #available()} is false, or null. */
+    public static String unavailableReason() {
+        return Handles.FAILURE;
+    }
+
+    private static MethodHandle linked(MethodHandle h) {
+        if (h == null) throw new NativeUnavailableException(Handles.FAILURE);
+        return h;
+    }
+
+    /** Linked on first use; a missing library or symbol is kept as a reason, not thrown from the initializer. */
+    private static final class Handles {
+        static final MethodHandle BATCH;
+        static final MethodHandle SAMPLES;
+        static final String FAILURE;
+
+        static {
+            MethodHandle batch = null, samples = null;
+            String failure = null;
+            try {
+                batch = NativeLibrary.downcall("cs_timerbase_batch", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                        ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+                samples = NativeLibrary.downcall("cs_timerbase_samples", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                        ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+            } catch (NativeUnavailableException e) {
+                batch = null;
+                samples = null;
+                failure = e.getMessage();
+            }
+            BATCH = batch;
+            SAMPLES = samples;
+            FAILURE = failure;
+        }
+    }
+}

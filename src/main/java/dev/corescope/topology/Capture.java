@@ -1,0 +1,217 @@
+package dev.corescope.topology;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * {@code capture}: saves the files a {@link Topology} was read from as a {@code .tar.gz}, so that
+ * {@code topology --root} on the unpacked folder makes the same report on another machine.
+ *
+ * <p>The archive holds exactly what the reader recorded (the bytes as they were read, so the
+ * replay cannot differ from the report they made), plus the directories it looked into, all
+ * under one folder named after the file ({@code box.tar.gz} unpacks to {@code box/sys/...}).
+ * Only regular files and directories are written, never symlinks, so a capture has no link
+ * loops however sysfs links its objects. Files that exist but could not be read are left out
+ * and listed in the {@link Result}.
+ *
+ * <p>The file appears whole or not at all: it is written to a temporary file in the same folder
+ * and renamed over the target.
+ */
+public final class Capture {
+
+    /** What was written. */
+    public record Result(Path file, String folder, int files, int directories, long bytes, List<String> skipped) {
+    }
+
+    private Capture() {
+    }
+
+    /**
+     * Writes the capture of {@code t} to {@code out}.
+     *
+     * @throws NoSuchFileException   when the folder of {@code out} does not exist
+     * @throws NotDirectoryException when it is not a directory
+     * @throws IOException           when it cannot be written; no file is left behind
+     */
+    public static Result write(Topology t, Path out) throws IOException {
+        Path abs = out.toAbsolutePath().normalize();
+        Path dir = abs.getParent();
+        if (dir == null || !Files.exists(dir)) throw new NoSuchFileException(String.valueOf(dir), null, "folder does not exist");
+        if (!Files.isDirectory(dir)) throw new NotDirectoryException(dir.toString());
+        String folder = folderName(abs.getFileName().toString());
+
+        Map<String, byte[]> files = t.fileContents();
+        TreeSet<String> dirs = new TreeSet<>();
+        for (String d : t.directoriesSeen()) addWithParents(dirs, d);
+        for (String f : files.keySet()) {
+            int slash = f.lastIndexOf('/');
+            if (slash > 0) addWithParents(dirs, f.substring(0, slash));
+        }
+
+        long now = System.currentTimeMillis() / 1000;
+        long bytes = 0;
+        Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+        try {
+            try (OutputStream os = new GZIPOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)), 1 << 16);
+                 TarWriter tar = new TarWriter(os)) {
+                tar.directory(folder + "/", now);
+                for (String d : dirs) tar.directory(folder + "/" + d + "/", now);
+                for (Map.Entry<String, byte[]> e : files.entrySet()) {
+                    tar.file(folder + "/" + e.getKey(), e.getValue(), now);
+                    bytes += e.getValue().length;
+                }
+            }
+            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+            }
+            try {
+                Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return new Result(abs, folder, files.size(), dirs.size(), bytes, t.unreadableFiles());
+    }
+
+    /** {@code box.tar.gz} and {@code box.tgz} unpack to {@code box/}. */
+    static String folderName(String fileName) {
+        String name = fileName;
+        for (String ext : List.of(".tar.gz", ".tgz", ".tar", ".gz")) {
+            if (name.endsWith(ext)) {
+                name = name.substring(0, name.length() - ext.length());
+                break;
+            }
+        }
+        name = name.replace('/', '_');
+        return name.isEmpty() || name.equals(".") || name.equals("..") ? "capture" : name;
+    }
+
+    private static void addWithParents(TreeSet<String> dirs, String d) {
+        String p = d;
+        while (!p.isEmpty()) {
+            if (!dirs.add(p)) return;
+            int slash = p.lastIndexOf('/');
+            p = slash < 0 ? "" : p.substring(0, slash);
+        }
+    }
+
+    /** The part of a POSIX ustar writer capture needs: directories and regular files, PAX headers for long names. */
+    static final class TarWriter implements AutoCloseable {
+        private static final int BLOCK = 512;
+        private final OutputStream out;
+
+        TarWriter(OutputStream out) {
+            this.out = out;
+        }
+
+        void directory(String name, long mtime) throws IOException {
+            entry(name, new byte[0], '5', 0755, mtime);
+        }
+
+        void file(String name, byte[] content, long mtime) throws IOException {
+            entry(name, content, '0', 0644, mtime);
+        }
+
+        private void entry(String name, byte[] content, char type, int mode, long mtime) throws IOException {
+            byte[] nameBytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            String ustarName = name;
+            String prefix = "";
+            if (nameBytes.length > 100) {
+                int split = splitPoint(name);
+                if (split > 0) {
+                    prefix = name.substring(0, split);
+                    ustarName = name.substring(split + 1);
+                } else {
+                    pax(name, mtime);
+                    ustarName = name.substring(0, Math.min(name.length(), 99));
+                }
+            }
+            header(ustarName, prefix, content.length, type, mode, mtime);
+            out.write(content);
+            pad(content.length);
+        }
+
+        /** A '/' where the name splits into a prefix of at most 155 bytes and a name of at most 100 (ASCII names). */
+        private static int splitPoint(String name) {
+            if (name.length() != name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length) return -1;
+            for (int i = Math.min(155, name.length() - 1); i > 0; i--) {
+                if (name.charAt(i) == '/' && name.length() - i - 1 <= 100 && name.length() - i - 1 > 0) return i;
+            }
+            return -1;
+        }
+
+        private void pax(String name, long mtime) throws IOException {
+            String body = "path=" + name + "\n";
+            int len = body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            int total = len + 3;
+            while (String.valueOf(total).length() + 1 + len != total) total = String.valueOf(total).length() + 1 + len;
+            byte[] record = (total + " " + body).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            header("PaxHeader", "", record.length, 'x', 0644, mtime);
+            out.write(record);
+            pad(record.length);
+        }
+
+        private void header(String name, String prefix, long size, char type, int mode, long mtime) throws IOException {
+            byte[] h = new byte[BLOCK];
+            put(h, 0, 100, name);
+            octal(h, 100, 8, mode);
+            octal(h, 108, 8, 0);
+            octal(h, 116, 8, 0);
+            octal(h, 124, 12, size);
+            octal(h, 136, 12, mtime);
+            for (int i = 148; i < 156; i++) h[i] = ' ';
+            h[156] = (byte) type;
+            put(h, 257, 6, "ustar");
+            h[263] = '0';
+            h[264] = '0';
+            put(h, 265, 32, "root");
+            put(h, 297, 32, "root");
+            put(h, 345, 155, prefix);
+            long sum = 0;
+            for (byte b : h) sum += b & 0xff;
+            String chk = String.format("%06o", sum);
+            put(h, 148, 6, chk);
+            h[154] = 0;
+            h[155] = ' ';
+            out.write(h);
+        }
+
+        private static void put(byte[] h, int off, int len, String s) {
+            byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            System.arraycopy(b, 0, h, off, Math.min(len, b.length));
+        }
+
+        private static void octal(byte[] h, int off, int len, long v) {
+            String s = Long.toOctalString(v);
+            String padded = "0".repeat(Math.max(0, len - 1 - s.length())) + s;
+            put(h, off, len - 1, padded);
+            h[off + len - 1] = 0;
+        }
+
+        private void pad(long written) throws IOException {
+            int rem = (int) (written % BLOCK);
+            if (rem != 0) out.write(new byte[BLOCK - rem]);
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.write(new byte[2 * BLOCK]);
+            out.close();
+        }
+    }
+}

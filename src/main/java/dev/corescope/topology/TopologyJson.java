@@ -1,0 +1,157 @@
+package dev.corescope.topology;
+
+import dev.corescope.report.Json;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON report (CONTRACT.md, {@code topology --format json}): {@code summary}, {@code cpus},
+ * {@code caches} (one entry per level, type and size, with {@code count}), {@code coreKinds},
+ * {@code numaNodes} and the tree under {@code packages}, each object with its {@code type},
+ * {@code id}, {@code cpus}, the {@code caches} hung on it and its {@code children}.
+ * {@code cpus.allowed} is there only for the live machine.
+ */
+public final class TopologyJson {
+
+    private TopologyJson() {
+    }
+
+    /** The report as indented JSON, ending with a newline. */
+    public static String render(Topology t) {
+        return Json.write(toMap(t));
+    }
+
+    /** The report as nested maps and lists, in field order. */
+    public static Map<String, Object> toMap(Topology t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", t.source());
+        m.put("cpuModel", t.cpuModel().orElse(null));
+        Topology.Summary s = t.summary();
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("packages", s.packages());
+        summary.put("dies", s.dies());
+        summary.put("clusters", s.clusters());
+        summary.put("cores", s.cores());
+        summary.put("pus", s.pus());
+        summary.put("numaNodes", s.numaNodes());
+        m.put("summary", summary);
+
+        Map<String, Object> cpus = new LinkedHashMap<>();
+        cpus.put("online", t.online().toList());
+        cpus.put("offline", t.offline().toList());
+        cpus.put("possible", t.possible().toList());
+        cpus.put("present", t.present().toList());
+        t.allowed().ifPresent(a -> cpus.put("allowed", a.toList()));
+        cpus.put("isolated", t.isolated().toList());
+        cpus.put("nohzFull", t.nohzFull().toList());
+        t.cgroupCpus().ifPresent(c -> cpus.put("cgroupCpuset", c.toList()));
+        m.put("cpus", cpus);
+
+        List<Object> caches = new ArrayList<>();
+        for (Topology.CacheGroup g : t.cacheGroups()) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("level", g.level());
+            c.put("type", g.type().jsonName());
+            c.put("sizeBytes", g.sizeBytes());
+            c.put("lineSize", g.lineSize());
+            c.put("ways", g.ways());
+            c.put("count", g.count());
+            caches.add(c);
+        }
+        m.put("caches", caches);
+        m.put("cacheLineSize", t.cacheLineSize());
+
+        List<Object> kinds = new ArrayList<>();
+        for (CoreKind k : t.coreKinds()) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("cpus", k.cpus().toList());
+            k.capacity().ifPresent(v -> c.put("capacity", v));
+            k.hybridType().ifPresent(v -> c.put("hybridType", v));
+            k.baseFreqMHz().ifPresent(v -> c.put("baseFreqMHz", v));
+            k.maxFreqMHz().ifPresent(v -> c.put("maxFreqMHz", v));
+            kinds.add(c);
+        }
+        m.put("coreKinds", kinds);
+
+        List<Object> nodes = new ArrayList<>();
+        for (NumaNode n : t.numaNodes()) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("id", n.id());
+            c.put("cpus", n.cpus().toList());
+            c.put("memoryBytes", n.memoryBytes());
+            c.put("distances", n.distances());
+            nodes.add(c);
+        }
+        m.put("numaNodes", nodes);
+
+        List<Object> tree = new ArrayList<>();
+        Map<TopologyNode, List<Integer>> numa = numaPlaces(t);
+        for (TopologyNode r : t.roots()) tree.add(node(r, numa));
+        m.put("packages", tree);
+        if (!t.machineCaches().isEmpty()) m.put("machineCaches", cacheList(t.machineCaches()));
+        m.put("warnings", t.warnings());
+        return m;
+    }
+
+    private static Map<String, Object> node(TopologyNode n, Map<TopologyNode, List<Integer>> numaPlaces) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", n.kind().jsonName());
+        m.put("id", n.id());
+        m.put("cpus", n.cpus().toList());
+        if (!n.caches().isEmpty()) m.put("caches", cacheList(n.caches()));
+        List<Integer> numa = numaPlaces.get(n);
+        if (numa != null) m.put("numaNodes", numa);
+        if (!n.children().isEmpty()) {
+            List<Object> kids = new ArrayList<>();
+            for (TopologyNode c : n.children()) kids.add(node(c, numaPlaces));
+            m.put("children", kids);
+        }
+        return m;
+    }
+
+    private static List<Object> cacheList(List<Cache> caches) {
+        List<Object> out = new ArrayList<>();
+        for (Cache c : caches) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", c.name());
+            m.put("level", c.level());
+            m.put("type", c.type().jsonName());
+            m.put("sizeBytes", c.sizeBytes());
+            m.put("lineSize", c.lineSize());
+            m.put("ways", c.ways());
+            m.put("cpus", c.cpus().toList());
+            out.add(m);
+        }
+        return out;
+    }
+
+    /**
+     * Where each NUMA node hangs in the tree: on the smallest object that holds all its CPUs,
+     * the outermost of several with the same CPUs (a package rather than its one die).
+     */
+    private static Map<TopologyNode, List<Integer>> numaPlaces(Topology t) {
+        Map<TopologyNode, List<Integer>> places = new java.util.IdentityHashMap<>();
+        for (NumaNode node : t.numaNodes()) {
+            if (node.cpus().isEmpty()) continue;
+            TopologyNode at = null;
+            List<TopologyNode> level = t.roots();
+            boolean descended = true;
+            while (descended) {
+                descended = false;
+                for (TopologyNode c : level) {
+                    if (c.kind() == TopologyNode.Kind.PU || c.kind() == TopologyNode.Kind.CORE) continue;
+                    if (!node.cpus().isSubsetOf(c.cpus())) continue;
+                    if (at == null || !c.cpus().sameCpus(at.cpus())) at = c;
+                    level = c.children();
+                    descended = true;
+                    break;
+                }
+            }
+            if (at != null) places.computeIfAbsent(at, k -> new ArrayList<>()).add(node.id());
+        }
+        return places;
+    }
+}

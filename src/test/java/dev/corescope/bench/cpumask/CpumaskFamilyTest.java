@@ -1,0 +1,100 @@
+package dev.corescope.bench.cpumask;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.corescope.bench.BenchContext;
+import dev.corescope.bench.FamilyRun;
+import dev.corescope.report.Json;
+import dev.corescope.report.ResultsFile;
+import dev.corescope.sys.CpumaskTwins;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A smoke-sized run (JMH forks 0, a few batches): it runs and its results are well-formed. No timing is asserted. */
+class CpumaskFamilyTest {
+
+    private static FamilyRun run;
+
+    @BeforeAll
+    static void runOnce() throws Exception {
+        // Other JMH runs on the machine hold /tmp/jmh.lock; a smoke run measures nothing, so it need not wait.
+        System.setProperty("jmh.ignoreLock", "true");
+        run = new CpumaskFamily().run(BenchContext.smokeTest());
+    }
+
+    @Test
+    void smokeRunWritesResultsJsonAsTheContractSays() throws Exception {
+        String json = Json.write(new ResultsFile(ResultsFile.SCHEMA, null, run.results(), run.layouts(), run.histograms(),
+                run.matrix(), List.of()));
+        JsonNode root = Json.MAPPER.readTree(json);
+        assertEquals("corescope-results/1", root.get("schema").asText());
+        JsonNode results = root.get("results");
+        assertTrue(results.isArray() && !results.isEmpty());
+        Set<String> perOpKeys = new HashSet<>();
+        for (JsonNode r : results) {
+            assertEquals("cpumask", r.get("benchmark").asText());
+            String variant = r.get("variant").asText();
+            assertTrue(Set.of("any_but_loop", "first_but").contains(variant), variant);
+            assertTrue(Set.of("java", "native").contains(r.get("implementation").asText()));
+            int nrCpus = r.get("params").get("nrCpus").asInt();
+            assertTrue(nrCpus == 64 || nrCpus == 4096, "nrCpus " + nrCpus);
+            assertTrue(r.get("score").isNumber() && r.get("score").asDouble() > 0, r.toString());
+            assertTrue(r.get("samples").asLong() >= 1);
+            assertTrue(r.get("cpus").isTextual());
+            if (r.get("metric").asText().equals("op")) {
+                assertEquals("ns/op", r.get("unit").asText());
+                assertTrue(r.has("error") && r.get("error").asDouble() >= 0, "per-op rows carry a 99.9% error: " + r);
+                assertTrue(Set.of("allowed", "high").contains(r.get("params").get("mask").asText()));
+                assertTrue(Set.of("random", "precomputed").contains(r.get("params").get("input").asText()));
+                perOpKeys.add(r.get("implementation").asText() + "/" + variant + "/" + r.get("params"));
+            } else {
+                assertEquals("codeSize", r.get("metric").asText());
+                assertEquals("bytes", r.get("unit").asText());
+            }
+        }
+        for (String key : perOpKeys) {
+            String other = key.contains("/any_but_loop/") ? key.replace("/any_but_loop/", "/first_but/") : key.replace("/first_but/", "/any_but_loop/");
+            assertTrue(perOpKeys.contains(other), "both variants measured for " + key);
+        }
+        ResultsFile back = Json.readResults(writeTemp(json));
+        assertEquals(run.results().size(), back.results().size());
+    }
+
+    @Test
+    void nativeRowsAndCodeSizesArePresentOrTheNotesSayWhy() {
+        boolean hasNative = run.results().stream().anyMatch(r -> r.implementation().equals("native"));
+        if (CpumaskTwins.available()) {
+            assertTrue(hasNative);
+            assertEquals(4, run.results().stream().filter(r -> r.metric().equals("codeSize")).count());
+        } else {
+            assertFalse(hasNative);
+            assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("native rows left out: ")), run.notes().toString());
+        }
+    }
+
+    @Test
+    void textHasTheSeedStyleTotalsPerCallTableAndNotes() {
+        String text = run.text();
+        assertTrue(text.contains("Total time: "), text);
+        assertTrue(text.contains("Per call, ns/op"), text);
+        assertTrue(text.contains("significant"), text);
+        assertTrue(text.contains("unpinned"), "a run without --cpus says it is unpinned");
+        assertTrue(text.contains("19665287"), "the seed's figure is quoted");
+        assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("java iterations: ")), "says how many iterations were kept");
+        if (CpumaskTwins.available()) assertTrue(text.contains("Code size in bytes"), text);
+    }
+
+    private static java.nio.file.Path writeTemp(String json) throws java.io.IOException {
+        java.nio.file.Path f = java.nio.file.Files.createTempFile("cpumask", ".json");
+        f.toFile().deleteOnExit();
+        java.nio.file.Files.writeString(f, json);
+        return f;
+    }
+}

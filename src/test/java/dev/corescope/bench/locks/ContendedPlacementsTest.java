@@ -1,0 +1,56 @@
+package dev.corescope.bench.locks;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.topology.Placement;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Which CPUs the contended threads get. */
+class ContendedPlacementsTest {
+
+    @Test
+    void oneCpuMeansNoContendedModeAndSaysWhy() {
+        CpuMask one = CpuMask.of(8, 3);
+        assertEquals(List.of(), ContendedPlacements.choose(Optional.empty(), one));
+        assertEquals("contended mode skipped: only CPU 3 is allowed, and it needs two", ContendedPlacements.skipReason(Optional.empty(), one));
+        assertEquals(List.of(), ContendedPlacements.choose(Optional.of(one), CpuMask.full(8)));
+        assertTrue(ContendedPlacements.skipReason(Optional.of(one), CpuMask.full(8)).contains("--cpus 3 names one CPU"));
+    }
+
+    @Test
+    void theCpusListGivesOneThreadPerCpu() {
+        List<ThreadPlacement> p = ContendedPlacements.choose(Optional.of(CpuMask.parseList("0,2,5", 8)), CpuMask.full(8));
+        assertEquals(1, p.size());
+        assertEquals("cpus", p.get(0).name());
+        assertArrayEquals(new int[]{0, 2, 5}, p.get(0).cpus());
+        assertEquals("0,2,5", p.get(0).cpuList());
+    }
+
+    @Test
+    void aLongCpusListIsCutToOneCounterPerThread() {
+        List<ThreadPlacement> p = ContendedPlacements.choose(Optional.of(CpuMask.full(12)), CpuMask.full(12));
+        assertEquals(ContendedLockBenchmark.MAX_THREADS, p.get(0).threads());
+        assertTrue(p.get(0).description().contains("its first 8 CPUs"), p.get(0).description());
+    }
+
+    @Test
+    void everyKindTheTopologyOffersIsRunButAnyOnlyWhenThereIsNoOther() {
+        List<ThreadPlacement> p = ContendedPlacements.fromPairs(List.of(
+                new Placement("smt", 0, 8, "CPU 0 and CPU 8: one core"),
+                new Placement("same-l3", 0, 1, "CPU 0 and CPU 1: same L3"),
+                new Placement("cross-package", 0, 4, "CPU 0 and CPU 4: two packages"),
+                new Placement("any", 0, 1, "CPU 0 and CPU 1")));
+        assertEquals(List.of("smt", "same-l3", "cross-package"), p.stream().map(ThreadPlacement::name).toList());
+        assertArrayEquals(new int[]{0, 8}, p.get(0).cpus());
+        assertEquals("CPU 0 and CPU 8: one core", p.get(0).description());
+
+        List<ThreadPlacement> onlyAny = ContendedPlacements.fromPairs(List.of(new Placement("any", 2, 3, "CPU 2 and CPU 3")));
+        assertEquals(List.of("any"), onlyAny.stream().map(ThreadPlacement::name).toList());
+    }
+}

@@ -1,0 +1,94 @@
+package dev.corescope.bench.locks;
+
+import dev.corescope.bench.BenchContext;
+import dev.corescope.bench.FamilyRun;
+import dev.corescope.report.Result;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.NativeLibrary;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The whole family in smoke mode: every variant runs a few iterations, Java (JMH in this JVM) and
+ * native, and the report and results carry them all. Its numbers mean nothing and nothing about
+ * them is asserted.
+ */
+class LocksFamilyTest {
+
+    private static FamilyRun run;
+
+    @BeforeAll
+    static void runOnce() throws Exception {
+        // JMH refuses to start while another JMH holds /tmp/jmh.lock (another engineer's run on a
+        // shared machine); a smoke run measures nothing, so it need not wait for it.
+        System.setProperty("jmh.ignoreLock", "true");
+        run = new LocksFamily().run(BenchContext.smokeTest());
+    }
+
+    @Test
+    void everyLineRunsInJavaAndEveryNativeLineInC() {
+        Set<String> java = keys("java");
+        for (Line line : Line.values()) {
+            assertTrue(java.contains(key(line.variant().contractName(), line.params("java"))), "java " + line + " missing");
+        }
+        if (NativeLibrary.available()) {
+            Set<String> c = keys("native");
+            for (Line line : Line.values()) {
+                if (line.params("native").isEmpty() && !line.params("java").isEmpty()) continue; // java-only lines
+                assertTrue(c.contains(key(line.variant().contractName(), line.params("native"))), "native " + line + " missing");
+            }
+        } else {
+            assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("native rows missing: ")), run.notes().toString());
+        }
+    }
+
+    @Test
+    void everyRowRanAtLeastOneSampleOnThePinnedCpu() {
+        for (Result r : run.results()) {
+            if (!r.metric().equals("op")) continue;
+            assertTrue(r.samples() >= 1, r.toString());
+            assertTrue(Affinity.processAllowed().test(Integer.parseInt(r.cpus())), r.toString());
+        }
+    }
+
+    @Test
+    void contendedModeRunsOnTwoCpusOrSaysWhyNot() {
+        List<Result> contended = run.results().stream().filter(r -> r.metric().equals("contended")).toList();
+        if (Affinity.processAllowed().weight() < 2) {
+            assertTrue(contended.isEmpty());
+            assertTrue(run.text().contains("contended mode skipped"), run.text());
+            return;
+        }
+        Set<String> variants = contended.stream().map(r -> r.variant() + "/" + r.implementation()).collect(Collectors.toSet());
+        assertTrue(variants.contains("spin_lock_unlock/java"), variants.toString());
+        if (NativeLibrary.available()) assertTrue(variants.contains("spin_lock_unlock/native"), variants.toString());
+        long perThread = run.results().stream().filter(r -> r.metric().equals("contended_thread")).count();
+        assertEquals(2L * contended.size(), perThread, "one share per thread per contended row");
+    }
+
+    @Test
+    void theTextListsTheSeedsFiguresBesideOurs() {
+        String text = run.text();
+        for (String seed : List.of("12.775", "21.099", "22.808", "14.618", "13.256")) assertTrue(text.contains(seed), seed);
+        assertTrue(text.contains("- \"clean\" spin_lock_unlock"), text);
+        assertTrue(text.contains("Loop overhead"), text);
+        assertTrue(text.contains("Where it breaks"), text);
+    }
+
+    private static Set<String> keys(String implementation) {
+        return run.results().stream().filter(r -> r.implementation().equals(implementation) && r.metric().equals("op"))
+                .map(r -> key(r.variant(), r.params())).collect(Collectors.toSet());
+    }
+
+    private static String key(String variant, Map<String, Object> params) {
+        return variant + params;
+    }
+}

@@ -1,0 +1,129 @@
+package dev.corescope.bench.locks;
+
+import dev.corescope.report.Json;
+import dev.corescope.report.Result;
+import dev.corescope.report.ResultsFile;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The text list and the JSON rows, from a model built here (test data with round numbers, not a
+ * measurement), against approved files; on a difference the received text is written to
+ * {@code target/approved-received/locks/} for a diff.
+ */
+class LocksReportTest {
+
+    private static final TscRate TSC = new TscRate(2600.0, TscRate.Source.KERNEL_LOG, "\"tsc: Detected 2600.000 MHz processor\"",
+            2599.0, 1.0, 5, List.of("tsc", "rdtscp", "constant_tsc", "nonstop_tsc"), "tsc");
+
+    static LocksRun model() {
+        List<LockMeasurement> rows = new ArrayList<>();
+        rows.add(nat(Line.FOR_LOOP, 0.3));
+        rows.add(nat(Line.SPIN_LOCK_UNLOCK, 2.0));
+        rows.add(nat(Line.SPIN_LOCK_IRQSAVE, 420.0));
+        rows.add(nat(Line.IRQSAVE_MANUAL, 410.0));
+        rows.add(nat(Line.IRQ_DISABLE_SPIN_LOCK, 405.0));
+        rows.add(nat(Line.IRQ_SAVE_RESTORE, 400.0));
+        rows.add(nat(Line.PTHREAD_SPIN_LOCK, 6.0));
+        rows.add(nat(Line.FUNCTION_CALL, 1.5));
+        rows.add(nat(Line.SYNCHRONIZED, 4.0));
+        rows.add(nat(Line.REENTRANT_LOCK, 5.0));
+        rows.add(nat(Line.STAMPED_LOCK_OPTIMISTIC, 0.4));
+        rows.add(nat(Line.ATOMIC_LONG_INCREMENT, 2.0));
+        rows.add(java(Line.FOR_LOOP, 0.4));
+        rows.add(java(Line.SPIN_LOCK_UNLOCK, 3.0));
+        rows.add(java(Line.SPIN_LOCK_UNLOCK_BOUNDED, 6.0));
+        rows.add(java(Line.SPIN_LOCK_IRQSAVE, 480.0));
+        rows.add(java(Line.IRQSAVE_MANUAL, 470.0));
+        rows.add(java(Line.IRQ_DISABLE_SPIN_LOCK, 460.0));
+        rows.add(java(Line.IRQ_SAVE_RESTORE, 450.0));
+        rows.add(java(Line.PTHREAD_SPIN_LOCK, 30.0));
+        rows.add(java(Line.FUNCTION_CALL, 1.6));
+        rows.add(java(Line.FUNCTION_CALL_DOWNCALL, 10.0));
+        rows.add(java(Line.FUNCTION_CALL_CRITICAL, 3.0));
+        rows.add(java(Line.SYNCHRONIZED, 8.0));
+        rows.add(java(Line.REENTRANT_LOCK, 9.0));
+        rows.add(java(Line.STAMPED_LOCK_OPTIMISTIC, 0.8));
+        rows.add(java(Line.ATOMIC_LONG_INCREMENT, 2.5));
+        ThreadPlacement pair = new ThreadPlacement("same-l3", new int[]{0, 1}, "CPU 0 and CPU 1: different cores, same L3 (32 MiB)");
+        List<ContendedMeasurement> contended = List.of(
+                new ContendedMeasurement(Variant.SPIN_LOCK_UNLOCK, "java", "spin_lock_unlock", pair, 40.0, 2.0, 5,
+                        List.of(new ContendedMeasurement.Share(0, 0, 15.0), new ContendedMeasurement.Share(1, 1, 10.0))),
+                new ContendedMeasurement(Variant.SPIN_LOCK_UNLOCK, "native", "spin_lock_unlock", pair, 30.0, 1.0, 3,
+                        List.of(new ContendedMeasurement.Share(0, 0, 16.0), new ContendedMeasurement.Share(1, 1, 17.0))));
+        return new LocksRun(1, "the last allowed CPU, often the quietest; --cpus picks another", TSC,
+                "1 fork x 5 x 40 ms after 3 x 40 ms warm-up, average time per call", "5 batches of ~10 ms after one warm-up batch",
+                rows, contended, null, "no hardware PMU: /sys/bus/event_source/devices has only software, tracepoint", List.of());
+    }
+
+    private static LockMeasurement nat(Line line, double ns) {
+        return new LockMeasurement(line, "native", ns, ns / 100, 5, ns * 2.6, ns * 2.6 / 100, LockMeasurement.CyclesFrom.RDTSC, 0);
+    }
+
+    private static LockMeasurement java(Line line, double ns) {
+        return new LockMeasurement(line, "java", ns, ns / 50, 5, TSC.cycles(ns), TSC.cycles(ns / 50), LockMeasurement.CyclesFrom.TSC_RATE, 0);
+    }
+
+    @Test
+    void theTextListMatchesTheApprovedFile() {
+        assertApproved("locks/report.txt", LocksReport.render(model()));
+    }
+
+    @Test
+    void theJsonRowsMatchTheApprovedFile() {
+        ResultsFile file = new ResultsFile(ResultsFile.SCHEMA, null, LocksReport.results(model()), List.of(), List.of(), null, List.of());
+        assertApproved("locks/results.json", Json.write(file));
+    }
+
+    @Test
+    void everyFigureHasAnNsRowAndACyclesRowWithTheContractsNames() {
+        List<Result> results = LocksReport.results(model());
+        for (Result r : results) {
+            assertEquals("locks", r.benchmark());
+            assertTrue(List.of("java", "native").contains(r.implementation()), r.toString());
+        }
+        long ns = results.stream().filter(r -> r.metric().equals("op")).count();
+        long cycles = results.stream().filter(r -> r.metric().equals("op_cycles")).count();
+        assertEquals(model().rows().size(), ns);
+        assertEquals(ns, cycles);
+        List<String> variants = results.stream().map(Result::variant).distinct().toList();
+        for (String v : List.of("spin_lock_unlock", "spin_lock_irqsave", "irqsave_manual", "irq_disable_spin_lock",
+                "irq_save_restore", "function_call", "synchronized", "reentrant_lock")) {
+            assertTrue(variants.contains(v), v + " missing from " + variants);
+        }
+    }
+
+    @Test
+    void aSkippedContendedModeSaysWhyInTextAndNotes() {
+        LocksRun m = model();
+        LocksRun skipped = new LocksRun(m.cpu(), m.cpuChoice(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(), List.of(),
+                "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of());
+        assertTrue(LocksReport.render(skipped).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
+        assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksReport.notes(skipped));
+    }
+
+    static void assertApproved(String name, String actual) {
+        Path base = Path.of(System.getProperty("corescope.basedir", "."));
+        Path approved = base.resolve("src/test/resources/approved").resolve(name);
+        try {
+            String expected = Files.exists(approved) ? Files.readString(approved) : null;
+            if (!actual.equals(expected)) {
+                Path received = base.resolve("target/approved-received").resolve(name);
+                Files.createDirectories(received.getParent());
+                Files.writeString(received, actual);
+            }
+            assertEquals(expected, actual, "output differs from " + approved + " (received: target/approved-received/" + name + ")");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.corescope.bench.timerbase;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.TimerbaseTwins;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout.PathElement;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+class TimerBasesTest {
+
+    private static TimerBases tb;
+
+    @BeforeAll
+    static void build() {
+        tb = TimerBases.create(Affinity.processAllowed(), 256, 42);
+    }
+
+    @AfterAll
+    static void free() {
+        tb.close();
+    }
+
+    /** native/src/timerbase.c asserts the same numbers with _Static_assert. */
+    @Test
+    void layoutsMatchTheCStructs() {
+        assertEquals(4736, TimerBases.TIMER_BASE.byteSize());
+        assertEquals(64, TimerBases.TIMER_BASE.byteAlignment());
+        assertEquals(32, TimerBases.TIMER_BASE.byteOffset(PathElement.groupElement("cpu")));
+        assertEquals(40, TimerBases.TIMER_BASE.byteOffset(PathElement.groupElement("pending_map")));
+        assertEquals(112, TimerBases.TIMER_BASE.byteOffset(PathElement.groupElement("vectors")));
+        assertEquals(40, TimerBases.TIMER_LIST.byteSize());
+        assertEquals(32, TimerBases.TIMER_LIST.byteOffset(PathElement.groupElement("flags")));
+        assertEquals(16384, TimerBases.UNIT_SIZE);
+    }
+
+    @Test
+    void beforeAndAfterFindTheBaseTheFlagsName() {
+        long offsets = tb.perCpuOffsetAddress();
+        for (int i = 0; i < tb.ntimers(); i++) {
+            int tf = tb.flags(i);
+            int cpu = tf & TimerBases.TIMER_CPUMASK;
+            long expected = tb.expectedBase(i);
+            assertEquals(expected, TimerBases.getTimerCpuBaseBefore(tf, cpu, offsets), "before, timer " + i);
+            assertEquals(expected, TimerBases.getTimerCpuBaseAfter(tf, cpu, offsets), "after, timer " + i);
+            assertEquals(expected, TimerBases.lockTimerBaseBefore(tb.timerAddress(i), offsets));
+            assertEquals(expected, TimerBases.lockTimerBaseAfter(tb.timerAddress(i), offsets));
+            assertEquals(cpu, TimerBases.baseCpu(expected), "base->cpu of timer " + i);
+        }
+    }
+
+    @Test
+    void flagsPickTheBaseAsTheKernelDoes() {
+        int cpu = tb.cpus().first();
+        long offsets = tb.perCpuOffsetAddress();
+        long area = tb.perCpuOffset().getAtIndex(ValueLayout.JAVA_LONG, cpu);
+        long size = TimerBases.TIMER_BASE.byteSize();
+        long local = area + TimerBases.PCPU_TIMER_BASES + TimerBases.BASE_LOCAL * size;
+        long global = area + TimerBases.PCPU_TIMER_BASES + TimerBases.BASE_GLOBAL * size;
+        long def = area + TimerBases.PCPU_TIMER_BASES + TimerBases.BASE_DEF * size;
+        assertEquals(global, TimerBases.getTimerCpuBaseBefore(cpu, cpu, offsets));
+        assertEquals(local, TimerBases.getTimerCpuBaseBefore(TimerBases.TIMER_PINNED | cpu, cpu, offsets));
+        assertEquals(def, TimerBases.getTimerCpuBaseBefore(TimerBases.TIMER_DEFERRABLE | cpu, cpu, offsets));
+        assertEquals(def, TimerBases.getTimerCpuBaseAfter(TimerBases.TIMER_DEFERRABLE | TimerBases.TIMER_PINNED | cpu, cpu, offsets));
+        assertEquals(local, TimerBases.getTimerCpuBaseAfter(TimerBases.TIMER_PINNED | cpu, cpu, offsets));
+        assertEquals(global, TimerBases.getTimerCpuBaseAfter(cpu, cpu, offsets));
+    }
+
+    @Test
+    void theTimersAreAQuarterOfEachKindOnTheCpusWithAreas() {
+        int[] kinds = new int[4];
+        for (int i = 0; i < tb.ntimers(); i++) {
+            int tf = tb.flags(i);
+            assertEquals(0, tf & TimerBases.TIMER_MIGRATING, "no timer is migrating");
+            assertEquals(true, tb.cpus().test(tf & TimerBases.TIMER_CPUMASK), "timer " + i + "'s CPU has an area");
+            kinds[((tf & TimerBases.TIMER_PINNED) != 0 ? 1 : 0) + ((tf & TimerBases.TIMER_DEFERRABLE) != 0 ? 2 : 0)]++;
+        }
+        for (int k : kinds) assertEquals(tb.ntimers() / 4, k);
+    }
+
+    @Test
+    void eachAreaIsFirstTouchedByAThreadOnItsOwnCpu() {
+        assertEquals(tb.cpus().weight(), tb.firstTouchedOn().size());
+        tb.firstTouchedOn().forEach((cpu, ranOn) -> assertEquals(cpu, ranOn, "CPU " + cpu + "'s area"));
+    }
+
+    @Test
+    void areasOfDifferentCpusAreDistinctPages() {
+        assumeTrue(tb.cpus().weight() >= 2, "needs two allowed CPUs");
+        int a = tb.cpus().first();
+        int b = tb.cpus().next(a);
+        long ua = tb.perCpuOffset().getAtIndex(ValueLayout.JAVA_LONG, a);
+        long ub = tb.perCpuOffset().getAtIndex(ValueLayout.JAVA_LONG, b);
+        assertNotEquals(ua, ub);
+        assertEquals(0, ua % 4096);
+        assertEquals(0, ub % 4096);
+        assertEquals(true, Math.abs(ua - ub) >= TimerBases.UNIT_SIZE);
+    }
+
+    /** lock_timer_base() waits while TIMER_MIGRATING is set and returns the base of the flags it finally saw. */
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void lockTimerBaseSpinsWhileTheTimerMigrates() throws Exception {
+        try (TimerBases own = TimerBases.create(Affinity.processAllowed(), 4, 7)) {
+            long timer = own.timerAddress(0);
+            int flags = own.flags(0);
+            long flagsOffset = TimerBases.TIMER_LIST.byteOffset(PathElement.groupElement("flags"));
+            MemorySegment timers = own.timers();
+            timers.set(ValueLayout.JAVA_INT, flagsOffset, flags | TimerBases.TIMER_MIGRATING);
+            Thread clearer = Thread.ofPlatform().start(() -> {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                timers.set(ValueLayout.JAVA_INT, flagsOffset, flags);
+            });
+            long base = TimerBases.lockTimerBaseAfter(timer, own.perCpuOffsetAddress());
+            clearer.join();
+            assertEquals(own.expectedBase(0), base);
+        }
+    }
+
+    @Test
+    void aSetWithoutCpusIsRefused() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> TimerBases.create(CpuMask.empty(4), 16, 1));
+    }
+
+    /** The C twin reads the same memory through the same table: its bases are Java's, address for address. */
+    @Test
+    void theCTwinFindsTheSameBasesAsJava() {
+        assumeTrue(TimerbaseTwins.available(), () -> "C twins not built: " + TimerbaseTwins.unavailableReason());
+        long calls = 4L * tb.ntimers();
+        long expected = 0;
+        long expectedCpus = 0;
+        for (int n = 0; n < calls; n++) {
+            expected += tb.expectedBase(n);
+            if (n < tb.ntimers()) expectedCpus += tb.flags(n) & TimerBases.TIMER_CPUMASK;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
+            for (TimerbaseTwins.Variant v : new TimerbaseTwins.Variant[]{TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.AFTER}) {
+                sink.set(ValueLayout.JAVA_LONG, 0, 0);
+                TimerbaseTwins.batch(v, tb.perCpuOffset(), tb.timers(), tb.ntimers(), calls, sink);
+                assertEquals(expected, sink.get(ValueLayout.JAVA_LONG, 0), v + ": sum of base addresses");
+                MemorySegment ns = arena.allocate(ValueLayout.JAVA_INT, tb.ntimers());
+                assertEquals(expectedCpus, TimerbaseTwins.samples(v, tb.perCpuOffset(), tb.timers(), tb.ntimers(), ns, tb.ntimers()),
+                        v + ": sum of base->cpu");
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.corescope.bench.timerbase;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.corescope.bench.BenchContext;
+import dev.corescope.bench.FamilyRun;
+import dev.corescope.report.Histogram;
+import dev.corescope.report.Json;
+import dev.corescope.report.ResultsFile;
+import dev.corescope.sys.TimerbaseTwins;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A smoke-sized run (JMH forks 0, a few thousand samples): it runs and its results are well-formed. No timing is asserted. */
+class TimerbaseFamilyTest {
+
+    private static FamilyRun run;
+
+    @BeforeAll
+    static void runOnce() throws Exception {
+        // Other JMH runs on the machine hold /tmp/jmh.lock; a smoke run measures nothing, so it need not wait.
+        System.setProperty("jmh.ignoreLock", "true");
+        run = new TimerbaseFamily().run(BenchContext.smokeTest());
+    }
+
+    @Test
+    void smokeRunWritesResultsAndHistogramsAsTheContractSays() throws Exception {
+        String json = Json.write(new ResultsFile(ResultsFile.SCHEMA, null, run.results(), run.layouts(), run.histograms(),
+                run.matrix(), List.of()));
+        JsonNode root = Json.MAPPER.readTree(json);
+        assertEquals("corescope-results/1", root.get("schema").asText());
+        for (JsonNode r : root.get("results")) {
+            assertEquals("timerbase", r.get("benchmark").asText());
+            assertTrue(Set.of("before", "after").contains(r.get("variant").asText()), r.toString());
+            assertTrue(Set.of("java", "native").contains(r.get("implementation").asText()));
+            assertTrue(r.get("score").asDouble() > 0);
+            if (r.get("metric").asText().equals("op")) {
+                assertEquals("ns/op", r.get("unit").asText());
+                assertTrue(r.get("error").asDouble() >= 0);
+                assertEquals(TimerbaseBenchmark.TIMERS, r.get("params").get("timers").asInt());
+            } else {
+                assertEquals("codeSize", r.get("metric").asText());
+            }
+        }
+        JsonNode histograms = root.get("histograms");
+        int implementations = TimerbaseTwins.available() ? 2 : 1;
+        assertEquals(3 * implementations, histograms.size());
+        for (JsonNode h : histograms) {
+            assertEquals("timerbase", h.get("benchmark").asText());
+            assertTrue(Set.of("empty", "before", "after").contains(h.get("variant").asText()));
+            assertEquals(20, h.get("bucketNs").asInt());
+            assertEquals(16, h.get("counts").size());
+            long sum = 0;
+            for (JsonNode c : h.get("counts")) sum += c.asLong();
+            assertEquals(h.get("total").asLong(), sum, "the buckets hold every sample, the last one the overflow too");
+            assertTrue(h.get("overflow").asLong() <= h.get("counts").get(15).asLong());
+        }
+        ResultsFile back = Json.readResults(writeTemp(json));
+        assertEquals(run.histograms().size(), back.histograms().size());
+    }
+
+    @Test
+    void histogramsCountEverySampleTaken() {
+        for (Histogram h : run.histograms()) assertEquals(4_000, h.total(), h.implementation() + " " + h.variant());
+    }
+
+    @Test
+    void textShowsTheSeedsTableBesideTheClocksOwnAndSaysWhatItMeans() {
+        String text = run.text();
+        assertTrue(text.contains("[0-19]:") && text.contains("[300-319]:"), text);
+        assertTrue(text.contains("seed before") && text.contains("java empty"), text);
+        assertTrue(text.contains("5262"), "the seed's counts are quoted");
+        assertTrue(text.contains("mostly the clock"), text);
+        assertTrue(text.contains("unpinned"), text);
+        if (!TimerbaseTwins.available()) {
+            assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("native rows and histograms left out: ")));
+        }
+    }
+
+    private static java.nio.file.Path writeTemp(String json) throws java.io.IOException {
+        java.nio.file.Path f = java.nio.file.Files.createTempFile("timerbase", ".json");
+        f.toFile().deleteOnExit();
+        java.nio.file.Files.writeString(f, json);
+        return f;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.corescope.cli;
+
+import dev.corescope.report.Json;
+import dev.corescope.report.ResultsFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Ctrl-C on a real child JVM: SIGINT while a family is running. */
+class InterruptTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sigintStopsThreadsRestoresAffinityAndKeepsTheFinishedResults() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
+        Path results = dir.resolve("partial.json");
+        List<String> cmd = new ArrayList<>(signalDefaultPrefix());
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                InterruptibleMain.class.getName(), "bench", "all", "-o", results.toString()));
+        Process child = new ProcessBuilder(cmd).start();
+        try {
+            List<String> err = new ArrayList<>();
+            CountDownLatch started = new CountDownLatch(1);
+            CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8))) {
+                    for (String line; (line = r.readLine()) != null; ) {
+                        synchronized (err) {
+                            err.add(line);
+                        }
+                        if (line.startsWith("blocking: started")) started.countDown();
+                    }
+                } catch (IOException ignored) {
+                    // the child is gone
+                }
+            });
+            CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    return "unreadable: " + e;
+                }
+            });
+            assertTrue(started.await(60, TimeUnit.SECONDS) || !child.isAlive(), "the blocking family never started: " + err);
+            assertTrue(child.isAlive(), () -> "the child exited early: " + err);
+
+            Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(child.pid())).inheritIO().start();
+            assertEquals(0, kill.waitFor());
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not stop within 60 s of SIGINT");
+            reader.get(10, TimeUnit.SECONDS);
+
+            assertEquals(130, child.exitValue(), () -> "128 + SIGINT; stderr: " + err);
+            assertTrue(err.contains("blocking: helper stopped=true, affinity restored=true"), err::toString);
+            assertTrue(err.contains("corescope: interrupted: 1 finished family saved to " + results), err::toString);
+            ResultsFile f = Json.readResults(results);
+            assertEquals(List.of("finishes"), f.results().stream().map(r -> r.benchmark()).toList());
+            assertEquals(List.of("finishes"), f.counters().stream().map(c -> c.benchmark()).toList());
+            assertEquals(List.of(
+                    new ResultsFile.Failure("blocking", "interrupted before it finished: interrupted by a signal (Ctrl-C)"),
+                    new ResultsFile.Failure("never", "not run: interrupted by a signal (Ctrl-C)")), f.failures());
+            assertTrue(f.environment() != null && f.environment().endedAt() != null);
+            assertEquals("", stdout.get(10, TimeUnit.SECONDS), "nothing on stdout after an interrupt");
+            try (var files = Files.list(dir)) {
+                assertEquals(List.of(results), files.toList(), "no temporary file left behind");
+            }
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    /**
+     * A child inherits an ignored SIGINT (a background job of a non-interactive shell), and the
+     * JVM then never installs its handler; {@code env --default-signal=INT} undoes that.
+     */
+    private static List<String> signalDefaultPrefix() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("env", "--default-signal=INT", "true").redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        if (p.waitFor() == 0) return List.of("env", "--default-signal=INT");
+        String status = Files.readString(Path.of("/proc/self/status"));
+        String ignored = status.lines().filter(l -> l.startsWith("SigIgn:")).findFirst().orElse("SigIgn: 0").substring(7).strip();
+        assumeTrue((Long.parseUnsignedLong(ignored, 16) & (1L << 1)) == 0,
+                "SIGINT is ignored in this process and env --default-signal is missing: a child could not receive Ctrl-C");
+        return List.of();
+    }
+}

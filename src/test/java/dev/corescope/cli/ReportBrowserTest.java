@@ -1,0 +1,120 @@
+package dev.corescope.cli;
+
+import dev.corescope.report.Json;
+import dev.corescope.report.ResultsFile;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The report page in a real browser: Debian's headless Chromium loads it from a file, with the
+ * network and every background service off, and we read back the DOM it built and a screenshot.
+ * The screenshot is kept as {@code target/report-screenshot.png} for a person to look at.
+ */
+@Tag("browser")
+class ReportBrowserTest {
+
+    @TempDir
+    Path dir;
+
+    private static Path chromium() {
+        for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
+            for (String p : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+                Path exe = Path.of(p, name);
+                if (Files.isExecutable(exe)) return exe;
+            }
+        }
+        return null;
+    }
+
+    private record Browser(int exit, String stdout, String stderr) {
+    }
+
+    private Browser run(Path chromium, Path page, String... extra) throws IOException, InterruptedException {
+        Path profile = Files.createTempDirectory(dir, "profile");
+        List<String> cmd = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0"));
+        cmd.addAll(List.of(extra));
+        cmd.add(page.toUri().toString());
+        Path out = dir.resolve("chromium.out");
+        Path err = dir.resolve("chromium.err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("chromium did not finish within 120 s: " + cmd);
+        }
+        return new Browser(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private static int count(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        int n = 0;
+        while (m.find()) n++;
+        return n;
+    }
+
+    /** Lines in which the page itself reported a problem: console messages, failed loads, parse errors. */
+    private static List<String> pageErrors(String stderr) {
+        return stderr.lines()
+                .filter(l -> l.contains("CONSOLE") || l.contains("Uncaught") || l.contains("net::ERR_")
+                        || l.contains("Failed to load resource") || l.contains("Refused to"))
+                .toList();
+    }
+
+    @Test
+    void theReportLoadsInChromiumWithEveryChartAndMakesAScreenshot() throws Exception {
+        Path chromium = chromium();
+        assumeTrue(chromium != null, "chromium is not installed (apt-get install -y chromium; .ci/run installs it)");
+        Path before = ReportCommandTest.fixture("tour-before.json");
+        Path after = ReportCommandTest.fixture("tour-after.json");
+        Path html = dir.resolve("report.html");
+        CliRun.run("report", before.toString(), after.toString(), "-o", html.toString()).succeeded();
+
+        Browser dom = run(chromium, html, "--dump-dom");
+        assertEquals(0, dom.exit(), dom.stderr());
+        assertEquals(List.of(), pageErrors(dom.stderr()), "the page loads without errors");
+
+        ResultsFile a = Json.readResults(before);
+        ResultsFile b = Json.readResults(after);
+        String d = dom.stdout();
+        assertTrue(d.contains("<section id=\"compare\">"), "the compare table for two files");
+        assertEquals(2, count(d, "<figure class=\"topology\""), "one topology picture per file");
+        assertEquals(a.histograms().size() + b.histograms().size(), count(d, "<svg[^>]*class=\"histogram\""), "every histogram is drawn");
+        assertTrue(count(d, "<rect class=\"bucket\"") > a.histograms().size(), "histograms have bars");
+        assertEquals(2, count(d, "<figure class=\"heatmap\"><svg"), "the c2c heatmap of each file");
+        assertEquals(a.layouts().size() + b.layouts().size(), count(d, "<figure class=\"layout\""), "every layout table");
+        assertTrue(count(d, "<table class=\"results\"") >= 2);
+
+        Path shot = dir.resolve("report.png");
+        Browser s = run(chromium, html, "--screenshot=" + shot, "--window-size=1300,2400", "--hide-scrollbars");
+        assertEquals(0, s.exit(), s.stderr());
+        assertEquals(List.of(), pageErrors(s.stderr()));
+        byte[] png = Files.readAllBytes(shot);
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(png, 4), "a PNG");
+        assertTrue(png.length > 20_000, "a screenshot with content, " + png.length + " bytes");
+        Path keep = Path.of(System.getProperty("corescope.basedir", "."), "target", "report-screenshot.png");
+        Files.createDirectories(keep.getParent());
+        Files.copy(shot, keep, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (Stream<String> lines = d.lines()) {
+            assertFalse(lines.anyMatch(l -> l.contains("<parsererror")), "every inline SVG parsed");
+        }
+    }
+}

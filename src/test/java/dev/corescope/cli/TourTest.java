@@ -1,0 +1,76 @@
+package dev.corescope.cli;
+
+import dev.corescope.report.Json;
+import dev.corescope.report.ResultsFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TourTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theTourRunsEveryFamilySavesTheResultsAndSaysHowToMakeAReport() throws Exception {
+        Path saved = dir.resolve("corescope-results.json");
+        CommandLine cl = Main.commandLine(() -> List.of(new TestFamilies.Sleeping("one"), new TestFamilies.Failing(),
+                new TestFamilies.Sleeping("two")), saved);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+
+        int code = cl.execute();
+
+        assertEquals(Main.EXIT_PARTIAL, code, "one family failed");
+        String text = out.toString();
+        assertTrue(text.startsWith("corescope tour: "), text);
+        assertTrue(text.contains("\n  CPUs online "), text);
+        assertTrue(text.contains(" package"), "the topology summary line: " + text);
+        assertTrue(text.contains("Running 3 families in quick mode (one, failing, two)"), text);
+        assertTrue(text.contains("Results (mean ± half-width of the 99.9% confidence interval; Java and C side by side):"), text);
+        assertTrue(text.contains("Saved " + saved.toAbsolutePath()), text);
+        assertTrue(text.contains("./run.sh report corescope-results.json -o corescope-report.html"), text);
+        ResultsFile f = Json.readResults(saved);
+        assertEquals(List.of("one", "two"), f.results().stream().map(r -> r.benchmark()).toList());
+        assertEquals("failing", f.failures().getFirst().benchmark());
+        assertTrue(err.toString().contains("corescope: [2/3] failing: FAILED after "), err.toString());
+        assertTrue(err.toString().endsWith("corescope: 1 of 3 families failed: failing (IllegalStateException: boom: this test family fails on purpose)\n"), err.toString());
+    }
+
+    @Test
+    void withNoFamiliesTheTourStillSavesTheEnvironment() throws Exception {
+        Path saved = dir.resolve("corescope-results.json");
+        CommandLine cl = Main.commandLine(List::of, saved);
+        StringWriter out = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(new StringWriter()));
+        assertEquals(0, cl.execute());
+        assertTrue(out.toString().contains("No benchmark families are registered in this build."));
+        assertTrue(Files.exists(saved));
+        assertTrue(Json.readResults(saved).environment() != null);
+    }
+
+    @Test
+    void aFolderThatCannotTakeTheResultsIsBadInputBeforeAnythingRuns() {
+        Path saved = dir.resolve("gone/corescope-results.json");
+        CommandLine cl = Main.commandLine(() -> List.of(new TestFamilies.Failing()), saved);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        assertEquals(2, cl.execute());
+        assertEquals("", out.toString());
+        assertEquals("corescope: saving corescope-results.json: " + saved + ": folder " + saved.getParent() + " does not exist\n", err.toString());
+    }
+}

@@ -1,0 +1,104 @@
+package dev.corescope.report;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class HtmlReportTest {
+
+    private static final Instant NOW = Instant.parse("2025-01-01T00:00:00Z");
+
+    private static ResultsFile file(double score, String variant) {
+        Result r = new Result("timerbase", variant, "java", "op", "ns/op", score, 0.01, 10, "0", Map.of("timers", 1024));
+        Histogram h = new Histogram("timerbase", "before", "java", 20, new long[] {0, 500, 40, 3, 0, 0, 7}, 550, 7, 30.0, 70.0, 9000.0);
+        Layout l = new Layout("packed", 128, 2, 64, Map.of("offstack", true), List.of(
+                new Layout.Row(0, 4, "field", "count"), new Layout.Row(4, 60, "padding", "(padding)"), new Layout.Row(64, 64, "field", "mask")));
+        Matrix m = new Matrix(new int[] {0, 1}, "ns", new Double[][] {{null, 30.5}, {27.8, null}}, null);
+        Counters c = new Counters("timerbase", Counters.SCOPE_FAMILY_THREAD_INHERIT, List.of(
+                new Counters.Counter("task-clock", "ns", 1_500_000L, null, null, null),
+                new Counters.Counter("cycles", "count", null, null, null, "perf_event_open(cycles) failed: ENOENT (2)")));
+        Environment env = new Environment("Test CPU", "Linux 6.1", "JDK 25", List.of(), "0-1", "0-1", "", "", false, "0-1", "none",
+                null, null, null, false, "2025-01-01T00:00:00Z", "2025-01-01T00:01:00Z", List.of("the governor is powersave"));
+        return new ResultsFile(ResultsFile.SCHEMA, env, List.of(r), List.of(l), List.of(h), m,
+                List.of(new ResultsFile.Failure("locks", "boom")), List.of(c),
+                new MachineTopology("1 package, 2 cores", "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"topo\"><rect/></svg>", null));
+    }
+
+    private static String render(HtmlReport.Input... inputs) {
+        return HtmlReport.render(List.of(inputs), m -> "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"heatmap-test\"></svg>", NOW);
+    }
+
+    private static int count(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        int n = 0;
+        while (m.find()) n++;
+        return n;
+    }
+
+    @Test
+    void thePageIsSelfContained() {
+        String html = render(new HtmlReport.Input("a.json", file(2.5, "before")));
+        assertFalse(html.contains("<script"), "no script");
+        assertFalse(html.contains("src="), "nothing loaded");
+        assertFalse(html.contains("<link"), "no stylesheet link");
+        assertFalse(html.contains("@import"), "no CSS import");
+        String withoutSvgNamespace = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+        assertFalse(withoutSvgNamespace.contains("http://") || withoutSvgNamespace.contains("https://"), "no URL at all");
+    }
+
+    @Test
+    void oneFileHasEverySectionAndNoCompare() {
+        String html = render(new HtmlReport.Input("a.json", file(2.5, "before")));
+        assertFalse(html.contains("id=\"compare\""));
+        assertEquals(1, count(html, "<svg[^>]*class=\"topo\""), "the topology picture from the file");
+        assertEquals(1, count(html, "<svg[^>]*class=\"histogram\""));
+        assertEquals(4, count(html, "<rect class=\"bucket\""), "one bar per non-empty bucket");
+        assertEquals(1, count(html, "class=\"heatmap-test\""));
+        assertTrue(html.contains("<table class=\"results\" data-family=\"timerbase\">"));
+        assertTrue(html.contains("<table class=\"layout-rows\">"));
+        assertTrue(html.contains("<tr class=\"padding\">"));
+        assertTrue(html.contains("<table class=\"counters\">"));
+        assertTrue(html.contains("<div class=\"warn\"><b>Warning:</b> the governor is powersave</div>"));
+        assertTrue(html.contains("<div class=\"fail\"><b>Failed:</b> locks: boom</div>"));
+    }
+
+    @Test
+    void twoFilesGetTheCompareTableFirst() {
+        String html = render(new HtmlReport.Input("a.json", file(2.5, "before")), new HtmlReport.Input("b.json", file(2.0, "before")));
+        int compare = html.indexOf("<section id=\"compare\">");
+        assertTrue(compare > 0 && compare < html.indexOf("<section id=\"file-1\""));
+        assertTrue(html.contains("<tr class=\"better\"><td>timerbase</td><td>before</td>"), html);
+        assertTrue(html.contains("add/remove: 0/0 better/worse: 1/0"));
+        assertEquals(2, count(html, "<svg[^>]*class=\"topo\""));
+    }
+
+    @Test
+    void textFromTheFilesIsEscaped() {
+        String html = render(new HtmlReport.Input("<a.json>", file(2.5, "<script>alert(1)</script>")));
+        assertFalse(html.contains("<script>alert"));
+        assertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assertTrue(html.contains("&lt;a.json&gt;"));
+    }
+
+    @Test
+    void aFileWithoutTopologySaysHowToDrawIt() {
+        ResultsFile f = file(1, "before");
+        ResultsFile old = new ResultsFile(f.schema(), f.environment(), f.results(), f.layouts(), f.histograms(), f.matrix(), f.failures());
+        String html = render(new HtmlReport.Input("old.json", old));
+        assertTrue(html.contains("No topology in this file"));
+        assertTrue(html.contains("./run.sh topology --format svg -o topology.svg"));
+    }
+
+    @Test
+    void anXmlDeclarationIsDroppedWhenAnSvgIsInlined() {
+        assertEquals("<svg/>", HtmlReport.inlineSvg("<?xml version=\"1.0\"?>\n<svg/>"));
+    }
+}

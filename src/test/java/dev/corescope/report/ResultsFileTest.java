@@ -1,0 +1,75 @@
+package dev.corescope.report;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ResultsFileTest {
+
+    @TempDir
+    Path dir;
+
+    static ResultsFile sample() {
+        Environment env = new Environment("AMD EPYC", "Linux 6.1", "JDK 25", List.of("-Xmx1g"), "0-1", "0-1", "", "", false,
+                "0-1", "none", null, Map.of("mean", 2596.1, "source", "/proc/cpuinfo cpu MHz"), "KVM", false,
+                "2025-01-01T00:00:00Z", "2025-01-01T00:01:00Z", List.of("running under a hypervisor"),
+                "perf_event_open(cycles) failed: ENOENT (2)", null, 0.1, "0", "/");
+        Result r = new Result("cpumask", "first_but", "java", "op", "ns/op", 1.25, 0.01, 10, "0", Map.of("nrCpus", 64));
+        Counters c = new Counters("cpumask", Counters.SCOPE_FAMILY_THREAD_INHERIT, List.of(
+                new Counters.Counter("cpu-migrations", "count", 0L, null, null, null),
+                new Counters.Counter("cycles", "count", null, null, null, "perf_event_open(cycles) failed: ENOENT (2)")));
+        return new ResultsFile(ResultsFile.SCHEMA, env, List.of(r), List.of(), List.of(), null,
+                List.of(new ResultsFile.Failure("locks", "boom")), List.of(c),
+                new MachineTopology("1 package, 2 cores, 2 PUs, 1 NUMA node", "<svg></svg>", null));
+    }
+
+    @Test
+    void aResultsFileReadsBackAsWritten() throws IOException {
+        ResultsFile f = sample();
+        Path p = dir.resolve("r.json");
+        Json.writeAtomically(p, Json.write(f));
+        ResultsFile back = Json.readResults(p);
+        assertEquals(f, back);
+        assertEquals(Json.write(f), Json.write(back));
+    }
+
+    @Test
+    void emptyListsAndNullsAreLeftOutOfTheJson() {
+        String json = Json.write(new ResultsFile(ResultsFile.SCHEMA, null, List.of(), null, null, null, null));
+        assertEquals("{\n  \"schema\" : \"corescope-results/1\"\n}\n", json);
+    }
+
+    @Test
+    void unknownFieldsFromANewerCorescopeAreIgnoredOnRead() throws IOException {
+        Path p = dir.resolve("newer.json");
+        Files.writeString(p, "{\"schema\": \"corescope-results/1\", \"somethingNew\": 1, \"results\": []}");
+        assertEquals(List.of(), Json.readResults(p).results());
+    }
+
+    @Test
+    void anAtomicWriteReplacesTheFileWholeAndLeavesNoTemporaryFile() throws IOException {
+        Path p = dir.resolve("r.json");
+        Files.writeString(p, "old");
+        Json.writeAtomically(p, "new content\n");
+        assertEquals("new content\n", Files.readString(p));
+        try (var s = Files.list(dir)) {
+            assertEquals(List.of(p), s.toList());
+        }
+    }
+
+    @Test
+    void anAtomicWriteIntoAMissingFolderFailsAndCreatesNothing() {
+        Path p = dir.resolve("missing/r.json");
+        assertThrows(IOException.class, () -> Json.writeAtomically(p, "x"));
+        assertTrue(Files.notExists(dir.resolve("missing")));
+    }
+}

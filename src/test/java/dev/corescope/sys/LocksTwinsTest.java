@@ -1,0 +1,135 @@
+package dev.corescope.sys;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The C twins of {@code bench locks} through their Java wrapper: every loop runs and counts its
+ * elements, the C spinlock excludes, the signal-mask loops leave the mask as they found it.
+ * Skipped, with the reason, when libcorescope.so was not built. No timing is asserted.
+ */
+class LocksTwinsTest {
+
+    @BeforeEach
+    void needsTheTwin() {
+        assumeTrue(NativeLibrary.available(), () -> "C twins not built: " + NativeLibrary.unavailableReason().orElse("?"));
+    }
+
+    @Test
+    void everyLoopRunsExactlyTheElementsAskedAndTimesThem() {
+        boolean tsc = LocksTwins.hasTsc();
+        try (LocksTwins.State state = LocksTwins.newState()) {
+            for (LocksTwins.Loop loop : LocksTwins.Loop.values()) {
+                LocksTwins.Batch b = state.run(loop, 2000);
+                assertEquals(2000, b.invoked(), loop.symbol());
+                assertTrue(b.ns() > 0, loop.symbol() + " took no time");
+                assertEquals(tsc, b.tsc() > 0, loop.symbol() + " tsc " + b.tsc());
+            }
+        }
+    }
+
+    @Test
+    void signalMaskLoopsLeaveTheThreadsMaskAsTheyFoundIt() {
+        List<Integer> before = SignalMaskTest.blocked();
+        try (LocksTwins.State state = LocksTwins.newState()) {
+            for (LocksTwins.Loop loop : List.of(LocksTwins.Loop.SPIN_LOCK_IRQSAVE, LocksTwins.Loop.IRQSAVE_MANUAL,
+                    LocksTwins.Loop.IRQ_DISABLE_SPIN_LOCK, LocksTwins.Loop.IRQ_SAVE_RESTORE)) {
+                state.run(loop, 1000);
+                assertEquals(before, SignalMaskTest.blocked(), loop.symbol());
+            }
+        }
+    }
+
+    @Test
+    void theCSpinlockExcludesAcrossThreads() throws InterruptedException {
+        int threads = Math.max(2, Affinity.processAllowed().weight());
+        long increments = 200_000;
+        try (LocksTwins.State state = LocksTwins.newState()) {
+            List<Thread> workers = new ArrayList<>();
+            CountDownLatch start = new CountDownLatch(1);
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < threads; t++) {
+                workers.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        start.await();
+                        state.spinIncrement(increments);
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            start.countDown();
+            for (Thread w : workers) w.join();
+            assertEquals(List.of(), failures);
+            assertEquals(threads * increments, state.counter(), "lost updates: the C spinlock did not exclude");
+        }
+    }
+
+    @Test
+    void contendedRoundsStopTogetherAndCountEveryOperation() throws InterruptedException {
+        int threads = 2;
+        try (LocksTwins.State state = LocksTwins.newState()) {
+            for (LocksTwins.Contended kind : LocksTwins.Contended.values()) {
+                state.resetContention();
+                LocksTwins.Batch[] out = new LocksTwins.Batch[threads];
+                List<Thread> workers = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int i = t;
+                    workers.add(Thread.ofPlatform().start(() -> out[i] = state.contend(kind, threads, 2_000_000)));
+                }
+                for (Thread w : workers) w.join();
+                long total = 0;
+                for (LocksTwins.Batch b : out) {
+                    assertNotNull(b, kind + ": a thread did not finish");
+                    total += b.invoked();
+                }
+                assertTrue(total > 0, kind + " ran no operation");
+                if (kind != LocksTwins.Contended.ATOMIC) {
+                    assertEquals(total, state.counter(), kind + ": the counter under the lock lost updates");
+                }
+            }
+        }
+    }
+
+    @Test
+    void calibrationGivesARateWhereThereIsATsc() {
+        double mhz = LocksTwins.calibrateTscMhz(1_000_000);
+        assertEquals(LocksTwins.hasTsc(), mhz > 0, "calibrated " + mhz);
+    }
+
+    @Test
+    void kernelTscRateIsReadOrRefusedWithAnErrno() {
+        try {
+            LocksTwins.KernelTscRate r = LocksTwins.kernelTscRate();
+            assertTrue(r.khz() >= 0);
+            assertEquals(r.khz() > 0, !r.line().isEmpty(), r.toString());
+            if (r.khz() > 0) assertTrue(r.line().startsWith("tsc: "), r.line());
+        } catch (NativeException e) {
+            assertEquals("klogctl", e.function());
+            assertFalse(e.errno() == Errno.UNKNOWN, e.getMessage());
+        }
+    }
+
+    @Test
+    void aNegativeLoopCountIsRefusedBeforeC() {
+        try (LocksTwins.State state = LocksTwins.newState()) {
+            try {
+                state.run(LocksTwins.Loop.FOR_LOOP, 0);
+                fail("0 loops accepted");
+            } catch (IllegalArgumentException expected) {
+                assertTrue(expected.getMessage().contains("loops"));
+            }
+        }
+    }
+}
