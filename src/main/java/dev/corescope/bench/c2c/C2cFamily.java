@@ -95,6 +95,7 @@ public final class C2cFamily implements BenchFamily {
 
         List<Pair> pairs = new ArrayList<>();
         for (int[] p : order) {
+            if (Thread.interrupted()) throw new InterruptedException("c2c stopped after " + pairs.size() + " pairs");
             // The first sample of each pair includes thread start-up and is dropped, as nviennot does.
             SampleStats java = SampleStats.of(drop1(PingPong.run(p[0], p[1], ROUND_TRIPS, samples + 1)));
             SampleStats c = noTwin.isEmpty() ? SampleStats.of(drop1(C2cTwins.pingPong(p[0], p[1], ROUND_TRIPS, samples + 1))) : null;
