@@ -35,7 +35,7 @@ public final class C2cHeatmap {
         int left = labelW + 8;
         int gridW = n * cell;
         int legendW = 18;
-        int width = left + gridW + 40 + legendW + 70;
+        int width = Math.max(left + gridW + 40 + legendW + 70, 470); // room for the caption below
         int height = top + gridW + 50;
 
         double min = Double.POSITIVE_INFINITY;
@@ -48,6 +48,9 @@ public final class C2cHeatmap {
             }
         }
         boolean any = min <= max;
+        // Pairs within a few percent of each other are the same latency: keep the scale at least
+        // 10% of the slowest wide, or rounding noise would paint them the two extreme colours.
+        if (any) max = Math.max(max, min + 0.1 * max);
 
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT,

@@ -26,6 +26,8 @@ final class PingPong {
     private static final VarHandle FLAG = ValueLayout.JAVA_INT.varHandle();
     private static final int PING = 0;
     private static final int PONG = 1;
+    /** Written by the caller when it is interrupted: both loops see it as their CAS's witness and stop. */
+    private static final int ABORT = -1;
     /** A flag alone on its line and on the adjacent-line-prefetch pair of lines. */
     static final long LINE_BLOCK = 128;
 
@@ -67,8 +69,15 @@ final class PingPong {
                     ready.countDown();
                 }
             });
-            ping.join();
-            pong.join();
+            try {
+                ping.join();
+                pong.join();
+            } catch (InterruptedException e) {
+                FLAG.setVolatile(line, 0L, ABORT);
+                ping.join();
+                pong.join();
+                throw e;
+            }
         }
         Throwable t = failure.get();
         if (t instanceof RuntimeException r) throw r;
@@ -84,24 +93,34 @@ final class PingPong {
         return failure.get() == null;
     }
 
-    /** Compiles the spin loops before any pair is measured. */
+    /**
+     * Compiles the spin loops before any pair is measured, both ways round so that each loop
+     * has run as a whole method and not only on-stack-replaced: with every CPU spinning, a
+     * compiler thread still at work would preempt a pinned thread in the first measured pair.
+     */
     static void warmUp(int pingCpu, int pongCpu) throws InterruptedException {
-        run(pingCpu, pongCpu, 1000, 300);
+        for (int i = 0; i < 3; i++) {
+            run(pingCpu, pongCpu, 1000, 100);
+            run(pongCpu, pingCpu, 1000, 100);
+        }
     }
 
-    // The same instruction as the C twin's loop: lock cmpxchg until it succeeds, no pause.
+    // The same instruction as the C twin's loop, lock cmpxchg until it succeeds, no pause; the
+    // witness it returns also tells the loop when the caller gave up (ABORT).
     private static void pingLoop(MemorySegment line, int roundTrips) {
         for (int i = 0; i < roundTrips; i++) {
-            while (!FLAG.compareAndSet(line, 0L, PONG, PING)) {
-                // spin
+            int seen;
+            while ((seen = (int) FLAG.compareAndExchange(line, 0L, PONG, PING)) != PONG) {
+                if (seen == ABORT) return;
             }
         }
     }
 
     private static void pongLoop(MemorySegment line, long flips) {
         for (long i = 0; i < flips; i++) {
-            while (!FLAG.compareAndSet(line, 0L, PING, PONG)) {
-                // spin
+            int seen;
+            while ((seen = (int) FLAG.compareAndExchange(line, 0L, PING, PONG)) != PING) {
+                if (seen == ABORT) return;
             }
         }
     }

@@ -92,6 +92,7 @@ public final class CpupriFamily implements BenchFamily {
         List<Result> results = new ArrayList<>();
         context.progress().start("cpupri", runs.size());
         for (Run r : runs) {
+            if (Thread.interrupted()) throw new InterruptedException("cpupri stopped after " + results.size() / 2 + " runs");
             results.addAll(r.implementation().equals("native") ? measureNative(r, context, topology.cacheLineSize()) : measure(r, context));
             context.progress().step(r.workload() + " " + r.variant() + " (" + r.implementation() + ") " + r.placement().name());
         }

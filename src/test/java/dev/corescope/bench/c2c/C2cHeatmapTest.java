@@ -52,6 +52,14 @@ class C2cHeatmapTest {
     }
 
     @Test
+    void nearlyEqualLatenciesGetNearlyEqualColoursNotTheTwoEnds() {
+        Matrix two = new Matrix(new int[]{0, 1}, "ns", new Double[][]{{null, 26.55}, {26.46, null}}, null);
+        String svg = C2cHeatmap.svg(two, PLACES.subList(0, 2), "t");
+        assertTrue(svg.contains("fill=\"#fde725\""), "the fastest pair is the light end");
+        assertTrue(!svg.contains("fill=\"#440154\" stroke"), "the other is not painted the dark end");
+    }
+
+    @Test
     void heatmapRefusesLabelsThatDoNotMatchTheCpus() {
         assertThrows(IllegalArgumentException.class, () -> C2cHeatmap.svg(FOUR, PLACES.subList(0, 3), "x"));
     }
