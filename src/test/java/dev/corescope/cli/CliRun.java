@@ -53,18 +53,6 @@ record CliRun(int exitCode, String out, String err) {
      * {@code target/approved-received/NAME} for a diff.
      */
     static void assertApproved(String name, String actual, Map<String, String> values) {
-        Path approved = Path.of(System.getProperty("corescope.basedir", "."), "src/test/resources/approved", name);
-        try {
-            String expected = Files.readString(approved);
-            for (var e : values.entrySet()) expected = expected.replace("{" + e.getKey() + "}", e.getValue());
-            if (!expected.equals(actual)) {
-                Path received = Path.of(System.getProperty("corescope.basedir", "."), "target/approved-received", name);
-                Files.createDirectories(received.getParent());
-                Files.writeString(received, actual);
-            }
-            assertEquals(expected, actual, "output differs from " + approved);
-        } catch (IOException e) {
-            throw new UncheckedIOException("approved file " + approved + " is missing", e);
-        }
+        dev.corescope.testing.Approved.verify(name, actual, values);
     }
 }

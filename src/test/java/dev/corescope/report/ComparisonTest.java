@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import dev.corescope.testing.Approved;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package dev.corescope.topology;
 
+import dev.corescope.testing.Approved;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;

@@ -31,14 +31,7 @@ class C2cHeatmapTest {
     @Test
     void heatmapMatchesTheApprovedFile() throws IOException {
         String svg = C2cHeatmap.svg(FOUR, PLACES, "Core-to-core latency <test>");
-        Path approved = Path.of(System.getProperty("corescope.basedir", "."), "src/test/resources/approved/c2c/heatmap-2x2.svg");
-        if (!Files.exists(approved)) {
-            Path received = approved.resolveSibling("heatmap-2x2.received.svg");
-            Files.createDirectories(received.getParent());
-            Files.writeString(received, svg);
-            fail("no approved file; look at " + received + " and rename it to " + approved.getFileName());
-        }
-        assertEquals(Files.readString(approved), svg);
+        dev.corescope.testing.Approved.verify("c2c/heatmap-2x2.svg", svg);
     }
 
     @Test

@@ -113,18 +113,6 @@ class LocksReportTest {
     }
 
     static void assertApproved(String name, String actual) {
-        Path base = Path.of(System.getProperty("corescope.basedir", "."));
-        Path approved = base.resolve("src/test/resources/approved").resolve(name);
-        try {
-            String expected = Files.exists(approved) ? Files.readString(approved) : null;
-            if (!actual.equals(expected)) {
-                Path received = base.resolve("target/approved-received").resolve(name);
-                Files.createDirectories(received.getParent());
-                Files.writeString(received, actual);
-            }
-            assertEquals(expected, actual, "output differs from " + approved + " (received: target/approved-received/" + name + ")");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        dev.corescope.testing.Approved.verify(name, actual);
     }
 }

@@ -1,29 +1,39 @@
-package dev.corescope.report;
+package dev.corescope.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Approved-file checks: output is compared with {@code src/test/resources/approved/NAME}. On a
+ * Approved-file checks, for every test package: output is compared with {@code src/test/resources/approved/NAME}. On a
  * difference the received text is written next to the build ({@code target/approved/NAME}) and
  * the failure says how to approve it after looking at it.
  */
-final class Approved {
+public final class Approved {
 
     private Approved() {
     }
 
-    static void verify(String name, String received) {
+    public static void verify(String name, String received) {
+        verify(name, received, Map.of());
+    }
+
+    /**
+     * As {@link #verify(String, String)}, after replacing each {@code {key}} in the approved
+     * text with its value (for lines that depend on the machine, such as a pid).
+     */
+    public static void verify(String name, String received, Map<String, String> values) {
         Path base = Path.of(System.getProperty("corescope.basedir", "."));
         Path approved = base.resolve("src/test/resources/approved").resolve(name);
         Path out = base.resolve("target/approved").resolve(name);
         try {
             String want = Files.exists(approved) ? Files.readString(approved, StandardCharsets.UTF_8) : null;
+            if (want != null) for (var e : values.entrySet()) want = want.replace("{" + e.getKey() + "}", e.getValue());
             if (received.equals(want)) return;
             Files.createDirectories(out.getParent());
             Files.writeString(out, received, StandardCharsets.UTF_8);
