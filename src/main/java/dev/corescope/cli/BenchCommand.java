@@ -4,6 +4,7 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.c2c.C2cFamily;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
@@ -38,12 +39,13 @@ import java.util.stream.Collectors;
                 "",
                 "A family that fails is listed under FAILED (and in the JSON's \"failures\");",
                 "the others still run, their results are printed and saved, and the exit",
-                "code is 1. Ctrl-C stops the run cleanly and saves the finished families to",
+                "code is 3. Ctrl-C stops the run cleanly and saves the finished families to",
                 "-o FILE. To keep every thread of a run on one CPU, pin the whole process:",
                 "  ./run.sh pin --cpus 1 -- ./run.sh bench timerbase",
                 "",
                 "Examples:",
                 "  ./run.sh bench cpumask --quick",
+                "  ./run.sh bench c2c --quick --format svg > c2c.svg   (the heatmap)",
                 "  ./run.sh bench all --cpus 0-1 --format json -o before.json"})
 final class BenchCommand implements Callable<Integer> {
 
@@ -59,7 +61,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "short runs (each family well under 20 s on 2 cores); errors are wider")
     boolean quick;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json")
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, or svg (c2c only: the latency heatmap)")
     OutputFormat format = OutputFormat.text;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "also write the results as JSON to FILE (atomically)")
@@ -79,7 +81,9 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<BenchFamily> selected = selectFamilies();
-        if (format == OutputFormat.svg) throw new UsageException("--format svg: bench prints text or json");
+        if (format == OutputFormat.svg && !name.equals("c2c")) {
+            throw new UsageException("--format svg: only bench c2c draws a picture (its heatmap); " + name + " prints text or json");
+        }
         if (output != null) TopologyCommand.checkOutputFolder(output, "-o");
         Optional<CpuMask> pinTo = Optional.ofNullable(cpus).map(BenchCommand::parseCpus);
         PrintWriter err = spec.commandLine().getErr();
@@ -101,7 +105,9 @@ final class BenchCommand implements Callable<Integer> {
         String json = Json.write(file);
         if (output != null) Json.writeAtomically(output, json);
         PrintWriter out = spec.commandLine().getOut();
-        if (format == OutputFormat.json) {
+        if (format == OutputFormat.svg) {
+            out.print(C2cFamily.heatmap(runs.getFirst()));
+        } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
             out.print(text(file, runs));

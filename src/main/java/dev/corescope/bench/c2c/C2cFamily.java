@@ -33,7 +33,7 @@ import java.util.Optional;
  * <p>Pairs grow as n&sup2;, so the time is bounded by a sample budget per pair: a sample is
  * {@value #ROUND_TRIPS} round trips; full runs take {@value #FULL_SAMPLES} samples per ordered
  * pair, {@code --quick} {@value #QUICK_SAMPLES} (and only one direction per pair above 16 CPUs).
- * {@code -Dcorescope.c2c.svg=FILE} also writes the heatmap to FILE.
+ * {@code bench c2c --format svg} prints the heatmap instead of the text.
  */
 public final class C2cFamily implements BenchFamily {
 
@@ -123,11 +123,6 @@ public final class C2cFamily implements BenchFamily {
                     pairs.stream().mapToDouble(p -> p.java().median() / p.nativeTwin().median()).max().orElse(Double.NaN)));
         }
 
-        String svgPath = System.getProperty("corescope.c2c.svg");
-        if (svgPath != null && !svgPath.isBlank()) {
-            Json.writeAtomically(Path.of(svgPath), C2cHeatmap.svg(matrix, places, "Core-to-core latency"));
-            notes.add("heatmap written to " + svgPath);
-        }
         String text = C2cReport.text(cpus, places, pairs, results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), notes);
         return new FamilyRun(name(), results, List.of(), List.of(), matrix, notes, text);
     }
