@@ -43,6 +43,25 @@ final class Tour {
         this.err = err;
     }
 
+    /**
+     * The parts a family could not measure on this machine, with the family's own reason
+     * (its notes that say "not measured", "skipped" or "not available"); empty when nothing was
+     * left out. The summary table alone would just be missing those rows.
+     */
+    static String notMeasured(java.util.List<dev.corescope.bench.FamilyRun> runs) {
+        StringBuilder sb = new StringBuilder();
+        for (var r : runs) {
+            for (String note : r.notes()) {
+                String n = note.toLowerCase(Locale.ROOT);
+                if (n.contains("not measured") || n.contains("skipped") || n.contains("not available")) {
+                    if (sb.isEmpty()) sb.append("\nNot measured here:\n");
+                    sb.append("  ").append(r.family()).append(": ").append(note).append('\n');
+                }
+            }
+        }
+        return sb.toString();
+    }
+
     int run() throws InterruptedException, IOException {
         TopologyCommand.checkOutputFolder(saveTo, "saving " + saveTo.getFileName() + ":");
         long t0 = System.nanoTime();
@@ -75,6 +94,7 @@ final class Tour {
             Json.writeAtomically(saveTo, Json.write(file));
             out.println();
             out.print(ResultsText.full(file));
+            out.print(notMeasured(session.runs()));
             out.println();
             out.printf(Locale.ROOT, "Took %.0f s. Saved %s%n", (System.nanoTime() - t0) / 1e9, saveTo.toAbsolutePath());
             String name = saveTo.getFileName().toString();

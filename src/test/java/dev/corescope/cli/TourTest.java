@@ -73,4 +73,16 @@ class TourTest {
         assertEquals("", out.toString());
         assertEquals("corescope: saving corescope-results.json: " + saved + ": folder " + saved.getParent() + " does not exist\n", err.toString());
     }
+
+    @Test
+    void whatAFamilyCouldNotMeasureIsListedWithItsReason() {
+        var measured = new dev.corescope.bench.FamilyRun("cpumask", List.of(), null, null, null,
+                List.of("mask=allowed: the allowed CPUs"), "");
+        var partial = new dev.corescope.bench.FamilyRun("c2c", List.of(), null, null, null,
+                List.of("not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable", "one-way = round trip / 2"), "");
+
+        assertEquals("", Tour.notMeasured(List.of(measured)));
+        assertEquals("\nNot measured here:\n  c2c: not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable\n",
+                Tour.notMeasured(List.of(measured, partial)));
+    }
 }
