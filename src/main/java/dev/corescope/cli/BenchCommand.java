@@ -39,8 +39,9 @@ import java.util.stream.Collectors;
                 "",
                 "A family that fails is listed under FAILED (and in the JSON's \"failures\");",
                 "the others still run, their results are printed and saved, and the exit",
-                "code is 3. Ctrl-C stops the run cleanly and saves the finished families to",
-                "-o FILE. To keep every thread of a run on one CPU, pin the whole process:",
+                "code is 3; when every family failed it is 1, with nothing printed or saved.",
+                "Ctrl-C stops the run cleanly and saves the finished families to -o FILE.",
+                "To keep every thread of a run on one CPU, pin the whole process:",
                 "  ./run.sh pin --cpus 1 -- ./run.sh bench timerbase",
                 "",
                 "Examples:",
@@ -102,6 +103,12 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private int print(ResultsFile file, List<FamilyRun> runs, PrintWriter err, int total) throws java.io.IOException {
+        if (file.failures().size() == total) {
+            // Nothing finished, so there are no results to print or save: a plain runtime failure (CONTRACT.md's 1).
+            err.println("corescope: " + failureLine(file.failures(), total));
+            err.flush();
+            return Main.EXIT_FAILURE;
+        }
         String json = Json.write(file);
         if (output != null) Json.writeAtomically(output, json);
         PrintWriter out = spec.commandLine().getOut();

@@ -59,6 +59,18 @@ class BenchCommandTest {
     }
 
     @Test
+    void whenEveryFamilyFailsTheExitCodeIsOneWithNothingOnStdoutAndNoFile() {
+        Path file = dir.resolve("r.json");
+        Run r = run(() -> List.of(new TestFamilies.Failing()), "bench", "failing", "--format", "json", "-o", file.toString());
+
+        assertEquals(Main.EXIT_FAILURE, r.code());
+        assertEquals("", r.out());
+        assertEquals(List.of("corescope: 1 of 1 family failed: failing (IllegalStateException: boom: this test family fails on purpose)"),
+                r.err().lines().filter(l -> !l.startsWith("corescope: [")).toList());
+        assertFalse(Files.exists(file), "nothing is saved when nothing finished");
+    }
+
+    @Test
     void everyResultsFileCarriesTheEnvironment() throws Exception {
         Run r = run(() -> List.of(new TestFamilies.Sleeping("only")), "bench", "only", "--format", "json");
         assertEquals(0, r.code(), r.err());
