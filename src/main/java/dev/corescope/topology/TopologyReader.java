@@ -48,6 +48,11 @@ final class TopologyReader {
     }
 
     static Topology read(Path root, boolean live) {
+        if (live && !Files.isDirectory(root.resolve(CPU))) {
+            // Not bad input but a machine without sysfs (a bare chroot or container): exit 1, not 2.
+            throw new IllegalStateException(root.resolve(CPU) + ": missing, so the topology is not available"
+                    + " (sysfs is not mounted here; mount -t sysfs sysfs /sys)");
+        }
         checkRoot(root);
         TopologyReader reader = new TopologyReader(root);
         return reader.build(root, live);

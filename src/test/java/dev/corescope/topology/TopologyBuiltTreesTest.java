@@ -24,6 +24,15 @@ class TopologyBuiltTreesTest {
     }
 
     @Test
+    void aLiveMachineWithoutSysfsIsARuntimeFailureNotBadInput() {
+        IllegalStateException live = assertThrows(IllegalStateException.class, () -> TopologyReader.read(tmp, true));
+        assertEquals(tmp.resolve("sys/devices/system/cpu") + ": missing, so the topology is not available"
+                + " (sysfs is not mounted here; mount -t sysfs sysfs /sys)", live.getMessage());
+        IllegalArgumentException saved = assertThrows(IllegalArgumentException.class, () -> Topology.read(tmp));
+        assertTrue(saved.getMessage().contains("holds no sys/devices/system/cpu"), saved.getMessage());
+    }
+
+    @Test
     void plainTwoCoreMachineReadsAsTheContractExample() {
         Topology t = Topology.read(FakeSysfs.twoCores(tmp).root());
         assertEquals(new Topology.Summary(1, 0, 0, 2, 2, 1), t.summary());
