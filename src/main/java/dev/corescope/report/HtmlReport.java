@@ -265,7 +265,7 @@ public final class HtmlReport {
         int last = counts.length - 1;
         while (last > 0 && counts[last] == 0) last--;
         int n = Math.max(1, last + 1);
-        int left = 44, right = 12, top = 40, bottom = 40, plotW = 300, plotH = 140;
+        int left = 44, right = 12, top = 54, bottom = 40, plotW = 300, plotH = 140;
         int width = left + plotW + right;
         int height = top + plotH + bottom;
         long maxCount = 1;
@@ -279,7 +279,11 @@ public final class HtmlReport {
                 width, height, width, height));
         s.append("<title>").append(esc(title)).append("</title>\n");
         s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"15\" font-size=\"13\" font-weight=\"bold\">%s</text>%n", esc(title)));
-        s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"31\" fill=\"#444\">%s</text>%n", esc(stats(x))));
+        // two caption lines: one line of a million samples, a max in ms and the overflow did not fit the chart's width
+        List<String> stats = stats(x);
+        for (int i = 0; i < stats.size(); i++) {
+            s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\" fill=\"#444\">%s</text>%n", 30 + 13 * i, esc(stats.get(i))));
+        }
         for (int d = 0; d <= (int) Math.floor(logMax); d++) {
             double y = top + plotH - plotH * Math.log10(Math.pow(10, d) + 1) / logMax;
             s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>%n", left, y, left + plotW, y));
@@ -313,14 +317,18 @@ public final class HtmlReport {
         return s.toString();
     }
 
-    private static String stats(Histogram x) {
-        List<String> parts = new ArrayList<>();
-        parts.add(String.format(Locale.ROOT, "%,d samples", x.total()));
-        if (x.p50() != null) parts.add("p50 " + ResultsText.number(x.p50()) + " ns");
-        if (x.p99() != null) parts.add("p99 " + ResultsText.number(x.p99()) + " ns");
-        if (x.max() != null) parts.add("max " + ResultsText.number(x.max()) + " ns");
-        if (x.overflow() > 0) parts.add(String.format(Locale.ROOT, "%,d beyond the last bucket", x.overflow()));
-        return String.join(", ", parts);
+    private static List<String> stats(Histogram x) {
+        List<String> first = new ArrayList<>();
+        first.add(String.format(Locale.ROOT, "%,d samples", x.total()));
+        if (x.p50() != null) first.add("p50 " + ResultsText.number(x.p50()) + " ns");
+        if (x.p99() != null) first.add("p99 " + ResultsText.number(x.p99()) + " ns");
+        List<String> second = new ArrayList<>();
+        if (x.max() != null) second.add("max " + ResultsText.number(x.max()) + " ns");
+        if (x.overflow() > 0) second.add(String.format(Locale.ROOT, "%,d beyond the last bucket", x.overflow()));
+        List<String> lines = new ArrayList<>();
+        lines.add(String.join(", ", first));
+        if (!second.isEmpty()) lines.add(String.join(", ", second));
+        return lines;
     }
 
     private static String tick(int decade) {
