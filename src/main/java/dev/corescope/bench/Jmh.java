@@ -47,6 +47,16 @@ public final class Jmh {
      */
     public static Collection<RunResult> run(Class<?> benchmarkClass, String methodRegex, Map<String, String[]> params,
                                             Settings s, List<String> extraJvmArgs) throws RunnerException {
+        return new Runner(options(benchmarkClass, methodRegex, params, s, extraJvmArgs).build()).run();
+    }
+
+    /**
+     * The options {@link #run} uses, for a family that must add its own (threads, thread groups)
+     * before running them with {@code new Runner(options.build()).run()}. The forks' JVM flags are
+     * set here in one {@code jvmArgsAppend} call; a second call would replace them.
+     */
+    public static ChainedOptionsBuilder options(Class<?> benchmarkClass, String methodRegex, Map<String, String[]> params,
+                                                Settings s, List<String> extraJvmArgs) {
         String include = "^" + java.util.regex.Pattern.quote(benchmarkClass.getName()) + "\\."
                 + (methodRegex == null ? ".*" : methodRegex) + "$";
         ChainedOptionsBuilder ob = new OptionsBuilder()
@@ -67,7 +77,7 @@ public final class Jmh {
             if (extraJvmArgs != null) jvm.addAll(extraJvmArgs);
             ob.jvmArgsAppend(jvm.toArray(String[]::new));
         }
-        return new Runner(ob.build()).run();
+        return ob;
     }
 
     /** The JMH result as a CONTRACT row; {@code params} adds to the benchmark's own {@code @Param}s. */
