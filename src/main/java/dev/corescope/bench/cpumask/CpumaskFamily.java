@@ -41,9 +41,9 @@ public final class CpumaskFamily implements BenchFamily {
     static final String BASELINE = "any_but_loop";
     static final String APPROACH = "first_but";
 
-    /** JMH runs: quick stays under 20 s for 8 forks on 2 cores; full aims at errors under 2%. */
     /** Tests: no fork, 3 iterations (JMH gives no error below 3); numbers mean nothing. */
     static final Jmh.Settings SMOKE = new Jmh.Settings(0, 1, 20, 3, 20);
+    /** JMH runs: quick stays under 20 s for 8 forks on 2 cores; full aims at errors under 2%. */
     static final Jmh.Settings QUICK = new Jmh.Settings(1, 2, 100, 30, 10);
     static final Jmh.Settings FULL = new Jmh.Settings(3, 3, 200, 60, 10);
 
