@@ -130,6 +130,8 @@ public final class TimerBases implements AutoCloseable {
         if (ntimers < 4 || Integer.bitCount(ntimers) != 1) throw new IllegalArgumentException("ntimers " + ntimers + ": a power of two >= 4");
         int[] cpuList = cpus.stream().limit(MAX_CPUS).toArray();
         int nrCpuIds = Math.max(Affinity.nrCpuIds(), cpuList[cpuList.length - 1] + 1);
+        // Shared by design: each CPU's area is allocated by a thread pinned to that CPU (allocateOn),
+        // and the measuring threads read them all; close() frees it.
         Arena arena = Arena.ofShared();
         try {
             MemorySegment offsets = arena.allocate(ValueLayout.JAVA_LONG, nrCpuIds);
