@@ -186,11 +186,20 @@ public final class TimerBases implements AutoCloseable {
                 failure.set(e);
             }
         });
-        try {
-            t.join();
-        } catch (InterruptedException e) {
+        // Waits out an interrupt too: the thread allocates from the arena that create() closes
+        // when this throws, and it takes microseconds.
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while building CPU " + cpu + "'s timer bases", e);
+            throw new IllegalStateException("interrupted while building CPU " + cpu + "'s timer bases");
         }
         if (failure.get() instanceof RuntimeException r) throw r;
         if (failure.get() instanceof Error e) throw e;
