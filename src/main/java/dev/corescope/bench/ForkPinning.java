@@ -4,7 +4,6 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -25,16 +24,11 @@ public final class ForkPinning {
     }
 
     /**
-     * The extra JVM arguments of a forked benchmark JVM: {@code cpus} as {@value #PROPERTY},
-     * and {@code --sun-misc-unsafe-memory-access=allow}, because JMH 1.37 calls
-     * {@code sun.misc.Unsafe} and JDK 24+ would print a warning that JMH copies to stdout,
-     * into the middle of {@code --format json}.
+     * The extra JVM arguments of a forked benchmark JVM, for {@link Jmh#run}: {@code cpus} as
+     * {@value #PROPERTY}, none when unpinned.
      */
     public static List<String> jvmArgs(Optional<CpuMask> cpus) {
-        List<String> args = new ArrayList<>();
-        args.add("--sun-misc-unsafe-memory-access=allow");
-        cpus.ifPresent(m -> args.add("-D" + PROPERTY + "=" + m.toList()));
-        return args;
+        return cpus.map(m -> List.of("-D" + PROPERTY + "=" + m.toList())).orElse(List.of());
     }
 
     /** Runs {@code body} with {@value #PROPERTY} set in this JVM too (for {@code forks(0)}). */

@@ -1,6 +1,5 @@
 package dev.corescope.bench;
 
-import dev.corescope.report.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -11,12 +10,11 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Runs JMH benchmarks from inside corescope and turns JMH's results into {@link Result}s.
+ * Runs JMH benchmarks from inside corescope, with the same run sizes and fork flags for every family.
  * Every figure corescope reports as a speed comes through here (or through the {@code jmh}
  * command); JMH's score error is the half-width of the 99.9% confidence interval, the
  * CONTRACT's {@code error}.
@@ -47,6 +45,16 @@ public final class Jmh {
      */
     public static Collection<RunResult> run(Class<?> benchmarkClass, String methodRegex, Map<String, String[]> params,
                                             Settings s, List<String> extraJvmArgs) throws RunnerException {
+        return new Runner(options(benchmarkClass, methodRegex, params, s, extraJvmArgs).build()).run();
+    }
+
+    /**
+     * The options {@link #run} uses, for a family that must add its own (threads, thread groups)
+     * before running them with {@code new Runner(options.build()).run()}. The forks' JVM flags are
+     * set here in one {@code jvmArgsAppend} call; a second call would replace them.
+     */
+    public static ChainedOptionsBuilder options(Class<?> benchmarkClass, String methodRegex, Map<String, String[]> params,
+                                                Settings s, List<String> extraJvmArgs) {
         String include = "^" + java.util.regex.Pattern.quote(benchmarkClass.getName()) + "\\."
                 + (methodRegex == null ? ".*" : methodRegex) + "$";
         ChainedOptionsBuilder ob = new OptionsBuilder()
@@ -67,26 +75,6 @@ public final class Jmh {
             if (extraJvmArgs != null) jvm.addAll(extraJvmArgs);
             ob.jvmArgsAppend(jvm.toArray(String[]::new));
         }
-        return new Runner(ob.build()).run();
-    }
-
-    /** The JMH result as a CONTRACT row; {@code params} adds to the benchmark's own {@code @Param}s. */
-    public static Result toResult(RunResult r, String benchmark, String variant, String implementation, String metric,
-                                  String cpus, Map<String, Object> params) {
-        var primary = r.getPrimaryResult();
-        Map<String, Object> all = new LinkedHashMap<>();
-        for (String key : r.getParams().getParamsKeys()) all.put(key, paramValue(r.getParams().getParam(key)));
-        if (params != null) all.putAll(params);
-        double error = primary.getScoreError();
-        return new Result(benchmark, variant, implementation, metric, primary.getScoreUnit(), primary.getScore(),
-                Double.isNaN(error) ? null : error, primary.getStatistics().getN(), cpus, all);
-    }
-
-    private static Object paramValue(String v) {
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            return v;
-        }
+        return ob;
     }
 }

@@ -3,7 +3,6 @@ package dev.corescope.cli;
 import dev.corescope.bench.BenchFamily;
 
 import java.util.List;
-import java.util.Optional;
 
 /** The benchmark families {@code bench} and the tour know, in the order the tour runs them. */
 final class Families {
@@ -19,10 +18,6 @@ final class Families {
                 new dev.corescope.bench.c2c.C2cFamily(),
                 new dev.corescope.bench.locks.LocksFamily()
         );
-    }
-
-    static Optional<BenchFamily> byName(String name) {
-        return all().stream().filter(f -> f.name().equals(name)).findFirst();
     }
 
     static String names() {

@@ -143,10 +143,9 @@ public final class HtmlReport {
         row(h, "kernel", e.kernel());
         row(h, "JDK", e.jdk());
         if (e.jvmFlags() != null && !e.jvmFlags().isEmpty()) row(h, "JVM flags", String.join(" ", e.jvmFlags()));
-        row(h, "CPUs", "allowed " + set(e.allowed()) + ", online " + set(e.online()) + ", isolated " + set(e.isolated())
-                + ", nohz_full " + set(e.nohzFull()) + "; SMT " + (e.smt() == null ? "unknown" : e.smt() ? "on" : "off"));
+        row(h, "CPUs", ResultsText.cpus(e));
         if (e.pinnedCpus() != null) row(h, "pinned", e.pinnedCpus());
-        row(h, "cgroup", "cpuset " + set(e.cgroupCpuset()) + ", CPU quota " + (e.cpuQuota() == null ? "unknown" : e.cpuQuota()));
+        row(h, "cgroup", "cpuset " + ResultsText.set(e.cgroupCpuset()) + ", CPU quota " + (e.cpuQuota() == null ? "unknown" : e.cpuQuota()));
         row(h, "cpufreq", "governor " + (e.governor() == null ? "not readable" : e.governor())
                 + (e.frequencyMHz() == null ? "" : "; " + e.frequencyMHz().get("lowest") + "-" + e.frequencyMHz().get("highest")
                 + " MHz (" + e.frequencyMHz().get("source") + ")"));
@@ -388,11 +387,6 @@ public final class HtmlReport {
 
     private static void row(StringBuilder h, String k, String v) {
         h.append("<tr><th>").append(esc(k)).append("</th><td>").append(esc(v == null ? "unknown" : v)).append("</td></tr>\n");
-    }
-
-    private static String set(String cpulist) {
-        if (cpulist == null) return "?";
-        return cpulist.isEmpty() ? "-" : cpulist;
     }
 
     private static String pct(double v) {

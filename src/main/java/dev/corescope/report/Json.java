@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -45,10 +44,6 @@ public final class Json {
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
         try {
             Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            // a temporary file is rw-------; the result should read like any file the user makes
-            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
-            }
             keepOrShare(tmp, abs);
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -61,25 +56,27 @@ public final class Json {
     }
 
     /**
-     * Reads a results file. Fields this version does not know are skipped, so files from a
-     * newer corescope (which may add fields, never rename them) still read.
-     */
-    /**
      * A temporary file is created 0600; the file it replaces keeps its own permissions, and a
      * new one gets 0644 like any file a shell writes under the usual umask, so results can be shared.
      */
     private static void keepOrShare(Path tmp, Path target) throws IOException {
         try {
             var perms = Files.exists(target) ? Files.getPosixFilePermissions(target)
-                    : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
+                    : PosixFilePermissions.fromString("rw-r--r--");
             Files.setPosixFilePermissions(tmp, perms);
         } catch (UnsupportedOperationException e) {
             // not a POSIX file system: its defaults apply
         }
     }
 
+    /**
+     * Reads a results file. Fields this version does not know are skipped, so files from a
+     * newer corescope (which may add fields, never rename them) still read.
+     */
     public static ResultsFile readResults(Path file) throws IOException {
-        return readResultsLeniently(file);
+        return MAPPER.readerFor(ResultsFile.class)
+                .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .readValue(file.toFile());
     }
 
     /**
@@ -111,11 +108,5 @@ public final class Json {
             String msg = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
             throw new BadResultsFileException(file, "a field has the wrong type: " + msg);
         }
-    }
-
-    private static ResultsFile readResultsLeniently(Path file) throws IOException {
-        return MAPPER.readerFor(ResultsFile.class)
-                .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .readValue(file.toFile());
     }
 }

@@ -136,8 +136,7 @@ public final class ResultsText {
         t.row("#   kernel", orUnknown(e.kernel()));
         t.row("#   JDK", orUnknown(e.jdk()));
         if (e.jvmFlags() != null && !e.jvmFlags().isEmpty()) t.row("#   JVM flags", String.join(" ", e.jvmFlags()));
-        t.row("#   CPUs", "allowed " + set(e.allowed()) + ", online " + set(e.online()) + ", isolated " + set(e.isolated())
-                + ", nohz_full " + set(e.nohzFull()) + "; SMT " + (e.smt() == null ? "unknown" : e.smt() ? "on" : "off"));
+        t.row("#   CPUs", cpus(e));
         if (e.pinnedCpus() != null) t.row("#   pinned", e.pinnedCpus());
         t.row("#   cgroup", "cpuset " + set(e.cgroupCpuset()) + ", CPU quota " + (e.cpuQuota() == null ? "unknown" : e.cpuQuota())
                 + (e.cgroup() == null ? "" : " (" + e.cgroup() + ")"));
@@ -168,7 +167,14 @@ public final class ResultsText {
         return String.format(Locale.ROOT, fmt, v);
     }
 
-    private static String set(String cpulist) {
+    /** The CPU sets and SMT in one line, for the text and the HTML report alike. */
+    static String cpus(Environment e) {
+        return "allowed " + set(e.allowed()) + ", online " + set(e.online()) + ", isolated " + set(e.isolated())
+                + ", nohz_full " + set(e.nohzFull()) + "; SMT " + (e.smt() == null ? "unknown" : e.smt() ? "on" : "off");
+    }
+
+    /** A cpulist for a report line: {@code -} for the empty set, {@code ?} when unknown. */
+    static String set(String cpulist) {
         if (cpulist == null) return "?";
         return cpulist.isEmpty() ? "-" : cpulist;
     }

@@ -119,6 +119,22 @@ public final class Affinity {
     }
 
     /**
+     * {@link #pin(int)}, then {@link #currentCpu()} to confirm the thread runs on {@code cpu}, for
+     * measurements whose meaning is the CPU pair; the old mask is restored when it does not.
+     *
+     * @throws IllegalStateException when the thread runs elsewhere after pinning
+     */
+    public static Pinning pinChecked(int cpu) {
+        Pinning p = pin(cpu);
+        int now = currentCpu();
+        if (now != cpu) {
+            p.close();
+            throw new IllegalStateException("pinned to CPU " + cpu + " but sched_getcpu() says " + now);
+        }
+        return p;
+    }
+
+    /**
      * {@code sched_getcpu()}: the CPU the calling thread runs on now, through a
      * {@code critical(false)} downcall (no thread-state transition, no errno capture): for
      * hot loops and checks after pinning.

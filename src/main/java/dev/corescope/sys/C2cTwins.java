@@ -32,11 +32,10 @@ public final class C2cTwins {
      * @throws NativeUnavailableException when the C twins were not built
      */
     public static double[] pingPong(int pingCpu, int pongCpu, int roundTrips, int samples) {
-        if (Holder.PINGPONG == null) throw new NativeUnavailableException(Holder.REASON);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
             MemorySegment failed = arena.allocate(NAME_BYTES);
-            int rc = (int) Holder.PINGPONG.invokeExact(pingCpu, pongCpu, roundTrips, samples, out, failed, NAME_BYTES);
+            int rc = (int) TwinLinker.linked(Holder.PINGPONG, Holder.REASON).invokeExact(pingCpu, pongCpu, roundTrips, samples, out, failed, NAME_BYTES);
             if (rc != 0) {
                 throw new NativeException(failed.getString(0), "ping=" + pingCpu + ", pong=" + pongCpu, rc);
             }
@@ -47,21 +46,10 @@ public final class C2cTwins {
     }
 
     private static final class Holder {
-        static final MethodHandle PINGPONG;
-        static final String REASON;
-
-        static {
-            MethodHandle h = null;
-            String reason = null;
-            try {
-                h = NativeLibrary.downcall("cs_c2c_pingpong", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                        ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-            } catch (NativeUnavailableException e) {
-                reason = e.getMessage();
-            }
-            PINGPONG = h;
-            REASON = reason;
-        }
+        private static final TwinLinker LINKER = new TwinLinker();
+        static final MethodHandle PINGPONG = LINKER.downcall("cs_c2c_pingpong", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        static final String REASON = LINKER.failure();
     }
 }

@@ -155,36 +155,20 @@ public final class CpumaskTwins {
     }
 
     private static MethodHandle linked(MethodHandle h) {
-        if (h == null) throw new NativeUnavailableException(Handles.FAILURE);
-        return h;
+        return TwinLinker.linked(h, Handles.FAILURE);
     }
 
     /** Linked on first use; a missing library or symbol is kept as a reason, not thrown from the initializer. */
     private static final class Handles {
-        static final MethodHandle BATCH;
-        static final MethodHandle CALL;
-        static final String FAILURE;
-
-        static {
-            MethodHandle batch = null, call = null;
-            String failure = null;
-            try {
-                batch = NativeLibrary.downcall("cs_cpumask_batch", FunctionDescriptor.of(
-                        ValueLayout.JAVA_LONG,
-                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                        ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
-                        ValueLayout.ADDRESS));
-                call = NativeLibrary.downcall("cs_cpumask_call", FunctionDescriptor.of(
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-            } catch (NativeUnavailableException e) {
-                batch = null;
-                call = null;
-                failure = e.getMessage();
-            }
-            BATCH = batch;
-            CALL = call;
-            FAILURE = failure;
-        }
+        private static final TwinLinker LINKER = new TwinLinker();
+        static final MethodHandle BATCH = LINKER.downcall("cs_cpumask_batch", FunctionDescriptor.of(
+                ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
+                ValueLayout.ADDRESS));
+        static final MethodHandle CALL = LINKER.downcall("cs_cpumask_call", FunctionDescriptor.of(
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        static final String FAILURE = LINKER.failure();
     }
 }

@@ -38,14 +38,13 @@ public final class CpupriTwins {
      */
     public static Samples run(boolean mechanism, int readerCpu, int writerCpu, long[] countOffsets, long[] maskOffsets,
                               long structBytes, int lineSize, int nrCpuIds, int samples, int sampleMillis) {
-        if (Holder.RUN == null) throw new NativeUnavailableException(Holder.REASON);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment counts = arena.allocateFrom(ValueLayout.JAVA_LONG, countOffsets);
             MemorySegment masks = arena.allocateFrom(ValueLayout.JAVA_LONG, maskOffsets);
             MemorySegment reader = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
             MemorySegment writer = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
             MemorySegment failed = arena.allocate(NAME_BYTES);
-            int rc = (int) Holder.RUN.invokeExact(mechanism ? 0 : 1, readerCpu, writerCpu, counts, masks, structBytes,
+            int rc = (int) TwinLinker.linked(Holder.RUN, Holder.REASON).invokeExact(mechanism ? 0 : 1, readerCpu, writerCpu, counts, masks, structBytes,
                     lineSize, nrCpuIds, samples, sampleMillis, reader, writer, failed, NAME_BYTES);
             if (rc != 0) {
                 throw new NativeException(failed.getString(0), "reader=" + readerCpu + ", writer=" + writerCpu, rc);
@@ -57,23 +56,12 @@ public final class CpupriTwins {
     }
 
     private static final class Holder {
-        static final MethodHandle RUN;
-        static final String REASON;
-
-        static {
-            MethodHandle h = null;
-            String reason = null;
-            try {
-                h = NativeLibrary.downcall("cs_cpupri_run", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                        ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
-                        ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-            } catch (NativeUnavailableException e) {
-                reason = e.getMessage();
-            }
-            RUN = h;
-            REASON = reason;
-        }
+        private static final TwinLinker LINKER = new TwinLinker();
+        static final MethodHandle RUN = LINKER.downcall("cs_cpupri_run", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        static final String REASON = LINKER.failure();
     }
 }

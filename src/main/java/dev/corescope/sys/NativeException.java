@@ -12,11 +12,16 @@ public final class NativeException extends RuntimeException {
     private final int errnoNumber;
 
     public NativeException(String function, String arguments, int errnoNumber) {
-        super(function + "(" + arguments + ") failed: " + Errno.of(errnoNumber).name() + " (" + errnoNumber + ")");
+        super(message(function, arguments, errnoNumber));
         this.function = function;
         this.arguments = arguments;
         this.errno = Errno.of(errnoNumber);
         this.errnoNumber = errnoNumber;
+    }
+
+    /** The message of a failed call, also for a failure kept as a reason rather than thrown. */
+    static String message(String function, String arguments, int errnoNumber) {
+        return function + "(" + arguments + ") failed: " + Errno.of(errnoNumber).name() + " (" + errnoNumber + ")";
     }
 
     /** The C function's name, e.g. {@code sched_setaffinity}. */

@@ -230,7 +230,7 @@ public final class PerfCounters {
         }
         if (rc >= 0) return new Opened((int) rc, false, null);
         Errno err = Errno.of(errno);
-        String why = "perf_event_open(" + e.perfName + ") failed: " + err.name() + " (" + errno + ")";
+        String why = NativeException.message("perf_event_open", e.perfName, errno);
         if (e.hardware && (err == Errno.ENOENT || err == Errno.EOPNOTSUPP || err == Errno.ENODEV)) {
             why += ": no hardware performance counters (PMU) " + pmuNote();
         } else if (err == Errno.EACCES || err == Errno.EPERM) {

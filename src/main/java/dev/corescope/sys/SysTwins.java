@@ -35,7 +35,7 @@ public final class SysTwins {
     /** {@code n} calls of {@code sched_getcpu()} in C: ns per call. */
     public static double getcpuLoop(long n) {
         try {
-            return (double) handles().getcpu.invokeExact(n);
+            return (double) linked(Handles.GETCPU).invokeExact(n);
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
@@ -45,7 +45,7 @@ public final class SysTwins {
     public static double getaffinityLoop(long n) {
         long bytes = cpusetBytes();
         try {
-            return checked((double) handles().getaffinity.invokeExact(n, bytes), "sched_getaffinity", bytes);
+            return checked((double) linked(Handles.GETAFFINITY).invokeExact(n, bytes), "sched_getaffinity", bytes);
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
@@ -55,7 +55,7 @@ public final class SysTwins {
     public static double setaffinityLoop(long n) {
         long bytes = cpusetBytes();
         try {
-            return checked((double) handles().setaffinity.invokeExact(n, bytes), "sched_setaffinity", bytes);
+            return checked((double) linked(Handles.SETAFFINITY).invokeExact(n, bytes), "sched_setaffinity", bytes);
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
@@ -71,28 +71,17 @@ public final class SysTwins {
         return result;
     }
 
-    private static Handles handles() {
-        if (Handles.REASON != null) throw new NativeUnavailableException(Handles.REASON);
-        return Handles.INSTANCE;
+    private static MethodHandle linked(MethodHandle h) {
+        return TwinLinker.linked(h, Handles.REASON);
     }
 
-    private record Handles(MethodHandle getcpu, MethodHandle getaffinity, MethodHandle setaffinity) {
-        static final Handles INSTANCE;
-        static final String REASON;
-
-        static {
-            Handles h = null;
-            String reason = null;
-            try {
-                h = new Handles(
-                        NativeLibrary.downcall("cs_sys_getcpu_loop", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG)),
-                        NativeLibrary.downcall("cs_sys_getaffinity_loop", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG, JAVA_LONG)),
-                        NativeLibrary.downcall("cs_sys_setaffinity_loop", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG, JAVA_LONG)));
-            } catch (NativeUnavailableException e) {
-                reason = e.getMessage();
-            }
-            INSTANCE = h;
-            REASON = reason;
-        }
+    private static final class Handles {
+        private static final TwinLinker LINKER = new TwinLinker();
+        static final MethodHandle GETCPU = LINKER.downcall("cs_sys_getcpu_loop", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG));
+        static final MethodHandle GETAFFINITY = LINKER.downcall("cs_sys_getaffinity_loop",
+                FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG, JAVA_LONG));
+        static final MethodHandle SETAFFINITY = LINKER.downcall("cs_sys_setaffinity_loop",
+                FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG, JAVA_LONG));
+        static final String REASON = LINKER.failure();
     }
 }

@@ -83,34 +83,18 @@ public final class TimerbaseTwins {
     }
 
     private static MethodHandle linked(MethodHandle h) {
-        if (h == null) throw new NativeUnavailableException(Handles.FAILURE);
-        return h;
+        return TwinLinker.linked(h, Handles.FAILURE);
     }
 
     /** Linked on first use; a missing library or symbol is kept as a reason, not thrown from the initializer. */
     private static final class Handles {
-        static final MethodHandle BATCH;
-        static final MethodHandle SAMPLES;
-        static final String FAILURE;
-
-        static {
-            MethodHandle batch = null, samples = null;
-            String failure = null;
-            try {
-                batch = NativeLibrary.downcall("cs_timerbase_batch", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
-                samples = NativeLibrary.downcall("cs_timerbase_samples", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
-                        ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
-            } catch (NativeUnavailableException e) {
-                batch = null;
-                samples = null;
-                failure = e.getMessage();
-            }
-            BATCH = batch;
-            SAMPLES = samples;
-            FAILURE = failure;
-        }
+        private static final TwinLinker LINKER = new TwinLinker();
+        static final MethodHandle BATCH = LINKER.downcall("cs_timerbase_batch", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+        static final MethodHandle SAMPLES = LINKER.downcall("cs_timerbase_samples", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+        static final String FAILURE = LINKER.failure();
     }
 }

@@ -187,10 +187,6 @@ final class SysfsReader {
         problems.add("could not read " + rel + ": " + why);
     }
 
-    void note(String text) {
-        problems.add(text);
-    }
-
     List<String> problems() {
         return problems;
     }

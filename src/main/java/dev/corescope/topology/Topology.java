@@ -40,7 +40,6 @@ public final class Topology {
     }
 
     private final String source;
-    private final boolean live;
     private final String cpuModel;
     private final int nbits;
     private final CpuMask online;
@@ -70,7 +69,6 @@ public final class Topology {
 
     Topology(Builder b) {
         this.source = b.source;
-        this.live = b.live;
         this.cpuModel = b.cpuModel;
         this.nbits = b.nbits;
         this.online = b.online;
@@ -138,11 +136,6 @@ public final class Topology {
     /** The root it was read from: {@code /} for the live machine. */
     public String source() {
         return source;
-    }
-
-    /** True for {@link #live()}: {@link #allowed()} is then present. */
-    public boolean isLive() {
-        return live;
     }
 
     /** {@code model name} of /proc/cpuinfo (or its Arm/other spellings), when there is one. */
@@ -356,7 +349,6 @@ public final class Topology {
     /** Mutable state the reader fills in. */
     static final class Builder {
         String source;
-        boolean live;
         String cpuModel;
         int nbits;
         CpuMask online;

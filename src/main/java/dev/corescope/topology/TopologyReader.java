@@ -68,7 +68,6 @@ final class TopologyReader {
 
     private Topology build(Path root, boolean live) {
         b.source = root.toString();
-        b.live = live;
         // sched_getaffinity through FFM links its downcalls on first use, tens of milliseconds
         // that overlap with reading sysfs on another thread rather than add to it
         AllowedLookup allowed = live ? AllowedLookup.start() : null;

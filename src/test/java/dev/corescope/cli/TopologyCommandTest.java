@@ -4,10 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,21 +21,8 @@ class TopologyCommandTest {
     @TempDir
     Path tmp;
 
-    record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
-    private static void assertOneLineError(Run r, int code, String startsWith) {
-        assertEquals(code, r.code(), r.err());
+    private static void assertOneLineError(CliRun r, int code, String startsWith) {
+        assertEquals(code, r.exitCode(), r.err());
         assertEquals("", r.out(), "nothing on stdout");
         assertEquals(1, r.err().lines().count(), "one line on stderr: " + r.err());
         assertTrue(r.err().startsWith(startsWith), r.err());
@@ -67,36 +51,36 @@ class TopologyCommandTest {
 
     @Test
     void rootThatDoesNotExistIsExit2WithOneLine() {
-        Run r = run("topology", "--root", tmp.resolve("nope").toString());
+        CliRun r = CliRun.run("topology", "--root", tmp.resolve("nope").toString());
         assertOneLineError(r, 2, "corescope: --root " + tmp.resolve("nope") + ": no such directory");
     }
 
     @Test
     void rootThatIsAFileIsExit2() throws Exception {
         Path f = Files.writeString(tmp.resolve("file"), "x");
-        assertOneLineError(run("topology", "--root", f.toString()), 2, "corescope: --root " + f + ": not a directory");
+        assertOneLineError(CliRun.run("topology", "--root", f.toString()), 2, "corescope: --root " + f + ": not a directory");
     }
 
     @Test
     void rootWithoutSysfsIsExit2() {
-        assertOneLineError(run("topology", "--root", tmp.toString()), 2, "corescope: --root " + tmp + ": holds no sys/devices/system/cpu");
+        assertOneLineError(CliRun.run("topology", "--root", tmp.toString()), 2, "corescope: --root " + tmp + ": holds no sys/devices/system/cpu");
     }
 
     @Test
     void captureArchiveAsRootSaysToUnpackIt() throws Exception {
         Path f = Files.writeString(tmp.resolve("box.tar.gz"), "x");
-        assertOneLineError(run("topology", "--root", f.toString()), 2, "corescope: --root " + f + ": a capture archive; unpack it first");
+        assertOneLineError(CliRun.run("topology", "--root", f.toString()), 2, "corescope: --root " + f + ": a capture archive; unpack it first");
     }
 
     @Test
     void unknownFormatIsExit2() throws Exception {
-        assertOneLineError(run("topology", "--root", tree().toString(), "--format", "xml"), 2, "corescope: ");
+        assertOneLineError(CliRun.run("topology", "--root", tree().toString(), "--format", "xml"), 2, "corescope: ");
     }
 
     @Test
     void savedTreeAsTextEndsWithTheSummary() throws Exception {
-        Run r = run("topology", "--root", tree().toString());
-        assertEquals(0, r.code(), r.err());
+        CliRun r = CliRun.run("topology", "--root", tree().toString());
+        assertEquals(0, r.exitCode(), r.err());
         List<String> lines = r.out().lines().toList();
         assertTrue(lines.getLast().startsWith("1 package, 2 cores, 2 PUs, 1 NUMA node"), lines.getLast());
         assertFalse(r.out().contains("Allowed:"), "no allowed set for a saved tree");
@@ -104,8 +88,8 @@ class TopologyCommandTest {
 
     @Test
     void savedTreeAsJsonHasNoAllowedSet() throws Exception {
-        Run r = run("topology", "--root", tree().toString(), "--format", "json");
-        assertEquals(0, r.code(), r.err());
+        CliRun r = CliRun.run("topology", "--root", tree().toString(), "--format", "json");
+        assertEquals(0, r.exitCode(), r.err());
         JsonNode j = new ObjectMapper().readTree(r.out());
         assertEquals(2, j.get("summary").get("cores").asInt());
         assertFalse(j.get("cpus").has("allowed"));
@@ -114,8 +98,8 @@ class TopologyCommandTest {
     @Test
     void liveJsonHasTheAllowedSet() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/sys/devices/system/cpu")), "no /sys here");
-        Run r = run("topology", "--format", "json");
-        assertEquals(0, r.code(), r.err());
+        CliRun r = CliRun.run("topology", "--format", "json");
+        assertEquals(0, r.exitCode(), r.err());
         JsonNode j = new ObjectMapper().readTree(r.out());
         assertEquals(dev.corescope.sys.Affinity.processAllowed().toList(), j.get("cpus").get("allowed").asText());
     }
@@ -123,8 +107,8 @@ class TopologyCommandTest {
     @Test
     void svgGoesToTheOutputFile() throws Exception {
         Path out = tmp.resolve("m.svg");
-        Run r = run("topology", "--root", tree().toString(), "--format", "svg", "-o", out.toString());
-        assertEquals(0, r.code(), r.err());
+        CliRun r = CliRun.run("topology", "--root", tree().toString(), "--format", "svg", "-o", out.toString());
+        assertEquals(0, r.exitCode(), r.err());
         assertTrue(Files.readString(out).startsWith("<svg "));
         assertTrue(r.out().contains("written to " + out));
     }
@@ -132,14 +116,14 @@ class TopologyCommandTest {
     @Test
     void outputIntoAMissingFolderIsExit2AndWritesNothing() throws Exception {
         Path out = tmp.resolve("missing/m.txt");
-        assertOneLineError(run("topology", "--root", tree().toString(), "-o", out.toString()), 2, "corescope: -o " + out + ": folder");
+        assertOneLineError(CliRun.run("topology", "--root", tree().toString(), "-o", out.toString()), 2, "corescope: -o " + out + ": folder");
         assertFalse(Files.exists(tmp.resolve("missing")));
     }
 
     @Test
     void captureIntoAMissingFolderIsExit2AndWritesNothing() {
         Path out = tmp.resolve("missing/box.tar.gz");
-        assertOneLineError(run("capture", "-o", out.toString()), 2, "corescope: -o " + out + ": folder " + tmp.resolve("missing") + " does not exist");
+        assertOneLineError(CliRun.run("capture", "-o", out.toString()), 2, "corescope: -o " + out + ": folder " + tmp.resolve("missing") + " does not exist");
         assertFalse(Files.exists(tmp.resolve("missing")));
     }
 
@@ -147,8 +131,8 @@ class TopologyCommandTest {
     void captureIntoAFolderThatCannotBeWrittenFailsWithOneLineAndNoFile() throws Exception {
         Path ro = Path.of("/proc/corescope-test.tar.gz");
         assumeTrue(Files.isDirectory(Path.of("/proc/self")), "no /proc here");
-        Run r = run("capture", "-o", ro.toString());
-        assertTrue(r.code() == 1 || r.code() == 2, "exit " + r.code());
+        CliRun r = CliRun.run("capture", "-o", ro.toString());
+        assertTrue(r.exitCode() == 1 || r.exitCode() == 2, "exit " + r.exitCode());
         assertEquals("", r.out());
         assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(r.err().startsWith("corescope: "), r.err());
@@ -159,8 +143,8 @@ class TopologyCommandTest {
 
     @Test
     void captureWithoutOutputIsExit2() {
-        Run r = run("capture");
-        assertEquals(2, r.code());
+        CliRun r = CliRun.run("capture");
+        assertEquals(2, r.exitCode());
         assertEquals("", r.out());
     }
 
@@ -168,8 +152,8 @@ class TopologyCommandTest {
     void liveCaptureWritesAnArchiveAndSaysHowToUnpackIt() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/sys/devices/system/cpu")), "no /sys here");
         Path out = tmp.resolve("box.tar.gz");
-        Run r = run("capture", "-o", out.toString());
-        assertEquals(0, r.code(), r.err());
+        CliRun r = CliRun.run("capture", "-o", out.toString());
+        assertEquals(0, r.exitCode(), r.err());
         assertTrue(Files.size(out) > 100);
         assertTrue(r.out().contains("tar xzf " + out), r.out());
     }
@@ -196,7 +180,7 @@ class TopologyCommandTest {
             java.util.OptionalInt[] code = new java.util.OptionalInt[1];
             String out = fast(code, args.toArray(String[]::new));
             assertEquals(java.util.OptionalInt.of(0), code[0]);
-            assertEquals(run(args.toArray(String[]::new)).out(), out, String.join(" ", args));
+            assertEquals(CliRun.run(args.toArray(String[]::new)).out(), out, String.join(" ", args));
         }
     }
 
@@ -215,8 +199,8 @@ class TopologyCommandTest {
     @Test
     void helpExplainsWithExamples() {
         for (String cmd : List.of("topology", "capture")) {
-            Run r = run(cmd, "--help");
-            assertEquals(0, r.code());
+            CliRun r = CliRun.run(cmd, "--help");
+            assertEquals(0, r.exitCode());
             assertTrue(r.out().contains("Example"), r.out());
         }
     }

@@ -106,7 +106,7 @@ public class C2cBenchmark {
 
         @Setup(Level.Trial)
         public void pin(C2cBenchmark b) {
-            pinning = PingPong.pinChecked(b.pingCpu);
+            pinning = Affinity.pinChecked(b.pingCpu);
         }
 
         @TearDown(Level.Trial)
@@ -122,7 +122,7 @@ public class C2cBenchmark {
 
         @Setup(Level.Trial)
         public void pin(C2cBenchmark b) {
-            pinning = PingPong.pinChecked(b.pongCpu);
+            pinning = Affinity.pinChecked(b.pongCpu);
         }
 
         @TearDown(Level.Trial)

@@ -177,7 +177,7 @@ public final class C2cFamily implements BenchFamily {
         Placement p = pair.get();
         var found = Jmh.run(C2cBenchmark.class, "pingpong", Map.of(
                         "placement", new String[]{p.name()}, "cpus", new String[]{usable.toList()}),
-                context.jmhSettings(), List.of("--sun-misc-unsafe-memory-access=allow"));
+                context.jmhSettings(), null);
         if (found.isEmpty()) return Optional.empty();
         RunResult r = found.iterator().next();
         org.openjdk.jmh.results.Result ping = r.getSecondaryResults().get("ping");

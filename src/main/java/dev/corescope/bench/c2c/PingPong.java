@@ -48,7 +48,7 @@ final class PingPong {
             MemorySegment line = arena.allocate(LINE_BLOCK, LINE_BLOCK);
             FLAG.setVolatile(line, 0L, PING);
             Thread pong = Thread.ofPlatform().name("c2c-pong-" + pongCpu).start(() -> {
-                try (Pinning p = pinChecked(pongCpu)) {
+                try (Pinning p = Affinity.pinChecked(pongCpu)) {
                     if (!startTogether(ready, failure)) return;
                     pongLoop(line, (long) roundTrips * samples);
                 } catch (Throwable t) {
@@ -57,7 +57,7 @@ final class PingPong {
                 }
             });
             Thread ping = Thread.ofPlatform().name("c2c-ping-" + pingCpu).start(() -> {
-                try (Pinning p = pinChecked(pingCpu)) {
+                try (Pinning p = Affinity.pinChecked(pingCpu)) {
                     if (!startTogether(ready, failure)) return;
                     for (int s = 0; s < samples; s++) {
                         long t0 = System.nanoTime();
@@ -123,15 +123,5 @@ final class PingPong {
                 if (seen == ABORT) return;
             }
         }
-    }
-
-    static Pinning pinChecked(int cpu) {
-        Pinning p = Affinity.pin(cpu);
-        int now = Affinity.currentCpu();
-        if (now != cpu) {
-            p.close();
-            throw new IllegalStateException("pinned to CPU " + cpu + " but sched_getcpu() says " + now);
-        }
-        return p;
     }
 }

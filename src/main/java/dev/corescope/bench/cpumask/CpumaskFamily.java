@@ -7,6 +7,7 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.Measured;
 import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
@@ -16,8 +17,6 @@ import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.util.ListStatistics;
-import org.openjdk.jmh.util.Statistics;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -42,9 +41,9 @@ public final class CpumaskFamily implements BenchFamily {
     static final String BASELINE = "any_but_loop";
     static final String APPROACH = "first_but";
 
-    /** JMH runs: quick stays under 20 s for 8 forks on 2 cores; full aims at errors under 2%. */
     /** Tests: no fork, 3 iterations (JMH gives no error below 3); numbers mean nothing. */
     static final Jmh.Settings SMOKE = new Jmh.Settings(0, 1, 20, 3, 20);
+    /** JMH runs: quick stays under 20 s for 8 forks on 2 cores; full aims at errors under 2%. */
     static final Jmh.Settings QUICK = new Jmh.Settings(1, 2, 100, 30, 10);
     static final Jmh.Settings FULL = new Jmh.Settings(3, 3, 200, 60, 10);
 
@@ -113,11 +112,8 @@ public final class CpumaskFamily implements BenchFamily {
                 c.jmhParams(), settings, ForkPinning.jvmArgs(ctx.cpus())));
         UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
         iterations.add(u);
-        double error = u.error();
-        Result result = new Result(name(), method, "java", "op", u.unit(), u.score(),
-                Double.isNaN(error) ? null : error, u.kept(), cpus, c.params());
         ctx.progress().step("java " + method + " " + c);
-        return new Measured(result, u.stats(), u.fellBack());
+        return Measured.java(name(), method, u, cpus, c.params());
     }
 
     /**
@@ -140,15 +136,8 @@ public final class CpumaskFamily implements BenchFamily {
         }
         outcomes.add(samples);
         return new CpumaskReport.Comparison(c, "native",
-                nativeMeasured(BASELINE, c, samples.first(), cpus, samples.fellBack()),
-                nativeMeasured(APPROACH, c, samples.second(), cpus, samples.fellBack()));
-    }
-
-    private Measured nativeMeasured(String variant, CpumaskConfig c, double[] perOp, String cpus, boolean includesPreemptions) {
-        ListStatistics s = new ListStatistics(perOp);
-        double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
-        return new Measured(new Result(name(), variant, "native", "op", "ns/op", s.getMean(),
-                Double.isNaN(error) ? null : error, s.getN(), cpus, c.params()), s, includesPreemptions);
+                Measured.nativeBatches(name(), BASELINE, samples.first(), cpus, c.params(), samples.fellBack()),
+                Measured.nativeBatches(name(), APPROACH, samples.second(), cpus, c.params(), samples.fellBack()));
     }
 
     /** The four C functions' sizes, as bloat-o-meter reads them ({@code st_size}). */
@@ -194,10 +183,5 @@ public final class CpumaskFamily implements BenchFamily {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant and row"
                 + (ctx.smoke() ? " (smoke test: numbers mean nothing)" : ctx.quick() ? " (--quick)" : "");
-    }
-
-    /** A figure with the samples it came from, for the significance test. */
-    /** ... and whether it had to keep samples taken while the thread was descheduled. */
-    record Measured(Result result, Statistics stats, boolean includesPreemptions) {
     }
 }

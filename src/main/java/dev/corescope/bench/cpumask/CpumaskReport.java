@@ -1,7 +1,7 @@
 package dev.corescope.bench.cpumask;
 
 import dev.corescope.bench.TextTable;
-import dev.corescope.bench.cpumask.CpumaskFamily.Measured;
+import dev.corescope.bench.Measured;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 

@@ -120,7 +120,7 @@ public class CpupriBenchmark {
 
         @Setup(Level.Trial)
         public void pin(CpupriBenchmark b) {
-            pinning = pinChecked(b.readerCpu);
+            pinning = Affinity.pinChecked(b.readerCpu);
             lowestMask = new long[b.model.maskWords()];
         }
 
@@ -139,7 +139,7 @@ public class CpupriBenchmark {
         @Setup(Level.Trial)
         public void pin(CpupriBenchmark b, ThreadParams t) {
             cpu = b.writerCpus[t.getSubgroupThreadIndex()];
-            pinning = pinChecked(cpu);
+            pinning = Affinity.pinChecked(cpu);
         }
 
         @TearDown(Level.Trial)
@@ -212,16 +212,5 @@ public class CpupriBenchmark {
             if (!chosen.contains(cpu)) chosen.add(cpu);
         }
         return chosen.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    /** Pins the calling thread and checks with {@code sched_getcpu} that it runs there. */
-    static Pinning pinChecked(int cpu) {
-        Pinning p = Affinity.pin(cpu);
-        int now = Affinity.currentCpu();
-        if (now != cpu) {
-            p.close();
-            throw new IllegalStateException("pinned to CPU " + cpu + " but sched_getcpu() says " + now);
-        }
-        return p;
     }
 }

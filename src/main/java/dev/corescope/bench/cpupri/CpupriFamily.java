@@ -20,9 +20,6 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +28,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * {@code bench cpupri}: seed 002's two halves. The layouts of {@code struct cpupri} (FFM
@@ -198,23 +194,11 @@ public final class CpupriFamily implements BenchFamily {
 
     private static List<Result> measure(Run r, BenchContext context) throws RunnerException {
         Jmh.Settings s = context.smoke() || !context.quick() ? context.jmhSettings() : QUICK;
-        ChainedOptionsBuilder ob = new OptionsBuilder()
-                .include("^" + Pattern.quote(CpupriBenchmark.class.getName()) + "\\." + r.workload() + "$")
+        ChainedOptionsBuilder ob = Jmh.options(CpupriBenchmark.class, r.workload(), null, s, null)
                 .param("variant", r.variant())
                 .param("placement", r.placement().name())
                 .param("cpus", CpuMask.of(Arrays.stream(r.cpus()).max().orElse(0) + 1, r.cpus()).toList())
-                .threadGroups(1, r.writers())
-                .forks(s.forks())
-                .warmupIterations(s.warmupIterations())
-                .warmupTime(TimeValue.milliseconds(s.warmupMillis()))
-                .measurementIterations(s.measurementIterations())
-                .measurementTime(TimeValue.milliseconds(s.measurementMillis()))
-                .shouldFailOnError(true)
-                .verbosity(VerboseMode.SILENT);
-        if (s.forks() > 0) {
-            ob.jvmArgsAppend("--enable-native-access=ALL-UNNAMED", "-XX:-RestrictContended",
-                    "--sun-misc-unsafe-memory-access=allow");
-        }
+                .threadGroups(1, r.writers());
         Collection<RunResult> found = new Runner(ob.build()).run();
         if (found.isEmpty()) throw new IllegalStateException("JMH ran nothing for cpupri " + r.workload() + " " + r.variant());
         RunResult run = found.iterator().next();

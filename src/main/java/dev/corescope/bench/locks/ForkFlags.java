@@ -21,9 +21,7 @@ final class ForkFlags {
                 // JMH copies a fork's stdout and stderr to the host's stdout, which may be JSON: the
                 // archive's dump notes and its known complaint that --enable-native-access was not
                 // recorded at dump time (the classes are still shared) must not land there.
-                "-Xlog:cds*=off,aot*=off",
-                // JMH 1.37 calls sun.misc.Unsafe; JDK 24+ warns on stderr in every fork otherwise.
-                "--sun-misc-unsafe-memory-access=allow");
+                "-Xlog:cds*=off,aot*=off");
     }
 
     /** One archive per user and class path, in the temporary directory. */

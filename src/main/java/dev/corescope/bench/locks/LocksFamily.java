@@ -15,9 +15,6 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +24,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -205,23 +201,9 @@ public final class LocksFamily implements BenchFamily {
     }
 
     private ContendedMeasurement contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {
-        String include = "^" + Pattern.quote(ContendedLockBenchmark.class.getName()) + "\\." + r.javaMethod() + "$";
-        ChainedOptionsBuilder ob = new OptionsBuilder()
-                .include(include)
-                .forks(s.forks())
-                .warmupIterations(s.warmupIterations())
-                .warmupTime(TimeValue.milliseconds(s.warmupMillis()))
-                .measurementIterations(s.measurementIterations())
-                .measurementTime(TimeValue.milliseconds(s.measurementMillis()))
-                .threads(p.threads())
-                .param("cpus", p.cpuList())
-                .shouldFailOnError(true)
-                .verbosity(VerboseMode.SILENT);
-        if (s.forks() > 0) {
-            List<String> jvm = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));
-            jvm.addAll(ForkFlags.jvmArgs());
-            ob.jvmArgsAppend(jvm.toArray(String[]::new));
-        }
+        ChainedOptionsBuilder ob = Jmh.options(ContendedLockBenchmark.class, r.javaMethod(),
+                        Map.of("cpus", new String[]{p.cpuList()}), s, ForkFlags.jvmArgs())
+                .threads(p.threads());
         RunResult rr = single(new Runner(ob.build()).run(), r.javaMethod());
         var primary = rr.getPrimaryResult();
         double opsPerUs = primary.getScore();

@@ -130,6 +130,8 @@ public final class TimerBases implements AutoCloseable {
         if (ntimers < 4 || Integer.bitCount(ntimers) != 1) throw new IllegalArgumentException("ntimers " + ntimers + ": a power of two >= 4");
         int[] cpuList = cpus.stream().limit(MAX_CPUS).toArray();
         int nrCpuIds = Math.max(Affinity.nrCpuIds(), cpuList[cpuList.length - 1] + 1);
+        // Shared by design: each CPU's area is allocated by a thread pinned to that CPU (allocateOn),
+        // and the measuring threads read them all; close() frees it.
         Arena arena = Arena.ofShared();
         try {
             MemorySegment offsets = arena.allocate(ValueLayout.JAVA_LONG, nrCpuIds);
@@ -184,11 +186,20 @@ public final class TimerBases implements AutoCloseable {
                 failure.set(e);
             }
         });
-        try {
-            t.join();
-        } catch (InterruptedException e) {
+        // Waits out an interrupt too: the thread allocates from the arena that create() closes
+        // when this throws, and it takes microseconds.
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while building CPU " + cpu + "'s timer bases", e);
+            throw new IllegalStateException("interrupted while building CPU " + cpu + "'s timer bases");
         }
         if (failure.get() instanceof RuntimeException r) throw r;
         if (failure.get() instanceof Error e) throw e;

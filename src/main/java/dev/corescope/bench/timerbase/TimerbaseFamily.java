@@ -7,6 +7,7 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.Measured;
 import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
@@ -16,8 +17,6 @@ import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.TimerbaseTwins;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.util.ListStatistics;
-import org.openjdk.jmh.util.Statistics;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -118,10 +117,8 @@ public final class TimerbaseFamily implements BenchFamily {
                 Map.of(), settings, ForkPinning.jvmArgs(ctx.cpus())));
         UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
         iterations.add(u);
-        double error = u.error();
         ctx.progress().step("java " + method);
-        return new Measured(new Result(name(), method, "java", "op", u.unit(), u.score(),
-                Double.isNaN(error) ? null : error, u.kept(), cpus, params), u.stats(), u.fellBack());
+        return Measured.java(name(), method, u, cpus, params);
     }
 
     /** C batches of {@value #BATCH_CALLS} calls, before and after alternating, undisturbed ones kept; error over the batches. */
@@ -139,16 +136,9 @@ public final class TimerbaseFamily implements BenchFamily {
             samples = CleanBatches.collect(batches, BATCH_CALLS, batch);
         }
         notes.add("native batches: " + samples.describe() + ".");
-        return new TimerbaseReport.PerOp("native", nativeMeasured(BEFORE, samples.first(), cpus, params, samples.fellBack()),
-                nativeMeasured(AFTER, samples.second(), cpus, params, samples.fellBack()));
-    }
-
-    private Measured nativeMeasured(String variant, double[] perOp, String cpus, Map<String, Object> params,
-                                    boolean includesPreemptions) {
-        ListStatistics s = new ListStatistics(perOp);
-        double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
-        return new Measured(new Result(name(), variant, "native", "op", "ns/op", s.getMean(),
-                Double.isNaN(error) ? null : error, s.getN(), cpus, params), s, includesPreemptions);
+        return new TimerbaseReport.PerOp("native",
+                Measured.nativeBatches(name(), BEFORE, samples.first(), cpus, params, samples.fellBack()),
+                Measured.nativeBatches(name(), AFTER, samples.second(), cpus, params, samples.fellBack()));
     }
 
     private static List<TimerbaseReport.CodeSize> codeSizes(List<String> notes) {
@@ -181,10 +171,5 @@ public final class TimerbaseFamily implements BenchFamily {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant"
                 + (ctx.smoke() ? " (smoke test: numbers mean nothing)" : ctx.quick() ? " (--quick)" : "");
-    }
-
-    /** A figure with the samples it came from, for the significance test. */
-    /** ... and whether it had to keep samples taken while the thread was descheduled. */
-    record Measured(Result result, Statistics stats, boolean includesPreemptions) {
     }
 }

@@ -1,7 +1,7 @@
 package dev.corescope.bench.timerbase;
 
 import dev.corescope.bench.TextTable;
-import dev.corescope.bench.timerbase.TimerbaseFamily.Measured;
+import dev.corescope.bench.Measured;
 import dev.corescope.bench.timerbase.TimerbaseSampler.Kind;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;

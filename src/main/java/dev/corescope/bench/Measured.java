@@ -1,0 +1,34 @@
+package dev.corescope.bench;
+
+import dev.corescope.report.Result;
+import org.openjdk.jmh.util.ListStatistics;
+import org.openjdk.jmh.util.Statistics;
+
+import java.util.Map;
+
+/**
+ * A results row with the samples it came from, for a before/after significance test, and
+ * whether it had to keep samples taken while the thread was descheduled.
+ */
+public record Measured(Result result, Statistics stats, boolean includesPreemptions) {
+
+    /** A JMH run's undisturbed iterations as a {@code java} row (metric {@code op}). */
+    public static Measured java(String benchmark, String variant, UndisturbedIterations u, String cpus,
+                                Map<String, Object> params) {
+        double error = u.error();
+        return new Measured(new Result(benchmark, variant, "java", "op", u.unit(), u.score(),
+                Double.isNaN(error) ? null : error, u.kept(), cpus, params), u.stats(), u.fellBack());
+    }
+
+    /**
+     * A C twin's per-op times, one per kept batch, as a {@code native} row in ns/op: their mean,
+     * and JMH's 99.9% confidence half-width over them (none from a single batch).
+     */
+    public static Measured nativeBatches(String benchmark, String variant, double[] perOp, String cpus,
+                                         Map<String, Object> params, boolean includesPreemptions) {
+        ListStatistics s = new ListStatistics(perOp);
+        double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
+        return new Measured(new Result(benchmark, variant, "native", "op", "ns/op", s.getMean(),
+                Double.isNaN(error) ? null : error, s.getN(), cpus, params), s, includesPreemptions);
+    }
+}
