@@ -23,6 +23,8 @@ import java.util.concurrent.Callable;
 @Command(name = "affinity",
         mixinStandardHelpOptions = true,
         description = {
+                "Shows the CPUs a process may run on, and where it runs.",
+                "",
                 "Prints the CPUs a process may run on (sched_getaffinity), the online CPUs",
                 "(/sys/devices/system/cpu/online) and the CPU this call ran on (sched_getcpu).",
                 "Without --pid: corescope's own main thread, i.e. the mask it was started with.",

@@ -16,6 +16,8 @@ import java.util.concurrent.Callable;
 @Command(name = "capture",
         mixinStandardHelpOptions = true,
         description = {
+                "Saves the sysfs/procfs files topology reads, as a .tar.gz.",
+                "",
                 "Saves exactly the /sys and /proc files that 'topology' reads (text files only, no symlinks)",
                 "as a .tar.gz, to attach to a bug report or to replay elsewhere with 'topology --root'.",
                 "Files that cannot be read are skipped and listed.",

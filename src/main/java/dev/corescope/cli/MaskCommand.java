@@ -26,6 +26,8 @@ import java.util.concurrent.Callable;
 @Command(name = "mask",
         mixinStandardHelpOptions = true,
         description = {
+                "Parses a CPU set (cpulist or hex) as the kernel does.",
+                "",
                 "Parses a CPU set as the kernel does and prints it in the kernel's two forms:",
                 "the canonical cpulist (%%*pbl), the hex cpumap (%%*pb), the weight and the width.",
                 "  list (bitmap_parselist): 0-3,8  0-31:1/4 (used/group)  N (last bit)  all",

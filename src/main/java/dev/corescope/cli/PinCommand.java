@@ -24,6 +24,8 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         customSynopsis = "corescope pin [-hV] --cpus=LIST [--] COMMAND [ARGS...]",
         description = {
+                "Runs a command pinned to a CPU set, like taskset -c.",
+                "",
                 "Runs COMMAND with its CPU affinity set to LIST, like taskset -c, and exits",
                 "with COMMAND's exit code (128+N if signal N killed it). COMMAND shares",
                 "corescope's stdin, stdout and stderr; whatever it starts inherits the mask.",

@@ -25,6 +25,8 @@ import java.util.concurrent.Callable;
 @Command(name = "topology",
         mixinStandardHelpOptions = true,
         description = {
+                "Shows the machine's CPU topology (text, JSON or SVG).",
+                "",
                 "Shows the CPU topology: packages, dies, clusters, cores and PUs with their caches,",
                 "NUMA nodes, core kinds, and the online/offline/allowed CPU sets, read from sysfs.",
                 "With --root it reads a saved tree instead of / (an unpacked 'capture', or any folder",

@@ -6,13 +6,15 @@ import java.util.List;
 
 /**
  * The whole results file, {@code "schema": "corescope-results/1"} (see CONTRACT.md).
+ * {@code results} is always there, {@code []} when nothing finished, so scripts can rely on it;
  * {@code layouts}, {@code histograms} and {@code matrix} appear only where a family has them;
  * {@code failures} lists families that failed, with the reason, so a partial run still says so;
  * {@code counters} holds each family's {@code perf_event_open} counts; {@code topology} the
  * machine's topology summary and picture.
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
+public record ResultsFile(String schema, Environment environment,
+                          @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                           MachineTopology topology) {
 

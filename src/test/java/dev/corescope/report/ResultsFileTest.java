@@ -43,9 +43,9 @@ class ResultsFileTest {
     }
 
     @Test
-    void emptyListsAndNullsAreLeftOutOfTheJson() {
+    void resultsIsAlwaysThereWhileOtherEmptyListsAndNullsAreLeftOut() {
         String json = Json.write(new ResultsFile(ResultsFile.SCHEMA, null, List.of(), null, null, null, null));
-        assertEquals("{\n  \"schema\" : \"corescope-results/1\"\n}\n", json);
+        assertEquals("{\n  \"schema\" : \"corescope-results/1\",\n  \"results\" : [ ]\n}\n", json);
     }
 
     @Test
