@@ -109,14 +109,13 @@ final class SysfsReader {
 
     /** An integer file, e.g. {@code core_id}; empty when absent, unreadable or not a number (recorded). */
     OptionalInt readInt(String rel) {
-        Optional<String> s = read(rel);
-        if (s.isEmpty()) return OptionalInt.empty();
-        try {
-            return OptionalInt.of(Integer.parseInt(s.get()));
-        } catch (NumberFormatException e) {
-            problem(rel, "not an integer: \"" + shorten(s.get()) + "\"");
+        OptionalLong v = readLong(rel);
+        if (v.isEmpty()) return OptionalInt.empty();
+        if (v.getAsLong() != (int) v.getAsLong()) {
+            problem(rel, "not an integer: \"" + v.getAsLong() + "\" is out of range");
             return OptionalInt.empty();
         }
+        return OptionalInt.of((int) v.getAsLong());
     }
 
     OptionalLong readLong(String rel) {
