@@ -19,6 +19,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.SequencedSet;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * Reads small text files under a root ({@code /} or a saved tree) and remembers every path it
@@ -119,38 +121,35 @@ final class SysfsReader {
     }
 
     OptionalLong readLong(String rel) {
+        return parsed(rel, Long::parseLong, NumberFormatException.class, (text, e) -> "not an integer: \"" + shorten(text) + "\"")
+                .map(OptionalLong::of).orElse(OptionalLong.empty());
+    }
+
+    /**
+     * {@code rel} read and parsed; empty when absent or unreadable, or, recorded as the problem
+     * {@code why} describes, when {@code parser} throws {@code failure}.
+     */
+    private <T, E extends RuntimeException> Optional<T> parsed(String rel, Function<String, T> parser, Class<E> failure,
+                                                               BiFunction<String, E, String> why) {
         Optional<String> s = read(rel);
-        if (s.isEmpty()) return OptionalLong.empty();
+        if (s.isEmpty()) return Optional.empty();
         try {
-            return OptionalLong.of(Long.parseLong(s.get()));
-        } catch (NumberFormatException e) {
-            problem(rel, "not an integer: \"" + shorten(s.get()) + "\"");
-            return OptionalLong.empty();
+            return Optional.of(parser.apply(s.get()));
+        } catch (RuntimeException e) {
+            if (!failure.isInstance(e)) throw e;
+            problem(rel, why.apply(s.get(), failure.cast(e)));
+            return Optional.empty();
         }
     }
 
     /** A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped. */
     Optional<CpuMask> readList(String rel, int nbits) {
-        Optional<String> s = read(rel);
-        if (s.isEmpty()) return Optional.empty();
-        try {
-            return Optional.of(parseList(s.get(), nbits));
-        } catch (CpuMaskFormatException e) {
-            problem(rel, "not a CPU list: " + e.getMessage());
-            return Optional.empty();
-        }
+        return parsed(rel, text -> parseList(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU list: " + e.getMessage());
     }
 
     /** A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}. */
     Optional<CpuMask> readMap(String rel, int nbits) {
-        Optional<String> s = read(rel);
-        if (s.isEmpty()) return Optional.empty();
-        try {
-            return Optional.of(parseMap(s.get(), nbits));
-        } catch (CpuMaskFormatException e) {
-            problem(rel, "not a CPU map: " + e.getMessage());
-            return Optional.empty();
-        }
+        return parsed(rel, text -> parseMap(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU map: " + e.getMessage());
     }
 
     /** The first of a hex map or a list file that exists, e.g. {@code shared_cpu_map} then {@code shared_cpu_list}. */
