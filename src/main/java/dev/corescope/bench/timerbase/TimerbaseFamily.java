@@ -8,6 +8,7 @@ import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
+import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
@@ -56,6 +57,16 @@ public final class TimerbaseFamily implements BenchFamily {
     @Override
     public String summary() {
         return "seed 001: get_timer_cpu_base() with two vs one per_cpu_ptr(), latency histogram and per-call cost, Java and C";
+    }
+
+    @Override
+    public List<MeasuredFunction> measuredFunctions() {
+        String model = TimerBases.class.getName() + "::";
+        return List.of(
+                MeasuredFunction.of(BEFORE, TimerbaseTwins.symbol(TimerbaseTwins.Variant.BEFORE), model + "lockTimerBaseBefore"),
+                MeasuredFunction.of(BEFORE_TWO_LOADS, TimerbaseTwins.symbol(TimerbaseTwins.Variant.BEFORE_TWO_LOADS),
+                        model + "lockTimerBaseBeforeTwoLoads"),
+                MeasuredFunction.of(AFTER, TimerbaseTwins.symbol(TimerbaseTwins.Variant.AFTER), model + "lockTimerBaseAfter"));
     }
 
     @Override

@@ -180,15 +180,6 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
         summaryRow(h, "max ns", "", "", (impl, k) -> fmt(contract(impl, k).max()));
         sb.append(h.render("  ")).append('\n');
 
-        if (!sizes.isEmpty()) {
-            sb.append("Code size in bytes (st_size in libcorescope.so's ").append(sizes.getFirst().table())
-                    .append("), as bloat-o-meter, each against before\n");
-            TextTable c = new TextTable("function", ">bytes", ">delta");
-            long base = sizes.getFirst().bytes();
-            for (CodeSize s : sizes) c.row(s.symbol(), s.bytes(), String.format(Locale.ROOT, "%+d", s.bytes() - base));
-            sb.append(c.render("  ")).append('\n');
-        }
-
         sb.append("Notes\n");
         for (String n : notes()) sb.append("  - ").append(n).append('\n');
         return sb.toString();
