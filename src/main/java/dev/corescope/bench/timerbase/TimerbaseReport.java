@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * What {@code bench timerbase} measured, and {@link #text()}, the one method that renders it:
  * per-call figures, the seed-style histogram table beside the seed's own, what the histogram
- * can and cannot show, the code sizes and notes.
+ * can and cannot show, and notes (the machine code is printed by bench from the results file).
  */
 record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
                        int samplesPerKind, int nativeBatches, List<PerOp> perOp,
