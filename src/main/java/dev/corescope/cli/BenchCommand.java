@@ -6,7 +6,6 @@ import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.c2c.C2cFamily;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
@@ -91,7 +90,8 @@ final class BenchCommand implements Callable<Integer> {
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
         BenchContext ctx = new BenchContext(pinTo, quick, bar, false);
 
-        BenchSession session = new BenchSession(selected, ctx, EnvironmentProbe.live(), bar, Tour::liveTopology);
+        LiveMachine live = LiveMachine.read();
+        BenchSession session = new BenchSession(selected, ctx, live.probe(), bar, live::forResults);
         GuardedRun guarded = new GuardedRun(session, output, err);
         try {
             ResultsFile file = guarded.run();
