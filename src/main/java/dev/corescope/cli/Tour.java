@@ -9,6 +9,7 @@ import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.TextTable;
+import dev.corescope.sys.Os;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyText;
 
@@ -78,7 +79,7 @@ final class Tour {
         out.flush();
 
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
-        BenchContext ctx = new BenchContext(Optional.empty(), true, bar, false);
+        BenchContext ctx = new BenchContext(Optional.empty(), true, bar, false, Os.live(), live.topology());
         BenchSession session = new BenchSession(families, ctx, probe, bar, live::forResults);
         GuardedRun guarded = new GuardedRun(session, saveTo, err);
         try {
