@@ -75,7 +75,7 @@ public final class CpupriFamily implements BenchFamily {
     @Override
     public FamilyRun run(BenchContext context) throws Exception {
         List<String> notes = new ArrayList<>();
-        Topology topology = Topology.live();
+        Topology topology = context.topology();
         int line = topology.cacheLineSize();
         topology.warnings().stream().filter(w -> w.contains("cache line")).forEach(notes::add);
 
@@ -262,7 +262,8 @@ public final class CpupriFamily implements BenchFamily {
             if (m == null) throw new IllegalStateException("JMH gave no result for " + method);
             double error = m.getScoreError();
             rows.add(new Result("cpupri", r.variant(), "java", metric, m.getScoreUnit(), m.getScore(),
-                    Double.isNaN(error) ? null : error, m.getStatistics().getN(), r.cpuList(), params));
+                    Double.isNaN(error) ? null : error, m.getStatistics().getN(), r.cpuList(), params,
+                    dev.corescope.bench.JmhRuns.ofSecondary(run, method, x -> x)));
         }
         return rows;
     }
