@@ -40,4 +40,12 @@ public interface BenchFamily {
     default Optional<String> picture(ResultsFile file) {
         return Optional.empty();
     }
+
+    /**
+     * The functions whose machine code {@code bench} records after a run
+     * ({@link MachineCodeReader}): each variant's C twin and Java method. None by default.
+     */
+    default java.util.List<MeasuredFunction> measuredFunctions() {
+        return java.util.List.of();
+    }
 }

@@ -14,14 +14,15 @@ import java.util.Map;
  * {@code layouts}, {@code histograms} and {@code matrix} appear only where a family has them;
  * {@code failures} lists families that failed, with the reason, so a partial run still says so;
  * {@code counters} holds each family's {@code perf_event_open} counts; {@code topology} the
- * machine's topology summary and picture; {@code models} each family's typed model by family
- * name, from which its view renders what the live run printed.
+ * machine's topology summary and picture; {@code code} the machine code of the measured
+ * functions (docs/formats-code.md); {@code models} each family's typed model by family name,
+ * from which its view renders what the live run printed.
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
-                          MachineTopology topology, Map<String, JsonNode> models) {
+                          MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -31,14 +32,22 @@ public record ResultsFile(String schema, Environment environment,
         histograms = histograms == null ? List.of() : List.copyOf(histograms);
         failures = failures == null ? List.of() : List.copyOf(failures);
         counters = counters == null ? List.of() : List.copyOf(counters);
+        code = code == null ? List.of() : List.copyOf(code);
         models = models == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(models));
     }
 
     /** Without family models (files from before them, and tests). */
     public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
                        List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
+                       MachineTopology topology, List<MachineCode> code) {
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, Map.of());
+    }
+
+    /** Without machine code and family models. */
+    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
+                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                        MachineTopology topology) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, Map.of());
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, List.of(), Map.of());
     }
 
     /** The first version's fields, without counters and topology. */
