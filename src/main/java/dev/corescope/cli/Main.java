@@ -196,7 +196,7 @@ public final class Main implements Callable<Integer> {
         String msg;
         if (ex instanceof CpuMaskFormatException f) {
             msg = f.input().strip() + ": " + f.getMessage();
-        } else if (exitCodeFor(ex) == EXIT_USAGE || ex instanceof NativeException || ex instanceof NativeUnavailableException) {
+        } else if (exitCodeFor(ex) == EXIT_USAGE || ownFailure(ex)) {
             msg = ex.getMessage();
         } else if (ex instanceof UncheckedIOException u) {
             msg = u.getCause() instanceof FileSystemException ? reason(u.getCause()) : String.valueOf(u.getCause().getMessage());
@@ -211,6 +211,15 @@ public final class Main implements Callable<Integer> {
                     + " (a bug in corescope; --debug or " + DEBUG_ENV + "=1 prints where)";
         }
         return String.valueOf(msg).replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /**
+     * corescope's own exception types ({@link NativeException}, {@link NativeUnavailableException},
+     * a reservation that cannot be made, ...) are failures it expected and describes in its own
+     * words; everything else (a JDK or library exception) is unexpected, an internal error.
+     */
+    private static boolean ownFailure(Throwable ex) {
+        return ex.getClass().getName().startsWith("dev.corescope.") && ex.getMessage() != null;
     }
 
     /**
