@@ -40,7 +40,7 @@ import java.util.concurrent.Callable;
                 "allowed set, if COMMAND is missing, or if COMMAND cannot be started."})
 final class PinCommand implements Callable<Integer> {
 
-    @Option(names = "--cpus", required = true, paramLabel = "LIST", description = "cpulist, e.g. 1 or 0-3,8")
+    @Option(names = "--cpus", required = true, paramLabel = "LIST", description = "cpulist, e.g. 1 or 0-3,8; quiet: the quietest CPU, measured now (see jitter)")
     String cpus;
 
     @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "the command and its arguments (everything after LIST)")

@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.jitter.JitterHtml;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -129,7 +131,8 @@ public final class HtmlReport {
         }
         if (!f.layouts().isEmpty()) layouts(h, f.layouts());
         if (!f.counters().isEmpty()) counters(h, f.counters());
-        if (f.results().isEmpty() && f.failures().isEmpty()) h.append("<p class=\"note\">This file has no results.</p>\n");
+        if (f.jitter() != null) h.append(JitterHtml.section(f.jitter()));
+        if (f.results().isEmpty() && f.failures().isEmpty() && f.jitter() == null) h.append("<p class=\"note\">This file has no results.</p>\n");
         h.append("</section>\n");
     }
 

@@ -1,6 +1,7 @@
 package dev.corescope.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.corescope.jitter.JitterReport;
 
 import java.util.List;
 
@@ -10,13 +11,13 @@ import java.util.List;
  * {@code layouts}, {@code histograms} and {@code matrix} appear only where a family has them;
  * {@code failures} lists families that failed, with the reason, so a partial run still says so;
  * {@code counters} holds each family's {@code perf_event_open} counts; {@code topology} the
- * machine's topology summary and picture.
+ * machine's topology summary and picture; {@code jitter} a jitter run's per-CPU rows (docs/jitter.md).
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
-                          MachineTopology topology) {
+                          MachineTopology topology, JitterReport jitter) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -28,10 +29,17 @@ public record ResultsFile(String schema, Environment environment,
         counters = counters == null ? List.of() : List.copyOf(counters);
     }
 
+    /** Without a jitter run. */
+    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
+                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
+                       MachineTopology topology) {
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, null);
+    }
+
     /** The first version's fields, without counters and topology. */
     public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
                        List<Histogram> histograms, Matrix matrix, List<Failure> failures) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, List.of(), null);
+        this(schema, environment, results, layouts, histograms, matrix, failures, List.of(), null, null);
     }
 
     /** A family that did not finish: its name and why. */
