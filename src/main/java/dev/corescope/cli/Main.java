@@ -43,6 +43,7 @@ import java.util.function.Supplier;
                 ReportCommand.class,
                 JmhCommand.class,
                 JitterCommand.class,
+                ReservationsCommand.class,
         })
 public final class Main implements Callable<Integer> {
 
