@@ -9,7 +9,6 @@ import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.Affinity;
-import dev.corescope.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -79,14 +78,17 @@ final class JitterCommand implements Callable<Integer> {
         if (inTurn && together) throw new UsageException("--in-turn and --together: choose one");
         double window = parseSeconds(seconds);
         if (output != null) TopologyCommand.checkOutputFolder(output, "-o");
-        CpuMask measured = cpus == null ? defaultCpus() : BenchCommand.parseCpus(cpus);
+        CpuMask measured = cpus == null ? null : BenchCommand.parseCpus(cpus);
         PrintWriter err = spec.commandLine().getErr();
 
-        EnvironmentProbe probe = EnvironmentProbe.live();
+        LiveMachine live = LiveMachine.read();
+        if (measured == null) measured = live.topology() == null ? Affinity.processAllowed() : live.topology().usable();
+        EnvironmentProbe probe = live.probe();
         EnvironmentProbe.Start start = probe.start(Instant.now());
         String hypervisor = probe.finish(start, Instant.now(), null).hypervisor();
         JitterProbe.Mode mode = inTurn ? JitterProbe.Mode.IN_TURN : together ? JitterProbe.Mode.TOGETHER : JitterProbe.Mode.AUTO;
-        JitterReport report = new JitterProbe().run(new JitterProbe.Options(measured, window, mode, hypervisor), line -> {
+        JitterProbe jitter = live.topology() == null ? new JitterProbe() : new JitterProbe(live.topology());
+        JitterReport report = jitter.run(new JitterProbe.Options(measured, window, mode, hypervisor), line -> {
             err.println(line);
             err.flush();
         });
@@ -97,7 +99,7 @@ final class JitterCommand implements Callable<Integer> {
         }
         Environment env = probe.finish(start, Instant.now(), measured);
         ResultsFile file = new ResultsFile(ResultsFile.SCHEMA, env, List.of(), null, null, null, null, null,
-                Tour.liveTopology(), report);
+                live.forResults(), report);
         String json = Json.write(file);
         if (output != null) {
             try {
@@ -115,15 +117,6 @@ final class JitterCommand implements Callable<Integer> {
         }
         out.flush();
         return Main.EXIT_OK;
-    }
-
-    /** Every online CPU this process may use. */
-    private static CpuMask defaultCpus() {
-        try {
-            return Topology.live().usable();
-        } catch (RuntimeException e) {
-            return Affinity.processAllowed();
-        }
     }
 
     /** A plain decimal number of seconds, above 0 and at most {@link #MAX_SECONDS}. */

@@ -72,6 +72,11 @@ public final class JitterProbe {
         this(Path.of("/"), Topology.live());
     }
 
+    /** On this machine, with its topology already read. */
+    public JitterProbe(Topology live) {
+        this(Path.of("/"), live);
+    }
+
     JitterProbe(Path root, Topology topology) {
         this.root = root;
         this.topology = topology;

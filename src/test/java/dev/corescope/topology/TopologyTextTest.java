@@ -69,7 +69,7 @@ class TopologyTextTest {
         }
         f.node(0, "0-1", 4L * 1024 * 1024, "10 16").node(1, "2-3", 4L * 1024 * 1024, "16 10");
         String text = TopologyText.render(Topology.read(tmp));
-        assertTrue(text.contains("    L3 6M  8-way, 64B line, CPUs 0-1\n      NUMANode P#0  (4.0 GiB)\n      Core P#0"), text);
+        assertTrue(text.contains("    L3 6M  8-way, 64B line, CPUs 0-1\n      NUMANode P#0  (4 GiB)\n      Core P#0"), text);
     }
 
     @Test
