@@ -101,8 +101,19 @@ public final class JitterProbe {
         }
         if (o.hypervisor() != null) notes.addFirst(hypervisorNote(o.hypervisor()));
         List<CpuJitter> ranked = Ranking.rank(rows);
+        double leastLost = ranked.stream().mapToDouble(CpuJitter::lostPercent).min().orElse(0);
+        if (leastLost >= BUSY_LOST_PERCENT) notes.add(busyNote(leastLost));
         return new JitterReport(mode == Mode.IN_TURN ? "in turn" : "together (CPUs sharing no core at once)",
                 o.seconds(), o.hypervisor(), kernelSummary(hints), ranked, Ranking.quietestFirst(ranked), notes);
+    }
+
+    /** When even the quietest CPU lost this share of its window, the machine was busy, and the note says so. */
+    static final double BUSY_LOST_PERCENT = 5.0;
+
+    static String busyNote(double leastLost) {
+        return String.format(Locale.ROOT, "Every CPU lost at least %.0f%% of its window to gaps: other tasks are running here "
+                + "(see the context switches). The ranking shows where that load fell during the run, not the kernel's own "
+                + "noise; measure again when the machine is idle, or isolate the CPUs you care about.", leastLost);
     }
 
     static String hypervisorNote(String hypervisor) {
