@@ -99,7 +99,7 @@ final class JitterCommand implements Callable<Integer> {
         }
         Environment env = probe.finish(start, Instant.now(), measured);
         ResultsFile file = new ResultsFile(ResultsFile.SCHEMA, env, List.of(), null, null, null, null, null,
-                live.forResults(), report);
+                live.forResults(), List.of(), report);
         String json = Json.write(file);
         if (output != null) {
             try {
