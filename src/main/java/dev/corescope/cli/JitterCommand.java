@@ -19,6 +19,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code jitter}: which CPUs are quiet, and why the others are not. */
@@ -99,7 +100,7 @@ final class JitterCommand implements Callable<Integer> {
         }
         Environment env = probe.finish(start, Instant.now(), measured);
         ResultsFile file = new ResultsFile(ResultsFile.SCHEMA, env, List.of(), null, null, null, null, null,
-                live.forResults(), List.of(), report);
+                live.forResults(), List.of(), Map.of(), report);
         String json = Json.write(file);
         if (output != null) {
             try {

@@ -1,9 +1,13 @@
 package dev.corescope.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.corescope.jitter.JitterReport;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The whole results file, {@code "schema": "corescope-results/1"} (see CONTRACT.md).
@@ -12,13 +16,16 @@ import java.util.List;
  * {@code failures} lists families that failed, with the reason, so a partial run still says so;
  * {@code counters} holds each family's {@code perf_event_open} counts; {@code topology} the
  * machine's topology summary and picture; {@code code} the machine code of the measured
- * functions (docs/formats-code.md); {@code jitter} a jitter run's per-CPU rows (docs/jitter.md).
+ * functions (docs/formats-code.md); {@code models} each family's typed model by family name,
+ * from which its view renders what the live run printed; {@code jitter} a jitter run's per-CPU
+ * rows (docs/jitter.md).
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
-                          MachineTopology topology, List<MachineCode> code, JitterReport jitter) {
+                          MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models,
+                          JitterReport jitter) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -29,26 +36,34 @@ public record ResultsFile(String schema, Environment environment,
         failures = failures == null ? List.of() : List.copyOf(failures);
         counters = counters == null ? List.of() : List.copyOf(counters);
         code = code == null ? List.of() : List.copyOf(code);
-    }
-
-    /** Without machine code. */
-    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
-                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
-                       MachineTopology topology) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, List.of(), null);
+        models = models == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(models));
     }
 
     /** Without a jitter run. */
     public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
                        List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
+                       MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models) {
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, models, null);
+    }
+
+    /** Without family models (files from before them, and tests). */
+    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
+                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                        MachineTopology topology, List<MachineCode> code) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, null);
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, Map.of(), null);
+    }
+
+    /** Without machine code and family models. */
+    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
+                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
+                       MachineTopology topology) {
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, List.of(), Map.of(), null);
     }
 
     /** The first version's fields, without counters and topology. */
     public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
                        List<Histogram> histograms, Matrix matrix, List<Failure> failures) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, List.of(), null, List.of(), null);
+        this(schema, environment, results, layouts, histograms, matrix, failures, List.of(), null, List.of(), Map.of(), null);
     }
 
     /** A family that did not finish: its name and why. */
