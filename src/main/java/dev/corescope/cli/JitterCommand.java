@@ -78,7 +78,7 @@ final class JitterCommand implements Callable<Integer> {
         }
         if (inTurn && together) throw new UsageException("--in-turn and --together: choose one");
         double window = parseSeconds(seconds);
-        if (output != null) TopologyCommand.checkOutputFolder(output, "-o");
+        OutputFile target = output == null ? null : OutputFile.check(output, "-o");
         CpuMask measured = cpus == null ? null : BenchCommand.parseCpus(cpus);
         PrintWriter err = spec.commandLine().getErr();
 
@@ -102,11 +102,11 @@ final class JitterCommand implements Callable<Integer> {
         ResultsFile file = new ResultsFile(ResultsFile.SCHEMA, env, List.of(), null, null, null, null, null,
                 live.forResults(), List.of(), Map.of(), report);
         String json = Json.write(file);
-        if (output != null) {
+        if (target != null) {
             try {
-                Json.writeAtomically(output, json);
+                target.write(json);
             } catch (IOException e) {
-                throw TopologyCommand.cannotWrite(output, e);
+                throw target.cannotWrite(e);
             }
         }
         PrintWriter out = spec.commandLine().getOut();
