@@ -151,4 +151,17 @@ class CompareCommandTest {
         CliRun.run("compare", zero.toString(), b.toString()).badInput(zero + ": results[0]: samples 0");
         CliRun.run("compare", b.toString(), b.toString(), "--noise-floor", "lots").badInput("--noise-floor lots: not a percentage");
     }
+
+    @Test
+    void jmhsOwnJsonOutputIsReadWithItsForksAsRuns() throws Exception {
+        String jmh = Path.of("src/test/resources/results/jmh-calibration.json").toString();
+        JsonNode row = Json.MAPPER.readTree(CliRun.run("compare", jmh, jmh, "--format", "json").succeeded().out()).get("rows").get(0);
+        assertEquals("CompareCalibrationBenchmark", row.get("benchmark").asText());
+        assertEquals("work", row.get("variant").asText());
+        assertEquals("avgt", row.get("metric").asText());
+        assertEquals(2, row.get("runsBefore").asInt(), "two forks in rawData");
+        assertEquals("no change detectable here", row.get("finding").asText());
+        Path broken = writeRaw("jmh-broken.json", "[{\"benchmark\": \"a.B.c\"}]");
+        CliRun.run("compare", broken.toString(), jmh).badInput(broken + ": [0] has no primaryMetric");
+    }
 }
