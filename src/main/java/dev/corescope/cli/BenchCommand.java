@@ -6,10 +6,12 @@ import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.c2c.C2cFamily;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.ComparisonText;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.Affinity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -127,9 +129,9 @@ final class BenchCommand implements Callable<Integer> {
         return Main.EXIT_PARTIAL;
     }
 
-    /** Each family's own report, then the counters, the failures and the environment. */
+    /** The seeds' verdicts, each family's own report, then the counters, the failures and the environment. */
     static String text(ResultsFile file, List<FamilyRun> runs) {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(SeedVerdicts.text(SeedVerdicts.of(file), ComparisonText.WIDTH));
         for (FamilyRun r : runs) {
             sb.append(r.text());
             if (!r.text().endsWith("\n")) sb.append('\n');

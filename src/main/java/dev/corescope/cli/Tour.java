@@ -8,7 +8,9 @@ import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
 import dev.corescope.report.MachineTopology;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.ComparisonText;
 import dev.corescope.report.ResultsText;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.report.TextTable;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologySvg;
@@ -93,6 +95,7 @@ final class Tour {
             if (file == null) return 128 + 2;
             Json.writeAtomically(saveTo, Json.write(file));
             out.println();
+            out.print(SeedVerdicts.text(SeedVerdicts.of(file), ComparisonText.WIDTH));
             out.print(ResultsText.full(file));
             out.print(notMeasured(session.runs()));
             out.println();

@@ -224,7 +224,7 @@ public record Comparison(String before, String after, String test, List<Row> row
                             + " with repeated runs, so the run-to-run error is unknown; run bench without --quick (2+ forks), "
                             + "give compare more files per side (--before/--after) or state --noise-floor", kx, ky);
         }
-        double wx = sx * sx / (x.score() * x.score()), wy = sy * sy / (y.score() * y.score());
+        double wx = within(x, sx) / (x.score() * x.score()), wy = within(y, sy) / (y.score() * y.score());
         double between = noise.relativeVariance() * (1.0 / kx + 1.0 / ky);
         double var = between + wx + wy;
         double dfDen = (noise.df() == Double.POSITIVE_INFINITY ? 0 : between * between / noise.df())
@@ -256,6 +256,19 @@ public record Comparison(String before, String after, String test, List<Row> row
                 delta == null ? 0 : delta, floorPercent, basis);
         return row(x, y, unit, delta, Math.min(1.0, Math.max(0.0, p)), significant, direction(x, y, significant),
                 lo, hi, floorPercent, significant ? SIGNIFICANT : NO_CHANGE, reason, kx, ky);
+    }
+
+    /**
+     * The variance of a row's mean that its iterations explain: from its runs' own spreads when
+     * it has them (JMH's error over all forks' iterations would count the between-run part
+     * twice), else from its error.
+     */
+    private static double within(Result r, double se) {
+        if (r.runs().size() > 1) {
+            double w = RunNoise.withinVariance(r.runs());
+            if (!Double.isNaN(w)) return w;
+        }
+        return se * se;
     }
 
     /** Percentages beyond a billion (an interval from two forks can reach them) stay finite for JSON. */

@@ -71,7 +71,7 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
      */
     static double[] estimate(Result r) {
         List<Run> runs = r.runs();
-        if (runs.size() < 2) return null;
+        if (runs.size() < 2 || r.error() != null && r.error() == 0.0) return null; // exact figures say nothing of timing noise
         double sum = 0;
         for (Run x : runs) sum += x.mean();
         double mean = sum / runs.size();
@@ -131,14 +131,29 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
                 samples += r.samples();
             }
             double mean = runs.stream().mapToDouble(Run::mean).average().orElse(Double.NaN);
-            double ss = runs.stream().mapToDouble(x -> (x.mean() - mean) * (x.mean() - mean)).sum();
-            double se = Math.sqrt(ss / (runs.size() - 1) / runs.size());
-            double error = se * new TDistribution(null, runs.size() - 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
+            // error keeps its meaning (the iterations' 99.9% half-width for these samples), so
+            // Comparison.standardError reads the within-run part back; the runs carry the rest.
+            double within = withinVariance(runs);
+            double error = Double.isNaN(within) || samples < 2 ? Double.NaN
+                    : Math.sqrt(within) * new TDistribution(null, samples - 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
             Result f = same.getFirst();
             out.add(new Result(f.benchmark(), f.variant(), f.implementation(), f.metric(), f.unit(), mean,
-                    f.error() == null ? null : error, samples, f.cpus(), f.params(), runs));
+                    f.error() == null ? null : Double.isNaN(error) ? f.error() : error, samples, f.cpus(), f.params(), runs));
         }
         return out;
+    }
+
+    /**
+     * The variance of the mean of all runs that their iterations alone explain,
+     * {@code (1/k^2) sum(sd_i^2 / n_i)}; NaN when a run has no standard deviation.
+     */
+    static double withinVariance(List<Run> runs) {
+        double sum = 0;
+        for (Run x : runs) {
+            if (x.sd() == null || x.n() < 1) return Double.NaN;
+            sum += x.sd() * x.sd() / x.n();
+        }
+        return sum / ((double) runs.size() * runs.size());
     }
 
     /** A row without {@code runs[]} as one run: its mean, samples and the spread its error implies. */
