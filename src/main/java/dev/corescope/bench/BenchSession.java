@@ -5,18 +5,23 @@ import dev.corescope.report.Counters;
 import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Histogram;
+import dev.corescope.report.Json;
 import dev.corescope.report.Layout;
+import dev.corescope.report.MachineCode;
 import dev.corescope.report.MachineTopology;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.PerfCounters;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -60,6 +65,7 @@ public final class BenchSession {
 
     private final List<FamilyRun> runs = new ArrayList<>();
     private final List<Counters> counters = new ArrayList<>();
+    private final List<MachineCode> code = new ArrayList<>();
     private final List<ResultsFile.Failure> failures = new ArrayList<>();
     private int processed;
     private EnvironmentProbe.Start start;
@@ -149,7 +155,9 @@ public final class BenchSession {
         List<Layout> layouts = new ArrayList<>();
         List<Histogram> histograms = new ArrayList<>();
         Matrix matrix = null;
+        Map<String, JsonNode> models = new LinkedHashMap<>();
         for (FamilyRun r : runs) {
+            if (r.model() != null) models.put(r.family(), Json.MAPPER.valueToTree(r.model()));
             results.addAll(r.results());
             layouts.addAll(r.layouts());
             histograms.addAll(r.histograms());
@@ -158,7 +166,7 @@ public final class BenchSession {
         List<ResultsFile.Failure> allFailures = new ArrayList<>(failures);
         if (!finished) allFailures.addAll(unfinished(abortReason == null ? "still running" : abortReason));
         Environment env = start == null ? null : probe.finish(start, Instant.now(), pinnedCpus(results));
-        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology);
+        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology, code, models);
     }
 
     /** Failures for the families from {@link #processed} on: the one running, then those not started. */
@@ -173,7 +181,7 @@ public final class BenchSession {
 
     private void runAll() {
         try {
-            CpuMask before = Affinity.allowed();
+            CpuMask before = context.os().allowed();
             for (int i = 0; i < families.size(); i++) {
                 BenchFamily f = families.get(i);
                 if (Thread.currentThread().isInterrupted() && abortReason == null) abortReason = "interrupted";
@@ -209,7 +217,7 @@ public final class BenchSession {
         PerfCounters.Session perf = null;
         String perfFailure = null;
         try {
-            perf = PerfCounters.start();
+            perf = context.os().startCounters();
         } catch (RuntimeException e) {
             perfFailure = describe(e);
         }
@@ -219,9 +227,11 @@ public final class BenchSession {
             if (abortReason != null) {
                 return new ResultsFile.Failure(f.name(), "interrupted before it finished: " + abortReason);
             }
+            List<MachineCode> machineCode = MachineCodeReader.read(f.name(), f.measuredFunctions());
             synchronized (this) {
                 runs.add(run);
                 counters.add(toCounters(f.name(), counts, perfFailure));
+                code.addAll(machineCode);
             }
             return null;
         } catch (Throwable t) {
@@ -239,9 +249,9 @@ public final class BenchSession {
     }
 
     private ResultsFile.Failure checkAffinity(BenchFamily f, CpuMask before) {
-        CpuMask after = Affinity.allowed();
+        CpuMask after = context.os().allowed();
         if (after.sameCpus(before)) return null;
-        Affinity.set(0, before);
+        context.os().setAllowed(before);
         return new ResultsFile.Failure(f.name(), "left its thread pinned to CPUs " + after.toList()
                 + " (corescope put back " + before.toList() + "); its results were kept");
     }
