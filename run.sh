@@ -144,18 +144,20 @@ use_aot=$short_command
 [ "${CORESCOPE_AOT:-1}" != 0 ] || use_aot=0
 if user_sets '^-XX:(AOTCache|AOTMode|AOTConfiguration|AOTCacheOutput|SharedArchiveFile)=|^-Xshare:'; then use_aot=0; fi
 
-# An AOT cache (JDK 25, JEP 483/514/515) of the classes a 'topology' run loads and links:
-# made once per jar and JDK by a training run, then reused; start-up of the short commands roughly
-# halves. If it cannot be made (read-only target/, an older JVM, CORESCOPE_AOT=0), corescope
-# runs without it. It is only passed to the short commands: it was trained with their flags.
+# An AOT cache (JDK 25, JEP 483/514/515: classes loaded and linked, method profiles) made once
+# per jar and JDK by a training run of all four short commands in one JVM (dev.corescope.cli.
+# AotTraining: topology, affinity, mask 0-3, pin ... true), then reused; one cache for all four
+# started as fast as one cache per command (docs/performance.md). If it cannot be made
+# (read-only target/, an older JVM, CORESCOPE_AOT=0), corescope runs without it. It is only
+# passed to the short commands: it was trained with their flags.
 aot="$here/target/corescope-${JDK##*/}.aot"
 aot_flags=()
 if [ "$use_aot" = 1 ]; then
   if [ ! -f "$aot" ] || [ "$jar" -nt "$aot" ]; then
     rm -f "$aot"
     tmp_aot="$aot.$$.tmp"
-    if "$JDK/bin/java" -XX:AOTCacheOutput="$tmp_aot" "${jvm_flags[@]}" -jar "$jar" topology >/dev/null 2>&1 \
-       && [ -s "$tmp_aot" ]; then
+    if "$JDK/bin/java" -XX:AOTCacheOutput="$tmp_aot" "${jvm_flags[@]}" -cp "$jar" dev.corescope.cli.AotTraining \
+         >/dev/null 2>&1 </dev/null && [ -s "$tmp_aot" ]; then
       mv -f "$tmp_aot" "$aot" 2>/dev/null || true
     fi
     rm -f "$tmp_aot" "$tmp_aot.config" 2>/dev/null || true

@@ -13,7 +13,6 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
@@ -79,9 +78,8 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        // the one command people time: see TopologyCommand.runWithoutPicocli
-        OptionalInt fast = TopologyCommand.runWithoutPicocli(args);
-        System.exit(fast.isPresent() ? fast.getAsInt() : execute(args));
+        // the jar starts Launcher; this is the same for anyone who starts Main
+        Launcher.main(args);
     }
 
     /** Runs corescope with {@code args} and returns the exit code. */
@@ -120,13 +118,15 @@ public final class Main implements Callable<Integer> {
             err.flush();
             return EXIT_USAGE;
         });
-        cl.setExecutionExceptionHandler((ex, command, parsed) -> {
-            PrintWriter err = command.getErr();
-            err.println("corescope: " + oneLine(ex));
-            err.flush();
-            return exitCodeFor(ex);
-        });
+        cl.setExecutionExceptionHandler((ex, command, parsed) -> reportFailure(command.getErr(), ex));
         return cl;
+    }
+
+    /** A command's failure as one line on {@code err}; returns its exit code (also for {@link ShortCommands}). */
+    static int reportFailure(PrintWriter err, Exception ex) {
+        err.println("corescope: " + oneLine(ex));
+        err.flush();
+        return exitCodeFor(ex);
     }
 
     /** 2 for the user's input, 1 for everything else. */
