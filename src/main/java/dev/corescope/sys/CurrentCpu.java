@@ -44,8 +44,9 @@ import java.util.Optional;
  * a plain load.
  *
  * <p><b>Note:</b> an instance belongs to the thread that made it: the area is that thread's, and
- * {@link #read()} on another thread is refused. Hold one per thread for hot loops;
- * {@link Affinity#currentCpu()} keeps one per platform thread for occasional use.
+ * {@link #read()} on another thread is refused. Hold one per thread for hot loops
+ * ({@link Affinity#currentCpu()} is the critical downcall: a thread-local lookup of a reader
+ * would cost more than the call it saves).
  */
 public final class CurrentCpu {
 

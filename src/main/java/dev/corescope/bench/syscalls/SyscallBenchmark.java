@@ -57,8 +57,7 @@ import java.util.concurrent.TimeUnit;
  * {@code sched_getcpu()} itself only loads {@code cpu_id} from the thread's rseq area; a
  * {@link CurrentCpu} held by the benchmark thread finds that area once (thread pointer plus
  * glibc's {@code __rseq_offset}) and then makes the same load from Java, opaque so the JIT
- * cannot hoist it out of the loop. {@code getcpuAffinity} is {@link Affinity#currentCpu()},
- * the same read behind a thread-local lookup, as code that does not hold a reader pays it.
+ * cannot hoist it out of the loop.
  * Where rseq is not usable the reader falls back to the critical downcall, and the rows say
  * so in the run's log ({@code CurrentCpu.rseqUnavailableReason()}).
  *
@@ -133,11 +132,6 @@ public class SyscallBenchmark {
     @Benchmark
     public int getcpuRseq() {
         return currentCpu.read();
-    }
-
-    @Benchmark
-    public int getcpuAffinity() {
-        return Affinity.currentCpu();
     }
 
     /** The C loop's shape: {@code n} reads of the rseq area summed. */
