@@ -14,7 +14,9 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        StandardOutput stdout = StandardOutput.install();
+        int code = run(args);
+        System.exit(stdout.finish(code, System.err));
     }
 
     /** The exit code of corescope run with {@code args}. */

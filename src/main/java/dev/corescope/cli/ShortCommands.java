@@ -108,7 +108,7 @@ final class ShortCommands {
         try {
             return OptionalInt.of(command.call());
         } catch (Exception e) {
-            return OptionalInt.of(Main.reportFailure(new PrintWriter(System.err, true), e));
+            return OptionalInt.of(Main.reportFailure(new PrintWriter(System.err, true), e, null));
         }
     }
 
