@@ -10,10 +10,18 @@ import java.util.OptionalInt;
  */
 public final class Launcher {
 
+    /**
+     * Whether this JVM is corescope the program ({@link #main}), not a library call inside
+     * another program (a test, {@link AotTraining}): only then may {@code pin} replace the
+     * process with its command.
+     */
+    static volatile boolean standalone;
+
     private Launcher() {
     }
 
     public static void main(String[] args) {
+        standalone = true;
         StandardOutput stdout = StandardOutput.install();
         int code = run(args);
         System.exit(stdout.finish(code, System.err));
