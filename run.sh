@@ -82,14 +82,49 @@ sources_newer() {
   return 1
 }
 
-# Rebuild when the jar is missing or anything it is built from is newer.
-if [ ! -f "$jar" ] || sources_newer; then
-  echo "corescope: building target/corescope.jar with JDK at $JDK (first run or sources changed) ..." >&2
+# Rebuild when the jar is missing or anything it is built from is newer. Two first runs at once
+# (./run.sh mask 1 & ./run.sh mask 2) must not run two Maven builds into one target/: the build
+# holds an exclusive flock on target/.build.lock, a second run waits for it and then checks
+# again, so it finds the fresh jar and does not build a second time.
+build_jar() {
   if ! mvn_quiet -DskipTests package >&2; then
     echo "corescope: the build failed (see above); try: ./mvnw -B package" >&2
     exit 1
   fi
+}
+if [ ! -f "$jar" ] || sources_newer; then
+  lock="$here/target/.build.lock"
+  if command -v flock >/dev/null 2>&1 && mkdir -p "$here/target" 2>/dev/null && touch "$lock" 2>/dev/null; then
+    exec 9>>"$lock"
+    if ! flock -n 9; then
+      echo "corescope: another run is building target/corescope.jar; waiting for it ..." >&2
+      flock 9
+    fi
+    if [ ! -f "$jar" ] || sources_newer; then
+      echo "corescope: building target/corescope.jar with JDK at $JDK (first run or sources changed) ..." >&2
+      build_jar
+    fi
+    exec 9>&-
+  else
+    # no flock(1) or a read-only checkout: build unguarded, as before
+    echo "corescope: building target/corescope.jar with JDK at $JDK (first run or sources changed) ..." >&2
+    build_jar
+  fi
 fi
+
+# The user's CORESCOPE_JVM_OPTS, split on blanks (no globbing). They come last on the java
+# command line, so for ordinary flags the user's value wins; the defaults below that the JVM
+# would refuse in combination (a second GC) or that the user replaces (the AOT cache, the JIT
+# tiers) are left out when the user names their own.
+user_opts=()
+if [ -n "${CORESCOPE_JVM_OPTS:-}" ]; then
+  read -r -a user_opts <<< "$CORESCOPE_JVM_OPTS"
+fi
+user_sets() { # true when a user option matches the extended regex $1
+  local o
+  for o in ${user_opts[@]+"${user_opts[@]}"}; do [[ $o =~ $1 ]] && return 0; done
+  return 1
+}
 
 jvm_flags=(--enable-native-access=ALL-UNNAMED -XX:-RestrictContended
            --add-exports=java.base/jdk.internal.vm.annotation=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow)
@@ -98,23 +133,31 @@ jvm_flags=(--enable-native-access=ALL-UNNAMED -XX:-RestrictContended
 # perf-data file; benchmarks (and the tour) keep the JVM's defaults, which they measure under.
 short_command=0
 case "${1:-}" in
-  topology|capture|mask|affinity|help|--help|-h|--version|-V)
+  topology|capture|mask|affinity|pin|help|--help|-h|--version|-V)
     short_command=1
-    jvm_flags+=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData) ;;
+    user_sets '^-XX:[+-]?(TieredStopAtLevel|TieredCompilation)' || jvm_flags+=(-XX:TieredStopAtLevel=1)
+    user_sets '^-XX:[+-]Use[A-Za-z0-9]*GC$' || jvm_flags+=(-XX:+UseSerialGC)
+    jvm_flags+=(-XX:-UsePerfData) ;;
 esac
+# the user's own AOT or CDS settings replace corescope's cache
+use_aot=$short_command
+[ "${CORESCOPE_AOT:-1}" != 0 ] || use_aot=0
+if user_sets '^-XX:(AOTCache|AOTMode|AOTConfiguration|AOTCacheOutput|SharedArchiveFile)=|^-Xshare:'; then use_aot=0; fi
 
-# An AOT cache (JDK 25, JEP 483/514/515) of the classes a 'topology' run loads and links:
-# made once per jar and JDK by a training run, then reused; start-up of the short commands roughly
-# halves. If it cannot be made (read-only target/, an older JVM, CORESCOPE_AOT=0), corescope
-# runs without it. It is only passed to the short commands: it was trained with their flags.
+# An AOT cache (JDK 25, JEP 483/514/515: classes loaded and linked, method profiles) made once
+# per jar and JDK by a training run of all four short commands in one JVM (dev.corescope.cli.
+# AotTraining: topology, affinity, mask 0-3, pin ... true), then reused; one cache for all four
+# started as fast as one cache per command (docs/performance.md). If it cannot be made
+# (read-only target/, an older JVM, CORESCOPE_AOT=0), corescope runs without it. It is only
+# passed to the short commands: it was trained with their flags.
 aot="$here/target/corescope-${JDK##*/}.aot"
 aot_flags=()
-if [ "${CORESCOPE_AOT:-1}" != 0 ] && [ "$short_command" = 1 ]; then
+if [ "$use_aot" = 1 ]; then
   if [ ! -f "$aot" ] || [ "$jar" -nt "$aot" ]; then
     rm -f "$aot"
     tmp_aot="$aot.$$.tmp"
-    if "$JDK/bin/java" -XX:AOTCacheOutput="$tmp_aot" "${jvm_flags[@]}" -jar "$jar" topology >/dev/null 2>&1 \
-       && [ -s "$tmp_aot" ]; then
+    if "$JDK/bin/java" -XX:AOTCacheOutput="$tmp_aot" "${jvm_flags[@]}" -cp "$jar" dev.corescope.cli.AotTraining \
+         >/dev/null 2>&1 </dev/null && [ -s "$tmp_aot" ]; then
       mv -f "$tmp_aot" "$aot" 2>/dev/null || true
     fi
     rm -f "$tmp_aot" "$tmp_aot.config" 2>/dev/null || true
@@ -123,4 +166,4 @@ if [ "${CORESCOPE_AOT:-1}" != 0 ] && [ "$short_command" = 1 ]; then
   [ -f "$aot" ] && aot_flags=(-XX:AOTCache="$aot" -Xlog:aot=off -Xlog:cds=off)
 fi
 
-exec "$JDK/bin/java" "${jvm_flags[@]}" ${aot_flags[@]+"${aot_flags[@]}"} ${CORESCOPE_JVM_OPTS:-} -jar "$jar" "$@"
+exec "$JDK/bin/java" "${jvm_flags[@]}" ${aot_flags[@]+"${aot_flags[@]}"} ${user_opts[@]+"${user_opts[@]}"} -jar "$jar" "$@"

@@ -80,7 +80,7 @@ final class AffinityCommand implements Callable<Integer> {
         int currentCpu = Affinity.currentCpu();
         long shownPid = pid == null ? self : pid;
         Report r = new Report(shownPid, allowed.toList(), online(allowed.nbits()), currentCpu);
-        var out = spec.commandLine().getOut();
+        var out = ShortCommands.out(spec);
         out.print(format == OutputFormat.json ? Json.write(r) : r.text(allowed, shownPid == self));
         out.flush();
         return Main.EXIT_OK;

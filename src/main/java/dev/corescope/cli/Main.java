@@ -24,7 +24,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
@@ -113,19 +112,9 @@ public final class Main implements Callable<Integer> {
         return new Tour(families.get(), output != null ? output : tourResults, output != null, cl.getOut(), cl.getErr()).run();
     }
 
-    /**
-     * Whether this JVM is corescope the program ({@link #main}), not a library call inside
-     * another program: only then may {@code pin} replace the process with its command.
-     */
-    static volatile boolean standalone;
-
     public static void main(String[] args) {
-        standalone = true;
-        StandardOutput stdout = StandardOutput.install();
-        // the one command people time: see TopologyCommand.runWithoutPicocli
-        OptionalInt fast = TopologyCommand.runWithoutPicocli(args);
-        int code = fast.isPresent() ? fast.getAsInt() : execute(args);
-        System.exit(stdout.finish(code, System.err));
+        // the jar starts Launcher; this is the same for anyone who starts Main
+        Launcher.main(args);
     }
 
     /** Runs corescope with {@code args} and returns the exit code. */
@@ -168,14 +157,20 @@ public final class Main implements Callable<Integer> {
         cl.registerConverter(Integer.TYPE, Main::asciiInt);
         cl.registerConverter(Long.class, Main::asciiLong);
         cl.registerConverter(Long.TYPE, Main::asciiLong);
-        cl.setExecutionExceptionHandler((ex, command, parsed) -> {
-            PrintWriter err = command.getErr();
-            err.println("corescope: " + shorten(oneLine(ex)));
-            if (debugRequested(parsed)) ex.printStackTrace(err);
-            err.flush();
-            return exitCodeFor(ex);
-        });
+        cl.setExecutionExceptionHandler((ex, command, parsed) -> reportFailure(command.getErr(), ex, parsed));
         return cl;
+    }
+
+    /**
+     * A command's failure as one line on {@code err} (and its stack trace when debugging was
+     * asked for); returns its exit code. {@code parsed} is null for {@link ShortCommands}, which
+     * take no {@code --debug} (only {@code CORESCOPE_DEBUG}).
+     */
+    static int reportFailure(PrintWriter err, Exception ex, CommandLine.ParseResult parsed) {
+        err.println("corescope: " + shorten(oneLine(ex)));
+        if (debugRequested(parsed)) ex.printStackTrace(err);
+        err.flush();
+        return exitCodeFor(ex);
     }
 
     /** {@code --debug} on any command of the line, or {@code CORESCOPE_DEBUG} set to anything but 0 or empty. */

@@ -99,7 +99,7 @@ final class MaskCommand implements Callable<Integer> {
                     + "; the kernel's " + function + " returns -" + e.code());
         }
         Report r = Report.of(mask);
-        var out = spec.commandLine().getOut();
+        var out = ShortCommands.out(spec);
         out.print(format == OutputFormat.json ? Json.write(r) : r.text());
         out.flush();
         return Main.EXIT_OK;

@@ -63,10 +63,12 @@ final class PinCommand implements Callable<Integer> {
         if (command == null || command.isEmpty()) {
             throw new UsageException("pin --cpus " + cpus + ": missing COMMAND after -- (e.g. pin --cpus " + cpus + " -- cat /proc/self/status)");
         }
-        if (Main.standalone) {
+        if (Launcher.standalone) {
             // what is buffered must reach stdout/stderr before the process image is replaced
-            spec.commandLine().getOut().flush();
-            spec.commandLine().getErr().flush();
+            if (spec != null) { // null when ShortCommands runs pin without picocli
+                spec.commandLine().getOut().flush();
+                spec.commandLine().getErr().flush();
+            }
             System.out.flush();
             System.err.flush();
             NativeException failed = Exec.execPinned(mask, command);

@@ -92,7 +92,7 @@ public final class Exec {
     }
 
     private static void setMask(int how, MemorySegment set, MemorySegment old) throws Throwable {
-        int rc = (int) Libc.PTHREAD_SIGMASK.invokeExact(how, set, old);
+        int rc = (int) Libc.PthreadSigmask.HANDLE.invokeExact(how, set, old);
         if (rc != 0) throw new NativeException("pthread_sigmask", "how=" + how, rc);
     }
 }

@@ -11,12 +11,23 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.util.Optional;
 
 /**
  * The hand-written layer over jextract's {@link LibC}: the generated {@code $address()} and
  * {@code $descriptor()} linked again with {@link Linker.Option#captureCallState} so errno is
  * read right after the call, before anything else in the JVM can overwrite it (jextract
  * cannot add that option itself). Each call that can fail goes through {@link #check}.
+ *
+ * <p><b>Start-up:</b> linking a downcall is the dearest thing a short command does (a
+ * bytecode class spun per distinct shape, method-handle forms, a native stub: tens of
+ * milliseconds, more than the whole JVM start of a hello-world), so the handles of the
+ * affinity calls sit in one holder class each, linked on first use, and share shapes where
+ * they can ({@code sched_getaffinity} and {@code sched_setaffinity} are one shape and reuse
+ * one stub). They find their symbol by name ({@link #symbol}) rather than through
+ * {@code LibC.xxx$address()}: that would initialise jextract's per-function class, which links
+ * its own plain handle as well, a second stub for a call corescope never makes that way.
+ * The descriptors are written here for the same reason; they match jextract's.
  *
  * <p>Call-state segments are allocated per call in the caller's confined arena; none is
  * shared between threads.
@@ -28,19 +39,69 @@ final class Libc {
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
-    static final MethodHandle SCHED_GETAFFINITY = withErrno(LibC.sched_getaffinity$address(), LibC.sched_getaffinity$descriptor());
-    static final MethodHandle SCHED_SETAFFINITY = withErrno(LibC.sched_setaffinity$address(), LibC.sched_setaffinity$descriptor());
-    static final MethodHandle SCHED_GETCPU = withErrno(LibC.sched_getcpu$address(), LibC.sched_getcpu$descriptor());
-    static final MethodHandle PTHREAD_SIGMASK = LINKER.downcallHandle(LibC.pthread_sigmask$address(), LibC.pthread_sigmask$descriptor());
+    /** {@code int f(int, size_t, void *)}: {@code sched_getaffinity}, {@code sched_setaffinity}. */
+    private static final FunctionDescriptor INT_INT_LONG_ADDRESS =
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
+    /** {@code int f(void)}: {@code sched_getcpu}. */
+    private static final FunctionDescriptor INT_VOID = FunctionDescriptor.of(ValueLayout.JAVA_INT);
+    /** {@code int f(int, void *, void *)}: {@code pthread_sigmask}. */
+    private static final FunctionDescriptor INT_INT_ADDRESS_ADDRESS =
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+    /** {@code unsigned long f(void)}: {@code pthread_self}. */
+    private static final FunctionDescriptor LONG_VOID = FunctionDescriptor.of(ValueLayout.JAVA_LONG);
+
+    /** {@code sched_getaffinity(pid, cpusetsize, mask)}, errno captured. */
+    static final class SchedGetaffinity {
+        static final MethodHandle HANDLE = withErrno(symbol("sched_getaffinity"), INT_INT_LONG_ADDRESS);
+    }
+
+    /** {@code sched_setaffinity(pid, cpusetsize, mask)}, errno captured: the same stub as {@link SchedGetaffinity}. */
+    static final class SchedSetaffinity {
+        static final MethodHandle HANDLE = withErrno(symbol("sched_setaffinity"), INT_INT_LONG_ADDRESS);
+    }
+
+    /** {@code sched_getcpu()}, errno captured. */
+    static final class SchedGetcpu {
+        static final MethodHandle HANDLE = withErrno(symbol("sched_getcpu"), INT_VOID);
+    }
 
     /**
      * {@code sched_getcpu} for hot loops: {@code critical(false)} skips the thread-state
      * transition; it never fails on Linux &ge; 2.6.19 with a vDSO, so no errno capture.
      */
-    static final MethodHandle SCHED_GETCPU_CRITICAL = LINKER.downcallHandle(
-            LibC.sched_getcpu$address(), LibC.sched_getcpu$descriptor(), Linker.Option.critical(false));
+    static final class SchedGetcpuCritical {
+        static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("sched_getcpu"), INT_VOID, Linker.Option.critical(false));
+    }
+
+    /** {@code pthread_sigmask(how, set, oldset)}: returns the error number, so no errno capture. */
+    static final class PthreadSigmask {
+        static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_sigmask"), INT_INT_ADDRESS_ADDRESS);
+    }
+
+    /**
+     * {@code pthread_self()}: cannot fail, so no errno capture; {@code critical(false)} since it
+     * is one load. On x86-64 glibc its value is the thread pointer (the TCB is at {@code %fs:0}),
+     * which {@link CurrentCpu} needs to find the thread's rseq area.
+     */
+    static final class PthreadSelf {
+        static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_self"), LONG_VOID, Linker.Option.critical(false));
+    }
 
     private Libc() {
+    }
+
+    /**
+     * The address of the libc (or {@code ld.so}) symbol {@code name}, looked up by name in the
+     * linker's default lookup (libc and the libraries it depends on): for a function without
+     * initialising jextract's class for it (see the class comment), and for data symbols jextract
+     * does not bind, such as glibc's {@code __rseq_offset}.
+     */
+    static Optional<MemorySegment> findSymbol(String name) {
+        return LINKER.defaultLookup().find(name);
+    }
+
+    static MemorySegment symbol(String name) {
+        return findSymbol(name).orElseThrow(() -> new NativeUnavailableException("libc has no symbol " + name));
     }
 
     static MethodHandle withErrno(MemorySegment address, FunctionDescriptor descriptor) {

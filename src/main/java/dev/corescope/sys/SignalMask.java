@@ -106,7 +106,7 @@ public final class SignalMask implements AutoCloseable {
     private static void call(int how, MemorySegment set, MemorySegment old, String arguments) {
         int rc;
         try {
-            rc = (int) Libc.PTHREAD_SIGMASK.invokeExact(how, set, old);
+            rc = (int) Libc.PthreadSigmask.HANDLE.invokeExact(how, set, old);
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }

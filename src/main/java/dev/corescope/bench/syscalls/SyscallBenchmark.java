@@ -2,6 +2,7 @@ package dev.corescope.bench.syscalls;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
+import dev.corescope.sys.CurrentCpu;
 import dev.corescope.sys.Pinning;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -26,10 +27,11 @@ import java.util.concurrent.TimeUnit;
  * <p>There is no kernel seed behind this one: it measures corescope's own foundation. Every
  * pinned benchmark asks {@code sched_getcpu} where it runs and sets masks with
  * {@code sched_setaffinity}; if FFM added much to those, the Java-vs-C comparisons of the
- * other families would be measuring corescope rather than the kernel. Issue 2 sets the bar:
+ * other families would be measuring corescope rather than the kernel. Issue 2 set the bar:
  * a critical {@code sched_getcpu} within 1.3x of C, the affinity calls within 1.2x. (The
  * JNA-based OpenHFT affinity library is the usual Java alternative; the issue quotes it at
- * about 145 ns, 11-15 us and 12-17 us for the same three.)
+ * about 145 ns, 11-15 us and 12-17 us for the same three.) Issue 15 raised it for the current
+ * CPU to at most 1.0x C, which only the rseq read (APPROACH 4) can reach.
  *
  * <p><b>BASELINE</b>: the C twins in {@code native/src/sys.c}: {@code n} calls in a C loop,
  * one downcall for the whole loop ({@code @OperationsPerInvocation(n)}), so the FFM
@@ -51,7 +53,15 @@ import java.util.concurrent.TimeUnit;
  * how much on this machine), which is the size of a critical call itself; the loop rows
  * compare like with like.
  *
- * <p><b>APPROACH 4</b>, {@code getaffinityJava} / {@code setaffinityJava}: the public
+ * <p><b>APPROACH 4</b>, {@code getcpuRseq} / {@code getcpuRseqLoop}: no call at all. glibc's
+ * {@code sched_getcpu()} itself only loads {@code cpu_id} from the thread's rseq area; a
+ * {@link CurrentCpu} held by the benchmark thread finds that area once (thread pointer plus
+ * glibc's {@code __rseq_offset}) and then makes the same load from Java, opaque so the JIT
+ * cannot hoist it out of the loop.
+ * Where rseq is not usable the reader falls back to the critical downcall, and the rows say
+ * so in the run's log ({@code CurrentCpu.rseqUnavailableReason()}).
+ *
+ * <p><b>APPROACH 5</b>, {@code getaffinityJava} / {@code setaffinityJava}: the public
  * {@link Affinity#get} and {@link Affinity#set} as every caller uses them, errno captured,
  * per-thread native scratch reused (a confined arena per call cost ~300 ns, as much as the
  * call), the result turned into a {@link CpuMask}. The system call
@@ -85,6 +95,7 @@ public class SyscallBenchmark {
     private Pinning pinning;
     private CpuMask pinned;
     private int cpu;
+    private CurrentCpu currentCpu;
 
     @Setup(Level.Trial)
     public void pin() {
@@ -92,6 +103,8 @@ public class SyscallBenchmark {
         cpu = Affinity.allowed().last();
         pinning = Affinity.pin(cpu);
         pinned = pinning.pinned();
+        currentCpu = CurrentCpu.forThisThread();
+        currentCpu.fallbackReason().ifPresent(why -> System.err.println("getcpuRseq rows fall back to sched_getcpu(): " + why));
     }
 
     @TearDown(Level.Trial)
@@ -113,7 +126,22 @@ public class SyscallBenchmark {
 
     @Benchmark
     public int getcpuCritical() {
-        return Affinity.currentCpu();
+        return Affinity.currentCpuCritical();
+    }
+
+    @Benchmark
+    public int getcpuRseq() {
+        return currentCpu.read();
+    }
+
+    /** The C loop's shape: {@code n} reads of the rseq area summed. */
+    @Benchmark
+    @OperationsPerInvocation(GETCPU_LOOP)
+    public int getcpuRseqLoop() {
+        CurrentCpu reader = currentCpu;
+        int acc = 0;
+        for (int i = 0; i < GETCPU_LOOP; i++) acc += reader.read();
+        return acc;
     }
 
     /** The C loop's shape in Java: the same {@code n} calls summed, no JMH call between them. */
@@ -121,7 +149,7 @@ public class SyscallBenchmark {
     @OperationsPerInvocation(GETCPU_LOOP)
     public int getcpuCriticalLoop() {
         int acc = 0;
-        for (int i = 0; i < GETCPU_LOOP; i++) acc += Affinity.currentCpu();
+        for (int i = 0; i < GETCPU_LOOP; i++) acc += Affinity.currentCpuCritical();
         return acc;
     }
 

@@ -30,6 +30,7 @@ class SyscallBenchmarkTest {
             assertTrue(score > 0 && Double.isFinite(score), r.getParams().getBenchmark() + ": " + score);
         }
         assertEquals(Set.of("getcpuC", "getcpuPlain", "getcpuCritical", "getcpuCriticalLoop", "getcpuPlainLoop",
+                "getcpuRseq", "getcpuRseqLoop",
                 "emptyMethod", "getaffinityC", "getaffinityJava", "setaffinityC", "setaffinityJava"), names);
         assertEquals(before, Affinity.allowed());
     }

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Start-up of corescope's short commands against the JVM's floor, in one hyperfine run.
+#
+#   scripts/startup-bench.sh [RUNS]        (default 30 runs each, 5 warm-up runs)
+#
+# The floor is a JDK 25 hello-world jar with its own AOT cache (-XX:AOTCacheOutput), started
+# with `java -XX:AOTCache=... -jar hello.jar`. Beside it: the same hello-world that links and
+# makes one FFM downcall (sched_getaffinity with errno captured, as corescope does), also with
+# its own AOT cache: what the first downcall costs at start-up on this JDK; then
+# `./run.sh topology`, `./run.sh affinity`, `./run.sh mask 0-3` and `./run.sh pin --cpus C -- true`
+# as a user runs them (bash, run.sh's JDK lookup and the JVM). Then the peak RSS of
+# `topology` and of the floor (GNU time, median of RUNS).
+#
+# Prints each command's median and mean wall time, its ratio to the floor's median, and the
+# goals of issue 15 (each <= 1.15x the floor; topology's peak RSS <= 1.25x). A benchmark, not a
+# test: it fails only when a tool is missing. Needs hyperfine (apt-get install hyperfine) and
+# /usr/bin/time (apt-get install time). Quote the machine and its load with the figures.
+set -euo pipefail
+
+runs=${1:-30}
+here=$(cd "$(dirname "$0")/.." && pwd)
+command -v hyperfine >/dev/null || { echo "startup-bench: needs hyperfine (apt-get install hyperfine)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "startup-bench: needs GNU time (apt-get install time)" >&2; exit 2; }
+
+# The JDK run.sh uses, and a built jar plus its AOT cache (the first run makes both).
+cpu=$("$here/run.sh" affinity --format json | sed -n 's/.*"allowed" : "\([0-9]*\).*/\1/p')
+# run.sh exports the JAVA_HOME it chose; pin's child inherits it
+jdk=$("$here/run.sh" pin --cpus "$cpu" -- sh -c 'echo "$JAVA_HOME"')
+java="$jdk/bin/java"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat > "$work/Hello.java" <<'EOF'
+public class Hello {
+    public static void main(String[] args) {
+        System.out.println("hello");
+    }
+}
+EOF
+cat > "$work/Ffm.java" <<'EOF'
+import java.lang.foreign.*;
+import java.lang.invoke.MethodHandle;
+
+/** hello-world plus one downcall linked the way corescope links sched_getaffinity. */
+public class Ffm {
+    public static void main(String[] args) throws Throwable {
+        Linker linker = Linker.nativeLinker();
+        MethodHandle h = linker.downcallHandle(linker.defaultLookup().findOrThrow("sched_getaffinity"),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS),
+                Linker.Option.captureCallState("errno"));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment set = arena.allocate(128);
+            int rc = (int) h.invokeExact(arena.allocate(Linker.Option.captureStateLayout()), 0, 128L, set);
+            System.out.println("hello " + rc + " " + set.get(ValueLayout.JAVA_LONG, 0));
+        }
+    }
+}
+EOF
+"$jdk/bin/javac" -d "$work" "$work/Hello.java" "$work/Ffm.java"
+"$jdk/bin/jar" cfe "$work/hello.jar" Hello -C "$work" Hello.class
+"$jdk/bin/jar" cfe "$work/ffm.jar" Ffm -C "$work" Ffm.class
+"$java" -XX:AOTCacheOutput="$work/hello.aot" -jar "$work/hello.jar" >/dev/null 2>&1
+"$java" -XX:AOTCacheOutput="$work/ffm.aot" --enable-native-access=ALL-UNNAMED -jar "$work/ffm.jar" >/dev/null 2>&1
+
+floor="$java -XX:AOTCache=$work/hello.aot -jar $work/hello.jar"
+ffm="$java -XX:AOTCache=$work/ffm.aot --enable-native-access=ALL-UNNAMED -jar $work/ffm.jar"
+commands=("$floor" "$ffm" "$here/run.sh topology" "$here/run.sh affinity" "$here/run.sh mask 0-3"
+          "$here/run.sh pin --cpus $cpu -- true")
+
+echo "# machine: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1), $(uname -r)"
+echo "# JDK: $("$java" -version 2>&1 | head -n 1)"
+echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+hyperfine -N -w 5 -r "$runs" --export-json "$work/hyperfine.json" "${commands[@]}" >/dev/null 2>&1
+
+rss() { # median peak RSS in KiB of RUNS runs of "$@"
+  local i
+  for ((i = 0; i < runs; i++)); do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; done | sort -n \
+    | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+rss_floor=$(rss $floor)
+rss_topology=$(rss "$here/run.sh" topology)
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$work/hyperfine.json" "$rss_floor" "$rss_topology" <<'EOF'
+import json, statistics, sys
+results = json.load(open(sys.argv[1]))["results"]
+names = ["floor: hello-world, own AOT cache", "hello-world + 1 FFM downcall, own AOT cache",
+         "corescope topology", "corescope affinity", "corescope mask 0-3", "corescope pin --cpus C -- true"]
+floor = statistics.median(results[0]["times"])
+print(f"{'command':<46} {'median':>9} {'mean':>9} {'cpu u+s':>9} {'x floor':>8}  goal")
+for name, r in zip(names, results):
+    med = statistics.median(r["times"])
+    ratio = med / floor
+    goal = "" if not name.startswith("corescope") else ("<=1.15x " + ("met" if ratio <= 1.15 else "not met"))
+    print(f"{name:<46} {med*1000:7.1f}ms {r['mean']*1000:7.1f}ms {(r['user']+r['system'])*1000:7.1f}ms {ratio:7.2f}x  {goal}")
+rf, rt = int(sys.argv[2]), int(sys.argv[3])
+print(f"peak RSS: floor {rf/1024:.1f} MiB, topology {rt/1024:.1f} MiB: {rt/rf:.2f}x (goal <=1.25x "
+      + ("met" if rt / rf <= 1.25 else "not met") + ")")
+EOF

@@ -1,0 +1,35 @@
+package dev.corescope.cli;
+
+import java.util.OptionalInt;
+
+/**
+ * The jar's entry point: the short commands through {@link ShortCommands}, everything else
+ * through picocli ({@link Main#execute}). It names no picocli type, so a short command never
+ * loads {@link Main}, whose signatures pull in picocli's {@code CommandLine} (a large Java 5
+ * class the AOT cache cannot hold).
+ */
+public final class Launcher {
+
+    /**
+     * Whether this JVM is corescope the program ({@link #main}), not a library call inside
+     * another program (a test, {@link AotTraining}): only then may {@code pin} replace the
+     * process with its command.
+     */
+    static volatile boolean standalone;
+
+    private Launcher() {
+    }
+
+    public static void main(String[] args) {
+        standalone = true;
+        StandardOutput stdout = StandardOutput.install();
+        int code = run(args);
+        System.exit(stdout.finish(code, System.err));
+    }
+
+    /** The exit code of corescope run with {@code args}. */
+    static int run(String[] args) {
+        OptionalInt fast = ShortCommands.run(args);
+        return fast.isPresent() ? fast.getAsInt() : Main.execute(args);
+    }
+}

@@ -1,0 +1,168 @@
+package dev.corescope.cli;
+
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code topology}, {@code mask}, {@code affinity} and {@code pin} without picocli, for
+ * start-up time: they are the commands people put in scripts and loops. picocli's classes are
+ * Java 5 bytecode, which the JDK's AOT cache cannot hold, and building its command model
+ * (reflection over every subcommand, its type converters) costs several times what these
+ * commands do; measured in {@code docs/performance.md}.
+ *
+ * <p>Only the plain forms are taken here: the command's own options, each at most once, as
+ * {@code --opt value} or {@code --opt=value}, with values of the plain kind (ASCII digits for
+ * numbers, a known name for an enum). Anything else ({@code --help}, an unknown or repeated
+ * option, {@code @argfile}, a value that picocli would have to convert or refuse) returns empty
+ * before anything runs, and picocli then runs the command as usual with its help and its
+ * one-line usage errors. The command object itself is the picocli one, its fields set here, so
+ * what it does and how it fails ({@link Main#reportFailure}) is the same either way.
+ */
+final class ShortCommands {
+
+    private ShortCommands() {
+    }
+
+    /** The exit code of the command in {@code args}, or empty when picocli must run it. */
+    static OptionalInt run(String[] args) {
+        if (args.length == 0) return OptionalInt.empty();
+        return switch (args[0]) {
+            case "topology" -> TopologyCommand.runWithoutPicocli(args);
+            case "mask" -> mask(args);
+            case "affinity" -> affinity(args);
+            case "pin" -> pin(args);
+            default -> OptionalInt.empty();
+        };
+    }
+
+    /** Where a command prints: picocli's writer when picocli runs it, else stdout (UTF-8 unless the JVM says otherwise, as picocli's). */
+    static PrintWriter out(CommandSpec spec) {
+        if (spec != null) return spec.commandLine().getOut();
+        return new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true);
+    }
+
+    private static OptionalInt mask(String[] args) {
+        MaskCommand c = new MaskCommand();
+        Options o = Options.parse(args, "--nbits", "--input", "--format");
+        if (o == null || o.positional.isEmpty()) return OptionalInt.empty();
+        for (String w : o.positional) if (!plainWord(w)) return OptionalInt.empty();
+        try {
+            if (o.has("--nbits")) c.nbits = asciiInt(o.get("--nbits"));
+            if (o.has("--input")) c.input = MaskCommand.Input.valueOf(o.get("--input"));
+            if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
+        } catch (IllegalArgumentException e) {
+            return OptionalInt.empty();
+        }
+        c.words = o.positional;
+        return call(c);
+    }
+
+    private static OptionalInt affinity(String[] args) {
+        AffinityCommand c = new AffinityCommand();
+        Options o = Options.parse(args, "--pid", "--format");
+        if (o == null || !o.positional.isEmpty()) return OptionalInt.empty();
+        try {
+            if (o.has("--pid")) c.pid = asciiInt(o.get("--pid"));
+            if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
+        } catch (IllegalArgumentException e) {
+            return OptionalInt.empty();
+        }
+        return call(c);
+    }
+
+    /** {@code pin --cpus LIST [--] COMMAND...}: everything from COMMAND on is COMMAND's. */
+    private static OptionalInt pin(String[] args) {
+        if (args.length < 3) return OptionalInt.empty();
+        int i = 1;
+        String cpus;
+        if (args[i].startsWith("--cpus=")) {
+            cpus = args[i++].substring("--cpus=".length());
+        } else if (args[i].equals("--cpus")) {
+            cpus = args[i + 1];
+            i += 2;
+        } else {
+            return OptionalInt.empty();
+        }
+        if (cpus.isEmpty() || cpus.startsWith("-") || cpus.startsWith("@")) return OptionalInt.empty();
+        if (i < args.length && args[i].equals("--")) {
+            i++;
+        } else if (i < args.length && !plainWord(args[i])) {
+            return OptionalInt.empty();
+        }
+        if (i >= args.length) return OptionalInt.empty();
+        PinCommand c = new PinCommand();
+        c.cpus = cpus;
+        c.command = new ArrayList<>(Arrays.asList(args).subList(i, args.length));
+        return call(c);
+    }
+
+    private static OptionalInt call(Callable<Integer> command) {
+        try {
+            return OptionalInt.of(command.call());
+        } catch (Exception e) {
+            return OptionalInt.of(Main.reportFailure(new PrintWriter(System.err, true), e, null));
+        }
+    }
+
+    /** A positional word picocli would take as it is: not an option, not an {@code @argfile}, not empty. */
+    private static boolean plainWord(String w) {
+        return !w.isEmpty() && !w.startsWith("-") && !w.startsWith("@");
+    }
+
+    /** A small number written in ASCII digits; anything else is picocli's to convert or refuse. */
+    private static int asciiInt(String s) {
+        if (s.isEmpty() || s.length() > 9) throw new IllegalArgumentException(s);
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch < '0' || ch > '9') throw new IllegalArgumentException(s);
+        }
+        return Integer.parseInt(s);
+    }
+
+    /** The named options (each at most once) and the positional words after {@code args[0]}; null when picocli must parse. */
+    private record Options(List<String> names, List<String> values, List<String> positional) {
+
+        static Options parse(String[] args, String... known) {
+            List<String> knownNames = List.of(known);
+            Options o = new Options(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            for (int i = 1; i < args.length; i++) {
+                String a = args[i];
+                if (!a.startsWith("-")) {
+                    o.positional.add(a);
+                    continue;
+                }
+                String name = a;
+                String value;
+                int eq = a.indexOf('=');
+                if (a.startsWith("--") && eq > 0) {
+                    name = a.substring(0, eq);
+                    value = a.substring(eq + 1);
+                } else if (i + 1 < args.length) {
+                    value = args[++i];
+                } else {
+                    return null;
+                }
+                if (!knownNames.contains(name) || o.names.contains(name) || value.startsWith("-") || value.startsWith("@")) return null;
+                o.names.add(name);
+                o.values.add(value);
+            }
+            return o;
+        }
+
+        boolean has(String name) {
+            return names.contains(name);
+        }
+
+        String get(String name) {
+            return values.get(names.indexOf(name));
+        }
+    }
+}

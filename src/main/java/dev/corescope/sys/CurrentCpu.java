@@ -1,0 +1,167 @@
+package dev.corescope.sys;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.Optional;
+
+/**
+ * The CPU the calling thread runs on, read from the thread's rseq area as glibc's own
+ * {@code sched_getcpu()} does, without a call into native code.
+ *
+ * <p>glibc 2.35 and newer registers a {@code struct rseq} for every thread it starts
+ * (restartable sequences, Linux 4.18+); the kernel writes the thread's CPU into its
+ * {@code cpu_id} field on every return to user space after a migration. The area sits at the
+ * thread pointer plus glibc's exported {@code __rseq_offset}, so once the area of a thread is
+ * known, the current CPU is one 32-bit load: about as cheap as anything Java can do, and no
+ * dearer than C's {@code sched_getcpu()}, which makes the same load behind a call.
+ *
+ * <p><b>How the area is found</b>, once per thread ({@link #forThisThread()}): {@code __rseq_offset}
+ * and {@code __rseq_size} are looked up by name ({@link Libc#findSymbol}: jextract does not bind
+ * data symbols, and {@code sys.ffi} is generated, not edited); the thread pointer is
+ * {@code pthread_self()}, one {@code critical} downcall, which on x86-64 glibc returns the TCB
+ * address that {@code %fs} points at. That is checked before it is trusted: the TCB's first word
+ * ({@code tcb}) and third ({@code self}) both hold the thread pointer itself.
+ *
+ * <p><b>Fallbacks</b>: {@link #read()} returns {@code sched_getcpu()} through a critical
+ * downcall instead, and {@link #rseqUnavailableReason()} says why, when
+ * <ul>
+ *   <li>rseq is not registered: {@code GLIBC_TUNABLES=glibc.pthread.rseq=0}, a kernel without
+ *       rseq, or registration refused (glibc sets {@code __rseq_size} to 0, or leaves the
+ *       thread's {@code cpu_id} negative: -1 not yet registered, -2 registration failed; the
+ *       sign is checked on every read);</li>
+ *   <li>the C library does not export {@code __rseq_offset}: glibc older than 2.35, musl;</li>
+ *   <li>the architecture is not wired (only x86-64 is: elsewhere {@code pthread_self()} is not
+ *       the thread pointer, and Java has no other way to read it without a C helper);</li>
+ *   <li>the calling thread is virtual: its carrier can change between any two instructions, and
+ *       a carrier's area may be freed once the carrier ends, so a virtual thread never reads an
+ *       area; it gets {@code sched_getcpu()}, the CPU its carrier ran on during the call, stale
+ *       as soon as it returns (as it is for any thread that can migrate).</li>
+ * </ul>
+ *
+ * <p>The read is opaque ({@link VarHandle#getOpaque}): the JIT may not hoist it out of a loop or
+ * merge two reads, since the kernel changes the value behind the program's back; on x86-64 it is
+ * a plain load.
+ *
+ * <p><b>Note:</b> an instance belongs to the thread that made it: the area is that thread's, and
+ * {@link #read()} on another thread is refused. Hold one per thread for hot loops
+ * ({@link Affinity#currentCpu()} is the critical downcall: a thread-local lookup of a reader
+ * would cost more than the call it saves).
+ */
+public final class CurrentCpu {
+
+    /** {@code offsetof(struct rseq, cpu_id)}: after the 32-bit {@code cpu_id_start}. */
+    private static final long CPU_ID_OFFSET = 4;
+    /** {@code cpu_id_start} and {@code cpu_id}: all of the area this class reads. */
+    private static final long AREA_BYTES = 8;
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    private final Thread owner;
+    /** The owner's rseq area, or null when {@link #read()} falls back to {@code sched_getcpu()}. */
+    private final MemorySegment area;
+    private final String fallbackReason;
+
+    private CurrentCpu(Thread owner, MemorySegment area, String fallbackReason) {
+        this.owner = owner;
+        this.area = area;
+        this.fallbackReason = fallbackReason;
+    }
+
+    /** A reader for the calling thread: its rseq area when there is one, else the fallback. */
+    public static CurrentCpu forThisThread() {
+        Thread t = Thread.currentThread();
+        if (t.isVirtual()) return new CurrentCpu(t, null, "a virtual thread: its carrier can change between two reads");
+        String processReason = Rseq.REASON;
+        if (processReason != null) return new CurrentCpu(t, null, processReason);
+        MemorySegment area = threadArea();
+        if (area == null) return new CurrentCpu(t, null, "pthread_self() is not the thread pointer here (TCB check failed)");
+        int cpu = (int) INT.getOpaque(area, CPU_ID_OFFSET);
+        if (cpu < 0) return new CurrentCpu(t, null, "rseq is not registered for this thread (cpu_id " + cpu + ")");
+        return new CurrentCpu(t, area, null);
+    }
+
+    /**
+     * The CPU the owning thread runs on now: the rseq area's {@code cpu_id}, or
+     * {@code sched_getcpu()} when it has none.
+     *
+     * @throws IllegalStateException when called from another thread than the one that made it
+     */
+    public int read() {
+        if (Thread.currentThread() != owner) throw notOwner();
+        MemorySegment a = area;
+        if (a != null) {
+            int cpu = (int) INT.getOpaque(a, CPU_ID_OFFSET);
+            if (cpu >= 0) return cpu;
+        }
+        return Affinity.currentCpuCritical();
+    }
+
+    /** Whether {@link #read()} reads the rseq area (false: it calls {@code sched_getcpu()}). */
+    public boolean usesRseq() {
+        return area != null;
+    }
+
+    /** Why this reader falls back to {@code sched_getcpu()}; empty when it reads the rseq area. */
+    public Optional<String> fallbackReason() {
+        return Optional.ofNullable(fallbackReason);
+    }
+
+    /**
+     * Why no platform thread of this process can read its rseq area (rseq off, no
+     * {@code __rseq_offset}, the architecture), or empty when they can.
+     */
+    public static Optional<String> rseqUnavailableReason() {
+        return Optional.ofNullable(Rseq.REASON);
+    }
+
+    private IllegalStateException notOwner() {
+        return new IllegalStateException("a CurrentCpu belongs to thread " + owner.getName()
+                + ", not " + Thread.currentThread().getName());
+    }
+
+    /** The calling thread's {@code cpu_id_start}/{@code cpu_id} pair, or null when the TCB check fails. */
+    private static MemorySegment threadArea() {
+        long tp;
+        try {
+            tp = (long) Libc.PthreadSelf.HANDLE.invokeExact();
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+        if (tp == 0) return null;
+        // x86-64 glibc's tcbhead_t: { void *tcb; dtv_t *dtv; void *self; ... }, tcb == self == %fs base
+        MemorySegment tcb = MemorySegment.ofAddress(tp).reinterpret(24);
+        if (tcb.get(ValueLayout.JAVA_LONG, 0) != tp || tcb.get(ValueLayout.JAVA_LONG, 16) != tp) return null;
+        return MemorySegment.ofAddress(tp + Rseq.OFFSET).reinterpret(AREA_BYTES);
+    }
+
+    /** Process-wide facts, looked up once on first use. */
+    private static final class Rseq {
+        static final long OFFSET;
+        static final String REASON;
+
+        static {
+            long offset = 0;
+            String reason = null;
+            String arch = System.getProperty("os.arch");
+            if (!"amd64".equals(arch) && !"x86_64".equals(arch)) {
+                reason = "the rseq read is wired for x86-64 only, not " + arch;
+            } else {
+                Optional<MemorySegment> offsetSym = Libc.findSymbol("__rseq_offset");
+                Optional<MemorySegment> sizeSym = Libc.findSymbol("__rseq_size");
+                if (offsetSym.isEmpty() || sizeSym.isEmpty()) {
+                    reason = "the C library exports no __rseq_offset (glibc older than 2.35, or another libc)";
+                } else {
+                    // ptrdiff_t __rseq_offset; unsigned int __rseq_size (glibc's sys/rseq.h)
+                    int size = sizeSym.get().reinterpret(4).get(ValueLayout.JAVA_INT, 0);
+                    offset = offsetSym.get().reinterpret(8).get(ValueLayout.JAVA_LONG, 0);
+                    if (size < AREA_BYTES) {
+                        reason = "rseq is not registered (__rseq_size " + size
+                                + ": GLIBC_TUNABLES=glibc.pthread.rseq=0, or a kernel without rseq)";
+                    }
+                }
+            }
+            OFFSET = offset;
+            REASON = reason;
+        }
+    }
+}

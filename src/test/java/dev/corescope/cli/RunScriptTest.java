@@ -1,0 +1,155 @@
+package dev.corescope.cli;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code run.sh} itself, in a scratch copy of the checkout whose {@code mvnw} and JDK are
+ * stand-ins: the "build" writes a jar after a second (and fails, as two Maven builds into one
+ * {@code target/} do, when another build is under way), and {@code java} writes its arguments
+ * to a file instead of starting. So each test takes about a second, without Maven or a real
+ * build.
+ */
+class RunScriptTest {
+
+    private static final Path RUN_SH = Path.of("run.sh").toAbsolutePath();
+    private static final Path REAL_JAVA = Path.of(System.getProperty("java.home"), "bin", "java");
+
+    @TempDir
+    Path checkout;
+    private Path fakeJdk;
+
+    @BeforeEach
+    void scratchCheckout() throws IOException {
+        Files.copy(RUN_SH, checkout.resolve("run.sh"));
+        Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+        executable(checkout.resolve("mvnw"), """
+                #!/usr/bin/env bash
+                # a build that refuses to run beside another one, as two Maven builds of one target/ collide
+                here=$(cd "$(dirname "$0")" && pwd)
+                mkdir "$here/building" 2>/dev/null || { echo "fake mvnw: another build is running" >&2; exit 1; }
+                sleep 1
+                mkdir -p "$here/target" && echo jar > "$here/target/corescope.jar"
+                echo built >> "$here/builds.log"
+                rmdir "$here/building"
+                """);
+        fakeJdk = checkout.resolve("jdk");
+        Files.createDirectories(fakeJdk.resolve("bin"));
+        Files.writeString(fakeJdk.resolve("release"), "JAVA_VERSION=\"25\"\n");
+        executable(fakeJdk.resolve("bin/javac"), "#!/bin/sh\nexit 0\n");
+        executable(fakeJdk.resolve("bin/java"), """
+                #!/usr/bin/env bash
+                # an AOT training run writes a cache file; any other run records its arguments, one a line
+                for a in "$@"; do
+                  case $a in -XX:AOTCacheOutput=*) echo aot > "${a#*=}"; exit 0 ;; esac
+                done
+                printf '%s\\n' "$@" > "$(dirname "$0")/../../java-args.$$"
+                """);
+    }
+
+    @Test
+    void twoFirstRunsAtOnceBothSucceedAndBuildOnce() throws Exception {
+        Process a = runSh(List.of(), "mask", "1");
+        Process b = runSh(List.of(), "mask", "2");
+        String errA = finish(a);
+        String errB = finish(b);
+        assertEquals(0, a.exitValue(), "first run: " + errA);
+        assertEquals(0, b.exitValue(), "second run: " + errB);
+        assertEquals(List.of("built"), Files.readAllLines(checkout.resolve("builds.log")),
+                "the second run waits for the first build and then finds the jar fresh");
+    }
+
+    @Test
+    void theUsersGcWinsOverTheSerialGcOfTheShortCommands() throws Exception {
+        List<String> args = javaArgs("-XX:+UseG1GC", "mask", "1");
+        assertTrue(args.contains("-XX:+UseG1GC"), args.toString());
+        assertFalse(args.contains("-XX:+UseSerialGC"), "corescope's default GC left in beside the user's: " + args);
+        assertRealJvmStartsWith(args);
+    }
+
+    @Test
+    void theUsersJitAndAotSettingsReplaceCorescopesOwn() throws Exception {
+        assertTrue(javaArgs("", "affinity").stream().anyMatch(a -> a.startsWith("-XX:AOTCache=")),
+                "without user options the short commands get corescope's AOT cache");
+        clearRecordedArgs();
+        List<String> args = javaArgs("-XX:TieredStopAtLevel=4 -XX:AOTMode=off", "affinity");
+        assertFalse(args.contains("-XX:TieredStopAtLevel=1"), args.toString());
+        assertTrue(args.stream().noneMatch(a -> a.startsWith("-XX:AOTCache=")), args.toString());
+        assertRealJvmStartsWith(args);
+    }
+
+    @Test
+    void userOptionsComeLastSoTheirValueWins() throws Exception {
+        List<String> args = javaArgs("-XX:+UsePerfData", "topology");
+        int jar = args.indexOf("-jar");
+        assertEquals(jar - 1, args.lastIndexOf("-XX:+UsePerfData"), args.toString());
+        assertTrue(args.indexOf("-XX:-UsePerfData") < args.lastIndexOf("-XX:+UsePerfData"), args.toString());
+    }
+
+    private void clearRecordedArgs() throws IOException {
+        try (var files = Files.list(checkout)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("java-args.")).toList()) Files.delete(f);
+        }
+    }
+
+    /** The java command line run.sh builds for {@code command} with {@code CORESCOPE_JVM_OPTS=opts}. */
+    private List<String> javaArgs(String opts, String... command) throws Exception {
+        Files.createDirectories(checkout.resolve("target"));
+        Files.writeString(checkout.resolve("target/corescope.jar"), "jar\n");
+        Process p = runSh(List.of("CORESCOPE_JVM_OPTS=" + opts), command);
+        String err = finish(p);
+        assertEquals(0, p.exitValue(), err);
+        try (var files = Files.list(checkout)) {
+            Path recorded = files.filter(f -> f.getFileName().toString().startsWith("java-args.")).findFirst().orElseThrow();
+            return Files.readAllLines(recorded);
+        }
+    }
+
+    /** The real JVM accepts the JVM options of {@code args} (everything before {@code -jar}). */
+    private static void assertRealJvmStartsWith(List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(REAL_JAVA.toString());
+        cmd.addAll(args.subList(0, args.indexOf("-jar")));
+        cmd.add("-version");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), "java " + cmd + ":\n" + out);
+    }
+
+    private Process runSh(List<String> env, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("env", "-u", "JAVA_HOME", "-u", "CORESCOPE_JVM_OPTS",
+                "CORESCOPE_JAVA_HOME=" + fakeJdk, "CORESCOPE_AOT=1"));
+        cmd.addAll(env);
+        cmd.add("bash");
+        cmd.add(checkout.resolve("run.sh").toString());
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).directory(checkout.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    private static String finish(Process p) throws Exception {
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "run.sh did not finish");
+        return err;
+    }
+
+    private static void executable(Path file, String text) throws IOException {
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}
