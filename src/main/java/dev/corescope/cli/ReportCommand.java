@@ -27,7 +27,10 @@ import java.util.concurrent.Callable;
         description = {
                 "Writes one self-contained HTML page from one or more results files.",
                 "Inline CSS and SVG only (no script, nothing fetched), so it can be attached",
-                "to a bug report. For each file: its warnings, the topology picture of the",
+                "to a bug report; a Content-Security-Policy forbids every script, and the",
+                "pictures a results file holds are rebuilt from an allow-list of drawing",
+                "elements, so a hostile file cannot run code in the page.",
+                "For each file: its warnings, the topology picture of the",
                 "machine it was measured on, the environment, a table per family, the",
                 "latency histograms as bar charts, the core-to-core heatmap, the memory",
                 "layouts and the perf_event_open counters. With exactly two files, the",

@@ -14,7 +14,9 @@ import java.util.function.Function;
  * topology picture, a table per family (each score with a bar scaled within its metric),
  * the {@code perf_event_open} counters, the latency histograms as bar charts, the
  * core-to-core heatmap and the memory layouts; and the compare table when two files are given.
- * Everything comes from the results model; the page is one String built here.
+ * Everything comes from the results model; the page is one String built here. Nothing from a
+ * results file reaches the page unescaped: text is escaped, SVG pictures are rebuilt from an
+ * allow-list ({@link SvgSanitizer}), and a Content-Security-Policy forbids every script.
  */
 public final class HtmlReport {
 
@@ -47,6 +49,14 @@ public final class HtmlReport {
             .summaryline{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;background:#fff;border:1px solid #ddd;padding:6px 10px;display:inline-block}
             """;
 
+    /**
+     * The page runs no script and fetches nothing: a browser refuses any script, plugin, frame,
+     * font, image or connection, even one that got past the escaping; only the page's own
+     * inline CSS applies.
+     */
+    public static final String CONTENT_SECURITY_POLICY =
+            "default-src 'none'; script-src 'none'; object-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
     private HtmlReport() {
     }
 
@@ -57,6 +67,7 @@ public final class HtmlReport {
     public static String render(List<Input> inputs, Function<Matrix, String> heatmap, Instant madeAt) {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        h.append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CONTENT_SECURITY_POLICY).append("\">\n");
         h.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
         h.append("<title>corescope report: ").append(esc(String.join(", ", inputs.stream().map(Input::name).toList()))).append("</title>\n");
         h.append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n<main>\n");
@@ -114,7 +125,7 @@ public final class HtmlReport {
         }
         if (f.matrix() != null) {
             h.append("<h3>Core-to-core latency</h3>\n<figure class=\"heatmap\">")
-                    .append(inlineSvg(heatmap.apply(f.matrix()))).append("</figure>\n");
+                    .append(safeSvg(heatmap.apply(f.matrix()), "heatmap")).append("</figure>\n");
         }
         if (!f.layouts().isEmpty()) layouts(h, f.layouts());
         if (!f.counters().isEmpty()) counters(h, f.counters());
@@ -131,7 +142,7 @@ public final class HtmlReport {
         if (t.summary() != null && t.svg() == null) h.append("<p>").append(esc(t.summary())).append("</p>\n");
         if (t.svg() != null) {
             h.append("<figure class=\"topology\" id=\"topology-").append(index).append("\"><figcaption>Topology of the machine the results were measured on</figcaption>")
-                    .append(inlineSvg(t.svg())).append("</figure>\n");
+                    .append(safeSvg(t.svg(), "topology picture")).append("</figure>\n");
         } else {
             h.append("<p class=\"note\">No topology picture: ").append(esc(t.error() == null ? "it could not be drawn" : t.error())).append("</p>\n");
         }
@@ -391,6 +402,26 @@ public final class HtmlReport {
 
     private static String pct(double v) {
         return String.format(Locale.ROOT, "%.1f", Math.max(0, Math.min(100, v)));
+    }
+
+    /**
+     * An SVG picture made from a results file, rebuilt by {@link SvgSanitizer} (only drawing
+     * elements and presentation attributes): anything else is left out with a note, and a
+     * picture that is not well-formed SVG is replaced by a note.
+     */
+    static String safeSvg(String svg, String what) {
+        try {
+            SvgSanitizer.Result r = SvgSanitizer.sanitize(inlineSvg(svg));
+            if (r.removed() == 0) return r.svg();
+            return r.svg() + "<p class=\"note\">" + r.removed() + " part" + (r.removed() == 1 ? "" : "s")
+                    + " of this " + esc(what) + " that are not plain drawing (scripts, links, event handlers, styles) were left out.</p>";
+        } catch (IllegalArgumentException e) {
+            return "<p class=\"note\">The " + esc(what) + " in this file cannot be shown: " + esc(shorten(e.getMessage())) + "</p>";
+        }
+    }
+
+    private static String shorten(String s) {
+        return s == null || s.length() <= 120 ? s : s.substring(0, 117) + "...";
     }
 
     /** An SVG document as an element of the page: without an XML declaration or doctype. */

@@ -1,12 +1,12 @@
 package dev.corescope.sys;
 
 /** Wraps a {@link Throwable} from {@code MethodHandle.invokeExact} into what callers expect. */
-final class NativeCalls {
+public final class NativeCalls {
 
     private NativeCalls() {
     }
 
-    static RuntimeException rethrow(Throwable t) {
+    public static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) return r;
         if (t instanceof Error e) throw e;
         return new IllegalStateException("native call failed unexpectedly", t);

@@ -11,12 +11,12 @@ import java.lang.invoke.MethodHandle;
  *
  * <p><b>Note:</b> for use inside one static initializer only; not thread-safe.
  */
-final class TwinLinker {
+public final class TwinLinker {
 
     private String failure;
 
     /** The handle, or null once any downcall of this linker has failed. */
-    MethodHandle downcall(String name, FunctionDescriptor descriptor) {
+    public MethodHandle downcall(String name, FunctionDescriptor descriptor) {
         if (failure != null) return null;
         try {
             return NativeLibrary.downcall(name, descriptor);
@@ -27,12 +27,12 @@ final class TwinLinker {
     }
 
     /** Why a downcall could not be linked, or null when all were. */
-    String failure() {
+    public String failure() {
         return failure;
     }
 
     /** {@code handle}, or a {@link NativeUnavailableException} giving {@code failure} when it was not linked. */
-    static MethodHandle linked(MethodHandle handle, String failure) {
+    public static MethodHandle linked(MethodHandle handle, String failure) {
         if (handle == null) throw new NativeUnavailableException(failure);
         return handle;
     }

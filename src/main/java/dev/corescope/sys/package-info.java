@@ -1,7 +1,7 @@
 /**
- * Everything that calls native code: libc through jextract's bindings in {@code sys.ffi},
- * linked again here with errno capture, and the C twins in {@code libcorescope.so}. No other
- * package makes a downcall; benchmark packages may hold off-heap data in
- * {@code MemorySegment}s (that data is what they measure), but call C only through this one.
+ * What every part shares of the OS: libc through jextract's bindings in {@code sys.ffi}, linked
+ * again here with errno capture, the loader of {@code libcorescope.so} and {@link
+ * dev.corescope.sys.TwinLinker}, through which each {@code bench.<family>} package links its own
+ * C twin. Nothing else links native code.
  */
 package dev.corescope.sys;

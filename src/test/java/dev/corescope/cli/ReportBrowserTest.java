@@ -117,4 +117,36 @@ class ReportBrowserTest {
             assertFalse(lines.anyMatch(l -> l.contains("<parsererror")), "every inline SVG parsed");
         }
     }
+
+    /**
+     * A results file is input from anyone: scripts hidden in its topology picture (a
+     * {@code <script>}, an {@code onload}, an image's {@code onerror} inside a
+     * {@code <foreignObject>}) and in its text fields must not run when the page is opened.
+     */
+    @Test
+    void aHostileResultsFileCannotRunScriptInThePage() throws Exception {
+        Path chromium = chromium();
+        assumeTrue(chromium != null, "chromium is not installed (apt-get install -y chromium; .ci/run installs it)");
+        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(ReportCommandTest.fixture("tour-before.json").toFile());
+        String svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"50\" onload=\"document.title='pwned-onload'\">"
+                + "<script>document.title='pwned-script'</script>"
+                + "<foreignObject width=\"10\" height=\"10\"><img xmlns=\"http://www.w3.org/1999/xhtml\" src=\"x\" onerror=\"document.title='pwned-img'\"/></foreignObject>"
+                + "<rect width=\"10\" height=\"10\" fill=\"#4a78b5\"/></svg>";
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("topology")).put("svg", svg);
+        var first = (com.fasterxml.jackson.databind.node.ObjectNode) tree.get("results").get(0);
+        first.put("variant", "</title><script>document.title='pwned-variant'</script>");
+        Path hostile = dir.resolve("hostile.json");
+        Files.writeString(hostile, Json.MAPPER.writeValueAsString(tree));
+        Path html = dir.resolve("hostile.html");
+        CliRun.run("report", hostile.toString(), "-o", html.toString()).succeeded();
+
+        Browser dom = run(chromium, html, "--dump-dom");
+        assertEquals(0, dom.exit(), dom.stderr());
+        Matcher title = Pattern.compile("<title>([^<]*)</title>").matcher(dom.stdout());
+        assertTrue(title.find(), dom.stdout());
+        assertEquals("corescope report: " + hostile, title.group(1), "document.title is the page's own");
+        String d = dom.stdout();
+        assertFalse(d.contains("<script") || d.contains("onload=") || d.contains("onerror=") || d.contains("<foreignObject"),
+                "nothing of them is markup: " + d);
+    }
 }

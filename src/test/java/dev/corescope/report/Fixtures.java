@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.testing.TopologyFixtures;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,7 +9,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** The saved machine trees of {@code corescope.fixtures}, unpacked with {@code tar}. */
+/** The saved machine trees of {@link TopologyFixtures}, unpacked with {@code tar}. */
 final class Fixtures {
 
     private Fixtures() {
@@ -15,10 +17,8 @@ final class Fixtures {
 
     /** Unpacks {@code NAME.tar.bz2} into {@code into} and returns the folder holding its {@code sys/} and {@code proc/}. */
     static Path unpack(String name, Path into) throws IOException, InterruptedException {
-        String dir = System.getProperty("corescope.fixtures");
-        assumeTrue(dir != null, "corescope.fixtures is not set (run through Maven)");
-        Path archive = Path.of(dir, name + ".tar.bz2");
-        assumeTrue(Files.isRegularFile(archive), () -> "fixture " + archive + " is missing");
+        Path archive = TopologyFixtures.dir().resolve(name + ".tar.bz2");
+        if (!Files.isRegularFile(archive)) throw new IOException("fixture " + archive + " is missing");
         Process p = new ProcessBuilder("tar", "-xjf", archive.toString(), "-C", into.toString())
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());

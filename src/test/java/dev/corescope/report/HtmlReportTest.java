@@ -123,4 +123,61 @@ class HtmlReportTest {
     void anXmlDeclarationIsDroppedWhenAnSvgIsInlined() {
         assertEquals("<svg/>", HtmlReport.inlineSvg("<?xml version=\"1.0\"?>\n<svg/>"));
     }
+
+    static final String HOSTILE_SVG = "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" class=\"topo\" onload=\"document.title='onload'\">"
+            + "<script>document.title='script'</script>"
+            + "<rect width=\"10\" height=\"10\" fill=\"url(#offline)\" onclick=\"document.title='click'\" style=\"background:url(http://x)\"/>"
+            + "<rect width=\"5\" fill=\"url(http://evil.example/x)\"/>"
+            + "<a xlink:href=\"javascript:document.title='link'\"><text>click</text></a>"
+            + "<foreignObject><body xmlns=\"http://www.w3.org/1999/xhtml\"><img src=\"x\" onerror=\"document.title='img'\"/></body></foreignObject>"
+            + "<set attributeName=\"onmouseover\" to=\"document.title='set'\"/>"
+            + "<text x=\"1\">&lt;/svg&gt;&lt;script&gt;document.title='text'&lt;/script&gt;</text>"
+            + "</svg>";
+
+    static ResultsFile withTopologySvg(String svg) {
+        ResultsFile f = file(1, "before");
+        return new ResultsFile(f.schema(), f.environment(), f.results(), f.layouts(), f.histograms(), f.matrix(),
+                f.failures(), f.counters(), new MachineTopology("1 package", svg, null));
+    }
+
+    @Test
+    void aTopologyPictureKeepsOnlyDrawingElementsAndPresentationAttributes() {
+        String html = render(new HtmlReport.Input("a.json", withTopologySvg(HOSTILE_SVG)));
+        String lower = html.toLowerCase(java.util.Locale.ROOT);
+        assertFalse(lower.contains("<script"), html);
+        assertFalse(lower.contains("onload") || lower.contains("onclick") || lower.contains("onerror"), html);
+        assertFalse(lower.contains("javascript:"), html);
+        assertFalse(lower.contains("foreignobject") || lower.contains("<set") || lower.contains("xlink"), html);
+        assertFalse(lower.contains("evil.example") || lower.contains("style=\"background"), html);
+        assertTrue(html.contains("<rect fill=\"url(#offline)\" height=\"10\" width=\"10\"></rect>"), "drawing and local references stay: " + html);
+        assertTrue(html.contains("&lt;/svg&gt;&lt;script&gt;"), "text stays text");
+        assertTrue(html.contains("that are not plain drawing"), "the page says something was left out");
+    }
+
+    @Test
+    void aTopologyPictureThatIsNotWellFormedOrHasADoctypeIsNotShown() {
+        for (String bad : List.of("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script>",
+                "<!DOCTYPE svg [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><svg xmlns=\"http://www.w3.org/2000/svg\"><text>&x;</text></svg>",
+                "<html><script>alert(1)</script></html>")) {
+            String html = render(new HtmlReport.Input("a.json", withTopologySvg(bad)));
+            assertFalse(html.contains("<script"), html);
+            assertFalse(html.contains("root:"), "no entity was expanded");
+            assertTrue(html.contains("cannot be shown"), html);
+        }
+    }
+
+    @Test
+    void thePageForbidsEveryScriptWithAContentSecurityPolicy() {
+        String html = render(new HtmlReport.Input("a.json", file(2.5, "before")));
+        int csp = html.indexOf("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'none';");
+        assertTrue(csp > 0 && csp < html.indexOf("<title>"), "the policy comes before any content");
+    }
+
+    @Test
+    void corescopesOwnTopologyPictureSurvivesTheSanitiserUnchangedInContent() throws Exception {
+        ResultsFile tour = Json.readResults(java.nio.file.Path.of("src/test/resources/results/tour-before.json"));
+        SvgSanitizer.Result r = SvgSanitizer.sanitize(HtmlReport.inlineSvg(tour.topology().svg()));
+        assertEquals(0, r.removed(), "nothing of corescope's own picture is dropped");
+        assertEquals(count(tour.topology().svg(), "<(rect|text|line|pattern)\\b"), count(r.svg(), "<(rect|text|line|pattern)\\b"));
+    }
 }

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
  * The real {@code pthread_sigmask} on the test thread: what each stand-in for local_irq_* blocks
  * and that the thread's mask is back as it was after every test.
  */
-class SignalMaskTest {
+public class SignalMaskTest {
 
     private static final int SIGUSR1 = 10;
     private static final int SIGSEGV = 11;
@@ -79,7 +79,7 @@ class SignalMaskTest {
         }
     }
 
-    static List<Integer> blocked() {
+    public static List<Integer> blocked() {
         List<Integer> out = new ArrayList<>();
         for (int signo = 1; signo <= SIGRTMAX; signo++) if (SignalMask.isBlocked(signo)) out.add(signo);
         return out;

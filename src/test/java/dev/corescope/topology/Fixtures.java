@@ -1,11 +1,11 @@
 package dev.corescope.topology;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.corescope.testing.TopologyFixtures;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
-import org.junit.jupiter.api.Assumptions;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -21,8 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The shared sysfs trees of real machines ({@code ../shared/fixtures/topology/*.tar.bz2}, from
- * hwloc's test suite), unpacked once per test JVM under {@code target/topology-fixtures}.
+ * The sysfs trees of real machines ({@code src/test/resources/fixtures/topology/*.tar.bz2}, from
+ * hwloc's test suite), unpacked once per build folder under {@code target/topology-fixtures}.
  */
 final class Fixtures {
 
@@ -31,13 +31,9 @@ final class Fixtures {
     private Fixtures() {
     }
 
-    /** The fixtures folder; the test is skipped (with the reason) when it is not there. */
+    /** The fixtures folder, from the test classpath. */
     static Path dir() {
-        String prop = System.getProperty("corescope.fixtures");
-        Assumptions.assumeTrue(prop != null, "system property corescope.fixtures is not set (run through Maven)");
-        Path dir = Path.of(prop);
-        Assumptions.assumeTrue(Files.isDirectory(dir), "no fixtures folder at " + dir);
-        return dir;
+        return TopologyFixtures.dir();
     }
 
     /** The tree names, from hwloc-counts.json. */

@@ -10,7 +10,6 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
-import dev.corescope.sys.C2cTwins;
 import dev.corescope.topology.Placement;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;

@@ -12,7 +12,6 @@ import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
-import dev.corescope.sys.CpumaskTwins;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;

@@ -12,7 +12,6 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
-import dev.corescope.sys.CpupriTwins;
 import dev.corescope.topology.Placement;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;

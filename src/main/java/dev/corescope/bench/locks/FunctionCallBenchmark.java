@@ -1,6 +1,5 @@
 package dev.corescope.bench.locks;
 
-import dev.corescope.sys.LocksTwins;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.CompilerControl;

@@ -7,7 +7,6 @@ import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
-import dev.corescope.sys.LocksTwins;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import org.openjdk.jmh.results.Result;

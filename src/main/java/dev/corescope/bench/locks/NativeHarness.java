@@ -1,7 +1,6 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.sys.Affinity;
-import dev.corescope.sys.LocksTwins;
 import dev.corescope.sys.Pinning;
 import org.openjdk.jmh.util.ListStatistics;
 

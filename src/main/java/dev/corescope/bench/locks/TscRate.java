@@ -1,6 +1,5 @@
 package dev.corescope.bench.locks;
 
-import dev.corescope.sys.LocksTwins;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeLibrary;
 import org.openjdk.jmh.util.ListStatistics;

@@ -3,7 +3,6 @@ package dev.corescope.bench.syscalls;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.SysTwins;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -15,7 +15,6 @@ import dev.corescope.sys.Affinity;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.TimerbaseTwins;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;

@@ -1,7 +1,6 @@
 package dev.corescope.bench.timerbase;
 
 import dev.corescope.report.Histogram;
-import dev.corescope.sys.TimerbaseTwins;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.HistogramIterationValue;
 

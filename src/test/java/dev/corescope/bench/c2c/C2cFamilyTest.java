@@ -6,7 +6,6 @@ import dev.corescope.bench.Progress;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
-import dev.corescope.sys.C2cTwins;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

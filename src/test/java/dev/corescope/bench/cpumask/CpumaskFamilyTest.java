@@ -5,7 +5,6 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.CpumaskTwins;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,6 @@ import dev.corescope.bench.cpumask.CpumaskInputs.InputKind;
 import dev.corescope.bench.cpumask.CpumaskInputs.MaskKind;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
-import dev.corescope.sys.CpumaskTwins;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

@@ -7,7 +7,6 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
-import dev.corescope.sys.CpupriTwins;
 import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,8 @@
 package dev.corescope.bench.syscalls;
 
 import dev.corescope.bench.Jmh;
-import dev.corescope.sys.Affinity;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.SysTwins;
+import dev.corescope.sys.Affinity;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.RunResult;
 

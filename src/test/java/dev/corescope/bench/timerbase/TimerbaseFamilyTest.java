@@ -6,7 +6,6 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.TimerbaseTwins;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,8 @@
-package dev.corescope.sys;
+package dev.corescope.bench.cpupri;
 
+import dev.corescope.sys.NativeCalls;
+import dev.corescope.sys.NativeException;
+import dev.corescope.sys.TwinLinker;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;

@@ -1,5 +1,9 @@
-package dev.corescope.sys;
+package dev.corescope.bench.syscalls;
 
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.NativeCalls;
+import dev.corescope.sys.NativeException;
+import dev.corescope.sys.TwinLinker;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;

@@ -1,6 +1,9 @@
-package dev.corescope.sys;
+package dev.corescope.bench.cpumask;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.BatchTime;
+import dev.corescope.sys.NativeCalls;
+import dev.corescope.sys.TwinLinker;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

@@ -1,5 +1,10 @@
-package dev.corescope.sys;
+package dev.corescope.bench.locks;
 
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.NativeException;
+import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.SignalMaskTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
