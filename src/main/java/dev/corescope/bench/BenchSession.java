@@ -6,11 +6,11 @@ import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Layout;
+import dev.corescope.report.MachineCode;
 import dev.corescope.report.MachineTopology;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.PerfCounters;
 
 import java.time.Duration;
@@ -60,6 +60,7 @@ public final class BenchSession {
 
     private final List<FamilyRun> runs = new ArrayList<>();
     private final List<Counters> counters = new ArrayList<>();
+    private final List<MachineCode> code = new ArrayList<>();
     private final List<ResultsFile.Failure> failures = new ArrayList<>();
     private int processed;
     private EnvironmentProbe.Start start;
@@ -158,7 +159,7 @@ public final class BenchSession {
         List<ResultsFile.Failure> allFailures = new ArrayList<>(failures);
         if (!finished) allFailures.addAll(unfinished(abortReason == null ? "still running" : abortReason));
         Environment env = start == null ? null : probe.finish(start, Instant.now(), pinnedCpus(results));
-        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology);
+        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology, code);
     }
 
     /** Failures for the families from {@link #processed} on: the one running, then those not started. */
@@ -173,7 +174,7 @@ public final class BenchSession {
 
     private void runAll() {
         try {
-            CpuMask before = Affinity.allowed();
+            CpuMask before = context.os().allowed();
             for (int i = 0; i < families.size(); i++) {
                 BenchFamily f = families.get(i);
                 if (Thread.currentThread().isInterrupted() && abortReason == null) abortReason = "interrupted";
@@ -209,7 +210,7 @@ public final class BenchSession {
         PerfCounters.Session perf = null;
         String perfFailure = null;
         try {
-            perf = PerfCounters.start();
+            perf = context.os().startCounters();
         } catch (RuntimeException e) {
             perfFailure = describe(e);
         }
@@ -219,9 +220,11 @@ public final class BenchSession {
             if (abortReason != null) {
                 return new ResultsFile.Failure(f.name(), "interrupted before it finished: " + abortReason);
             }
+            List<MachineCode> machineCode = MachineCodeReader.read(f.name(), f.measuredFunctions());
             synchronized (this) {
                 runs.add(run);
                 counters.add(toCounters(f.name(), counts, perfFailure));
+                code.addAll(machineCode);
             }
             return null;
         } catch (Throwable t) {
@@ -239,9 +242,9 @@ public final class BenchSession {
     }
 
     private ResultsFile.Failure checkAffinity(BenchFamily f, CpuMask before) {
-        CpuMask after = Affinity.allowed();
+        CpuMask after = context.os().allowed();
         if (after.sameCpus(before)) return null;
-        Affinity.set(0, before);
+        context.os().setAllowed(before);
         return new ResultsFile.Failure(f.name(), "left its thread pinned to CPUs " + after.toList()
                 + " (corescope put back " + before.toList() + "); its results were kept");
     }

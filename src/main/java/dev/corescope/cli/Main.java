@@ -42,6 +42,7 @@ import java.util.function.Supplier;
                 CompareCommand.class,
                 ReportCommand.class,
                 JmhCommand.class,
+                ReservationsCommand.class,
         })
 public final class Main implements Callable<Integer> {
 

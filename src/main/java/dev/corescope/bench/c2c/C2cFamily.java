@@ -48,6 +48,12 @@ public final class C2cFamily implements BenchFamily {
         return "c2c";
     }
 
+    /** Machine code: the timed side of the C ping-pong. */
+    @Override
+    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
+        return List.of(dev.corescope.bench.MeasuredFunction.of("ping_pong", "cs_c2c_ping", null));
+    }
+
     @Override
     public String summary() {
         return "seed 002: core-to-core latency, one cache line ping-ponged between every pair of CPUs (Java and C)";
@@ -60,7 +66,7 @@ public final class C2cFamily implements BenchFamily {
     @Override
     public FamilyRun run(BenchContext context) throws Exception {
         List<String> notes = new ArrayList<>();
-        Topology topology = Topology.live();
+        Topology topology = context.topology();
         CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
         int[] cpus = usable.toArray();
         List<CpuLabels.Place> places = CpuLabels.of(topology, cpus);
@@ -189,6 +195,7 @@ public final class C2cFamily implements BenchFamily {
         notes.add("ping_pong_jmh: the same ping-pong as a JMH @Group on placement " + p.name()
                 + " (" + p.description() + "); a JMH operation is a round trip, halved here");
         return Optional.of(new Result("c2c", "ping_pong_jmh", "java", "one_way", "ns", ping.getScore() / 2,
-                Double.isNaN(error) ? null : error / 2, ping.getStatistics().getN(), pairList(p.from(), p.to()), params));
+                Double.isNaN(error) ? null : error / 2, ping.getStatistics().getN(), pairList(p.from(), p.to()), params,
+                dev.corescope.bench.JmhRuns.ofSecondary(r, "ping", x -> x / 2)));
     }
 }

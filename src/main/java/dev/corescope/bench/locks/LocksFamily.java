@@ -6,7 +6,6 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import org.openjdk.jmh.results.Result;
@@ -105,6 +104,13 @@ public final class LocksFamily implements BenchFamily {
         return "locks";
     }
 
+    /** Machine code: every time_bench loop in C (the outermost loop: the timed one), each against the empty for_loop. */
+    @Override
+    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
+        return Stream.of(LocksTwins.Loop.values()).map(l -> new dev.corescope.bench.MeasuredFunction(l.name().toLowerCase(Locale.ROOT),
+                l.symbol(), null, Map.of(), dev.corescope.bench.MeasuredFunction.Loop.OUTERMOST)).toList();
+    }
+
     @Override
     public String summary() {
         return "seed 004: lock/unlock cost per element, time_bench style (spinlocks, signal masks for irqsave, Java's locks; Java and C; contended pairs)";
@@ -112,7 +118,7 @@ public final class LocksFamily implements BenchFamily {
 
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
-        CpuMask allowed = Affinity.processAllowed();
+        CpuMask allowed = ctx.os().processAllowed();
         int cpu = ctx.cpus().map(CpuMask::first).orElse(allowed.last());
         String cpuChoice = ctx.cpus().isPresent() ? "the first CPU of --cpus"
                 : "the last allowed CPU, often the quietest; --cpus picks another";
@@ -128,7 +134,7 @@ public final class LocksFamily implements BenchFamily {
                 .filter(r -> twin || !r.needsTwin())
                 .toList();
         List<NativeRow> nativeRows = twin ? NATIVE_ROWS : List.of();
-        List<ThreadPlacement> placements = ContendedPlacements.choose(ctx.cpus(), allowed);
+        List<ThreadPlacement> placements = ContendedPlacements.choose(ctx.cpus(), allowed, ctx::topology);
         List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> !ctx.quick() || ctx.smoke() || r.inQuick()).toList();
         long contendedSteps = placements.size() * contendedRows.stream()
                 .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
@@ -136,7 +142,7 @@ public final class LocksFamily implements BenchFamily {
 
         List<LockMeasurement> rows = new ArrayList<>();
         TscRate tsc;
-        try (Pinning ignored = Affinity.pin(cpu)) {
+        try (Pinning ignored = ctx.os().pin(cpu)) {
             tsc = TscRate.detect(Path.of("/"), ctx.smoke() ? 2 : CALIBRATIONS_QUICK * (ctx.quick() ? 1 : 4),
                     ctx.smoke() ? 1_000_000 : CALIBRATION_WINDOW_NS);
             ctx.progress().step("TSC rate");
@@ -217,7 +223,7 @@ public final class LocksFamily implements BenchFamily {
             Result share = secondary.get("thread" + t);
             shares.add(new ContendedMeasurement.Share(t, cpus[t], share == null ? Double.NaN : share.getScore()));
         }
-        return new ContendedMeasurement(r.variant(), "java", r.javaLabel(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares);
+        return new ContendedMeasurement(r.variant(), "java", r.javaLabel(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares, 0);
     }
 
     /** Between rows: a session that was aborted interrupts this thread. */

@@ -1,0 +1,79 @@
+package dev.corescope.affinity;
+
+import java.util.Locale;
+
+/**
+ * What a CPU should share with another one (the <em>anchor</em>, usually a CPU reserved
+ * before), as in OpenHFT's {@code AffinityStrategies}. Relations come from the topology:
+ * cores ({@code core_cpus}), last-level caches ({@code shared_cpu_list} of the highest cache
+ * level, the L3 on most machines) and packages ({@code physical_package_id}).
+ *
+ * <p>A strategy never matches the anchor itself. Without an anchor every strategy accepts
+ * every CPU. Strategies are tried in the order given, so {@code SAME_CORE, SAME_L3, ANY}
+ * reads "a sibling if one is free, else a core on the same L3, else anything".
+ */
+public enum CpuStrategy {
+    /** An SMT sibling: another hardware thread of the anchor's core (L1 and L2 shared). */
+    SAME_CORE("smt"),
+    /** Another core on the anchor's last-level cache (L3). */
+    SAME_L3("same-l3"),
+    /** A CPU on another last-level cache than the anchor's, in any package. */
+    DIFFERENT_L3("cross-l3"),
+    /** A CPU in another package (socket) than the anchor's. */
+    DIFFERENT_PACKAGE("cross-package"),
+    /** Any other CPU. */
+    ANY("any");
+
+    private final String placement;
+
+    CpuStrategy(String placement) {
+        this.placement = placement;
+    }
+
+    /** The matching name of {@code topology.Placements}: {@code smt}, {@code same-l3}, ... */
+    public String placementName() {
+        return placement;
+    }
+
+    /**
+     * The strategy named {@code name}: a placement name ({@code smt}, {@code same-l3},
+     * {@code cross-l3}, {@code cross-package}, {@code any}) or the constant's name in any case.
+     *
+     * @throws IllegalArgumentException naming the accepted names
+     */
+    public static CpuStrategy of(String name) {
+        for (CpuStrategy s : values()) {
+            if (s.placement.equals(name) || s.name().equalsIgnoreCase(name.replace('-', '_'))) return s;
+        }
+        throw new IllegalArgumentException("strategy " + name + ": not one of smt, same-l3, cross-l3, cross-package, any");
+    }
+
+    /** Whether {@code cpu} fits this strategy relative to {@code anchor} (negative: no anchor). */
+    boolean accepts(CpuIndex ix, int anchor, int cpu) {
+        if (anchor < 0) return true;
+        if (cpu == anchor) return false;
+        return switch (this) {
+            case SAME_CORE -> ix.sameCore(anchor, cpu);
+            case SAME_L3 -> !ix.sameCore(anchor, cpu) && ix.sameLlc(anchor, cpu);
+            case DIFFERENT_L3 -> ix.differentLlc(anchor, cpu);
+            case DIFFERENT_PACKAGE -> ix.differentPackage(anchor, cpu);
+            case ANY -> true;
+        };
+    }
+
+    String describe(int anchor) {
+        if (anchor < 0) return "any CPU";
+        return switch (this) {
+            case SAME_CORE -> "an SMT sibling of CPU " + anchor;
+            case SAME_L3 -> "another core on CPU " + anchor + "'s last-level cache";
+            case DIFFERENT_L3 -> "a CPU on another last-level cache than CPU " + anchor + "'s";
+            case DIFFERENT_PACKAGE -> "a CPU in another package than CPU " + anchor + "'s";
+            case ANY -> "any CPU but " + anchor;
+        };
+    }
+
+    @Override
+    public String toString() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

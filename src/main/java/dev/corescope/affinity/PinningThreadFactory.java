@@ -1,0 +1,63 @@
+package dev.corescope.affinity;
+
+import dev.corescope.sys.Pinning;
+
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A {@link ThreadFactory} whose threads each run on a CPU of their own: {@link #newThread}
+ * reserves a CPU (the first by preference, each next one relative to the previous thread's CPU
+ * by the strategies, in order), and the thread pins itself to it when it starts and releases
+ * the reservation when it ends.
+ *
+ * <pre>{@code
+ * ExecutorService pool = Executors.newFixedThreadPool(2,
+ *         new PinningThreadFactory("feed", Reservations.shared(), CpuStrategy.SAME_L3, CpuStrategy.ANY));
+ * }</pre>
+ *
+ * <p>When no CPU can be reserved, {@code newThread} throws {@link ReservationException}, so a
+ * pool never gets an unpinned thread silently. Since each thread holds its CPU while it lives,
+ * a pool larger than the free CPUs fails on the first thread too many.
+ *
+ * <p><b>Note:</b> thread-safe.
+ */
+public final class PinningThreadFactory implements ThreadFactory {
+
+    private final String prefix;
+    private final Reservations reservations;
+    private final CpuStrategy[] strategies;
+    private final AtomicInteger count = new AtomicInteger();
+    private volatile int lastCpu = -1;
+
+    /**
+     * @param prefix       thread names are {@code prefix-1}, {@code prefix-2}, ...
+     * @param strategies   how each thread's CPU relates to the previous thread's (none: {@link CpuStrategy#ANY})
+     */
+    public PinningThreadFactory(String prefix, Reservations reservations, CpuStrategy... strategies) {
+        this.prefix = Objects.requireNonNull(prefix);
+        this.reservations = Objects.requireNonNull(reservations);
+        this.strategies = strategies.length == 0 ? new CpuStrategy[]{CpuStrategy.ANY} : strategies.clone();
+    }
+
+    /** {@link Reservations#shared()}. */
+    public PinningThreadFactory(String prefix, CpuStrategy... strategies) {
+        this(prefix, Reservations.shared(), strategies);
+    }
+
+    @Override
+    public Thread newThread(Runnable r) {
+        Reservation cpu;
+        synchronized (this) {
+            cpu = reservations.reserve(lastCpu, false, lastCpu < 0 ? new CpuStrategy[]{CpuStrategy.ANY} : strategies);
+            lastCpu = cpu.cpu();
+        }
+        Thread t = new Thread(() -> {
+            try (cpu; Pinning ignored = cpu.pin()) {
+                r.run();
+            }
+        }, prefix + "-" + count.incrementAndGet());
+        return t;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.corescope.affinity;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.Pinning;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * CPUs that no other user of the same reservation directory gets until {@link #close()}: in
+ * this process or any other. Made by {@link Reservations}; one lock file per CPU, locked with
+ * a POSIX record lock that the kernel drops when this process ends, so a crashed or killed
+ * holder leaves nothing to clean up.
+ *
+ * <p>A reservation does not pin anything by itself: {@link #pin()} pins the calling thread to
+ * the reserved CPUs (it is the reservation that keeps other corescope users off them).
+ *
+ * <p><b>Note:</b> thread-safe; it may be closed from any thread, and closing twice is harmless.
+ */
+public final class Reservation implements AutoCloseable {
+
+    private final CpuMask cpus;
+    private final boolean wholeCore;
+    private final List<Path> lockFiles;
+    private volatile boolean closed;
+
+    Reservation(CpuMask cpus, boolean wholeCore, List<Path> lockFiles) {
+        this.cpus = cpus;
+        this.wholeCore = wholeCore;
+        this.lockFiles = List.copyOf(lockFiles);
+    }
+
+    /** The reserved CPUs: one, or every online hardware thread of a core. */
+    public CpuMask cpus() {
+        return cpus;
+    }
+
+    /** The first reserved CPU: the one a single-CPU reservation holds. */
+    public int cpu() {
+        return cpus.first();
+    }
+
+    /** True when this is a whole core: every online SMT sibling of it. */
+    public boolean wholeCore() {
+        return wholeCore;
+    }
+
+    /** False once {@link #close()} ran. */
+    public boolean held() {
+        return !closed;
+    }
+
+    /**
+     * Pins the calling thread to {@link #cpus()}; closing the returned {@link Pinning} (on this
+     * thread) restores the thread's previous mask. Pinning does not end the reservation.
+     *
+     * @throws IllegalStateException when the reservation was already released
+     */
+    public Pinning pin() {
+        if (closed) throw new IllegalStateException("reservation of CPUs " + cpus.toList() + " was released");
+        return Affinity.pin(cpus);
+    }
+
+    /** Releases every CPU of the reservation. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        for (Path f : lockFiles) LockTable.release(f);
+    }
+
+    @Override
+    public String toString() {
+        return "Reservation[" + (wholeCore ? "core " : "CPU" + (cpus.weight() > 1 ? "s " : " ")) + cpus.toList() + (closed ? ", released" : "") + "]";
+    }
+}

@@ -1,0 +1,63 @@
+package dev.corescope.cli;
+
+import dev.corescope.affinity.Holding;
+import dev.corescope.affinity.Reservations;
+import dev.corescope.report.Json;
+import dev.corescope.topology.Topology;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code reservations}: which CPUs corescope users hold ({@code affinity.Reservations}), and who. */
+@Command(name = "reservations",
+        mixinStandardHelpOptions = true,
+        description = {
+                "Shows which CPUs are reserved through corescope's library, and by whom.",
+                "",
+                "A reservation is an OS file lock on cpu-<n>.lock in the reservation directory",
+                "(default /tmp/corescope-<uid>; -Dcorescope.reservations.dir or",
+                "CORESCOPE_RESERVATIONS_DIR to share one); it ends when its process does.",
+                "held: the pid holds the lock now; free: nobody does (last holder shown).",
+                "",
+                "Examples:",
+                "  ./run.sh reservations",
+                "  ./run.sh reservations --dir /run/corescope --format json",
+                ""})
+final class ReservationsCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "the reservation directory; default: the library's")
+    Path dir;
+
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json")
+    OutputFormat format = OutputFormat.text;
+
+    /** The JSON form: the directory, the usable CPUs, one entry per CPU with a lock file. */
+    record Report(String directory, String usable, List<Holding> holdings) {
+    }
+
+    @Override
+    public Integer call() {
+        if (format == OutputFormat.svg) throw new UsageException("--format svg: reservations prints text or json");
+        Reservations r;
+        if (dir == null) {
+            r = Reservations.shared();
+        } else {
+            Topology t = Topology.live();
+            r = Reservations.of(dir, t, t.usable());
+        }
+        var out = spec.commandLine().getOut();
+        out.print(format == OutputFormat.json
+                ? Json.write(new Report(r.directory().toString(), r.usable().toList(), r.holdings()))
+                : r.dump());
+        out.flush();
+        return Main.EXIT_OK;
+    }
+}

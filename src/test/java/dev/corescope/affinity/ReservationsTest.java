@@ -1,0 +1,266 @@
+package dev.corescope.affinity;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.topology.Placements;
+import dev.corescope.topology.Topology;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+class ReservationsTest {
+
+    @TempDir
+    Path tmp;
+
+    /** 2 packages x 2 L3s x 2 cores x 2 threads = 16 CPUs. */
+    private MachineTree bigSmt() throws IOException {
+        return MachineTree.build(tmp.resolve("tree"), 0, 2, 2, 2, 2);
+    }
+
+    private Reservations over(MachineTree m) {
+        Topology t = Topology.read(m.root());
+        return Reservations.of(tmp.resolve("locks"), t, t.online());
+    }
+
+    @Test
+    void aCpuIsNotGivenTwiceAndIsFreeAgainAfterClose() throws IOException {
+        Reservations r = over(bigSmt());
+        Reservation a = r.reserveCpu(5);
+        ReservationException e = assertThrows(ReservationException.class, () -> r.reserveCpu(5));
+        assertTrue(e.getMessage().contains("CPU 5 is held by this process"), e.getMessage());
+        a.close();
+        try (Reservation again = r.reserveCpu(5)) {
+            assertEquals(5, again.cpu());
+        }
+    }
+
+    @Test
+    void anyAvoidsCpu0AndPrefersIsolatedCpus() throws IOException {
+        MachineTree m = bigSmt();
+        try (Reservation first = over(m).reserveAny()) {
+            assertEquals(1, first.cpu(), "CPU 0 is avoided while others are free");
+        }
+        m.isolated("12-13");
+        try (Reservation iso = over(m).reserveAny()) {
+            assertEquals(12, iso.cpu(), "isolcpus first");
+        }
+    }
+
+    @Test
+    void irqHeavyCpusComeLast() throws IOException {
+        MachineTree m = MachineTree.build(tmp.resolve("tree"), 0, 1, 1, 4, 1).interrupts(10, 5000, 12, 11);
+        Reservations r = over(m);
+        List<Integer> order = new ArrayList<>();
+        List<Reservation> all = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Reservation x = r.reserveAny();
+            all.add(x);
+            order.add(x.cpu());
+        }
+        assertEquals(List.of(2, 3, 0, 1), order, "quiet CPUs by number, then CPU 0 and the IRQ-heavy CPU 1");
+        all.forEach(Reservation::close);
+    }
+
+    @Test
+    void strategiesChooseByWhatTheCpusShare() throws IOException {
+        Reservations r = over(bigSmt());
+        Topology t = r.topology();
+        try (Reservation a = r.reserveCpu(2);
+             Reservation sib = r.reserveNear(a, CpuStrategy.SAME_CORE);
+             Reservation l3 = r.reserveNear(a, CpuStrategy.SAME_L3);
+             Reservation xl3 = r.reserveNear(a, CpuStrategy.DIFFERENT_L3);
+             Reservation xpkg = r.reserveNear(a, CpuStrategy.DIFFERENT_PACKAGE)) {
+            assertEquals("smt", Placements.classify(t, 2, sib.cpu()).orElseThrow());
+            assertEquals("same-l3", Placements.classify(t, 2, l3.cpu()).orElseThrow());
+            assertTrue(Placements.classify(t, 2, xl3.cpu()).orElseThrow().startsWith("cross-"), "another L3");
+            assertEquals("cross-package", Placements.classify(t, 2, xpkg.cpu()).orElseThrow());
+            // the only sibling of 2 is taken: SAME_CORE fails with the reason, the fallback works
+            ReservationException e = assertThrows(ReservationException.class, () -> r.reserveNear(a, CpuStrategy.SAME_CORE));
+            assertTrue(e.getMessage().contains("an SMT sibling of CPU 2 (all held)"), e.getMessage());
+            try (Reservation fallback = r.reserveNear(a, CpuStrategy.SAME_CORE, CpuStrategy.SAME_L3)) {
+                assertEquals("same-l3", Placements.classify(t, 2, fallback.cpu()).orElseThrow());
+            }
+        }
+    }
+
+    @Test
+    void wholeCoresTakeEverySiblingAndNeverOverlap() throws IOException {
+        Reservations r = over(bigSmt());
+        List<Reservation> cores = new ArrayList<>();
+        CpuMask union = CpuMask.empty(16);
+        while (true) {
+            try {
+                Reservation c = r.reserveWholeCore();
+                assertTrue(c.wholeCore());
+                assertEquals(2, c.cpus().weight(), "both SMT threads: " + c);
+                assertTrue(Placements.classify(r.topology(), c.cpus().first(), c.cpus().last()).orElseThrow().equals("smt"));
+                assertFalse(union.intersects(c.cpus()), c + " overlaps " + union.toList());
+                union = union.or(c.cpus());
+                cores.add(c);
+            } catch (ReservationException e) {
+                assertTrue(e.getMessage().startsWith("no free whole core"), e.getMessage());
+                break;
+            }
+        }
+        assertEquals(8, cores.size());
+        assertEquals(16, union.weight());
+        cores.forEach(Reservation::close);
+    }
+
+    @Test
+    void aCoreWithASiblingOutsideTheAllowedSetIsNotReservedWhole() throws IOException {
+        MachineTree m = bigSmt();
+        Topology t = Topology.read(m.root());
+        Reservations r = Reservations.of(tmp.resolve("locks"), t, CpuMask.parseList("0,2-3", 16));
+        try (Reservation core = r.reserveWholeCore()) {
+            assertEquals("2-3", core.cpus().toList());
+            ReservationException e = assertThrows(ReservationException.class, r::reserveWholeCore);
+            assertTrue(e.getMessage().contains("cannot be reserved whole: 0"), e.getMessage());
+        }
+    }
+
+    @Test
+    void oneAllowedCpuReservesOnceAndSaysWhyNotTwice() throws IOException {
+        Topology t = Topology.read(bigSmt().root());
+        Reservations r = Reservations.of(tmp.resolve("locks"), t, CpuMask.of(16, 7));
+        try (Reservation only = r.reserveAny()) {
+            assertEquals(7, only.cpu());
+            ReservationException e = assertThrows(ReservationException.class, r::reserveAny);
+            assertEquals("no free CPU among the usable CPUs 7: tried any CPU (all held); held: CPU 7 held by this process (thread "
+                    + Thread.currentThread().getName() + ")", e.getMessage());
+            ReservationException outside = assertThrows(ReservationException.class, () -> r.reserveCpu(8));
+            assertTrue(outside.getMessage().startsWith("CPU 8 is not among the usable CPUs 7"), outside.getMessage());
+        }
+    }
+
+    @Test
+    void cpuNumbersBeyond1024() throws IOException {
+        MachineTree m = MachineTree.build(tmp.resolve("tree"), 1500, 1, 1, 2, 2);
+        Reservations r = over(m);
+        try (Reservation core = r.reserveWholeCore(); Reservation near = r.reserveWholeCoreNear(core, CpuStrategy.SAME_L3)) {
+            assertEquals("1500-1501", core.cpus().toList());
+            assertEquals("1502-1503", near.cpus().toList());
+            assertTrue(Files.exists(r.directory().resolve("cpu-1503.lock")));
+            assertTrue(r.dump().contains("1503  held"), r.dump());
+        }
+    }
+
+    @Test
+    void aPlantedSymlinkIsNotFollowed() throws IOException {
+        Path victim = tmp.resolve("victim");
+        Files.writeString(victim, "precious");
+        Path link = tmp.resolve("locks-link");
+        Files.createSymbolicLink(link, tmp);
+        Topology t = Topology.read(bigSmt().root());
+        ReservationException dir = assertThrows(ReservationException.class, () -> Reservations.of(link, t, t.online()));
+        assertTrue(dir.getMessage().contains("symbolic link"), dir.getMessage());
+
+        Reservations r = Reservations.of(tmp.resolve("locks"), t, t.online());
+        Files.createSymbolicLink(r.directory().resolve("cpu-3.lock"), victim);
+        ReservationException file = assertThrows(ReservationException.class, () -> r.reserveCpu(3));
+        assertTrue(file.getMessage().contains("cpu-3.lock"), file.getMessage());
+        assertEquals("precious", Files.readString(victim), "the symlink's target is untouched");
+    }
+
+    @Test
+    void aDirectoryOthersMayWriteIsRefused() throws IOException {
+        Path open = Files.createDirectory(tmp.resolve("open"));
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Topology t = Topology.read(bigSmt().root());
+        ReservationException e = assertThrows(ReservationException.class, () -> Reservations.of(open, t, t.online()));
+        assertTrue(e.getMessage().contains("anyone may write into it"), e.getMessage());
+        assertTrue(e.getMessage().contains("corescope.reservations.dir"), "says what to do: " + e.getMessage());
+    }
+
+    @Test
+    void aDirectoryOfAnotherUserIsRefused() throws Exception {
+        assumeTrue(LockDirectory.uid() == 0, "needs root to give a directory to another user");
+        Path theirs = Files.createDirectory(tmp.resolve("theirs"));
+        Files.setAttribute(theirs, "unix:uid", 54321);
+        Topology t = Topology.read(bigSmt().root());
+        ReservationException e = assertThrows(ReservationException.class, () -> Reservations.of(theirs, t, t.online()));
+        assertTrue(e.getMessage().contains("belongs to uid 54321"), e.getMessage());
+    }
+
+    @Test
+    void aKilledHoldersCpuIsFreeAgain() throws Exception {
+        MachineTree m = bigSmt();
+        Reservations r = over(m);
+        Process child = new ProcessBuilder(MachineTree.javaCommand(ReservingChild.class,
+                r.directory().toString(), m.root().toString(), "cpu", "9")).redirectErrorStream(true).start();
+        try {
+            List<String> lines = readUntilReady(child);
+            assertEquals(List.of("held 9", "ready"), lines);
+            ReservationException e = assertThrows(ReservationException.class, () -> r.reserveCpu(9));
+            assertTrue(e.getMessage().contains("held by pid " + child.pid()), e.getMessage());
+            Holding h = r.holdings().stream().filter(x -> x.cpu() == 9).findFirst().orElseThrow();
+            assertEquals(new Holding(9, "held", child.pid(), false, h.holder()), h);
+            assertTrue(h.holder().startsWith("pid=" + child.pid() + " "), h.holder());
+        } finally {
+            child.destroyForcibly();  // SIGKILL: no shutdown hook, no cleanup of its own
+            assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+        }
+        try (Reservation mine = r.reserveCpu(9)) {
+            assertEquals(9, mine.cpu());
+        }
+    }
+
+    @Test
+    void twoJvmsReservingWholeCoresNeverShareACore() throws Exception {
+        MachineTree m = MachineTree.build(tmp.resolve("tree"), 0, 1, 2, 3, 2);  // 6 cores, 12 CPUs
+        Path locks = over(m).directory();
+        List<Process> kids = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                kids.add(new ProcessBuilder(MachineTree.javaCommand(ReservingChild.class,
+                        locks.toString(), m.root().toString(), "cores", "3")).redirectErrorStream(true).start());
+            }
+            CpuMask union = CpuMask.empty(12);
+            int cores = 0;
+            for (Process p : kids) {
+                for (String line : readUntilReady(p)) {
+                    if (line.equals("ready")) continue;
+                    assertTrue(line.startsWith("held "), "every core reserved: " + line);
+                    CpuMask core = CpuMask.parseList(line.substring(5), 12);
+                    assertEquals(2, core.weight(), line);
+                    assertFalse(union.intersects(core), line + " given twice; already " + union.toList());
+                    union = union.or(core);
+                    cores++;
+                }
+            }
+            assertEquals(6, cores);
+        } finally {
+            for (Process p : kids) {
+                p.getOutputStream().close();
+                if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            }
+        }
+    }
+
+    private static List<String> readUntilReady(Process p) throws IOException {
+        List<String> lines = new ArrayList<>();
+        BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            lines.add(line);
+            if (line.equals("ready")) return lines;
+        }
+        throw new AssertionError("child ended before it was ready: " + lines);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.corescope.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.corescope.affinity.Reservation;
+import dev.corescope.affinity.Reservations;
+import dev.corescope.report.Json;
+import dev.corescope.topology.Topology;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code reservations} end to end: what this process holds shows as held by it. */
+class ReservationsCommandTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void showsAReservationOfThisProcessAsHeld() throws Exception {
+        Topology t = Topology.live();
+        Reservations r = Reservations.of(tmp.resolve("locks"), t, t.usable());
+        try (Reservation mine = r.reserveAny()) {
+            String text = CliRun.run("reservations", "--dir", tmp.resolve("locks").toString()).succeeded().out();
+            assertTrue(text.startsWith("# reservations in " + r.directory()), text);
+            assertTrue(text.contains(" " + mine.cpu() + "  held    " + ProcessHandle.current().pid() + " "), text);
+            assertTrue(text.contains("(this process)"), text);
+
+            JsonNode json = Json.MAPPER.readTree(CliRun.run("reservations", "--dir", tmp.resolve("locks").toString(),
+                    "--format", "json").succeeded().out());
+            assertEquals(mine.cpu(), json.get("holdings").get(0).get("cpu").asInt());
+            assertEquals("held", json.get("holdings").get(0).get("state").asText());
+        }
+        String after = CliRun.run("reservations", "--dir", tmp.resolve("locks").toString()).succeeded().out();
+        assertTrue(after.contains("free") && after.contains("last: pid="), after);
+    }
+
+    @Test
+    void aDirectoryThatCannotBeUsedIsOneLineAndExit1() throws Exception {
+        Path open = Files.createDirectory(tmp.resolve("open"));
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+        CliRun run = CliRun.run("reservations", "--dir", open.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        assertEquals("", run.out());
+        assertTrue(run.err().startsWith("corescope: cannot use the reservation directory " + open), run.err());
+        assertEquals(1, run.err().lines().count(), run.err());
+    }
+}
