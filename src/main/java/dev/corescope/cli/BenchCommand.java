@@ -6,10 +6,12 @@ import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.Families;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Json;
 import dev.corescope.report.MachineCodeText;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Os;
 import picocli.CommandLine.Command;
@@ -161,9 +163,9 @@ final class BenchCommand implements Callable<Integer> {
         return new Saved("results written to " + target.path() + note, target.path(), target != to);
     }
 
-    /** Each family's own report, then the counters, the failures and the environment. */
+    /** The seeds' verdicts, each family's own report, then the counters, the failures and the environment. */
     static String text(ResultsFile file, List<FamilyRun> runs) {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(SeedVerdicts.text(SeedVerdicts.of(file), ComparisonText.WIDTH));
         for (FamilyRun r : runs) {
             sb.append(r.text());
             if (!r.text().endsWith("\n")) sb.append('\n');
