@@ -59,7 +59,7 @@ final class BenchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "cpumask, timerbase, cpupri, locks, c2c or all")
     String name;
 
-    @Option(names = "--cpus", paramLabel = "LIST", description = "CPUs to pin to (cpulist, e.g. 0-1); default: chosen from the topology")
+    @Option(names = "--cpus", paramLabel = "LIST", description = "CPUs to pin to (cpulist, e.g. 0-1, or quiet:N for the N quietest, measured now); default: chosen from the topology")
     String cpus;
 
     @Option(names = "--quick", description = "short runs (each family well under 20 s on 2 cores); errors are wider")
@@ -196,8 +196,13 @@ final class BenchCommand implements Callable<Integer> {
                         + (names.isEmpty() ? "none registered in this build" : names + ", all") + ")")));
     }
 
-    /** {@code --cpus LIST}: a cpulist within the allowed set, or exit 2 naming the value. */
+    /**
+     * {@code --cpus LIST}: a cpulist within the allowed set, or exit 2 naming the value; or
+     * {@code quiet} / {@code quiet:N}, the N (default 1) quietest allowed CPUs, measured now by
+     * the jitter probe (about half a second per CPU), with one stderr line saying which.
+     */
     static CpuMask parseCpus(String list) {
+        if (list.equals("quiet") || list.startsWith("quiet:")) return QuietCpus.choose(list);
         CpuMask allowed = Affinity.processAllowed();
         CpuMask m;
         try {

@@ -65,6 +65,7 @@ import java.util.function.Supplier;
                 CompareCommand.class,
                 ReportCommand.class,
                 JmhCommand.class,
+                JitterCommand.class,
                 ReservationsCommand.class,
         })
 public final class Main implements Callable<Integer> {

@@ -51,7 +51,7 @@ final class PinCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--cpus", required = true, paramLabel = "LIST", description = "cpulist, e.g. 1 or 0-3,8")
+    @Option(names = "--cpus", required = true, paramLabel = "LIST", description = "cpulist, e.g. 1 or 0-3,8; quiet: the quietest CPU, measured now (see jitter)")
     String cpus;
 
     @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "the command and its arguments (everything after LIST)")

@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.jitter.JitterHtml;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -161,7 +163,8 @@ public final class HtmlReport {
             h.append("<span id=\"file-").append(index).append("-counters\"></span>");
             counters(h, f.counters());
         }
-        if (f.results().isEmpty() && f.failures().isEmpty()) h.append("<p class=\"note\">This file has no results.</p>\n");
+        if (f.jitter() != null) h.append(JitterHtml.section(f.jitter()));
+        if (f.results().isEmpty() && f.failures().isEmpty() && f.jitter() == null) h.append("<p class=\"note\">This file has no results.</p>\n");
         h.append("</section>\n");
     }
 
