@@ -45,7 +45,7 @@ import java.util.stream.Collectors;
                 "--format text prints each family's report from the file instead (the",
                 "family's own tables where the file holds its model, else its rows), then",
                 "the machine code, counters, failures and environment; --family limits it",
-                "to one family and its machine code.",
+                "to one family, its machine code and the environment.",
                 "",
                 "Examples:",
                 "  ./run.sh report corescope-results.json -o corescope-report.html",
@@ -125,7 +125,7 @@ final class ReportCommand implements Callable<Integer> {
     /**
      * The text of a saved run: each family with results in it, through its own view where the
      * file holds its model and as its rows otherwise, then its machine code; without a family
-     * filter also the counters, failures and environment, as {@code bench} printed them.
+     * filter also the counters and failures; always the environment, as {@code bench} printed them.
      */
     static String render(ResultsFile file, List<BenchFamily> families, String only) {
         StringBuilder sb = new StringBuilder();
@@ -140,14 +140,15 @@ final class ReportCommand implements Callable<Integer> {
             String code = MachineCodeText.of(file.code(), f.name());
             if (!code.isEmpty()) sb.append('\n').append(code);
         }
+        if (sb.isEmpty()) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
         if (only == null) {
             String c = ResultsText.counters(file.counters());
             if (!c.isEmpty()) sb.append('\n').append(c);
             String failed = ResultsText.failures(file.failures());
             if (!failed.isEmpty()) sb.append('\n').append(failed);
-            if (file.environment() != null) sb.append('\n').append(ResultsText.environment(file.environment()));
         }
-        if (sb.isEmpty()) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
+        // the machine and the run, also under one family: no figure without its machine
+        if (file.environment() != null) sb.append('\n').append(ResultsText.environment(file.environment()));
         return sb.toString();
     }
 }
