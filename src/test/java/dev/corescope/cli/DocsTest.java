@@ -120,7 +120,8 @@ class DocsTest {
         String fixtures = ROOT.resolve("src/test/resources/results").toString();
         try (Stream<Path> s = Files.list(Path.of(fixtures))) {
             for (Path p : s.filter(p -> p.toString().endsWith(".json")).toList()) {
-                keys(Json.MAPPER.readTree(p.toFile()), fields);
+                JsonNode file = Json.MAPPER.readTree(p.toFile());
+                if (file.path("schema").asText().startsWith("corescope-results/")) keys(file, fields);  // not JMH's own files
             }
         }
         CommandLine bench = Main.commandLine(() -> List.of(new TestFamilies.Sleeping("sleeping")), dir.resolve("tour.json"));
