@@ -94,7 +94,7 @@ class CompareCommandTest {
     @Test
     void svgIsNotAFormatOfCompare() throws Exception {
         CliRun.run("compare", write("a.json", 1).toString(), write("b.json", 1).toString(), "--format", "svg")
-                .badInput("--format svg: compare prints text or json");
+                .badInput("--format svg: compare prints text, json or html");
     }
 
     @Test
@@ -163,5 +163,12 @@ class CompareCommandTest {
         assertEquals("no change detectable here", row.get("finding").asText());
         Path broken = writeRaw("jmh-broken.json", "[{\"benchmark\": \"a.B.c\"}]");
         CliRun.run("compare", broken.toString(), jmh).badInput(broken + ": [0] has no primaryMetric");
+    }
+
+    @Test
+    void htmlIsTheReportsBeforeAndAfterView() throws Exception {
+        CliRun r = CliRun.run("compare", write("a.json", 2.5).toString(), write("b.json", 2.0).toString(), "--format", "html").succeeded();
+        assertTrue(r.out().startsWith("<!DOCTYPE html>"), r.out());
+        assertTrue(r.out().contains("<section id=\"compare\">") && r.out().contains("<svg class=\"ci\""), r.out());
     }
 }

@@ -11,6 +11,7 @@ import dev.corescope.bench.Measured;
 import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
+import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
@@ -123,7 +124,13 @@ public final class CpumaskFamily implements BenchFamily {
 
         CpumaskReport report = new CpumaskReport(ForkPinning.describe(ctx.cpus()), allowed, nrCpuIds,
                 describeSettings(settings, ctx), batches, comparisons, splits, sizes, notes, ctx.quick() && !ctx.smoke(), load);
-        return new FamilyRun(name(), results, null, null, null, report.notes(), report.text());
+        CpumaskModel model = report.model();
+        return new FamilyRun(name(), results, null, null, null, model.notes(), CpumaskView.text(model), model);
+    }
+
+    @Override
+    public Optional<String> text(ResultsFile file) {
+        return CpumaskView.model(file).map(CpumaskView::text);
     }
 
     /**

@@ -162,91 +162,26 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
         return s;
     }
 
+    /** The model saved in the results file, from which {@link CpumaskView} renders the report. */
+    CpumaskModel model() {
+        return new CpumaskModel(pinning, allowed.toList(), nrCpuIds, javaSettings, nativeBatches, load,
+                comparisons.stream().map(c -> new CpumaskModel.Row(c.implementation(), c.config().nrCpus(), c.config().mask().param(),
+                        c.config().input().param(), side(c.baseline()), side(c.approach()), c.significant())).toList(),
+                splits.stream().map(sp -> new CpumaskModel.SplitRow(sp.config().nrCpus(), sp.config().mask().param(),
+                        sp.config().input().param(), side(sp.loop()), side(sp.loopFirst()), side(sp.firstBut()),
+                        sp.calls().significant(), sp.shape().significant())).toList(),
+                sizes.stream().map(s -> new CpumaskModel.Size(s.nrCpus(), s.oldSymbol(), s.oldBytes(), s.newSymbol(), s.newBytes(),
+                        s.table())).toList(),
+                splits.isEmpty() ? null : hsdis(), notes());
+    }
+
+    private static CpumaskModel.Side side(Measured m) {
+        return new CpumaskModel.Side(m.result(), m.includesPreemptions());
+    }
+
     /** The report people read. */
     String text() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("# bench cpumask: seed 000, cpumask_any_but() as a for_each_cpu loop (")
-                .append(CpumaskFamily.BASELINE).append(") vs cpumask_first_but() (").append(CpumaskFamily.APPROACH).append(")\n");
-        sb.append(String.format(Locale.ROOT, "# the seed: 100000 calls in a kernel module on a Ryzen 7 5700X3D: Total time: %d ns before, "
-                        + "%d ns after (%+.2f%%), one run each\n",
-                CpumaskFamily.SEED_BEFORE_NS, CpumaskFamily.SEED_AFTER_NS, SEED_EFFECT_PCT));
-        sb.append("# here: allowed CPUs ").append(allowed.toList()).append(", nr_cpu_ids ").append(nrCpuIds).append("; ")
-                .append(pinning).append('\n');
-        if (load != null) sb.append("# at start: ").append(load).append('\n');
-        sb.append("# java: ").append(javaSettings).append('\n');
-        if (comparisons.stream().anyMatch(c -> c.implementation().equals("native"))) {
-            sb.append("# native: the C loop of ").append(CpumaskFamily.SEED_CALLS)
-                    .append(" calls timed with clock_gettime(CLOCK_MONOTONIC), one downcall per batch, ")
-                    .append(nativeBatches).append(" undisturbed batches wanted per variant and row\n");
-        }
-        sb.append('\n');
-
-        sb.append("Seed-style, ").append(CpumaskFamily.SEED_CALLS)
-                .append(" calls (java: the JMH mean x ").append(CpumaskFamily.SEED_CALLS).append("; native: the mean C batch)\n");
-        TextTable totals = new TextTable("impl", ">nrCpus", "mask", "input", CpumaskFamily.BASELINE, CpumaskFamily.APPROACH);
-        for (Comparison c : comparisons) {
-            totals.row(c.implementation(), c.config().nrCpus(), c.config().mask().param(), c.config().input().param(),
-                    total(c.baseline()), total(c.approach()));
-        }
-        sb.append(totals.render("  ")).append('\n');
-
-        sb.append("Per call, ns/op (± half-width of the 99.9% confidence interval)\n");
-        TextTable perOp = new TextTable("impl", ">nrCpus", "mask", "input", ">" + CpumaskFamily.BASELINE, ">" + CpumaskFamily.APPROACH,
-                ">difference", "significant");
-        for (Comparison c : comparisons) {
-            perOp.row(c.implementation(), c.config().nrCpus(), c.config().mask().param(), c.config().input().param(),
-                    perOp(c.baseline()), perOp(c.approach()),
-                    String.format(Locale.ROOT, "%+.3f (%+.2f%%)", c.difference(), c.differencePct()),
-                    c.significant() ? "yes" : "no");
-        }
-        sb.append(perOp.render("  "));
-        if (comparisons.stream().anyMatch(c -> c.baseline().includesPreemptions() || c.approach().includesPreemptions())) {
-            sb.append("  * fewer than 3 samples ran undisturbed, so all were kept: this figure includes time the thread was descheduled\n");
-        }
-        sb.append('\n');
-
-        if (!splits.isEmpty()) {
-            sb.append("Where a Java gap comes from (").append(CpumaskFamily.LOOP_FIRST)
-                    .append(": first_but's calls in any_but_loop's loop; ns/op ± 99.9% CI)\n");
-            TextTable t = new TextTable(">nrCpus", "mask", "input", ">" + CpumaskFamily.LOOP_FIRST,
-                    ">calls: next(-1) vs first()", "sig", ">shape: loop vs straight", "sig");
-            for (Split sp : splits) {
-                Comparison calls = sp.calls();
-                Comparison shape = sp.shape();
-                t.row(sp.config().nrCpus(), sp.config().mask().param(), sp.config().input().param(), perOp(sp.loopFirst()),
-                        String.format(Locale.ROOT, "%+.3f (%+.2f%%)", calls.difference(), calls.differencePct()),
-                        calls.significant() ? "yes" : "no",
-                        String.format(Locale.ROOT, "%+.3f (%+.2f%%)", shape.difference(), shape.differencePct()),
-                        shape.significant() ? "yes" : "no");
-            }
-            sb.append(t.render("  "));
-            sb.append("  calls: ").append(CpumaskFamily.LOOP_FIRST).append(" minus any_but_loop, the same loop calling first() "
-                    + "instead of next(-1) (find_first_bit instead of find_next_bit: the patch's change of calls); shape: "
-                    + "first_but minus ").append(CpumaskFamily.LOOP_FIRST).append(", the same calls in straight-line code "
-                    + "instead of a loop (how C2 compiles them; in C, GCC compiles the kernel's two shapes, see the native rows). "
-                    + "Negative is faster. ").append(hsdis()).append("\n\n");
-        }
-
-        if (!sizes.isEmpty()) {
-            sb.append("Code size in bytes (st_size in libcorescope.so's ").append(sizes.getFirst().table())
-                    .append("), as bloat-o-meter: old = ").append(CpumaskFamily.BASELINE).append(", new = ")
-                    .append(CpumaskFamily.APPROACH).append('\n');
-            TextTable t = new TextTable("function", ">old", ">new", ">delta");
-            long before = 0, after = 0;
-            for (CodeSize s : sizes) {
-                t.row("cpumask_any_but, NR_CPUS=" + s.nrCpus() + " (" + s.oldSymbol() + " -> " + s.newSymbol() + ")",
-                        s.oldBytes(), s.newBytes(), String.format(Locale.ROOT, "%+d", s.delta()));
-                before += s.oldBytes();
-                after += s.newBytes();
-            }
-            sb.append(t.render("  "));
-            sb.append(String.format(Locale.ROOT, "  Total: Before=%d, After=%d, chg %+.2f%%%n%n", before, after,
-                    before == 0 ? 0.0 : 100.0 * (after - before) / before));
-        }
-
-        sb.append("Notes\n");
-        for (String n : notes()) sb.append("  - ").append(n).append('\n');
-        return sb.toString();
+        return CpumaskView.text(model());
     }
 
     /** Whether this JVM can show C2's machine code ({@code -XX:+PrintAssembly} needs the hsdis plug-in). */
@@ -262,16 +197,5 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
         }
         return "hsdis-" + arch + ".so is not in " + home + " (it is not part of the JDK), so -XX:+PrintAssembly cannot "
                 + "show C2's code here: the split above is the evidence, not the machine code.";
-    }
-
-    private static String total(Measured m) {
-        return String.format(Locale.ROOT, "Total time: %d ns", Math.round(m.result().score() * CpumaskFamily.SEED_CALLS));
-    }
-
-    private static String perOp(Measured m) {
-        Result r = m.result();
-        String mark = m.includesPreemptions() ? " *" : "";
-        return (r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
-                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error())) + mark;
     }
 }

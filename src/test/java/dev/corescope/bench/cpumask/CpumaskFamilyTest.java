@@ -75,6 +75,16 @@ class CpumaskFamilyTest {
     }
 
     @Test
+    void aSavedModelRendersTheTextTheRunPrinted() throws Exception {
+        ResultsFile file = new ResultsFile(ResultsFile.SCHEMA, null, run.results(), null, null, null, null, null, null,
+                null, java.util.Map.of("cpumask", Json.MAPPER.valueToTree(run.model())));
+        ResultsFile back = Json.readResults(writeTemp(Json.write(file)));
+        assertEquals(run.text(), new CpumaskFamily().text(back).orElseThrow());
+        ResultsFile withoutModel = new ResultsFile(ResultsFile.SCHEMA, null, run.results(), null, null, null, null, null, null);
+        assertTrue(new CpumaskFamily().text(withoutModel).isEmpty());
+    }
+
+    @Test
     void nativeRowsAndCodeSizesArePresentOrTheNotesSayWhy() {
         boolean hasNative = run.results().stream().anyMatch(r -> r.implementation().equals("native"));
         if (CpumaskTwins.available()) {
