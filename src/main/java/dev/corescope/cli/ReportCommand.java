@@ -1,8 +1,13 @@
 package dev.corescope.cli;
 
+import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.Families;
 import dev.corescope.report.HtmlReport;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineCodeText;
+import dev.corescope.report.Result;
+import dev.corescope.report.ResultsFile;
+import dev.corescope.report.ResultsText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -15,9 +20,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
-/** {@code report RESULTS.json... -o FILE.html}: one self-contained page from results files. */
+/**
+ * {@code report RESULTS.json... -o FILE.html}: one self-contained page from results files;
+ * {@code --format text} prints what {@code bench} printed, from the saved file.
+ */
 @Command(name = "report",
         mixinStandardHelpOptions = true,
         description = {
@@ -32,9 +42,15 @@ import java.util.concurrent.Callable;
                 "layouts and the perf_event_open counters. With exactly two files, the",
                 "compare table of the first (before) and the second (after) comes first.",
                 "",
+                "--format text prints each family's report from the file instead (the",
+                "family's own tables where the file holds its model, else its rows), then",
+                "the machine code, counters, failures and environment; --family limits it",
+                "to one family, its machine code and the environment.",
+                "",
                 "Examples:",
                 "  ./run.sh report corescope-results.json -o corescope-report.html",
-                "  ./run.sh report before.json after.json -o change.html"})
+                "  ./run.sh report before.json after.json -o change.html",
+                "  ./run.sh report corescope-results.json --format text --family cpumask"})
 final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -43,11 +59,28 @@ final class ReportCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RESULTS.json", description = "results files (bench -o, bench --format json, the tour)")
     List<Path> files;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE.html", description = "the page to write (whole or not at all)")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE.html", description = "the page to write (whole or not at all); with --format text, where the text goes instead of stdout")
     Path output;
+
+    @Option(names = "--format", paramLabel = "html|text", description = "html (the page, the default) or text (what bench printed)")
+    String format = "html";
+
+    @Option(names = "--family", paramLabel = "NAME", description = "with --format text: only this family")
+    String family;
 
     @Override
     public Integer call() throws IOException {
+        switch (format) {
+            case "html" -> {
+                if (family != null) throw new UsageException("report --family: goes with --format text");
+                if (output == null) throw new UsageException("report: -o FILE.html is needed for the page (or --format text to print)");
+            }
+            case "text" -> {
+                if (files.size() != 1) throw new UsageException("report --format text: one results file at a time (" + files.size() + " given)");
+                return text();
+            }
+            default -> throw new UsageException("--format " + format + ": report writes html or text");
+        }
         OutputFile file = OutputFile.check(output, "-o", files);
         List<HtmlReport.Input> inputs = files.stream()
                 .map(f -> new HtmlReport.Input(f.toString(), Json.readResultsChecked(f)))
@@ -63,5 +96,59 @@ final class ReportCommand implements Callable<Integer> {
                 + " KiB, " + inputs.size() + (inputs.size() == 1 ? " results file" : " results files") + "); open it in a browser");
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    private int text() throws IOException {
+        Path input = files.getFirst();
+        ResultsFile results = Json.readResultsChecked(input);
+        List<BenchFamily> families = Families.all();
+        if (family != null && families.stream().noneMatch(f -> f.name().equals(family))) {
+            throw new UsageException("--family " + family + ": not a family (one of "
+                    + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
+        }
+        String text = render(results, families, family);
+        if (output == null) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(text);
+            out.flush();
+            return Main.EXIT_OK;
+        }
+        OutputFile file = OutputFile.check(output, "-o", files);
+        try {
+            file.write(text);
+        } catch (IOException e) {
+            throw file.cannotWrite(e);
+        }
+        return Main.EXIT_OK;
+    }
+
+    /**
+     * The text of a saved run: each family with results in it, through its own view where the
+     * file holds its model and as its rows otherwise, then its machine code; without a family
+     * filter also the counters and failures; always the environment, as {@code bench} printed them.
+     */
+    static String render(ResultsFile file, List<BenchFamily> families, String only) {
+        StringBuilder sb = new StringBuilder();
+        for (BenchFamily f : families) {
+            if (only != null && !f.name().equals(only)) continue;
+            List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
+            Optional<String> own = f.text(file);
+            if (rows.isEmpty() && own.isEmpty()) continue;
+            if (!sb.isEmpty()) sb.append('\n');
+            sb.append("== ").append(f.name()).append(": ").append(f.summary()).append('\n');
+            sb.append(own.orElseGet(() -> ResultsText.summary(rows)));
+            String code = MachineCodeText.of(file.code(), f.name());
+            if (!code.isEmpty()) sb.append('\n').append(code);
+        }
+        if (sb.isEmpty()) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
+        if (only == null) {
+            String c = ResultsText.counters(file.counters());
+            if (!c.isEmpty()) sb.append('\n').append(c);
+            String failed = ResultsText.failures(file.failures());
+            if (!failed.isEmpty()) sb.append('\n').append(failed);
+        }
+        // the machine and the run, also under one family: no figure without its machine
+        if (file.environment() != null) sb.append('\n').append(ResultsText.environment(file.environment()));
+        return sb.toString();
     }
 }

@@ -1,0 +1,37 @@
+package dev.corescope.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code report --format text}: what bench printed, from a saved results file. */
+class ReportTextTest {
+
+    private static final String TOUR = Path.of("src/test/resources/results/tour-before.json").toString();
+
+    @Test
+    void printsEachFamilyOfASavedRunWithItsRowsThenTheEnvironment() {
+        CliRun r = CliRun.run("report", TOUR, "--format", "text").succeeded();
+        assertTrue(r.out().contains("== cpumask: "), r.out());
+        assertTrue(r.out().contains("== timerbase: "), r.out());
+        assertTrue(r.out().contains("first_but"), r.out());
+        assertTrue(r.out().contains("# Environment"), r.out());
+    }
+
+    @Test
+    void familyLimitsTheTextToThatFamily() {
+        CliRun r = CliRun.run("report", TOUR, "--format", "text", "--family", "timerbase").succeeded();
+        assertTrue(r.out().startsWith("== timerbase: "), r.out());
+        assertTrue(!r.out().contains("== cpumask"), r.out());
+        assertTrue(r.out().contains("# Environment"), "the machine is named under every figure: " + r.out());
+    }
+
+    @Test
+    void anUnknownFamilyOrFormatIsBadInput() {
+        CliRun.run("report", TOUR, "--format", "text", "--family", "nosuch").badInput("--family nosuch: not a family");
+        CliRun.run("report", TOUR, "--format", "pdf").badInput("--format pdf");
+        CliRun.run("report", TOUR).badInput("-o FILE.html is needed");
+    }
+}
