@@ -26,7 +26,7 @@ for placement in smt same-l3 cross-l3 cross-package any; do
     fi
     ran=$((ran + 1))
   else
-    echo "== placement $placement: not offered here ($(grep -m1 -E 'corescope|Exception' "$out" || echo 'see JMH output'))"
+    echo "== placement $placement: not run here: $(grep -m1 -oE '(no free|corescope pinning|Exception).*' "$out" || echo 'see JMH output')"
   fi
   rm -f "$out" "$out.json"
   [ "$ran" -ge 2 ] && break

@@ -275,10 +275,15 @@ public final class Reservations {
     }
 
     private static String holderLine() {
-        ProcessHandle me = ProcessHandle.current();
-        String cmd = me.info().command().map(c -> Path.of(c).getFileName().toString()).orElse("?");
-        return "pid=" + me.pid() + " thread=" + Thread.currentThread().getName().replace(' ', '_')
-                + " since=" + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " cmd=" + cmd;
+        return "pid=" + Process.PID + " thread=" + Thread.currentThread().getName().replace(' ', '_')
+                + " since=" + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " cmd=" + Process.COMMAND;
+    }
+
+    /** This process, looked up once: {@code ProcessHandle.info()} reads several /proc files. */
+    private static final class Process {
+        static final long PID = ProcessHandle.current().pid();
+        static final String COMMAND = ProcessHandle.current().info().command()
+                .map(c -> Path.of(c).getFileName().toString()).orElse("?");
     }
 
     // ---- who holds what ----------------------------------------------------------------

@@ -76,6 +76,14 @@ public class AffinityCallsBenchmark {
         dev.corescope.sys.Affinity.set(0, allowedMask);
     }
 
+    /** pin and restore on close: what {@code ThreadAffinity.pin} costs, two set calls and one get. */
+    @Benchmark
+    public void corescopePinAndRestore() {
+        try (dev.corescope.sys.Pinning p = ThreadAffinity.pin(allowedMask)) {
+            // nothing: the pair of calls is the measurement
+        }
+    }
+
     @Benchmark
     public void openhftSetAffinity() {
         Affinity.setAffinity(allowedBits);
