@@ -5,7 +5,9 @@
  * of `round_trips` round trips, reported as one-way latency = time / round_trips / 2.
  *
  * Both threads are created and pinned here, in C (pthread_attr_setaffinity_np), and each
- * checks with sched_getcpu() that it runs where it was pinned.
+ * checks with sched_getcpu() that it runs where it was pinned, before its first sample and
+ * again after its last (outside the timed loops): a thread found elsewhere fails the run
+ * with EINVAL from "sched_getcpu", so a migrated run is reported, never used.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -86,6 +88,7 @@ static void *cs_c2c_pong(void *arg)
     long total = (long)r->round_trips * r->samples;
     for (long i = 0; i < total; i++)
         cs_c2c_wait_and_flip(&r->line.flag, PING, PONG);
+    cs_c2c_check_cpu(r, r->pong_cpu);
     return NULL;
 }
 
@@ -103,6 +106,7 @@ static void *cs_c2c_ping(void *arg)
         uint64_t t1 = cs_c2c_now_ns();
         r->one_way_ns[s] = (double)(t1 - t0) / r->round_trips / 2.0;
     }
+    cs_c2c_check_cpu(r, r->ping_cpu);
     return NULL;
 }
 

@@ -8,8 +8,15 @@
  *   workload 1, "cpupri": the writer runs cpupri_set() moving its CPU between CPUPRI_NORMAL
  *       and RT99, the reader runs cpupri_find() for an RT99 task (kernel/sched/cpupri.c, 6.x).
  *
+ * At the start every CPU of the run is in cpupri, as rq_online_rt() puts every online CPU in
+ * it (cpupri_set(..., CPUPRI_NORMAL)): the writer's at NORMAL and, with rt_all == 0, the
+ * reader's at NORMAL too, so a find stops at index 0 (one count read). With rt_all == 1 the
+ * reader's CPU runs RT99 instead ("every CPU runs RT"): a find stops at 0 only while the
+ * writer is at NORMAL, and otherwise reads all 99 counts and finds nothing.
+ *
  * A sample runs both threads for sample_ms; each thread times its own loop, and
- * ns/op = its elapsed time / its operations.
+ * ns/op = its elapsed time / its operations. warmup_samples samples of warmup_ms run first,
+ * the same way, and are thrown away (the Java side's JMH warm-up iterations).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,11 +42,13 @@ struct cs_cpupri_run {
     int words;
     uint64_t *task_mask;
     int workload;
+    int rt_all;
     int reader_cpu, writer_cpu;
     _Alignas(128) atomic_int stop;
     char pad[128 - sizeof(atomic_int)];
     atomic_int go; /* 0: wait, 1: run, -1: give up (the other thread could not start) */
     double reader_ns, writer_ns;
+    double counts_per_find;
     int64_t sink;
     int error;
     const char *failed;
@@ -130,14 +139,18 @@ static void *cs_cpupri_reader(void *arg)
     uint64_t t0 = cs_cpupri_now_ns();
     do { /* at least one batch, even when preempted for the whole sample */
         for (int i = 0; i < CS_CPUPRI_CHECK_EVERY; i++) {
-            if (r->workload == 0)
+            if (r->workload == 0) {
                 sink += (int64_t)(uintptr_t)cs_cpupri_mask_ptr(r, CS_CPUPRI_RT99);
-            else
-                sink += cs_cpupri_find(r, lowest);
+            } else {
+                /* the counts this find read: index + 1, or all 99 when it found nothing */
+                int idx = cs_cpupri_find(r, lowest);
+                sink += idx < 0 ? CS_CPUPRI_RT99 : idx + 1;
+            }
         }
         ops += CS_CPUPRI_CHECK_EVERY;
     } while (!atomic_load_explicit(&r->stop, memory_order_relaxed));
     r->reader_ns = (double)(cs_cpupri_now_ns() - t0) / (double)ops;
+    r->counts_per_find = r->workload == 0 ? 0.0 : (double)sink / (double)ops;
     r->sink = sink;
     return NULL;
 }
@@ -184,20 +197,34 @@ static int cs_cpupri_start(struct cs_cpupri_run *r, pthread_t *t, int cpu, void 
     return rc;
 }
 
+/* Puts `cpu` at priority `pri` as cpupri_set() does for a CPU that was not in cpupri yet. */
+static void cs_cpupri_enter(struct cs_cpupri_run *r, int cpu, int pri)
+{
+    cs_cpupri_mask_ptr(r, pri)[cpu >> 6] |= 1ull << (cpu & 63);
+    atomic_fetch_add(cs_cpupri_count(r, pri), 1);
+    r->cpu_to_pri[cpu] = pri;
+}
+
 /*
- * Runs `samples` samples of `sample_ms` each. count_off/mask_off: byte offsets of
- * pri_to_cpu[p].count and .mask (or counts[p], masks[p]) in a struct of struct_bytes, placed
- * on a line_size boundary. nr_cpu_ids sizes the masks. reader_ns/writer_ns get one ns/op per
- * sample. Returns 0, or an errno value with the failing function's name in failed.
+ * Runs warmup_samples samples of warmup_ms (thrown away), then `samples` samples of
+ * `sample_ms` each. count_off/mask_off: byte offsets of pri_to_cpu[p].count and .mask (or
+ * counts[p], masks[p]) in a struct of struct_bytes, placed on a line_size boundary. nr_cpu_ids
+ * sizes the masks. rt_all: 0, the reader's CPU starts at CPUPRI_NORMAL; 1, at RT99.
+ * reader_ns/writer_ns get one ns/op per sample, counts_per_find the counts a find read on
+ * average in that sample (0 for the mechanism workload). Returns 0, or an errno value with
+ * the failing function's name in failed.
  */
 __attribute__((visibility("default")))
-int cs_cpupri_run(int workload, int reader_cpu, int writer_cpu, const int64_t *count_off, const int64_t *mask_off,
-                  int64_t struct_bytes, int line_size, int nr_cpu_ids, int samples, int sample_ms,
-                  double *reader_ns, double *writer_ns, char *failed, int failed_len)
+int cs_cpupri_run(int workload, int rt_all, int reader_cpu, int writer_cpu, const int64_t *count_off,
+                  const int64_t *mask_off, int64_t struct_bytes, int line_size, int nr_cpu_ids, int warmup_samples,
+                  int warmup_ms, int samples, int sample_ms, double *reader_ns, double *writer_ns,
+                  double *counts_per_find, char *failed, int failed_len)
 {
-    if ((workload != 0 && workload != 1) || reader_cpu < 0 || writer_cpu < 0 || reader_cpu >= nr_cpu_ids ||
-        writer_cpu >= nr_cpu_ids || reader_cpu >= CPU_SETSIZE || writer_cpu >= CPU_SETSIZE || struct_bytes <= 0 ||
-        line_size <= 0 || (line_size & (line_size - 1)) || samples <= 0 || sample_ms <= 0) {
+    if ((workload != 0 && workload != 1) || (rt_all != 0 && rt_all != 1) || reader_cpu < 0 || writer_cpu < 0 ||
+        reader_cpu == writer_cpu || reader_cpu >= nr_cpu_ids || writer_cpu >= nr_cpu_ids ||
+        reader_cpu >= CPU_SETSIZE || writer_cpu >= CPU_SETSIZE || struct_bytes <= 0 || line_size <= 0 ||
+        (line_size & (line_size - 1)) || samples <= 0 || sample_ms <= 0 || warmup_samples < 0 ||
+        (warmup_samples > 0 && warmup_ms <= 0)) {
         if (failed_len > 0) {
             strncpy(failed, "cs_cpupri_run", (size_t)failed_len - 1);
             failed[failed_len - 1] = '\0';
@@ -219,7 +246,7 @@ int cs_cpupri_run(int workload, int reader_cpu, int writer_cpu, const int64_t *c
         what = "malloc";
         goto out;
     }
-    for (int s = 0; s < samples && !error; s++) {
+    for (int s = -warmup_samples; s < samples && !error; s++) {
         *r = zero;
         memset(cp, 0, cp_bytes);
         memset(masks, 0, CS_CPUPRI_NR_PRIORITIES * (size_t)words * 8);
@@ -235,15 +262,15 @@ int cs_cpupri_run(int workload, int reader_cpu, int writer_cpu, const int64_t *c
         r->words = words;
         r->task_mask = task_mask;
         r->workload = workload;
+        r->rt_all = rt_all;
         r->reader_cpu = reader_cpu;
         r->writer_cpu = writer_cpu;
         memset(task_mask, 0, (size_t)words * 8);
         task_mask[reader_cpu >> 6] |= 1ull << (reader_cpu & 63);
         task_mask[writer_cpu >> 6] |= 1ull << (writer_cpu & 63);
-        /* the writer's CPU starts at CPUPRI_NORMAL */
-        ((uint64_t *)(masks))[writer_cpu >> 6] |= 1ull << (writer_cpu & 63);
-        atomic_store(cs_cpupri_count(r, CS_CPUPRI_NORMAL), 1);
-        cpu_to_pri[writer_cpu] = CS_CPUPRI_NORMAL;
+        /* rq_online_rt(): every CPU of the run is in cpupri; the writer's at NORMAL */
+        cs_cpupri_enter(r, writer_cpu, CS_CPUPRI_NORMAL);
+        cs_cpupri_enter(r, reader_cpu, rt_all ? CS_CPUPRI_RT99 : CS_CPUPRI_NORMAL);
         atomic_init(&r->stop, 0);
         atomic_init(&r->go, 0);
         pthread_mutex_init(&r->lock, NULL);
@@ -256,8 +283,9 @@ int cs_cpupri_run(int workload, int reader_cpu, int writer_cpu, const int64_t *c
                 started = 2;
         }
         if (started == 2) {
+            int ms = s < 0 ? warmup_ms : sample_ms;
             atomic_store(&r->go, 1);
-            struct timespec d = {sample_ms / 1000, (long)(sample_ms % 1000) * 1000000L};
+            struct timespec d = {ms / 1000, (long)(ms % 1000) * 1000000L};
             nanosleep(&d, NULL);
             atomic_store(&r->stop, 1);
             pthread_join(writer, NULL);
@@ -270,9 +298,10 @@ int cs_cpupri_run(int workload, int reader_cpu, int writer_cpu, const int64_t *c
         if (r->error) {
             error = r->error;
             what = r->failed;
-        } else {
+        } else if (s >= 0) {
             reader_ns[s] = r->reader_ns;
             writer_ns[s] = r->writer_ns;
+            counts_per_find[s] = r->counts_per_find;
         }
     }
 out:

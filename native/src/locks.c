@@ -8,10 +8,16 @@
  * one downcall per batch, not per element. The loop overhead is measured by
  * cs_locks_for_loop() and reported, not subtracted (time_bench does the same).
  *
+ * The work inside a lock is the Java side's: `++count` on a counter in memory
+ * (struct cs_locks_state.work, on a line of its own, as the Java benchmark's field
+ * sits apart from the lock word), a load and a store under the lock. time_bench's
+ * loops_cnt++ is a register increment; the Java side cannot keep one across JMH's
+ * calls, so both sides use memory and loops_cnt only counts the elements.
+ *
  * Userspace has no local_irq_save(): the stand-in is pthread_sigmask(), which
  * blocks signals, the userspace analogue of interrupts. It is a system call
  * (rt_sigprocmask), so the irqsave rows cost hundreds of ns here where the
- * kernel's pushf/cli costs a few cycles. The synchronous signals (SIGSEGV,
+ * kernel's local_irq_save() is a few instructions. The synchronous signals (SIGSEGV,
  * SIGBUS, SIGFPE, SIGILL, SIGTRAP) are left out of the blocked set, as cli leaves
  * exceptions enabled: blocking them is useless (the kernel forces them through)
  * and fatal in a JVM, whose implicit null checks and safepoint polls raise SIGSEGV.
@@ -57,41 +63,44 @@ struct cs_locks_state {
 	uint64_t seq_data;
 	CS_ALIGNED uint64_t atomic;            /* analogue of AtomicLong.incrementAndGet */
 	CS_ALIGNED uint64_t counter;           /* incremented under a lock by the exclusion check */
+	CS_ALIGNED uint64_t work;              /* the uncontended loops' ++count under the lock */
 	CS_ALIGNED int stop;                   /* contended mode: set by the first thread past its deadline */
 	int ready;                             /* contended mode: threads at the starting line */
 	CS_ALIGNED sigset_t blockable;         /* every signal but the synchronous ones */
 };
 
-/* ---- clocks: time_bench's tsc_start_clock()/tsc_stop_clock() ---- */
+/* ---- clocks: time_bench's tsc_start_clock()/tsc_stop_clock(), with CPUID moved out of the windows ---- */
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #include <x86intrin.h>
 #define CS_HAVE_TSC 1
-/* CPUID serialises so earlier instructions cannot leak into the timed region
- * (Intel doc #324264, as time_bench.h). */
-static inline uint64_t tsc_start_clock(void)
+/* CPUID serialises, so earlier instructions cannot leak into a timed region or later
+ * ones out of it (Intel doc #324264, as time_bench.h). Under a hypervisor it traps
+ * and costs microseconds, so the callers keep it outside both clocks' windows. */
+static inline void cs_serialize(void)
 {
 	unsigned a, b, c, d;
 	__cpuid(0, a, b, c, d);
 	(void)a; (void)b; (void)c; (void)d;
+}
+static inline uint64_t cs_rdtsc(void)
+{
+	_mm_lfence(); /* the reads before it (the other clock) finish first */
 	return __rdtsc();
 }
-/* RDTSCP waits for the timed instructions to finish; the CPUID after it keeps
- * later ones out. */
-static inline uint64_t tsc_stop_clock(void)
+/* RDTSCP waits for the timed instructions to finish. */
+static inline uint64_t cs_rdtscp(void)
 {
-	unsigned aux, a, b, c, d;
-	uint64_t t = __rdtscp(&aux);
-	__cpuid(0, a, b, c, d);
-	(void)a; (void)b; (void)c; (void)d;
-	return t;
+	unsigned aux;
+	return __rdtscp(&aux);
 }
 static inline void cs_cpu_relax(void) { __builtin_ia32_pause(); }
 #else
 #define CS_HAVE_TSC 0
-static inline uint64_t tsc_start_clock(void) { return 0; }
-static inline uint64_t tsc_stop_clock(void) { return 0; }
+static inline void cs_serialize(void) { }
+static inline uint64_t cs_rdtsc(void) { return 0; }
+static inline uint64_t cs_rdtscp(void) { return 0; }
 #if defined(__aarch64__)
 static inline void cs_cpu_relax(void) { __asm__ __volatile__("yield" ::: "memory"); }
 #else
@@ -110,23 +119,34 @@ struct cs_clock {
 	uint64_t ns;
 	uint64_t tsc;
 	int cpu;
+	int migrated;
 };
 
-static inline void bench_start(struct cs_clock *c)
+/*
+ * The two clocks nest: CLOCK_MONOTONIC outside, the TSC inside, and the
+ * serialising CPUID outside both (before the start, after the stop), so neither
+ * window pays for it. The monotonic window holds the two TSC reads, a few ns.
+ * `expect_cpu` >= 0: the CPU the thread was pinned to; the record says
+ * cpu_migrated if the thread ran anywhere else at the start or at the end.
+ */
+static inline void bench_start(struct cs_clock *c, int expect_cpu)
 {
-	c->cpu = sched_getcpu();
+	c->cpu = expect_cpu >= 0 ? expect_cpu : sched_getcpu();
+	c->migrated = sched_getcpu() != c->cpu;
+	cs_serialize();
 	c->ns = now_ns();
-	c->tsc = tsc_start_clock();
+	c->tsc = cs_rdtsc();
 }
 
 static inline void bench_stop(const struct cs_clock *start, uint64_t invoked, struct cs_locks_record *rec)
 {
-	uint64_t tsc = tsc_stop_clock();
+	uint64_t tsc = cs_rdtscp();
 	uint64_t ns = now_ns();
+	cs_serialize();
 	rec->invoked = invoked;
 	rec->ns = ns - start->ns;
 	rec->tsc = CS_HAVE_TSC ? tsc - start->tsc : 0;
-	rec->cpu_migrated = sched_getcpu() != start->cpu;
+	rec->cpu_migrated = start->migrated || sched_getcpu() != start->cpu;
 }
 
 /* ---- the locks ---- */
@@ -172,6 +192,14 @@ static __attribute__((noinline)) int cs_spin_unlock_irqrestore(struct cs_locks_s
 {
 	cs_spin_unlock(&s->spin);
 	return irq_restore(flags);
+}
+
+/* The Java benchmarks' `++count` under the lock: a counter in memory, a load and a
+ * store; the barrier keeps the compiler from moving it out of the critical section. */
+static inline void cs_locks_work(struct cs_locks_state *s)
+{
+	s->work++;
+	cs_barrier();
 }
 
 /* time_bench_sample.c's measured_function(). */
@@ -234,7 +262,7 @@ CS_EXPORT int cs_locks_for_loop(void *state, uint64_t loops, struct cs_locks_rec
 	(void)state;
 	uint64_t loops_cnt = 0;
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		loops_cnt++;
 		cs_barrier();
@@ -248,12 +276,12 @@ CS_EXPORT int cs_locks_spin_lock_unlock(void *state, uint64_t loops, struct cs_l
 	struct cs_locks_state *s = state;
 	uint64_t loops_cnt = 0;
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		cs_spin_lock(&s->spin);
-		loops_cnt++;
-		cs_barrier();
+		cs_locks_work(s);
 		cs_spin_unlock(&s->spin);
+		loops_cnt++;
 	}
 	bench_stop(&c, loops_cnt, rec);
 	return 0;
@@ -265,14 +293,14 @@ CS_EXPORT int cs_locks_pthread_spin_lock(void *state, uint64_t loops, struct cs_
 	uint64_t loops_cnt = 0;
 	int rc = 0;
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		rc = pthread_spin_lock(&s->pspin);
 		if (rc != 0)
 			break;
-		loops_cnt++;
-		cs_barrier();
+		cs_locks_work(s);
 		pthread_spin_unlock(&s->pspin);
+		loops_cnt++;
 	}
 	bench_stop(&c, loops_cnt, rec);
 	return rc;
@@ -287,14 +315,14 @@ CS_EXPORT int cs_locks_spin_lock_irqsave(void *state, uint64_t loops, struct cs_
 	sigset_t original;
 	pthread_sigmask(SIG_BLOCK, NULL, &original);
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		if ((rc = cs_spin_lock_irqsave(s, &flags)) != 0)
 			break;
-		loops_cnt++;
-		cs_barrier();
+		cs_locks_work(s);
 		if ((rc = cs_spin_unlock_irqrestore(s, &flags)) != 0)
 			break;
+		loops_cnt++;
 	}
 	bench_stop(&c, loops_cnt, rec);
 	pthread_sigmask(SIG_SETMASK, &original, NULL); /* whatever happened in the loop */
@@ -310,14 +338,14 @@ CS_EXPORT int cs_locks_irqsave_manual(void *state, uint64_t loops, struct cs_loc
 	sigset_t original;
 	pthread_sigmask(SIG_BLOCK, NULL, &original);
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		if ((rc = irq_save(s, &flags)) != 0)
 			break;
 		cs_spin_lock(&s->spin);
-		loops_cnt++;
-		cs_barrier();
+		cs_locks_work(s);
 		cs_spin_unlock(&s->spin);
+		loops_cnt++;
 		if ((rc = irq_restore(&flags)) != 0)
 			break;
 	}
@@ -336,14 +364,14 @@ CS_EXPORT int cs_locks_irq_disable_spin_lock(void *state, uint64_t loops, struct
 	sigset_t original;
 	pthread_sigmask(SIG_BLOCK, NULL, &original);
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		if ((rc = pthread_sigmask(SIG_BLOCK, &s->blockable, NULL)) != 0)
 			break;
 		cs_spin_lock(&s->spin);
-		loops_cnt++;
-		cs_barrier();
+		cs_locks_work(s);
 		cs_spin_unlock(&s->spin);
+		loops_cnt++;
 		if ((rc = pthread_sigmask(SIG_UNBLOCK, &s->blockable, NULL)) != 0)
 			break;
 	}
@@ -361,14 +389,14 @@ CS_EXPORT int cs_locks_irq_save_restore(void *state, uint64_t loops, struct cs_l
 	sigset_t original;
 	pthread_sigmask(SIG_BLOCK, NULL, &original);
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		if ((rc = irq_save(s, &flags)) != 0)
 			break;
-		loops_cnt++;
-		cs_barrier();
+		cs_locks_work(s);
 		if ((rc = irq_restore(&flags)) != 0)
 			break;
+		loops_cnt++;
 	}
 	bench_stop(&c, loops_cnt, rec);
 	pthread_sigmask(SIG_SETMASK, &original, NULL); /* whatever happened in the loop */
@@ -381,7 +409,7 @@ CS_EXPORT int cs_locks_function_call(void *state, uint64_t loops, struct cs_lock
 	uint64_t loops_cnt = 0;
 	int tmp;
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		measured_function(&tmp);
 		loops_cnt++;
@@ -397,13 +425,13 @@ CS_EXPORT int cs_locks_mutex(void *state, uint64_t loops, struct cs_locks_record
 	uint64_t loops_cnt = 0;
 	int rc = 0;
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		if ((rc = pthread_mutex_lock(&s->mutex)) != 0)
 			break;
-		loops_cnt++;
-		cs_barrier();
+		cs_locks_work(s);
 		pthread_mutex_unlock(&s->mutex);
+		loops_cnt++;
 	}
 	bench_stop(&c, loops_cnt, rec);
 	return rc;
@@ -416,13 +444,13 @@ CS_EXPORT int cs_locks_recursive_mutex(void *state, uint64_t loops, struct cs_lo
 	uint64_t loops_cnt = 0;
 	int rc = 0;
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		if ((rc = pthread_mutex_lock(&s->recursive)) != 0)
 			break;
-		loops_cnt++;
-		cs_barrier();
+		cs_locks_work(s);
 		pthread_mutex_unlock(&s->recursive);
+		loops_cnt++;
 	}
 	bench_stop(&c, loops_cnt, rec);
 	return rc;
@@ -435,7 +463,7 @@ CS_EXPORT int cs_locks_seqlock_read(void *state, uint64_t loops, struct cs_locks
 	struct cs_locks_state *s = state;
 	uint64_t loops_cnt = 0, sum = 0;
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		uint64_t start, value;
 		do {
@@ -458,7 +486,7 @@ CS_EXPORT int cs_locks_atomic_increment(void *state, uint64_t loops, struct cs_l
 	struct cs_locks_state *s = state;
 	uint64_t loops_cnt = 0;
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, -1);
 	for (uint64_t i = 0; i < loops; i++) {
 		__atomic_add_fetch(&s->atomic, 1, __ATOMIC_SEQ_CST);
 		loops_cnt++;
@@ -492,6 +520,12 @@ CS_EXPORT uint64_t cs_locks_counter(void *state)
 	return ((struct cs_locks_state *)state)->counter;
 }
 
+/* The uncontended loops' memory counter: one increment per element under a lock. */
+CS_EXPORT uint64_t cs_locks_work_done(void *state)
+{
+	return ((struct cs_locks_state *)state)->work;
+}
+
 /* ---- contended mode ---- */
 
 enum cs_locks_contended_kind {
@@ -506,8 +540,11 @@ enum cs_locks_contended_kind {
  * the starting line, then lock/counter++/unlock until any thread has run for
  * `duration_ns`; the first past its deadline stops everyone, so all threads
  * stop contending at the same moment. rec->invoked is this thread's share.
+ * `cpu`: where the caller pinned this thread; rec->cpu_migrated says if
+ * sched_getcpu() found it anywhere else at the start or the end (-1: not pinned).
  */
-CS_EXPORT int cs_locks_contend(void *state, int kind, int threads, uint64_t duration_ns, struct cs_locks_record *rec)
+CS_EXPORT int cs_locks_contend(void *state, int kind, int threads, int cpu, uint64_t duration_ns,
+			     struct cs_locks_record *rec)
 {
 	struct cs_locks_state *s = state;
 	volatile uint64_t *counter = &s->counter;
@@ -519,7 +556,7 @@ CS_EXPORT int cs_locks_contend(void *state, int kind, int threads, uint64_t dura
 		cs_cpu_relax();
 
 	struct cs_clock c;
-	bench_start(&c);
+	bench_start(&c, cpu);
 	uint64_t deadline = c.ns + duration_ns;
 	while (!__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
 		switch (kind) {
@@ -580,14 +617,16 @@ CS_EXPORT double cs_locks_calibrate_tsc_mhz(uint64_t window_ns)
 {
 	if (!CS_HAVE_TSC)
 		return 0;
+	cs_serialize();
 	uint64_t t0 = now_ns();
-	uint64_t c0 = tsc_start_clock();
+	uint64_t c0 = cs_rdtsc();
 	uint64_t t1;
 	do {
 		t1 = now_ns();
 	} while (t1 - t0 < window_ns);
-	uint64_t c1 = tsc_stop_clock();
+	uint64_t c1 = cs_rdtscp();
 	t1 = now_ns();
+	cs_serialize();
 	return (double)(c1 - c0) * 1000.0 / (double)(t1 - t0);
 }
 

@@ -44,6 +44,20 @@ double cs_sys_getcpu_loop(long n)
 	return per_call(t0, t1, n);
 }
 
+/*
+ * n x sched_getcpu() with no clock read: the caller times the whole downcall (JMH in
+ * SyscallBenchmark.getcpuC), so only the calls and one transition are in its window,
+ * as in the Java loop rows. Returns the sum of the CPUs, which keeps every call.
+ */
+long cs_sys_getcpu_calls(long n)
+{
+	long acc = 0;
+
+	for (long i = 0; i < n; i++)
+		acc += sched_getcpu();
+	return acc;
+}
+
 /* n x sched_getaffinity(0, setsize, set): the calling thread's mask, as Affinity.get(0). */
 double cs_sys_getaffinity_loop(long n, long setsize)
 {

@@ -4,6 +4,7 @@ import dev.corescope.report.Result;
 import org.openjdk.jmh.util.ListStatistics;
 import org.openjdk.jmh.util.Statistics;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,18 +18,19 @@ public record Measured(Result result, Statistics stats, boolean includesPreempti
                                 Map<String, Object> params) {
         double error = u.error();
         return new Measured(new Result(benchmark, variant, "java", "op", u.unit(), u.score(),
-                Double.isNaN(error) ? null : error, u.kept(), cpus, params), u.stats(), u.fellBack());
+                Double.isNaN(error) ? null : error, u.kept(), cpus, params, u.runs()), u.stats(), u.fellBack());
     }
 
     /**
      * A C twin's per-op times, one per kept batch, as a {@code native} row in ns/op: their mean,
-     * and JMH's 99.9% confidence half-width over them (none from a single batch).
+     * and JMH's 99.9% confidence half-width over them (none from a single batch). The batches
+     * share one process, so the row holds one run.
      */
     public static Measured nativeBatches(String benchmark, String variant, double[] perOp, String cpus,
                                          Map<String, Object> params, boolean includesPreemptions) {
         ListStatistics s = new ListStatistics(perOp);
         double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
         return new Measured(new Result(benchmark, variant, "native", "op", "ns/op", s.getMean(),
-                Double.isNaN(error) ? null : error, s.getN(), cpus, params), s, includesPreemptions);
+                Double.isNaN(error) ? null : error, s.getN(), cpus, params, List.of(JmhRuns.run(s))), s, includesPreemptions);
     }
 }

@@ -1,5 +1,6 @@
 package dev.corescope.bench;
 
+import dev.corescope.report.Run;
 import dev.corescope.sys.BatchTime;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
@@ -24,31 +25,48 @@ import java.util.concurrent.TimeUnit;
  * @param kept     how many of them {@code stats} holds
  * @param fellBack fewer than 3 ran undisturbed, so all were kept (the figure then includes
  *                 preemptions); also true when the run had no CPU time counter
+ * @param runs     the same kept iterations per fork, for a between-fork error
  */
-public record UndisturbedIterations(ListStatistics stats, String unit, int total, int kept, boolean fellBack) {
+public record UndisturbedIterations(ListStatistics stats, String unit, int total, int kept, boolean fellBack,
+                                    List<Run> runs) {
 
     public static UndisturbedIterations of(RunResult run) {
         List<Double> all = new ArrayList<>(), clean = new ArrayList<>();
+        List<List<Double>> allPerFork = new ArrayList<>(), cleanPerFork = new ArrayList<>();
         boolean counted = true;
         String unit = run.getPrimaryResult().getScoreUnit();
         double nsPerUnit = nanosPer(unit);
         for (BenchmarkResult fork : run.getBenchmarkResults()) {
+            List<Double> forkAll = new ArrayList<>(), forkClean = new ArrayList<>();
+            allPerFork.add(forkAll);
+            cleanPerFork.add(forkClean);
             for (IterationResult it : fork.getIterationResults()) {
                 double score = it.getPrimaryResult().getScore();
                 all.add(score);
+                forkAll.add(score);
                 var cpu = it.getSecondaryResults().get(ThreadCpuTime.COUNTER);
                 if (cpu == null || Double.isNaN(nsPerUnit)) {
                     counted = false;
                     continue;
                 }
                 long wallNs = Math.round(score * nsPerUnit * it.getMetadata().getMeasuredOps());
-                if (new BatchTime(wallNs, Math.round(cpu.getScore())).undisturbed()) clean.add(score);
+                if (new BatchTime(wallNs, Math.round(cpu.getScore())).undisturbed()) {
+                    clean.add(score);
+                    forkClean.add(score);
+                }
             }
         }
         boolean fellBack = !counted || clean.size() < 3;
         List<Double> use = fellBack ? all : clean;
-        return new UndisturbedIterations(new ListStatistics(use.stream().mapToDouble(Double::doubleValue).toArray()), unit,
-                all.size(), use.size(), fellBack);
+        List<Run> runs = new ArrayList<>();
+        for (List<Double> fork : fellBack ? allPerFork : cleanPerFork) {
+            if (!fork.isEmpty()) runs.add(JmhRuns.run(new ListStatistics(toArray(fork))));
+        }
+        return new UndisturbedIterations(new ListStatistics(toArray(use)), unit, all.size(), use.size(), fellBack, runs);
+    }
+
+    private static double[] toArray(List<Double> l) {
+        return l.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     /** All runs' outcomes in one line for a report. */

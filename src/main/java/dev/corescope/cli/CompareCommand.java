@@ -4,6 +4,7 @@ import dev.corescope.report.Comparison;
 import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.RowIdentity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -12,6 +13,8 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code compare BEFORE.json AFTER.json}: the change between two results files, row by row. */
@@ -19,22 +22,27 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         description = {
                 "Compares two results files, row by row, and says what changed.",
-                "Rows are matched on benchmark, variant, implementation, metric and params;",
-                "each gets before, after, the change in percent, the p-value and a verdict:",
-                "better or worse when the unit says which way is better (ns/op, bytes: lower;",
-                "ops/s: higher), same when the change is not significant. The test: Welch's",
-                "two-sided t-test at alpha 0.001, each side's standard error recovered from",
-                "its 99.9%% half-width and sample count; exact figures (error 0, e.g. code",
-                "size) differ when they differ. Rows found in only one file are listed, not",
-                "dropped. The last line sums it up, like the kernel's bloat-o-meter:",
+                "Rows are matched on benchmark, variant, implementation, metric and params",
+                "(a row repeated in one file is refused). Each gets before, after, the effect",
+                "(after/before) with its 99.9%% confidence interval and a finding:",
+                "  significant                the interval leaves out no change",
+                "  no change detectable here  the change is within this row's noise floor",
+                "  not resolvable here        the run-to-run error is unknown",
+                "A run (a JMH fork, one bench process for C) is the unit: iterations of one",
+                "fork share its JIT decisions and layout, so alone they would call run-to-run",
+                "noise a change. The run-to-run noise is pooled over each family's rows with",
+                "2+ runs (bench without --quick runs 2 forks); give more files of the same",
+                "build with --before/--after to add runs, or state the machine's noise with",
+                "--noise-floor. The last line sums it up, like the kernel's bloat-o-meter:",
                 "  add/remove: 0/1 better/worse: 3/1 same: 8 untested: 0 geomean time: -3.8%%",
-                "The files come from bench -o, bench --format json or the tour.",
+                "Details: docs/compare.md.",
                 "",
                 "Examples:",
                 "  ./run.sh bench cpumask -o before.json",
                 "  (change something)",
                 "  ./run.sh bench cpumask -o after.json",
                 "  ./run.sh compare before.json after.json",
+                "  ./run.sh compare a1.json b1.json --before a2.json --after b2.json",
                 "  ./run.sh compare before.json after.json --format json"})
 final class CompareCommand implements Callable<Integer> {
 
@@ -47,18 +55,57 @@ final class CompareCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "AFTER.json", description = "the results after the change")
     Path after;
 
+    @Option(names = "--before", paramLabel = "FILE", description = "another run of the before build (repeatable): its rows add runs")
+    List<Path> moreBefore = new ArrayList<>();
+
+    @Option(names = "--after", paramLabel = "FILE", description = "another run of the after build (repeatable)")
+    List<Path> moreAfter = new ArrayList<>();
+
+    @Option(names = "--noise-floor", paramLabel = "PCT",
+            description = "the least run-to-run noise to assume for every row, as a coefficient of variation in percent "
+                    + "(e.g. 2 for runs that differ by 2%% in one standard deviation)")
+    String noiseFloor;
+
     @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json")
     OutputFormat format = OutputFormat.text;
+
+    @Option(names = "--wide", description = "one line per row, however long (text)")
+    boolean wide;
 
     @Override
     public Integer call() {
         if (format == OutputFormat.svg) throw new UsageException("--format svg: compare prints text or json");
-        ResultsFile a = Json.readResultsChecked(before);
-        ResultsFile b = Json.readResultsChecked(after);
-        Comparison c = Comparison.of(before.toString(), a, after.toString(), b);
+        Double floor = noiseFloor == null ? null : parseFloor(noiseFloor);
+        List<ResultsFile> a = read(before, moreBefore);
+        List<ResultsFile> b = read(after, moreAfter);
+        Comparison c = Comparison.of(name(before, moreBefore), a, name(after, moreAfter), b, floor);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == OutputFormat.json ? Json.write(c) : ComparisonText.render(c));
+        out.print(format == OutputFormat.json ? Json.write(c) : ComparisonText.render(c, wide ? Integer.MAX_VALUE : ComparisonText.WIDTH));
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    private static List<ResultsFile> read(Path first, List<Path> more) {
+        List<ResultsFile> out = new ArrayList<>();
+        out.add(RowIdentity.read(first));
+        for (Path p : more) out.add(RowIdentity.read(p));
+        return out;
+    }
+
+    private static String name(Path first, List<Path> more) {
+        StringBuilder sb = new StringBuilder(first.toString());
+        for (Path p : more) sb.append(" + ").append(p);
+        return sb.toString();
+    }
+
+    static double parseFloor(String text) {
+        String t = text.strip();
+        if (t.endsWith("%")) t = t.substring(0, t.length() - 1);
+        if (!t.matches("[0-9]{1,3}(\\.[0-9]{1,6})?")) {
+            throw new UsageException("--noise-floor " + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + ": not a percentage (e.g. 2 or 0.5)");
+        }
+        double v = Double.parseDouble(t);
+        if (v > 100) throw new UsageException("--noise-floor " + text + ": at most 100 (percent)");
+        return v;
     }
 }

@@ -192,11 +192,14 @@ public final class CpuMask implements Iterable<Integer> {
     /**
      * {@code cpumask_any_but(mask, cpu)} as it was before seed 000 (v6.15 and earlier):
      * {@code for_each_cpu(i, mask) if (i != cpu) break; return i;}. Same answer as
-     * {@link #firstBut}; kept to measure the difference.
+     * {@link #firstBut}; kept to measure the difference. It calls what the kernel's loop calls:
+     * {@code for_each_cpu} is {@code for_each_set_bit}, which starts with
+     * {@code find_next_bit(mask, size, 0)}, that is {@code next(-1)}, not {@link #first()}
+     * ({@code find_first_bit}); that call is the difference the patch made.
      */
     public int anyButLoop(int cpu) {
         int i;
-        for (i = first(); i < nbits; i = next(i)) {
+        for (i = next(-1); i < nbits; i = next(i)) {
             if (i != cpu) break;
         }
         return i;

@@ -14,19 +14,24 @@ import java.util.Objects;
 /**
  * Two results files side by side, as {@code compare} prints it: rows matched on benchmark,
  * variant, implementation, metric and params ({@link Result#matchKey()}), each with the change
- * and whether it is significant; rows found in only one file listed, never dropped; and a
- * summary in the manner of the kernel's {@code scripts/bloat-o-meter}.
+ * as an effect size with its confidence interval and a finding; rows found in only one file
+ * listed, never dropped; and a summary in the manner of the kernel's {@code scripts/bloat-o-meter}.
  *
- * <p>The test: Welch's two-sided t-test at {@link #ALPHA} on each pair of means. JMH reports
- * the half-width of the 99.9% confidence interval, {@code error = t(0.9995, n-1) * s / sqrt(n)},
- * so each side's standard error is recovered as {@code error / t(0.9995, n-1)}; the degrees of
- * freedom come from Welch-Satterthwaite. A row without an error or with fewer than 2 samples is
- * not tested ({@code verdict = "untested"}), except exact figures: when both errors are 0 (a code
- * size, a count), the rows differ exactly when the numbers do. JMH's samples are iterations, which are not fully
- * independent (one fork shares its JIT decisions), so a "significant" here is necessary, not
- * sufficient: run with more forks before believing a small change.
+ * <p>The statistics treat a run (a JMH fork) as the unit and its iterations as repeated
+ * measurements within it (Kalibera and Jones, "Rigorous Benchmarking in Reasonable Time";
+ * Georges, Buytaert and Eeckhout, "Statistically Rigorous Java Performance Evaluation"). The
+ * effect is the ratio of the means, on a log scale: {@code d = ln(after / before)}, with
+ * {@code Var(d) = b (1/k_before + 1/k_after) + se_before^2/m_before^2 + se_after^2/m_after^2},
+ * where {@code b} is the relative between-run variance ({@link RunNoise}, pooled over the
+ * family's rows with 2+ runs, or stated with {@code --noise-floor}), {@code k} each side's runs
+ * and {@code se} the standard error of each side's mean from its iterations. The interval is
+ * {@code d +- t(1 - ALPHA/2, df) sqrt(Var(d))}, df by Welch-Satterthwaite over the three parts.
+ * A row whose between-run variance nothing measured (one run per side, no other row of its
+ * family with repeated runs, no stated floor) is "not resolvable here": iterations of one fork
+ * alone would call run-to-run noise a change. Exact figures (error 0 on both sides: a code
+ * size) differ exactly when the numbers do.
  *
- * @param before          the first file's name, as given
+ * @param before          the first file's name, as given (several joined with {@code +})
  * @param after           the second file's name
  * @param test            the test, in words
  * @param rows            matched rows, in the order of the first file
@@ -34,33 +39,72 @@ import java.util.Objects;
  * @param onlyAfter       results only in the second file
  * @param environmentDiff environment fields that differ, e.g. {@code kernel: 6.1.0 -> 6.6.0}
  * @param summary         the counts and the geometric mean of the ratios
+ * @param runNoise        the run-to-run noise used, by {@code benchmark/implementation}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Comparison(String before, String after, String test, List<Row> rows, List<Result> onlyBefore,
-                         List<Result> onlyAfter, List<String> environmentDiff, Summary summary) {
+                         List<Result> onlyAfter, List<String> environmentDiff, Summary summary,
+                         Map<String, RunNoise> runNoise) {
 
     /** Significance level: matches the 99.9% intervals the results carry. */
     public static final double ALPHA = 0.001;
 
-    public static final String TEST = "Welch's two-sided t-test, alpha = 0.001, standard errors from each row's 99.9% half-width "
-            + "and sample count (error / t(0.9995, n-1)); exact figures (error 0 on both sides) differ when they differ; "
-            + "rows without an error are not tested";
+    /** The confidence of the effect's interval, in percent. */
+    public static final String CONFIDENCE = "99.9%";
+
+    public static final String SIGNIFICANT = "significant";
+    public static final String NO_CHANGE = "no change detectable here";
+    public static final String NOT_RESOLVABLE = "not resolvable here";
+
+    public static final String TEST = "effect = after/before of the means, 99.9% interval with runs (JMH forks) as the unit "
+            + "and iterations within them (Kalibera & Jones); run-to-run noise pooled per family over rows with 2+ runs, "
+            + "or stated with --noise-floor; rows with one run and no measured run-to-run noise are not resolvable here; "
+            + "exact figures (error 0 on both sides) differ when they differ";
 
     /**
      * One matched row.
      *
-     * @param deltaPercent (after - before) / before * 100; null when the units differ or before is 0
-     * @param p            the two-sided p-value; null when untested
-     * @param significant  p &lt; ALPHA; null when untested
-     * @param verdict      {@code better}, {@code worse} (when the unit says which way is better),
-     *                     {@code higher}, {@code lower} (when it does not), {@code same} (not
-     *                     significant), {@code untested}, or {@code units differ}
+     * @param deltaPercent    (after - before) / before * 100; null when the units differ or before is 0
+     * @param p               the two-sided p-value; null when untested
+     * @param significant     p &lt; ALPHA (the interval leaves out 0); null when untested
+     * @param verdict         {@code better}, {@code worse} (when the unit says which way is better),
+     *                        {@code higher}, {@code lower} (when it does not), {@code same} (not
+     *                        significant), {@code untested}, or {@code units differ}
+     * @param ciLowPercent    the low end of the effect's 99.9% interval, as a change in percent
+     * @param ciHighPercent   its high end
+     * @param noiseFloorPercent the interval's half-width at no change: the smallest change this row
+     *                        could show here
+     * @param finding         {@code significant}, {@code no change detectable here} or {@code not resolvable here}
+     * @param reason          why, in words: the runs and noise behind the interval, or what is missing
+     * @param runsBefore      runs behind the first figure
+     * @param runsAfter       runs behind the second
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Row(String benchmark, String variant, String implementation, String metric, Map<String, Object> params,
                       String unit, double before, Double beforeError, long beforeSamples,
                       double after, Double afterError, long afterSamples,
-                      Double deltaPercent, Double p, Boolean significant, String verdict) {
+                      Double deltaPercent, Double p, Boolean significant, String verdict,
+                      Double ciLowPercent, Double ciHighPercent, Double noiseFloorPercent, String finding, String reason,
+                      Integer runsBefore, Integer runsAfter) {
+
+        /**
+         * The effect in words: {@code 3.1% faster, 99.9% CI 1.2-5.0%} for a significant change in a
+         * time or a rate, {@code +0.4%, 99.9% CI -5.1..+6.2%} otherwise, {@code -38.2% (exact)}.
+         */
+        public String effectText() {
+            if (deltaPercent == null) return "n/a";
+            if (ciLowPercent == null) return String.format(Locale.ROOT, "%+.1f%%", deltaPercent);
+            if (noiseFloorPercent != null && noiseFloorPercent == 0) return String.format(Locale.ROOT, "%+.1f%% (exact)", deltaPercent);
+            String u = unit.strip().toLowerCase(Locale.ROOT);
+            boolean time = isTime(u), rate = u.startsWith("ops/") || u.startsWith("op/");
+            if (SIGNIFICANT.equals(finding) && (time || rate)) {
+                boolean faster = time == (deltaPercent < 0);
+                double a = Math.abs(ciLowPercent), b = Math.abs(ciHighPercent);
+                return String.format(Locale.ROOT, "%.1f%% %s, %s CI %.1f-%.1f%%", Math.abs(deltaPercent),
+                        faster ? "faster" : "slower", CONFIDENCE, Math.min(a, b), Math.max(a, b));
+            }
+            return String.format(Locale.ROOT, "%+.1f%%, %s CI %+.1f..%+.1f%%", deltaPercent, CONFIDENCE, ciLowPercent, ciHighPercent);
+        }
     }
 
     /**
@@ -69,27 +113,50 @@ public record Comparison(String before, String after, String test, List<Row> row
      * @param geomeanPercent the geometric mean of after/before over matched rows timed per operation
      *                       ({@code ns/op}, {@code cycles/op}, {@code ns}, ...) with a positive
      *                       score in both, as a change in percent; null when there are none
+     * @param notResolvable  rows whose run-to-run noise nothing measured (counted in {@code untested} too)
      */
     public record Summary(int matched, int added, int removed, int better, int worse, int higher, int lower, int same,
-                          int untested, Double geomeanPercent) {
+                          int untested, Double geomeanPercent, Integer notResolvable) {
     }
 
-    /** Compares {@code a} (before) with {@code b} (after). */
+    /** Compares {@code a} (before) with {@code b} (after), with no stated noise floor. */
     public static Comparison of(String beforeName, ResultsFile a, String afterName, ResultsFile b) {
-        Map<String, Result> after = keyed(b.results());
-        Map<String, Result> before = keyed(a.results());
+        return of(beforeName, List.of(a), afterName, List.of(b), null);
+    }
+
+    /**
+     * Compares the files of one side (repeated runs of the same build, merged row by row into
+     * runs) with those of the other. {@code noiseFloorPercent}, when given, is the least
+     * between-run coefficient of variation assumed for every row.
+     */
+    public static Comparison of(String beforeName, List<ResultsFile> a, String afterName, List<ResultsFile> b,
+                                Double noiseFloorPercent) {
+        String[] beforeNames = beforeName.split(" \\+ "), afterNames = afterName.split(" \\+ ");
+        for (int i = 0; i < a.size(); i++) RowIdentity.check(java.nio.file.Path.of(beforeNames[Math.min(i, beforeNames.length - 1)]), a.get(i).results());
+        for (int i = 0; i < b.size(); i++) RowIdentity.check(java.nio.file.Path.of(afterNames[Math.min(i, afterNames.length - 1)]), b.get(i).results());
+        List<Result> beforeRows = RunNoise.mergeRuns(a.stream().map(ResultsFile::results).toList());
+        List<Result> afterRows = RunNoise.mergeRuns(b.stream().map(ResultsFile::results).toList());
+        Map<String, RunNoise> pools = RunNoise.pools(List.of(beforeRows, afterRows));
+        RunNoise floor = noiseFloorPercent == null ? null : RunNoise.floor(noiseFloorPercent);
+        Map<String, RunNoise> used = new java.util.TreeMap<>();
+        Map<String, Result> after = keyed(afterRows);
+        Map<String, Result> before = keyed(beforeRows);
         List<Row> rows = new ArrayList<>();
         List<Result> onlyBefore = new ArrayList<>();
         for (Map.Entry<String, Result> e : before.entrySet()) {
             Result x = e.getValue();
             Result y = after.get(e.getKey());
             if (y == null) onlyBefore.add(x);
-            else rows.add(row(x, y));
+            else {
+                RunNoise noise = RunNoise.max(pools.get(RunNoise.poolKey(x)), floor);
+                if (noise != null) used.put(RunNoise.poolKey(x), noise);
+                rows.add(row(x, y, noise));
+            }
         }
         List<Result> onlyAfter = new ArrayList<>();
         for (Map.Entry<String, Result> e : after.entrySet()) if (!before.containsKey(e.getKey())) onlyAfter.add(e.getValue());
 
-        int better = 0, worse = 0, higher = 0, lower = 0, same = 0, untested = 0;
+        int better = 0, worse = 0, higher = 0, lower = 0, same = 0, untested = 0, notResolvable = 0;
         double logSum = 0;
         int logN = 0;
         for (Row r : rows) {
@@ -101,50 +168,124 @@ public record Comparison(String before, String after, String test, List<Row> row
                 case "same" -> same++;
                 default -> untested++;
             }
+            if (NOT_RESOLVABLE.equals(r.finding())) notResolvable++;
             if (r.before() > 0 && r.after() > 0 && r.deltaPercent() != null && isTime(r.unit())) {
                 logSum += Math.log(r.after() / r.before());
                 logN++;
             }
         }
         Double geomean = logN == 0 ? null : (Math.exp(logSum / logN) - 1) * 100;
-        Summary s = new Summary(rows.size(), onlyAfter.size(), onlyBefore.size(), better, worse, higher, lower, same, untested, geomean);
-        return new Comparison(beforeName, afterName, TEST, rows, onlyBefore, onlyAfter, environmentDiff(a.environment(), b.environment()), s);
+        Summary s = new Summary(rows.size(), onlyAfter.size(), onlyBefore.size(), better, worse, higher, lower, same, untested,
+                geomean, notResolvable);
+        Environment envA = a.isEmpty() ? null : a.getFirst().environment();
+        Environment envB = b.isEmpty() ? null : b.getFirst().environment();
+        return new Comparison(beforeName, afterName, TEST, rows, onlyBefore, onlyAfter, environmentDiff(envA, envB), s, used);
     }
 
-    /** By match key; a key seen again in the same file gets {@code #2}, {@code #3}, so nothing is lost. */
+    /** By match key, in one pass; {@link RowIdentity} has already refused a key seen twice in one file. */
     private static Map<String, Result> keyed(List<Result> results) {
         Map<String, Result> out = new LinkedHashMap<>();
-        for (Result r : results) {
-            String key = r.matchKey();
-            String k = key;
-            for (int i = 2; out.containsKey(k); i++) k = key + "#" + i;
-            out.put(k, r);
-        }
+        for (Result r : results) out.putIfAbsent(r.matchKey(), r);
         return out;
     }
 
+    /** A row compared with no measured run-to-run noise: what a pair of single-run rows gets alone. */
     static Row row(Result x, Result y) {
+        return row(x, y, null);
+    }
+
+    static Row row(Result x, Result y, RunNoise noise) {
         boolean sameUnit = Objects.equals(x.unit(), y.unit());
         Double delta = sameUnit && x.score() != 0 ? (y.score() - x.score()) / Math.abs(x.score()) * 100 : null;
         boolean exact = x.error() != null && y.error() != null && x.error() == 0.0 && y.error() == 0.0;
-        Double p = sameUnit && !exact ? welchP(x, y) : null;
-        Boolean significant = exact ? Boolean.valueOf(x.score() != y.score()) : p == null ? null : p < ALPHA;
-        String verdict;
-        if (!sameUnit) {
-            verdict = "units differ";
-        } else if (significant == null) {
-            verdict = "untested";
-        } else if (!significant) {
-            verdict = "same";
-        } else {
-            Boolean lowerIsBetter = lowerIsBetter(x.unit());
-            boolean up = y.score() > x.score();
-            if (lowerIsBetter == null) verdict = up ? "higher" : "lower";
-            else verdict = up == lowerIsBetter ? "worse" : "better";
-        }
         String unit = sameUnit ? x.unit() : x.unit() + " -> " + y.unit();
+        int kx = Math.max(1, x.runs().size()), ky = Math.max(1, y.runs().size());
+        if (!sameUnit) {
+            return row(x, y, unit, delta, null, null, "units differ", null, null, null, NOT_RESOLVABLE,
+                    "the units differ: " + unit, kx, ky);
+        }
+        if (exact) {
+            boolean differ = x.score() != y.score();
+            return row(x, y, unit, delta, null, differ, direction(x, y, differ), delta, delta, 0.0,
+                    differ ? SIGNIFICANT : NO_CHANGE, "exact figures (error 0 on both sides)", kx, ky);
+        }
+        Double sx = standardError(x), sy = standardError(y);
+        if (sx == null || sy == null) {
+            return row(x, y, unit, delta, null, null, "untested", null, null, null, NOT_RESOLVABLE,
+                    "no error on " + (sx == null ? "the first" : "the second") + " figure (fewer than 2 samples or none given)", kx, ky);
+        }
+        if (!(x.score() > 0) || !(y.score() > 0)) {
+            return row(x, y, unit, delta, null, null, "untested", null, null, null, NOT_RESOLVABLE,
+                    "a score is not positive, so there is no ratio", kx, ky);
+        }
+        if (noise == null) {
+            return row(x, y, unit, delta, null, null, "untested", null, null, null, NOT_RESOLVABLE,
+                    "one run per side (" + kx + "+" + ky + ") and no row of " + RunNoise.poolKey(x)
+                            + " with repeated runs, so the run-to-run error is unknown; run bench without --quick (2+ forks), "
+                            + "give compare more files per side (--before/--after) or state --noise-floor", kx, ky);
+        }
+        double wx = sx * sx / (x.score() * x.score()), wy = sy * sy / (y.score() * y.score());
+        double between = noise.relativeVariance() * (1.0 / kx + 1.0 / ky);
+        double var = between + wx + wy;
+        double dfDen = (noise.df() == Double.POSITIVE_INFINITY ? 0 : between * between / noise.df())
+                + wx * wx / (x.samples() - 1) + wy * wy / (y.samples() - 1);
+        double df = dfDen > 0 ? var * var / dfDen : Double.POSITIVE_INFINITY;
+        double d = Math.log(y.score() / x.score());
+        double sd = Math.sqrt(var);
+        double tq, p;
+        if (sd == 0) {
+            tq = 0;
+            p = d == 0 ? 1.0 : 0.0;
+        } else if (df > 1e6) {
+            var normal = new org.apache.commons.math3.distribution.NormalDistribution(null, 0, 1);
+            tq = normal.inverseCumulativeProbability(1 - ALPHA / 2);
+            p = 2 * normal.cumulativeProbability(-Math.abs(d) / sd);
+        } else {
+            TDistribution t = new TDistribution(null, df);
+            tq = t.inverseCumulativeProbability(1 - ALPHA / 2);
+            p = 2 * t.cumulativeProbability(-Math.abs(d) / sd);
+        }
+        double h = tq * sd;
+        double lo = clamp((Math.exp(d - h) - 1) * 100), hi = clamp((Math.exp(d + h) - 1) * 100);
+        double floorPercent = clamp((Math.exp(h) - 1) * 100);
+        boolean significant = p < ALPHA;
+        String basis = String.format(Locale.ROOT, "%d+%d runs; run-to-run noise %.2f%% %s; df %.0f", kx, ky,
+                noise.cvPercent(), noise.source(), Math.min(df, 1e9));
+        String reason = significant ? basis
+                : String.format(Locale.ROOT, "the change (%+.1f%%) is within the noise floor of %.1f%% here; %s",
+                delta == null ? 0 : delta, floorPercent, basis);
+        return row(x, y, unit, delta, Math.min(1.0, Math.max(0.0, p)), significant, direction(x, y, significant),
+                lo, hi, floorPercent, significant ? SIGNIFICANT : NO_CHANGE, reason, kx, ky);
+    }
+
+    /** Percentages beyond a billion (an interval from two forks can reach them) stay finite for JSON. */
+    private static double clamp(double percent) {
+        return Double.isNaN(percent) ? percent : Math.max(-1e9, Math.min(1e9, percent));
+    }
+
+    /** One line per family's run-to-run noise, for the text. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public List<String> noiseNotes() {
+        List<String> out = new ArrayList<>();
+        if (runNoise == null) return out;
+        runNoise.forEach((k, n) -> out.add(String.format(Locale.ROOT, "%s: runs differ by %.2f%% (one standard deviation), %s",
+                k, n.cvPercent(), n.source())));
+        return out;
+    }
+
+    private static Row row(Result x, Result y, String unit, Double delta, Double p, Boolean significant, String verdict,
+                           Double lo, Double hi, Double floor, String finding, String reason, int kx, int ky) {
         return new Row(x.benchmark(), x.variant(), x.implementation(), x.metric(), x.params(), unit,
-                x.score(), x.error(), x.samples(), y.score(), y.error(), y.samples(), delta, p, significant, verdict);
+                x.score(), x.error(), x.samples(), y.score(), y.error(), y.samples(), delta, p, significant, verdict,
+                lo, hi, floor, finding, reason, kx, ky);
+    }
+
+    private static String direction(Result x, Result y, boolean significant) {
+        if (!significant) return "same";
+        Boolean lowerIsBetter = lowerIsBetter(x.unit());
+        boolean up = y.score() > x.score();
+        if (lowerIsBetter == null) return up ? "higher" : "lower";
+        return up == lowerIsBetter ? "worse" : "better";
     }
 
     /**
@@ -223,6 +364,7 @@ public record Comparison(String before, String after, String test, List<Row> row
         if (s.higher() + s.lower() > 0) sb.append(" higher/lower: ").append(s.higher()).append('/').append(s.lower());
         sb.append(" same: ").append(s.same());
         sb.append(" untested: ").append(s.untested());
+        if (s.notResolvable() != null && s.notResolvable() > 0) sb.append(" (not resolvable here: ").append(s.notResolvable()).append(')');
         sb.append(" geomean time: ").append(s.geomeanPercent() == null ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", s.geomeanPercent()));
         sb.append(" (").append(s.matched()).append(" matched)");
         return sb.toString();

@@ -159,10 +159,15 @@ public final class ResultsText {
         return new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     }
 
-    /** Four significant figures or so, without exponent: 0.1234, 12.35, 1234.5, 123456. */
+    /**
+     * Four significant figures or so, without exponent: 0.1234, 12.35, 1234.5, 123456; beyond a
+     * billion or below 0.0001, in scientific form (1.235e+12), never hundreds of digits.
+     */
     public static String number(double v) {
         if (Double.isNaN(v)) return "NaN";
+        if (Double.isInfinite(v)) return v > 0 ? "inf" : "-inf";
         double a = Math.abs(v);
+        if (a >= 1e9 || a > 0 && a < 1e-4) return String.format(Locale.ROOT, "%.3e", v);
         String fmt = a >= 10_000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 10 ? "%.2f" : a >= 1 ? "%.3f" : a == 0 ? "%.0f" : "%.4f";
         return String.format(Locale.ROOT, fmt, v);
     }

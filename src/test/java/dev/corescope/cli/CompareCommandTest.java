@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.Run;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,15 +24,22 @@ class CompareCommandTest {
     private Path write(String name, double score) throws Exception {
         Path p = dir.resolve(name);
         Json.writeAtomically(p, Json.write(new ResultsFile(ResultsFile.SCHEMA, null, List.of(
-                new Result("timerbase", "before", "java", "op", "ns/op", score, 0.01, 10, "0", Map.of("timers", 1024))),
+                new Result("timerbase", "before", "java", "op", "ns/op", score, 0.01, 10, "0", Map.of("timers", 1024),
+                        List.of(new Run(score * 1.001, 5, 0.01), new Run(score * 0.999, 5, 0.01)))),
                 null, null, null, null)));
+        return p;
+    }
+
+    private Path writeRaw(String name, String json) throws Exception {
+        Path p = dir.resolve(name);
+        Files.writeString(p, json);
         return p;
     }
 
     @Test
     void comparesTwoFilesAsText() throws Exception {
         CliRun r = CliRun.run("compare", write("a.json", 2.5).toString(), write("b.json", 2.0).toString()).succeeded();
-        assertTrue(r.out().contains("timerbase  before   java  op      timers=1024  2.500 ± 0.0100  2.000 ± 0.0100  ns/op  -20.0%"), r.out());
+        assertTrue(r.out().contains("timerbase before java op  [1]      2.500  2.000  ns/op  -20.0%  -20.4..-19.6  faster"), r.out());
         assertTrue(r.out().strip().endsWith("add/remove: 0/0 better/worse: 1/0 same: 0 untested: 0 geomean time: -20.0% (1 matched)"), r.out());
     }
 
@@ -44,7 +52,10 @@ class CompareCommandTest {
         assertTrue(json.get("rows").get(0).get("significant").asBoolean());
         assertEquals(1, json.get("summary").get("better").asInt());
         assertTrue(json.get("summaryLine").asText().startsWith("add/remove: 0/0 better/worse: 1/0"));
-        assertTrue(json.get("test").asText().startsWith("Welch's two-sided t-test"));
+        assertEquals("significant", json.get("rows").get(0).get("finding").asText());
+        assertEquals(2, json.get("rows").get(0).get("runsBefore").asInt());
+        assertTrue(json.get("rows").get(0).get("ciHighPercent").asDouble() < 0);
+        assertTrue(json.get("test").asText().contains("Kalibera & Jones"));
     }
 
     @Test
@@ -84,5 +95,60 @@ class CompareCommandTest {
     void svgIsNotAFormatOfCompare() throws Exception {
         CliRun.run("compare", write("a.json", 1).toString(), write("b.json", 1).toString(), "--format", "svg")
                 .badInput("--format svg: compare prints text or json");
+    }
+
+    @Test
+    void textFitsOneHundredTwentyColumnsUnlessWide() throws Exception {
+        Path a = Path.of("src/test/resources/results/tour-before.json"), b = Path.of("src/test/resources/results/tour-after.json");
+        CliRun narrow = CliRun.run("compare", a.toString(), b.toString()).succeeded();
+        assertTrue(narrow.out().lines().allMatch(l -> l.length() <= 120),
+                narrow.out().lines().filter(l -> l.length() > 120).findFirst().orElse(""));
+        CliRun wide = CliRun.run("compare", a.toString(), b.toString(), "--wide").succeeded();
+        assertTrue(wide.out().lines().anyMatch(l -> l.length() > 120 && l.contains("placement=same-l3")), wide.out());
+    }
+
+    @Test
+    void singleForkFilesAreNotResolvableWithoutAFloorAndResolvableWithOne() throws Exception {
+        Path a = Path.of("src/test/resources/results/tour-before.json"), b = Path.of("src/test/resources/results/tour-after.json");
+        JsonNode none = Json.MAPPER.readTree(CliRun.run("compare", a.toString(), b.toString(), "--format", "json").succeeded().out());
+        assertEquals(0, none.get("summary").get("better").asInt() + none.get("summary").get("worse").asInt(),
+                "one fork per row: nothing may be called better or worse");
+        JsonNode floor = Json.MAPPER.readTree(CliRun.run("compare", a.toString(), b.toString(), "--noise-floor", "5",
+                "--format", "json").succeeded().out());
+        assertTrue(floor.get("summary").get("notResolvable").asInt() < none.get("summary").get("notResolvable").asInt());
+    }
+
+    @Test
+    void repeatedRunsGivenAsMoreFilesAreMergedIntoRuns() throws Exception {
+        CliRun r = CliRun.run("compare", write("a1.json", 2.5).toString(), write("b1.json", 2.0).toString(),
+                "--before", write("a2.json", 2.6).toString(), "--after", write("b2.json", 2.1).toString(), "--format", "json").succeeded();
+        JsonNode row = Json.MAPPER.readTree(r.out()).get("rows").get(0);
+        assertEquals(4, row.get("runsBefore").asInt(), "two files of two forks each");
+        assertEquals(2.55, row.get("before").asDouble(), 1e-9);
+    }
+
+    @Test
+    void aRepeatedRowIsRefused() throws Exception {
+        String row = "{\"benchmark\":\"cpumask\",\"variant\":\"first_but\",\"implementation\":\"java\",\"metric\":\"op\","
+                + "\"unit\":\"ns/op\",\"score\":1.0,\"error\":0.1,\"samples\":5,\"params\":{\"nrCpus\":64}}";
+        Path p = writeRaw("dup.json", "{\"schema\":\"corescope-results/1\",\"results\":[" + String.join(",", java.util.Collections.nCopies(3000, row)) + "]}");
+        CliRun.run("compare", p.toString(), write("b.json", 1).toString())
+                .badInput(p + ": results[1] repeats results[0] (cpumask first_but java op nrCpus=64)");
+    }
+
+    @Test
+    void malformedRowsAreBadInput() throws Exception {
+        String head = "{\"schema\":\"corescope-results/1\",\"results\":";
+        String ok = "\"benchmark\":\"cpumask\",\"variant\":\"v\",\"implementation\":\"java\",\"metric\":\"op\",\"unit\":\"ns/op\",\"score\":1.0";
+        Path b = write("b.json", 1);
+        Path nul = writeRaw("null.json", head + "null}");
+        CliRun.run("compare", nul.toString(), b.toString()).badInput(nul + ": \"results\" is null");
+        Path empty = writeRaw("empty.json", head + "[{}]}");
+        CliRun.run("compare", empty.toString(), b.toString()).badInput(empty + ": results[0] has no \"benchmark\"");
+        Path negative = writeRaw("neg.json", head + "[{" + ok + ",\"error\":-1.0,\"samples\":5}]}");
+        CliRun.run("compare", negative.toString(), b.toString()).badInput(negative + ": results[0]: error -1.000 is negative");
+        Path zero = writeRaw("zero.json", head + "[{" + ok + ",\"error\":0.1,\"samples\":0}]}");
+        CliRun.run("compare", zero.toString(), b.toString()).badInput(zero + ": results[0]: samples 0");
+        CliRun.run("compare", b.toString(), b.toString(), "--noise-floor", "lots").badInput("--noise-floor lots: not a percentage");
     }
 }

@@ -22,6 +22,22 @@ class ComparisonTest {
         return new Result("cpumask", variant, impl, "op", unit, score, error, n, "0", params);
     }
 
+    /** A row of {@code k} runs whose means are {@code means}, each of {@code n} iterations with standard deviation {@code sd}. */
+    private static Result runs(String variant, String unit, double sd, int n, double... means) {
+        List<Run> runs = new java.util.ArrayList<>();
+        double sum = 0;
+        for (double m : means) {
+            runs.add(new Run(m, n, sd));
+            sum += m;
+        }
+        double mean = sum / means.length;
+        double se = sd / Math.sqrt((double) n * means.length);
+        return new Result("cpumask", variant, "java", "op", unit, mean, halfWidth(se, n * means.length), (long) n * means.length,
+                "0", Map.of(), runs);
+    }
+
+    private static final RunNoise FLOOR_1 = RunNoise.floor(1.0);
+
     private static ResultsFile file(Environment env, Result... results) {
         return new ResultsFile(ResultsFile.SCHEMA, env, List.of(results), null, null, null, null);
     }
@@ -39,25 +55,25 @@ class ComparisonTest {
     void aClearImprovementInTimeIsBetterAndInThroughputIsWorse() {
         Result t0 = r("x", "java", "ns/op", 10, halfWidth(0.05, 10), 10, Map.of());
         Result t1 = r("x", "java", "ns/op", 8, halfWidth(0.05, 10), 10, Map.of());
-        Comparison.Row time = Comparison.row(t0, t1);
+        Comparison.Row time = Comparison.row(t0, t1, FLOOR_1);
         assertEquals("better", time.verdict());
         assertEquals(-20.0, time.deltaPercent(), 1e-9);
         assertTrue(time.significant());
 
         Result o0 = r("x", "java", "ops/us", 10, halfWidth(0.05, 10), 10, Map.of());
         Result o1 = r("x", "java", "ops/us", 8, halfWidth(0.05, 10), 10, Map.of());
-        assertEquals("worse", Comparison.row(o0, o1).verdict());
+        assertEquals("worse", Comparison.row(o0, o1, FLOOR_1).verdict());
 
         Result u0 = r("x", "java", "min/max", 10, halfWidth(0.05, 10), 10, Map.of());
         Result u1 = r("x", "java", "min/max", 8, halfWidth(0.05, 10), 10, Map.of());
-        assertEquals("lower", Comparison.row(u0, u1).verdict(), "a unit that does not say which way is better");
+        assertEquals("lower", Comparison.row(u0, u1, FLOOR_1).verdict(), "a unit that does not say which way is better");
     }
 
     @Test
     void overlappingNoiseIsTheSameAndRowsWithoutAnErrorAreUntested() {
         Result a = r("x", "java", "ns/op", 10, 3.0, 5, Map.of());
         Result b = r("x", "java", "ns/op", 10.5, 3.0, 5, Map.of());
-        Comparison.Row same = Comparison.row(a, b);
+        Comparison.Row same = Comparison.row(a, b, FLOOR_1);
         assertEquals("same", same.verdict());
         assertEquals(Boolean.FALSE, same.significant());
 
@@ -90,14 +106,15 @@ class ComparisonTest {
         assertEquals(Map.of("nrCpus", 64), c.rows().getFirst().params());
         assertEquals(2, c.onlyBefore().size());
         assertEquals(2, c.onlyAfter().size());
-        assertEquals("add/remove: 2/2 better/worse: 0/0 same: 1 untested: 0 geomean time: +0.0% (1 matched)", c.summaryLine());
+        assertEquals("add/remove: 2/2 better/worse: 0/0 same: 0 untested: 1 (not resolvable here: 1) geomean time: +0.0% (1 matched)",
+                c.summaryLine(), "one run per side and no stated floor: the run-to-run error is unknown");
     }
 
     @Test
     void theGeometricMeanSumsUpTheMatchedRows() {
         ResultsFile before = file(null, r("a", "java", "ns/op", 10, 0.01, 10, Map.of()), r("b", "java", "ns/op", 10, 0.01, 10, Map.of()));
         ResultsFile after = file(null, r("a", "java", "ns/op", 20, 0.01, 10, Map.of()), r("b", "java", "ns/op", 5, 0.01, 10, Map.of()));
-        Comparison c = Comparison.of("a", before, "b", after);
+        Comparison c = Comparison.of("a", List.of(before), "b", List.of(after), 1.0);
         assertEquals(0.0, c.summary().geomeanPercent(), 1e-9, "x2 and x0.5 cancel out");
         assertEquals(1, c.summary().better());
         assertEquals(1, c.summary().worse());
@@ -118,17 +135,130 @@ class ComparisonTest {
         ResultsFile before = file(null,
                 r("any_but_loop", "java", "ns/op", 8.708, halfWidth(0.02, 10), 10, Map.of("nrCpus", 64)),
                 r("first_but", "java", "ns/op", 8.207, halfWidth(0.02, 10), 10, Map.of("nrCpus", 64)),
+                runs("forked", "ns/op", 0.1, 10, 10.0, 10.2, 9.9),
                 r("first_but", "native", "ns/op", 7.290, 0.19, 15, Map.of("nrCpus", 64)),
-                r("first_but", "native", "bytes", 89, 0.0, 1, Map.of("nrCpus", 64)),
+                new Result("cpumask", "first_but", "native", "codeSize", "bytes", 89, 0.0, 1, "", Map.of("nrCpus", 64)),
                 r("fairness", "java", "min/max", 0.69, null, 5, Map.of()),
                 r("gone", "java", "ns/op", 1.0, 0.1, 10, Map.of()));
         ResultsFile after = file(null,
                 r("any_but_loop", "java", "ns/op", 8.650, halfWidth(0.02, 10), 10, Map.of("nrCpus", 64)),
                 r("first_but", "java", "ns/op", 6.100, halfWidth(0.02, 10), 10, Map.of("nrCpus", 64)),
+                runs("forked", "ns/op", 0.1, 10, 9.0, 9.1, 8.9),
                 r("first_but", "native", "ns/op", 7.310, 0.21, 15, Map.of("nrCpus", 64)),
-                r("first_but", "native", "bytes", 55, 0.0, 1, Map.of("nrCpus", 64)),
+                new Result("cpumask", "first_but", "native", "codeSize", "bytes", 55, 0.0, 1, "", Map.of("nrCpus", 64)),
                 r("fairness", "java", "min/max", 0.72, null, 5, Map.of()),
                 r("new", "native", "ns/op", 2.0, 0.1, 10, Map.of("nrCpus", 4096)));
-        Approved.verify("compare/compare.txt", ComparisonText.render(Comparison.of("before.json", before, "after.json", after)));
+        Approved.verify("compare/compare.txt", ComparisonText.render(
+                Comparison.of("before.json", List.of(before), "after.json", List.of(after), 0.5), ComparisonText.WIDTH));
+    }
+
+    @Test
+    void oneRunPerSideWithoutMeasuredNoiseIsNotResolvable() {
+        // Tight iterations, 20% apart: the old iteration-only test called this significant.
+        Comparison.Row row = Comparison.row(r("x", "java", "ns/op", 10, halfWidth(0.01, 10), 10, Map.of()),
+                r("x", "java", "ns/op", 12, halfWidth(0.01, 10), 10, Map.of()));
+        assertEquals(Comparison.NOT_RESOLVABLE, row.finding());
+        assertEquals("untested", row.verdict());
+        assertNull(row.significant());
+        assertTrue(row.reason().contains("run-to-run error is unknown"), row.reason());
+    }
+
+    @Test
+    void aStatedFloorWidensTheIntervalOfSingleRuns() {
+        Result a = r("x", "java", "ns/op", 10, halfWidth(0.01, 10), 10, Map.of());
+        Result b = r("x", "java", "ns/op", 10.3, halfWidth(0.01, 10), 10, Map.of());
+        Comparison.Row quiet = Comparison.row(a, b, RunNoise.floor(0.1));
+        Comparison.Row noisy = Comparison.row(a, b, RunNoise.floor(2.0));
+        assertEquals(Comparison.SIGNIFICANT, quiet.finding(), "3% against runs that differ by 0.1%");
+        assertEquals(Comparison.NO_CHANGE, noisy.finding(), "3% against runs that differ by 2%: e^(sqrt(2) 2% 3.29) - 1 = 9.8% floor");
+        assertEquals(9.8, noisy.noiseFloorPercent(), 0.1);
+        assertTrue(noisy.ciLowPercent() < 0 && noisy.ciHighPercent() > 3);
+    }
+
+    @Test
+    void theEffectIsTheRatioWithAnIntervalInWords() {
+        Result a = runs("x", "ns/op", 0.05, 10, 10.0, 10.02, 9.98, 10.01, 9.99);
+        Result b = runs("x", "ns/op", 0.05, 10, 9.70, 9.72, 9.68, 9.71, 9.69);
+        Comparison.Row row = Comparison.row(a, b, RunNoise.pools(List.of(List.of(a), List.of(b))).get("cpumask/java"));
+        assertEquals(Comparison.SIGNIFICANT, row.finding());
+        assertEquals(-3.0, row.deltaPercent(), 1e-9);
+        assertTrue(row.ciLowPercent() < -3.0 && row.ciHighPercent() > -3.0 && row.ciHighPercent() < 0, row.toString());
+        assertTrue(row.effectText().matches("3\\.0% faster, 99\\.9% CI [0-9.]+-[0-9.]+%"), row.effectText());
+    }
+
+    @Test
+    void kaliberaAndJonesBetweenRunVarianceSubtractsWhatTheIterationsExplain() {
+        // Run means 9, 10, 11: S^2 = 1; within sd 2 over 4 iterations: sd^2/n = 1, so b = 1 - 1 = 0.
+        assertEquals(0.0, RunNoise.estimate(runs("x", "ns/op", 2.0, 4, 9, 10, 11))[0], 1e-12);
+        // Within sd 0: all of S^2 = 1 is between runs, relative to 10^2.
+        assertEquals(0.01, RunNoise.estimate(runs("x", "ns/op", 0.0, 4, 9, 10, 11))[0], 1e-12);
+        assertNull(RunNoise.estimate(runs("x", "ns/op", 0.1, 4, 10)), "one run says nothing about the next");
+    }
+
+    @Test
+    void severalFilesOfOneSideBecomeTheRunsOfOneRow() {
+        ResultsFile a1 = file(null, r("x", "native", "ns/op", 10, 0.1, 15, Map.of()));
+        ResultsFile a2 = file(null, r("x", "native", "ns/op", 11, 0.1, 15, Map.of()));
+        ResultsFile b1 = file(null, r("x", "native", "ns/op", 10.5, 0.1, 15, Map.of()));
+        ResultsFile b2 = file(null, r("x", "native", "ns/op", 10.4, 0.1, 15, Map.of()));
+        Comparison c = Comparison.of("a", List.of(a1, a2), "b", List.of(b1, b2), null);
+        Comparison.Row row = c.rows().getFirst();
+        assertEquals(2, row.runsBefore());
+        assertEquals(10.5, row.before(), 1e-12);
+        assertEquals(Comparison.NO_CHANGE, row.finding(), "runs 10 and 11 make 10.5 vs 10.45 no change: " + row.reason());
+        assertTrue(c.runNoise().containsKey("cpumask/native"));
+    }
+
+    /**
+     * Synthetic two-level data with a known between-run and within-run spread, as JMH forks
+     * produce: an A/A pair (same true mean) must be called significant in at most about 0.1% of
+     * trials, and an A/B pair's interval must hold the true effect in about 99.9%. The old test
+     * (iterations as independent samples) is run on the same data to show the problem is there.
+     */
+    @Test
+    void onSyntheticForksTheFalseAlarmRateAndTheCoverageAreAsStated() {
+        java.util.Random rnd = new java.util.Random(13);
+        int trials = 2000, forks = 4, iterations = 10;
+        double mean = 100, betweenSd = 3, withinSd = 1, effect = 1.05;
+        int falseAlarms = 0, oldFalseAlarms = 0, covered = 0;
+        for (int t = 0; t < trials; t++) {
+            Result a = synthetic(rnd, mean, betweenSd, withinSd, forks, iterations);
+            Result aa = synthetic(rnd, mean, betweenSd, withinSd, forks, iterations);
+            Result b = synthetic(rnd, mean * effect, betweenSd * effect, withinSd * effect, forks, iterations);
+            RunNoise nAA = RunNoise.pools(List.of(List.of(a), List.of(aa))).get("cpumask/java");
+            if (Boolean.TRUE.equals(Comparison.row(a, aa, nAA).significant())) falseAlarms++;
+            Double p = Comparison.welchP(a, aa);
+            if (p != null && p < Comparison.ALPHA) oldFalseAlarms++;
+            Comparison.Row ab = Comparison.row(a, b, RunNoise.pools(List.of(List.of(a), List.of(b))).get("cpumask/java"));
+            if (ab.ciLowPercent() <= 5.0 && 5.0 <= ab.ciHighPercent()) covered++;
+        }
+        assertTrue(falseAlarms <= trials / 200, "A/A false alarms " + falseAlarms + " of " + trials);
+        assertTrue(oldFalseAlarms > trials / 5, "iterations as samples cry wolf: " + oldFalseAlarms + " of " + trials);
+        assertTrue(covered >= trials * 0.99, "interval held the true +5% in " + covered + " of " + trials);
+    }
+
+    /** One row of {@code forks} runs: each run's mean drawn around {@code mean} with sd {@code between}, its iterations around that with sd {@code within}. */
+    private static Result synthetic(java.util.Random rnd, double mean, double between, double within, int forks, int iterations) {
+        List<Run> runs = new java.util.ArrayList<>();
+        double[] all = new double[forks * iterations];
+        for (int f = 0; f < forks; f++) {
+            double runMean = mean + between * rnd.nextGaussian();
+            double[] x = new double[iterations];
+            for (int i = 0; i < iterations; i++) x[i] = all[f * iterations + i] = runMean + within * rnd.nextGaussian();
+            org.apache.commons.math3.stat.descriptive.DescriptiveStatistics d = new org.apache.commons.math3.stat.descriptive.DescriptiveStatistics(x);
+            runs.add(new Run(d.getMean(), iterations, d.getStandardDeviation()));
+        }
+        org.apache.commons.math3.stat.descriptive.DescriptiveStatistics d = new org.apache.commons.math3.stat.descriptive.DescriptiveStatistics(all);
+        double se = d.getStandardDeviation() / Math.sqrt(all.length);
+        return new Result("cpumask", "x", "java", "op", "ns/op", d.getMean(), halfWidth(se, all.length), all.length, "0", Map.of(), runs);
+    }
+
+    @Test
+    void aRowRepeatedInOneFileIsRefusedNotDropped() {
+        ResultsFile twice = file(null, r("x", "java", "ns/op", 1, 0.1, 10, Map.of("nrCpus", 64)),
+                r("y", "java", "ns/op", 1, 0.1, 10, Map.of()), r("x", "java", "ns/op", 2, 0.1, 10, Map.of("nrCpus", 64)));
+        BadResultsFileException e = org.junit.jupiter.api.Assertions.assertThrows(BadResultsFileException.class,
+                () -> Comparison.of("a.json", twice, "b.json", file(null)));
+        assertTrue(e.getMessage().startsWith("a.json: results[2] repeats results[0] (cpumask x java op nrCpus=64)"), e.getMessage());
     }
 }

@@ -17,7 +17,8 @@ class HtmlReportTest {
     private static final Instant NOW = Instant.parse("2025-01-01T00:00:00Z");
 
     private static ResultsFile file(double score, String variant) {
-        Result r = new Result("timerbase", variant, "java", "op", "ns/op", score, 0.01, 10, "0", Map.of("timers", 1024));
+        Result r = new Result("timerbase", variant, "java", "op", "ns/op", score, 0.01, 10, "0", Map.of("timers", 1024),
+                List.of(new Run(score * 1.001, 5, 0.01), new Run(score * 0.999, 5, 0.01)));
         Histogram h = new Histogram("timerbase", "before", "java", 20, new long[] {0, 500, 40, 3, 0, 0, 7}, 550, 7, 30.0, 70.0, 9000.0);
         Layout l = new Layout("packed", 128, 2, 64, Map.of("offstack", true), List.of(
                 new Layout.Row(0, 4, "field", "count"), new Layout.Row(4, 60, "padding", "(padding)"), new Layout.Row(64, 64, "field", "mask")));

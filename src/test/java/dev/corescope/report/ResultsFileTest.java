@@ -49,6 +49,20 @@ class ResultsFileTest {
     }
 
     @Test
+    void aRowsRunsReadBackAndARowWithoutRunsHasNoRunsField() throws IOException {
+        Result forked = new Result("cpumask", "first_but", "java", "op", "ns/op", 10.5, 0.2, 20, "0", Map.of("nrCpus", 64),
+                List.of(new Run(10.0, 10, 0.1), new Run(11.0, 10, null)));
+        Result single = new Result("cpumask", "first_but", "native", "op", "ns/op", 10.5, 0.2, 20, "0", Map.of());
+        Path p = dir.resolve("runs.json");
+        Json.writeAtomically(p, Json.write(new ResultsFile(ResultsFile.SCHEMA, null, List.of(forked, single), null, null, null, null)));
+        ResultsFile back = Json.readResults(p);
+        assertEquals(forked, back.results().get(0));
+        assertEquals(List.of(), back.results().get(1).runs());
+        String text = Files.readString(p);
+        assertEquals(1, text.split("\"runs\"", -1).length - 1, "only the forked row says runs: " + text);
+    }
+
+    @Test
     void unknownFieldsFromANewerCorescopeAreIgnoredOnRead() throws IOException {
         Path p = dir.resolve("newer.json");
         Files.writeString(p, "{\"schema\": \"corescope-results/1\", \"somethingNew\": 1, \"results\": []}");

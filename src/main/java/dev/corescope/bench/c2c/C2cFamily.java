@@ -189,6 +189,7 @@ public final class C2cFamily implements BenchFamily {
         notes.add("ping_pong_jmh: the same ping-pong as a JMH @Group on placement " + p.name()
                 + " (" + p.description() + "); a JMH operation is a round trip, halved here");
         return Optional.of(new Result("c2c", "ping_pong_jmh", "java", "one_way", "ns", ping.getScore() / 2,
-                Double.isNaN(error) ? null : error / 2, ping.getStatistics().getN(), pairList(p.from(), p.to()), params));
+                Double.isNaN(error) ? null : error / 2, ping.getStatistics().getN(), pairList(p.from(), p.to()), params,
+                dev.corescope.bench.JmhRuns.ofSecondary(r, "ping", x -> x / 2)));
     }
 }

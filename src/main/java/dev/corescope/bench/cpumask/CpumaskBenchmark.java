@@ -38,6 +38,11 @@ import java.util.concurrent.TimeUnit;
  *       {@code for_each_cpu(i, mask) if (i != cpu) break;};</li>
  *   <li>APPROACH {@link #first_but}: {@link CpuMask#firstBut}, the new
  *       {@code i = cpumask_first(mask); if (i == cpu) i = cpumask_next(i, mask);}.</li>
+ *   <li>Not a kernel variant, {@link #any_but_loop_first}: the calls of {@code first_but}
+ *       ({@code first()}, then {@code next()} when the first CPU is the excluded one) in the
+ *       loop shape of {@code any_but_loop}. It splits a gap between the two into the part the
+ *       calls make ({@code next(-1)} against {@code first()}: the patch) and the part the loop
+ *       shape makes (how C2 compiles a loop against straight-line code: not the patch).</li>
  * </ul>
  * {@code input=random} draws each CPU inside the timed call as the seed did (an xorshift64*
  * step and an unsigned {@code %}, about a nanosecond, far cheaper than the seed's CSPRNG);
@@ -134,5 +139,24 @@ public class CpumaskBenchmark {
     @Benchmark
     public int first_but(ThreadCpuTime cpu) {
         return cpumask.firstBut(nextCpu());
+    }
+
+    @Benchmark
+    public int any_but_loop_first(ThreadCpuTime cpu) {
+        return anyButLoopFirst(cpumask, nextCpu());
+    }
+
+    /**
+     * {@code for_each_cpu}'s loop started with {@code first()}: what {@code any_but_loop} was in
+     * corescope before it called what the kernel calls. Same calls as {@link CpuMask#firstBut},
+     * different shape.
+     */
+    static int anyButLoopFirst(CpuMask mask, int cpu) {
+        int nbits = mask.nbits();
+        int i;
+        for (i = mask.first(); i < nbits; i = mask.next(i)) {
+            if (i != cpu) break;
+        }
+        return i;
     }
 }

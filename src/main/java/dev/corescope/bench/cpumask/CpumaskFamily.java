@@ -39,6 +39,8 @@ public final class CpumaskFamily implements BenchFamily {
 
     static final String BASELINE = "any_but_loop";
     static final String APPROACH = "first_but";
+    /** Java only: the calls of first_but in the loop shape of any_but_loop (see {@link CpumaskBenchmark#any_but_loop_first}). */
+    static final String LOOP_FIRST = "any_but_loop_first";
 
     /** Tests: no fork, 3 iterations (JMH gives no error below 3); numbers mean nothing. */
     static final Jmh.Settings SMOKE = new Jmh.Settings(0, 1, 20, 3, 20);
@@ -68,13 +70,18 @@ public final class CpumaskFamily implements BenchFamily {
         int nrCpuIds = Affinity.nrCpuIds();
 
         String load = MachineLoad.describe().orElse(null);
-        ctx.progress().start("cpumask", javaPlan.size() * 2 + (nativeOk ? nativePlan.size() + 1 : 0));
+        List<CpumaskConfig> splitPlan = splitPlan(ctx, javaPlan);
+        ctx.progress().start("cpumask", javaPlan.size() * 2 + splitPlan.size() + (nativeOk ? nativePlan.size() + 1 : 0));
         List<CpumaskReport.Comparison> comparisons = new ArrayList<>();
+        List<CpumaskReport.Split> splits = new ArrayList<>();
         List<UndisturbedIterations> iterations = new ArrayList<>();
         for (CpumaskConfig c : javaPlan) {
             Measured loop = runJmh(ctx, settings, c, BASELINE, cpus, iterations);
             Measured first = runJmh(ctx, settings, c, APPROACH, cpus, iterations);
             comparisons.add(new CpumaskReport.Comparison(c, "java", loop, first));
+            if (splitPlan.contains(c)) {
+                splits.add(new CpumaskReport.Split(c, loop, runJmh(ctx, settings, c, LOOP_FIRST, cpus, iterations), first));
+            }
         }
 
         List<CpumaskReport.CodeSize> sizes = new ArrayList<>();
@@ -98,11 +105,22 @@ public final class CpumaskFamily implements BenchFamily {
             results.add(c.baseline().result());
             results.add(c.approach().result());
         }
+        for (CpumaskReport.Split sp : splits) results.add(sp.loopFirst().result());
         for (CpumaskReport.CodeSize s : sizes) results.addAll(s.results());
 
         CpumaskReport report = new CpumaskReport(ForkPinning.describe(ctx.cpus()), allowed, nrCpuIds,
-                describeSettings(settings, ctx), batches, comparisons, sizes, notes, ctx.quick() && !ctx.smoke(), load);
+                describeSettings(settings, ctx), batches, comparisons, splits, sizes, notes, ctx.quick() && !ctx.smoke(), load);
         return new FamilyRun(name(), results, null, null, null, report.notes(), report.text());
+    }
+
+    /**
+     * The rows where {@value #LOOP_FIRST} runs too: every row in a full run; in {@code --quick}
+     * the precomputed ones (the lookup alone, where a gap is easiest to see); one in a smoke test.
+     */
+    static List<CpumaskConfig> splitPlan(BenchContext ctx, List<CpumaskConfig> javaPlan) {
+        if (ctx.smoke()) return javaPlan.subList(0, 1);
+        if (ctx.quick()) return javaPlan.stream().filter(c -> c.input() == CpumaskInputs.InputKind.PRECOMPUTED).toList();
+        return javaPlan;
     }
 
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,

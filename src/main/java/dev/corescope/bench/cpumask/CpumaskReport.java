@@ -18,7 +18,8 @@ import java.util.Set;
  * whether it is significant, the code sizes, and the notes a reader needs.
  */
 record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaSettings, int nativeBatches,
-                     List<Comparison> comparisons, List<CodeSize> sizes, List<String> familyNotes, boolean quick, String load) {
+                     List<Comparison> comparisons, List<Split> splits, List<CodeSize> sizes, List<String> familyNotes,
+                     boolean quick, String load) {
 
     /** The seed's effect: (after - before) / before, in percent. */
     static final double SEED_EFFECT_PCT =
@@ -55,6 +56,23 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
 
         private static double err(Result r) {
             return r.error() == null ? Double.POSITIVE_INFINITY : r.error();
+        }
+    }
+
+    /**
+     * A Java gap split in two by {@value CpumaskFamily#LOOP_FIRST}: {@code calls} is
+     * any_but_loop against it (the same loop, {@code next(-1)} against {@code first()}: what the
+     * patch changed), {@code shape} is it against first_but (the same calls, loop against
+     * straight-line code: how C2 compiles them, not the patch).
+     */
+    record Split(CpumaskConfig config, Measured loop, Measured loopFirst, Measured firstBut) {
+
+        Comparison calls() {
+            return new Comparison(config, "java", loop, loopFirst);
+        }
+
+        Comparison shape() {
+            return new Comparison(config, "java", loopFirst, firstBut);
         }
     }
 
@@ -187,6 +205,28 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
         }
         sb.append('\n');
 
+        if (!splits.isEmpty()) {
+            sb.append("Where a Java gap comes from (").append(CpumaskFamily.LOOP_FIRST)
+                    .append(": first_but's calls in any_but_loop's loop; ns/op ± 99.9% CI)\n");
+            TextTable t = new TextTable(">nrCpus", "mask", "input", ">" + CpumaskFamily.LOOP_FIRST,
+                    ">calls: next(-1) vs first()", "sig", ">shape: loop vs straight", "sig");
+            for (Split sp : splits) {
+                Comparison calls = sp.calls();
+                Comparison shape = sp.shape();
+                t.row(sp.config().nrCpus(), sp.config().mask().param(), sp.config().input().param(), perOp(sp.loopFirst()),
+                        String.format(Locale.ROOT, "%+.3f (%+.2f%%)", calls.difference(), calls.differencePct()),
+                        calls.significant() ? "yes" : "no",
+                        String.format(Locale.ROOT, "%+.3f (%+.2f%%)", shape.difference(), shape.differencePct()),
+                        shape.significant() ? "yes" : "no");
+            }
+            sb.append(t.render("  "));
+            sb.append("  calls: ").append(CpumaskFamily.LOOP_FIRST).append(" minus any_but_loop, the same loop calling first() "
+                    + "instead of next(-1) (find_first_bit instead of find_next_bit: the patch's change of calls); shape: "
+                    + "first_but minus ").append(CpumaskFamily.LOOP_FIRST).append(", the same calls in straight-line code "
+                    + "instead of a loop (how C2 compiles them; in C, GCC compiles the kernel's two shapes, see the native rows). "
+                    + "Negative is faster. ").append(hsdis()).append("\n\n");
+        }
+
         if (!sizes.isEmpty()) {
             sb.append("Code size in bytes (st_size in libcorescope.so's ").append(sizes.getFirst().table())
                     .append("), as bloat-o-meter: old = ").append(CpumaskFamily.BASELINE).append(", new = ")
@@ -207,6 +247,21 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
         sb.append("Notes\n");
         for (String n : notes()) sb.append("  - ").append(n).append('\n');
         return sb.toString();
+    }
+
+    /** Whether this JVM can show C2's machine code ({@code -XX:+PrintAssembly} needs the hsdis plug-in). */
+    static String hsdis() {
+        String arch = System.getProperty("os.arch").equals("x86_64") ? "amd64" : System.getProperty("os.arch");
+        java.nio.file.Path home = java.nio.file.Path.of(System.getProperty("java.home"), "lib");
+        for (java.nio.file.Path p : List.of(home.resolve("server"), home)) {
+            java.nio.file.Path lib = p.resolve("hsdis-" + arch + ".so");
+            if (java.nio.file.Files.exists(lib)) {
+                return "hsdis is at " + lib + ": ./run.sh jmh CpumaskBenchmark -jvmArgsAppend "
+                        + "'-XX:+UnlockDiagnosticVMOptions -XX:+PrintAssembly' shows C2's code for each variant.";
+            }
+        }
+        return "hsdis-" + arch + ".so is not in " + home + " (it is not part of the JDK), so -XX:+PrintAssembly cannot "
+                + "show C2's code here: the split above is the evidence, not the machine code.";
     }
 
     private static String total(Measured m) {

@@ -55,9 +55,14 @@ import java.util.concurrent.TimeUnit;
  *       {@code atomic_dec} on {@code count[99]}; the reader loads {@code mask[99]}, the pointer,
  *       with an opaque load so the JIT cannot hoist it out of the loop. Only the layout
  *       decides whether they touch the same line.</li>
- *   <li>{@code cpupri}: the kernel's own pattern. Writers run {@code cpupri_set()} moving their
- *       CPU between NORMAL and RT99 (so {@code count[0]} changes on every operation); the reader
- *       runs {@code cpupri_find()} for an RT99 task, scanning from index 0.</li>
+ *   <li>{@code cpupri}: the kernel's own pattern. Every CPU of the run is in cpupri from the
+ *       start, as {@code rq_online_rt()} puts every online CPU in it. Writers run
+ *       {@code cpupri_set()} moving their CPU between NORMAL and RT99 (so {@code count[0]}
+ *       changes on every operation); the reader runs {@code cpupri_find()} for an RT99 task,
+ *       scanning from index 0. With {@code rt=writers} the reader's CPU sits at NORMAL, so the
+ *       scan stops at index 0 (one count, one mask); with {@code rt=all} it runs RT99, so while
+ *       a writer is at RT99 the scan reads all 99 counts and finds nothing, the case the seed's
+ *       480 CPUs full of RT threads approach.</li>
  * </ul>
  *
  * <p><b>Where the analogy stops.</b> No runqueue lock, no interrupts, no scheduler around the
@@ -72,6 +77,7 @@ import java.util.concurrent.TimeUnit;
  *   ./run.sh bench cpupri                      # every layout and workload, with the report
  *   ./run.sh jmh 'CpupriBenchmark.mechanism' -p variant=packed,aligned -p placement=any
  *   ./run.sh jmh 'CpupriBenchmark.cpupri' -tg 1,3 -p cpus=0-3   # 3 writers, CPUs 0-3
+ *   ./run.sh jmh 'CpupriBenchmark.cpupri' -p variant=packed -p rt=all  # the full scan
  * </pre>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -93,6 +99,15 @@ public class CpupriBenchmark {
     @Param({""})
     public String cpus;
 
+    /**
+     * {@code writers}: only the writers' CPUs run RT tasks, the reader's sits at CPUPRI_NORMAL as
+     * an idle CPU does in the kernel, so a find stops at index 0; {@code all}: the reader's CPU
+     * runs RT99 too, so while the writer is at RT99 a find reads all 99 counts (the full scan).
+     * Only the {@code cpupri} group reads it.
+     */
+    @Param({"writers"})
+    public String rt;
+
     CpupriModel model;
     int readerCpu;
     int[] writerCpus;
@@ -104,7 +119,7 @@ public class CpupriBenchmark {
         int[] chosen = choose(topology, placement, usable(topology, cpus), writers);
         readerCpu = chosen[0];
         writerCpus = java.util.Arrays.copyOfRange(chosen, 1, chosen.length);
-        model = create(variant, Affinity.nrCpuIds(), topology.cacheLineSize(), writerCpus, chosen);
+        model = create(variant, Affinity.nrCpuIds(), topology.cacheLineSize(), writerCpus, chosen, CpupriModel.Rt.of(rt));
     }
 
     @TearDown(Level.Trial)
@@ -182,9 +197,9 @@ public class CpupriBenchmark {
     public static final List<String> VARIANTS = List.of("packed", "aligned", "split",
             "heap_packed", "heap_padded", "heap_contended");
 
-    static CpupriModel create(String variant, int nrCpuIds, int lineSize, int[] writers, int[] task) {
-        if (variant.startsWith("heap_")) return HeapCpupri.create(variant, nrCpuIds, writers, task);
-        return new OffHeapCpupri(Kind.of(variant), lineSize, nrCpuIds, writers, task);
+    static CpupriModel create(String variant, int nrCpuIds, int lineSize, int[] writers, int[] task, CpupriModel.Rt rt) {
+        if (variant.startsWith("heap_")) return HeapCpupri.create(variant, nrCpuIds, writers, task, rt);
+        return new OffHeapCpupri(Kind.of(variant), lineSize, nrCpuIds, writers, task, rt);
     }
 
     /** The usable CPUs (online and allowed), limited to {@code cpus} when given. */

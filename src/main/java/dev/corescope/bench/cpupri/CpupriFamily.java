@@ -46,8 +46,8 @@ public final class CpupriFamily implements BenchFamily {
      */
     static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 50, 6, 50);
 
-    static final int NATIVE_QUICK_SAMPLES = 5;
-    static final int NATIVE_FULL_SAMPLES = 25;
+    /** {@code params.rt} of the cpupri workload: the kernel's idle CPUs at NORMAL first, then the full scan. */
+    static final List<String> RT = List.of(CpupriModel.Rt.WRITERS.param, CpupriModel.Rt.ALL.param);
 
     /** The NR_CPUS values for the OFFSTACK=n layouts: x86-64 defconfig and MAXSMP. */
     static final String DEFAULT_NR_CPUS = "64,8192";
@@ -88,7 +88,7 @@ public final class CpupriFamily implements BenchFamily {
         context.progress().start("cpupri", runs.size());
         for (Run r : runs) {
             if (Thread.interrupted()) throw new InterruptedException("cpupri stopped after " + results.size() / 2 + " runs");
-            results.addAll(r.implementation().equals("native") ? measureNative(r, context, topology.cacheLineSize()) : measure(r, context));
+            results.addAll(r.implementation().equals("native") ? measureNative(r, context, topology.cacheLineSize(), notes) : measure(r, context));
             context.progress().step(r.workload() + " " + r.variant() + " (" + r.implementation() + ") " + r.placement().name());
         }
 
@@ -101,17 +101,25 @@ public final class CpupriFamily implements BenchFamily {
                     + "count[0] and count[99], the more often the line is in another core's cache when a reader wants the "
                     + "mask pointer beside it, and with the distance between the cores (SMT < same L3 < other L3 < other "
                     + "package). The seed had 480 CPUs on two sockets under 60 ffmpeg instances; a few CPUs cannot reproduce its 11%.");
-            notes.add("In the cpupri workload the reader reads count[0], which the writers really change, in every layout "
-                    + "(true sharing), so on few CPUs the layouts differ little. When count[0] is 0 the reader scans counts 1..98: "
-                    + "25 lines packed, 98 aligned, 7 split; there the aligned layout (and the padded heap objects) pay for their size.");
+            notes.add("In the cpupri workload every CPU of the run is in cpupri from the start, as rq_online_rt() puts every "
+                    + "online CPU in it. rt=writers (the kernel's usual case): the reader's CPU sits at CPUPRI_NORMAL, so count[0] "
+                    + "is never 0 and a find reads count[0] and mask[0] only, in every layout; count[0] is what the writers change, "
+                    + "so this is true sharing, and the layouts can differ only in where mask[0] sits. rt=all: the reader's CPU "
+                    + "runs RT99, so while the writer is at RT99 a find reads counts 0..98 and finds nothing: 25 lines packed, "
+                    + "99 aligned, 8 split; there the aligned layout (and the padded heap objects) pay for their size.");
         }
 
         String text = CpupriReport.text(line, layouts, seedLayouts, heap, runs, results, notes, HeapLayouts.vmDetails());
         return new FamilyRun(name(), results, layouts, List.of(), null, notes, text);
     }
 
-    /** One measurement: a workload, a variant, a placement, a number of writers; Java under JMH or the C twin. */
-    record Run(String workload, String variant, String implementation, Placement placement, int writers, int[] cpus) {
+    /**
+     * One measurement: a workload, a variant, a placement, a number of writers; Java under JMH or
+     * the C twin. {@code rt} is {@code params.rt} for the {@code cpupri} workload, null for
+     * {@code mechanism}.
+     */
+    record Run(String workload, String variant, String implementation, Placement placement, int writers, int[] cpus,
+               String rt) {
         String cpuList() {
             var b = CpuMask.builder(Arrays.stream(cpus).max().orElse(0) + 1);
             for (int c : cpus) b.set(c);
@@ -134,17 +142,29 @@ public final class CpupriFamily implements BenchFamily {
         boolean twin = CpupriTwins.unavailableReason().isEmpty();
         CpupriTwins.unavailableReason().ifPresent(r -> notes.add("C twin not run: " + r));
         if (twin) {
-            notes.add("native rows: the same struct at the same offsets in C (native/src/cpupri.c), threads pinned in C, "
-                    + "each timing its own loop; median of the samples with its 99.9% interval; one writer only");
+            notes.add("native rows (C): the same struct at the same offsets in C (native/src/cpupri.c), threads pinned in C, "
+                    + "each timing its own loop; after the same warm-up as JMH's (iterations x time, thrown away), as many "
+                    + "samples of the same length as JMH's measurement iterations; median of the samples with its "
+                    + "distribution-free 99.9% interval (params.statistic median). Java rows are JMH's mean of its iterations "
+                    + "with the 99.9% Student-t interval (params.statistic mean). Ratios compare Java with Java and C with C; "
+                    + "one writer only");
         }
+        boolean brief = context.quick() || context.smoke();
         List<Run> runs = new ArrayList<>();
         for (Placement p : placements) {
             for (int w : writers) {
                 int[] cpus = CpupriBenchmark.choose(topology, p.name(), usable, w);
                 for (String workload : List.of("mechanism", "cpupri")) {
-                    for (String v : CpupriBenchmark.VARIANTS) runs.add(new Run(workload, v, "java", p, w, cpus));
-                    if (twin && w == 1) {
-                        for (Kind k : Kind.values()) runs.add(new Run(workload, k.variant(), "native", p, w, cpus));
+                    for (String rt : workload.equals("mechanism") ? java.util.Collections.<String>singletonList(null) : RT) {
+                        for (String v : CpupriBenchmark.VARIANTS) {
+                            // rt=all in --quick: the kernel's three layouts only, to keep the family's time
+                            if (!(brief && "all".equals(rt) && v.startsWith("heap_"))) {
+                                runs.add(new Run(workload, v, "java", p, w, cpus, rt));
+                            }
+                        }
+                        if (twin && w == 1) {
+                            for (Kind k : Kind.values()) runs.add(new Run(workload, k.variant(), "native", p, w, cpus, rt));
+                        }
                     }
                 }
             }
@@ -167,7 +187,7 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     /** The C twin: samples timed in C, reported as median and its 99.9% interval. */
-    private static List<Result> measureNative(Run r, BenchContext context, int line) {
+    private static List<Result> measureNative(Run r, BenchContext context, int line, List<String> notes) {
         Kind kind = Kind.of(r.variant());
         var layout = CpupriLayouts.layout(kind, Config.offstack(line));
         long[] counts = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
@@ -176,14 +196,15 @@ public final class CpupriFamily implements BenchFamily {
             counts[p] = CpupriLayouts.countOffset(layout, kind, p);
             masks[p] = CpupriLayouts.maskOffset(layout, kind, p);
         }
-        int samples = context.smoke() ? 2 : context.quick() ? NATIVE_QUICK_SAMPLES : NATIVE_FULL_SAMPLES;
-        int millis = context.smoke() ? 10 : context.quick() ? 30 : 100;
-        CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), r.cpus()[0], r.cpus()[1], counts, masks,
-                layout.byteSize(), line, Affinity.nrCpuIds(), samples, millis);
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("workload", r.workload());
-        params.put("writers", r.writers());
-        params.put("placement", r.placement().name());
+        Jmh.Settings js = settings(context);
+        CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus()[0], r.cpus()[1],
+                counts, masks, layout.byteSize(), line, Affinity.nrCpuIds(), js.warmupIterations(), js.warmupMillis(),
+                nativeSamples(js), js.measurementMillis());
+        Map<String, Object> params = params(r, "median");
+        if (r.rt() != null) {
+            notes.add(String.format(java.util.Locale.ROOT, "C %s, rt=%s: a find read %.2f counts on average (median of the samples; "
+                    + "1 = it stopped at index 0, 99 = the full scan)", r.variant(), r.rt(), SampleStats.of(s.countsPerFind()).median()));
+        }
         SampleStats find = SampleStats.of(s.readerNs());
         SampleStats set = SampleStats.of(s.writerNs());
         return List.of(
@@ -191,20 +212,39 @@ public final class CpupriFamily implements BenchFamily {
                 new Result("cpupri", r.variant(), "native", "set", "ns/op", set.median(), set.errorOrNull(), set.samples(), r.cpuList(), params));
     }
 
+    /** The JMH settings of a Java run, whose warm-up and iterations the C twin copies. */
+    static Jmh.Settings settings(BenchContext context) {
+        return context.smoke() || !context.quick() ? context.jmhSettings() : QUICK;
+    }
+
+    /** C samples: one per JMH measurement iteration over all forks (at least 2, for an interval). */
+    static int nativeSamples(Jmh.Settings s) {
+        return Math.max(2, Math.max(1, s.forks()) * s.measurementIterations());
+    }
+
+    /** A row's params; {@code statistic} says what its score is: JMH's {@code mean} or the C samples' {@code median}. */
+    private static Map<String, Object> params(Run r, String statistic) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("workload", r.workload());
+        if (r.rt() != null) params.put("rt", r.rt());
+        params.put("writers", r.writers());
+        params.put("placement", r.placement().name());
+        params.put("statistic", statistic);
+        return params;
+    }
+
     private static List<Result> measure(Run r, BenchContext context) throws RunnerException {
-        Jmh.Settings s = context.smoke() || !context.quick() ? context.jmhSettings() : QUICK;
+        Jmh.Settings s = settings(context);
         ChainedOptionsBuilder ob = Jmh.options(CpupriBenchmark.class, r.workload(), null, s, null)
                 .param("variant", r.variant())
                 .param("placement", r.placement().name())
                 .param("cpus", CpuMask.of(Arrays.stream(r.cpus()).max().orElse(0) + 1, r.cpus()).toList())
+                .param("rt", r.rt() == null ? CpupriModel.Rt.WRITERS.param : r.rt())
                 .threadGroups(1, r.writers());
         Collection<RunResult> found = new Runner(ob.build()).run();
         if (found.isEmpty()) throw new IllegalStateException("JMH ran nothing for cpupri " + r.workload() + " " + r.variant());
         RunResult run = found.iterator().next();
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("workload", r.workload());
-        params.put("writers", r.writers());
-        params.put("placement", r.placement().name());
+        Map<String, Object> params = params(r, "mean");
         List<Result> rows = new ArrayList<>();
         for (String metric : List.of("find", "set")) {
             String method = r.workload() + Character.toUpperCase(metric.charAt(0)) + metric.substring(1);
@@ -212,7 +252,8 @@ public final class CpupriFamily implements BenchFamily {
             if (m == null) throw new IllegalStateException("JMH gave no result for " + method);
             double error = m.getScoreError();
             rows.add(new Result("cpupri", r.variant(), "java", metric, m.getScoreUnit(), m.getScore(),
-                    Double.isNaN(error) ? null : error, m.getStatistics().getN(), r.cpuList(), params));
+                    Double.isNaN(error) ? null : error, m.getStatistics().getN(), r.cpuList(), params,
+                    dev.corescope.bench.JmhRuns.ofSecondary(run, method, x -> x)));
         }
         return rows;
     }

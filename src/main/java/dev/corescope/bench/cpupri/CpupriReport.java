@@ -67,13 +67,14 @@ final class CpupriReport {
                     h.layout().cacheLines()));
         }
 
-        out.append("## Contention (JMH, ns/op, error = 99.9% CI half-width)\n\n");
+        out.append("## Contention (ns/op; java: JMH mean ± 99.9% CI half-width; C: median of the samples ± 99.9% CI half-width)\n\n");
         if (runs.isEmpty()) {
             out.append("not measured (see notes)\n\n");
         } else {
             Map<String, List<CpupriFamily.Run>> groups = new LinkedHashMap<>();
             for (CpupriFamily.Run r : runs) {
-                groups.computeIfAbsent(r.workload() + "|" + r.placement().name() + "|" + r.writers(), k -> new ArrayList<>()).add(r);
+                groups.computeIfAbsent(r.workload() + "|" + r.rt() + "|" + r.placement().name() + "|" + r.writers(),
+                        k -> new ArrayList<>()).add(r);
             }
             groups.forEach((key, rs) -> contention(out, rs, results));
         }
@@ -90,9 +91,13 @@ final class CpupriReport {
         int[] cpus = first.cpus();
         StringBuilder writers = new StringBuilder();
         for (int i = 1; i < cpus.length; i++) writers.append(i > 1 ? "," : "").append(cpus[i]);
-        out.append(String.format(Locale.ROOT, "workload %s, %d writer(s); reader on CPU %d, writer(s) on CPU %s (placement %s: %s)%n",
-                first.workload(), first.writers(), cpus[0], writers, first.placement().name(), first.placement().description()));
-        out.append(String.format(Locale.ROOT, "%-15s %22s %9s %22s %9s%n", "variant", "find (reader)", "/packed", "set (writer)", "/packed"));
+        String rt = first.rt() == null ? "" : ", rt=" + first.rt() + (first.rt().equals("all")
+                ? " (the reader's CPU runs RT99: full scan while the writer is at RT99)"
+                : " (the reader's CPU at CPUPRI_NORMAL: a find stops at index 0)");
+        out.append(String.format(Locale.ROOT, "workload %s%s, %d writer(s); reader on CPU %d, writer(s) on CPU %s (placement %s: %s)%n",
+                first.workload(), rt, first.writers(), cpus[0], writers, first.placement().name(), first.placement().description()));
+        out.append(String.format(Locale.ROOT, "%-15s %-6s %22s %9s %22s %9s%n", "variant", "stat", "find (reader)", "/packed",
+                "set (writer)", "/packed"));
         for (CpupriFamily.Run r : runs) {
             Result find = find(results, r, "find");
             Result set = find(results, r, "set");
@@ -100,17 +105,20 @@ final class CpupriReport {
             CpupriFamily.Run baseRun = runs.stream()
                     .filter(x -> x.variant().equals(base) && x.implementation().equals(r.implementation())).findFirst().orElse(r);
             String name = r.implementation().equals("native") ? r.variant() + " (C)" : r.variant();
-            out.append(String.format(Locale.ROOT, "%-15s %22s %9s %22s %9s%n", name,
+            out.append(String.format(Locale.ROOT, "%-15s %-6s %22s %9s %22s %9s%n", name,
+                    r.implementation().equals("native") ? "median" : "mean",
                     score(find), ratio(find, find(results, baseRun, "find")),
                     score(set), ratio(set, find(results, baseRun, "set"))));
         }
-        out.append("(/packed: this variant's time over packed's (C over C), heap variants over heap_packed; below 1 is faster)\n\n");
+        out.append("(/packed: this variant's time over packed's, Java means over Java means and C medians over C medians; "
+                + "heap variants over heap_packed; below 1 is faster)\n\n");
     }
 
     private static Result find(List<Result> results, CpupriFamily.Run r, String metric) {
         return results.stream().filter(x -> x.variant().equals(r.variant()) && x.metric().equals(metric)
                         && x.implementation().equals(r.implementation())
                         && Objects.equals(x.params().get("workload"), r.workload())
+                        && Objects.equals(x.params().get("rt"), r.rt())
                         && Objects.equals(x.params().get("writers"), r.writers())
                         && Objects.equals(x.params().get("placement"), r.placement().name()))
                 .findFirst().orElse(null);

@@ -16,8 +16,11 @@ import java.util.Optional;
  */
 public final class CpupriTwins {
 
-    /** ns/op per sample for each side. */
-    public record Samples(double[] readerNs, double[] writerNs) {
+    /**
+     * ns/op per sample for each side, and the counts a reader's find read on average in each
+     * sample (all zero for the mechanism workload).
+     */
+    public record Samples(double[] readerNs, double[] writerNs, double[] countsPerFind) {
     }
 
     private static final int NAME_BYTES = 64;
@@ -33,26 +36,33 @@ public final class CpupriTwins {
     /**
      * {@code cs_cpupri_run}.
      *
-     * @param mechanism    true: atomic inc/dec of count[99] vs a load of mask[99];
-     *                     false: cpupri_set() vs cpupri_find()
-     * @param countOffsets byte offset of each priority's count in the struct (101 entries)
-     * @param maskOffsets  byte offset of each priority's mask pointer
+     * @param mechanism     true: atomic inc/dec of count[99] vs a load of mask[99];
+     *                      false: cpupri_set() vs cpupri_find()
+     * @param rtAll         false: the reader's CPU starts at CPUPRI_NORMAL, as an idle CPU sits in
+     *                      cpupri; true: at RT99 ("every CPU runs RT", the full scan)
+     * @param countOffsets  byte offset of each priority's count in the struct (101 entries)
+     * @param maskOffsets   byte offset of each priority's mask pointer
+     * @param warmupSamples samples of {@code warmupMillis} run first and thrown away
      * @throws NativeException naming the failed call and its errno
      */
-    public static Samples run(boolean mechanism, int readerCpu, int writerCpu, long[] countOffsets, long[] maskOffsets,
-                              long structBytes, int lineSize, int nrCpuIds, int samples, int sampleMillis) {
+    public static Samples run(boolean mechanism, boolean rtAll, int readerCpu, int writerCpu, long[] countOffsets,
+                              long[] maskOffsets, long structBytes, int lineSize, int nrCpuIds, int warmupSamples,
+                              int warmupMillis, int samples, int sampleMillis) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment counts = arena.allocateFrom(ValueLayout.JAVA_LONG, countOffsets);
             MemorySegment masks = arena.allocateFrom(ValueLayout.JAVA_LONG, maskOffsets);
             MemorySegment reader = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
             MemorySegment writer = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
+            MemorySegment scanned = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
             MemorySegment failed = arena.allocate(NAME_BYTES);
-            int rc = (int) TwinLinker.linked(Holder.RUN, Holder.REASON).invokeExact(mechanism ? 0 : 1, readerCpu, writerCpu, counts, masks, structBytes,
-                    lineSize, nrCpuIds, samples, sampleMillis, reader, writer, failed, NAME_BYTES);
+            int rc = (int) TwinLinker.linked(Holder.RUN, Holder.REASON).invokeExact(mechanism ? 0 : 1, rtAll ? 1 : 0,
+                    readerCpu, writerCpu, counts, masks, structBytes, lineSize, nrCpuIds, warmupSamples, warmupMillis,
+                    samples, sampleMillis, reader, writer, scanned, failed, NAME_BYTES);
             if (rc != 0) {
                 throw new NativeException(failed.getString(0), "reader=" + readerCpu + ", writer=" + writerCpu, rc);
             }
-            return new Samples(reader.toArray(ValueLayout.JAVA_DOUBLE), writer.toArray(ValueLayout.JAVA_DOUBLE));
+            return new Samples(reader.toArray(ValueLayout.JAVA_DOUBLE), writer.toArray(ValueLayout.JAVA_DOUBLE),
+                    scanned.toArray(ValueLayout.JAVA_DOUBLE));
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
@@ -61,9 +71,10 @@ public final class CpupriTwins {
     private static final class Holder {
         private static final TwinLinker LINKER = new TwinLinker();
         static final MethodHandle RUN = LINKER.downcall("cs_cpupri_run", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
                 ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
         static final String REASON = LINKER.failure();
     }

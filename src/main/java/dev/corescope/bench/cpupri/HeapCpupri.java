@@ -34,22 +34,24 @@ abstract sealed class HeapCpupri implements CpupriModel {
     }
 
     /** The three heap shapes by CONTRACT-style variant name. */
-    static HeapCpupri create(String variant, int nrCpuIds, int[] writers, int[] task) {
+    static HeapCpupri create(String variant, int nrCpuIds, int[] writers, int[] task, Rt rt) {
         HeapCpupri h = switch (variant) {
             case "heap_packed" -> new OfPacked(nrCpuIds, writers, task);
             case "heap_padded" -> new OfPadded(nrCpuIds, writers, task);
             case "heap_contended" -> new OfContended(nrCpuIds, writers, task);
             default -> throw new IllegalArgumentException("no heap variant " + variant);
         };
-        h.init(writers);
+        h.init(writers, task, rt);
         return h;
     }
 
-    private void init(int[] writers) {
-        for (int cpu : writers) {
-            setBit(CPUPRI_NORMAL, cpu);
-            addCount(CPUPRI_NORMAL, 1);
-            cpuToPri[cpu] = CPUPRI_NORMAL;
+    /** Every CPU of the run enters cpupri, as {@code rq_online_rt()} puts every online CPU in it. */
+    private void init(int[] writers, int[] task, Rt rt) {
+        for (int cpu : Rt.cpusOfTheRun(writers, task)) {
+            int pri = rt.startPriority(cpu, writers);
+            setBit(pri, cpu);
+            addCount(pri, 1);
+            cpuToPri[cpu] = pri;
         }
     }
 

@@ -47,9 +47,10 @@ final class OffHeapCpupri implements CpupriModel {
     /**
      * @param nrCpuIds CPUs the masks hold
      * @param writers  CPUs whose priority the writers change; they start at CPUPRI_NORMAL
-     * @param task     CPUs the reader's waking task may run on
+     * @param task     CPUs the reader's waking task may run on; they enter cpupri too
+     * @param rt       the priority the task's CPUs that are not writers start at
      */
-    OffHeapCpupri(Kind kind, int lineSize, int nrCpuIds, int[] writers, int[] task) {
+    OffHeapCpupri(Kind kind, int lineSize, int nrCpuIds, int[] writers, int[] task, Rt rt) {
         StructLayout layout = CpupriLayouts.layout(kind, Config.offstack(lineSize));
         this.words = (nrCpuIds + 63) / 64;
         long maskBytes = 8L * words;
@@ -67,10 +68,11 @@ final class OffHeapCpupri implements CpupriModel {
         this.mechanismCount = countOffset[MECHANISM_PRIORITY];
         this.mechanismMask = maskOffset[MECHANISM_PRIORITY];
         for (int cpu = 0; cpu < nrCpuIds; cpu++) cpuToPri.setAtIndex(ValueLayout.JAVA_INT, cpu, (int) INVALID);
-        for (int cpu : writers) {
-            setBit(CPUPRI_NORMAL, cpu);
-            INT.getAndAdd(cpupri, countOffset[CPUPRI_NORMAL], 1);
-            cpuToPri.setAtIndex(ValueLayout.JAVA_INT, cpu, CPUPRI_NORMAL);
+        for (int cpu : Rt.cpusOfTheRun(writers, task)) { // rq_online_rt(): every CPU is in cpupri
+            int pri = rt.startPriority(cpu, writers);
+            setBit(pri, cpu);
+            INT.getAndAdd(cpupri, countOffset[pri], 1);
+            cpuToPri.setAtIndex(ValueLayout.JAVA_INT, cpu, pri);
         }
         this.taskMask = new long[words];
         for (int cpu : task) taskMask[cpu >>> 6] |= 1L << cpu;

@@ -99,7 +99,7 @@ public class ContendedLockBenchmark {
         public void pin(ThreadParams thread, BenchmarkParams params) {
             index = thread.getThreadIndex();
             int[] list = parseCpus(params.getParam("cpus"));
-            if (list.length > 0) pinning = Affinity.pin(list[index % list.length]);
+            if (list.length > 0) pinning = Affinity.pinChecked(list[index % list.length]);
         }
 
         @TearDown(Level.Trial)

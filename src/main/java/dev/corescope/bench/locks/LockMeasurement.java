@@ -37,7 +37,12 @@ record LockMeasurement(Line line, String implementation, double ns, double nsErr
         return line.variant();
     }
 
+    /** The line's params, and {@code migrated} when batches ran off their CPU. */
     Map<String, Object> params() {
-        return line.params(implementation);
+        Map<String, Object> p = line.params(implementation);
+        if (migrated == 0) return p;
+        Map<String, Object> out = new java.util.LinkedHashMap<>(p);
+        out.put("migrated", migrated);
+        return out;
     }
 }

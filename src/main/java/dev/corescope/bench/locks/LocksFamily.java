@@ -217,7 +217,7 @@ public final class LocksFamily implements BenchFamily {
             Result share = secondary.get("thread" + t);
             shares.add(new ContendedMeasurement.Share(t, cpus[t], share == null ? Double.NaN : share.getScore()));
         }
-        return new ContendedMeasurement(r.variant(), "java", r.javaLabel(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares);
+        return new ContendedMeasurement(r.variant(), "java", r.javaLabel(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares, 0);
     }
 
     /** Between rows: a session that was aborted interrupts this thread. */

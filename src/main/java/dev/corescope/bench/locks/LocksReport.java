@@ -106,7 +106,7 @@ final class LocksReport {
         if (mask.isPresent() && spin.isPresent()) {
             LockMeasurement m = mask.get();
             out.append(String.format(Locale.ROOT,
-                    "  - irqsave. local_irq_save + restore is pushf; pop; cli and a popf, a few cycles: the seed paid 13.256 ns,"
+                    "  - irqsave. local_irq_save + restore is a few instructions (pushf; pop; cli, then popf): the seed paid 13.256 ns,"
                             + " 1.04x its lock. Userspace cannot mask interrupts; the stand-in, pthread_sigmask, is the rt_sigprocmask"
                             + " system call, so save + restore is two system calls: %s ns here (%s), %.0fx the lock.%n",
                     fmt(m.ns(), 3), m.implementation(), m.ns() / spin.get().ns()));
@@ -130,14 +130,17 @@ final class LocksReport {
         Optional<LockMeasurement> noSave = find(run, Line.IRQ_DISABLE_SPIN_LOCK, impl);
         Optional<LockMeasurement> manual = find(run, Line.IRQSAVE_MANUAL, impl);
         if (save.isPresent() && noSave.isPresent() && manual.isPresent()) {
+            double saving = save.get().ns() - noSave.get().ns();
+            double helper = save.get().ns() - manual.get().ns();
+            boolean savingResolved = Math.abs(saving) > sumErr(save.get(), noSave.get());
+            boolean helperResolved = Math.abs(helper) > sumErr(save.get(), manual.get());
             out.append(String.format(Locale.ROOT,
-                    "  - Why: the seed's gaps were instructions. Not saving the flags saved it 6.481 ns (pushf is slow), and the"
-                            + " irqsave helper beat the manual save by 1.709 ns. Here saving the mask costs %s ns (± %s) against not"
-                            + " saving, and the helper %s ns (± %s) against the manual save: saving the old mask only adds an 8-byte copy to the same"
-                            + " system call, and one function call (%s ns) is lost in the noise of two system calls. In userspace the"
-                            + " lock is the small part and the mask change is all of it.%n",
-                    signed(save.get().ns() - noSave.get().ns()), fmt(sumErr(save.get(), noSave.get()), 1),
-                    signed(save.get().ns() - manual.get().ns()), fmt(sumErr(save.get(), manual.get()), 1),
+                    "  - Why: the seed's gaps were a few instructions. Not saving the flags saved it 6.481 ns, and the"
+                            + " irqsave helper beat the manual save by 1.709 ns. Here saving the mask costs %s ns (± %s, %s) against not"
+                            + " saving, and the helper %s ns (± %s, %s) against the manual save; one function call costs %s ns."
+                            + " In userspace the lock is the small part and the mask change, two system calls, is most of it.%n",
+                    signed(saving), fmt(sumErr(save.get(), noSave.get()), 1), savingResolved ? "outside the errors" : "within the errors",
+                    signed(helper), fmt(sumErr(save.get(), manual.get()), 1), helperResolved ? "outside the errors" : "within the errors",
                     callN.or(() -> callJ).map(m -> fmt(m.ns(), 3)).orElse("-")));
         }
         out.append("  - A userspace spinlock holder can be preempted (the kernel's cannot), and the JVM uses signals itself: the blocked"
@@ -178,7 +181,15 @@ final class LocksReport {
                     Math.abs(tsc.calibratedMhz() - tsc.mhz()) / tsc.mhz() * 100));
         }
         int migrated = run.rows().stream().mapToInt(LockMeasurement::migrated).sum();
-        if (migrated > 0) out.append("  - ").append(migrated).append(" native batches ended on another CPU than they began: pinning failed?\n");
+        if (migrated > 0) {
+            out.append("  - ").append(migrated).append(" native batches ran on another CPU than they were pinned to (params.migrated"
+                    + " of their rows): pinning failed?\n");
+        }
+        int rounds = run.contended().stream().mapToInt(ContendedMeasurement::migratedRounds).sum();
+        if (rounds > 0) {
+            out.append("  - ").append(rounds).append(" contended native rounds had a thread off its CPU (sched_getcpu() in C);"
+                    + " they are left out of their rows' figures while clean rounds remain (params.migrated counts them)\n");
+        }
 
         out.append("\nContended: one thread per CPU, all on one lock; ns per operation for all threads together; fairness = least"
                 + " served thread's rate / most served thread's\n");
@@ -252,6 +263,7 @@ final class LocksReport {
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("placement", c.placement().name());
             params.put("threads", c.placement().threads());
+            if (c.migratedRounds() > 0) params.put("migrated", c.migratedRounds());
             out.add(new Result(BENCHMARK, c.variant().contractName(), c.implementation(), "contended", "ns/op", c.nsPerOp(),
                     nanToNull(c.nsError()), c.samples(), list, params));
             out.add(new Result(BENCHMARK, c.variant().contractName(), c.implementation(), "contended_fairness", "min/max",

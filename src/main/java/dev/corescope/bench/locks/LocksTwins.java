@@ -152,15 +152,26 @@ public final class LocksTwins {
             }
         }
 
+        /** The uncontended loops' {@code ++count} under the lock, a counter in memory as the Java side's field. */
+        public long workDone() {
+            try {
+                return (long) Handles.WORK_DONE.invokeExact(address);
+            } catch (Throwable t) {
+                throw NativeCalls.rethrow(t);
+            }
+        }
+
         /**
          * One of {@code threads} threads hammering the lock: waits for all at the starting line,
          * then runs until the first of them has run {@code durationNs}. Call {@link #resetContention()}
-         * before each round.
+         * before each round. {@code cpu} is where the caller pinned this thread (-1: not pinned); the
+         * batch says {@link Batch#migrated()} if C's {@code sched_getcpu()} found it elsewhere at the
+         * start or the end of the round.
          */
-        public Batch contend(Contended kind, int threads, long durationNs) {
+        public Batch contend(Contended kind, int threads, int cpu, long durationNs) {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment rec = arena.allocate(RECORD);
-                int rc = (int) Handles.CONTEND.invokeExact(address, kind.code, threads, durationNs, rec);
+                int rc = (int) Handles.CONTEND.invokeExact(address, kind.code, threads, cpu, durationNs, rec);
                 if (rc != 0) throw new NativeException("cs_locks_contend", "kind=" + kind, rc);
                 return batch(rec);
             } catch (Throwable t) {
@@ -290,8 +301,9 @@ public final class LocksTwins {
         static final MethodHandle SPIN_INCREMENT = NativeLibrary.downcall("cs_locks_spin_increment",
                 FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
         static final MethodHandle COUNTER = NativeLibrary.downcall("cs_locks_counter", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+        static final MethodHandle WORK_DONE = NativeLibrary.downcall("cs_locks_work_done", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
         static final MethodHandle CONTEND = NativeLibrary.downcall("cs_locks_contend",
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
         static final MethodHandle CONTEND_RESET = NativeLibrary.downcall("cs_locks_contend_reset", FunctionDescriptor.ofVoid(ADDRESS));
         static final MethodHandle EMPTY = NativeLibrary.downcall("cs_locks_empty", FunctionDescriptor.ofVoid());
         static final MethodHandle EMPTY_CRITICAL = NativeLibrary.downcall("cs_locks_empty", FunctionDescriptor.ofVoid(),

@@ -104,12 +104,16 @@ final class NativeHarness {
     /**
      * Contended mode in C: one Java thread per CPU of {@code placement}, each pinned, each making
      * one downcall per round that loops inside C until the first thread's {@code roundNs} is up.
+     * C checks with {@code sched_getcpu()} that each thread runs on its CPU at the start and the
+     * end of the round; a round where one did not is counted in {@code migratedRounds} and left
+     * out of the figure while clean rounds remain (with none left, all are kept, and counted).
      */
     static ContendedMeasurement contend(LocksTwins.Contended kind, Variant variant, String label, ThreadPlacement placement,
                                         Plan plan) throws InterruptedException {
         int n = placement.threads();
         int[] cpus = placement.cpus();
         double[] nsPerOp = new double[plan.rounds()];
+        boolean[] migrated = new boolean[plan.rounds()];
         long[] ops = new long[n];
         long[] busyNs = new long[n];
         try (LocksTwins.State state = LocksTwins.newState()) {
@@ -133,7 +137,7 @@ final class NativeHarness {
                         pinned.countDown();
                         try (Pinning ignored = pin) {
                             pinned.await();
-                            if (failure.get() == null) batches[index] = state.contend(kind, n, plan.roundNs());
+                            if (failure.get() == null) batches[index] = state.contend(kind, n, cpus[index], plan.roundNs());
                         } catch (Throwable e) {
                             failure.compareAndSet(null, e);
                         }
@@ -150,16 +154,26 @@ final class NativeHarness {
                     wall = Math.max(wall, batches[t].ns());
                     ops[t] += batches[t].invoked();
                     busyNs[t] += batches[t].ns();
+                    if (batches[t].migrated()) migrated[r] = true;
                 }
                 nsPerOp[r] = total == 0 ? Double.NaN : (double) wall / total;
             }
         }
+        int migratedRounds = 0;
+        for (boolean m : migrated) if (m) migratedRounds++;
+        // A round where a thread ran off its CPU measured something else: left out while clean rounds remain.
+        double[] kept = nsPerOp;
+        if (migratedRounds > 0 && migratedRounds < nsPerOp.length) {
+            kept = new double[nsPerOp.length - migratedRounds];
+            for (int r = 0, k = 0; r < nsPerOp.length; r++) if (!migrated[r]) kept[k++] = nsPerOp[r];
+        }
+        nsPerOp = kept;
         ListStatistics stats = new ListStatistics(nsPerOp);
         List<ContendedMeasurement.Share> shares = new ArrayList<>();
         for (int t = 0; t < n; t++) {
             shares.add(new ContendedMeasurement.Share(t, cpus[t], busyNs[t] == 0 ? 0 : ops[t] * 1000.0 / busyNs[t]));
         }
         return new ContendedMeasurement(variant, "native", label, placement, stats.getMean(),
-                nsPerOp.length > 1 ? stats.getMeanErrorAt(0.999) : Double.NaN, nsPerOp.length, shares);
+                nsPerOp.length > 1 ? stats.getMeanErrorAt(0.999) : Double.NaN, nsPerOp.length, shares, migratedRounds);
     }
 }

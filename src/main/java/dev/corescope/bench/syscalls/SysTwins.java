@@ -45,6 +45,20 @@ public final class SysTwins {
         }
     }
 
+    /**
+     * {@code n} calls of {@code sched_getcpu()} in C with no clock read in C: for a caller that
+     * times the downcall itself, so the C loop's clock reads stay out of its window.
+     *
+     * @return the sum of the CPUs the calls returned
+     */
+    public static long getcpuCalls(long n) {
+        try {
+            return (long) linked(Handles.GETCPU_CALLS).invokeExact(n);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
     /** {@code n} calls of {@code sched_getaffinity(0, ...)} in C: ns per call. */
     public static double getaffinityLoop(long n) {
         long bytes = cpusetBytes();
@@ -82,6 +96,7 @@ public final class SysTwins {
     private static final class Handles {
         private static final TwinLinker LINKER = new TwinLinker();
         static final MethodHandle GETCPU = LINKER.downcall("cs_sys_getcpu_loop", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG));
+        static final MethodHandle GETCPU_CALLS = LINKER.downcall("cs_sys_getcpu_calls", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
         static final MethodHandle GETAFFINITY = LINKER.downcall("cs_sys_getaffinity_loop",
                 FunctionDescriptor.of(JAVA_DOUBLE, JAVA_LONG, JAVA_LONG));
         static final MethodHandle SETAFFINITY = LINKER.downcall("cs_sys_setaffinity_loop",

@@ -40,22 +40,32 @@ class CpupriFamilyTest {
         FamilyRun run = new CpupriFamily().run(BenchContext.smokeTest());
 
         boolean twin = CpupriTwins.unavailableReason().isEmpty();
-        assertEquals(CpupriBenchmark.VARIANTS.size() * 2 * 2 + (twin ? 3 * 2 * 2 : 0), run.results().size());
+        // java: mechanism and rt=writers for the 6 variants, rt=all for the 3 kernel layouts; C: the 3 layouts x 3
+        assertEquals((CpupriBenchmark.VARIANTS.size() * 2 + 3) * 2 + (twin ? 3 * 3 * 2 : 0), run.results().size());
         for (String variant : CpupriBenchmark.VARIANTS) {
-            for (String workload : List.of("mechanism", "cpupri")) {
+            for (String workload : List.of("mechanism", "cpupri writers", "cpupri all")) {
                 for (String metric : List.of("find", "set")) {
                     for (String implementation : List.of("java", "native")) {
                         if (implementation.equals("native") && (!twin || variant.startsWith("heap_"))) continue;
+                        if (workload.endsWith("all") && variant.startsWith("heap_")) continue;
+                        String[] w = workload.split(" ");
                         Result r = run.results().stream().filter(x -> x.variant().equals(variant) && x.metric().equals(metric)
                                 && x.implementation().equals(implementation)
-                                && x.params().get("workload").equals(workload)).findFirst().orElseThrow();
+                                && x.params().get("workload").equals(w[0])
+                                && java.util.Objects.equals(x.params().get("rt"), w.length > 1 ? w[1] : null))
+                                .findFirst().orElseThrow(() -> new AssertionError(variant + " " + workload + " " + metric + " " + implementation));
                         assertEquals("ns/op", r.unit());
                         assertEquals(1, r.params().get("writers"));
+                        assertEquals(implementation.equals("java") ? "mean" : "median", r.params().get("statistic"));
                         assertTrue(r.score() > 0, r.toString());
                         assertEquals(2, CpuMask.parseList(r.cpus(), 1 << 16).weight(), r.cpus());
                     }
                 }
             }
+        }
+        if (twin) {
+            assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("C packed, rt=writers: a find read 1.00 counts")),
+                    run.notes().toString());
         }
         if (!twin) assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("C twin not run")), run.notes().toString());
         assertTrue(run.text().contains("packed") && run.text().contains("26 cache lines"), run.text());

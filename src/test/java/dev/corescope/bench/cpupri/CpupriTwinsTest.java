@@ -27,7 +27,7 @@ class CpupriTwinsTest {
         int a = allowed.first();
         int b = allowed.next(a);
         for (boolean mechanism : new boolean[]{true, false}) {
-            var s = CpupriTwins.run(mechanism, a, b, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 2, 5);
+            var s = CpupriTwins.run(mechanism, false, a, b, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 1, 5, 2, 5);
             assertEquals(2, s.readerNs().length);
             for (int i = 0; i < 2; i++) {
                 assertTrue(s.readerNs()[i] > 0 && s.writerNs()[i] > 0, "sample " + i);
@@ -35,12 +35,36 @@ class CpupriTwinsTest {
         }
     }
 
+    /**
+     * The reader's CPU is in cpupri at NORMAL, as rq_online_rt() puts it: every find of the run
+     * stops at index 0 having read one count. The old twin left it out, and found nothing while
+     * the writer was at RT99, reading all 99 counts.
+     */
+    @Test
+    void withOneWriterEveryFindReadsOneCountAndWithRtAllSomeReadAll() {
+        assumeTrue(CpupriTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpupriTwins.unavailableReason().orElseThrow());
+        var allowed = Affinity.processAllowed();
+        assumeTrue(allowed.weight() >= 2, "needs 2 allowed CPUs, has " + allowed.toList());
+        int a = allowed.first();
+        int b = allowed.next(a);
+        var normal = CpupriTwins.run(false, false, a, b, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 3, 5);
+        for (double counts : normal.countsPerFind()) assertEquals(1.0, counts, "counts read per find");
+        var all = CpupriTwins.run(false, true, a, b, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 5, 20);
+        for (double counts : all.countsPerFind()) {
+            assertTrue(counts >= 1.0 && counts <= 99.0, "counts read per find: " + counts);
+        }
+        assertTrue(java.util.Arrays.stream(all.countsPerFind()).max().orElseThrow() > 1.0,
+                "with every CPU at RT99 some finds scan past index 0: " + java.util.Arrays.toString(all.countsPerFind()));
+        var mechanism = CpupriTwins.run(true, false, a, b, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 1, 5);
+        assertEquals(0.0, mechanism.countsPerFind()[0]);
+    }
+
     @Test
     void aCpuOutsideTheAllowedSetFailsNamingTheCallAndErrno() {
         assumeTrue(CpupriTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpupriTwins.unavailableReason().orElseThrow());
         int outside = Affinity.nrCpuIds() + 3;
-        NativeException e = assertThrows(NativeException.class, () -> CpupriTwins.run(true,
-                Affinity.processAllowed().first(), outside, packed(0), packed(8), 1624, 64, outside + 1, 1, 5));
+        NativeException e = assertThrows(NativeException.class, () -> CpupriTwins.run(true, false,
+                Affinity.processAllowed().first(), outside, packed(0), packed(8), 1624, 64, outside + 1, 0, 0, 1, 5));
         assertEquals(Errno.EINVAL, e.errno());
         assertTrue(e.function().startsWith("pthread_"), e.getMessage());
     }
@@ -49,7 +73,7 @@ class CpupriTwinsTest {
     void nonsenseArgumentsAreRefusedBeforeAnyThreadStarts() {
         assumeTrue(CpupriTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpupriTwins.unavailableReason().orElseThrow());
         NativeException e = assertThrows(NativeException.class,
-                () -> CpupriTwins.run(true, 0, 1, packed(0), packed(8), 1624, 48, 2, 1, 5));
+                () -> CpupriTwins.run(true, false, 0, 1, packed(0), packed(8), 1624, 48, 2, 0, 0, 1, 5));
         assertEquals("cs_cpupri_run", e.function());
     }
 }

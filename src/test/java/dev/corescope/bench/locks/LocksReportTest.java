@@ -57,9 +57,9 @@ class LocksReportTest {
         ThreadPlacement pair = new ThreadPlacement("same-l3", new int[]{0, 1}, "CPU 0 and CPU 1: different cores, same L3 (32 MiB)");
         List<ContendedMeasurement> contended = List.of(
                 new ContendedMeasurement(Variant.SPIN_LOCK_UNLOCK, "java", "spin_lock_unlock", pair, 40.0, 2.0, 5,
-                        List.of(new ContendedMeasurement.Share(0, 0, 15.0), new ContendedMeasurement.Share(1, 1, 10.0))),
+                        List.of(new ContendedMeasurement.Share(0, 0, 15.0), new ContendedMeasurement.Share(1, 1, 10.0)), 0),
                 new ContendedMeasurement(Variant.SPIN_LOCK_UNLOCK, "native", "spin_lock_unlock", pair, 30.0, 1.0, 3,
-                        List.of(new ContendedMeasurement.Share(0, 0, 16.0), new ContendedMeasurement.Share(1, 1, 17.0))));
+                        List.of(new ContendedMeasurement.Share(0, 0, 16.0), new ContendedMeasurement.Share(1, 1, 17.0)), 0));
         return new LocksRun(1, "the last allowed CPU, often the quietest; --cpus picks another",
                 "load average 0.50 0.40 0.30 (1, 5, 15 min) on 2 CPUs", TSC,
                 "1 fork x 5 x 40 ms after 3 x 40 ms warm-up, average time per call", "5 batches of ~10 ms after one warm-up batch",

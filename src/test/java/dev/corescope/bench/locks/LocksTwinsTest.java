@@ -4,6 +4,7 @@ import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.Pinning;
 import dev.corescope.sys.SignalMaskTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -91,7 +92,7 @@ class LocksTwinsTest {
                 List<Thread> workers = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     int i = t;
-                    workers.add(Thread.ofPlatform().start(() -> out[i] = state.contend(kind, threads, 2_000_000)));
+                    workers.add(Thread.ofPlatform().start(() -> out[i] = state.contend(kind, threads, -1, 2_000_000)));
                 }
                 for (Thread w : workers) w.join();
                 long total = 0;
@@ -104,6 +105,42 @@ class LocksTwinsTest {
                     assertEquals(total, state.counter(), kind + ": the counter under the lock lost updates");
                 }
             }
+        }
+    }
+
+    /** A contended thread checks in C that it runs where it was pinned; one that does not is reported, not used silently. */
+    @Test
+    void aContendedThreadOffItsCpuIsReportedAsMigrated() throws InterruptedException {
+        var allowed = Affinity.processAllowed();
+        assumeTrue(allowed.weight() >= 2, "needs 2 allowed CPUs, has " + allowed.toList());
+        int a = allowed.first();
+        int b = allowed.next(a);
+        try (LocksTwins.State state = LocksTwins.newState()) {
+            LocksTwins.Batch[] out = new LocksTwins.Batch[2];
+            Thread t = Thread.ofPlatform().start(() -> {
+                try (Pinning p = Affinity.pinChecked(a)) {
+                    state.resetContention();
+                    out[0] = state.contend(LocksTwins.Contended.SPIN, 1, a, 1_000_000);
+                    state.resetContention();
+                    out[1] = state.contend(LocksTwins.Contended.SPIN, 1, b, 1_000_000);
+                }
+            });
+            t.join();
+            assertFalse(out[0].migrated(), "on its CPU");
+            assertTrue(out[1].migrated(), "pinned to CPU " + a + ", expected on " + b);
+        }
+    }
+
+    /** The work under the lock is a counter in memory, as the Java benchmarks' {@code ++count} field. */
+    @Test
+    void theUncontendedLockLoopsIncrementACounterInMemoryUnderTheLock() {
+        try (LocksTwins.State state = LocksTwins.newState()) {
+            long before = state.workDone();
+            LocksTwins.Batch b = state.run(LocksTwins.Loop.SPIN_LOCK_UNLOCK, 5000);
+            assertEquals(5000, b.invoked());
+            assertEquals(before + 5000, state.workDone());
+            state.run(LocksTwins.Loop.MUTEX, 1000);
+            assertEquals(before + 6000, state.workDone());
         }
     }
 

@@ -35,6 +35,15 @@ class SysTwinsTest {
     }
 
     @Test
+    void theUntimedGetcpuLoopSumsTheCpusItRanOn() {
+        int cpu = Affinity.allowed().last();
+        try (var pin = Affinity.pinChecked(cpu)) {
+            assertEquals(1000L * cpu, SysTwins.getcpuCalls(1000));
+            assertEquals(0L, SysTwins.getcpuCalls(0));
+        }
+    }
+
+    @Test
     void zeroCallsTakeNoTime() {
         assertEquals(0.0, SysTwins.getcpuLoop(0));
         assertEquals(0.0, SysTwins.getaffinityLoop(0));

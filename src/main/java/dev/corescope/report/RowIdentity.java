@@ -1,0 +1,82 @@
+package dev.corescope.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What makes a results file fit to compare: every row names its benchmark, variant,
+ * implementation, metric and unit; figures are finite, errors not negative, samples at least
+ * one; and no two rows of one file share an identity, {@link Result#matchKey()} (benchmark,
+ * variant, implementation, metric, params). A repeated row is refused rather than guessed at:
+ * repeated runs of the same build belong in separate files, given to {@code compare} with
+ * {@code --before}/{@code --after}, where they become the runs of one row. The check is one
+ * pass with a hash map, so a file of many copies costs what its size costs.
+ */
+public final class RowIdentity {
+
+    private RowIdentity() {
+    }
+
+    /** Reads {@code file} as {@link Json#readResultsChecked} does, then checks its rows; bad input is a {@link BadResultsFileException}. */
+    public static ResultsFile read(Path file) {
+        ResultsFile f = Json.readResultsChecked(file);
+        JsonNode results;
+        try {
+            results = Json.MAPPER.readTree(file.toFile()).get("results");
+        } catch (IOException e) {
+            throw new BadResultsFileException(file, "cannot be read: " + e.getMessage());
+        }
+        if (results == null || !results.isArray()) {
+            throw new BadResultsFileException(file, "\"results\" is " + (results == null ? "missing" : results.isNull() ? "null" : "not a list")
+                    + "; a results file lists its rows there ([] when none)");
+        }
+        check(file, f.results());
+        return f;
+    }
+
+    /** Refuses the first malformed or repeated row. */
+    static void check(Path file, List<Result> rows) {
+        Map<String, Integer> seen = new HashMap<>(rows.size() * 2);
+        for (int i = 0; i < rows.size(); i++) {
+            Result r = rows.get(i);
+            String at = "results[" + i + "]";
+            if (r == null) throw new BadResultsFileException(file, at + " is null");
+            for (String[] field : new String[][]{{"benchmark", r.benchmark()}, {"variant", r.variant()},
+                    {"implementation", r.implementation()}, {"metric", r.metric()}, {"unit", r.unit()}}) {
+                if (field[1] == null || field[1].isBlank()) {
+                    throw new BadResultsFileException(file, at + " has no \"" + field[0] + "\"; every row names benchmark, variant, "
+                            + "implementation, metric and unit");
+                }
+            }
+            if (!Double.isFinite(r.score())) throw new BadResultsFileException(file, at + ": score " + r.score() + " is not a finite number");
+            if (r.error() != null && !(r.error() >= 0 && Double.isFinite(r.error()))) {
+                throw new BadResultsFileException(file, at + ": error " + ResultsText.number(r.error())
+                        + (r.error() < 0 ? " is negative" : " is not a finite number") + "; it is the half-width of an interval");
+            }
+            if (r.samples() < 1) throw new BadResultsFileException(file, at + ": samples " + r.samples() + "; a figure comes from at least 1");
+            for (int j = 0; j < r.runs().size(); j++) {
+                Run run = r.runs().get(j);
+                if (run == null || !Double.isFinite(run.mean()) || run.n() < 1 || run.sd() != null && !(run.sd() >= 0)) {
+                    throw new BadResultsFileException(file, at + ".runs[" + j + "]: needs a finite mean, n >= 1 and sd >= 0");
+                }
+            }
+            Integer first = seen.putIfAbsent(r.matchKey(), i);
+            if (first != null) {
+                throw new BadResultsFileException(file, at + " repeats results[" + first + "] (" + describe(r) + "); rows are "
+                        + "identified by benchmark, variant, implementation, metric and params, so give repeated runs as "
+                        + "separate files (compare --before/--after)");
+            }
+        }
+    }
+
+    private static String describe(Result r) {
+        String params = ResultsText.params(r.params());
+        String s = String.join(" ", r.benchmark(), r.variant(), r.implementation(), r.metric()) + (params.isEmpty() ? "" : " " + params);
+        return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+    }
+}

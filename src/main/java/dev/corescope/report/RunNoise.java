@@ -1,0 +1,149 @@
+package dev.corescope.report;
+
+import org.apache.commons.math3.distribution.TDistribution;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How much one run of a benchmark differs from the next, beyond what its own iterations show:
+ * the between-run variance of Kalibera and Jones' two-level model ("Rigorous Benchmarking in
+ * Reasonable Time", ISMM 2013), where a run (a JMH fork: its own JVM, JIT decisions and heap
+ * layout) is the unit and iterations are repeated measurements within it.
+ *
+ * <p>For a row with {@code k >= 2} runs, each of {@code n_i} measurements with standard
+ * deviation {@code sd_i}, the variance of the run means is {@code S^2}; the part of it that the
+ * iterations do not explain is {@code b = max(0, S^2 - mean(sd_i^2 / n_i))} (K&amp;J's estimator
+ * of the between-run variance, clipped at 0 as they do). Two forks per row give a very uncertain
+ * {@code b}, so it is pooled, relative to the mean squared, over all rows of one family and
+ * implementation in both files (weighted by {@code k - 1}, the degrees of freedom each adds):
+ * the assumption is that runs of one family on one machine vary by a similar fraction. Rows from
+ * C twins hold one run (their batches share one process); they get a between-run figure only
+ * from repeated files ({@code compare --before/--after}) or a stated floor.
+ *
+ * @param relativeVariance the pooled between-run variance over the mean squared
+ * @param df               its degrees of freedom; {@link Double#POSITIVE_INFINITY} for a stated floor
+ * @param rows             how many row-sides it pools
+ * @param source           in words, e.g. {@code "pooled over 12 rows of cpumask/java with 2+ runs"}
+ */
+public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotation.JsonIgnore double df, int rows,
+                       String source) {
+
+    /** The degrees of freedom for JSON: null for a stated floor (infinite). */
+    @com.fasterxml.jackson.annotation.JsonProperty("df")
+    public Double dfOrNull() {
+        return Double.isInfinite(df) ? null : df;
+    }
+
+    /** The coefficient of variation for JSON. */
+    @com.fasterxml.jackson.annotation.JsonProperty("cvPercent")
+    public double cvPercentJson() {
+        return cvPercent();
+    }
+
+    /** The between-run coefficient of variation, in percent. */
+    public double cvPercent() {
+        return Math.sqrt(relativeVariance) * 100;
+    }
+
+    /** A stated floor: the user says one run differs from the next by {@code cvPercent} (one standard deviation). */
+    public static RunNoise floor(double cvPercent) {
+        double cv = cvPercent / 100;
+        return new RunNoise(cv * cv, Double.POSITIVE_INFINITY, 0, "stated with --noise-floor " + cvPercent + "%");
+    }
+
+    /** The larger of two: a stated floor never makes the measured noise smaller. */
+    static RunNoise max(RunNoise measured, RunNoise floor) {
+        if (measured == null) return floor;
+        if (floor == null) return measured;
+        if (floor.relativeVariance() <= measured.relativeVariance()) return measured;
+        return new RunNoise(floor.relativeVariance(), floor.df(), measured.rows(),
+                floor.source() + ", above the " + String.format(java.util.Locale.ROOT, "%.2f%%", measured.cvPercent())
+                        + " " + measured.source());
+    }
+
+    /**
+     * One row-side's estimate of the relative between-run variance, or null when it has fewer
+     * than two runs or a non-positive mean.
+     */
+    static double[] estimate(Result r) {
+        List<Run> runs = r.runs();
+        if (runs.size() < 2) return null;
+        double sum = 0;
+        for (Run x : runs) sum += x.mean();
+        double mean = sum / runs.size();
+        if (!(mean > 0)) return null;
+        double ss = 0, within = 0;
+        for (Run x : runs) {
+            ss += (x.mean() - mean) * (x.mean() - mean);
+            if (x.sd() != null && x.n() > 1) within += x.sd() * x.sd() / x.n();
+        }
+        double s2 = ss / (runs.size() - 1);
+        double between = Math.max(0, s2 - within / runs.size());
+        return new double[]{between / (mean * mean), runs.size() - 1};
+    }
+
+    /** The pools, keyed by {@code benchmark/implementation}, over every row of the given files. */
+    static Map<String, RunNoise> pools(Collection<List<Result>> files) {
+        Map<String, double[]> acc = new HashMap<>();
+        for (List<Result> rows : files) {
+            for (Result r : rows) {
+                double[] e = estimate(r);
+                if (e == null) continue;
+                double[] a = acc.computeIfAbsent(poolKey(r), k -> new double[3]);
+                a[0] += e[0] * e[1];
+                a[1] += e[1];
+                a[2]++;
+            }
+        }
+        Map<String, RunNoise> out = new HashMap<>();
+        acc.forEach((k, a) -> out.put(k, new RunNoise(a[0] / a[1], a[1], (int) a[2],
+                "pooled over " + (int) a[2] + " rows of " + k + " with 2+ runs")));
+        return out;
+    }
+
+    static String poolKey(Result r) {
+        return r.benchmark() + "/" + r.implementation();
+    }
+
+    /**
+     * The rows of several files of one side (repeated runs of the same build) merged into one
+     * row each: every file's row becomes a run (or adds its own runs), the score is the mean of
+     * the run means, and the error the 99.9% half-width over them. One file: its rows unchanged.
+     */
+    static List<Result> mergeRuns(List<List<Result>> files) {
+        if (files.size() == 1) return files.getFirst();
+        Map<String, List<Result>> byKey = new java.util.LinkedHashMap<>();
+        for (List<Result> rows : files) for (Result r : rows) byKey.computeIfAbsent(r.matchKey(), k -> new ArrayList<>()).add(r);
+        List<Result> out = new ArrayList<>();
+        for (List<Result> same : byKey.values()) {
+            if (same.size() == 1) {
+                out.add(same.getFirst());
+                continue;
+            }
+            List<Run> runs = new ArrayList<>();
+            long samples = 0;
+            for (Result r : same) {
+                runs.addAll(r.runs().isEmpty() ? List.of(asRun(r)) : r.runs());
+                samples += r.samples();
+            }
+            double mean = runs.stream().mapToDouble(Run::mean).average().orElse(Double.NaN);
+            double ss = runs.stream().mapToDouble(x -> (x.mean() - mean) * (x.mean() - mean)).sum();
+            double se = Math.sqrt(ss / (runs.size() - 1) / runs.size());
+            double error = se * new TDistribution(null, runs.size() - 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
+            Result f = same.getFirst();
+            out.add(new Result(f.benchmark(), f.variant(), f.implementation(), f.metric(), f.unit(), mean,
+                    f.error() == null ? null : error, samples, f.cpus(), f.params(), runs));
+        }
+        return out;
+    }
+
+    /** A row without {@code runs[]} as one run: its mean, samples and the spread its error implies. */
+    static Run asRun(Result r) {
+        Double se = Comparison.standardError(r);
+        return new Run(r.score(), r.samples(), se == null ? null : se * Math.sqrt(r.samples()));
+    }
+}
