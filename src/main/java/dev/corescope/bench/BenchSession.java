@@ -10,7 +10,6 @@ import dev.corescope.report.MachineTopology;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.PerfCounters;
 
 import java.time.Duration;
@@ -173,7 +172,7 @@ public final class BenchSession {
 
     private void runAll() {
         try {
-            CpuMask before = Affinity.allowed();
+            CpuMask before = context.os().allowed();
             for (int i = 0; i < families.size(); i++) {
                 BenchFamily f = families.get(i);
                 if (Thread.currentThread().isInterrupted() && abortReason == null) abortReason = "interrupted";
@@ -209,7 +208,7 @@ public final class BenchSession {
         PerfCounters.Session perf = null;
         String perfFailure = null;
         try {
-            perf = PerfCounters.start();
+            perf = context.os().startCounters();
         } catch (RuntimeException e) {
             perfFailure = describe(e);
         }
@@ -239,9 +238,9 @@ public final class BenchSession {
     }
 
     private ResultsFile.Failure checkAffinity(BenchFamily f, CpuMask before) {
-        CpuMask after = Affinity.allowed();
+        CpuMask after = context.os().allowed();
         if (after.sameCpus(before)) return null;
-        Affinity.set(0, before);
+        context.os().setAllowed(before);
         return new ResultsFile.Failure(f.name(), "left its thread pinned to CPUs " + after.toList()
                 + " (corescope put back " + before.toList() + "); its results were kept");
     }

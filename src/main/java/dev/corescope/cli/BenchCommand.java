@@ -6,11 +6,11 @@ import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.c2c.C2cFamily;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.sys.Affinity;
+import dev.corescope.sys.Os;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -89,9 +89,10 @@ final class BenchCommand implements Callable<Integer> {
         Optional<CpuMask> pinTo = Optional.ofNullable(cpus).map(BenchCommand::parseCpus);
         PrintWriter err = spec.commandLine().getErr();
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
-        BenchContext ctx = new BenchContext(pinTo, quick, bar, false);
+        LiveMachine live = LiveMachine.read();
+        BenchContext ctx = new BenchContext(pinTo, quick, bar, false, Os.live(), live.topology());
 
-        BenchSession session = new BenchSession(selected, ctx, EnvironmentProbe.live(), bar, Tour::liveTopology);
+        BenchSession session = new BenchSession(selected, ctx, live.probe(), bar, live::forResults);
         GuardedRun guarded = new GuardedRun(session, output, err);
         try {
             ResultsFile file = guarded.run();

@@ -6,12 +6,11 @@ import dev.corescope.bench.BenchSession;
 import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
-import dev.corescope.report.MachineTopology;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.TextTable;
+import dev.corescope.sys.Os;
 import dev.corescope.topology.Topology;
-import dev.corescope.topology.TopologySvg;
 import dev.corescope.topology.TopologyText;
 
 import java.io.IOException;
@@ -65,16 +64,11 @@ final class Tour {
     int run() throws InterruptedException, IOException {
         TopologyCommand.checkOutputFolder(saveTo, "saving " + saveTo.getFileName() + ":");
         long t0 = System.nanoTime();
-        EnvironmentProbe probe = EnvironmentProbe.live();
+        LiveMachine live = LiveMachine.read();
+        EnvironmentProbe probe = live.probe();
         out.println("corescope tour: the machine, then each benchmark family in quick mode, then a summary.");
         out.println();
-        Topology topology;
-        try {
-            topology = Topology.live();
-        } catch (RuntimeException e) {
-            topology = null;
-        }
-        out.print(machine(topology, probe.finish(probe.start(Instant.now()), Instant.now(), null)));
+        out.print(machine(live.topology(), probe.finish(probe.start(Instant.now()), Instant.now(), null)));
         out.println();
         if (families.isEmpty()) {
             out.println("No benchmark families are registered in this build.");
@@ -85,8 +79,8 @@ final class Tour {
         out.flush();
 
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
-        BenchContext ctx = new BenchContext(Optional.empty(), true, bar, false);
-        BenchSession session = new BenchSession(families, ctx, probe, bar, Tour::liveTopology);
+        BenchContext ctx = new BenchContext(Optional.empty(), true, bar, false, Os.live(), live.topology());
+        BenchSession session = new BenchSession(families, ctx, probe, bar, live::forResults);
         GuardedRun guarded = new GuardedRun(session, saveTo, err);
         try {
             ResultsFile file = guarded.run();
@@ -130,21 +124,5 @@ final class Tour {
         sb.append("  ").append(e.kernel()).append("; ").append(e.jdk()).append('\n');
         sb.append("  (the whole tree: ./run.sh topology; as a picture: ./run.sh topology --format svg -o topology.svg)\n");
         return sb.toString();
-    }
-
-    /** This machine's topology for the results file; never throws (a failure is recorded). */
-    static MachineTopology liveTopology() {
-        try {
-            Topology t = Topology.live();
-            String svg;
-            try {
-                svg = TopologySvg.render(t);
-            } catch (RuntimeException e) {
-                svg = null;
-            }
-            return new MachineTopology(TopologyText.summaryLine(t), svg, null);
-        } catch (RuntimeException e) {
-            return new MachineTopology(null, null, BenchSession.describe(e));
-        }
     }
 }

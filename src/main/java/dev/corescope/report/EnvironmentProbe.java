@@ -3,6 +3,10 @@ package dev.corescope.report;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.PerfCounters;
+import dev.corescope.topology.CgroupCpuset;
+import dev.corescope.topology.CpuInfo;
+import dev.corescope.topology.Topology;
+import dev.corescope.topology.TopologyNode;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -21,7 +25,10 @@ import java.util.TreeSet;
 /**
  * Reads the {@link Environment} a run happened in from a root holding {@code proc/} and
  * {@code sys/} ({@code /} for this machine; a saved or hand-built tree in tests), plus the
- * {@link Facts} that only the running JVM knows. {@link #start} takes a {@code /proc/stat}
+ * {@link Facts} that only the running JVM knows. What is topology (the CPU model, the online,
+ * isolated and nohz_full sets, SMT, the cgroup's cpuset) comes from the {@link Topology} of the
+ * same root, read once by its one reader, so a results file and {@code topology} agree by
+ * construction; this class adds what is not topology. {@link #start} takes a {@code /proc/stat}
  * snapshot; {@link #finish} takes another, so steal time and how busy the SMT siblings of
  * the pinned CPUs were are measured over the run, not guessed.
  *
@@ -34,11 +41,12 @@ public final class EnvironmentProbe {
 
     /** An SMT sibling busier than this during the run gets a warning. */
     static final double BUSY_SIBLING_PERCENT = 10.0;
-    /** Parsing width for cpulists read from files: far above any NR_CPUS. */
+    /** Parsing width for a cgroup's cpuset when there is no topology to size it: far above any NR_CPUS. */
     private static final int NBITS = 1 << 16;
 
     private final Path root;
     private final Facts facts;
+    private final Topology topology;
 
     /**
      * What the JVM knows and no file says.
@@ -61,14 +69,32 @@ public final class EnvironmentProbe {
     public record Start(Instant at, Map<Integer, long[]> cpuTimes) {
     }
 
-    public EnvironmentProbe(Path root, Facts facts) {
+    /**
+     * @param topology the topology read from the same root, or null when it could not be read
+     *                 (no {@code sys/devices/system/cpu}): then what is topology stays unknown
+     */
+    public EnvironmentProbe(Path root, Facts facts, Topology topology) {
         this.root = root;
         this.facts = facts;
+        this.topology = topology;
     }
 
-    /** This machine and this JVM. */
-    public static EnvironmentProbe live() {
-        return new EnvironmentProbe(Path.of("/"), Facts.live());
+    /** A saved or built tree, its topology read here. */
+    public EnvironmentProbe(Path root, Facts facts) {
+        this(root, facts, readTopology(root));
+    }
+
+    /** This machine and this JVM, with the topology the caller read of it. */
+    public static EnvironmentProbe live(Topology topology) {
+        return new EnvironmentProbe(Path.of("/"), Facts.live(), topology);
+    }
+
+    private static Topology readTopology(Path root) {
+        try {
+            return Topology.read(root);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     public Start start(Instant now) {
@@ -81,15 +107,15 @@ public final class EnvironmentProbe {
      */
     public Environment finish(Start start, Instant now, CpuMask pinned) {
         Map<Integer, long[]> endTimes = readCpuTimes();
-        Map<String, String> cpuinfo = firstCpuinfoBlock();
-        CpuMask online = readOnline();
-        boolean sysCpu = Files.isDirectory(root.resolve("sys/devices/system/cpu"));
+        CpuInfo cpuinfo = CpuInfo.read(root);
+        CpuMask online = topology == null ? null : topology.online();
         // An absent isolated or nohz_full file means the kernel has none of them: "", not unknown.
-        String isolated = listOrEmpty(readMask("sys/devices/system/cpu/isolated"), sysCpu);
-        String nohzFull = listOrEmpty(readMask("sys/devices/system/cpu/nohz_full"), sysCpu);
-        Boolean smt = smtActive(online);
+        String isolated = topology == null ? null : topology.isolated().toList();
+        String nohzFull = topology == null ? null : topology.nohzFull().toList();
+        Boolean smt = topology == null ? null : topology.smt().orElse(null);
+        String cpuModel = topology == null ? cpuinfo.model() : topology.cpuModel().orElse(null);
         Cgroup cg = readCgroup();
-        Governors gov = readGovernors(online);
+        Governors gov = readGovernors(online, cpuinfo);
         String hypervisor = hypervisor(cpuinfo);
         Double steal = stealPercent(start.cpuTimes(), endTimes);
 
@@ -110,7 +136,7 @@ public final class EnvironmentProbe {
                     + (steal == null ? "" : String.format(Locale.ROOT, "; %.1f%% of CPU time was stolen during the run", steal)));
         }
 
-        return new Environment(cpuModel(cpuinfo), kernel(), facts.jdk(), facts.jvmFlags(),
+        return new Environment(cpuModel, kernel(), facts.jdk(), facts.jvmFlags(),
                 facts.allowed() == null ? null : facts.allowed().toList(),
                 online == null ? null : online.toList(),
                 isolated, nohzFull, smt, cg.cpuset, cg.quota, gov.governor, gov.frequency, hypervisor,
@@ -119,45 +145,7 @@ public final class EnvironmentProbe {
                 pinned == null || pinned.isEmpty() ? null : pinned.toList(), cg.path);
     }
 
-    private static String listOrEmpty(CpuMask mask, boolean dirExists) {
-        if (mask != null) return mask.toList();
-        return dirExists ? "" : null;
-    }
-
-    // ---- CPU model, kernel ------------------------------------------------------------
-
-    private Map<String, String> firstCpuinfoBlock() {
-        Map<String, String> block = new LinkedHashMap<>();
-        String text = read("proc/cpuinfo");
-        if (text == null) return block;
-        for (String line : text.split("\n")) {
-            if (line.isBlank()) {
-                if (block.containsKey("processor") && block.size() > 1) break;
-                continue;
-            }
-            int colon = line.indexOf(':');
-            if (colon < 0) continue;
-            block.putIfAbsent(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
-        }
-        // Arm puts "Hardware" and "Model" after the per-CPU blocks: read them from anywhere.
-        for (String line : text.split("\n")) {
-            int colon = line.indexOf(':');
-            if (colon < 0) continue;
-            String key = line.substring(0, colon).strip();
-            if (key.equals("Hardware") || key.equals("Model")) block.putIfAbsent(key, line.substring(colon + 1).strip());
-        }
-        return block;
-    }
-
-    private static String cpuModel(Map<String, String> cpuinfo) {
-        for (String key : List.of("model name", "Model", "Hardware", "cpu", "uarch")) {
-            String v = cpuinfo.get(key);
-            if (v != null && !v.isBlank()) return v;
-        }
-        String part = cpuinfo.get("CPU part");
-        if (part != null) return "Arm CPU implementer " + cpuinfo.getOrDefault("CPU implementer", "?") + " part " + part;
-        return null;
-    }
+    // ---- kernel -------------------------------------------------------------------------
 
     private String kernel() {
         String release = read("proc/sys/kernel/osrelease");
@@ -173,53 +161,10 @@ public final class EnvironmentProbe {
 
     // ---- SMT ----------------------------------------------------------------------------
 
-    private Boolean smtActive(CpuMask online) {
-        String active = read("sys/devices/system/cpu/smt/active");
-        if (active != null) return active.strip().equals("1");
-        if (online == null) return null;
-        boolean any = false;
-        for (int cpu : online.toArray()) {
-            CpuMask siblings = siblings(cpu);
-            if (siblings == null) continue;
-            any = true;
-            if (siblings.and(online).weight() > 1) return true;
-        }
-        return any ? false : null;
-    }
-
+    /** The CPUs of {@code cpu}'s core in the topology, or null when it describes none. */
     private CpuMask siblings(int cpu) {
-        String topology = "sys/devices/system/cpu/cpu" + cpu + "/topology/";
-        CpuMask m = readMask(topology + "thread_siblings_list");
-        if (m == null) m = readMask(topology + "core_cpus_list");
-        if (m == null) {
-            String hex = read(topology + "thread_siblings");
-            try {
-                if (hex != null) m = CpuMask.parseHex(hex.strip(), NBITS);
-            } catch (IllegalArgumentException ignored) {
-                // unreadable map: no sibling information
-            }
-        }
-        return m;
-    }
-
-    /** {@code cpu/online}, or on kernels without it the {@code cpuN} folders whose {@code online} is not 0. */
-    private CpuMask readOnline() {
-        CpuMask online = readMask("sys/devices/system/cpu/online");
-        if (online != null) return online;
-        Path cpuDir = root.resolve("sys/devices/system/cpu");
-        if (!Files.isDirectory(cpuDir)) return null;
-        CpuMask.Builder b = CpuMask.builder(NBITS);
-        try (var dirs = Files.list(cpuDir)) {
-            dirs.map(d -> d.getFileName().toString())
-                    .filter(n -> n.matches("cpu\\d+"))
-                    .map(n -> Integer.parseInt(n.substring(3)))
-                    .filter(cpu -> !"0".equals(Optional.ofNullable(read("sys/devices/system/cpu/cpu" + cpu + "/online")).map(String::strip).orElse("1")))
-                    .forEach(b::set);
-        } catch (IOException e) {
-            return null;
-        }
-        CpuMask m = b.build();
-        return m.isEmpty() ? null : m;
+        if (topology == null) return null;
+        return topology.nodeOf(TopologyNode.Kind.CORE, cpu).map(TopologyNode::cpus).orElse(null);
     }
 
     private List<String> busySiblings(CpuMask pinned, Map<Integer, long[]> before, Map<Integer, long[]> after) {
@@ -319,15 +264,15 @@ public final class EnvironmentProbe {
         List<Mount> mounts = readMounts();
         List<String> paths = new ArrayList<>();
 
-        String cpuset = null;
+        Optional<CgroupCpuset> cs = topology != null ? topology.cgroupCpuset() : CgroupCpuset.read(root, NBITS);
+        String cpuset = cs.map(c -> c.cpus().toList()).orElse(null);
+        cs.ifPresent(c -> paths.add(c.cgroup()));
         String quota = null;
         Double quotaCpus = null;
         String quotaSource = null;
 
         Path v2Dir = v2Path == null ? null : locate(mounts, "cgroup2", null, v2Path);
         if (v2Dir != null) {
-            String effective = readAbs(v2Dir.resolve("cpuset.cpus.effective"));
-            if (effective != null) cpuset = canonical(effective);
             Quota q = tightestQuota(v2Dir, mounts, "cgroup2", null, dir -> {
                 String max = readAbs(dir.resolve("cpu.max"));
                 if (max == null) return null;
@@ -341,17 +286,7 @@ public final class EnvironmentProbe {
                 quotaCpus = q.cpus.isInfinite() ? null : q.cpus;
                 quotaSource = q.source;
             }
-            if (cpuset != null || quota != null) paths.add(v2Path);
-        }
-        if (cpuset == null && v1Paths.containsKey("cpuset")) {
-            Path dir = locate(mounts, "cgroup", "cpuset", v1Paths.get("cpuset"));
-            if (dir != null) {
-                String effective = Optional.ofNullable(readAbs(dir.resolve("cpuset.effective_cpus"))).orElse(readAbs(dir.resolve("cpuset.cpus")));
-                if (effective != null) {
-                    cpuset = canonical(effective);
-                    paths.add("cpuset:" + v1Paths.get("cpuset"));
-                }
-            }
+            if (quota != null && !paths.contains(v2Path)) paths.add(v2Path);
         }
         if (quota == null && v1Paths.containsKey("cpu")) {
             Path dir = locate(mounts, "cgroup", "cpu", v1Paths.get("cpu"));
@@ -474,7 +409,7 @@ public final class EnvironmentProbe {
     private record Governors(String governor, Map<String, Object> frequency) {
     }
 
-    private Governors readGovernors(CpuMask online) {
+    private Governors readGovernors(CpuMask online, CpuInfo cpuinfo) {
         TreeMap<String, TreeSet<Integer>> byGovernor = new TreeMap<>();
         List<Double> mhz = new ArrayList<>();
         String source = null;
@@ -493,20 +428,9 @@ public final class EnvironmentProbe {
                 }
             }
         }
-        if (mhz.isEmpty()) {
-            String text = read("proc/cpuinfo");
-            if (text != null) {
-                for (String line : text.split("\n")) {
-                    if (line.startsWith("cpu MHz")) {
-                        try {
-                            mhz.add(Double.parseDouble(line.substring(line.indexOf(':') + 1).strip()));
-                            source = "/proc/cpuinfo cpu MHz";
-                        } catch (NumberFormatException ignored) {
-                            // not a number: leave it out
-                        }
-                    }
-                }
-            }
+        if (mhz.isEmpty() && !cpuinfo.mhz().isEmpty()) {
+            mhz.addAll(cpuinfo.mhz());
+            source = "/proc/cpuinfo cpu MHz";
         }
         String governor = byGovernor.isEmpty() ? null : String.join(",", byGovernor.keySet());
         Map<String, Object> freq = null;
@@ -526,12 +450,10 @@ public final class EnvironmentProbe {
 
     // ---- hypervisor ---------------------------------------------------------------------
 
-    private String hypervisor(Map<String, String> cpuinfo) {
+    private String hypervisor(CpuInfo cpuinfo) {
         String type = read("sys/hypervisor/type");
         if (type != null && !type.isBlank()) return type.strip();
-        String flags = cpuinfo.getOrDefault("flags", "");
-        boolean flag = (" " + flags + " ").contains(" hypervisor ");
-        if (!flag) return null;
+        if (!cpuinfo.flags().contains("hypervisor")) return null;
         String vendor = Optional.ofNullable(read("sys/class/dmi/id/sys_vendor")).map(String::strip).orElse(null);
         String product = Optional.ofNullable(read("sys/class/dmi/id/product_name")).map(String::strip).orElse(null);
         String clock = Optional.ofNullable(read("sys/devices/system/clocksource/clocksource0/current_clocksource")).map(String::strip).orElse("");
@@ -543,24 +465,6 @@ public final class EnvironmentProbe {
     }
 
     // ---- files --------------------------------------------------------------------------
-
-    private CpuMask readMask(String rel) {
-        String text = read(rel);
-        if (text == null) return null;
-        try {
-            return CpuMask.parseList(text.strip(), NBITS);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private static String canonical(String cpulist) {
-        try {
-            return CpuMask.parseList(cpulist.strip(), NBITS).toList();
-        } catch (IllegalArgumentException e) {
-            return cpulist.strip();
-        }
-    }
 
     private String read(String rel) {
         return readAbs(root.resolve(rel));

@@ -49,7 +49,8 @@ public final class Topology {
     private final CpuMask isolated;
     private final CpuMask nohzFull;
     private final CpuMask allowed;
-    private final CpuMask cgroupCpus;
+    private final CgroupCpuset cgroupCpuset;
+    private final Boolean smtActive;
     private final List<TopologyNode> roots;
     private final List<Cache> machineCaches;
     private final List<NumaNode> numaNodes;
@@ -78,7 +79,8 @@ public final class Topology {
         this.isolated = b.isolated;
         this.nohzFull = b.nohzFull;
         this.allowed = b.allowed;
-        this.cgroupCpus = b.cgroupCpus;
+        this.cgroupCpuset = b.cgroupCpuset;
+        this.smtActive = b.smtActive;
         this.roots = List.copyOf(b.roots);
         this.machineCaches = List.copyOf(b.machineCaches);
         this.numaNodes = List.copyOf(b.numaNodes);
@@ -181,7 +183,12 @@ public final class Topology {
 
     /** The cgroup's {@code cpuset.cpus.effective} (v2) or {@code cpuset.effective_cpus} (v1), when found. */
     public Optional<CpuMask> cgroupCpus() {
-        return Optional.ofNullable(cgroupCpus);
+        return cgroupCpuset().map(CgroupCpuset::cpus);
+    }
+
+    /** The cgroup's cpuset with the cgroup it came from, when the process is in one that has a cpuset. */
+    public Optional<CgroupCpuset> cgroupCpuset() {
+        return Optional.ofNullable(cgroupCpuset);
     }
 
     /** Online CPUs this process may use: {@code online ∩ allowed} (just {@code online} for a saved tree). */
@@ -330,10 +337,15 @@ public final class Topology {
         return Optional.empty();
     }
 
-    /** True when some core has more than one online PU. */
-    public boolean hasSmt() {
-        for (TopologyNode c : cores) if (c.cpus().weight() > 1) return true;
-        return false;
+    /**
+     * Whether SMT is in use: the kernel's {@code smt/active} where it has one, else whether some
+     * core has more than one online PU; empty when the tree describes no cores.
+     */
+    public Optional<Boolean> smt() {
+        if (smtActive != null) return Optional.of(smtActive);
+        if (cores.isEmpty()) return Optional.empty();
+        for (TopologyNode c : cores) if (c.cpus().weight() > 1) return Optional.of(true);
+        return Optional.of(false);
     }
 
     /** The one-line summary ending the text report: {@code 1 package, 2 cores, 2 PUs, 1 NUMA node; L1d 32K ×2, ...}. */
@@ -358,7 +370,8 @@ public final class Topology {
         CpuMask isolated;
         CpuMask nohzFull;
         CpuMask allowed;
-        CpuMask cgroupCpus;
+        CgroupCpuset cgroupCpuset;
+        Boolean smtActive;
         List<TopologyNode> roots = new ArrayList<>();
         List<Cache> machineCaches = new ArrayList<>();
         List<NumaNode> numaNodes = new ArrayList<>();

@@ -104,13 +104,14 @@ final class TopologyReader {
         CpuMask noDir = b.online.andNot(dirs);
         if (!noDir.isEmpty()) warnings.add("CPUs " + noDir + " are online but have no " + CPU + "/cpuN directory");
 
-        b.cpuModel = cpuModel();
+        b.cpuModel = CpuInfo.read(r).model();
+        b.smtActive = smtActive().orElse(null);
         List<NodeBuilder> roots = buildTree(b.online.andNot(noDir));
         readCaches(b.online.andNot(noDir), roots);
         b.roots = finish(roots);
         b.numaNodes = readNuma();
         b.coreKinds = readCoreKinds();
-        b.cgroupCpus = readCgroupCpus().orElse(null);
+        b.cgroupCpuset = CgroupCpuset.read(r, nbits).orElse(null);
         if (allowed != null) {
             CpuMask a = allowed.join();
             // the kernel never allows a CPU beyond nr_cpu_ids, which sysfs already covers
@@ -121,8 +122,8 @@ final class TopologyReader {
             warnings.add("allowed CPUs " + listOrNone(b.allowed) + " (sched_getaffinity) differ from online " + listOrNone(b.online)
                     + ": taskset, a container or a cgroup limits this process");
         }
-        if (b.cgroupCpus != null && !b.cgroupCpus.sameCpus(b.online)) {
-            warnings.add("the cgroup's cpuset " + listOrNone(b.cgroupCpus) + " differs from online " + listOrNone(b.online));
+        if (b.cgroupCpuset != null && !b.cgroupCpuset.cpus().sameCpus(b.online)) {
+            warnings.add("the cgroup's cpuset " + listOrNone(b.cgroupCpuset.cpus()) + " differs from online " + listOrNone(b.online));
         }
 
         List<String> all = new ArrayList<>();
@@ -572,67 +573,9 @@ final class TopologyReader {
 
     // ---- /proc and cgroups -------------------------------------------------------------
 
-    private String cpuModel() {
-        Optional<List<String>> lines = r.readLines("proc/cpuinfo");
-        if (lines.isEmpty()) return null;
-        for (String key : List.of("model name", "Processor", "cpu model", "cpu", "uarch", "Hardware")) {
-            for (String line : lines.get()) {
-                int colon = line.indexOf(':');
-                if (colon < 0) continue;
-                if (line.substring(0, colon).strip().equals(key)) {
-                    String v = line.substring(colon + 1).strip();
-                    if (!v.isEmpty()) return v;
-                }
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The cpuset of this process's cgroup: v2's {@code cpuset.cpus.effective} in the nearest
-     * cgroup that has one, or v1's {@code cpuset.effective_cpus}, found through
-     * {@code /proc/self/cgroup} and the mount points in {@code /proc/self/mountinfo}.
-     */
-    private Optional<CpuMask> readCgroupCpus() {
-        Optional<List<String>> cgroups = r.readLines("proc/self/cgroup");
-        if (cgroups.isEmpty()) return Optional.empty();
-        Optional<List<String>> mounts = r.readLines("proc/self/mountinfo");
-        if (mounts.isEmpty()) return Optional.empty();
-        for (String line : cgroups.get()) {
-            String[] f = line.split(":", 3);
-            if (f.length < 3) continue;
-            boolean v2 = f[0].equals("0") && f[1].isEmpty();
-            boolean v1cpuset = List.of(f[1].split(",")).contains("cpuset");
-            if (!v2 && !v1cpuset) continue;
-            for (String m : mounts.get()) {
-                int dash = m.indexOf(" - ");
-                if (dash < 0) continue;
-                String[] left = m.substring(0, dash).split(" ");
-                String[] right = m.substring(dash + 3).split(" ");
-                if (left.length < 5 || right.length < 1) continue;
-                boolean match = v2 ? right[0].equals("cgroup2")
-                        : right[0].equals("cgroup") && right.length >= 3 && List.of(right[2].split(",")).contains("cpuset");
-                if (!match) continue;
-                String mountRoot = left[3];
-                String mountPoint = left[4];
-                String path = f[2];
-                if (!mountRoot.equals("/") && path.startsWith(mountRoot)) path = path.substring(mountRoot.length());
-                String file = v2 ? "cpuset.cpus.effective" : "cpuset.effective_cpus";
-                String dir = squeezeSlashes(mountPoint + "/" + path);
-                if (dir.length() > 1 && dir.endsWith("/")) dir = dir.substring(0, dir.length() - 1);
-                while (true) {
-                    String rel = squeezeSlashes(dir + "/" + file).substring(1);
-                    if (!rel.startsWith("..") && !rel.contains("/../")) {
-                        Optional<CpuMask> cpus = r.readList(rel, nbits);
-                        if (cpus.isPresent()) return cpus;
-                    }
-                    if (dir.equals(mountPoint) || dir.length() <= 1 || !dir.contains("/")) break;
-                    dir = dir.substring(0, dir.lastIndexOf('/'));
-                    if (dir.length() < mountPoint.length()) break;
-                }
-            }
-        }
-        return Optional.empty();
+    /** {@code smt/active} (v4.19+): whether the kernel has SMT siblings online; empty on older kernels. */
+    private Optional<Boolean> smtActive() {
+        return r.read(CPU + "/smt/active").map(String::strip).filter(v -> v.equals("0") || v.equals("1")).map(v -> v.equals("1"));
     }
 
     // ---- helpers -----------------------------------------------------------------------

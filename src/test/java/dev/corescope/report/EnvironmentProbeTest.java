@@ -2,6 +2,7 @@ package dev.corescope.report;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
+import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -206,6 +207,30 @@ class EnvironmentProbeTest {
     }
 
     @Test
+    void theEnvironmentAndTheTopologyOfASavedTreeAgree() throws Exception {
+        for (String name : List.of("2arm-2c", "16em64t-4s2c2t-offlines", "128arm-2pa2n8cluster4co")) {
+            Path tree = Fixtures.unpack(name, Files.createDirectories(root.resolve(name)));
+            Topology t = Topology.read(tree);
+            Environment env = new EnvironmentProbe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null)).finish(
+                    new EnvironmentProbe.Start(T0, java.util.Map.of()), T1, null);
+            assertEquals(t.cpuModel().orElse(null), env.cpuModel(), name);
+            assertEquals(t.online().toList(), env.online(), name);
+            assertEquals(t.isolated().toList(), env.isolated(), name);
+            assertEquals(t.nohzFull().toList(), env.nohzFull(), name);
+            assertEquals(t.smt().orElse(null), env.smt(), name);
+            assertEquals(t.cgroupCpus().map(CpuMask::toList).orElse(null), env.cgroupCpuset(), name);
+        }
+    }
+
+    @Test
+    void anOldArmBoardIsNamedByItsProcessorNotItsBoard() throws Exception {
+        Path tree = Fixtures.unpack("2arm-2c", root);
+        Environment env = new EnvironmentProbe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null)).finish(
+                new EnvironmentProbe.Start(T0, java.util.Map.of()), T1, null);
+        assertEquals("ARMv7 Processor rev 1 (v7l)", env.cpuModel());
+    }
+
+    @Test
     void aSavedSmtServerIsSeenAsSmt() throws Exception {
         Path tree = Fixtures.unpack("16em64t-4s2c2t", root);
         EnvironmentProbe probe = new EnvironmentProbe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null));
@@ -218,7 +243,7 @@ class EnvironmentProbeTest {
     @Test
     void theLiveMachineHasItsAllowedSetKernelAndTimes() {
         assumeTrue(Files.isDirectory(Path.of("/sys/devices/system/cpu")), "needs Linux sysfs");
-        EnvironmentProbe probe = EnvironmentProbe.live();
+        EnvironmentProbe probe = EnvironmentProbe.live(Topology.live());
         Environment env = probe.finish(probe.start(T0), T1, null);
         assertEquals(Affinity.processAllowed().toList(), env.allowed());
         assertTrue(env.kernel().startsWith("Linux "), env.kernel());

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * The sysfs trees of real machines ({@code src/test/resources/fixtures/topology/*.tar.bz2}, from
  * hwloc's test suite), unpacked once per build folder under {@code target/topology-fixtures}.
  */
-final class Fixtures {
+public final class Fixtures {
 
     private static final Map<String, Path> UNPACKED = new ConcurrentHashMap<>();
 
@@ -53,7 +53,7 @@ final class Fixtures {
     }
 
     /** The unpacked root (holding sys/ and proc/) of tree {@code name}. */
-    static Path root(String name) {
+    public static Path root(String name) {
         return UNPACKED.computeIfAbsent(name, Fixtures::unpack);
     }
 

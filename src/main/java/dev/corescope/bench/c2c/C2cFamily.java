@@ -60,7 +60,7 @@ public final class C2cFamily implements BenchFamily {
     @Override
     public FamilyRun run(BenchContext context) throws Exception {
         List<String> notes = new ArrayList<>();
-        Topology topology = Topology.live();
+        Topology topology = context.topology();
         CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
         int[] cpus = usable.toArray();
         List<CpuLabels.Place> places = CpuLabels.of(topology, cpus);

@@ -66,8 +66,8 @@ public final class CpumaskFamily implements BenchFamily {
         int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 100;
         boolean nativeOk = CpumaskTwins.available();
         String cpus = ForkPinning.cpusField(ctx.cpus());
-        CpuMask allowed = Affinity.allowed();
-        int nrCpuIds = Affinity.nrCpuIds();
+        CpuMask allowed = ctx.os().allowed();
+        int nrCpuIds = ctx.os().nrCpuIds();
 
         String load = MachineLoad.describe().orElse(null);
         List<CpumaskConfig> splitPlan = splitPlan(ctx, javaPlan);

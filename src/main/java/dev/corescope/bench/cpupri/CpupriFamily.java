@@ -65,7 +65,7 @@ public final class CpupriFamily implements BenchFamily {
     @Override
     public FamilyRun run(BenchContext context) throws Exception {
         List<String> notes = new ArrayList<>();
-        Topology topology = Topology.live();
+        Topology topology = context.topology();
         int line = topology.cacheLineSize();
         topology.warnings().stream().filter(w -> w.contains("cache line")).forEach(notes::add);
 

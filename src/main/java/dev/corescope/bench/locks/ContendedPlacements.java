@@ -8,6 +8,7 @@ import dev.corescope.topology.Topology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Which CPUs the contended mode runs on: the {@code --cpus} list (one thread per CPU, at most
@@ -23,7 +24,7 @@ final class ContendedPlacements {
      * The placements to run, or an empty list when fewer than two CPUs are usable
      * ({@link #skipReason} says why).
      */
-    static List<ThreadPlacement> choose(Optional<CpuMask> user, CpuMask allowed) {
+    static List<ThreadPlacement> choose(Optional<CpuMask> user, CpuMask allowed, Supplier<Topology> topology) {
         if (user.isPresent()) {
             CpuMask m = user.get();
             if (m.weight() < 2) return List.of();
@@ -35,7 +36,7 @@ final class ContendedPlacements {
         if (allowed.weight() < 2) return List.of();
         Topology t;
         try {
-            t = Topology.live();
+            t = topology.get();
         } catch (RuntimeException e) {
             int a = allowed.first();
             int b = allowed.next(a);

@@ -6,7 +6,6 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import org.openjdk.jmh.results.Result;
@@ -112,7 +111,7 @@ public final class LocksFamily implements BenchFamily {
 
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
-        CpuMask allowed = Affinity.processAllowed();
+        CpuMask allowed = ctx.os().processAllowed();
         int cpu = ctx.cpus().map(CpuMask::first).orElse(allowed.last());
         String cpuChoice = ctx.cpus().isPresent() ? "the first CPU of --cpus"
                 : "the last allowed CPU, often the quietest; --cpus picks another";
@@ -128,7 +127,7 @@ public final class LocksFamily implements BenchFamily {
                 .filter(r -> twin || !r.needsTwin())
                 .toList();
         List<NativeRow> nativeRows = twin ? NATIVE_ROWS : List.of();
-        List<ThreadPlacement> placements = ContendedPlacements.choose(ctx.cpus(), allowed);
+        List<ThreadPlacement> placements = ContendedPlacements.choose(ctx.cpus(), allowed, ctx::topology);
         List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> !ctx.quick() || ctx.smoke() || r.inQuick()).toList();
         long contendedSteps = placements.size() * contendedRows.stream()
                 .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
@@ -136,7 +135,7 @@ public final class LocksFamily implements BenchFamily {
 
         List<LockMeasurement> rows = new ArrayList<>();
         TscRate tsc;
-        try (Pinning ignored = Affinity.pin(cpu)) {
+        try (Pinning ignored = ctx.os().pin(cpu)) {
             tsc = TscRate.detect(Path.of("/"), ctx.smoke() ? 2 : CALIBRATIONS_QUICK * (ctx.quick() ? 1 : 4),
                     ctx.smoke() ? 1_000_000 : CALIBRATION_WINDOW_NS);
             ctx.progress().step("TSC rate");

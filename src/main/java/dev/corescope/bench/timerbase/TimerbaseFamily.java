@@ -80,7 +80,7 @@ public final class TimerbaseFamily implements BenchFamily {
         List<TimerbaseReport.CodeSize> sizes = new ArrayList<>();
         Map<Integer, Integer> firstTouchedOn;
         String cpusWithBases;
-        try (TimerBases tb = TimerBases.create(Affinity.processAllowed(), TimerbaseBenchmark.TIMERS, TimerbaseBenchmark.SEED);
+        try (TimerBases tb = TimerBases.create(ctx.os().processAllowed(), TimerbaseBenchmark.TIMERS, TimerbaseBenchmark.SEED);
              Pinning p = ctx.cpus().map(Affinity::pin).orElse(null)) {
             firstTouchedOn = tb.firstTouchedOn();
             cpusWithBases = tb.cpus().toList();

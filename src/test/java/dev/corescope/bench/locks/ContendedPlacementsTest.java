@@ -1,11 +1,14 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.topology.Fixtures;
 import dev.corescope.topology.Placement;
+import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,18 +17,46 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Which CPUs the contended threads get. */
 class ContendedPlacementsTest {
 
+    /** For choices that must not need the topology. */
+    private static final Supplier<Topology> NOT_READ = () -> {
+        throw new AssertionError("the topology was read");
+    };
+
+    @Test
+    void withoutCpusTheSavedFourSocketMachineGetsOnePairPerKindItOffers() {
+        Topology t = Topology.read(Fixtures.root("16em64t-4s2c2t"));
+        List<ThreadPlacement> p = ContendedPlacements.choose(Optional.empty(), t.usable(), () -> t);
+        assertEquals(List.of("smt", "same-l3", "cross-package"), p.stream().map(ThreadPlacement::name).toList());
+        for (ThreadPlacement tp : p) {
+            assertEquals(2, tp.threads());
+            assertTrue(tp.cpus()[0] != tp.cpus()[1], tp.description());
+        }
+        assertArrayEquals(new int[]{0, 8}, p.get(0).cpus(), "CPU 0's SMT sibling on this machine is CPU 8");
+    }
+
+    @Test
+    void anUnreadableTopologyFallsBackToTheFirstTwoAllowedCpus() {
+        List<ThreadPlacement> p = ContendedPlacements.choose(Optional.empty(), CpuMask.parseList("5,9-11", 64),
+                () -> {
+                    throw new IllegalStateException("no sysfs");
+                });
+        assertEquals(1, p.size());
+        assertArrayEquals(new int[]{5, 9}, p.get(0).cpus());
+        assertTrue(p.get(0).description().contains("no sysfs"), p.get(0).description());
+    }
+
     @Test
     void oneCpuMeansNoContendedModeAndSaysWhy() {
         CpuMask one = CpuMask.of(8, 3);
-        assertEquals(List.of(), ContendedPlacements.choose(Optional.empty(), one));
+        assertEquals(List.of(), ContendedPlacements.choose(Optional.empty(), one, NOT_READ));
         assertEquals("contended mode skipped: only CPU 3 is allowed, and it needs two", ContendedPlacements.skipReason(Optional.empty(), one));
-        assertEquals(List.of(), ContendedPlacements.choose(Optional.of(one), CpuMask.full(8)));
+        assertEquals(List.of(), ContendedPlacements.choose(Optional.of(one), CpuMask.full(8), NOT_READ));
         assertTrue(ContendedPlacements.skipReason(Optional.of(one), CpuMask.full(8)).contains("--cpus 3 names one CPU"));
     }
 
     @Test
     void theCpusListGivesOneThreadPerCpu() {
-        List<ThreadPlacement> p = ContendedPlacements.choose(Optional.of(CpuMask.parseList("0,2,5", 8)), CpuMask.full(8));
+        List<ThreadPlacement> p = ContendedPlacements.choose(Optional.of(CpuMask.parseList("0,2,5", 8)), CpuMask.full(8), NOT_READ);
         assertEquals(1, p.size());
         assertEquals("cpus", p.get(0).name());
         assertArrayEquals(new int[]{0, 2, 5}, p.get(0).cpus());
@@ -35,7 +66,7 @@ class ContendedPlacementsTest {
 
     @Test
     void aLongCpusListIsCutToOneCounterPerThread() {
-        List<ThreadPlacement> p = ContendedPlacements.choose(Optional.of(CpuMask.full(12)), CpuMask.full(12));
+        List<ThreadPlacement> p = ContendedPlacements.choose(Optional.of(CpuMask.full(12)), CpuMask.full(12), NOT_READ);
         assertEquals(ContendedLockBenchmark.MAX_THREADS, p.get(0).threads());
         assertEquals("CPUs 0,1,2,3,4,5,6,7 from --cpus (its first 8: one counter per thread, at most 8)", p.get(0).description());
     }

@@ -1,0 +1,43 @@
+package dev.corescope.cli;
+
+import dev.corescope.bench.BenchSession;
+import dev.corescope.report.EnvironmentProbe;
+import dev.corescope.report.MachineTopology;
+import dev.corescope.topology.Topology;
+import dev.corescope.topology.TopologySvg;
+import dev.corescope.topology.TopologyText;
+
+/**
+ * This machine's topology, read once per command and handed to whoever needs it: the
+ * environment probe, the results file, the tour's header.
+ *
+ * @param topology the topology, or null when it could not be read
+ * @param error    why it could not be read, or null
+ */
+record LiveMachine(Topology topology, String error) {
+
+    /** Reads {@code /}; never throws (a failure is kept as {@link #error}). */
+    static LiveMachine read() {
+        try {
+            return new LiveMachine(Topology.live(), null);
+        } catch (RuntimeException e) {
+            return new LiveMachine(null, BenchSession.describe(e));
+        }
+    }
+
+    EnvironmentProbe probe() {
+        return EnvironmentProbe.live(topology);
+    }
+
+    /** The topology as the results file keeps it: the summary line and the picture. */
+    MachineTopology forResults() {
+        if (topology == null) return new MachineTopology(null, null, error);
+        String svg;
+        try {
+            svg = TopologySvg.render(topology);
+        } catch (RuntimeException e) {
+            svg = null;
+        }
+        return new MachineTopology(TopologyText.summaryLine(topology), svg, null);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.corescope.sys;
+
+import dev.corescope.cpumask.CpuMask;
+
+/**
+ * What benchmarks and their session need from the kernel, behind one small interface (as
+ * OpenHFT's {@code IAffinity}): the allowed CPUs, pinning, the current CPU and the hardware
+ * counters. {@link #live()} is this machine through FFM ({@link Affinity}, {@link PerfCounters});
+ * tests hand in an implementation over a saved topology with more CPUs than the machine has.
+ *
+ * <p>Affinity is per thread: {@link #allowed()}, {@link #setAllowed} and {@link #pin} act on the
+ * calling thread.
+ */
+public interface Os {
+
+    /** This machine, through FFM. */
+    static Os live() {
+        return LiveOs.INSTANCE;
+    }
+
+    /** {@code nr_cpu_ids}: the last possible CPU + 1. */
+    int nrCpuIds();
+
+    /** The CPUs this process was allowed when it started: what {@link #pin} checks against. */
+    CpuMask processAllowed();
+
+    /** The CPUs the calling thread may run on now. */
+    CpuMask allowed();
+
+    /** Sets the calling thread's allowed CPUs (to put back a mask a caller changed). */
+    void setAllowed(CpuMask cpus);
+
+    /** Pins the calling thread; closing the {@link Pinning} puts its previous mask back. */
+    Pinning pin(CpuMask cpus);
+
+    /** {@link #pin(CpuMask)} to one CPU. */
+    default Pinning pin(int cpu) {
+        return pin(CpuMask.of(Math.max(nrCpuIds(), cpu + 1), cpu));
+    }
+
+    /** The CPU the calling thread runs on now. */
+    int currentCpu();
+
+    /** Starts counting the calling thread (and threads it starts) with the default events. */
+    PerfCounters.Session startCounters();
+
+    /** {@link Os#live()}: the static calls of {@link Affinity} and {@link PerfCounters}. */
+    final class LiveOs implements Os {
+        private static final LiveOs INSTANCE = new LiveOs();
+
+        private LiveOs() {
+        }
+
+        @Override
+        public int nrCpuIds() {
+            return Affinity.nrCpuIds();
+        }
+
+        @Override
+        public CpuMask processAllowed() {
+            return Affinity.processAllowed();
+        }
+
+        @Override
+        public CpuMask allowed() {
+            return Affinity.allowed();
+        }
+
+        @Override
+        public void setAllowed(CpuMask cpus) {
+            Affinity.set(0, cpus);
+        }
+
+        @Override
+        public Pinning pin(CpuMask cpus) {
+            return Affinity.pin(cpus);
+        }
+
+        @Override
+        public Pinning pin(int cpu) {
+            return Affinity.pin(cpu);
+        }
+
+        @Override
+        public int currentCpu() {
+            return Affinity.currentCpu();
+        }
+
+        @Override
+        public PerfCounters.Session startCounters() {
+            return PerfCounters.start();
+        }
+
+        @Override
+        public String toString() {
+            return "Os.live()";
+        }
+    }
+}

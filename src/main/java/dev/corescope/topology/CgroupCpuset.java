@@ -1,0 +1,81 @@
+package dev.corescope.topology;
+
+import dev.corescope.cpumask.CpuMask;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The cpuset of this process's cgroup, found as the JDK's container support finds it: the
+ * process's line in {@code /proc/self/cgroup}, located under its mount from
+ * {@code /proc/self/mountinfo}. v2's {@code cpuset.cpus.effective} first, then v1's
+ * {@code cpuset.effective_cpus} (or {@code cpuset.cpus}); the nearest cgroup on the path up to
+ * the mount that has the file counts. One rule for the topology and the environment.
+ *
+ * @param cpus   the effective CPUs
+ * @param cgroup which cgroup: its path for v2 ({@code /user.slice/x.scope}), {@code cpuset:PATH} for v1
+ */
+public record CgroupCpuset(CpuMask cpus, String cgroup) {
+
+    /** Under {@code root}, as a mask of {@code nbits}. */
+    public static Optional<CgroupCpuset> read(Path root, int nbits) {
+        return read(new SysfsReader(root), nbits);
+    }
+
+    static Optional<CgroupCpuset> read(SysfsReader r, int nbits) {
+        Optional<List<String>> cgroups = r.readLines("proc/self/cgroup");
+        if (cgroups.isEmpty()) return Optional.empty();
+        Optional<List<String>> mounts = r.readLines("proc/self/mountinfo");
+        if (mounts.isEmpty()) return Optional.empty();
+        for (boolean v2 : new boolean[] {true, false}) {
+            for (String line : cgroups.get()) {
+                String[] f = line.split(":", 3);
+                if (f.length < 3) continue;
+                boolean isV2 = f[0].equals("0") && f[1].isEmpty();
+                if (v2 ? !isV2 : !List.of(f[1].split(",")).contains("cpuset")) continue;
+                Optional<CpuMask> cpus = find(r, mounts.get(), v2, f[2], nbits);
+                if (cpus.isPresent()) return Optional.of(new CgroupCpuset(cpus.get(), v2 ? f[2] : "cpuset:" + f[2]));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<CpuMask> find(SysfsReader r, List<String> mounts, boolean v2, String cgroupPath, int nbits) {
+        for (String m : mounts) {
+            int dash = m.indexOf(" - ");
+            if (dash < 0) continue;
+            String[] left = m.substring(0, dash).split(" ");
+            String[] right = m.substring(dash + 3).split(" ");
+            if (left.length < 5 || right.length < 1) continue;
+            boolean match = v2 ? right[0].equals("cgroup2")
+                    : right[0].equals("cgroup") && right.length >= 3 && List.of(right[2].split(",")).contains("cpuset");
+            if (!match) continue;
+            String mountRoot = unescape(left[3]);
+            String mountPoint = unescape(left[4]);
+            String path = cgroupPath;
+            if (!mountRoot.equals("/") && path.startsWith(mountRoot)) path = path.substring(mountRoot.length());
+            List<String> files = v2 ? List.of("cpuset.cpus.effective") : List.of("cpuset.effective_cpus", "cpuset.cpus");
+            String dir = TopologyReader.squeezeSlashes(mountPoint + "/" + path);
+            if (dir.length() > 1 && dir.endsWith("/")) dir = dir.substring(0, dir.length() - 1);
+            while (true) {
+                for (String file : files) {
+                    String rel = TopologyReader.squeezeSlashes(dir + "/" + file).substring(1);
+                    if (!rel.startsWith("..") && !rel.contains("/../")) {
+                        Optional<CpuMask> cpus = r.readList(rel, nbits);
+                        if (cpus.isPresent()) return cpus;
+                    }
+                }
+                if (dir.equals(mountPoint) || dir.length() <= 1 || !dir.contains("/")) break;
+                dir = dir.substring(0, dir.lastIndexOf('/'));
+                if (dir.length() < mountPoint.length()) break;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** mountinfo escapes space, tab, newline and backslash as octal. */
+    private static String unescape(String s) {
+        return s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
+    }
+}

@@ -1,0 +1,76 @@
+package dev.corescope.topology;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What {@code /proc/cpuinfo} says that corescope uses, parsed by one set of rules for the
+ * topology and the results file's environment alike: the CPU's name, the first CPU's flags
+ * and each CPU's {@code cpu MHz}.
+ *
+ * @param model the CPU's name, or null when the file names none
+ * @param flags the first CPU's {@code flags} (x86) or {@code Features} (Arm)
+ * @param mhz   every {@code cpu MHz} line, in file order (empty where the kernel prints none)
+ */
+public record CpuInfo(String model, Set<String> flags, List<Double> mhz) {
+
+    /**
+     * Keys naming the CPU, best first: x86's {@code model name}; old Arm's {@code Processor};
+     * MIPS's {@code cpu model}; PowerPC's {@code cpu}; RISC-V's {@code uarch}; then the board
+     * ({@code Model}, {@code Hardware}). arm64 names none, so its implementer and part follow.
+     */
+    private static final List<String> MODEL_KEYS = List.of("model name", "Processor", "cpu model", "cpu", "uarch", "Model", "Hardware");
+
+    public static final CpuInfo NONE = new CpuInfo(null, Set.of(), List.of());
+
+    public CpuInfo {
+        flags = Set.copyOf(flags);
+        mhz = List.copyOf(mhz);
+    }
+
+    /** {@code proc/cpuinfo} under {@code root}; {@link #NONE} when it is absent. */
+    public static CpuInfo read(Path root) {
+        return read(new SysfsReader(root));
+    }
+
+    static CpuInfo read(SysfsReader r) {
+        return r.readLines("proc/cpuinfo").map(CpuInfo::parse).orElse(NONE);
+    }
+
+    static CpuInfo parse(List<String> lines) {
+        Map<String, String> first = new LinkedHashMap<>();
+        List<Double> mhz = new ArrayList<>();
+        for (String line : lines) {
+            int colon = line.indexOf(':');
+            if (colon < 0) continue;
+            String key = line.substring(0, colon).strip();
+            String value = line.substring(colon + 1).strip();
+            first.putIfAbsent(key, value);
+            if (key.equals("cpu MHz")) {
+                try {
+                    mhz.add(Double.parseDouble(value));
+                } catch (NumberFormatException ignored) {
+                    // not a number: left out
+                }
+            }
+        }
+        String features = Optional.ofNullable(first.get("flags")).orElse(first.getOrDefault("Features", ""));
+        return new CpuInfo(model(first), features.isBlank() ? Set.of() : Set.copyOf(Arrays.asList(features.split("\\s+"))), mhz);
+    }
+
+    private static String model(Map<String, String> first) {
+        for (String key : MODEL_KEYS) {
+            String v = first.get(key);
+            if (v != null && !v.isBlank()) return v;
+        }
+        String part = first.get("CPU part");
+        if (part != null) return "Arm CPU implementer " + first.getOrDefault("CPU implementer", "?") + " part " + part;
+        return null;
+    }
+}
