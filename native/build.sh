@@ -32,7 +32,12 @@ sources=("$here"/src/*.c)
 
 # -O2 like a distribution kernel build; -fno-inline for the twins is set per
 # function with __attribute__((noinline)) where the seed's code was not inlined.
-if ! log=$("$cc" -std=gnu11 -O2 -fPIC -shared -Wall -Wextra -pthread \
+# -fno-semantic-interposition: a call from one twin to another inside this library is a
+# direct call, not one through the PLT (the kernel is not PIC and has no PLT; with the
+# default, every cs_* call from a timed loop went through a PLT stub). Data shared inside
+# the library (timerbase.c's __per_cpu_offset[]) is marked hidden in the source, so it is
+# addressed relative to the instruction pointer, not loaded from the GOT first.
+if ! log=$("$cc" -std=gnu11 -O2 -fPIC -fno-semantic-interposition -shared -Wall -Wextra -pthread \
            -I"$here/include" -o "$out/libcorescope.so" "${sources[@]}" 2>&1); then
   printf '%s\n' "$log" >&2
   unavailable "$cc failed to compile native/src (see the build log)"

@@ -74,10 +74,23 @@ _Static_assert(sizeof(struct timer_base) == 4736, "timer_base as TimerBases.TIME
 #define PCPU_TIMER_BASES 64UL
 #define timer_bases ((struct timer_base *)PCPU_TIMER_BASES)
 
-/* __per_cpu_offset[]: the kernel's is a global array; set at the start of every batch */
-static const unsigned long *__per_cpu_offset;
+/*
+ * __per_cpu_offset[]: in the kernel a global array, `extern unsigned long
+ * __per_cpu_offset[NR_CPUS]` (arch/x86/include/asm/percpu.h), so per_cpu_ptr() is one load
+ * from a link-time address. The same here: an array inside this library (hidden, so no GOT
+ * load in front of it; the kernel is not PIC and needs none), filled from the Java model's
+ * table before every batch. 8192 is the NR_CPUS of x86-64 distribution kernels.
+ */
+#define NR_CPUS 8192
+__attribute__((visibility("hidden"))) unsigned long __per_cpu_offset[NR_CPUS];
 
-/* include/linux/compiler-gcc.h: hides the pointer from the optimiser, as the kernel does */
+/*
+ * include/linux/compiler-gcc.h. The empty asm hides where the pointer came from, so GCC
+ * makes no assumption about which object `ptr + off` points into. It does NOT keep two
+ * lookups apart: the asm is not volatile and clobbers no memory, and __per_cpu_offset[cpu]
+ * is a plain load, so GCC may load it once for two per_cpu_ptr() of the same CPU, and does
+ * (cs_timerbase_lock_before has one load of the table; MachineCode shows it).
+ */
 #define RELOC_HIDE(ptr, off)						\
 ({									\
 	unsigned long __ptr;						\
@@ -85,8 +98,14 @@ static const unsigned long *__per_cpu_offset;
 	(__typeof__(ptr)) (__ptr + (off));				\
 })
 #define per_cpu_ptr(ptr, cpu) RELOC_HIDE((ptr), __per_cpu_offset[(cpu)])
+/* Not the kernel's: each lookup a READ_ONCE of the table, which GCC may neither merge nor drop. */
+#define per_cpu_ptr_reload(ptr, cpu) RELOC_HIDE((ptr), READ_ONCE(__per_cpu_offset[(cpu)]))
 
-/* Before seed 001: a deferrable timer computes per_cpu_ptr() twice. */
+/*
+ * Before seed 001: a deferrable timer computes per_cpu_ptr() twice. Compiled as the kernel
+ * is, GCC loads __per_cpu_offset[cpu] once, computes both addresses and picks one: the
+ * compiler's own choice, variant "before".
+ */
 static inline struct timer_base *get_timer_cpu_base_before(uint32_t tflags, uint32_t cpu)
 {
 	int index = tflags & TIMER_PINNED ? BASE_LOCAL : BASE_GLOBAL;
@@ -100,6 +119,21 @@ static inline struct timer_base *get_timer_cpu_base_before(uint32_t tflags, uint
 	 */
 	if (tflags & TIMER_DEFERRABLE)
 		base = per_cpu_ptr(&timer_bases[BASE_DEF], cpu);
+	return base;
+}
+
+/*
+ * The same code with both lookups kept: variant "before_two_loads", what "two per_cpu_ptr()"
+ * costs when nothing merges them (a deferrable timer loads __per_cpu_offset[cpu] twice).
+ */
+static inline struct timer_base *get_timer_cpu_base_before_two_loads(uint32_t tflags, uint32_t cpu)
+{
+	int index = tflags & TIMER_PINNED ? BASE_LOCAL : BASE_GLOBAL;
+	struct timer_base *base;
+
+	base = per_cpu_ptr_reload(&timer_bases[index], cpu);
+	if (tflags & TIMER_DEFERRABLE)
+		base = per_cpu_ptr_reload(&timer_bases[BASE_DEF], cpu);
 	return base;
 }
 
@@ -136,9 +170,21 @@ CS_NOINLINE struct timer_base *cs_timerbase_lock_##WHEN(struct timer_list *timer
 }
 
 DEFINE_LOCK_TIMER_BASE(before)
+DEFINE_LOCK_TIMER_BASE(before_two_loads)
 DEFINE_LOCK_TIMER_BASE(after)
 
-enum { EMPTY, BEFORE, AFTER };
+/* TimerbaseTwins.Variant's ordinals */
+enum { EMPTY, BEFORE, AFTER, BEFORE_TWO_LOADS };
+
+/* The Java model's table into __per_cpu_offset[]; false when it has more than NR_CPUS entries. */
+static bool load_offsets(const unsigned long *per_cpu_offset, uint32_t nr_cpu_ids)
+{
+	if (nr_cpu_ids > NR_CPUS)
+		return false;
+	for (uint32_t cpu = 0; cpu < nr_cpu_ids; cpu++)
+		__per_cpu_offset[cpu] = per_cpu_offset[cpu];
+	return true;
+}
 
 static inline uint64_t clock_ns(clockid_t clock)
 {
@@ -155,26 +201,32 @@ static inline uint64_t now_ns(void)
 
 /*
  * `calls` lock_timer_base() calls over timers[0 .. ntimers-1] (ntimers a power of two),
- * timed as one batch. Returns the elapsed nanoseconds (-1: unknown variant); *cpu_ns gets
- * the thread's CPU time over the same span, so the caller can tell a batch during which the
- * thread was descheduled; adds every base's address to *sink.
+ * timed as one batch, after copying per_cpu_offset[0 .. nr_cpu_ids-1] into __per_cpu_offset[].
+ * Returns the elapsed nanoseconds (-1: unknown variant, -2: nr_cpu_ids above NR_CPUS);
+ * *cpu_ns gets the thread's CPU time over the same span, so the caller can tell a batch during
+ * which the thread was descheduled; adds every base's address to *sink.
  */
-int64_t cs_timerbase_batch(int variant, const unsigned long *per_cpu_offset, struct timer_list *timers,
-			   uint32_t ntimers, int64_t calls, uint64_t *sink, int64_t *cpu_ns)
+int64_t cs_timerbase_batch(int variant, const unsigned long *per_cpu_offset, uint32_t nr_cpu_ids,
+			   struct timer_list *timers, uint32_t ntimers, int64_t calls, uint64_t *sink,
+			   int64_t *cpu_ns)
 {
 	uint64_t sum = 0, start, end, cpu_start, cpu_end;
 
-	__per_cpu_offset = per_cpu_offset;
+	if (variant != BEFORE && variant != AFTER && variant != BEFORE_TWO_LOADS)
+		return -1;
+	if (!load_offsets(per_cpu_offset, nr_cpu_ids))
+		return -2;
 	cpu_start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	start = now_ns();
 	if (variant == BEFORE) {
 		for (int64_t n = 0; n < calls; n++)
 			sum += (uintptr_t)cs_timerbase_lock_before(&timers[n & (ntimers - 1)]);
-	} else if (variant == AFTER) {
+	} else if (variant == BEFORE_TWO_LOADS) {
+		for (int64_t n = 0; n < calls; n++)
+			sum += (uintptr_t)cs_timerbase_lock_before_two_loads(&timers[n & (ntimers - 1)]);
+	} else {
 		for (int64_t n = 0; n < calls; n++)
 			sum += (uintptr_t)cs_timerbase_lock_after(&timers[n & (ntimers - 1)]);
-	} else {
-		return -1;
 	}
 	end = now_ns();
 	cpu_end = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -187,14 +239,17 @@ int64_t cs_timerbase_batch(int variant, const unsigned long *per_cpu_offset, str
  * The seed's way: clock_gettime() before and after every call, `samples` times, each
  * latency in ns into out_ns[]. EMPTY times nothing between the two clock reads: the
  * clock's own cost. Returns the sum of the bases' ->cpu (0 for EMPTY), -1 for an unknown
- * variant.
+ * variant, -2 for nr_cpu_ids above NR_CPUS.
  */
-int64_t cs_timerbase_samples(int variant, const unsigned long *per_cpu_offset, struct timer_list *timers,
-			     uint32_t ntimers, uint32_t *out_ns, int64_t samples)
+int64_t cs_timerbase_samples(int variant, const unsigned long *per_cpu_offset, uint32_t nr_cpu_ids,
+			     struct timer_list *timers, uint32_t ntimers, uint32_t *out_ns, int64_t samples)
 {
 	int64_t cpus = 0;
 
-	__per_cpu_offset = per_cpu_offset;
+	if (variant != EMPTY && variant != BEFORE && variant != AFTER && variant != BEFORE_TWO_LOADS)
+		return -1;
+	if (!load_offsets(per_cpu_offset, nr_cpu_ids))
+		return -2;
 	for (int64_t n = 0; n < samples; n++) {
 		struct timer_list *timer = &timers[n & (ntimers - 1)];
 		struct timer_base *base = NULL;
@@ -210,13 +265,16 @@ int64_t cs_timerbase_samples(int variant, const unsigned long *per_cpu_offset, s
 			base = cs_timerbase_lock_before(timer);
 			t1 = now_ns();
 			break;
-		case AFTER:
+		case BEFORE_TWO_LOADS:
+			t0 = now_ns();
+			base = cs_timerbase_lock_before_two_loads(timer);
+			t1 = now_ns();
+			break;
+		default:
 			t0 = now_ns();
 			base = cs_timerbase_lock_after(timer);
 			t1 = now_ns();
 			break;
-		default:
-			return -1;
 		}
 		out_ns[n] = (uint32_t)(t1 - t0 > UINT32_MAX ? UINT32_MAX : t1 - t0);
 		if (base)

@@ -18,4 +18,12 @@ public interface BenchFamily {
      * and the reason goes into {@link FamilyRun#notes()}.
      */
     FamilyRun run(BenchContext context) throws Exception;
+
+    /**
+     * The functions whose machine code {@code bench} records after a run
+     * ({@link MachineCodeReader}): each variant's C twin and Java method. None by default.
+     */
+    default java.util.List<MeasuredFunction> measuredFunctions() {
+        return java.util.List.of();
+    }
 }

@@ -6,6 +6,7 @@ import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Layout;
+import dev.corescope.report.MachineCode;
 import dev.corescope.report.MachineTopology;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
@@ -59,6 +60,7 @@ public final class BenchSession {
 
     private final List<FamilyRun> runs = new ArrayList<>();
     private final List<Counters> counters = new ArrayList<>();
+    private final List<MachineCode> code = new ArrayList<>();
     private final List<ResultsFile.Failure> failures = new ArrayList<>();
     private int processed;
     private EnvironmentProbe.Start start;
@@ -157,7 +159,7 @@ public final class BenchSession {
         List<ResultsFile.Failure> allFailures = new ArrayList<>(failures);
         if (!finished) allFailures.addAll(unfinished(abortReason == null ? "still running" : abortReason));
         Environment env = start == null ? null : probe.finish(start, Instant.now(), pinnedCpus(results));
-        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology);
+        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology, code);
     }
 
     /** Failures for the families from {@link #processed} on: the one running, then those not started. */
@@ -218,9 +220,11 @@ public final class BenchSession {
             if (abortReason != null) {
                 return new ResultsFile.Failure(f.name(), "interrupted before it finished: " + abortReason);
             }
+            List<MachineCode> machineCode = MachineCodeReader.read(f.name(), f.measuredFunctions());
             synchronized (this) {
                 runs.add(run);
                 counters.add(toCounters(f.name(), counts, perfFailure));
+                code.addAll(machineCode);
             }
             return null;
         } catch (Throwable t) {

@@ -7,6 +7,7 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.c2c.C2cFamily;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineCodeText;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.sys.Affinity;
@@ -134,6 +135,8 @@ final class BenchCommand implements Callable<Integer> {
         for (FamilyRun r : runs) {
             sb.append(r.text());
             if (!r.text().endsWith("\n")) sb.append('\n');
+            String code = MachineCodeText.of(file.code(), r.family());
+            if (!code.isEmpty()) sb.append('\n').append(code);
             sb.append('\n');
         }
         String counters = ResultsText.counters(file.counters());

@@ -70,7 +70,7 @@ public final class HtmlReport {
         h.append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CONTENT_SECURITY_POLICY).append("\">\n");
         h.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
         h.append("<title>corescope report: ").append(esc(String.join(", ", inputs.stream().map(Input::name).toList()))).append("</title>\n");
-        h.append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n<main>\n");
+        h.append("<style>\n").append(CSS).append(MachineCodeHtml.CSS).append("</style>\n</head>\n<body>\n<main>\n");
         h.append("<h1>corescope report</h1>\n");
         h.append("<p class=\"note\">Made ").append(esc(madeAt.toString())).append(" from ")
                 .append(esc(String.join(", ", inputs.stream().map(Input::name).toList())))
@@ -117,6 +117,7 @@ public final class HtmlReport {
             results(h, fam.getKey(), fam.getValue());
             List<Histogram> hs = f.histograms().stream().filter(x -> fam.getKey().equals(x.benchmark())).toList();
             if (!hs.isEmpty()) histograms(h, hs);
+            h.append(MachineCodeHtml.of(f.code(), fam.getKey()));
         }
         List<Histogram> orphans = f.histograms().stream().filter(x -> !byFamily.containsKey(x.benchmark())).toList();
         if (!orphans.isEmpty()) {

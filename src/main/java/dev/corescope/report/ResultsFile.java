@@ -10,13 +10,14 @@ import java.util.List;
  * {@code layouts}, {@code histograms} and {@code matrix} appear only where a family has them;
  * {@code failures} lists families that failed, with the reason, so a partial run still says so;
  * {@code counters} holds each family's {@code perf_event_open} counts; {@code topology} the
- * machine's topology summary and picture.
+ * machine's topology summary and picture; {@code code} the machine code of the measured
+ * functions (docs/formats-code.md).
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
-                          MachineTopology topology) {
+                          MachineTopology topology, List<MachineCode> code) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -26,6 +27,14 @@ public record ResultsFile(String schema, Environment environment,
         histograms = histograms == null ? List.of() : List.copyOf(histograms);
         failures = failures == null ? List.of() : List.copyOf(failures);
         counters = counters == null ? List.of() : List.copyOf(counters);
+        code = code == null ? List.of() : List.copyOf(code);
+    }
+
+    /** Without machine code. */
+    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
+                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
+                       MachineTopology topology) {
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, List.of());
     }
 
     /** The first version's fields, without counters and topology. */

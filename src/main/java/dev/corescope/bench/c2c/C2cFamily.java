@@ -48,6 +48,12 @@ public final class C2cFamily implements BenchFamily {
         return "c2c";
     }
 
+    /** Machine code: the timed side of the C ping-pong. */
+    @Override
+    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
+        return List.of(dev.corescope.bench.MeasuredFunction.of("ping_pong", "cs_c2c_ping", null));
+    }
+
     @Override
     public String summary() {
         return "seed 002: core-to-core latency, one cache line ping-ponged between every pair of CPUs (Java and C)";

@@ -53,6 +53,19 @@ public final class CpumaskFamily implements BenchFamily {
         return "cpumask";
     }
 
+    /** Machine code: the four C functions, each against the loop of the same NR_CPUS. */
+    @Override
+    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
+        List<dev.corescope.bench.MeasuredFunction> out = new ArrayList<>();
+        for (int nrCpus : new int[]{64, 4096}) {
+            for (boolean firstBut : new boolean[]{false, true}) {
+                out.add(new dev.corescope.bench.MeasuredFunction(firstBut ? "first_but" : "any_but_loop",
+                        CpumaskTwins.symbol(firstBut, nrCpus), null, java.util.Map.of("nrCpus", nrCpus)));
+            }
+        }
+        return out;
+    }
+
     @Override
     public String summary() {
         return "seed 000: cpumask_any_but() as a for_each_cpu loop vs cpumask_first_but(), Java and C, with code size";

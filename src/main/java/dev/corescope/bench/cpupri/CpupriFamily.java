@@ -57,6 +57,16 @@ public final class CpupriFamily implements BenchFamily {
         return "cpupri";
     }
 
+    /**
+     * Machine code: the C reader and writer loops. One function each serves every layout (the
+     * layouts differ in data offsets, not in code), hence the variant {@code all}.
+     */
+    @Override
+    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
+        return List.of(new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_reader", null, Map.of("metric", "find")),
+                new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_writer", null, Map.of("metric", "set")));
+    }
+
     @Override
     public String summary() {
         return "seed 002: cpupri_vec count/mask false sharing; packed vs aligned vs split layouts and their contention";

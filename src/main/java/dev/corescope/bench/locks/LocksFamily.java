@@ -104,6 +104,13 @@ public final class LocksFamily implements BenchFamily {
         return "locks";
     }
 
+    /** Machine code: every time_bench loop in C (the outermost loop: the timed one), each against the empty for_loop. */
+    @Override
+    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
+        return Stream.of(LocksTwins.Loop.values()).map(l -> new dev.corescope.bench.MeasuredFunction(l.name().toLowerCase(Locale.ROOT),
+                l.symbol(), null, Map.of(), dev.corescope.bench.MeasuredFunction.Loop.OUTERMOST)).toList();
+    }
+
     @Override
     public String summary() {
         return "seed 004: lock/unlock cost per element, time_bench style (spinlocks, signal masks for irqsave, Java's locks; Java and C; contended pairs)";

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A model of the kernel's per-CPU timer bases (kernel/time/timer.c, v6.9 and later with
  * {@code CONFIG_NO_HZ_COMMON}: {@code BASE_LOCAL}, {@code BASE_GLOBAL}, {@code BASE_DEF}) in
- * off-heap memory, and {@code get_timer_cpu_base()} before and after seed 001.
+ * off-heap memory, and {@code get_timer_cpu_base()} before seed 001 (as the compiler makes it,
+ * and with both table loads kept) and after it.
  *
  * <p>Every CPU gets its own per-CPU area ({@value #UNIT_SIZE} bytes, page aligned), allocated
  * and initialised ({@code init_timer_cpu()}) by a thread pinned to that CPU, so its pages are
@@ -95,6 +96,7 @@ public final class TimerBases implements AutoCloseable {
      */
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final long JIFFIES = 4_294_937_296L; // INITIAL_JIFFIES on 64-bit, as (unsigned int)(-300*HZ) with HZ=100
     private static final long NEXT_MAX_DELTA = (1L << 30) - 1; // TIMER_NEXT_MAX_DELTA: ((1UL << 30) - 1)
 
@@ -227,11 +229,35 @@ public final class TimerBases implements AutoCloseable {
         return ptr + ALL.get(ValueLayout.JAVA_LONG_UNALIGNED, perCpuOffset + 8L * cpu);
     }
 
-    /** {@code get_timer_cpu_base()} before seed 001: a deferrable timer takes {@code per_cpu_ptr} twice. */
+    /**
+     * {@code per_cpu_ptr} with {@code READ_ONCE(__per_cpu_offset[cpu])}: an opaque read of the
+     * table, which C2 may neither merge with another read nor drop (the C twin's
+     * {@code per_cpu_ptr_reload}).
+     */
+    static long perCpuPtrReload(long ptr, int cpu, long perCpuOffset) {
+        return ptr + (long) LONG.getOpaque(ALL, perCpuOffset + 8L * cpu);
+    }
+
+    /**
+     * {@code get_timer_cpu_base()} before seed 001: a deferrable timer takes {@code per_cpu_ptr}
+     * twice. Both read {@code __per_cpu_offset[cpu]} with plain loads, so C2 may share one load,
+     * as GCC does in the C twin: the compiler's own choice, variant {@code before}.
+     */
     public static long getTimerCpuBaseBefore(int tflags, int cpu, long perCpuOffset) {
         int index = (tflags & TIMER_PINNED) != 0 ? BASE_LOCAL : BASE_GLOBAL;
         long base = perCpuPtr(timerBases(index), cpu, perCpuOffset);
         if ((tflags & TIMER_DEFERRABLE) != 0) base = perCpuPtr(timerBases(BASE_DEF), cpu, perCpuOffset);
+        return base;
+    }
+
+    /**
+     * The same with both lookups kept ({@link #perCpuPtrReload}): variant
+     * {@code before_two_loads}, a deferrable timer reads the table twice whatever the compiler.
+     */
+    public static long getTimerCpuBaseBeforeTwoLoads(int tflags, int cpu, long perCpuOffset) {
+        int index = (tflags & TIMER_PINNED) != 0 ? BASE_LOCAL : BASE_GLOBAL;
+        long base = perCpuPtrReload(timerBases(index), cpu, perCpuOffset);
+        if ((tflags & TIMER_DEFERRABLE) != 0) base = perCpuPtrReload(timerBases(BASE_DEF), cpu, perCpuOffset);
         return base;
     }
 
@@ -252,6 +278,18 @@ public final class TimerBases implements AutoCloseable {
             int tf = (int) INT.getOpaque(ALL, timer + TIMER_FLAGS);
             if ((tf & TIMER_MIGRATING) == 0) {
                 long base = getTimerCpuBaseBefore(tf, tf & TIMER_CPUMASK, perCpuOffset);
+                if ((int) INT.getOpaque(ALL, timer + TIMER_FLAGS) == tf) return base;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** {@link #lockTimerBaseBefore} with {@link #getTimerCpuBaseBeforeTwoLoads}. */
+    public static long lockTimerBaseBeforeTwoLoads(long timer, long perCpuOffset) {
+        while (true) {
+            int tf = (int) INT.getOpaque(ALL, timer + TIMER_FLAGS);
+            if ((tf & TIMER_MIGRATING) == 0) {
+                long base = getTimerCpuBaseBeforeTwoLoads(tf, tf & TIMER_CPUMASK, perCpuOffset);
                 if ((int) INT.getOpaque(ALL, timer + TIMER_FLAGS) == tf) return base;
             }
             Thread.onSpinWait();

@@ -34,7 +34,12 @@ import java.util.concurrent.TimeUnit;
  * the allowed ones) and runs
  * <ul>
  *   <li>BASELINE {@link #before}: {@link TimerBases#lockTimerBaseBefore}: {@code per_cpu_ptr}
- *       for the standard base, and again for the deferrable one when the flag is set;</li>
+ *       for the standard base, and again for the deferrable one when the flag is set, both
+ *       reading {@code __per_cpu_offset[cpu]} with plain loads that C2 may merge into one, as
+ *       GCC merges them in the C twin (the compiler's own choice);</li>
+ *   <li>BASELINE {@link #before_two_loads}: the same with each table read opaque (the C
+ *       twin's {@code READ_ONCE}), so a deferrable timer reads the table twice, whatever the
+ *       compiler: what "two {@code per_cpu_ptr()}" costs when nothing merges them;</li>
  *   <li>APPROACH {@link #after}: {@link TimerBases#lockTimerBaseAfter}: the index first, then
  *       one {@code per_cpu_ptr}.</li>
  * </ul>
@@ -47,9 +52,10 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Where the analogy stops.</b> The lock itself ({@code raw_spin_lock_irqsave}) is left
  * out: its atomic and the interrupt toggle cost more than the whole difference. Everything here
  * is hot in L1 (1024 timers, 2-3 bases per CPU); in the kernel the timer and its base are often
- * cold, and a cache miss would swamp one add. The kernel hides each {@code per_cpu_ptr} from
- * the optimiser ({@code RELOC_HIDE}); C2 sees through both and may share the table load, as
- * GCC does with the C twin ({@code native/src/timerbase.c}).
+ * cold, and a cache miss would swamp one add. The kernel's {@code RELOC_HIDE} does not keep
+ * the two lookups apart (its asm is not volatile and clobbers no memory): GCC shares the
+ * table load in the C twin ({@code native/src/timerbase.c}; {@code bench} prints its machine
+ * code), so {@code before_two_loads} is there to show what an unmerged second load costs.
  *
  * <p><b>Iterations.</b> Many short ones (10 ms): {@link ThreadCpuTime} reports the thread's CPU
  * time per iteration, and {@code bench} keeps only the iterations the thread ran through
@@ -108,6 +114,11 @@ public class TimerbaseBenchmark {
     @Benchmark
     public long before(ThreadCpuTime cpu) {
         return TimerBases.lockTimerBaseBefore(nextTimer(), perCpuOffset);
+    }
+
+    @Benchmark
+    public long before_two_loads(ThreadCpuTime cpu) {
+        return TimerBases.lockTimerBaseBeforeTwoLoads(nextTimer(), perCpuOffset);
     }
 
     @Benchmark

@@ -8,6 +8,7 @@ import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
+import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
@@ -24,9 +25,9 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -38,6 +39,7 @@ import java.util.Optional;
 public final class TimerbaseFamily implements BenchFamily {
 
     static final String BEFORE = "before";
+    static final String BEFORE_TWO_LOADS = "before_two_loads";
     static final String AFTER = "after";
 
     /** Tests: no fork, 3 iterations (JMH gives no error below 3); numbers mean nothing. */
@@ -58,6 +60,16 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     @Override
+    public List<MeasuredFunction> measuredFunctions() {
+        String model = TimerBases.class.getName() + "::";
+        return List.of(
+                MeasuredFunction.of(BEFORE, TimerbaseTwins.symbol(TimerbaseTwins.Variant.BEFORE), model + "lockTimerBaseBefore"),
+                MeasuredFunction.of(BEFORE_TWO_LOADS, TimerbaseTwins.symbol(TimerbaseTwins.Variant.BEFORE_TWO_LOADS),
+                        model + "lockTimerBaseBeforeTwoLoads"),
+                MeasuredFunction.of(AFTER, TimerbaseTwins.symbol(TimerbaseTwins.Variant.AFTER), model + "lockTimerBaseAfter"));
+    }
+
+    @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
         Jmh.Settings settings = ctx.smoke() ? SMOKE : ctx.quick() ? QUICK : FULL;
         int samples = ctx.smoke() ? 4_000 : ctx.quick() ? 200_000 : 1_000_000;
@@ -67,15 +79,16 @@ public final class TimerbaseFamily implements BenchFamily {
         Map<String, Object> params = Map.of("timers", TimerbaseBenchmark.TIMERS);
 
         String load = MachineLoad.describe().orElse(null);
-        ctx.progress().start("timerbase", 3 + (nativeOk ? 2 : 0));
+        ctx.progress().start("timerbase", 4 + (nativeOk ? 2 : 0));
         List<UndisturbedIterations> iterations = new ArrayList<>();
         Measured javaBefore = runJmh(ctx, settings, BEFORE, cpus, params, iterations);
+        Measured javaTwoLoads = runJmh(ctx, settings, BEFORE_TWO_LOADS, cpus, params, iterations);
         Measured javaAfter = runJmh(ctx, settings, AFTER, cpus, params, iterations);
 
         List<String> notes = new ArrayList<>();
         notes.add("java iterations: " + UndisturbedIterations.describe(iterations) + ".");
         List<TimerbaseReport.PerOp> perOp = new ArrayList<>();
-        perOp.add(new TimerbaseReport.PerOp("java", javaBefore, javaAfter));
+        perOp.add(new TimerbaseReport.PerOp("java", javaBefore, javaTwoLoads, javaAfter));
         Map<String, Map<TimerbaseSampler.Kind, org.HdrHistogram.Histogram>> histograms = new LinkedHashMap<>();
         List<TimerbaseReport.CodeSize> sizes = new ArrayList<>();
         Map<Integer, Integer> firstTouchedOn;
@@ -99,9 +112,10 @@ public final class TimerbaseFamily implements BenchFamily {
         List<Result> results = new ArrayList<>();
         for (TimerbaseReport.PerOp o : perOp) {
             results.add(o.before().result());
+            results.add(o.twoLoads().result());
             results.add(o.after().result());
         }
-        for (TimerbaseReport.CodeSize s : sizes) results.addAll(s.results());
+        for (TimerbaseReport.CodeSize s : sizes) results.add(s.result());
         List<Histogram> contractHistograms = new ArrayList<>();
         histograms.forEach((impl, byKind) -> byKind.forEach((kind, h) -> contractHistograms.add(TimerbaseSampler.toReport(impl, kind, h))));
 
@@ -120,24 +134,36 @@ public final class TimerbaseFamily implements BenchFamily {
         return Measured.java(name(), method, u, cpus, params);
     }
 
-    /** C batches of {@value #BATCH_CALLS} calls, before and after alternating, undisturbed ones kept; error over the batches. */
+    /**
+     * C batches of {@value #BATCH_CALLS} calls, undisturbed ones kept, error over the batches:
+     * before and after alternating, then before_two_loads and after alternating (the second
+     * after is only there to interleave with).
+     */
     private TimerbaseReport.PerOp runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params,
                                             List<String> notes) {
-        CleanBatches samples;
+        CleanBatches main;
+        CleanBatches twoLoads;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
-            CleanBatches.Batch batch = after -> TimerbaseTwins.batch(after ? TimerbaseTwins.Variant.AFTER : TimerbaseTwins.Variant.BEFORE,
-                    tb.perCpuOffset(), tb.timers(), tb.ntimers(), BATCH_CALLS, sink);
-            for (int w = 0; w < 3; w++) {
-                batch.run(false);
-                batch.run(true);
-            }
-            samples = CleanBatches.collect(batches, BATCH_CALLS, batch);
+            main = collect(tb, batches, TimerbaseTwins.Variant.BEFORE, sink);
+            twoLoads = collect(tb, batches, TimerbaseTwins.Variant.BEFORE_TWO_LOADS, sink);
         }
-        notes.add("native batches: " + samples.describe() + ".");
+        notes.add("native batches, before and after: " + main.describe() + "; before_two_loads and after: " + twoLoads.describe() + ".");
         return new TimerbaseReport.PerOp("native",
-                Measured.nativeBatches(name(), BEFORE, samples.first(), cpus, params, samples.fellBack()),
-                Measured.nativeBatches(name(), AFTER, samples.second(), cpus, params, samples.fellBack()));
+                Measured.nativeBatches(name(), BEFORE, main.first(), cpus, params, main.fellBack()),
+                Measured.nativeBatches(name(), BEFORE_TWO_LOADS, twoLoads.first(), cpus, params, twoLoads.fellBack()),
+                Measured.nativeBatches(name(), AFTER, main.second(), cpus, params, main.fellBack()));
+    }
+
+    /** {@code first} and AFTER alternating, after three warm-up rounds. */
+    private static CleanBatches collect(TimerBases tb, int batches, TimerbaseTwins.Variant first, MemorySegment sink) {
+        CleanBatches.Batch batch = after -> TimerbaseTwins.batch(after ? TimerbaseTwins.Variant.AFTER : first,
+                tb.perCpuOffset(), tb.timers(), tb.ntimers(), BATCH_CALLS, sink);
+        for (int w = 0; w < 3; w++) {
+            batch.run(false);
+            batch.run(true);
+        }
+        return CleanBatches.collect(batches, BATCH_CALLS, batch);
     }
 
     private static List<TimerbaseReport.CodeSize> codeSizes(List<String> notes) {
@@ -148,18 +174,17 @@ public final class TimerbaseFamily implements BenchFamily {
         }
         try {
             ElfSymbolTable elf = ElfSymbolTable.read(file.get());
-            Map<TimerbaseTwins.Variant, ElfSymbolTable.Symbol> found = new EnumMap<>(TimerbaseTwins.Variant.class);
-            for (TimerbaseTwins.Variant v : List.of(TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.AFTER)) {
+            List<TimerbaseReport.CodeSize> out = new ArrayList<>();
+            for (TimerbaseTwins.Variant v : List.of(TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.BEFORE_TWO_LOADS,
+                    TimerbaseTwins.Variant.AFTER)) {
                 Optional<ElfSymbolTable.Symbol> s = elf.function(TimerbaseTwins.symbol(v));
                 if (s.isEmpty()) {
                     notes.add("code size left out: " + TimerbaseTwins.symbol(v) + " is not a function in " + file.get().getFileName());
                     return List.of();
                 }
-                found.put(v, s.get());
+                out.add(new TimerbaseReport.CodeSize(v.name().toLowerCase(Locale.ROOT), s.get().name(), s.get().size(), s.get().table()));
             }
-            ElfSymbolTable.Symbol b = found.get(TimerbaseTwins.Variant.BEFORE);
-            ElfSymbolTable.Symbol a = found.get(TimerbaseTwins.Variant.AFTER);
-            return List.of(new TimerbaseReport.CodeSize(b.name(), b.size(), a.name(), a.size(), b.table()));
+            return out;
         } catch (IOException e) {
             notes.add("code size left out: " + e.getMessage());
             return List.of();

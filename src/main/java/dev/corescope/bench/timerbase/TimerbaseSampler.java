@@ -21,7 +21,7 @@ import java.util.Map;
  * is the clock's own cost; a call of about a nanosecond cannot move a sample by much more.
  *
  * <p>The kinds are interleaved in rounds, each round in a rotated order, so a burst of noise
- * from another process lands on all three alike.
+ * from another process lands on all kinds alike.
  *
  * <p><b>Note:</b> runs on the calling thread; pin it first if the run is pinned.
  */
@@ -38,7 +38,7 @@ final class TimerbaseSampler {
 
     /** What sits between the two clock reads. */
     enum Kind {
-        EMPTY, BEFORE, AFTER;
+        EMPTY, BEFORE, BEFORE_TWO_LOADS, AFTER;
 
         String variant() {
             return name().toLowerCase(Locale.ROOT);
@@ -77,6 +77,7 @@ final class TimerbaseSampler {
         return switch (k) {
             case EMPTY -> sampleEmpty(h, n);
             case BEFORE -> sampleBefore(h, timers, mask, offsets, n);
+            case BEFORE_TWO_LOADS -> sampleBeforeTwoLoads(h, timers, mask, offsets, n);
             case AFTER -> sampleAfter(h, timers, mask, offsets, n);
         };
     }
@@ -98,6 +99,19 @@ final class TimerbaseSampler {
             long timer = timers + (long) (i & mask) * TimerBases.TIMER_LIST_SIZE;
             long t0 = System.nanoTime();
             long base = TimerBases.lockTimerBaseBefore(timer, offsets);
+            long t1 = System.nanoTime();
+            h.recordValue(t1 - t0);
+            sink += base;
+        }
+        return sink;
+    }
+
+    private static long sampleBeforeTwoLoads(org.HdrHistogram.Histogram h, long timers, int mask, long offsets, int n) {
+        long sink = 0;
+        for (int i = 0; i < n; i++) {
+            long timer = timers + (long) (i & mask) * TimerBases.TIMER_LIST_SIZE;
+            long t0 = System.nanoTime();
+            long base = TimerBases.lockTimerBaseBeforeTwoLoads(timer, offsets);
             long t1 = System.nanoTime();
             h.recordValue(t1 - t0);
             sink += base;

@@ -11,9 +11,11 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * The C twins of seed 001 in {@code native/src/timerbase.c}: a {@code lock_timer_base()}-like
- * loop around {@code get_timer_cpu_base()} before (two {@code per_cpu_ptr}) and after (one)
- * the patch, reading the same off-heap per-CPU areas, {@code __per_cpu_offset[]} table and
- * timers as the Java model. Segments passed in must stay alive for the call.
+ * loop around {@code get_timer_cpu_base()} before (two {@code per_cpu_ptr}, as GCC compiles
+ * them and with both table loads kept) and after (one) the patch, reading the same off-heap
+ * per-CPU areas and timers as the Java model; the Java model's {@code __per_cpu_offset[]}
+ * table is copied into the library's own array (as the kernel's, a global array) before each
+ * call. Segments passed in must stay alive for the call.
  */
 public final class TimerbaseTwins {
 
@@ -24,7 +26,9 @@ public final class TimerbaseTwins {
         /** {@code get_timer_cpu_base} before seed 001 */
         BEFORE,
         /** {@code get_timer_cpu_base} after seed 001 */
-        AFTER
+        AFTER,
+        /** {@code get_timer_cpu_base} before seed 001, both {@code __per_cpu_offset[cpu]} loads kept ({@code READ_ONCE}) */
+        BEFORE_TWO_LOADS
     }
 
     private TimerbaseTwins() {
@@ -45,11 +49,12 @@ public final class TimerbaseTwins {
      */
     public static BatchTime batch(Variant v, MemorySegment perCpuOffset, MemorySegment timers, int ntimers, long calls,
                                   MemorySegment sink) {
-        if (v == Variant.EMPTY) throw new IllegalArgumentException("a batch times BEFORE or AFTER");
+        if (v == Variant.EMPTY) throw new IllegalArgumentException("a batch times BEFORE, BEFORE_TWO_LOADS or AFTER");
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cpuNs = arena.allocate(ValueLayout.JAVA_LONG);
-            long ns = (long) linked(Handles.BATCH).invokeExact(v.ordinal(), perCpuOffset, timers, ntimers, calls, sink, cpuNs);
-            if (ns < 0) throw new IllegalStateException("cs_timerbase_batch refused variant " + v);
+            long ns = (long) linked(Handles.BATCH).invokeExact(v.ordinal(), perCpuOffset, entries(perCpuOffset), timers, ntimers,
+                    calls, sink, cpuNs);
+            if (ns < 0) throw refused("cs_timerbase_batch", ns, v, perCpuOffset);
             return new BatchTime(ns, cpuNs.get(ValueLayout.JAVA_LONG, 0));
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
@@ -67,12 +72,24 @@ public final class TimerbaseTwins {
                                MemorySegment outNs, long samples) {
         if (outNs.byteSize() < samples * 4) throw new IllegalArgumentException("outNs holds fewer than " + samples + " samples");
         try {
-            long r = (long) linked(Handles.SAMPLES).invokeExact(v.ordinal(), perCpuOffset, timers, ntimers, outNs, samples);
-            if (r < 0) throw new IllegalStateException("cs_timerbase_samples refused variant " + v);
+            long r = (long) linked(Handles.SAMPLES).invokeExact(v.ordinal(), perCpuOffset, entries(perCpuOffset), timers, ntimers,
+                    outNs, samples);
+            if (r < 0) throw refused("cs_timerbase_samples", r, v, perCpuOffset);
             return r;
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
+    }
+
+    /** Entries of the {@code __per_cpu_offset[]} table (8 bytes each). */
+    private static int entries(MemorySegment perCpuOffset) {
+        return (int) Math.min(Integer.MAX_VALUE, perCpuOffset.byteSize() / Long.BYTES);
+    }
+
+    private static IllegalStateException refused(String function, long code, Variant v, MemorySegment perCpuOffset) {
+        return new IllegalStateException(code == -2
+                ? function + ": a __per_cpu_offset[] table of " + entries(perCpuOffset) + " CPUs is more than its NR_CPUS (8192)"
+                : function + " refused variant " + v);
     }
 
     /** Whether the C twins are loaded with every symbol this class calls; else {@link #unavailableReason()}. */
@@ -93,10 +110,10 @@ public final class TimerbaseTwins {
     private static final class Handles {
         private static final TwinLinker LINKER = new TwinLinker();
         static final MethodHandle BATCH = LINKER.downcall("cs_timerbase_batch", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
                 ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
         static final MethodHandle SAMPLES = LINKER.downcall("cs_timerbase_samples", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
                 ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
         static final String FAILURE = LINKER.failure();
     }

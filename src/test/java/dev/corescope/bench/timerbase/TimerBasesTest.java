@@ -52,8 +52,10 @@ class TimerBasesTest {
             int cpu = tf & TimerBases.TIMER_CPUMASK;
             long expected = tb.expectedBase(i);
             assertEquals(expected, TimerBases.getTimerCpuBaseBefore(tf, cpu, offsets), "before, timer " + i);
+            assertEquals(expected, TimerBases.getTimerCpuBaseBeforeTwoLoads(tf, cpu, offsets), "before_two_loads, timer " + i);
             assertEquals(expected, TimerBases.getTimerCpuBaseAfter(tf, cpu, offsets), "after, timer " + i);
             assertEquals(expected, TimerBases.lockTimerBaseBefore(tb.timerAddress(i), offsets));
+            assertEquals(expected, TimerBases.lockTimerBaseBeforeTwoLoads(tb.timerAddress(i), offsets));
             assertEquals(expected, TimerBases.lockTimerBaseAfter(tb.timerAddress(i), offsets));
             assertEquals(cpu, TimerBases.baseCpu(expected), "base->cpu of timer " + i);
         }
@@ -150,7 +152,8 @@ class TimerBasesTest {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
-            for (TimerbaseTwins.Variant v : new TimerbaseTwins.Variant[]{TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.AFTER}) {
+            for (TimerbaseTwins.Variant v : new TimerbaseTwins.Variant[]{TimerbaseTwins.Variant.BEFORE,
+                    TimerbaseTwins.Variant.BEFORE_TWO_LOADS, TimerbaseTwins.Variant.AFTER}) {
                 sink.set(ValueLayout.JAVA_LONG, 0, 0);
                 TimerbaseTwins.batch(v, tb.perCpuOffset(), tb.timers(), tb.ntimers(), calls, sink);
                 assertEquals(expected, sink.get(ValueLayout.JAVA_LONG, 0), v + ": sum of base addresses");

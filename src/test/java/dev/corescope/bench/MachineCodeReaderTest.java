@@ -1,0 +1,161 @@
+package dev.corescope.bench;
+
+import dev.corescope.report.MachineCode;
+import dev.corescope.sys.NativeLibrary;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** How objdump's AT&T lines are classified, and what happens without objdump. */
+class MachineCodeReaderTest {
+
+    private static int[] access(String text) {
+        MachineCodeReader.Instruction i = MachineCodeReader.instruction(0x100, text);
+        return new int[]{i.loads(), i.stores()};
+    }
+
+    @Test
+    void aMemorySourceIsALoadAndAMemoryDestinationAStore() {
+        assertArrayEquals(new int[]{1, 0}, access("mov    0x20(%rcx),%edx"));
+        assertArrayEquals(new int[]{1, 0}, access("mov    0x3a43(%rip),%rsi        # 9190 <__per_cpu_offset>"));
+        assertArrayEquals(new int[]{1, 0}, access("add    (%rcx,%rdx,8),%rax"));
+        assertArrayEquals(new int[]{0, 1}, access("mov    %eax,(%rdi)"));
+        assertArrayEquals(new int[]{0, 1}, access("movq   $0x0,0x8(%rsp)"));
+        assertArrayEquals(new int[]{0, 1}, access("sete   (%rdi)"));
+    }
+
+    @Test
+    void readModifyWriteIsBothAndCompareIsOnlyALoad() {
+        assertArrayEquals(new int[]{1, 1}, access("add    %eax,(%rdi)"));
+        assertArrayEquals(new int[]{1, 1}, access("lock cmpxchg %edx,(%rdi)"));
+        assertArrayEquals(new int[]{1, 1}, access("lock incl (%rdi)"));
+        assertArrayEquals(new int[]{1, 0}, access("cmpl   $0x0,(%rdi)"));
+        assertArrayEquals(new int[]{1, 0}, access("testb  $0x1,0x20(%rdi)"));
+    }
+
+    @Test
+    void leaNopAndRegistersTouchNoMemoryWhilePushAndPopUseTheStack() {
+        assertArrayEquals(new int[]{0, 0}, access("lea    0x3b89(%rip),%r8        # 9180 <__per_cpu_offset>"));
+        assertArrayEquals(new int[]{0, 0}, access("lea    (%rax,%rax,8),%rsi"));
+        assertArrayEquals(new int[]{0, 0}, access("nopl   0x0(%rax)"));
+        assertArrayEquals(new int[]{0, 0}, access("add    $0x40,%rax"));
+        assertArrayEquals(new int[]{0, 0}, access("jmp    5600 <cs_timerbase_lock_before+0x10>"));
+        assertArrayEquals(new int[]{0, 1}, access("push   %rbx"));
+        assertArrayEquals(new int[]{1, 0}, access("pop    %rbx"));
+        assertArrayEquals(new int[]{1, 0}, access("call   *0x10(%rax)"));
+        assertArrayEquals(new int[]{1, 0}, access("mov    %fs:0x28,%rax"));
+        assertTrue(MachineCodeReader.instruction(0, "data16 cs nopw 0x0(%rax,%rax,1)").padding());
+    }
+
+    /** cs_timerbase_lock_after as GCC 12 builds it: two backward branches; the shorter is the loop. */
+    private static final String AFTER = """
+            00000000000056d0 <cs_timerbase_lock_after>:
+                56d0:	mov    0x20(%rdi),%edx
+                56d3:	test   $0x40000,%edx
+                56d9:	jne    56ef <cs_timerbase_lock_after+0x1f>
+                56db:	mov    $0x2540,%eax
+                56e0:	test   $0x80000,%edx
+                56e6:	je     56f8 <cs_timerbase_lock_after+0x28>
+                56e8:	mov    0x20(%rdi),%ecx
+                56eb:	cmp    %edx,%ecx
+                56ed:	je     571a <cs_timerbase_lock_after+0x4a>
+                56ef:	pause
+                56f1:	jmp    56d0 <cs_timerbase_lock_after>
+                56f3:	nopl   0x0(%rax,%rax,1)
+                56f8:	mov    %edx,%eax
+                56fa:	shr    $0x14,%eax
+                56fd:	xor    $0x1,%eax
+                5700:	and    $0x1,%eax
+                5703:	lea    (%rax,%rax,8),%rcx
+                5707:	lea    (%rax,%rcx,4),%rax
+                570b:	mov    0x20(%rdi),%ecx
+                570e:	shl    $0x7,%rax
+                5712:	add    $0x40,%rax
+                5716:	cmp    %edx,%ecx
+                5718:	jne    56ef <cs_timerbase_lock_after+0x1f>
+                571a:	and    $0x3ffff,%edx
+                5720:	lea    0x3a59(%rip),%rcx        # 9180 <__per_cpu_offset>
+                5727:	add    (%rcx,%rdx,8),%rax
+                572b:	ret
+                572c:	nopl   0x0(%rax)
+
+            0000000000005730 <cs_timerbase_batch>:
+                5730:	push   %r15
+            """;
+
+    @Test
+    void factsCountTheFunctionWithoutPaddingAndTheShortestBackwardBranchAsTheLoop() {
+        List<MachineCodeReader.Instruction> body = MachineCodeReader.parse(AFTER).get("cs_timerbase_lock_after").stream()
+                .filter(i -> i.address() < 0x56d0 + 0x5c).toList();
+        MachineCode c = MachineCodeReader.facts("timerbase", MeasuredFunction.of("after", "cs_timerbase_lock_after", null),
+                0x56d0, 0x5c, body);
+        assertEquals(26, c.instructions(), c.disassembly());
+        assertEquals(4, c.loads(), "three reads of timer->flags and one of __per_cpu_offset[]");
+        assertEquals(0, c.stores());
+        MachineCode.HotLoop loop = c.hotLoop();
+        assertNotNull(loop);
+        assertEquals(0, loop.fromOffset());
+        assertEquals(0x21, loop.toOffset(), "jmp 56d0 at 56f1 spans 0x21 bytes, jne 56ef at 5718 spans 0x29");
+        assertEquals(11, loop.instructions());
+        assertEquals(2, loop.loads());
+        assertTrue(c.disassembly().contains("   0:  mov    0x20(%rdi),%edx"), c.disassembly());
+        assertNull(c.reason());
+    }
+
+    @Test
+    void theOutermostLoopIsTheLongestBackwardBranch() {
+        List<MachineCodeReader.Instruction> body = MachineCodeReader.parse(AFTER).get("cs_timerbase_lock_after");
+        MachineCode.HotLoop outer = MachineCodeReader.loop(0x56d0, body, MeasuredFunction.Loop.OUTERMOST);
+        assertEquals("outermost", outer.kind());
+        assertEquals(0x1f, outer.fromOffset());
+        assertEquals(0x48, outer.toOffset());
+        assertEquals(13, outer.instructions(), "pause, jmp, then the 11 of the deferrable path; the nop between is padding");
+        assertEquals(1, outer.loads());
+    }
+
+    @Test
+    void straightLineCodeHasNoLoop() {
+        List<MachineCodeReader.Instruction> body = List.of(MachineCodeReader.instruction(0x10, "mov    (%rdi),%rax"),
+                MachineCodeReader.instruction(0x13, "ret"));
+        assertNull(MachineCodeReader.loop(0x10, body, MeasuredFunction.Loop.INNERMOST));
+    }
+
+    @Test
+    void withoutADisassemblerTheSizeAloneIsKeptWithTheReason() {
+        Path lib = NativeLibrary.file().orElse(null);
+        assumeTrue(lib != null, () -> "C twins not built: " + NativeLibrary.unavailableReason().orElse("?"));
+        MachineCode c = MachineCodeReader.nativeCode("timerbase", MeasuredFunction.of("after", "cs_timerbase_lock_after", null),
+                lib, "corescope-no-such-objdump");
+        assertTrue(c.bytes() != null && c.bytes() > 0, c.toString());
+        assertNull(c.instructions());
+        assertNull(c.disassembly());
+        assertTrue(c.reason().contains("could not be started") && c.reason().contains("ELF symbol table"), c.reason());
+    }
+
+    @Test
+    void aSymbolThatIsNotInTheLibrarySaysSo() {
+        Path lib = NativeLibrary.file().orElse(null);
+        assumeTrue(lib != null, () -> "C twins not built: " + NativeLibrary.unavailableReason().orElse("?"));
+        MachineCode c = MachineCodeReader.nativeCode("x", new MeasuredFunction("v", "cs_no_such_function", null, Map.of()), lib, "objdump");
+        assertNull(c.bytes());
+        assertTrue(c.reason().contains("cs_no_such_function is not a function"), c.reason());
+    }
+
+    @Test
+    void theJavaSideSaysWhyC2sCodeIsOrIsNotShown() {
+        List<MachineCode> code = MachineCodeReader.read("timerbase",
+                List.of(MeasuredFunction.of("after", null, "dev.corescope.bench.timerbase.TimerBases::lockTimerBaseAfter")));
+        assertEquals(1, code.size());
+        assertEquals("java", code.getFirst().implementation());
+        assertTrue(code.getFirst().reason().contains("PrintAssembly"), code.getFirst().reason());
+    }
+}

@@ -1,0 +1,79 @@
+package dev.corescope.bench.timerbase;
+
+import dev.corescope.bench.MachineCodeReader;
+import dev.corescope.report.MachineCode;
+import dev.corescope.sys.NativeLibrary;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The machine code of the built C twins, as {@code bench timerbase} records it: the claim the
+ * variants stand for is checked on the instructions, so a compiler that merges the two
+ * {@code __per_cpu_offset[cpu]} loads of {@code before_two_loads}, or stops merging those of
+ * {@code before}, fails here.
+ */
+class TimerbaseMachineCodeTest {
+
+    /** A load from a table of 8-byte entries indexed by a register: {@code __per_cpu_offset[cpu]}. */
+    private static final Pattern TABLE_LOAD = Pattern.compile("\\(%\\w+,%\\w+,8\\)");
+
+    private static Map<String, MachineCode> code;
+
+    @BeforeAll
+    static void read() {
+        assumeTrue(NativeLibrary.file().isPresent(), () -> "C twins not built: " + NativeLibrary.unavailableReason().orElse("?"));
+        code = MachineCodeReader.read("timerbase", new TimerbaseFamily().measuredFunctions()).stream()
+                .filter(c -> c.implementation().equals("native"))
+                .collect(Collectors.toMap(MachineCode::variant, c -> c));
+        assumeTrue(code.values().stream().allMatch(c -> c.disassembly() != null),
+                () -> "no disassembly: " + code.values().iterator().next().reason());
+    }
+
+    private static long tableLoads(MachineCode c, boolean loopOnly) {
+        return c.disassembly().lines()
+                .filter(l -> !l.contains("lea "))
+                .filter(l -> !loopOnly || inLoop(c, l))
+                .filter(l -> TABLE_LOAD.matcher(l).find()).count();
+    }
+
+    private static boolean inLoop(MachineCode c, String line) {
+        long offset = Long.parseLong(line.strip().substring(0, line.strip().indexOf(':')), 16);
+        return offset >= c.hotLoop().fromOffset() && offset <= c.hotLoop().toOffset();
+    }
+
+    @Test
+    void theCompilerMergesTheTwoLoadsOfBeforeAndKeepsBothInBeforeTwoLoads() {
+        assertEquals(1, tableLoads(code.get("before"), false), code.get("before").disassembly());
+        assertEquals(2, tableLoads(code.get("before_two_loads"), false), code.get("before_two_loads").disassembly());
+        assertEquals(1, tableLoads(code.get("after"), false), code.get("after").disassembly());
+    }
+
+    @Test
+    void beforeTwoLoadsHasOneLoadMoreThanBeforeAndBothLieInTheRetryLoop() {
+        MachineCode before = code.get("before"), twoLoads = code.get("before_two_loads");
+        assertEquals(before.loads() + 1, twoLoads.loads(), "\n" + before.disassembly() + "\n" + twoLoads.disassembly());
+        assertNotNull(twoLoads.hotLoop());
+        assertEquals(2, tableLoads(twoLoads, true), twoLoads.disassembly());
+        assertEquals(1, tableLoads(before, true), before.disassembly());
+    }
+
+    @Test
+    void theTableIsAnArrayInsideTheLibraryNotAPointerLoadedFirst() {
+        for (MachineCode c : code.values()) {
+            List<String> viaPointer = c.disassembly().lines()
+                    .filter(l -> l.contains("<__per_cpu_offset>") && !l.contains("lea ")).toList();
+            assertTrue(viaPointer.isEmpty(), c.variant() + " loads __per_cpu_offset as a pointer: " + viaPointer);
+            assertTrue(c.disassembly().contains("<__per_cpu_offset>"), c.variant() + " addresses the array directly:\n" + c.disassembly());
+        }
+    }
+}
