@@ -1,7 +1,6 @@
 package dev.corescope.jmh;
 
-import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.Os;
 import dev.corescope.sys.PerfCounters;
 import dev.corescope.sys.Pinning;
 
@@ -99,12 +98,12 @@ public final class PinningExecutor extends ThreadPoolExecutor {
         int cpu = cpus[index % cpus.length];
         PerfCounters.Session s = null;
         T result;
-        try (Pinning p = Affinity.pin(CpuMask.of(Math.max(Affinity.nrCpuIds(), cpu + 1), cpu))) {
+        try (Pinning p = Os.live().pin(cpu)) {
             if (counters) s = PerfCounters.start(List.of(PerfCounters.Event.CPU_MIGRATIONS, PerfCounters.Event.CONTEXT_SWITCHES));
             try {
                 result = task.call();
             } finally {
-                int end = Affinity.currentCpu();
+                int end = Os.live().currentCpu();
                 Long migrations = null;
                 Long switches = null;
                 String refused = null;
