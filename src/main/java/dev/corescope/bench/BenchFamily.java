@@ -1,5 +1,9 @@
 package dev.corescope.bench;
 
+import dev.corescope.report.ResultsFile;
+
+import java.util.Optional;
+
 /**
  * One benchmark family ({@code cpumask}, {@code timerbase}, {@code cpupri}, {@code locks},
  * {@code c2c}): what {@code bench NAME} runs. Implementations measure and return the model;
@@ -18,6 +22,24 @@ public interface BenchFamily {
      * and the reason goes into {@link FamilyRun#notes()}.
      */
     FamilyRun run(BenchContext context) throws Exception;
+
+    /** Whether {@link #picture} draws this family's runs ({@code bench NAME --format svg}). */
+    default boolean draws() {
+        return false;
+    }
+
+    /**
+     * The family's full text report from the model a results file holds (a live run's or a
+     * saved one), the same text the run printed; empty when the file holds no model of it.
+     */
+    default Optional<String> text(ResultsFile file) {
+        return Optional.empty();
+    }
+
+    /** The family's picture (an SVG document) of the run in {@code file}, or empty. */
+    default Optional<String> picture(ResultsFile file) {
+        return Optional.empty();
+    }
 
     /**
      * The functions whose machine code {@code bench} records after a run

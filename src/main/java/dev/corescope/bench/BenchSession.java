@@ -5,6 +5,7 @@ import dev.corescope.report.Counters;
 import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Histogram;
+import dev.corescope.report.Json;
 import dev.corescope.report.Layout;
 import dev.corescope.report.MachineCode;
 import dev.corescope.report.MachineTopology;
@@ -13,10 +14,14 @@ import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.PerfCounters;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -150,7 +155,9 @@ public final class BenchSession {
         List<Layout> layouts = new ArrayList<>();
         List<Histogram> histograms = new ArrayList<>();
         Matrix matrix = null;
+        Map<String, JsonNode> models = new LinkedHashMap<>();
         for (FamilyRun r : runs) {
+            if (r.model() != null) models.put(r.family(), Json.MAPPER.valueToTree(r.model()));
             results.addAll(r.results());
             layouts.addAll(r.layouts());
             histograms.addAll(r.histograms());
@@ -159,7 +166,7 @@ public final class BenchSession {
         List<ResultsFile.Failure> allFailures = new ArrayList<>(failures);
         if (!finished) allFailures.addAll(unfinished(abortReason == null ? "still running" : abortReason));
         Environment env = start == null ? null : probe.finish(start, Instant.now(), pinnedCpus(results));
-        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology, code);
+        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology, code, models);
     }
 
     /** Failures for the families from {@link #processed} on: the one running, then those not started. */

@@ -3,8 +3,8 @@ package dev.corescope.cli;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.BenchSession;
+import dev.corescope.bench.Families;
 import dev.corescope.bench.FamilyRun;
-import dev.corescope.bench.c2c.C2cFamily;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.report.MachineCodeText;
@@ -83,8 +83,10 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<BenchFamily> selected = selectFamilies();
-        if (format == OutputFormat.svg && !name.equals("c2c")) {
-            throw new UsageException("--format svg: only bench c2c draws a picture (its heatmap); " + name + " prints text or json");
+        if (format == OutputFormat.svg && (selected.size() != 1 || !selected.getFirst().draws())) {
+            String drawing = String.join(", ", families.get().stream().filter(BenchFamily::draws).map(BenchFamily::name).toList());
+            throw new UsageException("--format svg: only bench " + (drawing.isEmpty() ? "NAME of a family with a picture" : drawing)
+                    + " draws a picture; " + name + " prints text or json");
         }
         if (output != null) TopologyCommand.checkOutputFolder(output, "-o");
         Optional<CpuMask> pinTo = Optional.ofNullable(cpus).map(BenchCommand::parseCpus);
@@ -115,7 +117,9 @@ final class BenchCommand implements Callable<Integer> {
         if (output != null) Json.writeAtomically(output, json);
         PrintWriter out = spec.commandLine().getOut();
         if (format == OutputFormat.svg) {
-            out.print(C2cFamily.heatmap(runs.getFirst()));
+            BenchFamily drawn = families.get().stream().filter(f -> f.name().equals(runs.getFirst().family())).findFirst().orElseThrow();
+            out.print(drawn.picture(file).orElseThrow(() -> new IllegalStateException(
+                    drawn.name() + " measured nothing to draw: " + String.join("; ", runs.getFirst().notes()))));
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {

@@ -1,6 +1,7 @@
 package dev.corescope.cli;
 
 import dev.corescope.bench.BenchFamily;
+import dev.corescope.bench.Families;
 import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.sys.NativeException;
 import picocli.CommandLine;

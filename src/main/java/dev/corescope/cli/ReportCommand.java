@@ -1,10 +1,8 @@
 package dev.corescope.cli;
 
-import dev.corescope.bench.c2c.C2cHeatmap;
-import dev.corescope.bench.c2c.CpuLabels;
+import dev.corescope.bench.Families;
 import dev.corescope.report.HtmlReport;
 import dev.corescope.report.Json;
-import dev.corescope.report.Matrix;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -16,9 +14,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code report RESULTS.json... -o FILE.html}: one self-contained page from results files. */
@@ -56,7 +52,7 @@ final class ReportCommand implements Callable<Integer> {
         List<HtmlReport.Input> inputs = files.stream()
                 .map(f -> new HtmlReport.Input(f.toString(), Json.readResultsChecked(f)))
                 .toList();
-        String html = HtmlReport.render(inputs, ReportCommand::heatmap, Instant.now());
+        String html = HtmlReport.page(inputs, Families.views(), Instant.now());
         try {
             Json.writeAtomically(output, html);
         } catch (IOException e) {
@@ -67,16 +63,5 @@ final class ReportCommand implements Callable<Integer> {
                 + " KiB, " + inputs.size() + (inputs.size() == 1 ? " results file" : " results files") + "); open it in a browser");
         out.flush();
         return Main.EXIT_OK;
-    }
-
-    /**
-     * The c2c family's heatmap. A results file does not say which core or cache each CPU of
-     * the matrix sat on, so the labels are CPU numbers; the topology picture above gives the rest.
-     */
-    static String heatmap(Matrix m) {
-        List<CpuLabels.Place> places = Arrays.stream(m.cpus())
-                .mapToObj(c -> new CpuLabels.Place(c, Optional.empty(), Optional.empty(), Optional.empty()))
-                .toList();
-        return C2cHeatmap.svg(m, places, "core-to-core latency (c2c)");
     }
 }

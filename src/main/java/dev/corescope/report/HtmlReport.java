@@ -65,6 +65,18 @@ public final class HtmlReport {
      * and the second (after) comes first. {@code heatmap} draws a {@link Matrix} as SVG.
      */
     public static String render(List<Input> inputs, Function<Matrix, String> heatmap, Instant madeAt) {
+        return render(inputs, heatmap, FamilyViews.NONE, madeAt);
+    }
+
+    /**
+     * The page for {@code inputs}, each family's section holding its own view of the file (its
+     * full text report and its pictures), as {@code bench} showed them.
+     */
+    public static String page(List<Input> inputs, FamilyViews views, Instant madeAt) {
+        return render(inputs, null, views, madeAt);
+    }
+
+    private static String render(List<Input> inputs, Function<Matrix, String> heatmap, FamilyViews views, Instant madeAt) {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         h.append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CONTENT_SECURITY_POLICY).append("\">\n");
@@ -87,14 +99,14 @@ public final class HtmlReport {
             h.append("<p class=\"note\">The compare table is drawn for exactly two files; with ")
                     .append(inputs.size()).append(", run <code>compare A B</code> for each pair of interest.</p>\n");
         }
-        for (int i = 0; i < inputs.size(); i++) file(h, i + 1, inputs.get(i), heatmap);
+        for (int i = 0; i < inputs.size(); i++) file(h, i + 1, inputs.get(i), heatmap, views.of(inputs.get(i).file()));
         h.append("</main>\n</body>\n</html>\n");
         return h.toString();
     }
 
     // ---- one results file ---------------------------------------------------------------
 
-    private static void file(StringBuilder h, int index, Input in, Function<Matrix, String> heatmap) {
+    private static void file(StringBuilder h, int index, Input in, Function<Matrix, String> heatmap, List<FamilyViews.View> views) {
         ResultsFile f = in.file();
         h.append("<section id=\"file-").append(index).append("\" class=\"results-file\">\n");
         h.append("<h2>").append(esc(in.name())).append("</h2>\n");
@@ -118,13 +130,18 @@ public final class HtmlReport {
             List<Histogram> hs = f.histograms().stream().filter(x -> fam.getKey().equals(x.benchmark())).toList();
             if (!hs.isEmpty()) histograms(h, hs);
             h.append(MachineCodeHtml.of(f.code(), fam.getKey()));
+            views.stream().filter(v -> v.family().equals(fam.getKey())).forEach(v -> familyView(h, v));
         }
+        views.stream().filter(v -> !byFamily.containsKey(v.family())).forEach(v -> {
+            h.append("<h3>").append(esc(v.family())).append("</h3>\n");
+            familyView(h, v);
+        });
         List<Histogram> orphans = f.histograms().stream().filter(x -> !byFamily.containsKey(x.benchmark())).toList();
         if (!orphans.isEmpty()) {
             h.append("<h3>Histograms</h3>\n");
             histograms(h, orphans);
         }
-        if (f.matrix() != null) {
+        if (heatmap != null && f.matrix() != null) {
             h.append("<h3>Core-to-core latency</h3>\n<figure class=\"heatmap\">")
                     .append(safeSvg(heatmap.apply(f.matrix()), "heatmap")).append("</figure>\n");
         }
@@ -132,6 +149,17 @@ public final class HtmlReport {
         if (!f.counters().isEmpty()) counters(h, f.counters());
         if (f.results().isEmpty() && f.failures().isEmpty()) h.append("<p class=\"note\">This file has no results.</p>\n");
         h.append("</section>\n");
+    }
+
+    /** A family's own view: its pictures, then the text report {@code bench} printed, folded. */
+    private static void familyView(StringBuilder h, FamilyViews.View v) {
+        for (String svg : v.svgs()) {
+            h.append("<figure class=\"heatmap\">").append(safeSvg(svg, v.family())).append("</figure>\n");
+        }
+        if (v.text() != null) {
+            h.append("<details class=\"family-report\"><summary>the full <code>bench ").append(esc(v.family()))
+                    .append("</code> report</summary>\n<pre>").append(esc(v.text())).append("</pre></details>\n");
+        }
     }
 
     private static void topology(StringBuilder h, int index, MachineTopology t) {

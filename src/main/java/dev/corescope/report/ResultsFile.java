@@ -1,8 +1,12 @@
 package dev.corescope.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The whole results file, {@code "schema": "corescope-results/1"} (see CONTRACT.md).
@@ -11,13 +15,14 @@ import java.util.List;
  * {@code failures} lists families that failed, with the reason, so a partial run still says so;
  * {@code counters} holds each family's {@code perf_event_open} counts; {@code topology} the
  * machine's topology summary and picture; {@code code} the machine code of the measured
- * functions (docs/formats-code.md).
+ * functions (docs/formats-code.md); {@code models} each family's typed model by family name,
+ * from which its view renders what the live run printed.
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
-                          MachineTopology topology, List<MachineCode> code) {
+                          MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -28,13 +33,21 @@ public record ResultsFile(String schema, Environment environment,
         failures = failures == null ? List.of() : List.copyOf(failures);
         counters = counters == null ? List.of() : List.copyOf(counters);
         code = code == null ? List.of() : List.copyOf(code);
+        models = models == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(models));
     }
 
-    /** Without machine code. */
+    /** Without family models (files from before them, and tests). */
+    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
+                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
+                       MachineTopology topology, List<MachineCode> code) {
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, Map.of());
+    }
+
+    /** Without machine code and family models. */
     public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
                        List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                        MachineTopology topology) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, List.of());
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, List.of(), Map.of());
     }
 
     /** The first version's fields, without counters and topology. */

@@ -331,12 +331,6 @@ public final class Topology {
         return Collections.unmodifiableList(out);
     }
 
-    /** The NUMA node holding {@code cpu}, if any. */
-    public Optional<NumaNode> numaNodeOf(int cpu) {
-        for (NumaNode n : numaNodes) if (n.cpus().test(cpu)) return Optional.of(n);
-        return Optional.empty();
-    }
-
     /**
      * Whether SMT is in use: the kernel's {@code smt/active} where it has one, else whether some
      * core has more than one online PU; empty when the tree describes no cores.

@@ -10,6 +10,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
+import dev.corescope.report.ResultsFile;
 import dev.corescope.topology.Placement;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
@@ -74,8 +75,8 @@ public final class C2cFamily implements BenchFamily {
         if (cpus.length < 2) {
             notes.add("not measured: a ping-pong needs 2 CPUs, " + (cpus.length == 0 ? "none is" : "only CPU " + usable.toList() + " is")
                     + " usable");
-            return new FamilyRun(name(), List.of(), List.of(), List.of(), null, notes,
-                    C2cReport.text(cpus, places, List.of(), null, notes));
+            C2cModel model = model(places, List.of(), null, notes);
+            return new FamilyRun(name(), List.of(), List.of(), List.of(), null, notes, C2cView.text(model), model);
         }
 
         int samples = context.smoke() ? SMOKE_SAMPLES : context.quick() ? QUICK_SAMPLES : FULL_SAMPLES;
@@ -128,15 +129,32 @@ public final class C2cFamily implements BenchFamily {
                     pairs.stream().mapToDouble(p -> p.java().median() / p.nativeTwin().median()).max().orElse(Double.NaN)));
         }
 
-        String text = C2cReport.text(cpus, places, pairs, results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), notes);
-        return new FamilyRun(name(), results, List.of(), List.of(), matrix, notes, text);
+        C2cModel model = model(places, pairs, results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), notes);
+        return new FamilyRun(name(), results, List.of(), List.of(), matrix, notes, C2cView.text(model), model);
     }
 
-    /** The heatmap of a finished run, for {@code --format svg} and the HTML report. */
-    public static String heatmap(FamilyRun run) {
-        Matrix m = run.matrix();
-        if (m == null) throw new IllegalArgumentException("c2c measured no matrix: " + String.join("; ", run.notes()));
-        return C2cHeatmap.svg(m, CpuLabels.of(Topology.live(), m.cpus()), "Core-to-core latency");
+    private static C2cModel model(List<CpuLabels.Place> places, List<Pair> pairs, Result jmh, List<String> notes) {
+        return new C2cModel(places.stream().map(C2cModel.Cpu::of).toList(),
+                pairs.stream().map(p -> new C2cModel.Pair(p.from(), p.to(), C2cModel.Stats.of(p.java()), C2cModel.Stats.of(p.nativeTwin()))).toList(),
+                jmh, notes);
+    }
+
+    @Override
+    public boolean draws() {
+        return true;
+    }
+
+    @Override
+    public Optional<String> text(ResultsFile file) {
+        return C2cView.model(file).map(C2cView::text);
+    }
+
+    /** The heatmap: from the saved model (labelled by core, cache and package), else from a file's bare matrix. */
+    @Override
+    public Optional<String> picture(ResultsFile file) {
+        Optional<C2cModel> m = C2cView.model(file);
+        if (m.isPresent()) return m.get().pairs().isEmpty() ? Optional.empty() : Optional.of(C2cView.svg(m.get()));
+        return Optional.ofNullable(file.matrix()).map(C2cView::svg);
     }
 
     private static double[] drop1(double[] samples) {
@@ -156,7 +174,7 @@ public final class C2cFamily implements BenchFamily {
         return CpuMask.of(Math.max(a, b) + 1, a, b).toList();
     }
 
-    private static Matrix matrix(int[] cpus, List<Pair> pairs) {
+    static Matrix matrix(int[] cpus, List<Pair> pairs) {
         int n = cpus.length;
         Double[][] values = new Double[n][n];
         Double[][] errors = new Double[n][n];

@@ -4,6 +4,8 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Progress;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Json;
+import dev.corescope.report.ResultsFile;
 import dev.corescope.report.Result;
 import dev.corescope.sys.Affinity;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,7 +77,10 @@ class C2cFamilyTest {
         assertNotNull(run.matrix().values()[1][0]);
         assertEquals("start 3", steps.getFirst());
         assertEquals(4, steps.size());
-        assertTrue(C2cFamily.heatmap(run).contains("<svg"));
+        ResultsFile saved = Json.MAPPER.readValue(Json.write(new ResultsFile(ResultsFile.SCHEMA, null, run.results(), null, null,
+                run.matrix(), null, null, null, null, Map.of("c2c", Json.MAPPER.valueToTree(run.model())))), ResultsFile.class);
+        assertEquals(run.text(), new C2cFamily().text(saved).orElseThrow(), "a saved file shows what the run printed");
+        assertTrue(new C2cFamily().picture(saved).orElseThrow().contains("<svg"));
         assertEquals(before, Affinity.allowed(), "the test thread's mask is untouched");
     }
 

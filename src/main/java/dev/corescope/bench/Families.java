@@ -1,0 +1,45 @@
+package dev.corescope.bench;
+
+import dev.corescope.report.FamilyViews;
+import dev.corescope.report.ResultsFile;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.ServiceLoader;
+
+/**
+ * The registry of benchmark families: one line per family in
+ * {@code META-INF/services/dev.corescope.bench.BenchFamily}, in the order the tour runs them.
+ * {@code cli} reaches a family only through here and {@link BenchFamily}.
+ */
+public final class Families {
+
+    private Families() {
+    }
+
+    /** Every registered family, in registry order. */
+    public static List<BenchFamily> all() {
+        List<BenchFamily> out = new ArrayList<>();
+        ServiceLoader.load(BenchFamily.class, Families.class.getClassLoader()).forEach(out::add);
+        return out;
+    }
+
+    /** The views of {@code families} for the HTML page: each one's text and pictures of a results file. */
+    public static FamilyViews views(List<BenchFamily> families) {
+        return file -> {
+            List<FamilyViews.View> views = new ArrayList<>();
+            for (BenchFamily f : families) {
+                Optional<String> text = f.text(file);
+                List<String> svgs = f.picture(file).map(List::of).orElse(List.of());
+                if (text.isPresent() || !svgs.isEmpty()) views.add(new FamilyViews.View(f.name(), text.orElse(null), svgs));
+            }
+            return views;
+        };
+    }
+
+    /** {@link #views(List)} of every registered family. */
+    public static FamilyViews views() {
+        return views(all());
+    }
+}

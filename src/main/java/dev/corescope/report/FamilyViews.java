@@ -1,0 +1,27 @@
+package dev.corescope.report;
+
+import java.util.List;
+
+/**
+ * Each benchmark family's own view of a results file, for the page shell to place: the text
+ * report {@code bench NAME} printed and the family's pictures, rendered from the model the
+ * file holds, so a saved file shows what the live run showed.
+ */
+public interface FamilyViews {
+
+    FamilyViews NONE = file -> List.of();
+
+    /** The views of the families that have one in {@code file}, in registry order. */
+    List<View> of(ResultsFile file);
+
+    /**
+     * @param family the family's name
+     * @param text   its full text report, or null when the file holds no model for it
+     * @param svgs   its pictures (SVG documents), possibly none
+     */
+    record View(String family, String text, List<String> svgs) {
+        public View {
+            svgs = List.copyOf(svgs);
+        }
+    }
+}
