@@ -88,7 +88,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--format svg: only bench " + (drawing.isEmpty() ? "NAME of a family with a picture" : drawing)
                     + " draws a picture; " + name + " prints text or json");
         }
-        if (output != null) TopologyCommand.checkOutputFolder(output, "-o");
+        OutputFile file = output == null ? null : OutputFile.check(output, "-o");
         Optional<CpuMask> pinTo = Optional.ofNullable(cpus).map(BenchCommand::parseCpus);
         PrintWriter err = spec.commandLine().getErr();
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
@@ -96,17 +96,17 @@ final class BenchCommand implements Callable<Integer> {
         BenchContext ctx = new BenchContext(pinTo, quick, bar, false, Os.live(), live.topology());
 
         BenchSession session = new BenchSession(selected, ctx, live.probe(), bar, live::forResults);
-        GuardedRun guarded = new GuardedRun(session, output, err);
+        GuardedRun guarded = new GuardedRun(session, file, err);
         try {
-            ResultsFile file = guarded.run();
-            if (file == null) return 128 + 2;
-            return print(file, session.runs(), err, selected.size());
+            ResultsFile results = guarded.run();
+            if (results == null) return 128 + 2;
+            return print(results, file, session.runs(), err, selected.size());
         } finally {
             guarded.done();
         }
     }
 
-    private int print(ResultsFile file, List<FamilyRun> runs, PrintWriter err, int total) throws java.io.IOException {
+    private int print(ResultsFile file, OutputFile to, List<FamilyRun> runs, PrintWriter err, int total) {
         if (file.failures().size() == total) {
             // Nothing finished, so there are no results to print or save: a plain runtime failure (CONTRACT.md's 1).
             err.println("corescope: " + failureLine(file.failures(), total));
@@ -114,7 +114,7 @@ final class BenchCommand implements Callable<Integer> {
             return Main.EXIT_FAILURE;
         }
         String json = Json.write(file);
-        if (output != null) Json.writeAtomically(output, json);
+        Saved saved = to == null ? null : save(json, to, !file.failures().isEmpty());
         PrintWriter out = spec.commandLine().getOut();
         if (format == OutputFormat.svg) {
             BenchFamily drawn = families.get().stream().filter(f -> f.name().equals(runs.getFirst().family())).findFirst().orElseThrow();
@@ -124,13 +124,41 @@ final class BenchCommand implements Callable<Integer> {
             out.print(json);
         } else {
             out.print(text(file, runs));
-            if (output != null) out.println("results written to " + output);
+            if (saved != null) out.println(saved.line());
         }
         out.flush();
+        if (saved != null && saved.beside() && format != OutputFormat.text) {
+            err.println("corescope: " + saved.line());
+            err.flush();
+        }
         if (file.failures().isEmpty()) return Main.EXIT_OK;
         err.println("corescope: " + failureLine(file.failures(), total));
         err.flush();
         return Main.EXIT_PARTIAL;
+    }
+
+    /**
+     * Writes the results to {@code to} and returns the line that says where. A run in which
+     * families failed does not replace an earlier results file (which may hold them): it goes
+     * beside it under a timestamped name.
+     */
+    /** Where results were saved ({@code path}, as the user would type it) and the line that says so. */
+    record Saved(String line, Path path, boolean beside) {
+    }
+
+    static Saved save(String json, OutputFile to, boolean partial) {
+        OutputFile target = to;
+        String note = "";
+        if (partial && to.holdsAFile()) {
+            target = to.beside("partial", java.time.Instant.now());
+            note = " (" + to.path() + " holds an earlier run and was kept: this run has failed families)";
+        }
+        try {
+            target.write(json);
+        } catch (java.io.IOException e) {
+            throw target.cannotWrite(e);
+        }
+        return new Saved("results written to " + target.path() + note, target.path(), target != to);
     }
 
     /** Each family's own report, then the counters, the failures and the environment. */

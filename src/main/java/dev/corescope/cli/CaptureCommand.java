@@ -35,18 +35,19 @@ final class CaptureCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        TopologyCommand.checkOutputFolder(output, "-o");
+        OutputFile file = OutputFile.check(output, "-o");
         Topology t = Topology.live();
-        Capture.Result r;
+        String folder = Capture.folderName(output.toAbsolutePath().normalize().getFileName().toString());
+        Capture.Result[] r = new Capture.Result[1];
         try {
-            r = Capture.write(t, output);
+            file.write(os -> r[0] = Capture.write(t, folder, os));
         } catch (IOException e) {
-            throw TopologyCommand.cannotWrite(output, e);
+            throw file.cannotWrite(e);
         }
         var out = spec.commandLine().getOut();
-        out.println("captured " + r.files() + " files (" + r.bytes() + " bytes) in " + r.directories() + " folders to "
-                + output + "; unpack with: tar xzf " + output + " (folder " + r.folder() + "/)");
-        if (!r.skipped().isEmpty()) out.println("skipped " + r.skipped().size() + " unreadable: " + shortList(r.skipped()));
+        out.println("captured " + r[0].files() + " files (" + r[0].bytes() + " bytes) in " + r[0].directories() + " folders to "
+                + output + "; unpack with: tar xzf " + output + " (folder " + r[0].folder() + "/)");
+        if (!r[0].skipped().isEmpty()) out.println("skipped " + r[0].skipped().size() + " unreadable: " + shortList(r[0].skipped()));
         out.flush();
         return Main.EXIT_OK;
     }

@@ -6,17 +6,21 @@ import dev.corescope.report.ResultsFile;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a {@link BenchSession} under a JVM shutdown hook, so Ctrl-C (SIGINT), SIGTERM and
  * SIGHUP stop it cleanly: the hook interrupts the worker, waits up to {@link #STOP_WAIT} for the
- * families to stop their threads and unpin, then writes what finished to the results file
- * (atomically) and says so in one stderr line. The JVM then exits with 128 + the signal
- * number (130 for SIGINT), as shells expect.
+ * families to stop their threads and unpin, then writes what finished and says where in one
+ * stderr line naming the signal. What finished never replaces an earlier results file: when
+ * the target already holds one, the partial results go beside it under a timestamped name
+ * ({@link OutputFile#beside}). The JVM then exits with 128 + the signal number (130 for
+ * SIGINT), as shells expect.
  */
 final class GuardedRun {
 
@@ -30,16 +34,18 @@ final class GuardedRun {
     private static final java.util.logging.Logger JMH_LOG = java.util.logging.Logger.getLogger("org.openjdk.jmh");
 
     private final BenchSession session;
-    private final Path saveTo;
+    private final OutputFile saveTo;
     private final PrintWriter err;
     private final CountDownLatch mainDone = new CountDownLatch(1);
     private volatile boolean signalled;
+    /** The signal that stopped the run, as its handler saw it (the shutdown hook cannot tell). */
+    private volatile String signal;
 
     /**
      * @param saveTo where the hook saves the finished results; null: nowhere (they are lost
      *               with the process, and the stderr line says so)
      */
-    GuardedRun(BenchSession session, Path saveTo, PrintWriter err) {
+    GuardedRun(BenchSession session, OutputFile saveTo, PrintWriter err) {
         this.session = session;
         this.saveTo = saveTo;
         this.err = err;
@@ -52,9 +58,11 @@ final class GuardedRun {
     ResultsFile run() throws InterruptedException {
         Thread hook = new Thread(this::onShutdown, "corescope-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        List<Runnable> restore = recordSignals();
         try {
             session.run();
         } finally {
+            restore.forEach(Runnable::run);
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
@@ -70,10 +78,48 @@ final class GuardedRun {
         mainDone.countDown();
     }
 
+    /**
+     * Handlers for SIGINT, SIGTERM and SIGHUP that note which signal came and then pass it to
+     * the JVM's own handler (which starts the shutdown, and with it {@link #onShutdown}).
+     * Returns what puts the previous handlers back. A signal the JVM does not handle (one that
+     * was ignored when it started) stays as it was.
+     */
+    @SuppressWarnings("removal")
+    private List<Runnable> recordSignals() {
+        List<Runnable> restore = new ArrayList<>();
+        for (String name : List.of("INT", "TERM", "HUP")) {
+            try {
+                sun.misc.Signal sig = new sun.misc.Signal(name);
+                sun.misc.SignalHandler[] previous = new sun.misc.SignalHandler[1];
+                previous[0] = sun.misc.Signal.handle(sig, s -> {
+                    signal = "SIG" + name;
+                    sun.misc.SignalHandler p = previous[0];
+                    if (p != null && p != sun.misc.SignalHandler.SIG_DFL && p != sun.misc.SignalHandler.SIG_IGN) p.handle(s);
+                    else System.exit(128 + s.getNumber());
+                });
+                if (previous[0] == sun.misc.SignalHandler.SIG_IGN) {
+                    sun.misc.Signal.handle(sig, sun.misc.SignalHandler.SIG_IGN);
+                    continue;
+                }
+                restore.add(() -> sun.misc.Signal.handle(sig, previous[0]));
+            } catch (IllegalArgumentException | UnsupportedOperationException e) {
+                // the JVM keeps this signal for itself (-Xrs and the like): its shutdown hook still runs
+            }
+        }
+        return restore;
+    }
+
+    /** {@code SIGTERM}, {@code SIGINT (Ctrl-C)}, or {@code a signal} when it is not known which. */
+    private String signalName() {
+        String s = signal;
+        if (s == null) return "a signal";
+        return s.equals("SIGINT") ? "SIGINT (Ctrl-C)" : s;
+    }
+
     private void onShutdown() {
         signalled = true;
         JMH_LOG.setLevel(java.util.logging.Level.OFF);
-        if (!session.abort("interrupted by a signal (Ctrl-C)", STOP_WAIT)) {
+        if (!session.abort("interrupted by " + signalName(), STOP_WAIT)) {
             // finished just before the signal: let the caller finish writing what it has
             try {
                 mainDone.await(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -88,14 +134,20 @@ final class GuardedRun {
         if (saveTo == null) {
             where = "not saved (no -o FILE given)";
         } else {
+            OutputFile to = saveTo;
+            String kept0 = "";
             try {
-                Json.writeAtomically(saveTo, Json.write(partial));
-                where = "saved to " + saveTo;
+                if (saveTo.holdsAFile()) {
+                    to = saveTo.beside("interrupted", Instant.now());
+                    kept0 = " (" + saveTo.path() + " holds an earlier run and was kept)";
+                }
+                to.write(Json.write(partial));
+                where = "saved to " + to.path() + kept0;
             } catch (IOException | RuntimeException e) {
-                where = "could not be saved to " + saveTo + ": " + e.getMessage();
+                where = "could not be saved to " + to.path() + ": " + Main.reason(e);
             }
         }
-        err.println("corescope: interrupted: " + kept + " finished " + (kept == 1 ? "family" : "families") + " " + where);
+        err.println("corescope: interrupted by " + signalName() + ": " + kept + " finished " + (kept == 1 ? "family" : "families") + " " + where);
         err.flush();
     }
 }

@@ -3,15 +3,25 @@ package dev.corescope.cli;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.Families;
 import dev.corescope.cpumask.CpuMaskFormatException;
+import dev.corescope.report.BadResultsFileException;
+import dev.corescope.sys.CpuNotAllowedException;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.NativeUnavailableException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
@@ -24,14 +34,26 @@ import java.util.function.Supplier;
  *
  * <p>Exit codes (CONTRACT.md): 0 done; 1 a runtime failure (a native call failed, a file
  * could not be written); 2 bad usage or bad input. On 1 and 2 stdout stays empty and stderr
- * gets one line: {@code corescope: --cpus 99: CPU 99 is not in the allowed set 0-1}.
+ * gets one line: {@code corescope: --cpus 99: CPU 99 is not in the allowed set 0-1}. Only
+ * corescope's own input checks are 2 ({@link #exitCodeFor}); anything unexpected is an internal
+ * error, 1, named in one line, with the stack trace only under {@code --debug} or
+ * {@code CORESCOPE_DEBUG=1}.
  */
 @Command(name = "corescope",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = {
                 "Linux CPU topology probe and kernel-patch micro-benchmarks, from Java (FFM).",
-                "With no command: the tour (topology, every benchmark family in quick mode, a summary)."},
+                "With no command: the tour (topology, every benchmark family in quick mode, a summary),",
+                "saved to corescope-results.json; when that file is there from an earlier run it is",
+                "kept, and this run's results get a new name (the next-step lines say which)."},
+        footer = {"",
+                "Exit codes: 0 done; 1 a runtime failure or an internal error; 2 bad usage or bad",
+                "input; 3 some benchmark families failed (the others' results are saved); 130",
+                "interrupted (128 + the signal); pin: its command's own.",
+                "On an internal error corescope prints one line naming it; --debug (on any",
+                "command) or the environment variable CORESCOPE_DEBUG=1 adds the Java stack trace.",
+                "What happens to existing files, interrupted runs and signals: docs/files-and-signals.md."},
         subcommands = {
                 CommandLine.HelpCommand.class,
                 BenchCommand.class,
@@ -57,8 +79,19 @@ public final class Main implements Callable<Integer> {
      */
     public static final int EXIT_PARTIAL = 3;
 
+    /** The environment variable that turns on {@code --debug} for every run. */
+    static final String DEBUG_ENV = "CORESCOPE_DEBUG";
+
     @Spec
     CommandSpec spec;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "the tour: save the results to FILE (replaced whole if it exists; an interrupted or partly failed run goes beside it)")
+    Path output;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT,
+            description = "on an internal error, also print the Java stack trace (or set CORESCOPE_DEBUG=1)")
+    boolean debug;
 
     private final Supplier<List<BenchFamily>> families;
     private final Path tourResults;
@@ -76,13 +109,15 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
-        return new Tour(families.get(), tourResults, cl.getOut(), cl.getErr()).run();
+        return new Tour(families.get(), output != null ? output : tourResults, output != null, cl.getOut(), cl.getErr()).run();
     }
 
     public static void main(String[] args) {
+        StandardOutput stdout = StandardOutput.install();
         // the one command people time: see TopologyCommand.runWithoutPicocli
         OptionalInt fast = TopologyCommand.runWithoutPicocli(args);
-        System.exit(fast.isPresent() ? fast.getAsInt() : execute(args));
+        int code = fast.isPresent() ? fast.getAsInt() : execute(args);
+        System.exit(stdout.finish(code, System.err));
     }
 
     /** Runs corescope with {@code args} and returns the exit code. */
@@ -117,23 +152,42 @@ public final class Main implements Callable<Integer> {
         cl.getSubcommands().get("jmh").setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("corescope: " + ex.getMessage() + " (see --help)");
+            err.println("corescope: " + shorten(String.valueOf(ex.getMessage()).replace('\n', ' ')) + " (see --help)");
             err.flush();
             return EXIT_USAGE;
         });
+        cl.registerConverter(Integer.class, Main::asciiInt);
+        cl.registerConverter(Integer.TYPE, Main::asciiInt);
+        cl.registerConverter(Long.class, Main::asciiLong);
+        cl.registerConverter(Long.TYPE, Main::asciiLong);
         cl.setExecutionExceptionHandler((ex, command, parsed) -> {
             PrintWriter err = command.getErr();
-            err.println("corescope: " + oneLine(ex));
+            err.println("corescope: " + shorten(oneLine(ex)));
+            if (debugRequested(parsed)) ex.printStackTrace(err);
             err.flush();
             return exitCodeFor(ex);
         });
         return cl;
     }
 
-    /** 2 for the user's input, 1 for everything else. */
+    /** {@code --debug} on any command of the line, or {@code CORESCOPE_DEBUG} set to anything but 0 or empty. */
+    private static boolean debugRequested(CommandLine.ParseResult parsed) {
+        String env = System.getenv(DEBUG_ENV);
+        if (env != null && !env.isEmpty() && !env.equals("0")) return true;
+        for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+            if (p.hasMatchedOption("--debug")) return true;
+        }
+        return false;
+    }
+
+    /**
+     * 2 for corescope's own checks of the user's input (a usage error, a malformed CPU list, a
+     * bad results file, a CPU outside the allowed set), 1 for everything else: a runtime
+     * failure, or an internal error that is not the user's fault.
+     */
     static int exitCodeFor(Throwable ex) {
         if (ex instanceof UsageException || ex instanceof CpuMaskFormatException
-                || ex instanceof IllegalArgumentException) {
+                || ex instanceof BadResultsFileException || ex instanceof CpuNotAllowedException) {
             return EXIT_USAGE;
         }
         return EXIT_FAILURE;
@@ -143,16 +197,93 @@ public final class Main implements Callable<Integer> {
         String msg;
         if (ex instanceof CpuMaskFormatException f) {
             msg = f.input().strip() + ": " + f.getMessage();
-        } else if (ex instanceof NativeException || ex instanceof UsageException) {
+        } else if (exitCodeFor(ex) == EXIT_USAGE || ownFailure(ex)) {
             msg = ex.getMessage();
         } else if (ex instanceof UncheckedIOException u) {
-            msg = String.valueOf(u.getCause().getMessage());
+            msg = u.getCause() instanceof FileSystemException ? reason(u.getCause()) : String.valueOf(u.getCause().getMessage());
         } else if (ex instanceof IOException io) {
-            msg = ex.getClass().getSimpleName() + ": " + io.getMessage();
+            msg = reason(io);
+        } else if (ex instanceof OutOfMemoryError) {
+            msg = "out of memory (the Java heap is " + Runtime.getRuntime().maxMemory() / (1024 * 1024)
+                    + " MiB; a larger one: CORESCOPE_JVM_OPTS=-Xmx4g)";
         } else {
-            msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+            msg = "internal error: " + ex.getClass().getName()
+                    + (ex.getMessage() == null ? "" : ": " + ex.getMessage())
+                    + " (a bug in corescope; --debug or " + DEBUG_ENV + "=1 prints where)";
         }
-        return msg.replace('\n', ' ');
+        return String.valueOf(msg).replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /**
+     * corescope's own exception types ({@link NativeException}, {@link NativeUnavailableException},
+     * a reservation that cannot be made, ...) are failures it expected and describes in its own
+     * words; everything else (a JDK or library exception) is unexpected, an internal error.
+     */
+    private static boolean ownFailure(Throwable ex) {
+        return ex.getClass().getName().startsWith("dev.corescope.") && ex.getMessage() != null;
+    }
+
+    /**
+     * An I/O failure in plain words: {@code /x/y.json: no such file or folder}, not the
+     * exception's class name.
+     */
+    static String reason(Throwable e) {
+        if (e instanceof FileSystemException f) {
+            String file = f.getFile() == null ? "" : f.getFile() + ": ";
+            String why = switch (f) {
+                case NoSuchFileException n -> "no such file or folder";
+                case AccessDeniedException a -> "permission denied";
+                case FileAlreadyExistsException a -> "already exists";
+                case NotDirectoryException n -> "not a folder";
+                default -> f.getReason() != null ? f.getReason() : "cannot be accessed";
+            };
+            return file + why;
+        }
+        if (e.getMessage() != null) return e.getMessage();
+        return e.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The most of an input an error line quotes. */
+    static final int QUOTE_LIMIT = 80;
+
+    /**
+     * An error line with every long word cut to {@link #QUOTE_LIMIT} characters: a 10 KB CPU
+     * list or file name is quoted by its start and its length, not whole.
+     */
+    static String shorten(String line) {
+        StringBuilder out = new StringBuilder(Math.min(line.length(), 1024));
+        int i = 0;
+        while (i < line.length()) {
+            int j = i;
+            boolean space = Character.isWhitespace(line.charAt(i));
+            while (j < line.length() && Character.isWhitespace(line.charAt(j)) == space) j++;
+            String word = line.substring(i, j);
+            if (!space && word.length() > QUOTE_LIMIT) {
+                out.append(word, 0, QUOTE_LIMIT - 20).append("...(").append(word.length()).append(" characters)");
+            } else {
+                out.append(word);
+            }
+            i = j;
+        }
+        return out.length() > 4 * QUOTE_LIMIT * 2 ? out.substring(0, 4 * QUOTE_LIMIT * 2) + "..." : out.toString();
+    }
+
+    /** Number options take ASCII digits only, as CPU lists do: {@code ١} (Arabic-Indic one) is not 1. */
+    static Integer asciiInt(String s) {
+        long v = asciiLong(s);
+        if (v != (int) v) throw new CommandLine.TypeConversionException("'" + s + "' is out of range");
+        return (int) v;
+    }
+
+    static Long asciiLong(String s) {
+        if (!s.matches("[+-]?[0-9]{1,19}")) {
+            throw new CommandLine.TypeConversionException("'" + shorten(s) + "' is not a whole number (ASCII digits 0-9)");
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + s + "' is out of range");
+        }
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -48,15 +48,15 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        TopologyCommand.checkOutputFolder(output, "-o");
+        OutputFile file = OutputFile.check(output, "-o", files);
         List<HtmlReport.Input> inputs = files.stream()
                 .map(f -> new HtmlReport.Input(f.toString(), Json.readResultsChecked(f)))
                 .toList();
         String html = HtmlReport.page(inputs, Families.views(), Instant.now());
         try {
-            Json.writeAtomically(output, html);
+            file.write(html);
         } catch (IOException e) {
-            throw TopologyCommand.cannotWrite(output, e);
+            throw file.cannotWrite(e);
         }
         PrintWriter out = spec.commandLine().getOut();
         out.println("report written to " + output + " (" + html.getBytes(StandardCharsets.UTF_8).length / 1024

@@ -1,7 +1,5 @@
 package dev.corescope.cli;
 
-import dev.corescope.report.Json;
-
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyJson;
 import dev.corescope.topology.TopologySvg;
@@ -14,7 +12,6 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,18 +54,18 @@ final class TopologyCommand implements Callable<Integer> {
     }
 
     private int run(PrintWriter out) {
-        if (output != null) checkOutputFolder(output, "-o");
+        OutputFile file = output == null ? null : OutputFile.check(output, "-o");
         Topology t = read();
         String report = switch (format) {
             case text -> TopologyText.render(t);
             case json -> TopologyJson.render(t);
             case svg -> TopologySvg.render(t);
         };
-        if (output != null) {
+        if (file != null) {
             try {
-                Json.writeAtomically(output, report);
+                file.write(report);
             } catch (IOException e) {
-                throw cannotWrite(output, e);
+                throw file.cannotWrite(e);
             }
             out.println("topology (" + format + ") written to " + output);
         } else {
@@ -146,19 +143,4 @@ final class TopologyCommand implements Callable<Integer> {
         }
     }
 
-    /** A write that failed after the checks (read-only file system, /proc, disk full): exit 1, one line. */
-    static UncheckedIOException cannotWrite(Path file, IOException e) {
-        String why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage());
-        return new UncheckedIOException(new IOException("-o " + file + ": cannot be written (" + why + "); nothing was written", e));
-    }
-
-    /** The folder of an output file must exist and be a folder: bad input, exit 2, before any work. */
-    static void checkOutputFolder(Path file, String option) {
-        Path dir = file.toAbsolutePath().normalize().getParent();
-        if (dir == null) throw new UsageException(option + " " + file + ": not a file name");
-        if (!Files.exists(dir)) throw new UsageException(option + " " + file + ": folder " + dir + " does not exist");
-        if (!Files.isDirectory(dir)) throw new UsageException(option + " " + file + ": " + dir + " is not a folder");
-        if (!Files.isWritable(dir)) throw new UsageException(option + " " + file + ": folder " + dir + " cannot be written");
-        if (Files.isDirectory(file)) throw new UsageException(option + " " + file + ": is a folder, not a file");
-    }
 }

@@ -32,12 +32,19 @@ final class Tour {
 
     private final List<BenchFamily> families;
     private final Path saveTo;
+    private final boolean named;
     private final PrintWriter out;
     private final PrintWriter err;
 
-    Tour(List<BenchFamily> families, Path saveTo, PrintWriter out, PrintWriter err) {
+    /**
+     * @param saveTo where the results go
+     * @param named  whether the user named it ({@code -o}): then it is replaced by a complete run;
+     *               the default name never replaces an earlier run (this run's results get a new name)
+     */
+    Tour(List<BenchFamily> families, Path saveTo, boolean named, PrintWriter out, PrintWriter err) {
         this.families = families;
         this.saveTo = saveTo;
+        this.named = named;
         this.out = out;
         this.err = err;
     }
@@ -62,7 +69,11 @@ final class Tour {
     }
 
     int run() throws InterruptedException, IOException {
-        TopologyCommand.checkOutputFolder(saveTo, "saving " + saveTo.getFileName() + ":");
+        OutputFile target = OutputFile.check(saveTo, named ? "-o" : "saving " + saveTo.getFileName() + ":");
+        Instant started = Instant.now();
+        // an earlier tour's results stay as they are: they are the "before" of a compare
+        OutputFile earlier = !named && target.holdsAFile() ? target : null;
+        if (earlier != null) target = earlier.beside("run", started);
         long t0 = System.nanoTime();
         LiveMachine live = LiveMachine.read();
         EnvironmentProbe probe = live.probe();
@@ -81,22 +92,19 @@ final class Tour {
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
         BenchContext ctx = new BenchContext(Optional.empty(), true, bar, false, Os.live(), live.topology());
         BenchSession session = new BenchSession(families, ctx, probe, bar, live::forResults);
-        GuardedRun guarded = new GuardedRun(session, saveTo, err);
+        GuardedRun guarded = new GuardedRun(session, target, err);
         try {
             ResultsFile file = guarded.run();
             if (file == null) return 128 + 2;
-            Json.writeAtomically(saveTo, Json.write(file));
+            BenchCommand.Saved saved = BenchCommand.save(Json.write(file), target, !file.failures().isEmpty());
             out.println();
             out.print(ResultsText.full(file));
             out.print(notMeasured(session.runs()));
             out.println();
-            out.printf(Locale.ROOT, "Took %.0f s. Saved %s%n", (System.nanoTime() - t0) / 1e9, saveTo.toAbsolutePath());
-            String name = saveTo.getFileName().toString();
-            TextTable next = new TextTable("Next:", "");
-            next.row("  ./run.sh report " + name + " -o corescope-report.html", "one page: tables, charts, environment");
-            next.row("  ./run.sh compare " + name + " AFTER.json", "run again after a change, then compare");
-            next.row("  ./run.sh bench NAME", "one family in full, with its own report");
-            out.print(next.render(""));
+            out.printf(Locale.ROOT, "Took %.0f s. %s%n", (System.nanoTime() - t0) / 1e9,
+                    saved.line().replaceFirst("^results written to ", "Saved "));
+            if (earlier != null) out.println("(" + earlier.path() + " from an earlier run was kept.)");
+            out.print(nextSteps(launcher(), saved.path(), earlier == null ? null : earlier.path()));
             out.flush();
             if (file.failures().isEmpty()) return Main.EXIT_OK;
             err.println("corescope: " + BenchCommand.failureLine(file.failures(), families.size()));
@@ -105,6 +113,57 @@ final class Tour {
         } finally {
             guarded.done();
         }
+    }
+
+    /**
+     * The commands to run next, written so they work from the folder the user is in: the
+     * launcher and the results file as paths from there, quoted for a shell where needed; with
+     * an earlier run kept, the compare of the two.
+     */
+    static String nextSteps(String launcher, Path results, Path earlier) {
+        String r = shell(results.toString());
+        TextTable next = new TextTable("Next:", "");
+        next.row("  " + launcher + " report " + r + " -o corescope-report.html", "one page: tables, charts, environment");
+        if (earlier != null) {
+            next.row("  " + launcher + " compare " + shell(earlier.toString()) + " " + r, "the earlier run against this one");
+        } else {
+            next.row("  " + launcher + " compare " + r + " AFTER.json", "run again after a change, then compare");
+        }
+        next.row("  " + launcher + " bench NAME", "one family in full, with its own report");
+        return next.render("");
+    }
+
+    /**
+     * How to start corescope from the current folder: {@code ./run.sh} in the clone,
+     * {@code ../corescope/run.sh} or an absolute path elsewhere (found from where this jar is:
+     * {@code target/corescope.jar} beside {@code run.sh}).
+     */
+    static String launcher() {
+        try {
+            Path code = Path.of(Tour.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path script = code.toAbsolutePath().getParent().getParent().resolve("run.sh");
+            if (java.nio.file.Files.isRegularFile(script)) return shell(fromHere(script));
+        } catch (RuntimeException | java.net.URISyntaxException e) {
+            // not started from a jar or a class folder: the plain form
+        }
+        return "./run.sh";
+    }
+
+    /** {@code p} as a command path from the current folder: {@code ./x}, {@code ../a/x} or absolute. */
+    static String fromHere(Path p) {
+        Path cwd = Path.of("").toAbsolutePath().normalize();
+        Path abs = p.toAbsolutePath().normalize();
+        if (abs.startsWith(cwd)) return "./" + cwd.relativize(abs);
+        Path rel = cwd.relativize(abs);
+        int ups = 0;
+        for (Path part : rel) if (part.toString().equals("..")) ups++;
+        return ups <= 2 ? rel.toString() : abs.toString();
+    }
+
+    /** A word for a POSIX shell: as it is when it is plain, else in single quotes. */
+    static String shell(String s) {
+        if (!s.isEmpty() && s.matches("[A-Za-z0-9_./@%+=:,-]+")) return s;
+        return "'" + s.replace("'", "'\\''") + "'";
     }
 
     /**

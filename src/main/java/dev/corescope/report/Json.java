@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -39,11 +41,29 @@ public final class Json {
      * and the temporary file is removed.
      */
     public static void writeAtomically(Path file, String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        writeAtomically(file, os -> os.write(bytes));
+    }
+
+    /** What goes into a file: written to a stream that the caller must not close. */
+    @FunctionalInterface
+    public interface StreamBody {
+        void writeTo(OutputStream os) throws IOException;
+    }
+
+    /**
+     * {@link #writeAtomically(Path, String)} for content produced as a stream (an archive):
+     * {@code file} is a regular file or none; the caller resolves links and refuses devices
+     * first (the CLI's {@code OutputFile}), since a rename would replace them.
+     */
+    public static void writeAtomically(Path file, StreamBody body) throws IOException {
         Path abs = file.toAbsolutePath();
         Path dir = abs.getParent();
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
         try {
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                body.writeTo(os);
+            }
             keepOrShare(tmp, abs);
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -53,6 +53,17 @@ public final class Capture {
         if (!Files.isDirectory(dir)) throw new NotDirectoryException(dir.toString());
         String folder = folderName(abs.getFileName().toString());
 
+        Result[] r = new Result[1];
+        dev.corescope.report.Json.writeAtomically(abs, os -> r[0] = write(t, folder, os));
+        return new Result(abs, r[0].folder(), r[0].files(), r[0].directories(), r[0].bytes(), r[0].skipped());
+    }
+
+    /**
+     * Writes the capture of {@code t} as a gzipped tar whose files lie under {@code folder/}
+     * to {@code os}, which stays open; the caller decides where the bytes go and whether they
+     * appear whole ({@code -o} is checked and written by the command line).
+     */
+    public static Result write(Topology t, String folder, OutputStream os) throws IOException {
         Map<String, byte[]> files = t.fileContents();
         TreeSet<String> dirs = new TreeSet<>();
         for (String d : t.directoriesSeen()) addWithParents(dirs, d);
@@ -63,33 +74,30 @@ public final class Capture {
 
         long now = System.currentTimeMillis() / 1000;
         long bytes = 0;
-        Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
-        try {
-            try (OutputStream os = new GZIPOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)), 1 << 16);
-                 TarWriter tar = new TarWriter(os)) {
-                tar.directory(folder + "/", now);
-                for (String d : dirs) tar.directory(folder + "/" + d + "/", now);
-                for (Map.Entry<String, byte[]> e : files.entrySet()) {
-                    tar.file(folder + "/" + e.getKey(), e.getValue(), now);
-                    bytes += e.getValue().length;
-                }
+        GZIPOutputStream gz = new GZIPOutputStream(new java.io.FilterOutputStream(os) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
             }
-            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+
+            @Override
+            public void close() throws IOException {
+                flush(); // the caller's stream stays open
             }
-            try {
-                Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+        }, 1 << 16);
+        try (TarWriter tar = new TarWriter(gz)) {
+            tar.directory(folder + "/", now);
+            for (String d : dirs) tar.directory(folder + "/" + d + "/", now);
+            for (Map.Entry<String, byte[]> e : files.entrySet()) {
+                tar.file(folder + "/" + e.getKey(), e.getValue(), now);
+                bytes += e.getValue().length;
             }
-        } finally {
-            Files.deleteIfExists(tmp);
         }
-        return new Result(abs, folder, files.size(), dirs.size(), bytes, t.unreadableFiles());
+        return new Result(null, folder, files.size(), dirs.size(), bytes, t.unreadableFiles());
     }
 
     /** {@code box.tar.gz} and {@code box.tgz} unpack to {@code box/}. */
-    static String folderName(String fileName) {
+    public static String folderName(String fileName) {
         String name = fileName;
         for (String ext : List.of(".tar.gz", ".tgz", ".tar", ".gz")) {
             if (name.endsWith(ext)) {

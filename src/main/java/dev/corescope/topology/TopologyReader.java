@@ -2,6 +2,7 @@ package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
+import dev.corescope.sys.Threads;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -167,16 +168,7 @@ final class TopologyReader {
         }
 
         CpuMask join() {
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    thread.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) Thread.currentThread().interrupt();
+            if (Threads.joinIgnoringInterrupts(thread)) Thread.currentThread().interrupt();
             if (failure instanceof RuntimeException e) throw e;
             if (failure instanceof Error e) throw e;
             if (failure != null) throw new IllegalStateException(failure);

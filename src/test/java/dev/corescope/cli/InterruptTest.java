@@ -29,8 +29,43 @@ class InterruptTest {
 
     @Test
     void sigintStopsThreadsRestoresAffinityAndKeepsTheFinishedResults() throws Exception {
-        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
         Path results = dir.resolve("partial.json");
+        List<String> err = interrupt("INT", results);
+        assertTrue(err.contains("corescope: interrupted by SIGINT (Ctrl-C): 1 finished family saved to " + results), err::toString);
+        ResultsFile f = Json.readResults(results);
+        assertEquals(List.of("finishes"), f.results().stream().map(r -> r.benchmark()).toList());
+        assertEquals(List.of("finishes"), f.counters().stream().map(c -> c.benchmark()).toList());
+        assertEquals(List.of(
+                new ResultsFile.Failure("blocking", "interrupted before it finished: interrupted by SIGINT (Ctrl-C)"),
+                new ResultsFile.Failure("never", "not run: interrupted by SIGINT (Ctrl-C)")), f.failures());
+        assertTrue(f.environment() != null && f.environment().endedAt() != null);
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(results), files.toList(), "no temporary file left behind");
+        }
+    }
+
+    @Test
+    void sigtermIsNamedAndAnEarlierResultsFileIsKeptWithThePartialRunBesideIt() throws Exception {
+        Path results = dir.resolve("corescope-results.json");
+        String earlier = "{\"schema\": \"corescope-results/1\", \"results\": [], \"note\": \"an earlier run\"}\n";
+        Files.writeString(results, earlier);
+        List<String> err = interrupt("TERM", results);
+        assertEquals(earlier, Files.readString(results), "the earlier run is untouched");
+        List<Path> beside;
+        try (var files = Files.list(dir)) {
+            beside = files.filter(p -> !p.equals(results)).toList();
+        }
+        assertEquals(1, beside.size(), beside::toString);
+        assertTrue(beside.getFirst().getFileName().toString().matches("corescope-results-interrupted-\\d{8}T\\d{6}Z\\.json"), beside::toString);
+        assertTrue(err.contains("corescope: interrupted by SIGTERM: 1 finished family saved to " + beside.getFirst()
+                + " (" + results + " holds an earlier run and was kept)"), err::toString);
+        assertTrue(err.stream().noneMatch(l -> l.contains("Ctrl-C")), err::toString);
+        assertEquals(List.of("finishes"), Json.readResults(beside.getFirst()).results().stream().map(r -> r.benchmark()).toList());
+    }
+
+    /** Runs {@code bench all -o results} in a child JVM, sends SIG{@code signal} while a family runs, returns stderr. */
+    private List<String> interrupt(String signal, Path results) throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
         List<String> cmd = new ArrayList<>(signalDefaultPrefix());
         cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
@@ -61,25 +96,16 @@ class InterruptTest {
             assertTrue(started.await(60, TimeUnit.SECONDS) || !child.isAlive(), "the blocking family never started: " + err);
             assertTrue(child.isAlive(), () -> "the child exited early: " + err);
 
-            Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(child.pid())).inheritIO().start();
+            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(child.pid())).inheritIO().start();
             assertEquals(0, kill.waitFor());
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not stop within 60 s of SIGINT");
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not stop within 60 s of SIG" + signal);
             reader.get(10, TimeUnit.SECONDS);
 
-            assertEquals(130, child.exitValue(), () -> "128 + SIGINT; stderr: " + err);
+            int expected = 128 + (signal.equals("INT") ? 2 : 15);
+            assertEquals(expected, child.exitValue(), () -> "128 + the signal; stderr: " + err);
             assertTrue(err.contains("blocking: helper stopped=true, affinity restored=true"), err::toString);
-            assertTrue(err.contains("corescope: interrupted: 1 finished family saved to " + results), err::toString);
-            ResultsFile f = Json.readResults(results);
-            assertEquals(List.of("finishes"), f.results().stream().map(r -> r.benchmark()).toList());
-            assertEquals(List.of("finishes"), f.counters().stream().map(c -> c.benchmark()).toList());
-            assertEquals(List.of(
-                    new ResultsFile.Failure("blocking", "interrupted before it finished: interrupted by a signal (Ctrl-C)"),
-                    new ResultsFile.Failure("never", "not run: interrupted by a signal (Ctrl-C)")), f.failures());
-            assertTrue(f.environment() != null && f.environment().endedAt() != null);
             assertEquals("", stdout.get(10, TimeUnit.SECONDS), "nothing on stdout after an interrupt");
-            try (var files = Files.list(dir)) {
-                assertEquals(List.of(results), files.toList(), "no temporary file left behind");
-            }
+            return err;
         } finally {
             child.destroyForcibly();
         }

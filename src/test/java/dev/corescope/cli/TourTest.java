@@ -39,8 +39,8 @@ class TourTest {
         assertTrue(text.contains(" package"), "the topology summary line: " + text);
         assertTrue(text.contains("Running 3 families in quick mode (one, failing, two)"), text);
         assertTrue(text.contains("Results (mean ± half-width of the 99.9% confidence interval; Java and C side by side):"), text);
-        assertTrue(text.contains("Saved " + saved.toAbsolutePath()), text);
-        assertTrue(text.contains("./run.sh report corescope-results.json -o corescope-report.html"), text);
+        assertTrue(text.contains("Saved " + saved), text);
+        assertTrue(text.contains(Tour.launcher() + " report " + Tour.shell(saved.toString()) + " -o corescope-report.html"), text);
         ResultsFile f = Json.readResults(saved);
         assertEquals(List.of("one", "two"), f.results().stream().map(r -> r.benchmark()).toList());
         assertEquals("failing", f.failures().getFirst().benchmark());
@@ -84,5 +84,59 @@ class TourTest {
         assertEquals("", Tour.notMeasured(List.of(measured)));
         assertEquals("\nNot measured here:\n  c2c: not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable\n",
                 Tour.notMeasured(List.of(measured, partial)));
+    }
+
+    private static CliRun tour(Path defaultSave, String... args) {
+        CommandLine cl = Main.commandLine(() -> List.of(new TestFamilies.Sleeping("one")), defaultSave);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void anEarlierTourIsKeptAndTheNewRunGetsItsOwnNameWithACompareOfTheTwo() throws Exception {
+        Path saved = dir.resolve("corescope-results.json");
+        String earlier = Json.write(new ResultsFile(ResultsFile.SCHEMA, null, List.of(), List.of(), List.of(), null, List.of()));
+        Files.writeString(saved, earlier);
+
+        CliRun r = tour(saved);
+        assertEquals(0, r.exitCode(), r.err());
+
+        assertEquals(earlier, Files.readString(saved), "the earlier run is untouched");
+        Path fresh;
+        try (var files = Files.list(dir)) {
+            fresh = files.filter(p -> !p.equals(saved)).findFirst().orElseThrow();
+        }
+        assertTrue(fresh.getFileName().toString().matches("corescope-results-run-\\d{8}T\\d{6}Z\\.json"), fresh.toString());
+        assertEquals(List.of("one"), Json.readResults(fresh).results().stream().map(x -> x.benchmark()).toList());
+        assertTrue(r.out().contains("Saved " + fresh), r.out());
+        assertTrue(r.out().contains("(" + saved + " from an earlier run was kept.)"), r.out());
+        assertTrue(r.out().contains(Tour.launcher() + " compare " + saved + " " + fresh), r.out());
+    }
+
+    @Test
+    void theTourTakesDashOAndReplacesTheFileItNames() throws Exception {
+        Path named = dir.resolve("mine.json");
+        Files.writeString(named, "old");
+        CliRun r = tour(dir.resolve("unused.json"), "-o", named.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertEquals(List.of("one"), Json.readResults(named).results().stream().map(x -> x.benchmark()).toList());
+        assertTrue(Files.notExists(dir.resolve("unused.json")));
+        assertTrue(r.out().contains(" report " + named + " -o corescope-report.html"), r.out());
+    }
+
+    @Test
+    void nextStepsWorkFromTheCurrentFolder() {
+        Path cwd = Path.of("").toAbsolutePath();
+        assertEquals("./run.sh", Tour.fromHere(cwd.resolve("run.sh")));
+        assertEquals("./sub/run.sh", Tour.fromHere(cwd.resolve("sub/run.sh")));
+        assertEquals("../x/run.sh", Tour.fromHere(cwd.getParent().resolve("x/run.sh")));
+        assertEquals("'my results.json'", Tour.shell("my results.json"));
+        assertEquals("'it'\\''s.json'", Tour.shell("it's.json"));
+        String next = Tour.nextSteps("../corescope/run.sh", Path.of("out/r.json"), null);
+        assertTrue(next.contains("../corescope/run.sh report out/r.json -o corescope-report.html"), next);
     }
 }

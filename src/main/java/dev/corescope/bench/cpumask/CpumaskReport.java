@@ -1,9 +1,9 @@
 package dev.corescope.bench.cpumask;
 
-import dev.corescope.bench.TextTable;
 import dev.corescope.bench.Measured;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
+import dev.corescope.report.TextTable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -2,6 +2,7 @@ package dev.corescope.bench.locks;
 
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.Threads;
 import org.openjdk.jmh.util.ListStatistics;
 
 import java.util.ArrayList;
@@ -87,18 +88,7 @@ final class NativeHarness {
      * freed right after, and each returns by itself within one round. The interrupt is passed on.
      */
     private static void joinAll(List<Thread> threads) throws InterruptedException {
-        boolean interrupted = false;
-        for (Thread t : threads) {
-            while (true) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) throw new InterruptedException("contended round interrupted (its threads have finished)");
+        if (Threads.joinIgnoringInterrupts(threads)) throw new InterruptedException("contended round interrupted (its threads have finished)");
     }
 
     /**

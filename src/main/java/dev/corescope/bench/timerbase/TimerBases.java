@@ -3,6 +3,7 @@ package dev.corescope.bench.timerbase;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.Threads;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
@@ -190,16 +191,7 @@ public final class TimerBases implements AutoCloseable {
         });
         // Waits out an interrupt too: the thread allocates from the arena that create() closes
         // when this throws, and it takes microseconds.
-        boolean interrupted = false;
-        while (true) {
-            try {
-                t.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
+        if (Threads.joinIgnoringInterrupts(t)) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while building CPU " + cpu + "'s timer bases");
         }

@@ -1,10 +1,10 @@
 package dev.corescope.bench.timerbase;
 
-import dev.corescope.bench.TextTable;
 import dev.corescope.bench.Measured;
 import dev.corescope.bench.timerbase.TimerbaseSampler.Kind;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
+import dev.corescope.report.TextTable;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,242 @@
+package dev.corescope.cli;
+
+import dev.corescope.report.Json;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The file behind {@code -o FILE} (topology, capture, bench, report, the tour), checked before any
+ * work and written so that nothing the user did not name is lost:
+ * <ul>
+ * <li>a regular file (or none yet) is written whole or not at all: a temporary file in the same
+ *     folder, renamed over it; an existing file keeps its permissions;</li>
+ * <li>a symbolic link is followed: its target is written (atomically, when it is a regular file)
+ *     and the link stays a link; a link to nothing is refused;</li>
+ * <li>a character device or a FIFO ({@code /dev/null}, {@code /dev/stdout}, a named pipe,
+ *     {@code >(gzip > x.gz)}) is written through, as a shell's {@code >} would: it is never
+ *     replaced by a regular file; a block device or a socket is refused;</li>
+ * <li>an output that is one of the command's inputs (the same file, also through links or
+ *     hard links) is refused;</li>
+ * <li>the folder must take a new file: one is created there and removed before the work starts,
+ *     so a long benchmark does not end in "cannot be written".</li>
+ * </ul>
+ * Every refusal is bad usage ({@link UsageException}, exit 2) with one line naming the file; a
+ * write that fails after the checks passed is exit 1 ({@link #cannotWrite}).
+ */
+final class OutputFile {
+
+    /** How the file is written. */
+    enum Mode {
+        /** A regular file or none yet: temporary file and rename. */
+        ATOMIC,
+        /** A character device or FIFO: opened and written in place, never replaced. */
+        THROUGH
+    }
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    private final Path given;
+    private final String option;
+    private final List<Path> inputs;
+
+    private OutputFile(Path given, String option, List<Path> inputs) {
+        this.given = given;
+        this.option = option;
+        this.inputs = inputs;
+    }
+
+    /**
+     * Checks {@code file} as the output of {@code option} (e.g. {@code "-o"}), before any work:
+     * throws {@link UsageException} when it cannot or must not be written.
+     *
+     * @param inputs the files the command reads; the output may be none of them
+     */
+    static OutputFile check(Path file, String option, Collection<Path> inputs) {
+        OutputFile o = new OutputFile(file, option, List.copyOf(inputs));
+        o.classify(true);
+        return o;
+    }
+
+    /** {@link #check(Path, String, Collection)} for a command that reads no file. */
+    static OutputFile check(Path file, String option) {
+        return check(file, option, List.of());
+    }
+
+    /** The path as the user gave it. */
+    Path path() {
+        return given;
+    }
+
+    /** Whether the file exists now as a regular file (through links): something a run could replace. */
+    boolean holdsAFile() {
+        return Files.isRegularFile(given);
+    }
+
+    /** Writes {@code text} as UTF-8, whole or not at all (or through, for a device or FIFO). */
+    void write(String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        write(os -> os.write(bytes));
+    }
+
+    /** Writes what {@code body} produces, whole or not at all (or through, for a device or FIFO). */
+    void write(Json.StreamBody body) throws IOException {
+        // checked again: the file may have changed since the check before the work
+        Target t = classify(false);
+        if (t.mode() == Mode.THROUGH) {
+            try (OutputStream os = Files.newOutputStream(given, StandardOpenOption.WRITE)) {
+                body.writeTo(os);
+            }
+        } else {
+            Json.writeAtomically(t.path(), body);
+        }
+    }
+
+    /**
+     * A free name beside this file for results that must not replace it: {@code
+     * corescope-results.json} gives {@code corescope-results-interrupted-20261130T225801Z.json}
+     * ({@code -2}, {@code -3}, ... when that is taken too).
+     */
+    OutputFile beside(String tag, Instant at) {
+        Path real = classify(false).path();
+        String name = real.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String base = dot > 0 ? name.substring(0, dot) : name;
+        String ext = dot > 0 ? name.substring(dot) : "";
+        String stem = base + "-" + tag + "-" + STAMP.format(at);
+        Path candidate = real.resolveSibling(stem + ext);
+        for (int i = 2; Files.exists(candidate, LinkOption.NOFOLLOW_LINKS); i++) {
+            candidate = real.resolveSibling(stem + "-" + i + ext);
+        }
+        Path shown = given.getParent() == null ? Path.of(candidate.getFileName().toString())
+                : given.resolveSibling(candidate.getFileName().toString());
+        if (!real.getParent().equals(given.toAbsolutePath().getParent())) shown = candidate;
+        return new OutputFile(shown, option, inputs);
+    }
+
+    /** A write that failed after the checks (disk full, the folder went away): exit 1, one line. */
+    UncheckedIOException cannotWrite(IOException e) {
+        return cannotWrite(option, given, e);
+    }
+
+    static UncheckedIOException cannotWrite(String option, Path file, IOException e) {
+        return new UncheckedIOException(new IOException(option + " " + file + ": cannot be written (" + Main.reason(e) + "); nothing was written", e));
+    }
+
+    private record Target(Path path, Mode mode) {
+    }
+
+    private Target classify(boolean probe) {
+        String name = option + " " + given;
+        Path abs = given.toAbsolutePath();
+        if (abs.getFileName() == null) throw new UsageException(name + ": not a file name");
+        BasicFileAttributes link = attributes(given, LinkOption.NOFOLLOW_LINKS);
+        BasicFileAttributes attrs = link != null && link.isSymbolicLink() ? attributes(given) : link;
+        if (link != null && link.isSymbolicLink() && attrs == null) {
+            throw new UsageException(name + ": a symbolic link to " + linkTarget(given) + ", which does not exist; the link is not replaced");
+        }
+        if (attrs == null) {
+            Path dir = abs.normalize().getParent();
+            if (dir == null) throw new UsageException(name + ": not a file name");
+            if (!Files.exists(dir)) throw new UsageException(name + ": folder " + dir + " does not exist");
+            if (!Files.isDirectory(dir)) throw new UsageException(name + ": " + dir + " is not a folder");
+            if (probe) probe(name, dir);
+            return new Target(abs, Mode.ATOMIC);
+        }
+        if (attrs.isDirectory()) throw new UsageException(name + ": is a folder, not a file");
+        for (Path in : inputs) {
+            if (sameFile(given, in)) {
+                throw new UsageException(name + ": is also an input (" + in + "); it would be overwritten, choose another file");
+            }
+        }
+        if (attrs.isOther()) {
+            String kind = kind(given);
+            if (!kind.equals("character device") && !kind.equals("FIFO")) {
+                throw new UsageException(name + ": is a " + kind + "; corescope writes regular files, character devices and FIFOs");
+            }
+            if (!Files.isWritable(given)) throw new UsageException(name + ": the " + kind + " cannot be written (permission denied)");
+            return new Target(given, Mode.THROUGH);
+        }
+        Path real;
+        try {
+            real = given.toRealPath();
+        } catch (IOException e) {
+            throw new UsageException(name + ": cannot be resolved (" + Main.reason(e) + ")");
+        }
+        if (!Files.isWritable(real)) {
+            throw new UsageException(name + (real.equals(abs) ? "" : " (" + real + ")") + ": the file is read-only; it is not replaced");
+        }
+        if (probe) probe(name, real.getParent());
+        return new Target(real, Mode.ATOMIC);
+    }
+
+    /** A file is created in {@code dir} and removed: the rename at the end will work there. */
+    private static void probe(String name, Path dir) {
+        Path tmp = null;
+        try {
+            tmp = Files.createTempFile(dir, ".corescope-probe-", ".tmp");
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new UsageException(name + ": no file can be created in folder " + dir + " (" + Main.reason(e) + ")");
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // an empty hidden file left behind is harmless; the real write reports its own failure
+                }
+            }
+        }
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.exists(b) && Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static BasicFileAttributes attributes(Path p, LinkOption... options) {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, options);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static String linkTarget(Path p) {
+        try {
+            return String.valueOf(Files.readSymbolicLink(p));
+        } catch (IOException e) {
+            return "an unreadable target";
+        }
+    }
+
+    /** What a non-regular file is, from {@code st_mode} (through links). */
+    static String kind(Path p) {
+        try {
+            int mode = (Integer) Files.getAttribute(p, "unix:mode");
+            return switch (mode & 0170000) {
+                case 0020000 -> "character device";
+                case 0060000 -> "block device";
+                case 0010000 -> "FIFO";
+                case 0140000 -> "socket";
+                default -> "special file";
+            };
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return "special file";
+        }
+    }
+}

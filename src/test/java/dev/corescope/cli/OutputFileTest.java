@@ -1,0 +1,211 @@
+package dev.corescope.cli;
+
+import dev.corescope.report.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code -o FILE} never destroys what the user did not ask to replace: devices and FIFOs are
+ * written through, symlinks are followed (the link stays), inputs are refused, and a folder
+ * that cannot take the file is found before any work; a broken stdout is exit 1.
+ */
+class OutputFileTest {
+
+    @TempDir
+    Path tmp;
+
+    /** A tiny saved tree for {@code topology --root}: one package, two cores. */
+    private Path tree() throws Exception {
+        Path root = tmp.resolve("tree");
+        String cpu = "sys/devices/system/cpu/";
+        write(root, cpu + "online", "0-1");
+        write(root, cpu + "possible", "0-1");
+        for (int c = 0; c < 2; c++) {
+            write(root, cpu + "cpu" + c + "/topology/core_cpus_list", String.valueOf(c));
+            write(root, cpu + "cpu" + c + "/topology/package_cpus_list", "0-1");
+            write(root, cpu + "cpu" + c + "/topology/physical_package_id", "0");
+            write(root, cpu + "cpu" + c + "/topology/core_id", String.valueOf(c));
+        }
+        return root;
+    }
+
+    private static void write(Path root, String rel, String text) throws Exception {
+        Path p = root.resolve(rel);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, text + "\n");
+    }
+
+    private static boolean run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        return p.waitFor() == 0;
+    }
+
+    private static String kind(Path p) {
+        return OutputFile.kind(p);
+    }
+
+    @Test
+    void aCharacterDeviceIsWrittenThroughNotReplaced() throws Exception {
+        Path fakeNull = tmp.resolve("fakenull");
+        assumeTrue(run("mknod", fakeNull.toString(), "c", "1", "3"), "mknod needs root (CAP_MKNOD)");
+        CliRun r = CliRun.run("topology", "--root", tree().toString(), "-o", fakeNull.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertEquals("character device", kind(fakeNull), "still the device, not a regular file");
+        try (var s = Files.list(tmp)) {
+            assertEquals(List.of("fakenull", "tree"), s.map(p -> p.getFileName().toString()).sorted().toList(), "no temporary file left");
+        }
+    }
+
+    @Test
+    void aBlockDeviceIsRefused() throws Exception {
+        Path fakeDisk = tmp.resolve("fakedisk");
+        assumeTrue(run("mknod", fakeDisk.toString(), "b", "7", "200"), "mknod needs root (CAP_MKNOD)");
+        CliRun.run("topology", "--root", tree().toString(), "-o", fakeDisk.toString()).badInput("is a block device");
+        assertEquals("block device", kind(fakeDisk));
+    }
+
+    @Test
+    void aFifoIsWrittenThroughToItsReader() throws Exception {
+        Path fifo = tmp.resolve("pipe");
+        assumeTrue(run("mkfifo", fifo.toString()), "mkfifo is missing");
+        CompletableFuture<byte[]> reader = CompletableFuture.supplyAsync(() -> {
+            try {
+                return Files.readAllBytes(fifo);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        CliRun r = CliRun.run("topology", "--root", tree().toString(), "--format", "json", "-o", fifo.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        String json = new String(reader.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+        assertTrue(json.contains("\"summary\""), json);
+        assertEquals("FIFO", kind(fifo), "still a FIFO");
+    }
+
+    @Test
+    void aSymlinkIsFollowedAndStaysALink() throws Exception {
+        Path target = tmp.resolve("real.json");
+        Files.writeString(target, "old");
+        Path link = tmp.resolve("link.json");
+        Files.createSymbolicLink(link, target.getFileName());
+        CliRun r = CliRun.run("topology", "--root", tree().toString(), "--format", "json", "-o", link.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(Files.isSymbolicLink(link), "the link is still a link");
+        assertTrue(Files.readString(target).contains("\"summary\""), "its target got the output");
+    }
+
+    @Test
+    void aSymlinkToNothingIsRefusedAndKept() throws Exception {
+        Path link = tmp.resolve("dangling.json");
+        Files.createSymbolicLink(link, tmp.resolve("nowhere/x.json"));
+        CliRun.run("topology", "--root", tree().toString(), "-o", link.toString()).badInput("which does not exist");
+        assertTrue(Files.isSymbolicLink(link));
+    }
+
+    @Test
+    void aReportOverItsOwnInputIsRefusedAlsoThroughLinks() throws Exception {
+        Path results = tmp.resolve("corescope-results.json");
+        Files.copy(ReportCommandTest.fixture("tour-before.json"), results);
+        byte[] before = Files.readAllBytes(results);
+        Path hard = tmp.resolve("hard.json");
+        Files.createLink(hard, results);
+        Path soft = tmp.resolve("soft.json");
+        Files.createSymbolicLink(soft, results);
+        for (Path out : List.of(results, hard, soft, tmp.resolve(".").resolve("corescope-results.json"))) {
+            CliRun.run("report", results.toString(), "-o", out.toString()).badInput("is also an input");
+        }
+        CliRun.run("report", ReportCommandTest.fixture("tour-after.json").toString(), results.toString(), "-o", hard.toString())
+                .badInput("is also an input (" + results + ")");
+        assertArrayEquals(before, Files.readAllBytes(results), "the input is untouched");
+    }
+
+    @Test
+    void anOutputThatCannotBeCreatedIsFoundBeforeAnyBenchmarkRuns() {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
+        AtomicBoolean ran = new AtomicBoolean();
+        var sleeping = new TestFamilies.Sleeping("one");
+        var family = new dev.corescope.bench.BenchFamily() {
+            @Override
+            public String name() {
+                return "one";
+            }
+
+            @Override
+            public String summary() {
+                return sleeping.summary();
+            }
+
+            @Override
+            public dev.corescope.bench.FamilyRun run(dev.corescope.bench.BenchContext ctx) throws Exception {
+                ran.set(true);
+                return sleeping.run(ctx);
+            }
+        };
+        CommandLine cl = Main.commandLine(() -> List.of(family), tmp.resolve("unused.json"));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute("bench", "one", "-o", "/proc/corescope-x.json");
+        new CliRun(code, out.toString(), err.toString()).badInput("-o /proc/corescope-x.json: no file can be created in folder /proc");
+        assertFalse(ran.get(), "nothing ran");
+    }
+
+    @Test
+    void aReadOnlyFileIsNotReplaced() throws Exception {
+        Path ro = tmp.resolve("ro.json");
+        Files.writeString(ro, "keep");
+        assertTrue(ro.toFile().setWritable(false, false));
+        assumeTrue(!Files.isWritable(ro), "running as root: every file is writable");
+        CliRun.run("topology", "--root", tree().toString(), "-o", ro.toString()).badInput("read-only");
+        assertEquals("keep", Files.readString(ro));
+    }
+
+    /** Runs {@link Main#main} in a child JVM with stdout going to {@code stdout}. */
+    private static CliRun child(File stdout, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectOutput(stdout).start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        return new CliRun(p.exitValue(), "", err);
+    }
+
+    @Test
+    void aFullStdoutIsExit1WithOneLine() throws Exception {
+        File full = new File("/dev/full");
+        assumeTrue(full.exists() && full.canWrite(), "no /dev/full here");
+        Path results = tmp.resolve("r.json");
+        Files.writeString(results, Json.write(new dev.corescope.report.ResultsFile(dev.corescope.report.ResultsFile.SCHEMA, null,
+                List.of(), List.of(), List.of(), null, List.of())));
+        for (String[] args : List.of(new String[] {"topology", "--root", tree().toString()}, new String[] {"mask", "1"},
+                new String[] {"affinity"}, new String[] {"compare", results.toString(), results.toString()})) {
+            CliRun r = child(full, args);
+            assertEquals(1, r.exitCode(), String.join(" ", args) + ": " + r.err());
+            assertEquals("corescope: cannot write to standard output (No space left on device); the output is lost\n", r.err(),
+                    String.join(" ", args));
+        }
+    }
+}
