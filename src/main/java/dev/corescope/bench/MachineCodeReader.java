@@ -328,6 +328,8 @@ public final class MachineCodeReader {
         }
         return "C2's machine code is not shown: -XX:+PrintAssembly needs the hsdis plugin (" + name + "), which this JDK lacks "
                 + "(not in " + home.resolve("lib/server") + ", " + home.resolve("lib") + " nor on LD_LIBRARY_PATH); JDK builds do not ship it, none was "
-                + "found on Maven Central, and Debian's libhsdis0-fcml installs libhsdis.so.0, a name this JDK does not look for";
+                + "found on Maven Central, and Debian's libhsdis0-fcml (1.2.2) installs libhsdis.so.0, under a name this JDK does not "
+                + "look for and with only the old decode_instructions entry point, not the decode_instructions_virtual that "
+                + "HotSpot calls since JDK 9";
     }
 }

@@ -6,10 +6,12 @@ import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.Families;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Json;
 import dev.corescope.report.MachineCodeText;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Os;
 import picocli.CommandLine.Command;
@@ -57,7 +59,7 @@ final class BenchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "cpumask, timerbase, cpupri, locks, c2c or all")
     String name;
 
-    @Option(names = "--cpus", paramLabel = "LIST", description = "CPUs to pin to (cpulist, e.g. 0-1); default: chosen from the topology")
+    @Option(names = "--cpus", paramLabel = "LIST", description = "CPUs to pin to (cpulist, e.g. 0-1, or quiet:N for the N quietest, measured now); default: chosen from the topology")
     String cpus;
 
     @Option(names = "--quick", description = "short runs (each family well under 20 s on 2 cores); errors are wider")
@@ -161,9 +163,9 @@ final class BenchCommand implements Callable<Integer> {
         return new Saved("results written to " + target.path() + note, target.path(), target != to);
     }
 
-    /** Each family's own report, then the counters, the failures and the environment. */
+    /** The seeds' verdicts, each family's own report, then the counters, the failures and the environment. */
     static String text(ResultsFile file, List<FamilyRun> runs) {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(SeedVerdicts.text(SeedVerdicts.of(file), ComparisonText.WIDTH));
         for (FamilyRun r : runs) {
             sb.append(r.text());
             if (!r.text().endsWith("\n")) sb.append('\n');
@@ -194,8 +196,13 @@ final class BenchCommand implements Callable<Integer> {
                         + (names.isEmpty() ? "none registered in this build" : names + ", all") + ")")));
     }
 
-    /** {@code --cpus LIST}: a cpulist within the allowed set, or exit 2 naming the value. */
+    /**
+     * {@code --cpus LIST}: a cpulist within the allowed set, or exit 2 naming the value; or
+     * {@code quiet} / {@code quiet:N}, the N (default 1) quietest allowed CPUs, measured now by
+     * the jitter probe (about half a second per CPU), with one stderr line saying which.
+     */
     static CpuMask parseCpus(String list) {
+        if (list.equals("quiet") || list.startsWith("quiet:")) return QuietCpus.choose(list);
         CpuMask allowed = Affinity.processAllowed();
         CpuMask m;
         try {

@@ -66,21 +66,32 @@ final class CompareCommand implements Callable<Integer> {
                     + "(e.g. 2 for runs that differ by 2%% in one standard deviation)")
     String noiseFloor;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json")
-    OutputFormat format = OutputFormat.text;
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, or html (the report page's before/after view, on stdout)")
+    String format = "text";
 
     @Option(names = "--wide", description = "one line per row, however long (text)")
     boolean wide;
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.svg) throw new UsageException("--format svg: compare prints text or json");
+        if (!List.of("text", "json", "html").contains(format)) {
+            throw new UsageException("--format " + (format.length() > 40 ? format.substring(0, 40) + "..." : format)
+                    + ": compare prints text, json or html");
+        }
+        if (format.equals("html") && (!moreBefore.isEmpty() || !moreAfter.isEmpty())) {
+            throw new UsageException("--format html: one file per side (the page shows two files); use text or json with --before/--after");
+        }
         Double floor = noiseFloor == null ? null : parseFloor(noiseFloor);
         List<ResultsFile> a = read(before, moreBefore);
         List<ResultsFile> b = read(after, moreAfter);
         Comparison c = Comparison.of(name(before, moreBefore), a, name(after, moreAfter), b, floor);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == OutputFormat.json ? Json.write(c) : ComparisonText.render(c, wide ? Integer.MAX_VALUE : ComparisonText.WIDTH));
+        out.print(switch (format) {
+            case "json" -> Json.write(c);
+            case "html" -> dev.corescope.report.HtmlReport.page(List.of(new dev.corescope.report.HtmlReport.Input(before.toString(), a.getFirst()),
+                    new dev.corescope.report.HtmlReport.Input(after.toString(), b.getFirst())), dev.corescope.bench.Families.views(), java.time.Instant.now());
+            default -> ComparisonText.render(c, wide ? Integer.MAX_VALUE : ComparisonText.WIDTH);
+        });
         out.flush();
         return Main.EXIT_OK;
     }

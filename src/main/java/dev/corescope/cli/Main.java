@@ -65,6 +65,7 @@ import java.util.function.Supplier;
                 CompareCommand.class,
                 ReportCommand.class,
                 JmhCommand.class,
+                JitterCommand.class,
                 ReservationsCommand.class,
         })
 public final class Main implements Callable<Integer> {
@@ -112,7 +113,14 @@ public final class Main implements Callable<Integer> {
         return new Tour(families.get(), output != null ? output : tourResults, output != null, cl.getOut(), cl.getErr()).run();
     }
 
+    /**
+     * Whether this JVM is corescope the program ({@link #main}), not a library call inside
+     * another program: only then may {@code pin} replace the process with its command.
+     */
+    static volatile boolean standalone;
+
     public static void main(String[] args) {
+        standalone = true;
         StandardOutput stdout = StandardOutput.install();
         // the one command people time: see TopologyCommand.runWithoutPicocli
         OptionalInt fast = TopologyCommand.runWithoutPicocli(args);

@@ -2,6 +2,8 @@ package dev.corescope.cli;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
+import dev.corescope.sys.Exec;
+import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,10 +17,15 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code pin --cpus LIST -- COMMAND}: runs a command with its affinity set, like
- * {@code taskset -c}. The launching thread is pinned around {@link ProcessBuilder#start()}
- * and unpinned right after; the child inherits the mask from the thread that forked it
- * (Linux copies the calling thread's {@code cpus_mask} on {@code fork}/{@code posix_spawn}),
- * and keeps it across {@code exec}.
+ * {@code taskset -c}. Run as a program ({@link Main#main}), corescope becomes COMMAND: the
+ * thread is pinned and the process image replaced ({@link Exec#execPinned}), so COMMAND has
+ * corescope's pid, every signal sent to it (SIGTERM, SIGHUP, SIGINT, SIGUSR1/2, SIGQUIT) is
+ * COMMAND's own, its exit status is the one the caller sees, and no JVM is left around it.
+ *
+ * <p>Run inside another Java program ({@link Main#execute}, the tests), corescope must not
+ * replace that program: COMMAND is then a child process started from a thread pinned around
+ * {@link ProcessBuilder#start()} (Linux copies the forking thread's {@code cpus_mask}), waited
+ * for, and destroyed if the wait is interrupted, so it never outlives {@code pin}.
  */
 @Command(name = "pin",
         mixinStandardHelpOptions = true,
@@ -26,9 +33,10 @@ import java.util.concurrent.Callable;
         description = {
                 "Runs a command pinned to a CPU set, like taskset -c.",
                 "",
-                "Runs COMMAND with its CPU affinity set to LIST, like taskset -c, and exits",
-                "with COMMAND's exit code (128+N if signal N killed it). COMMAND shares",
-                "corescope's stdin, stdout and stderr; whatever it starts inherits the mask.",
+                "Runs COMMAND with its CPU affinity set to LIST, like taskset -c: corescope",
+                "becomes COMMAND (exec), so COMMAND keeps corescope's pid, stdin, stdout and",
+                "stderr, gets every signal sent to it (TERM, HUP, INT, QUIT, USR1, USR2), and",
+                "its exit status is pin's. Whatever it starts inherits the mask.",
                 "LIST must lie within the CPUs corescope itself may use.",
                 "",
                 "Examples:",
@@ -40,7 +48,10 @@ import java.util.concurrent.Callable;
                 "allowed set, if COMMAND is missing, or if COMMAND cannot be started."})
 final class PinCommand implements Callable<Integer> {
 
-    @Option(names = "--cpus", required = true, paramLabel = "LIST", description = "cpulist, e.g. 1 or 0-3,8")
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--cpus", required = true, paramLabel = "LIST", description = "cpulist, e.g. 1 or 0-3,8; quiet: the quietest CPU, measured now (see jitter)")
     String cpus;
 
     @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "the command and its arguments (everything after LIST)")
@@ -52,13 +63,29 @@ final class PinCommand implements Callable<Integer> {
         if (command == null || command.isEmpty()) {
             throw new UsageException("pin --cpus " + cpus + ": missing COMMAND after -- (e.g. pin --cpus " + cpus + " -- cat /proc/self/status)");
         }
+        if (Main.standalone) {
+            // what is buffered must reach stdout/stderr before the process image is replaced
+            spec.commandLine().getOut().flush();
+            spec.commandLine().getErr().flush();
+            System.out.flush();
+            System.err.flush();
+            NativeException failed = Exec.execPinned(mask, command);
+            throw new UsageException(command.getFirst() + ": cannot run it: " + failed.errno().description());
+        }
         Process child;
         try (Pinning pinned = Affinity.pin(mask)) {
             child = new ProcessBuilder(command).inheritIO().start();
         } catch (IOException e) {
             throw new UsageException(command.getFirst() + ": cannot run it: " + reason(e));
         }
-        return child.waitFor();
+        try {
+            return child.waitFor();
+        } finally {
+            if (child.isAlive()) {
+                child.destroy();
+                if (!child.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)) child.destroyForcibly();
+            }
+        }
     }
 
     /**

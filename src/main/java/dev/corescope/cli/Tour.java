@@ -7,7 +7,9 @@ import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.ComparisonText;
 import dev.corescope.report.ResultsText;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.report.TextTable;
 import dev.corescope.sys.Os;
 import dev.corescope.topology.Topology;
@@ -98,6 +100,7 @@ final class Tour {
             if (file == null) return 128 + 2;
             BenchCommand.Saved saved = BenchCommand.save(Json.write(file), target, !file.failures().isEmpty());
             out.println();
+            out.print(SeedVerdicts.text(SeedVerdicts.of(file), ComparisonText.WIDTH));
             out.print(ResultsText.full(file));
             out.print(notMeasured(session.runs()));
             out.println();

@@ -21,11 +21,14 @@ import java.util.Objects;
  * measurements within it (Kalibera and Jones, "Rigorous Benchmarking in Reasonable Time";
  * Georges, Buytaert and Eeckhout, "Statistically Rigorous Java Performance Evaluation"). The
  * effect is the ratio of the means, on a log scale: {@code d = ln(after / before)}, with
- * {@code Var(d) = b (1/k_before + 1/k_after) + se_before^2/m_before^2 + se_after^2/m_after^2},
- * where {@code b} is the relative between-run variance ({@link RunNoise}, pooled over the
+ * {@code Var(d) = max(v (1/k_before + 1/k_after), se_before^2/m_before^2 + se_after^2/m_after^2)},
+ * where {@code v} is the relative variance of one run's mean ({@link RunNoise}, pooled over the
  * family's rows with 2+ runs, or stated with {@code --noise-floor}), {@code k} each side's runs
- * and {@code se} the standard error of each side's mean from its iterations. The interval is
- * {@code d +- t(1 - ALPHA/2, df) sqrt(Var(d))}, df by Welch-Satterthwaite over the three parts.
+ * and {@code se} the standard error of each side's mean from its iterations (the larger wins:
+ * a row noisier than its family keeps its own error). The interval is
+ * {@code d +- t(1 - ALPHA/2, df) sqrt(Var(d))}, df the pool's (one estimate for both sides; kept
+ * when the iterations' figure is larger, so a pool that came out small by chance does not lend
+ * the iterations' many), or Welch-Satterthwaite's over the two sides against a stated floor.
  * A row whose between-run variance nothing measured (one run per side, no other row of its
  * family with repeated runs, no stated floor) is "not resolvable here": iterations of one fork
  * alone would call run-to-run noise a change. Exact figures (error 0 on both sides: a code
@@ -224,11 +227,17 @@ public record Comparison(String before, String after, String test, List<Row> row
                             + " with repeated runs, so the run-to-run error is unknown; run bench without --quick (2+ forks), "
                             + "give compare more files per side (--before/--after) or state --noise-floor", kx, ky);
         }
-        double wx = sx * sx / (x.score() * x.score()), wy = sy * sy / (y.score() * y.score());
-        double between = noise.relativeVariance() * (1.0 / kx + 1.0 / ky);
-        double var = between + wx + wy;
-        double dfDen = (noise.df() == Double.POSITIVE_INFINITY ? 0 : between * between / noise.df())
-                + wx * wx / (x.samples() - 1) + wy * wy / (y.samples() - 1);
+        // The pooled run-to-run variance speaks for both sides at once (one estimate, its own
+        // degrees of freedom); the rows' own iterations are a second estimate, which wins when
+        // larger (a row noisier than its family keeps its own error).
+        double wx = within(x, sx) / (x.score() * x.score()), wy = within(y, sy) / (y.score() * y.score());
+        double pooled = noise.relativeVariance() * (1.0 / kx + 1.0 / ky);
+        double own = wx + wy;
+        double var = Math.max(pooled, own);
+        // A measured pool keeps its degrees of freedom even when the iterations' figure is larger:
+        // a pool that came out small by chance must not lend the iterations' many.
+        double dfDen = Double.isFinite(noise.df()) ? var * var / noise.df()
+                : pooled >= own ? 0 : wx * wx / (x.samples() - 1) + wy * wy / (y.samples() - 1);
         double df = dfDen > 0 ? var * var / dfDen : Double.POSITIVE_INFINITY;
         double d = Math.log(y.score() / x.score());
         double sd = Math.sqrt(var);
@@ -256,6 +265,19 @@ public record Comparison(String before, String after, String test, List<Row> row
                 delta == null ? 0 : delta, floorPercent, basis);
         return row(x, y, unit, delta, Math.min(1.0, Math.max(0.0, p)), significant, direction(x, y, significant),
                 lo, hi, floorPercent, significant ? SIGNIFICANT : NO_CHANGE, reason, kx, ky);
+    }
+
+    /**
+     * The variance of a row's mean that its iterations explain: from its runs' own spreads when
+     * it has them (JMH's error over all forks' iterations would count the between-run part
+     * twice), else from its error.
+     */
+    private static double within(Result r, double se) {
+        if (r.runs().size() > 1) {
+            double w = RunNoise.withinVariance(r.runs());
+            if (!Double.isNaN(w)) return w;
+        }
+        return se * se;
     }
 
     /** Percentages beyond a billion (an interval from two forks can reach them) stay finite for JSON. */

@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.jitter.JitterHtml;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,7 +49,8 @@ public final class HtmlReport {
             nav a{margin-right:1em}
             .scroll{overflow-x:auto;max-width:100%}
             .summaryline{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;background:#fff;border:1px solid #ddd;padding:6px 10px;display:inline-block}
-            """;
+            details{margin:.4em 0 1em}summary{cursor:pointer;color:#2b4f86}
+            """ + VerdictsHtml.CSS + BeforeAfterHtml.CSS;
 
     /**
      * The page runs no script and fetches nothing: a browser refuses any script, plugin, frame,
@@ -88,15 +91,16 @@ public final class HtmlReport {
                 .append(esc(String.join(", ", inputs.stream().map(Input::name).toList())))
                 .append(". Scores are means &plusmn; the half-width of the 99.9% confidence interval.</p>\n");
 
-        h.append("<nav>");
-        if (inputs.size() == 2) h.append("<a href=\"#compare\">compare</a>");
-        for (int i = 0; i < inputs.size(); i++) h.append("<a href=\"#file-").append(i + 1).append("\">").append(esc(inputs.get(i).name())).append("</a>");
-        h.append("</nav>\n");
-
+        // The verdicts of the newest file (the after file of a pair) come first, then the contents.
+        int verdictsOf = inputs.size() == 2 ? 2 : inputs.size() == 1 ? 1 : 0;
+        List<SeedVerdicts.Verdict> verdicts = verdictsOf == 0 ? List.of() : SeedVerdicts.of(inputs.get(verdictsOf - 1).file());
+        VerdictsHtml.toc(h, inputs, !verdicts.isEmpty());
+        VerdictsHtml.section(h, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
         if (inputs.size() == 2) {
-            compare(h, Comparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file()));
+            BeforeAfterHtml.section(h, Comparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file()),
+                    inputs.get(0).file(), inputs.get(1).file());
         } else if (inputs.size() > 2) {
-            h.append("<p class=\"note\">The compare table is drawn for exactly two files; with ")
+            h.append("<p class=\"note\">The before/after view is drawn for exactly two files; with ")
                     .append(inputs.size()).append(", run <code>compare A B</code> for each pair of interest.</p>\n");
         }
         for (int i = 0; i < inputs.size(); i++) file(h, i + 1, inputs.get(i), heatmap, views.of(inputs.get(i).file()));
@@ -118,7 +122,9 @@ public final class HtmlReport {
             h.append("<div class=\"fail\"><b>Failed:</b> ").append(esc(fl.benchmark())).append(": ").append(esc(fl.reason())).append("</div>\n");
         }
 
-        h.append("<h3>Machine</h3>\n");
+        NoisyRows.section(h, index, f);
+        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.of(f);
+        h.append("<h3 id=\"file-").append(index).append("-machine\">Machine</h3>\n");
         topology(h, index, f.topology());
         if (e != null) environment(h, e);
 
@@ -126,6 +132,7 @@ public final class HtmlReport {
         for (Result r : f.results()) byFamily.computeIfAbsent(r.benchmark(), k -> new ArrayList<>()).add(r);
         for (var fam : byFamily.entrySet()) {
             h.append("<h3 id=\"file-").append(index).append("-").append(esc(fam.getKey())).append("\">").append(esc(fam.getKey())).append("</h3>\n");
+            VerdictsHtml.familyVerdict(h, verdicts, fam.getKey());
             results(h, fam.getKey(), fam.getValue());
             List<Histogram> hs = f.histograms().stream().filter(x -> fam.getKey().equals(x.benchmark())).toList();
             if (!hs.isEmpty()) histograms(h, hs);
@@ -145,9 +152,19 @@ public final class HtmlReport {
             h.append("<h3>Core-to-core latency</h3>\n<figure class=\"heatmap\">")
                     .append(safeSvg(heatmap.apply(f.matrix()), "heatmap")).append("</figure>\n");
         }
-        if (!f.layouts().isEmpty()) layouts(h, f.layouts());
-        if (!f.counters().isEmpty()) counters(h, f.counters());
-        if (f.results().isEmpty() && f.failures().isEmpty()) h.append("<p class=\"note\">This file has no results.</p>\n");
+        if (!f.layouts().isEmpty()) {
+            h.append("<h3 id=\"file-").append(index).append("-layouts\">Memory layouts</h3>\n<details><summary>")
+                    .append(f.layouts().size()).append(f.layouts().size() == 1 ? " layout table" : " layout tables")
+                    .append(" (field offsets and cache lines)</summary>\n");
+            layouts(h, f.layouts());
+            h.append("</details>\n");
+        }
+        if (!f.counters().isEmpty()) {
+            h.append("<span id=\"file-").append(index).append("-counters\"></span>");
+            counters(h, f.counters());
+        }
+        if (f.jitter() != null) h.append(JitterHtml.section(f.jitter()));
+        if (f.results().isEmpty() && f.failures().isEmpty() && f.jitter() == null) h.append("<p class=\"note\">This file has no results.</p>\n");
         h.append("</section>\n");
     }
 
@@ -254,7 +271,7 @@ public final class HtmlReport {
     }
 
     private static void layouts(StringBuilder h, List<Layout> layouts) {
-        h.append("<h3>Memory layouts</h3>\n<p class=\"note\">Offsets and sizes in bytes, in the manner of JOL; "
+        h.append("<p class=\"note\">Offsets and sizes in bytes, in the manner of JOL; "
                 + "a blue rule marks the start of each cache line; padding rows are grey.</p>\n");
         for (Layout l : layouts) {
             h.append("<figure class=\"layout\"><figcaption><b>").append(esc(l.name())).append("</b>: ").append(l.sizeBytes())
@@ -345,7 +362,7 @@ public final class HtmlReport {
             s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" fill=\"#e67e22\" font-size=\"10\">p%d</text>%n", px + 2, top + 10 + 11 * labelRow++, (int) mark[1]));
         }
         s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", left, top + plotH, left + plotW, top + plotH));
-        int step = Math.max(1, (int) Math.ceil(n / 8.0));
+        int step = BeforeAfterHtml.labelStep(n, bw, (long) n * x.bucketNs());
         for (int i = 0; i <= n; i += step) {
             double px = left + i * bw;
             s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%d</text>%n", px, top + plotH + 14, (long) i * x.bucketNs()));
@@ -383,35 +400,9 @@ public final class HtmlReport {
         };
     }
 
-    // ---- compare ------------------------------------------------------------------------
+    // ---- rows found in one file of a pair -------------------------------------------------
 
-    private static void compare(StringBuilder h, Comparison c) {
-        h.append("<section id=\"compare\">\n<h2>Compare: ").append(esc(c.before())).append(" &rarr; ").append(esc(c.after())).append("</h2>\n");
-        h.append("<p class=\"summaryline\">").append(esc(c.summaryLine())).append("</p>\n");
-        h.append("<p class=\"note\">Test: ").append(esc(c.test())).append(".</p>\n");
-        for (String d : c.environmentDiff()) h.append("<div class=\"warn\"><b>Environment changed:</b> ").append(esc(d)).append("</div>\n");
-        if (!c.rows().isEmpty()) {
-            h.append("<div class=\"scroll\"><table class=\"compare\">\n<tr><th>benchmark</th><th>variant</th><th>impl</th><th>metric</th><th>params</th>"
-                    + "<th>before</th><th>after</th><th>unit</th><th>delta</th><th>p</th><th>verdict</th></tr>\n");
-            for (Comparison.Row r : c.rows()) {
-                h.append("<tr class=\"").append(esc(r.verdict().replace(' ', '-'))).append("\"><td>").append(esc(r.benchmark())).append("</td><td>")
-                        .append(esc(r.variant())).append("</td><td>").append(esc(r.implementation())).append("</td><td>").append(esc(r.metric()))
-                        .append("</td><td class=\"mono\">").append(esc(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
-                        .append(esc(ComparisonText.withError(r.before(), r.beforeError()))).append("</td><td class=\"num\">")
-                        .append(esc(ComparisonText.withError(r.after(), r.afterError()))).append("</td><td>").append(esc(r.unit()))
-                        .append("</td><td class=\"num\">").append(r.deltaPercent() == null ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPercent()))
-                        .append("</td><td class=\"num\">").append(r.p() == null ? (r.significant() == null ? "-" : "exact")
-                                : r.p() < 0.0001 ? "&lt;0.0001" : String.format(Locale.ROOT, "%.4f", r.p()))
-                        .append("</td><td>").append(esc(r.verdict())).append("</td></tr>\n");
-            }
-            h.append("</table></div>\n");
-        }
-        onlyIn(h, "Only in " + c.before() + " (removed)", c.onlyBefore());
-        onlyIn(h, "Only in " + c.after() + " (added)", c.onlyAfter());
-        h.append("</section>\n");
-    }
-
-    private static void onlyIn(StringBuilder h, String title, List<Result> rs) {
+    static void onlyIn(StringBuilder h, String title, List<Result> rs) {
         if (rs.isEmpty()) return;
         h.append("<h3>").append(esc(title)).append("</h3>\n<table class=\"only\">\n<tr><th>benchmark</th><th>variant</th><th>impl</th><th>metric</th><th>params</th><th>score</th><th>unit</th></tr>\n");
         for (Result r : rs) {

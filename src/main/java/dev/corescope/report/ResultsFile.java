@@ -2,6 +2,7 @@ package dev.corescope.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.corescope.jitter.JitterReport;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,13 +17,15 @@ import java.util.Map;
  * {@code counters} holds each family's {@code perf_event_open} counts; {@code topology} the
  * machine's topology summary and picture; {@code code} the machine code of the measured
  * functions (docs/formats-code.md); {@code models} each family's typed model by family name,
- * from which its view renders what the live run printed.
+ * from which its view renders what the live run printed; {@code jitter} a jitter run's per-CPU
+ * rows (docs/jitter.md).
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
-                          MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models) {
+                          MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models,
+                          JitterReport jitter) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -36,24 +39,31 @@ public record ResultsFile(String schema, Environment environment,
         models = models == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(models));
     }
 
+    /** Without a jitter run. */
+    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
+                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
+                       MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models) {
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, models, null);
+    }
+
     /** Without family models (files from before them, and tests). */
     public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
                        List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                        MachineTopology topology, List<MachineCode> code) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, Map.of());
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, Map.of(), null);
     }
 
     /** Without machine code and family models. */
     public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
                        List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                        MachineTopology topology) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, List.of(), Map.of());
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, List.of(), Map.of(), null);
     }
 
     /** The first version's fields, without counters and topology. */
     public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
                        List<Histogram> histograms, Matrix matrix, List<Failure> failures) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, List.of(), null);
+        this(schema, environment, results, layouts, histograms, matrix, failures, List.of(), null, List.of(), Map.of(), null);
     }
 
     /** A family that did not finish: its name and why. */

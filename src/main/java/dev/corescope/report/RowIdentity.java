@@ -3,6 +3,7 @@ package dev.corescope.report;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -22,15 +23,27 @@ public final class RowIdentity {
     private RowIdentity() {
     }
 
-    /** Reads {@code file} as {@link Json#readResultsChecked} does, then checks its rows; bad input is a {@link BadResultsFileException}. */
+    /**
+     * Reads {@code file} as {@link Json#readResultsChecked} does, or as JMH's {@code -rf json}
+     * output (a JSON array, {@link JmhJson}), then checks its rows; bad input is a
+     * {@link BadResultsFileException}.
+     */
     public static ResultsFile read(Path file) {
-        ResultsFile f = Json.readResultsChecked(file);
-        JsonNode results;
-        try {
-            results = Json.MAPPER.readTree(file.toFile()).get("results");
-        } catch (IOException e) {
-            throw new BadResultsFileException(file, "cannot be read: " + e.getMessage());
+        JsonNode tree = null;
+        if (Files.isRegularFile(file) && Files.isReadable(file)) {
+            try {
+                tree = Json.MAPPER.readTree(file.toFile());
+            } catch (IOException e) {
+                tree = null; // readResultsChecked says why
+            }
         }
+        if (tree != null && tree.isArray()) {
+            ResultsFile jmh = JmhJson.read(file, tree);
+            check(file, jmh.results());
+            return jmh;
+        }
+        ResultsFile f = Json.readResultsChecked(file);
+        JsonNode results = tree == null ? null : tree.get("results");
         if (results == null || !results.isArray()) {
             throw new BadResultsFileException(file, "\"results\" is " + (results == null ? "missing" : results.isNull() ? "null" : "not a list")
                     + "; a results file lists its rows there ([] when none)");

@@ -14,17 +14,19 @@ import java.util.Map;
  * Reasonable Time", ISMM 2013), where a run (a JMH fork: its own JVM, JIT decisions and heap
  * layout) is the unit and iterations are repeated measurements within it.
  *
- * <p>For a row with {@code k >= 2} runs, each of {@code n_i} measurements with standard
- * deviation {@code sd_i}, the variance of the run means is {@code S^2}; the part of it that the
- * iterations do not explain is {@code b = max(0, S^2 - mean(sd_i^2 / n_i))} (K&amp;J's estimator
- * of the between-run variance, clipped at 0 as they do). Two forks per row give a very uncertain
- * {@code b}, so it is pooled, relative to the mean squared, over all rows of one family and
- * implementation in both files (weighted by {@code k - 1}, the degrees of freedom each adds):
- * the assumption is that runs of one family on one machine vary by a similar fraction. Rows from
- * C twins hold one run (their batches share one process); they get a between-run figure only
- * from repeated files ({@code compare --before/--after}) or a stated floor.
+ * <p>For a row with {@code k >= 2} runs, the run means are the independent samples (K&amp;J's
+ * level-2 means): their variance {@code S^2} holds the run-to-run part and what the iterations
+ * add to each mean. K&amp;J's further step, subtracting {@code mean(sd_i^2 / n_i)} and clipping at
+ * 0, is left out: with two or three runs the difference is often clipped to 0, and the interval
+ * then forgets how little two runs say (an A/A test of synthetic 2-fork rows flagged 1.35% of
+ * pairs at a nominal 0.1%). Two forks give a very uncertain {@code S^2}, so it is pooled, relative
+ * to the mean squared, over all rows of one family and implementation in both files (weighted by
+ * {@code k - 1}, the degrees of freedom each adds): the assumption is that runs of one family on
+ * one machine vary by a similar fraction. Rows from C twins hold one run (their batches share
+ * one process); they get a run-to-run figure only from repeated files
+ * ({@code compare --before/--after}) or a stated floor.
  *
- * @param relativeVariance the pooled between-run variance over the mean squared
+ * @param relativeVariance the pooled variance of one run's mean over the mean squared
  * @param df               its degrees of freedom; {@link Double#POSITIVE_INFINITY} for a stated floor
  * @param rows             how many row-sides it pools
  * @param source           in words, e.g. {@code "pooled over 12 rows of cpumask/java with 2+ runs"}
@@ -71,19 +73,15 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
      */
     static double[] estimate(Result r) {
         List<Run> runs = r.runs();
-        if (runs.size() < 2) return null;
+        if (runs.size() < 2 || r.error() != null && r.error() == 0.0) return null; // exact figures say nothing of timing noise
         double sum = 0;
         for (Run x : runs) sum += x.mean();
         double mean = sum / runs.size();
         if (!(mean > 0)) return null;
-        double ss = 0, within = 0;
-        for (Run x : runs) {
-            ss += (x.mean() - mean) * (x.mean() - mean);
-            if (x.sd() != null && x.n() > 1) within += x.sd() * x.sd() / x.n();
-        }
+        double ss = 0;
+        for (Run x : runs) ss += (x.mean() - mean) * (x.mean() - mean);
         double s2 = ss / (runs.size() - 1);
-        double between = Math.max(0, s2 - within / runs.size());
-        return new double[]{between / (mean * mean), runs.size() - 1};
+        return new double[]{s2 / (mean * mean), runs.size() - 1};
     }
 
     /** The pools, keyed by {@code benchmark/implementation}, over every row of the given files. */
@@ -131,14 +129,29 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
                 samples += r.samples();
             }
             double mean = runs.stream().mapToDouble(Run::mean).average().orElse(Double.NaN);
-            double ss = runs.stream().mapToDouble(x -> (x.mean() - mean) * (x.mean() - mean)).sum();
-            double se = Math.sqrt(ss / (runs.size() - 1) / runs.size());
-            double error = se * new TDistribution(null, runs.size() - 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
+            // error keeps its meaning (the iterations' 99.9% half-width for these samples), so
+            // Comparison.standardError reads the within-run part back; the runs carry the rest.
+            double within = withinVariance(runs);
+            double error = Double.isNaN(within) || samples < 2 ? Double.NaN
+                    : Math.sqrt(within) * new TDistribution(null, samples - 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
             Result f = same.getFirst();
             out.add(new Result(f.benchmark(), f.variant(), f.implementation(), f.metric(), f.unit(), mean,
-                    f.error() == null ? null : error, samples, f.cpus(), f.params(), runs));
+                    f.error() == null ? null : Double.isNaN(error) ? f.error() : error, samples, f.cpus(), f.params(), runs));
         }
         return out;
+    }
+
+    /**
+     * The variance of the mean of all runs that their iterations alone explain,
+     * {@code (1/k^2) sum(sd_i^2 / n_i)}; NaN when a run has no standard deviation.
+     */
+    static double withinVariance(List<Run> runs) {
+        double sum = 0;
+        for (Run x : runs) {
+            if (x.sd() == null || x.n() < 1) return Double.NaN;
+            sum += x.sd() * x.sd() / x.n();
+        }
+        return sum / ((double) runs.size() * runs.size());
     }
 
     /** A row without {@code runs[]} as one run: its mean, samples and the spread its error implies. */

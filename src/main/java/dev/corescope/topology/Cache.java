@@ -54,7 +54,7 @@ public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways
         return "L" + level + type.suffix;
     }
 
-    /** The size as the kernel writes it, {@code 32K}, {@code 32M}; {@code ?} when unknown. */
+    /** The size as the kernel writes it, {@code 32K}, {@code 32M}; {@code size unknown} when unknown. */
     public String sizeText() {
         return Sizes.kernelStyle(sizeBytes);
     }

@@ -10,6 +10,12 @@ import java.util.List;
  * lstopo nests them (a shared cache is a level, between the package and the cores it serves),
  * built from the {@link Topology} model.
  *
+ * <p>A NUMA node with the same CPUs as a shown object (a package, an L3) is that object's memory,
+ * a line inside it; a node that is a strict part of a package without such an object (EPYC
+ * NPS4, where a node holds several L3s; Intel SNC, where it holds half an L3's cores) is a
+ * level of its own around the caches and cores it holds. Nodes across packages and nodes
+ * without CPUs stay at the top.
+ *
  * <p>Two simplifications keep it readable: a cache that serves exactly one core is shown on
  * that core rather than as a level of its own, and a die or cluster with the same CPUs as
  * another shown object (a package with one die, a cluster that is one L2) is left out, as
@@ -101,27 +107,40 @@ final class DisplayTree {
         }
         for (TopologyNode d : t.dies()) {
             if (containsSame(shownSets, d.cpus())) continue;
-            items.add(new Item(Kind.DIE, "Die P#" + d.id(), "CPUs " + d.cpus().toList(), d.cpus(), 1, List.of()));
+            items.add(new Item(Kind.DIE, "Die P#" + d.id(), "CPUs " + d.cpus().toList(), d.cpus(), 10, List.of()));
             shownSets.add(d.cpus());
         }
         for (TopologyNode c : t.clusters()) {
             if (containsSame(shownSets, c.cpus())) continue;
-            items.add(new Item(Kind.CLUSTER, "Cluster P#" + c.id(), "CPUs " + c.cpus().toList(), c.cpus(), 3, List.of()));
+            items.add(new Item(Kind.CLUSTER, "Cluster P#" + c.id(), "CPUs " + c.cpus().toList(), c.cpus(), 30, List.of()));
             shownSets.add(c.cpus());
         }
         for (Cache c : levelCaches) {
-            int rank = c.level() >= 3 ? 2 : c.level() == 2 ? 4 : c.type() == Cache.Type.INSTRUCTION ? 6 : 5;
-            items.add(new Item(Kind.CACHE, c.label(), cacheDetail(c) + ", CPUs " + c.cpus().toList(), c.cpus(), rank, List.of()));
+            int rank = c.level() >= 3 ? 20 : c.level() == 2 ? 40 : c.type() == Cache.Type.INSTRUCTION ? 60 : 50;
+            String detail = cacheDetail(c);
+            items.add(new Item(Kind.CACHE, c.label(), (detail.isEmpty() ? "" : detail + ", ") + "CPUs " + c.cpus().toList(), c.cpus(), rank, List.of()));
         }
         CpuMask inCores = CpuMask.empty(t.nbits());
         for (TopologyNode c : t.cores()) {
             List<Cache> own = c.caches();
-            items.add(new Item(Kind.CORE, "Core P#" + c.id(), coreDetail(c.cpus(), own), c.cpus(), 7, own));
+            items.add(new Item(Kind.CORE, "Core P#" + c.id(), coreDetail(c.cpus(), own), c.cpus(), 70, own));
             inCores = inCores.or(c.cpus());
         }
         for (TopologyNode pu : t.pus()) {
             if (inCores.test(pu.id())) continue;
-            items.add(new Item(Kind.PU, "PU P#" + pu.id(), allowedNote(pu.cpus()), pu.cpus(), 8, List.of()));
+            items.add(new Item(Kind.PU, "PU P#" + pu.id(), allowedNote(pu.cpus()), pu.cpus(), 80, List.of()));
+        }
+
+        List<NumaNode> memoryOnly = new ArrayList<>();
+        for (NumaNode n : t.numaNodes()) {
+            if (!n.cpus().isEmpty() && insidePackage(n.cpus()) && !containsSame(shownSets, n.cpus())) {
+                // a node strictly inside a package (EPYC NPS2/NPS4, Intel SNC, Arm servers): a level
+                // of the tree around its caches and cores, as lstopo draws its group
+                items.add(new Item(Kind.NUMA, "NUMANode P#" + n.id(), "(" + memory(n) + ")  CPUs " + n.cpus().toList(),
+                        n.cpus(), 15, List.of()));
+            } else {
+                memoryOnly.add(n);
+            }
         }
 
         items.sort((a, b) -> {
@@ -131,14 +150,25 @@ final class DisplayTree {
         });
         for (Item item : items) insert(roots, item);
 
-        for (NumaNode n : t.numaNodes()) {
-            String mem = n.memoryBytes() >= 0 ? Sizes.binary(n.memoryBytes()) : "memory unknown";
-            Item item = new Item(Kind.NUMA, "NUMANode P#" + n.id(), "(" + mem + (n.cpus().isEmpty() ? ", no CPUs" : "") + ")",
+        for (NumaNode n : memoryOnly) {
+            Item item = new Item(Kind.NUMA, "NUMANode P#" + n.id(), "(" + memory(n) + (n.cpus().isEmpty() ? ", no CPUs" : "") + ")",
                     n.cpus(), -1, List.of());
             List<Item> where = n.cpus().isEmpty() ? roots : deepestHolding(roots, n.cpus());
             where.add(item);
         }
         sortAll(roots);
+    }
+
+    private static String memory(NumaNode n) {
+        return n.memoryBytes() >= 0 ? Sizes.binary(n.memoryBytes()) : "memory unknown";
+    }
+
+    /** True when {@code cpus} is a strict part of one package. */
+    private boolean insidePackage(CpuMask cpus) {
+        for (TopologyNode p : t.packages()) {
+            if (cpus.isSubsetOf(p.cpus()) && !cpus.sameCpus(p.cpus())) return true;
+        }
+        return false;
     }
 
     /** A cache the model hangs on a core, shown on the core line. */
@@ -175,8 +205,8 @@ final class DisplayTree {
 
     private static void sortAll(List<Item> level) {
         level.sort((a, b) -> {
-            int na = a.kind == Kind.NUMA ? 0 : 1;
-            int nb = b.kind == Kind.NUMA ? 0 : 1;
+            int na = a.kind == Kind.NUMA && a.rank < 0 ? 0 : 1;
+            int nb = b.kind == Kind.NUMA && b.rank < 0 ? 0 : 1;
             if (na != nb) return Integer.compare(na, nb);
             return Integer.compare(a.cpus.isEmpty() ? Integer.MAX_VALUE : a.cpus.first(), b.cpus.isEmpty() ? Integer.MAX_VALUE : b.cpus.first());
         });

@@ -20,9 +20,12 @@ final class Sizes {
         return out;
     }
 
-    /** {@code 32K}, {@code 1M}, {@code 24M}, as {@code cache/indexN/size} writes it, but in M or G when exact. */
+    /**
+     * {@code 32K}, {@code 1M}, {@code 24M}, as {@code cache/indexN/size} writes it, but in M or G
+     * when exact; {@code size unknown} when the size could not be read.
+     */
     static String kernelStyle(long bytes) {
-        if (bytes < 0) return "?";
+        if (bytes < 0) return "size unknown";
         if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) return (bytes >> 30) + "G";
         if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) return (bytes >> 20) + "M";
         if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) return (bytes >> 10) + "K";
@@ -31,7 +34,7 @@ final class Sizes {
 
     /** {@code 32 MiB}, {@code 1.5 GiB}, for people. */
     static String binary(long bytes) {
-        if (bytes < 0) return "?";
+        if (bytes < 0) return "unknown";
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
         double v = bytes;
         int u = 0;
@@ -63,5 +66,10 @@ final class Sizes {
         } catch (NumberFormatException e) {
             return -1;
         }
+    }
+
+    /** {@code CPU 3} or {@code CPUs 0-1,4}: the noun agrees with the set. */
+    static String cpus(dev.corescope.cpumask.CpuMask m) {
+        return (m.weight() == 1 ? "CPU " : "CPUs ") + m.toList();
     }
 }

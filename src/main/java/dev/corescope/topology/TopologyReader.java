@@ -7,6 +7,7 @@ import dev.corescope.sys.Threads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +104,7 @@ final class TopologyReader {
         b.nohzFull = parsedOr(nohzText, CPU + "/nohz_full", CpuMask.empty(nbits), null);
 
         CpuMask noDir = b.online.andNot(dirs);
-        if (!noDir.isEmpty()) warnings.add("CPUs " + noDir + " are online but have no " + CPU + "/cpuN directory");
+        if (!noDir.isEmpty()) warnings.add(Sizes.cpus(noDir) + (noDir.weight() == 1 ? " is online but has no " : " are online but have no ") + CPU + "/cpuN directory");
 
         b.cpuModel = CpuInfo.read(r).model();
         b.smtActive = smtActive().orElse(null);
@@ -248,9 +249,11 @@ final class TopologyReader {
             topos.add(new CpuTopo(cpu, pkgId, pkg, dieId, die, clusterId, cluster, coreId, core));
         }
         CpuMask missing = noTopology.build();
-        if (!missing.isEmpty()) warnings.add("no topology/ for CPUs " + missing + ": they are listed without package or core");
+        if (!missing.isEmpty()) warnings.add("no topology/ for " + Sizes.cpus(missing) + (missing.weight() == 1 ? ": it is" : ": they are") + " listed without package or core");
 
         topos = fillMasksFromIds(topos);
+        topos = packagesFollowIds(topos);
+        topos = splitAmdComputeUnits(topos);
 
         Map<CpuMask, NodeBuilder> roots = new LinkedHashMap<>();
         for (CpuTopo c : topos) {
@@ -308,6 +311,119 @@ final class TopologyReader {
         }
         warnings.add("some CPUs have ids but no CPU masks in topology/: grouped by physical_package_id and core_id");
         return out;
+    }
+
+    /**
+     * Packages are never invented: when the CPUs' package masks ({@code package_cpus}, or
+     * {@code core_siblings} on older kernels) do not split the CPUs into disjoint sets (one CPU
+     * claims {@code 0-3} while CPU 0 claims {@code 0,4,8,...}), a set built from them would be a
+     * package that does not exist; packages then follow {@code physical_package_id}. Masks that
+     * do form disjoint sets are kept even where the ids are coarser, as hwloc keeps them (ia64
+     * trees give two sockets one id). A tree with no ids keeps its masks.
+     */
+    private List<CpuTopo> packagesFollowIds(List<CpuTopo> topos) {
+        if (masksArePartition(topos)) return topos;
+        Map<Integer, CpuMask.Builder> byId = new TreeMap<>();
+        for (CpuTopo t : topos) if (t.pkgId >= 0) byId.computeIfAbsent(t.pkgId, k -> CpuMask.builder(nbits)).set(t.cpu);
+        if (byId.isEmpty()) return topos;
+        Map<Integer, CpuMask> idMasks = new TreeMap<>();
+        for (var e : byId.entrySet()) idMasks.put(e.getKey(), e.getValue().build());
+        CpuMask.Builder disagree = CpuMask.builder(nbits);
+        List<CpuTopo> out = new ArrayList<>();
+        for (CpuTopo t : topos) {
+            CpuMask byIdMask = t.pkgId >= 0 ? idMasks.get(t.pkgId) : null;
+            if (byIdMask != null && t.pkg != null && !t.pkg.sameCpus(byIdMask)) {
+                disagree.set(t.cpu);
+                out.add(new CpuTopo(t.cpu, t.pkgId, byIdMask, t.dieId, t.die, t.clusterId, t.cluster, t.coreId, t.core));
+            } else {
+                out.add(t);
+            }
+        }
+        CpuMask bad = disagree.build();
+        if (!bad.isEmpty()) {
+            warnings.add("the package CPU masks of " + Sizes.cpus(bad) + " disagree with their physical_package_id: packages follow the ids ("
+                    + idMasks.size() + (idMasks.size() == 1 ? " package)" : " packages)"));
+        }
+        return out;
+    }
+
+    /** True when the package masks are pairwise equal or disjoint (each CPU in its own). */
+    private static boolean masksArePartition(List<CpuTopo> topos) {
+        List<CpuMask> distinct = new ArrayList<>();
+        for (CpuTopo t : topos) {
+            if (t.pkg == null) continue;
+            boolean seen = false;
+            for (CpuMask m : distinct) {
+                if (m.sameCpus(t.pkg)) {
+                    seen = true;
+                    break;
+                }
+                if (m.intersects(t.pkg)) return false;
+            }
+            if (!seen) distinct.add(t.pkg);
+        }
+        return true;
+    }
+
+    /**
+     * AMD families 15h and 16h (Bulldozer to Excavator, Jaguar/Puma): Linux lists the two cores of
+     * a compute unit as SMT siblings of one core but gives each its own {@code core_id}. hwloc
+     * then counts each as a core ({@code is_amd_with_CU} in its Linux backend, decided on the first
+     * core with two siblings); corescope does the same, and the L2 and L1i the pair shares are
+     * shown above the two cores.
+     */
+    private List<CpuTopo> splitAmdComputeUnits(List<CpuTopo> topos) {
+        if (!amdWithComputeUnits()) return topos;
+        Map<Integer, CpuTopo> byCpu = new HashMap<>();
+        for (CpuTopo t : topos) byCpu.put(t.cpu, t);
+        boolean split = false;
+        for (CpuTopo t : topos) {
+            if (t.core == null || t.core.weight() < 2) continue;
+            int sibling = t.core.first() == t.cpu ? t.core.next(t.cpu) : t.core.first();
+            CpuTopo s = byCpu.get(sibling);
+            split = s != null && s.coreId != t.coreId;
+            break;
+        }
+        if (!split) return topos;
+        List<CpuTopo> out = new ArrayList<>();
+        for (CpuTopo t : topos) {
+            out.add(new CpuTopo(t.cpu, t.pkgId, t.pkg, t.dieId, t.die, t.clusterId, t.cluster, t.coreId, CpuMask.of(nbits, t.cpu)));
+        }
+        warnings.add("AMD compute units: the kernel lists the two cores of each compute unit as SMT siblings with their own core_id;"
+                + " counted as two cores, as hwloc counts them, with the caches each pair shares shown above them");
+        return out;
+    }
+
+    /** {@code vendor_id AuthenticAMD} and {@code cpu family} 21 or 22 in /proc/cpuinfo. */
+    private boolean amdWithComputeUnits() {
+        Optional<List<String>> lines = r.readLines("proc/cpuinfo");
+        if (lines.isEmpty()) return false;
+        String vendor = null;
+        String family = null;
+        for (String line : lines.get()) {
+            int colon = line.indexOf(':');
+            if (colon < 0) continue;
+            String k = line.substring(0, colon).strip();
+            if (vendor == null && k.equals("vendor_id")) vendor = line.substring(colon + 1).strip();
+            if (family == null && k.equals("cpu family")) family = line.substring(colon + 1).strip();
+            if (vendor != null && family != null) break;
+        }
+        return "AuthenticAMD".equals(vendor) && ("21".equals(family) || "22".equals(family));
+    }
+
+    /**
+     * Where an architecture describes caches outside {@code cache/}, say that they are not read:
+     * SPARC's per-CPU {@code l1_dcache_size}, {@code l2_cache_size}... (arch/sparc/kernel/sysfs.c)
+     * give sizes but not which CPUs share each cache, so no instance count can be made from them.
+     */
+    private String cachesDescribedElsewhere(int cpu) {
+        String dir = CPU + "/cpu" + cpu;
+        for (String f : List.of("l1_dcache_size", "l1_icache_size", "l2_cache_size")) {
+            if (r.readLong(dir + "/" + f).isPresent()) {
+                return "; " + dir + "/l1_dcache_size, l2_cache_size... (SPARC) give sizes but not which CPUs share a cache, so they are not read";
+            }
+        }
+        return "";
     }
 
     /** Mutable tree node while reading. */
@@ -375,9 +491,9 @@ final class TopologyReader {
         }
         CpuMask none = noCache.build();
         if (!none.isEmpty() && !none.sameCpus(cpus)) {
-            warnings.add("no cache/ information for CPUs " + none);
+            warnings.add("no cache/ information for " + Sizes.cpus(none));
         } else if (!cpus.isEmpty() && none.sameCpus(cpus)) {
-            warnings.add("no cache/ information in sysfs (cpuN/cache): caches unknown");
+            warnings.add("no cache/ information in sysfs (cpuN/cache): caches unknown" + cachesDescribedElsewhere(cpus.first()));
         }
         for (Cache c : found.values()) attach(c, roots);
 

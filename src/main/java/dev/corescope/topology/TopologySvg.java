@@ -11,6 +11,8 @@ import java.util.Locale;
  * {@link DisplayTree} as the text. Packages are grey, shared caches white, cores dark grey with
  * their own caches as bars, PUs white; a PU this process may not use is red and hatched, offline
  * CPUs are listed in a dashed box below the machine, and a legend and the summary line close it.
+ * A NUMA node is a band across the object whose CPUs it has, or, inside a package, a box of
+ * its own around the caches and cores it holds.
  *
  * <p>Layout: each box lays its children left to right and wraps to a new row at a maximum
  * width, so a 128-core machine stays a readable page rather than one very long strip.
@@ -103,8 +105,15 @@ public final class TopologySvg {
     private static void add(Topology t, Box parent, DisplayTree.Item item) {
         switch (item.kind()) {
             case NUMA -> {
-                Box b = new Box(NUMA_FILL, item.title() + " " + item.detail());
-                parent.bands.add(b);
+                if (item.children().isEmpty()) {
+                    parent.bands.add(new Box(NUMA_FILL, item.title() + " " + item.detail()));
+                } else {
+                    // a node inside a package: a box around the caches and cores it holds
+                    Box b = new Box(NUMA_FILL, item.title(), item.detail());
+                    b.bold = true;
+                    for (DisplayTree.Item c : item.children()) add(t, b, c);
+                    parent.kids.add(b);
+                }
             }
             case CORE -> parent.kids.add(coreBox(t, item));
             case PU -> parent.kids.add(puBox(t, item.cpus().first()));

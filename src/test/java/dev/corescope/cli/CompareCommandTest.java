@@ -39,7 +39,7 @@ class CompareCommandTest {
     @Test
     void comparesTwoFilesAsText() throws Exception {
         CliRun r = CliRun.run("compare", write("a.json", 2.5).toString(), write("b.json", 2.0).toString()).succeeded();
-        assertTrue(r.out().contains("timerbase before java op  [1]      2.500  2.000  ns/op  -20.0%  -20.4..-19.6  faster"), r.out());
+        assertTrue(r.out().contains("timerbase before java op  [1]      2.500  2.000  ns/op  -20.0%  -25.0..-14.7  faster"), r.out());
         assertTrue(r.out().strip().endsWith("add/remove: 0/0 better/worse: 1/0 same: 0 untested: 0 geomean time: -20.0% (1 matched)"), r.out());
     }
 
@@ -94,7 +94,7 @@ class CompareCommandTest {
     @Test
     void svgIsNotAFormatOfCompare() throws Exception {
         CliRun.run("compare", write("a.json", 1).toString(), write("b.json", 1).toString(), "--format", "svg")
-                .badInput("--format svg: compare prints text or json");
+                .badInput("--format svg: compare prints text, json or html");
     }
 
     @Test
@@ -150,5 +150,25 @@ class CompareCommandTest {
         Path zero = writeRaw("zero.json", head + "[{" + ok + ",\"error\":0.1,\"samples\":0}]}");
         CliRun.run("compare", zero.toString(), b.toString()).badInput(zero + ": results[0]: samples 0");
         CliRun.run("compare", b.toString(), b.toString(), "--noise-floor", "lots").badInput("--noise-floor lots: not a percentage");
+    }
+
+    @Test
+    void jmhsOwnJsonOutputIsReadWithItsForksAsRuns() throws Exception {
+        String jmh = Path.of("src/test/resources/results/jmh-calibration.json").toString();
+        JsonNode row = Json.MAPPER.readTree(CliRun.run("compare", jmh, jmh, "--format", "json").succeeded().out()).get("rows").get(0);
+        assertEquals("CompareCalibrationBenchmark", row.get("benchmark").asText());
+        assertEquals("work", row.get("variant").asText());
+        assertEquals("avgt", row.get("metric").asText());
+        assertEquals(2, row.get("runsBefore").asInt(), "two forks in rawData");
+        assertEquals("no change detectable here", row.get("finding").asText());
+        Path broken = writeRaw("jmh-broken.json", "[{\"benchmark\": \"a.B.c\"}]");
+        CliRun.run("compare", broken.toString(), jmh).badInput(broken + ": [0] has no primaryMetric");
+    }
+
+    @Test
+    void htmlIsTheReportsBeforeAndAfterView() throws Exception {
+        CliRun r = CliRun.run("compare", write("a.json", 2.5).toString(), write("b.json", 2.0).toString(), "--format", "html").succeeded();
+        assertTrue(r.out().startsWith("<!DOCTYPE html>"), r.out());
+        assertTrue(r.out().contains("<section id=\"compare\">") && r.out().contains("<svg class=\"ci\""), r.out());
     }
 }

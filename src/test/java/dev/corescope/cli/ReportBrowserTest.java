@@ -149,4 +149,52 @@ class ReportBrowserTest {
         assertFalse(d.contains("<script") || d.contains("onload=") || d.contains("onerror=") || d.contains("<foreignObject"),
                 "nothing of them is markup: " + d);
     }
+
+    /**
+     * No two labels of a histogram (title, captions, legends, axis ticks, percentile marks) may
+     * overlap, at a desktop width and at a phone's: the charts of a before/after report are put on
+     * a test page of their own, with the report's CSS and a script that compares the bounding
+     * boxes Chromium laid out and writes the overlaps into the title.
+     */
+    @Test
+    void histogramLabelsNeverOverlapAtDesktopAndPhoneWidths() throws Exception {
+        Path chromium = chromium();
+        assumeTrue(chromium != null, "chromium is not installed (apt-get install -y chromium; .ci/run installs it)");
+        Path html = dir.resolve("report.html");
+        CliRun.run("report", ReportCommandTest.fixture("tour-before.json").toString(), ReportCommandTest.fixture("tour-after.json").toString(),
+                "-o", html.toString()).succeeded();
+        String report = Files.readString(html);
+        Matcher style = Pattern.compile("<style>(.*?)</style>", Pattern.DOTALL).matcher(report);
+        assertTrue(style.find());
+        Matcher svg = Pattern.compile("<svg[^>]*class=\"histogram[^\"]*\".*?</svg>", Pattern.DOTALL).matcher(report);
+        StringBuilder page = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>unmeasured</title>"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style>" + style.group(1) + "</style></head><body><main>");
+        int charts = 0;
+        while (svg.find()) {
+            page.append("<figure class=\"histogram\">").append(svg.group()).append("</figure>");
+            charts++;
+        }
+        assertTrue(charts >= 3, "the before/after report draws histograms and their overlays: " + charts);
+        page.append("""
+                <script>
+                const hits = [];
+                document.querySelectorAll('svg').forEach((svg, k) => {
+                  const boxes = [...svg.querySelectorAll('text')].map(t => [t.textContent, t.getBoundingClientRect()]);
+                  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+                    const a = boxes[i][1], b = boxes[j][1];
+                    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) hits.push(k + ':' + boxes[i][0] + '|' + boxes[j][0]);
+                  }
+                });
+                document.title = 'overlaps ' + hits.length + ' of ' + document.querySelectorAll('svg').length + ' charts ' + hits.slice(0, 5).join(', ');
+                </script></main></body></html>""");
+        Path test = dir.resolve("labels.html");
+        Files.writeString(test, page.toString());
+        for (String size : List.of("1280,4000", "390,4000")) {
+            Browser dom = run(chromium, test, "--dump-dom", "--window-size=" + size);
+            assertEquals(0, dom.exit(), dom.stderr());
+            Matcher title = Pattern.compile("<title>([^<]*)</title>").matcher(dom.stdout());
+            assertTrue(title.find(), dom.stdout());
+            assertTrue(title.group(1).startsWith("overlaps 0 of " + charts + " charts"), "at " + size + " px: " + title.group(1));
+        }
+    }
 }

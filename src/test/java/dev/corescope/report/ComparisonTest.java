@@ -187,11 +187,11 @@ class ComparisonTest {
     }
 
     @Test
-    void kaliberaAndJonesBetweenRunVarianceSubtractsWhatTheIterationsExplain() {
-        // Run means 9, 10, 11: S^2 = 1; within sd 2 over 4 iterations: sd^2/n = 1, so b = 1 - 1 = 0.
-        assertEquals(0.0, RunNoise.estimate(runs("x", "ns/op", 2.0, 4, 9, 10, 11))[0], 1e-12);
-        // Within sd 0: all of S^2 = 1 is between runs, relative to 10^2.
-        assertEquals(0.01, RunNoise.estimate(runs("x", "ns/op", 0.0, 4, 9, 10, 11))[0], 1e-12);
+    void theRunToRunVarianceIsTheSpreadOfTheRunMeans() {
+        // Run means 9, 10, 11: S^2 = 1, relative to 10^2, whatever the iterations' own spread.
+        assertEquals(0.01, RunNoise.estimate(runs("x", "ns/op", 2.0, 4, 9, 10, 11))[0], 1e-12);
+        assertEquals(0.01, RunNoise.estimate(runs("x", "ns/op", 1e-6, 4, 9, 10, 11))[0], 1e-12);
+        assertEquals(2.0, RunNoise.estimate(runs("x", "ns/op", 1e-6, 4, 9, 10, 11))[1], 1e-12, "k - 1 degrees of freedom");
         assertNull(RunNoise.estimate(runs("x", "ns/op", 0.1, 4, 10)), "one run says nothing about the next");
     }
 
@@ -215,10 +215,11 @@ class ComparisonTest {
      * trials, and an A/B pair's interval must hold the true effect in about 99.9%. The old test
      * (iterations as independent samples) is run on the same data to show the problem is there.
      */
-    @Test
-    void onSyntheticForksTheFalseAlarmRateAndTheCoverageAreAsStated() {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {2, 4})
+    void onSyntheticForksTheFalseAlarmRateAndTheCoverageAreAsStated(int forks) {
         java.util.Random rnd = new java.util.Random(13);
-        int trials = 2000, forks = 4, iterations = 10;
+        int trials = 2000, iterations = 10;
         double mean = 100, betweenSd = 3, withinSd = 1, effect = 1.05;
         int falseAlarms = 0, oldFalseAlarms = 0, covered = 0;
         for (int t = 0; t < trials; t++) {

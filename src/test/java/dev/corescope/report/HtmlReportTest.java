@@ -98,7 +98,10 @@ class HtmlReportTest {
         String html = render(new HtmlReport.Input("a.json", file(2.5, "before")), new HtmlReport.Input("b.json", file(2.0, "before")));
         int compare = html.indexOf("<section id=\"compare\">");
         assertTrue(compare > 0 && compare < html.indexOf("<section id=\"file-1\""));
-        assertTrue(html.contains("<tr class=\"better\"><td>timerbase</td><td>before</td>"), html);
+        assertTrue(html.contains("<tr class=\"significant better\"><td>timerbase before java op</td>"), html);
+        assertTrue(html.contains("20.0% faster, 99.9% CI"), "the effect in words");
+        assertEquals(1, count(html, "<svg class=\"ci\""), "one interval bar per row");
+        assertEquals(1, count(html, "<svg[^>]*class=\"histogram overlay\""), "the two histograms laid over each other");
         assertTrue(html.contains("add/remove: 0/0 better/worse: 1/0"));
         assertEquals(2, count(html, "<svg[^>]*class=\"topo\""));
     }
@@ -180,5 +183,42 @@ class HtmlReportTest {
         SvgSanitizer.Result r = SvgSanitizer.sanitize(HtmlReport.inlineSvg(tour.topology().svg()));
         assertEquals(0, r.removed(), "nothing of corescope's own picture is dropped");
         assertEquals(count(tour.topology().svg(), "<(rect|text|line|pattern)\\b"), count(r.svg(), "<(rect|text|line|pattern)\\b"));
+    }
+
+    @Test
+    void theContentsAndTheLayoutsFoldAwayAndNoisyRowsNameTheirCause() {
+        String html = render(new HtmlReport.Input("a.json", file(2.5, "before")));
+        assertTrue(html.indexOf("<nav class=\"toc\">") < html.indexOf("<section id=\"file-1\""), "contents before the evidence");
+        assertTrue(html.contains("<a href=\"#file-1-timerbase\">timerbase</a>"));
+        assertTrue(html.contains("<details><summary>1 layout table"), "layouts fold away");
+        assertTrue(html.indexOf("<details><summary>1 layout table") < html.indexOf("<table class=\"layout-rows\">"));
+    }
+
+    @Test
+    void aSeedFamilyOpensWithItsVerdictAndThePageWithAllOfThem() {
+        Result before = new Result("timerbase", "before", "java", "op", "ns/op", 10.0, 0.05, 10, "0", Map.of(),
+                List.of(new Run(10.0, 5, 0.05), new Run(10.02, 5, 0.05)));
+        Result after = new Result("timerbase", "after", "java", "op", "ns/op", 8.0, 3.0, 10, "0", Map.of(),
+                List.of(new Run(8.0, 5, 0.05), new Run(8.01, 5, 0.05)));
+        ResultsFile f = new ResultsFile(ResultsFile.SCHEMA, null, List.of(before, after), null, null, null, null);
+        String html = render(new HtmlReport.Input("t.json", f));
+        int verdicts = html.indexOf("<section id=\"verdicts\">");
+        assertTrue(verdicts > 0 && verdicts < html.indexOf("<section id=\"file-1\""), "verdicts at the top");
+        assertTrue(html.contains("<li class=\"significant\"><a href=\"#file-1-timerbase\">timerbase</a>"), html);
+        assertTrue(html.indexOf("<div class=\"verdict-family") > html.indexOf("id=\"file-1-timerbase\""), "the family's section opens with it");
+        assertTrue(html.contains("<tr class=\"noisy\"><td>timerbase after java op"), "3.0 of 8.0 is noisy");
+        assertEquals(1, count(html, "<tr class=\"noisy\">"));
+    }
+
+    @Test
+    void overlayLabelsAreSpacedByTheirWidth() {
+        for (int buckets : new int[] {3, 15, 40, 200, 1000}) {
+            for (int bucketNs : new int[] {1, 20, 500, 100_000}) {
+                double bucketPx = 320.0 / buckets;
+                int step = BeforeAfterHtml.labelStep(buckets, bucketPx, (long) buckets * bucketNs);
+                double widest = String.valueOf((long) buckets * bucketNs).length() * BeforeAfterHtml.CHAR_PX;
+                assertTrue(step * bucketPx >= widest + 4, buckets + " buckets of " + bucketNs + " ns: step " + step);
+            }
+        }
     }
 }

@@ -1,0 +1,50 @@
+package dev.corescope.cli;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.jitter.Quiet;
+import dev.corescope.topology.Topology;
+import dev.corescope.sys.Affinity;
+
+import java.io.PrintStream;
+
+/** {@code --cpus quiet} and {@code --cpus quiet:N}: the quietest allowed CPUs, measured by the jitter probe. */
+final class QuietCpus {
+
+    private QuietCpus() {
+    }
+
+    static CpuMask choose(String value) {
+        int n = 1;
+        if (value.startsWith("quiet:")) {
+            String digits = value.substring("quiet:".length());
+            if (!digits.matches("[0-9]{1,7}")) {
+                throw new UsageException("--cpus " + clip(value) + ": quiet:N takes a number of CPUs, e.g. quiet:2");
+            }
+            n = Integer.parseInt(digits);
+        }
+        CpuMask candidates;
+        try {
+            candidates = Topology.live().usable();
+        } catch (RuntimeException e) {
+            candidates = Affinity.processAllowed();
+        }
+        if (n < 1 || n > candidates.weight()) {
+            throw new UsageException("--cpus " + value + ": between 1 and " + candidates.weight() + " CPUs can be chosen from " + candidates.toList());
+        }
+        PrintStream err = System.err;
+        try {
+            Quiet.Choice c = Quiet.choose(candidates, n, line -> { });
+            err.println("corescope: --cpus " + value + ": CPU" + (n == 1 ? " " : "s ") + c.cpus().toList()
+                    + " (quietest first of " + candidates.toList() + ": " + c.evidence().quietest() + "; "
+                    + Quiet.CHOOSE_SECONDS + " s each; ./run.sh jitter for the evidence)");
+            return c.cpus();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("--cpus " + value + ": interrupted while measuring");
+        }
+    }
+
+    private static String clip(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
+    }
+}

@@ -1,0 +1,135 @@
+package dev.corescope.jitter;
+
+import java.util.Locale;
+
+/**
+ * The HTML view of a {@link JitterReport}: a chart of each CPU's gap rates (over 1, 10 and
+ * 100 µs per second, on a log scale) with the likely cause beside it, quietest first, then the
+ * evidence table. Self-contained: plain elements, an SVG built from the model's numbers, every
+ * text escaped; no script and no link.
+ */
+public final class JitterHtml {
+
+    private static final int ROW = 26;
+    private static final int LABEL = 96;
+    private static final int CHART = 300;
+    private static final int CAUSE = 560;
+    /** The chart's scale: 0.1 to 100 000 gaps per second, four decades... and a half. */
+    private static final double LOG_MIN = -1;
+    private static final double LOG_MAX = 5;
+    private static final String[] COLOURS = {"#9ecae1", "#4292c6", "#08306b"};
+    private static final String[] SERIES = {"> 1 µs", "> 10 µs", "> 100 µs"};
+
+    private JitterHtml() {
+    }
+
+    /** An {@code <h3>} section for the report page. */
+    public static String section(JitterReport r) {
+        StringBuilder h = new StringBuilder();
+        h.append("<h3 id=\"jitter\">Jitter: the quiet CPUs</h3>\n");
+        h.append("<p class=\"note\">").append(esc(r.rows().size() + (r.rows().size() == 1 ? " CPU, " : " CPUs, ")
+                + String.format(Locale.ROOT, "%.1f s each, ", r.secondsPerCpu()) + r.mode()
+                + ". Quietest first: " + r.quietest() + ". Bars: gaps per second, log scale.")).append("</p>\n");
+        for (String n : r.notes()) h.append("<div class=\"warn\">").append(esc(n)).append("</div>\n");
+        h.append("<figure class=\"jitter\">").append(chart(r)).append("</figure>\n");
+        h.append("<table>\n<tr><th>rank</th><th>CPU</th><th>&gt;1 µs/s</th><th>&gt;10 µs/s</th><th>&gt;100 µs/s</th>"
+                + "<th>p99</th><th>p99.99</th><th>max</th><th>lost</th><th>steal</th><th>switches</th><th>kernel</th><th>evidence</th></tr>\n");
+        for (CpuJitter c : r.rows()) {
+            StringBuilder ev = new StringBuilder();
+            for (Cause cause : c.causes()) ev.append(ev.isEmpty() ? "" : ", ").append(cause.describe());
+            h.append("<tr><td>").append(c.rank()).append("</td><td>").append(c.cpu()).append("</td><td>")
+                    .append(esc(JitterText.num(c.over1usPerSecond()))).append("</td><td>")
+                    .append(esc(JitterText.num(c.over10usPerSecond()))).append("</td><td>")
+                    .append(esc(JitterText.num(c.over100usPerSecond()))).append("</td><td>")
+                    .append(esc(JitterText.ns(c.p99Ns()))).append("</td><td>").append(esc(JitterText.ns(c.p9999Ns())))
+                    .append("</td><td>").append(esc(JitterText.ns(c.maxNs()))).append("</td><td>")
+                    .append(esc(String.format(Locale.ROOT, "%.3f%%", c.lostPercent()))).append("</td><td>")
+                    .append(c.stealPercent() == null ? "?" : esc(String.format(Locale.ROOT, "%.1f%%", c.stealPercent())))
+                    .append("</td><td>").append(c.contextSwitches() == null ? "n/a" : c.contextSwitches())
+                    .append("</td><td>").append(esc(c.kernelFlags())).append("</td><td>").append(esc(ev.toString()))
+                    .append("</td></tr>\n");
+        }
+        h.append("</table>\n");
+        h.append("<p class=\"note\">Kernel: ").append(esc(JitterText.kernelLine(r.kernel()))).append("</p>\n");
+        return h.toString();
+    }
+
+    /** The chart alone, as an SVG element. */
+    static String chart(JitterReport r) {
+        int width = LABEL + CHART + 16 + CAUSE;
+        int height = 34 + ROW * r.rows().size() + 8;
+        StringBuilder s = new StringBuilder();
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
+                .append("\" viewBox=\"0 0 ").append(width).append(' ').append(height)
+                .append("\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">\n");
+        s.append("<title>Gaps per second on each CPU, quietest first</title>\n");
+        for (int i = 0; i < SERIES.length; i++) {
+            int x = LABEL + i * 90;
+            s.append("<rect x=\"").append(x).append("\" y=\"4\" width=\"10\" height=\"10\" fill=\"").append(COLOURS[i]).append("\"/>")
+                    .append("<text x=\"").append(x + 14).append("\" y=\"13\">").append(esc(SERIES[i])).append("</text>\n");
+        }
+        for (int d = (int) LOG_MIN; d <= LOG_MAX; d++) {
+            double x = LABEL + CHART * (d - LOG_MIN) / (LOG_MAX - LOG_MIN);
+            s.append("<line x1=\"").append(fmt(x)).append("\" y1=\"24\" x2=\"").append(fmt(x)).append("\" y2=\"").append(height - 6)
+                    .append("\" stroke=\"#ddd\"/><text x=\"").append(fmt(x)).append("\" y=\"").append(30)
+                    .append("\" font-size=\"9\" text-anchor=\"middle\" fill=\"#666\">").append(esc(tick(d))).append("</text>\n");
+        }
+        s.append("<text x=\"").append(LABEL + CHART + 16).append("\" y=\"30\" font-size=\"10\" fill=\"#666\">likely cause of the worst gaps</text>\n");
+        int y = 34;
+        for (CpuJitter c : r.rows()) {
+            s.append("<text x=\"4\" y=\"").append(y + 16).append("\">").append(esc("#" + c.rank() + " CPU " + c.cpu())).append("</text>\n");
+            double[] rates = {c.over1usPerSecond(), c.over10usPerSecond(), c.over100usPerSecond()};
+            for (int i = 0; i < 3; i++) {
+                double w = barWidth(rates[i]);
+                s.append("<rect x=\"").append(LABEL).append("\" y=\"").append(y + 3 + i * 7).append("\" width=\"").append(fmt(w))
+                        .append("\" height=\"6\" fill=\"").append(COLOURS[i]).append("\"><title>")
+                        .append(esc("CPU " + c.cpu() + ": " + JitterText.num(rates[i]) + " gaps/s " + SERIES[i])).append("</title></rect>\n");
+            }
+            String cause = c.likelyCause();
+            if (cause.length() > 90) cause = cause.substring(0, 87) + "...";
+            s.append("<text x=\"").append(LABEL + CHART + 16).append("\" y=\"").append(y + 16).append("\">").append(esc(cause))
+                    .append("<title>").append(esc(c.likelyCause())).append("</title></text>\n");
+            y += ROW;
+        }
+        s.append("</svg>");
+        return s.toString();
+    }
+
+    private static double barWidth(double rate) {
+        if (rate <= 0) return 0;
+        double l = Math.max(LOG_MIN, Math.min(LOG_MAX, Math.log10(rate)));
+        return Math.max(1, CHART * (l - LOG_MIN) / (LOG_MAX - LOG_MIN));
+    }
+
+    private static String tick(int decade) {
+        return switch (decade) {
+            case -1 -> "0.1/s";
+            case 0 -> "1/s";
+            case 1 -> "10/s";
+            case 2 -> "100/s";
+            case 3 -> "1k/s";
+            case 4 -> "10k/s";
+            default -> "100k/s";
+        };
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    static String esc(String s) {
+        if (s == null) return "";
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&#39;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,297 @@
+package dev.corescope.jitter;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.PerfCounters;
+import dev.corescope.sys.Pinning;
+import dev.corescope.topology.Topology;
+import dev.corescope.topology.TopologyNode;
+import org.HdrHistogram.Histogram;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.function.Consumer;
+
+/**
+ * Runs the probe on this machine: for each batch of CPUs (one CPU at a time, or CPUs that
+ * share no core at once), a pinned thread per CPU warms up, then all spin for the window
+ * while {@code /proc} is read just before and just after, and their own context switches and
+ * migrations are counted ({@code perf_event_open} software counters, which work without a PMU).
+ *
+ * <p>The spinning threads are platform threads; the calling thread only waits. Nothing else
+ * of corescope runs meanwhile, but the JVM's own threads (JIT compiler, GC) may: they would
+ * show up as context switches of the CPU they took.
+ */
+public final class JitterProbe {
+
+    /** The default window per CPU: the whole probe stays a few seconds on a small machine. */
+    public static final double DEFAULT_SECONDS = 2.0;
+    /** Above this much spinning in total, CPUs sharing no core are measured together by default. */
+    static final double MAX_SECONDS_IN_TURN = 20.0;
+
+    /** How the CPUs are visited. */
+    public enum Mode {
+        /** One CPU at a time: nothing of the probe disturbs the CPU being measured. */
+        IN_TURN("in turn"),
+        /** CPUs that share no core (no SMT sibling of each other) at the same time. */
+        TOGETHER("together"),
+        /** In turn when the whole run stays under 20 s, together otherwise. */
+        AUTO("auto");
+
+        private final String label;
+
+        Mode(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * @param cpus       the CPUs to measure (each must be allowed)
+     * @param seconds    the spinning window per CPU
+     * @param mode       how to visit them
+     * @param hypervisor the hypervisor's name, or null on bare metal: it changes how gaps are read
+     */
+    public record Options(CpuMask cpus, double seconds, Mode mode, String hypervisor) {
+    }
+
+    private final Path root;
+    private final Topology topology;
+
+    /** On this machine: {@code /proc} and {@code /sys} of {@code /}, and its live topology. */
+    public JitterProbe() {
+        this(Path.of("/"), Topology.live());
+    }
+
+    /** On this machine, with its topology already read. */
+    public JitterProbe(Topology live) {
+        this(Path.of("/"), live);
+    }
+
+    JitterProbe(Path root, Topology topology) {
+        this.root = root;
+        this.topology = topology;
+    }
+
+    /** Measures every CPU of {@code o.cpus()}; {@code progress} gets one line per batch. */
+    public JitterReport run(Options o, Consumer<String> progress) throws InterruptedException {
+        Mode mode = o.mode() == Mode.AUTO
+                ? (o.cpus().weight() * o.seconds() <= MAX_SECONDS_IN_TURN ? Mode.IN_TURN : Mode.TOGETHER)
+                : o.mode();
+        List<int[]> batches = mode == Mode.IN_TURN ? inTurn(o.cpus()) : sharingNoCore(o.cpus(), topology);
+        KernelHints hints = KernelHints.read(root, Math.max(topology.nbits(), o.cpus().nbits()));
+        List<CpuJitter> rows = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        int done = 0;
+        for (int[] batch : batches) {
+            progress.accept("jitter: " + (batch.length == 1 ? "CPU " + batch[0] : "CPUs " + join(batch))
+                    + String.format(Locale.ROOT, " for %.1f s", o.seconds())
+                    + " (" + (done + batch.length) + " of " + o.cpus().weight() + ")");
+            rows.addAll(measure(batch, o, hints, notes));
+            done += batch.length;
+        }
+        if (o.hypervisor() != null) notes.addFirst(hypervisorNote(o.hypervisor()));
+        List<CpuJitter> ranked = Ranking.rank(rows);
+        double leastLost = ranked.stream().mapToDouble(CpuJitter::lostPercent).min().orElse(0);
+        if (leastLost >= BUSY_LOST_PERCENT) notes.add(busyNote(leastLost));
+        return new JitterReport(mode == Mode.IN_TURN ? "in turn" : "together (CPUs sharing no core at once)",
+                o.seconds(), o.hypervisor(), kernelSummary(hints), ranked, Ranking.quietestFirst(ranked), notes);
+    }
+
+    /** When even the quietest CPU lost this share of its window, the machine was busy, and the note says so. */
+    static final double BUSY_LOST_PERCENT = 5.0;
+
+    static String busyNote(double leastLost) {
+        return String.format(Locale.ROOT, "Every CPU lost at least %.0f%% of its window to gaps: other tasks are running here "
+                + "(see the context switches). The ranking shows where that load fell during the run, not the kernel's own "
+                + "noise; measure again when the machine is idle, or isolate the CPUs you care about.", leastLost);
+    }
+
+    static String hypervisorNote(String hypervisor) {
+        return "Under a hypervisor (" + hypervisor + ") each vCPU is a thread on the host: steal time and the host's "
+                + "scheduling dominate the long gaps, and they change with the other guests' load. Read the ranking as "
+                + "true for now on this host; re-run before relying on it, and compare steal% with the gap rates: "
+                + "gaps the guest's own interrupts do not explain are the host's.";
+    }
+
+    private static Map<String, String> kernelSummary(KernelHints h) {
+        Map<String, String> k = new LinkedHashMap<>();
+        for (String opt : new String[] {"isolcpus", "nohz_full", "rcu_nocbs", "irqaffinity"}) {
+            k.put(opt, h.cmdline().getOrDefault(opt, ""));
+        }
+        k.put("isolated", h.isolated().toList());
+        k.put("nohzFullActive", h.nohzFull().toList());
+        return k;
+    }
+
+    private static List<int[]> inTurn(CpuMask cpus) {
+        List<int[]> out = new ArrayList<>();
+        for (int cpu : cpus.toArray()) out.add(new int[] {cpu});
+        return out;
+    }
+
+    /**
+     * Batches in which no two CPUs are SMT siblings (share a core): the k-th batch takes the
+     * k-th measured PU of every core. CPUs the topology does not place are measured alone.
+     */
+    static List<int[]> sharingNoCore(CpuMask cpus, Topology t) {
+        List<List<Integer>> batches = new ArrayList<>();
+        Map<Integer, Integer> seenPerCore = new LinkedHashMap<>();
+        for (int cpu : cpus.toArray()) {
+            var core = t.nodeOf(TopologyNode.Kind.CORE, cpu);
+            int key = core.map(c -> c.cpus().first()).orElse(-1 - cpu);
+            int k = seenPerCore.merge(key, 1, Integer::sum) - 1;
+            while (batches.size() <= k) batches.add(new ArrayList<>());
+            batches.get(k).add(cpu);
+        }
+        List<int[]> out = new ArrayList<>();
+        for (List<Integer> b : batches) out.add(b.stream().mapToInt(Integer::intValue).toArray());
+        return out;
+    }
+
+    /** What one spinning thread brings back. */
+    private static final class Spinner {
+        final int cpu;
+        long clockCost;
+        long threshold;
+        GapSampler.Gaps gaps;
+        Long contextSwitches;
+        Long migrations;
+        String failure;
+
+        Spinner(int cpu) {
+            this.cpu = cpu;
+        }
+    }
+
+    private List<CpuJitter> measure(int[] batch, Options o, KernelHints hints, List<String> notes) throws InterruptedException {
+        ProcSnapshot[] snaps = new ProcSnapshot[2];
+        long[] windowNs = new long[2];
+        CyclicBarrier start = new CyclicBarrier(batch.length, () -> {
+            snaps[0] = ProcSnapshot.read(root);
+            windowNs[0] = System.nanoTime();
+        });
+        CyclicBarrier end = new CyclicBarrier(batch.length, () -> {
+            windowNs[1] = System.nanoTime();
+            snaps[1] = ProcSnapshot.read(root);
+        });
+        long durationNs = Math.round(o.seconds() * 1e9);
+        List<Spinner> spinners = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int cpu : batch) {
+            Spinner s = new Spinner(cpu);
+            spinners.add(s);
+            Thread t = Thread.ofPlatform().name("jitter-cpu" + cpu).daemon().unstarted(() -> spin(s, durationNs, start, end));
+            threads.add(t);
+        }
+        for (Thread t : threads) t.start();
+        try {
+            for (Thread t : threads) t.join();
+        } catch (InterruptedException e) {
+            for (Thread t : threads) t.interrupt();
+            throw e;
+        }
+        List<CpuJitter> rows = new ArrayList<>();
+        if (snaps[0] == null || snaps[1] == null) {
+            for (Spinner s : spinners) notes.add("CPU " + s.cpu + ": not measured (" + (s.failure == null ? "the batch did not start" : s.failure) + ")");
+            return rows;
+        }
+        for (String n : snaps[1].notes()) if (!notes.contains(n)) notes.add(n);
+        double window = (windowNs[1] - windowNs[0]) / 1e9;
+        CounterTable irqs = snaps[1].interruptsSince(snaps[0]);
+        CounterTable soft = snaps[1].softirqsSince(snaps[0]);
+        String batchList = join(batch);
+        for (Spinner s : spinners) {
+            if (s.failure != null) {
+                notes.add("CPU " + s.cpu + ": not measured (" + s.failure + ")");
+                continue;
+            }
+            Double steal = null;
+            if (snaps[0].times() != null && snaps[1].times() != null) {
+                var p = snaps[1].times().stealPercentSince(snaps[0].times(), s.cpu);
+                if (p.isPresent()) steal = p.getAsDouble();
+            }
+            rows.add(row(s.cpu, batchList, s.gaps, window, irqs, soft, steal, s.contextSwitches, s.migrations, hints, o.hypervisor()));
+        }
+        return rows;
+    }
+
+    private static void spin(Spinner s, long durationNs, CyclicBarrier start, CyclicBarrier end) {
+        Pinning pinned = null;
+        try {
+            try {
+                pinned = Affinity.pinChecked(s.cpu);
+                s.clockCost = GapSampler.warmUpAndCalibrate();
+                s.threshold = GapSampler.thresholdFor(s.clockCost);
+            } catch (RuntimeException e) {
+                s.failure = String.valueOf(e.getMessage());
+            }
+            start.await();
+            if (s.failure == null) {
+                PerfCounters.Session counters = null;
+                try {
+                    counters = PerfCounters.start(List.of(PerfCounters.Event.CONTEXT_SWITCHES, PerfCounters.Event.CPU_MIGRATIONS));
+                } catch (RuntimeException e) {
+                    // counters are evidence, not the measurement: without them the row says "not counted"
+                }
+                s.gaps = GapSampler.sample(durationNs, s.clockCost, s.threshold);
+                if (counters != null) {
+                    for (PerfCounters.Count c : counters.stop()) {
+                        if (c.event() == PerfCounters.Event.CONTEXT_SWITCHES) s.contextSwitches = c.value();
+                        if (c.event() == PerfCounters.Event.CPU_MIGRATIONS) s.migrations = c.value();
+                    }
+                }
+            }
+            end.await();
+        } catch (InterruptedException | BrokenBarrierException e) {
+            if (s.failure == null) s.failure = "interrupted";
+        } finally {
+            if (pinned != null) pinned.close();
+        }
+    }
+
+    /** One row from a window's measurements; package-visible so tests build rows from saved inputs. */
+    static CpuJitter row(int cpu, String batch, GapSampler.Gaps g, double windowSeconds, CounterTable irqs, CounterTable soft,
+                         Double steal, Long contextSwitches, Long migrations, KernelHints hints, String hypervisor) {
+        Histogram h = g.histogram();
+        double seconds = g.elapsedNs() / 1e9;
+        long over1 = countAbove(h, 1_000);
+        long over10 = countAbove(h, 10_000);
+        long over100 = countAbove(h, 100_000);
+        List<Cause> causes = Attribution.causes(cpu, windowSeconds, irqs, soft, steal, contextSwitches, hints);
+        String likely = Attribution.likelyCause(causes, over10, over100, windowSeconds, hypervisor);
+        return new CpuJitter(cpu, 0, batch, round(seconds, 3), g.clockCostNs(), g.thresholdNs(), h.getTotalCount(),
+                round(over1 / seconds, 2), round(over10 / seconds, 2), round(over100 / seconds, 2),
+                h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99.0),
+                h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99.99),
+                h.getMaxValue(), round(100.0 * g.lostNs() / Math.max(1, g.elapsedNs()), 4),
+                steal == null ? null : round(steal, 2), contextSwitches, migrations,
+                hints == null ? "" : hints.flagsOf(cpu), causes, likely);
+    }
+
+    /** Recorded gaps strictly longer than {@code ns} (to the histogram's 3 significant digits). */
+    static long countAbove(Histogram h, long ns) {
+        if (h.getTotalCount() == 0 || h.getMaxValue() <= ns) return 0;
+        return h.getCountBetweenValues(h.nextNonEquivalentValue(ns), h.getMaxValue());
+    }
+
+    private static double round(double v, int digits) {
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+
+    private static String join(int[] cpus) {
+        StringBuilder sb = new StringBuilder();
+        for (int c : cpus) sb.append(sb.isEmpty() ? "" : ",").append(c);
+        return sb.toString();
+    }
+}

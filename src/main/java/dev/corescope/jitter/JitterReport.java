@@ -1,0 +1,30 @@
+package dev.corescope.jitter;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A jitter run: how it was measured, what the kernel was told, one {@link CpuJitter} row per
+ * CPU in rank order, and the verdict. The results file's {@code jitter} object (docs/jitter.md).
+ *
+ * @param mode          {@code in turn} (one CPU at a time) or {@code together} (CPUs sharing no core at once)
+ * @param secondsPerCpu the spinning window of each CPU
+ * @param hypervisor    the hypervisor's name when under one, else null
+ * @param kernel        the boot options of interest ({@code isolcpus}, {@code nohz_full}, {@code rcu_nocbs},
+ *                      {@code irqaffinity}) and the kernel's {@code isolated} and {@code nohz_full} sets
+ * @param rows          one per measured CPU, quietest first
+ * @param quietest      the measured CPUs, quietest first, as a cpulist in that order ({@code 1,0})
+ * @param notes         how to read this run (the hypervisor caveat, CPUs that could not be measured)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JitterReport(String mode, double secondsPerCpu, String hypervisor, Map<String, String> kernel,
+                           List<CpuJitter> rows, String quietest, List<String> notes) {
+
+    public JitterReport {
+        kernel = kernel == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(kernel));
+        rows = rows == null ? List.of() : List.copyOf(rows);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+}

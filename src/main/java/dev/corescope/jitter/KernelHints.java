@@ -1,0 +1,123 @@
+package dev.corescope.jitter;
+
+import dev.corescope.cpumask.CpuMask;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the kernel was told about quiet CPUs: the boot options {@code isolcpus=},
+ * {@code nohz_full=}, {@code rcu_nocbs=} and {@code irqaffinity=} from {@code /proc/cmdline},
+ * the sets the kernel made of them ({@code /sys/devices/system/cpu/isolated} and
+ * {@code nohz_full}), and where each device interrupt may go ({@code /proc/irq/N/smp_affinity_list}).
+ *
+ * @param cmdline          the boot options of interest, as written ({@code nohz_full} → {@code 2-7})
+ * @param isolated         {@code /sys/devices/system/cpu/isolated}; empty when none or unreadable
+ * @param nohzFull         {@code /sys/devices/system/cpu/nohz_full}; empty when none or unreadable
+ * @param rcuNocbs         the CPUs of {@code rcu_nocbs=} (the kernel publishes no file for it)
+ * @param irqAffinity      per device IRQ number, the CPUs it may be delivered to
+ */
+public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask nohzFull, CpuMask rcuNocbs,
+                          Map<Integer, CpuMask> irqAffinity) {
+
+    private static final String[] OPTIONS = {"isolcpus", "nohz_full", "rcu_nocbs", "irqaffinity", "nohz"};
+
+    public KernelHints {
+        cmdline = Collections.unmodifiableMap(new LinkedHashMap<>(cmdline));
+        irqAffinity = Collections.unmodifiableMap(new LinkedHashMap<>(irqAffinity));
+    }
+
+    /** The options of interest from a kernel command line, last one winning as the kernel reads them. */
+    public static Map<String, String> parseCmdline(String line) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String word : line.trim().split("\\s+")) {
+            if (word.equals("--")) break; // what follows is init's, not the kernel's
+            int eq = word.indexOf('=');
+            if (eq < 0) continue;
+            String name = word.substring(0, eq);
+            for (String o : OPTIONS) if (o.equals(name)) out.put(name, word.substring(eq + 1));
+        }
+        return out;
+    }
+
+    /**
+     * The CPUs of an {@code isolcpus=}, {@code nohz_full=} or {@code rcu_nocbs=} value: a
+     * cpulist after any flags ({@code isolcpus=managed_irq,domain,2-7}); empty when it has none.
+     */
+    static CpuMask cpusOf(String value, int nbits) {
+        if (value == null) return CpuMask.empty(nbits);
+        String v = value;
+        while (v.matches("^[a-z_]+,.*")) v = v.substring(v.indexOf(',') + 1);
+        if (v.matches("[a-z_]+")) return CpuMask.empty(nbits);
+        try {
+            return CpuMask.parseList(v, nbits);
+        } catch (IllegalArgumentException e) {
+            return CpuMask.empty(nbits);
+        }
+    }
+
+    /** Reads under {@code root} ({@code /} for this machine); what is missing or unreadable stays empty. */
+    public static KernelHints read(Path root, int nbits) {
+        Map<String, String> cmd = parseCmdline(readOr(root.resolve("proc/cmdline"), ""));
+        CpuMask isolated = list(root.resolve("sys/devices/system/cpu/isolated"), nbits);
+        CpuMask nohz = list(root.resolve("sys/devices/system/cpu/nohz_full"), nbits);
+        CpuMask rcu = cpusOf(cmd.get("rcu_nocbs"), nbits);
+        Map<Integer, CpuMask> irqs = new LinkedHashMap<>();
+        Path irqDir = root.resolve("proc/irq");
+        if (Files.isDirectory(irqDir)) {
+            try (var dirs = Files.list(irqDir)) {
+                dirs.filter(p -> p.getFileName().toString().matches("\\d{1,9}"))
+                        .sorted((a, b) -> Integer.compare(Integer.parseInt(a.getFileName().toString()), Integer.parseInt(b.getFileName().toString())))
+                        .forEach(p -> {
+                            String text = readOr(p.resolve("smp_affinity_list"), "").strip();
+                            if (text.isEmpty()) return;
+                            try {
+                                irqs.put(Integer.parseInt(p.getFileName().toString()), CpuMask.parseList(text, Math.max(nbits, 1)));
+                            } catch (IllegalArgumentException e) {
+                                // an odd file: this IRQ's placement stays unknown
+                            }
+                        });
+            } catch (IOException e) {
+                // unreadable /proc/irq: no affinities
+            }
+        }
+        return new KernelHints(cmd, isolated, nohz, rcu, irqs);
+    }
+
+    /** Where IRQ {@code irq} may be delivered, if known. */
+    public Optional<CpuMask> affinityOf(int irq) {
+        return Optional.ofNullable(irqAffinity.get(irq));
+    }
+
+    /** {@code isolated, nohz_full, rcu_nocbs} as they apply to {@code cpu}; empty when none does. */
+    public String flagsOf(int cpu) {
+        StringBuilder sb = new StringBuilder();
+        if (isolated.nbits() > cpu && isolated.test(cpu)) sb.append("isolated");
+        if (nohzFull.nbits() > cpu && nohzFull.test(cpu)) sb.append(sb.isEmpty() ? "" : ", ").append("nohz_full");
+        if (rcuNocbs.nbits() > cpu && rcuNocbs.test(cpu)) sb.append(sb.isEmpty() ? "" : ", ").append("rcu_nocbs");
+        return sb.toString();
+    }
+
+    private static CpuMask list(Path file, int nbits) {
+        String s = readOr(file, "").strip();
+        if (s.isEmpty()) return CpuMask.empty(nbits);
+        try {
+            return CpuMask.parseList(s, nbits);
+        } catch (IllegalArgumentException e) {
+            return CpuMask.empty(nbits);
+        }
+    }
+
+    private static String readOr(Path file, String fallback) {
+        try {
+            return Files.readString(file);
+        } catch (IOException | RuntimeException e) {
+            return fallback;
+        }
+    }
+}

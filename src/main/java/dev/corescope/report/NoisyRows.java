@@ -1,0 +1,77 @@
+package dev.corescope.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static dev.corescope.report.HtmlReport.esc;
+
+/**
+ * Rows whose error is more than {@link #FRACTION} of their score, each with the likely cause
+ * the results file records: time the hypervisor stole, CPU migrations and context switches
+ * counted for the family, the environment's own warnings about load.
+ */
+final class NoisyRows {
+
+    /** An error above this fraction of the score flags the row as noisy. */
+    static final double FRACTION = 0.10;
+
+    record Noisy(Result row, double fraction, String cause) {
+    }
+
+    private NoisyRows() {
+    }
+
+    static List<Noisy> of(ResultsFile f) {
+        List<Noisy> out = new ArrayList<>();
+        for (Result r : f.results()) {
+            if (r.error() == null || r.error() == 0 || r.score() == 0) continue;
+            double fraction = r.error() / Math.abs(r.score());
+            if (fraction > FRACTION) out.add(new Noisy(r, fraction, cause(f, r.benchmark())));
+        }
+        return out;
+    }
+
+    /** What the file says could have disturbed {@code family}'s figures, most telling first. */
+    static String cause(ResultsFile f, String family) {
+        List<String> causes = new ArrayList<>();
+        Environment e = f.environment();
+        if (e != null && e.stealPercent() != null && e.stealPercent() >= 0.5) {
+            causes.add(String.format(Locale.ROOT, "the hypervisor stole %.1f%% of CPU time", e.stealPercent()));
+        }
+        for (Counters c : f.counters()) {
+            if (!family.equals(c.benchmark())) continue;
+            Counters.Counter mig = c.get("cpu-migrations");
+            if (mig != null && mig.value() != null && mig.value() > 0) causes.add(mig.value() + " CPU migrations");
+            Counters.Counter cs = c.get("context-switches");
+            if (cs != null && cs.value() != null && cs.value() > 0) causes.add(cs.value() + " context switches");
+        }
+        if (e != null && e.warnings() != null) {
+            for (String w : e.warnings()) {
+                String l = w.toLowerCase(Locale.ROOT);
+                if (l.contains("load") || l.contains("busy") || l.contains("steal") || l.contains("quota")) causes.add(w);
+            }
+        }
+        return causes.isEmpty() ? "nothing recorded; other work on the machine or a short run are the usual causes" : String.join("; ", causes);
+    }
+
+    /** The section for file number {@code index}, or nothing when no row is noisy. */
+    static void section(StringBuilder h, int index, ResultsFile f) {
+        List<Noisy> noisy = of(f);
+        if (noisy.isEmpty()) return;
+        h.append("<h3 id=\"file-").append(index).append("-noisy\">Noisy rows</h3>\n<p class=\"note\">")
+                .append(noisy.size()).append(" of ").append(f.results().size())
+                .append(" rows have an error above ").append((int) (FRACTION * 100))
+                .append("% of their score; differences among them say little.</p>\n<details><summary>The rows and the likely cause</summary>\n")
+                .append("<div class=\"scroll\"><table class=\"noisy\">\n<tr><th>row</th><th>params</th><th>score</th><th>error</th><th>likely cause</th></tr>\n");
+        for (Noisy n : noisy) {
+            Result r = n.row();
+            h.append("<tr class=\"noisy\"><td>").append(esc(r.benchmark() + " " + r.variant() + " " + r.implementation() + " " + r.metric()))
+                    .append("</td><td class=\"mono\">").append(esc(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
+                    .append(esc(ResultsText.number(r.score()) + " " + r.unit())).append("</td><td class=\"num\">&plusmn; ")
+                    .append(esc(String.format(Locale.ROOT, "%.0f%%", n.fraction() * 100))).append("</td><td>").append(esc(n.cause()))
+                    .append("</td></tr>\n");
+        }
+        h.append("</table></div>\n</details>\n");
+    }
+}

@@ -1,0 +1,98 @@
+package dev.corescope.sys;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.ffi.LibC;
+import dev.corescope.sys.ffi.sigset_t;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.List;
+
+/**
+ * {@code execvp(3)} with a CPU affinity, as {@code taskset -c LIST COMMAND} does it: the calling
+ * thread is pinned, and the process image is replaced by COMMAND, which keeps that thread's
+ * affinity, its pid, its parent, its stdin/stdout/stderr and its place in the shell's job. So
+ * every signal sent to the process reaches COMMAND itself, its exit status is the process's,
+ * and nothing of the JVM stays behind (no thread dump on SIGQUIT, no second process).
+ *
+ * <p>Before the call, the thread's signal mask is emptied (HotSpot blocks SIGQUIT in every Java
+ * thread, and a mask survives {@code execve}), and every file descriptor above 2 is marked
+ * close-on-exec ({@code close_range(3, ~0U, CLOSE_RANGE_CLOEXEC)}, Linux 5.11 and glibc 2.34;
+ * where that is missing the JVM's own descriptors, mostly close-on-exec already, are left as
+ * they are). Signal handlers reset to the default on {@code execve}; the JVM ignores none.
+ *
+ * <p>{@code execvp}, {@code close_range} are not in the generated bindings: they are linked by
+ * name from the C library here, errno captured.
+ */
+public final class Exec {
+
+    private static final Linker LINKER = Linker.nativeLinker();
+
+    /** {@code int execvp(const char *file, char *const argv[])}. */
+    private static final MethodHandle EXECVP = Libc.withErrno(
+            LINKER.defaultLookup().find("execvp").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+
+    /** {@code int close_range(unsigned int first, unsigned int last, int flags)}; absent before glibc 2.34. */
+    private static final MethodHandle CLOSE_RANGE = LINKER.defaultLookup().find("close_range")
+            .map(a -> Libc.withErrno(a, FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)))
+            .orElse(null);
+
+    /** {@code CLOSE_RANGE_CLOEXEC} from {@code <linux/close_range.h>}. */
+    private static final int CLOSE_RANGE_CLOEXEC = 1 << 2;
+
+    private Exec() {
+    }
+
+    /**
+     * Replaces this process with {@code command} (looked up on {@code PATH} as a shell would),
+     * its affinity set to {@code cpus}. Returns only when that failed, with the exception to
+     * throw; the thread's mask and signal mask are then as they were.
+     *
+     * @throws CpuNotAllowedException when {@code cpus} is not within the allowed set (nothing was changed)
+     */
+    public static NativeException execPinned(CpuMask cpus, List<String> command) {
+        if (command.isEmpty()) throw new IllegalArgumentException("no command");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment file = arena.allocateFrom(command.getFirst());
+            MemorySegment argv = arena.allocate(ValueLayout.ADDRESS, command.size() + 1L);
+            for (int i = 0; i < command.size(); i++) argv.setAtIndex(ValueLayout.ADDRESS, i, arena.allocateFrom(command.get(i)));
+            argv.setAtIndex(ValueLayout.ADDRESS, command.size(), MemorySegment.NULL);
+            MemorySegment empty = sigset_t.allocate(arena);
+            MemorySegment saved = sigset_t.allocate(arena);
+            LibC.sigemptyset(empty);
+            MemorySegment state = Libc.callState(arena);
+
+            Pinning pinned = Affinity.pin(cpus);
+            try {
+                setMask(LibC.SIG_SETMASK(), empty, saved);
+                try {
+                    closeOnExecAbove2(state);
+                    int rc = (int) EXECVP.invokeExact(state, file, argv);
+                    return new NativeException("execvp", "file=" + command.getFirst(), rc == -1 ? Libc.errno(state) : 0);
+                } finally {
+                    setMask(LibC.SIG_SETMASK(), saved, MemorySegment.NULL);
+                }
+            } catch (Throwable t) {
+                throw NativeCalls.rethrow(t);
+            } finally {
+                pinned.close();
+            }
+        }
+    }
+
+    private static void closeOnExecAbove2(MemorySegment state) throws Throwable {
+        if (CLOSE_RANGE == null) return;
+        // best effort: ENOSYS (kernel before 5.11) or EINVAL (no CLOSE_RANGE_CLOEXEC) leave descriptors as they are
+        int ignored = (int) CLOSE_RANGE.invokeExact(state, 3, -1, CLOSE_RANGE_CLOEXEC);
+    }
+
+    private static void setMask(int how, MemorySegment set, MemorySegment old) throws Throwable {
+        int rc = (int) Libc.PTHREAD_SIGMASK.invokeExact(how, set, old);
+        if (rc != 0) throw new NativeException("pthread_sigmask", "how=" + how, rc);
+    }
+}

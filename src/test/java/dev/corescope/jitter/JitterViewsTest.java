@@ -1,0 +1,68 @@
+package dev.corescope.jitter;
+
+import dev.corescope.report.Json;
+import dev.corescope.report.ResultsFile;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Text, HTML and JSON of a crafted run. */
+class JitterViewsTest {
+
+    static JitterReport report(String cause) {
+        List<Cause> causes = List.of(new Cause("irq", "local timer", "LOC", 250.0, null, null),
+                new Cause("irq", "eth0-TxRx-3", "41", 1200.0, null, "0-1"));
+        CpuJitter quiet = new CpuJitter(1, 0, "1", 2.0, 25, 200, 600, 300, 1.5, 0, 4_000, 30_000, 45_000, 0.05,
+                0.2, 0L, 0L, "isolated, nohz_full", causes, "local timer 250/s");
+        CpuJitter noisy = new CpuJitter(0, 0, "0", 2.0, 25, 200, 5000, 2500, 40, 3, 9_000, 900_000, 4_000_000, 1.2,
+                4.0, 12L, 0L, "", causes, cause);
+        Map<String, String> kernel = new LinkedHashMap<>();
+        kernel.put("isolcpus", "1");
+        kernel.put("nohz_full", "1");
+        kernel.put("rcu_nocbs", "");
+        kernel.put("irqaffinity", "");
+        kernel.put("isolated", "1");
+        kernel.put("nohzFullActive", "1");
+        List<CpuJitter> ranked = Ranking.rank(List.of(noisy, quiet));
+        return new JitterReport("in turn", 2.0, "KVM", kernel, ranked, Ranking.quietestFirst(ranked),
+                List.of(JitterProbe.hypervisorNote("KVM")));
+    }
+
+    @Test
+    void textRanksQuietestFirstAndNamesTheEvidence() {
+        String text = JitterText.render(report("steal 4.0%"));
+        assertTrue(text.contains("Quietest first: 1,0\n"), text);
+        assertTrue(text.contains("Quietest CPU: 1 (1.5 gaps over 10 µs per second, largest 45.0 µs)"), text);
+        assertTrue(text.contains("  CPU 1 [isolated, nohz_full]: local timer 250/s, eth0-TxRx-3 1.2k/s (IRQ 41, may go to 0-1)"), text);
+        assertTrue(text.contains("Kernel: isolcpus=1; nohz_full=1; rcu_nocbs=(not set); irqaffinity=(not set); isolated (sysfs) 1; nohz_full (sysfs) 1"), text);
+        assertTrue(text.contains("note: Under a hypervisor (KVM)"), text);
+        String[] lines = text.split("\n");
+        assertTrue(lines[3].startsWith("   1    1"), lines[3]);
+        assertTrue(lines[4].startsWith("   2    0") && lines[4].endsWith("steal 4.0%"), lines[4]);
+    }
+
+    @Test
+    void htmlEscapesEverythingFromTheFile() {
+        String html = JitterHtml.section(report("<script>document.title='x'</script>"));
+        assertFalse(html.contains("<script"), html);
+        assertTrue(html.contains("&lt;script&gt;"), html);
+        assertTrue(html.contains("#1 CPU 1"), html);
+        assertTrue(html.contains("<svg"), html);
+    }
+
+    @Test
+    void theReportRoundTripsThroughAResultsFile() throws Exception {
+        JitterReport r = report("steal 4.0%");
+        ResultsFile f = new ResultsFile(ResultsFile.SCHEMA, null, List.of(), null, null, null, null, null, null, List.of(), Map.of(), r);
+        String json = Json.write(f);
+        ResultsFile back = Json.MAPPER.readerFor(ResultsFile.class).readValue(json);
+        assertEquals(r, back.jitter());
+        assertTrue(json.contains("\"over10usPerSecond\" : 1.5"), json);
+    }
+}
