@@ -1,7 +1,7 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.Os;
 import dev.corescope.sys.Pinning;
 
 import java.nio.file.Path;
@@ -59,7 +59,7 @@ public final class Reservation implements AutoCloseable {
      */
     public Pinning pin() {
         if (closed) throw new IllegalStateException("reservation of CPUs " + cpus.toList() + " was released");
-        return Affinity.pin(cpus);
+        return Os.live().pin(cpus);
     }
 
     /** Releases every CPU of the reservation. */

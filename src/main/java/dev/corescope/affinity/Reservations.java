@@ -184,6 +184,34 @@ public final class Reservations {
         throw new ReservationException(why.toString());
     }
 
+    /**
+     * {@code n} CPUs for {@code n} cooperating threads: a first one, and {@code n - 1} more that
+     * each relate to the first as {@code strategy} says (two SMT siblings, four cores on one
+     * L3, ...). First CPUs are tried in preference order until a whole group is free; all or
+     * nothing.
+     */
+    public List<Reservation> reserveGroup(int n, CpuStrategy strategy) {
+        if (n < 1) throw new IllegalArgumentException("a group needs at least 1 CPU, not " + n);
+        for (int first : preference.order(usable)) {
+            Reservation a = tryReserve(CpuMask.of(usable.nbits(), first), false);
+            if (a == null) continue;
+            List<Reservation> group = new ArrayList<>(List.of(a));
+            for (CpuMask c : cpuCandidates(first, strategy)) {
+                if (group.size() == n) break;
+                Reservation r = tryReserve(c, false);
+                if (r != null) group.add(r);
+            }
+            if (group.size() == n) return List.copyOf(group);
+            group.forEach(Reservation::close);
+        }
+        StringBuilder why = new StringBuilder("no free group of ").append(n).append(n == 1 ? " CPU" : " CPUs")
+                .append(n > 1 ? " (each after the first being " + strategy.describe(0).replace("CPU 0", "the first") + ")" : "")
+                .append(" among the usable CPUs ").append(usable.isEmpty() ? "(none)" : usable.toList());
+        CpuMask held = heldAmong(usable);
+        if (!held.isEmpty()) why.append("; held: ").append(heldList(held));
+        throw new ReservationException(why.toString());
+    }
+
     /** Single CPUs fitting {@code s}, in preference order. */
     private List<CpuMask> cpuCandidates(int anchor, CpuStrategy s) {
         List<CpuMask> out = new ArrayList<>();
@@ -247,10 +275,15 @@ public final class Reservations {
     }
 
     private static String holderLine() {
-        ProcessHandle me = ProcessHandle.current();
-        String cmd = me.info().command().map(c -> Path.of(c).getFileName().toString()).orElse("?");
-        return "pid=" + me.pid() + " thread=" + Thread.currentThread().getName().replace(' ', '_')
-                + " since=" + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " cmd=" + cmd;
+        return "pid=" + Process.PID + " thread=" + Thread.currentThread().getName().replace(' ', '_')
+                + " since=" + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " cmd=" + Process.COMMAND;
+    }
+
+    /** This process, looked up once: {@code ProcessHandle.info()} reads several /proc files. */
+    private static final class Process {
+        static final long PID = ProcessHandle.current().pid();
+        static final String COMMAND = ProcessHandle.current().info().command()
+                .map(c -> Path.of(c).getFileName().toString()).orElse("?");
     }
 
     // ---- who holds what ----------------------------------------------------------------

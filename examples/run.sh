@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the example against the installed corescope and runs its benchmark on two placements
+# in a seconds-long mode, checking that the pinning held.
+#   (cd .. && ./mvnw install -DskipTests)   first: puts dev.corescope:corescope in ~/.m2
+#   examples/run.sh                          then this; CI does both (.ci/run)
+# Placements are tried in order and the first two this machine offers are run.
+set -euo pipefail
+cd "$(dirname "$0")"
+java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+../mvnw -B -q -f pom.xml package
+ran=0
+for placement in smt same-l3 cross-l3 cross-package any; do
+  out=$(mktemp)
+  if "$java" --enable-native-access=ALL-UNNAMED -jar target/benchmarks.jar '(shared|padded)' \
+       -f 1 -wi 1 -i 2 -w 200ms -r 200ms -foe true -rf json -rff "$out.json" \
+       -prof "dev.corescope.jmh.PinningProfiler:placement=$placement" >"$out" 2>&1; then
+    echo "== placement $placement"
+    grep -E '^Benchmark|^FalseSharing|threads pinned' "$out" | sed 's/^/  /'
+    # the pinning held in every measured iteration, and the run says where the threads ran
+    if ! grep -q '"pin.migrated"' "$out.json" \
+       || grep -A1 '"pin.migrated"' "$out.json" | grep '"score"' | grep -vq '"score" : 0.0,' \
+       || ! grep -q 'threads pinned: thread 0 on CPU' "$out"; then
+      echo "examples/run.sh: placement $placement ran, but pinning was not confirmed:" >&2
+      cat "$out" >&2
+      exit 1
+    fi
+    ran=$((ran + 1))
+  else
+    echo "== placement $placement: not run here: $(grep -m1 -oE '(no free|corescope pinning|Exception).*' "$out" || echo 'see JMH output')"
+  fi
+  rm -f "$out" "$out.json"
+  [ "$ran" -ge 2 ] && break
+done
+[ "$ran" -ge 1 ] || { echo "examples/run.sh: no placement could run" >&2; exit 1; }

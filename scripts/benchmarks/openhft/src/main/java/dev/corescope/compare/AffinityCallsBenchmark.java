@@ -1,0 +1,116 @@
+package dev.corescope.compare;
+
+import dev.corescope.affinity.Reservation;
+import dev.corescope.affinity.Reservations;
+import dev.corescope.affinity.ThreadAffinity;
+import dev.corescope.cpumask.CpuMask;
+import net.openhft.affinity.Affinity;
+import net.openhft.affinity.AffinityLock;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.BitSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The same four affinity calls through corescope (FFM) and OpenHFT Java-Thread-Affinity (JNA on
+ * Linux), one thread, in one run: the current CPU, set affinity, get affinity, and acquiring
+ * and releasing a CPU reservation (corescope: a POSIX lock on a per-CPU file; OpenHFT:
+ * {@code AffinityLock} with its own lock files, not binding the thread).
+ *
+ * <p>BASELINE: each library's call as a user writes it. Bytes per call: run with
+ * {@code -prof gc} ({@code gc.alloc.rate.norm}).
+ *
+ * <p>HOW TO RUN: {@code ./run.sh} in this folder (installs corescope, builds, runs JMH with -prof gc).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+@State(Scope.Thread)
+public class AffinityCallsBenchmark {
+
+    private CpuMask allowedMask;
+    private BitSet allowedBits;
+    private Reservations reservations;
+
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        allowedMask = ThreadAffinity.allowed();
+        allowedBits = Affinity.getAffinity();
+        // a directory of this benchmark's own, so it never meets another user's reservations
+        Path dir = Files.createTempDirectory("corescope-bench-locks");
+        reservations = Reservations.of(dir, dev.corescope.topology.Topology.live(), allowedMask);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        dev.corescope.sys.Affinity.set(0, allowedMask);
+    }
+
+    @Benchmark
+    public int corescopeCurrentCpu() {
+        return ThreadAffinity.currentCpu();
+    }
+
+    @Benchmark
+    public int openhftCurrentCpu() {
+        return Affinity.getCpu();
+    }
+
+    @Benchmark
+    public void corescopeSetAffinity() {
+        dev.corescope.sys.Affinity.set(0, allowedMask);
+    }
+
+    /** pin and restore on close: what {@code ThreadAffinity.pin} costs, two set calls and one get. */
+    @Benchmark
+    public void corescopePinAndRestore() {
+        try (dev.corescope.sys.Pinning p = ThreadAffinity.pin(allowedMask)) {
+            // nothing: the pair of calls is the measurement
+        }
+    }
+
+    @Benchmark
+    public void openhftSetAffinity() {
+        Affinity.setAffinity(allowedBits);
+    }
+
+    @Benchmark
+    public CpuMask corescopeGetAffinity() {
+        return ThreadAffinity.allowed();
+    }
+
+    @Benchmark
+    public BitSet openhftGetAffinity() {
+        return Affinity.getAffinity();
+    }
+
+    @Benchmark
+    public int corescopeReserveRelease() {
+        try (Reservation r = reservations.reserveAny()) {
+            return r.cpu();
+        }
+    }
+
+    @Benchmark
+    public int openhftReserveRelease() {
+        AffinityLock lock = AffinityLock.acquireLock(false);
+        int cpu = lock.cpuId();
+        lock.release();
+        return cpu;
+    }
+}
