@@ -174,7 +174,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /** {@code --debug} on any command of the line, or {@code CORESCOPE_DEBUG} set to anything but 0 or empty. */
-    private static boolean debugRequested(CommandLine.ParseResult parsed) {
+    static boolean debugRequested(CommandLine.ParseResult parsed) {
         String env = System.getenv(DEBUG_ENV);
         if (env != null && !env.isEmpty() && !env.equals("0")) return true;
         for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
