@@ -12,6 +12,7 @@ import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
+import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
@@ -121,7 +122,24 @@ public final class TimerbaseFamily implements BenchFamily {
 
         TimerbaseReport report = new TimerbaseReport(ForkPinning.describe(ctx.cpus()), cpusWithBases, firstTouchedOn,
                 describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, notes, load);
-        return new FamilyRun(name(), results, null, contractHistograms, null, report.notes(), report.text());
+        TimerbaseModel model = report.model();
+        return new FamilyRun(name(), results, null, contractHistograms, null, model.notes(), TimerbaseView.text(model), model);
+    }
+
+    @Override
+    public boolean draws() {
+        return true;
+    }
+
+    @Override
+    public Optional<String> text(ResultsFile file) {
+        return TimerbaseView.model(file).map(TimerbaseView::text);
+    }
+
+    /** The histograms beside the seed's, from the saved model. */
+    @Override
+    public Optional<String> picture(ResultsFile file) {
+        return TimerbaseView.model(file).filter(m -> !m.columns().isEmpty()).map(TimerbaseView::svg);
     }
 
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, String method, String cpus, Map<String, Object> params,

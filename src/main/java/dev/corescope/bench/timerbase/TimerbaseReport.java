@@ -1,10 +1,10 @@
 package dev.corescope.bench.timerbase;
 
+import dev.corescope.bench.Figure;
 import dev.corescope.bench.Measured;
 import dev.corescope.bench.timerbase.TimerbaseSampler.Kind;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
-import dev.corescope.report.TextTable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,18 +12,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What {@code bench timerbase} measured, and {@link #text()}, the one method that renders it:
- * per-call figures, the seed-style histogram table beside the seed's own, what the histogram
- * can and cannot show, and notes (the machine code is printed by bench from the results file).
+ * What {@code bench timerbase} measured, live: the run's figures and histograms, the notes
+ * that read them ({@link #notes()}), and the {@link #model()} that is saved and that
+ * {@link TimerbaseView} renders (the machine code is printed by bench from the results file).
  */
 record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
                        int samplesPerKind, int nativeBatches, List<PerOp> perOp,
                        Map<String, Map<Kind, org.HdrHistogram.Histogram>> histograms, List<Histogram> contractHistograms,
                        List<CodeSize> sizes, List<String> familyNotes, String load) {
-
-    /** The seed's table (counts per 20 ns bucket, [0-19] .. [300-319]). */
-    static final long[] SEED_BEFORE = {0, 6, 41, 93, 814, 5262, 4510, 2202, 81, 15, 3, 2, 2, 0, 0, 0};
-    static final long[] SEED_AFTER = {0, 1014, 2198, 2073, 3081, 3268, 671, 468, 158, 160, 54, 7, 3, 0, 1, 0};
 
     /** before (as compiled), before with both table loads kept, and after, of one implementation. */
     record PerOp(String implementation, Measured before, Measured twoLoads, Measured after) {
@@ -56,17 +52,6 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
         Result result() {
             return new Result("timerbase", variant, "native", "codeSize", "bytes", bytes, 0.0, 1, "", Map.of());
         }
-    }
-
-    /** Mean of a seed column from the bucket midpoints: only a rough figure. */
-    static double seedMean(long[] counts) {
-        double sum = 0;
-        long n = 0;
-        for (int i = 0; i < counts.length; i++) {
-            sum += counts[i] * (i * 20 + 9.5);
-            n += counts[i];
-        }
-        return sum / n;
     }
 
     List<String> notes() {
@@ -104,7 +89,7 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
                             op.before().result().score(), op.twoLoads().result().score(), op.after().result().score()),
                     e.getKey().equals("java") ? "JMH, no clock read per call" : "timed C batches, no clock read per call"));
         }
-        double shift = seedMean(SEED_BEFORE) - seedMean(SEED_AFTER);
+        double shift = TimerbaseView.seedMean(TimerbaseView.SEED_BEFORE) - TimerbaseView.seedMean(TimerbaseView.SEED_AFTER);
         double biggestCall = perOp.stream().flatMap(p -> java.util.stream.Stream.of(p.before(), p.twoLoads(), p.after()))
                 .mapToDouble(m -> m.result().score()).max().orElse(Double.NaN);
         String seed = String.format(Locale.ROOT, "The seed's histograms (x86 KVM guest, in the kernel) have no sample under 20 ns and "
@@ -122,110 +107,27 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
         return out;
     }
 
+    /** The model saved in the results file, from which {@link TimerbaseView} renders the report. */
+    TimerbaseModel model() {
+        return new TimerbaseModel(pinning, cpusWithBases, firstTouchedOn, javaSettings, samplesPerKind, nativeBatches, load,
+                perOp.stream().map(p -> new TimerbaseModel.PerOp(p.implementation(), Figure.of(p.before()), Figure.of(p.twoLoads()),
+                        Figure.of(p.after()), p.changes().stream().map(c -> new TimerbaseModel.Change(c.label(), c.difference(),
+                        c.percent(), c.significant())).toList())).toList(),
+                contractHistograms.stream().map(h -> new TimerbaseModel.Column(h, meanBelowTable(h))).toList(),
+                notes());
+    }
+
+    private Double meanBelowTable(Histogram h) {
+        double mean = TimerbaseSampler.meanInTable(histograms.get(h.implementation()).get(Kind.valueOf(h.variant().toUpperCase(Locale.ROOT))));
+        return Double.isNaN(mean) ? null : mean;
+    }
+
+    /** The report people read. */
     String text() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("# bench timerbase: seed 001, get_timer_cpu_base() with two per_cpu_ptr() for a deferrable timer (before: "
-                + "as the compiler makes it; before_two_loads: both __per_cpu_offset[cpu] loads kept) or one (after), "
-                + "in a lock_timer_base()-like loop\n");
-        sb.append(String.format(Locale.ROOT, "# the seed: x86 KVM guest, each call timed alone, %d and %d samples: before mostly "
-                + "100-159 ns, after mostly 20-119 ns\n", sum(SEED_BEFORE), sum(SEED_AFTER)));
-        sb.append("# here: timer bases on ").append(cpuWord()).append(cpusWithBases).append(", ").append(TimerbaseBenchmark.TIMERS)
-                .append(" timers; ").append(pinning).append('\n');
-        if (load != null) sb.append("# at start: ").append(load).append('\n');
-        sb.append("# java: ").append(javaSettings).append('\n');
-        if (perOp.stream().anyMatch(p -> p.implementation().equals("native"))) {
-            sb.append("# native: ").append(nativeBatches).append(" undisturbed C batches of ").append(TimerbaseFamily.BATCH_CALLS)
-                    .append(" calls wanted per variant (clock_gettime around each batch)\n");
-        }
-        sb.append("# histograms: ").append(samplesPerKind).append(" samples per column, columns interleaved in rounds\n\n");
-
-        sb.append("Per call, ns/op (± half-width of the 99.9% confidence interval; no clock read per call)\n");
-        TextTable t = new TextTable("impl", ">before", ">before_two_loads", ">after", "change", ">difference", "significant");
-        for (PerOp p : perOp) {
-            boolean first = true;
-            for (Change c : p.changes()) {
-                t.row(first ? p.implementation() : "", first ? perOpCell(p.before()) : "", first ? perOpCell(p.twoLoads()) : "",
-                        first ? perOpCell(p.after()) : "", c.label(),
-                        String.format(Locale.ROOT, "%+.3f (%+.2f%%)", c.difference(), c.percent()), c.significant() ? "yes" : "no");
-                first = false;
-            }
-        }
-        sb.append(t.render("  "));
-        if (perOp.stream().anyMatch(p -> p.before().includesPreemptions() || p.twoLoads().includesPreemptions()
-                || p.after().includesPreemptions())) {
-            sb.append("  * fewer than 3 samples ran undisturbed, so all were kept: this figure includes time the thread was descheduled\n");
-        }
-        sb.append('\n');
-
-        sb.append("Per-call latency as the seed measured it (clock read, one call, clock read), counts per 20 ns bucket;\n")
-                .append("'empty' has nothing between the two clock reads: it is the clock's own cost. [300-319] includes everything above.\n");
-        List<String> headers = new ArrayList<>(List.of("bucket", ">seed before", ">seed after"));
-        for (String impl : histograms.keySet()) {
-            String label = impl.equals("java") ? "java" : "C";
-            for (Kind k : Kind.values()) headers.add(">" + label + " " + k.variant());
-        }
-        TextTable h = new TextTable(headers.toArray(String[]::new));
-        for (int i = 0; i < TimerbaseSampler.BUCKETS; i++) {
-            List<Object> row = new ArrayList<>();
-            row.add("[" + i * 20 + "-" + (i * 20 + 19) + "]:");
-            row.add(SEED_BEFORE[i]);
-            row.add(SEED_AFTER[i]);
-            for (String impl : histograms.keySet()) {
-                for (Kind k : Kind.values()) row.add(contract(impl, k).counts()[i]);
-            }
-            h.row(row.toArray());
-        }
-        summaryRow(h, "total", sum(SEED_BEFORE), sum(SEED_AFTER), (impl, k) -> Long.toString(contract(impl, k).total()));
-        summaryRow(h, "above 319", "0", "0", (impl, k) -> Long.toString(contract(impl, k).overflow()));
-        summaryRow(h, "mean <320 ns", String.format(Locale.ROOT, "~%.0f", seedMean(SEED_BEFORE)),
-                String.format(Locale.ROOT, "~%.0f", seedMean(SEED_AFTER)),
-                (impl, k) -> String.format(Locale.ROOT, "%.1f", TimerbaseSampler.meanInTable(histograms.get(impl).get(k))));
-        summaryRow(h, "p50 ns", "", "", (impl, k) -> fmt(contract(impl, k).p50()));
-        summaryRow(h, "p99 ns", "", "", (impl, k) -> fmt(contract(impl, k).p99()));
-        summaryRow(h, "max ns", "", "", (impl, k) -> fmt(contract(impl, k).max()));
-        sb.append(h.render("  ")).append('\n');
-
-        sb.append("Notes\n");
-        for (String n : notes()) sb.append("  - ").append(n).append('\n');
-        return sb.toString();
+        return TimerbaseView.text(model());
     }
 
     private String cpuWord() {
         return firstTouchedOn.size() == 1 ? "CPU " : "CPUs ";
-    }
-
-    private interface Cell {
-        String of(String impl, Kind kind);
-    }
-
-    private void summaryRow(TextTable t, String label, Object seedBefore, Object seedAfter, Cell cell) {
-        List<Object> row = new ArrayList<>(List.of(label, seedBefore, seedAfter));
-        for (String impl : histograms.keySet()) {
-            for (Kind k : Kind.values()) row.add(cell.of(impl, k));
-        }
-        t.row(row.toArray());
-    }
-
-    private Histogram contract(String impl, Kind kind) {
-        return contractHistograms.stream()
-                .filter(h -> h.implementation().equals(impl) && h.variant().equals(kind.variant()))
-                .findFirst().orElseThrow();
-    }
-
-    private static long sum(long[] a) {
-        long s = 0;
-        for (long v : a) s += v;
-        return s;
-    }
-
-    private static String fmt(Double v) {
-        return v == null ? "" : String.format(Locale.ROOT, "%.0f", v);
-    }
-
-    private static String perOpCell(Measured m) {
-        Result r = m.result();
-        String mark = m.includesPreemptions() ? " *" : "";
-        return (r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
-                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error())) + mark;
     }
 }

@@ -1,0 +1,50 @@
+package dev.corescope.bench.timerbase;
+
+import dev.corescope.bench.Figure;
+import dev.corescope.report.Histogram;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one {@code bench timerbase} run measured, as saved in the results file
+ * ({@code models.timerbase}), so that {@link TimerbaseView} renders a saved file as it rendered
+ * the live run.
+ *
+ * @param pinning         how the run was pinned, in words
+ * @param cpusWithBases   the CPUs holding timer bases, as a list ({@code 0-1})
+ * @param firstTouchedOn  for each of those CPUs, the CPU {@code sched_getcpu()} said first touched its area
+ * @param javaSettings    the JMH settings, in words
+ * @param samplesPerKind  histogram samples per column
+ * @param nativeBatches   the undisturbed C batches wanted per variant
+ * @param load            the machine's load at start, in words, or null
+ * @param perOp           the per-call figures of each implementation
+ * @param columns         the seed-style histograms, implementation by implementation, in column order
+ * @param notes           every note the run printed
+ */
+public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
+                             int samplesPerKind, int nativeBatches, String load, List<PerOp> perOp, List<Column> columns,
+                             List<String> notes) {
+
+    public TimerbaseModel {
+        firstTouchedOn = Map.copyOf(firstTouchedOn);
+        perOp = List.copyOf(perOp);
+        columns = List.copyOf(columns);
+        notes = List.copyOf(notes);
+    }
+
+    /** before (as compiled), before with both table loads kept, and after, of one implementation, and the changes. */
+    public record PerOp(String implementation, Figure before, Figure twoLoads, Figure after, List<Change> changes) {
+    }
+
+    /** {@code to} minus {@code from} per call, as a share of {@code from}, and Welch's test at 99.9%. */
+    public record Change(String label, double difference, double percent, boolean significant) {
+    }
+
+    /**
+     * One histogram column (the results file's {@code histograms[]} entry) and the mean of its
+     * samples below the table's end (null when none fell there).
+     */
+    public record Column(Histogram histogram, Double meanBelowTable) {
+    }
+}
