@@ -68,7 +68,7 @@ final class AffinityCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.svg) throw new UsageException("--format svg: affinity prints text or json");
+        if (format == OutputFormat.svg) throw OutputFormat.TextOrJson.refused(format);
         long self = ProcessHandle.current().pid();
         CpuMask allowed;
         if (pid == null) {

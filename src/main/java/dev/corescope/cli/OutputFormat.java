@@ -15,7 +15,19 @@ enum OutputFormat {
         public OutputFormat convert(String value) {
             if (value.equals("text")) return text;
             if (value.equals("json")) return json;
-            throw new CommandLine.TypeConversionException("expected text or json but was '" + Main.shorten(value) + "'");
+            throw new CommandLine.TypeConversionException(why(value));
+        }
+
+        static String why(String value) {
+            return "expected text or json but was '" + Main.shorten(value) + "'";
+        }
+
+        /**
+         * The same line picocli prints for a value this converter refuses, for a command that
+         * was started without picocli ({@link ShortCommands}) and gets svg.
+         */
+        static UsageException refused(OutputFormat f) {
+            return new UsageException("Invalid value for option '--format': " + why(f.name()) + " (see --help)");
         }
     }
 }
