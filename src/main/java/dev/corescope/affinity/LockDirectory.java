@@ -1,49 +1,57 @@
 package dev.corescope.affinity;
 
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.Flock;
+import dev.corescope.sys.NativeException;
+
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
 
 /**
- * The directory holding the per-CPU lock files, made and checked so that another user can
+ * The directory holding the per-CPU lock files, opened and checked so that another user can
  * neither redirect them nor spoil them.
  *
- * <p>Default: {@code /tmp/corescope-<uid>}, mode 0700. It is the same path for every process
- * of a user whatever its environment ({@code $XDG_RUNTIME_DIR} differs between a login
- * session, a service and a cron job, so two processes of one user could miss each other's
- * reservations there), and {@code /tmp}'s sticky bit means that once the directory is ours,
- * nobody else can rename or replace it. Before use it is checked with {@code lstat}
- * semantics: not a symbolic link, a directory, owned by this user (or root), writable by no
- * one else. Lock files are opened with {@code O_NOFOLLOW} and created 0600.
+ * <p>Default: {@value #DEFAULT}, one directory for every user of the machine, made like
+ * {@code /tmp} itself: mode {@code 1777} (anyone may add a lock file; the sticky bit lets only
+ * a file's owner remove it). It is opened with {@code O_DIRECTORY|O_NOFOLLOW} (a symbolic link
+ * planted under its name is refused, not followed) and checked on the open descriptor: it must
+ * belong to root or to this user, since a directory's owner may delete the lock files of
+ * others; and if anyone but its owner may write into it, it must have the sticky bit. The first
+ * corescope user to need it creates it; on a machine where several users reserve CPUs, root
+ * should create it (once, or at boot with {@code systemd-tmpfiles}: see {@link #remedy}).
  *
- * <p>A directory shared by a group (so that several users' processes see each other's
- * reservations) is chosen with the system property {@value #PROPERTY} or the environment
- * variable {@value #ENV}; it may then be group-writable (lock files are created 0660), but
- * never world-writable.
+ * <p>Lock files are created {@code 0444} with {@code O_CREAT|O_EXCL|O_NOFOLLOW} and are never
+ * written: every user opens them read-only and takes an {@code flock} (see {@code sys.Flock}).
+ *
+ * <p>Another directory (for example one private to a user or a group) is chosen with the system
+ * property {@value #PROPERTY} or the environment variable {@value #ENV}; the same checks apply,
+ * and a missing one is created {@code 0700}.
  */
 final class LockDirectory {
 
     static final String PROPERTY = "corescope.reservations.dir";
     static final String ENV = "CORESCOPE_RESERVATIONS_DIR";
+    static final String DEFAULT = "/tmp/corescope-reservations";
 
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+    private static final int STICKY = 01000;
+    private static final int SHARED_MODE = 01777;
+    private static final int PRIVATE_MODE = 0700;
+
+    /** An opened, checked directory: its path and the descriptor lock files are opened relative to. */
+    record Opened(Path path, int fd) {
+    }
 
     private LockDirectory() {
     }
 
-    /** The configured directory, else {@code /tmp/corescope-<uid>}. */
+    /** The configured directory, else {@value #DEFAULT}. */
     static Path configured() {
         String p = System.getProperty(PROPERTY);
         if (p == null || p.isBlank()) p = System.getenv(ENV);
         if (p != null && !p.isBlank()) return Path.of(p).toAbsolutePath();
-        return Path.of("/tmp", "corescope-" + uid());
+        return Path.of(DEFAULT);
     }
 
     /** This process's effective uid: the owner of {@code /proc/self}. */
@@ -56,58 +64,77 @@ final class LockDirectory {
     }
 
     /**
-     * Creates {@code dir} (0700) if it is missing, then checks it; returns its real path.
+     * Creates {@code dir} if it is missing ({@code 1777} for the default, else {@code 0700}),
+     * opens it without following a symbolic link, and checks it.
      *
      * @throws ReservationException with the reason and the remedy when it cannot be used
      */
-    static Path prepare(Path dir) {
+    static Opened open(Path dir) {
+        Path abs = dir.toAbsolutePath().normalize();
+        boolean shared = abs.equals(Path.of(DEFAULT));
+        boolean created = false;
         try {
-            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            Files.createDirectory(abs);  // mkdir(2): never follows a link at the last component
+            created = true;
         } catch (FileAlreadyExistsException e) {
             // someone made it first (maybe us, maybe not): the checks below decide
-        } catch (AccessDeniedException e) {
-            throw unusable(dir, "permission denied creating it");
         } catch (IOException e) {
-            throw unusable(dir, "cannot create it: " + e.getMessage());
+            if (!Files.exists(abs.getParent() == null ? abs : abs.getParent())) throw unusable(abs, "its parent directory does not exist");
+            throw unusable(abs, "cannot create it: " + e.getClass().getSimpleName().replace("Exception", "") + " " + e.getMessage());
         }
-        PosixFileAttributes a;
+        int fd;
         try {
-            a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException e) {
-            throw unusable(dir, "cannot read its attributes: " + e.getMessage());
+            fd = Flock.openDirectory(abs.toString());
+        } catch (NativeException e) {
+            // O_DIRECTORY|O_NOFOLLOW fails a symbolic link with ENOTDIR (ELOOP without O_DIRECTORY)
+            if (e.errno() == Errno.ELOOP || Files.isSymbolicLink(abs)) throw unusable(abs, "it is a symbolic link, which corescope does not follow");
+            if (e.errno() == Errno.ENOTDIR) throw unusable(abs, "it is not a directory");
+            if (e.errno() == Errno.EACCES) throw unusable(abs, "this user may not open it");
+            throw unusable(abs, e.getMessage());
         }
-        if (a.isSymbolicLink()) throw unusable(dir, "it is a symbolic link, which corescope does not follow");
-        if (!a.isDirectory()) throw unusable(dir, "it is not a directory");
+        try {
+            if (created) Flock.fchmod(fd, shared ? SHARED_MODE : PRIVATE_MODE);  // whatever the umask is
+            check(abs, fd, shared);
+            return new Opened(abs, fd);
+        } catch (RuntimeException e) {
+            Flock.close(fd);
+            throw e;
+        }
+    }
+
+    /** The checks of the class comment, made on the open descriptor (through {@code /proc/self/fd}). */
+    private static void check(Path dir, int fd, boolean shared) {
+        Path self = Path.of("/proc/self/fd/" + fd);
         int owner;
+        int mode;
         try {
-            owner = (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException e) {
-            throw unusable(dir, "cannot read its owner: " + e.getMessage());
+            owner = (Integer) Files.getAttribute(self, "unix:uid");
+            mode = (Integer) Files.getAttribute(self, "unix:mode");
+        } catch (IOException | RuntimeException e) {
+            throw unusable(dir, "cannot read its owner and mode: " + e.getMessage());
         }
         int me = uid();
-        if (owner != me && owner != 0) throw unusable(dir, "it belongs to uid " + owner + ", not to this user (uid " + me + ")");
-        Set<PosixFilePermission> p = a.permissions();
-        if (p.contains(PosixFilePermission.OTHERS_WRITE)) throw unusable(dir, "anyone may write into it (mode " + PosixFilePermissions.toString(p) + ")");
-        if (!Files.isWritable(dir)) throw unusable(dir, "this user may not write into it");
-        try {
-            return dir.toRealPath(LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException e) {
-            throw unusable(dir, e.getMessage());
+        if (owner != me && owner != 0) {
+            throw unusable(dir, "it belongs to uid " + owner + ", not to root or to this user (uid " + me
+                    + "), and its owner could delete the lock files of others" + (shared ? "; " + remedy() : ""));
         }
+        boolean sticky = (mode & STICKY) != 0;
+        if ((mode & 0002) != 0 && !sticky) throw unusable(dir, "anyone may write into it (mode " + octal(mode) + ") and it has no sticky bit, so anyone could delete the lock files");
+        if ((mode & 0020) != 0 && !sticky) throw unusable(dir, "its group may write into it (mode " + octal(mode) + ") and it has no sticky bit, so the group could delete the lock files (chmod +t fixes that)");
     }
 
-    /** File mode for new lock files: 0600, or 0660 in a group-writable (shared on purpose) directory. */
-    static Set<PosixFilePermission> lockFileMode(Path dir) {
-        try {
-            boolean group = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).contains(PosixFilePermission.GROUP_WRITE);
-            return PosixFilePermissions.fromString(group ? "rw-rw----" : "rw-------");
-        } catch (IOException e) {
-            return PosixFilePermissions.fromString("rw-------");
-        }
+    /** How root makes the shared directory for every user of the machine. */
+    static String remedy() {
+        return "have root create it for every user with 'install -d -m 1777 -o root -g root " + DEFAULT
+                + "' (or a systemd-tmpfiles line 'd " + DEFAULT + " 1777 root root -')";
     }
 
-    private static ReservationException unusable(Path dir, String why) {
+    static String octal(int mode) {
+        return String.format("%04o", mode & 07777);
+    }
+
+    static ReservationException unusable(Path dir, String why) {
         return new ReservationException("cannot use the reservation directory " + dir + ": " + why
-                + "; remove it, or set -D" + PROPERTY + " (or " + ENV + ") to a directory of yours");
+                + " (to use another, set -D" + PROPERTY + " or " + ENV + ")");
     }
 }

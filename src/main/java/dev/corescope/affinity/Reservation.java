@@ -1,17 +1,13 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Os;
 import dev.corescope.sys.Pinning;
 
-import java.nio.file.Path;
-import java.util.List;
-
 /**
- * CPUs that no other user of the same reservation directory gets until {@link #close()}: in
- * this process or any other. Made by {@link Reservations}; one lock file per CPU, locked with
- * a POSIX record lock that the kernel drops when this process ends, so a crashed or killed
- * holder leaves nothing to clean up.
+ * CPUs that no other user of the same reservation directory (by default: no other corescope
+ * user on the machine) gets until {@link #close()}, in this process or any other. Made by
+ * {@link Reservations}; one lock file per CPU, locked with {@code flock(2)}, which the kernel
+ * drops when this process ends, so a crashed or killed holder leaves nothing to clean up.
  *
  * <p>A reservation does not pin anything by itself: {@link #pin()} pins the calling thread to
  * the reserved CPUs (it is the reservation that keeps other corescope users off them).
@@ -20,15 +16,17 @@ import java.util.List;
  */
 public final class Reservation implements AutoCloseable {
 
+    private final LockTable table;
     private final CpuMask cpus;
+    private final int[] cpuList;
     private final boolean wholeCore;
-    private final List<Path> lockFiles;
     private volatile boolean closed;
 
-    Reservation(CpuMask cpus, boolean wholeCore, List<Path> lockFiles) {
+    Reservation(LockTable table, CpuMask cpus, int[] cpuList, boolean wholeCore) {
+        this.table = table;
         this.cpus = cpus;
+        this.cpuList = cpuList;
         this.wholeCore = wholeCore;
-        this.lockFiles = List.copyOf(lockFiles);
     }
 
     /** The reserved CPUs: one, or every online hardware thread of a core. */
@@ -38,7 +36,7 @@ public final class Reservation implements AutoCloseable {
 
     /** The first reserved CPU: the one a single-CPU reservation holds. */
     public int cpu() {
-        return cpus.first();
+        return cpuList[0];
     }
 
     /** True when this is a whole core: every online SMT sibling of it. */
@@ -59,7 +57,7 @@ public final class Reservation implements AutoCloseable {
      */
     public Pinning pin() {
         if (closed) throw new IllegalStateException("reservation of CPUs " + cpus.toList() + " was released");
-        return Os.live().pin(cpus);
+        return ThreadAffinity.pin(cpus);
     }
 
     /** Releases every CPU of the reservation. */
@@ -67,7 +65,7 @@ public final class Reservation implements AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        for (Path f : lockFiles) LockTable.release(f);
+        for (int cpu : cpuList) table.release(cpu);
     }
 
     @Override

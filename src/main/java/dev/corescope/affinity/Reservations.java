@@ -21,9 +21,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reserves CPUs across threads and processes: a CPU reserved here is given to no other user
- * of the same directory, in this process or another, until the {@link Reservation} is closed
- * or its process ends. Like OpenHFT's {@code AffinityLock}, without its limits: any CPU
+ * Reserves CPUs across threads, processes and users: a CPU reserved here is given to no other
+ * corescope user on the machine (more exactly: of the same directory), in this process or
+ * another, until the {@link Reservation} is closed or its process ends. Like OpenHFT's {@code AffinityLock}, without its limits: any CPU
  * number (masks beyond 1024 CPUs), reservations of other processes seen, whole cores with
  * every SMT sibling, and nothing left behind by a killed holder.
  *
@@ -45,12 +45,16 @@ import java.util.regex.Pattern;
  * service more than twice the median interrupt count ({@code /proc/interrupts}) last; then by
  * number. A whole core is offered only if every one of its online CPUs is usable.
  *
- * <p>Where reservations live: one lock file per CPU ({@code cpu-<n>.lock}) in
- * {@code /tmp/corescope-<uid>} (mode 0700, checked: no symbolic link, owned by this user,
- * writable by no one else), or in the directory named by {@code -Dcorescope.reservations.dir}
- * or {@code CORESCOPE_RESERVATIONS_DIR}, e.g. a group directory shared by several users.
- * Processes see each other's reservations when they use the same directory: by default,
- * those of one user.
+ * <p>Where reservations live: one lock file per CPU ({@code cpu-<n>.lock}, mode 0444, never
+ * written) in {@code /tmp/corescope-reservations}, shared by every user of the machine and made
+ * like {@code /tmp} (mode 1777, sticky; opened without following symbolic links; it must belong
+ * to root or to this user), or in the directory named by {@code -Dcorescope.reservations.dir}
+ * or {@code CORESCOPE_RESERVATIONS_DIR}. A reservation is an {@code flock(2)} on a read-only
+ * descriptor of the CPU's file, kept open by the process: so every user can lock a file another
+ * user created (and none can write it), reserving costs one system call, and the kernel drops
+ * the lock when the holder dies. A directory that cannot be used (a planted symbolic link,
+ * another user's directory, one anyone may write without the sticky bit) fails with a
+ * {@link ReservationException} that says why and what to do: never a silent unreserved CPU.
  *
  * <p><b>Note:</b> thread-safe. A failed reservation throws {@link ReservationException} with
  * the reason (what was asked, which CPUs are usable, who holds them); it never hands out a CPU
@@ -61,18 +65,33 @@ public final class Reservations {
     private static final Pattern LOCK_FILE = Pattern.compile("cpu-(\\d+)\\.lock");
     private static volatile Reservations shared;
 
+    private final LockTable table;
     private final Path directory;
     private final Topology topology;
     private final CpuMask usable;
     private final CpuIndex index;
     private final CpuPreference preference;
+    private final Path procRoot;
+    /** The usable CPUs in preference order, and each as a mask: what {@link #reserveAny()} walks. */
+    private final int[] order;
+    private final CpuMask[] single;
 
     private Reservations(Path directory, Topology topology, CpuMask usable, Path procRoot) {
-        this.directory = LockDirectory.prepare(directory);
+        this(LockTable.of(directory), topology, usable, procRoot, null);
+    }
+
+    private Reservations(LockTable table, Topology topology, CpuMask usable, Path procRoot, CpuPreference preference) {
+        this.table = table;
+        this.directory = table.directory();
         this.topology = topology;
-        this.usable = usable.resize(Math.max(usable.nbits(), topology.nbits())).and(topology.online().resize(Math.max(usable.nbits(), topology.nbits())));
+        int nbits = Math.max(usable.nbits(), topology.nbits());
+        this.usable = usable.resize(nbits).and(topology.online().resize(nbits));
         this.index = new CpuIndex(topology);
-        this.preference = CpuPreference.of(topology, procRoot);
+        this.procRoot = procRoot;
+        this.preference = preference != null ? preference : CpuPreference.of(topology, procRoot);
+        this.order = this.preference.order(this.usable);
+        this.single = new CpuMask[order.length];
+        for (int i = 0; i < order.length; i++) single[i] = CpuMask.of(nbits, order[i]);
     }
 
     /**
@@ -139,7 +158,11 @@ public final class Reservations {
 
     /** The most preferred free CPU (see the class comment). */
     public Reservation reserveAny() {
-        return reserve(-1, false, CpuStrategy.ANY);
+        for (int i = 0; i < order.length; i++) {
+            int cpu = order[i];
+            if (table.tryLock(cpu)) return new Reservation(table, single[i], new int[]{cpu}, false);
+        }
+        return reserve(-1, false, CpuStrategy.ANY);  // none free: the same search, for its message
     }
 
     /** The most preferred free whole core: every SMT sibling of it. */
@@ -192,8 +215,9 @@ public final class Reservations {
      */
     public List<Reservation> reserveGroup(int n, CpuStrategy strategy) {
         if (n < 1) throw new IllegalArgumentException("a group needs at least 1 CPU, not " + n);
-        for (int first : preference.order(usable)) {
-            Reservation a = tryReserve(CpuMask.of(usable.nbits(), first), false);
+        for (int i = 0; i < order.length; i++) {
+            int first = order[i];
+            Reservation a = tryReserve(single[i], false);
             if (a == null) continue;
             List<Reservation> group = new ArrayList<>(List.of(a));
             for (CpuMask c : cpuCandidates(first, strategy)) {
@@ -215,15 +239,14 @@ public final class Reservations {
     /** Single CPUs fitting {@code s}, in preference order. */
     private List<CpuMask> cpuCandidates(int anchor, CpuStrategy s) {
         List<CpuMask> out = new ArrayList<>();
-        for (int cpu : preference.order(usable)) {
-            if (s.accepts(index, anchor, cpu)) out.add(CpuMask.of(usable.nbits(), cpu));
+        for (int i = 0; i < order.length; i++) {
+            if (s.accepts(index, anchor, order[i])) out.add(single[i]);
         }
         return out;
     }
 
     /** Whole cores (every online CPU usable) whose CPUs all fit {@code s}, best first. */
     private List<CpuMask> coreCandidates(int anchor, CpuStrategy s) {
-        int[] order = preference.order(usable);
         Map<Integer, Integer> rank = new HashMap<>();
         for (int i = 0; i < order.length; i++) rank.put(order[i], i);
         Map<String, CpuMask> cores = new LinkedHashMap<>();
@@ -241,17 +264,14 @@ public final class Reservations {
 
     /** Locks every CPU of {@code cpus}, or none: null when any is held. */
     private Reservation tryReserve(CpuMask cpus, boolean wholeCore) {
-        String holder = holderLine();
-        List<Path> taken = new ArrayList<>();
-        for (int cpu : cpus.toArray()) {
-            Path f = lockFile(cpu);
-            if (LockTable.tryLock(f, holder) == null) {
-                for (Path t : taken) LockTable.release(t);
+        int[] list = cpus.toArray();
+        for (int i = 0; i < list.length; i++) {
+            if (!table.tryLock(list[i])) {
+                for (int j = 0; j < i; j++) table.release(list[j]);
                 return null;
             }
-            taken.add(f);
         }
-        return new Reservation(cpus, wholeCore, taken);
+        return new Reservation(table, cpus, list, wholeCore);
     }
 
     private void checkUsable(CpuMask cpus) {
@@ -270,13 +290,27 @@ public final class Reservations {
         return b.build();
     }
 
-    private Path lockFile(int cpu) {
-        return directory.resolve("cpu-" + cpu + ".lock");
+    /** {@code pid=4242 thread=main since=2026-11-30T23:01:02Z cmd=java}: a hold of this process. */
+    private static String holderLine(LockTable.Slot here) {
+        return "pid=" + Process.PID + " thread=" + here.thread.replace(' ', '_')
+                + " since=" + Instant.ofEpochMilli(here.sinceMillis).truncatedTo(ChronoUnit.SECONDS) + " cmd=" + Process.COMMAND;
     }
 
-    private static String holderLine() {
-        return "pid=" + Process.PID + " thread=" + Thread.currentThread().getName().replace(' ', '_')
-                + " since=" + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " cmd=" + Process.COMMAND;
+    /** {@code pid=4250 uid=1000 cmd=java}: another process, from {@code /proc/<pid>}; as much as can be read. */
+    private static String holderLine(long pid) {
+        StringBuilder sb = new StringBuilder("pid=").append(pid);
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("Uid:")) {
+                    sb.append(" uid=").append(line.substring(4).trim().split("\\s+")[1]);  // the effective uid
+                    break;
+                }
+            }
+            sb.append(" cmd=").append(Files.readString(Path.of("/proc", Long.toString(pid), "comm")).strip().replace(' ', '_'));
+        } catch (IOException | RuntimeException e) {
+            // gone, or in another pid namespace: the pid is all there is
+        }
+        return sb.toString();
     }
 
     /** This process, looked up once: {@code ProcessHandle.info()} reads several /proc files. */
@@ -288,7 +322,7 @@ public final class Reservations {
 
     // ---- who holds what ----------------------------------------------------------------
 
-    /** Every CPU that has a lock file in the directory, by number: held or free, and by whom. */
+    /** Every CPU that has a lock file in the directory, by number: held or free, and by whom (nobody for a free one). */
     public List<Holding> holdings() {
         Map<String, Long> locks = ProcLocks.read();
         List<Integer> cpus = new ArrayList<>();
@@ -307,23 +341,22 @@ public final class Reservations {
     }
 
     private Holding holding(int cpu, Map<String, Long> locks) {
-        Path f = lockFile(cpu);
-        String here = LockTable.heldHere(f);
-        if (here != null) return new Holding(cpu, "held", ProcessHandle.current().pid(), true, here);
-        String last = LockTable.lastHolder(f);
-        if (locks == null) return new Holding(cpu, "unknown", -1, false, last);
-        Long pid = locks.get(ProcLocks.key(f));
-        if (pid == null) return new Holding(cpu, "free", -1, false, last);
-        return new Holding(cpu, "held", pid, false, last);
+        LockTable.Slot here = table.heldHere(cpu);
+        if (here != null) return new Holding(cpu, "held", Process.PID, true, holderLine(here));
+        if (locks == null) return new Holding(cpu, "unknown", -1, false, "");
+        Long pid = locks.get(table.key(cpu));
+        if (pid == null) return new Holding(cpu, "free", -1, false, "");
+        return new Holding(cpu, "held", pid, pid == Process.PID, holderLine(pid));
     }
 
     /**
      * The holdings as text, like OpenHFT's {@code AffinityLock.dumpLocks()}:
      * <pre>
-     * # reservations in /tmp/corescope-1000 (usable CPUs 0-3)
-     * CPU  state  pid    holder
-     *   0  free   -      last: pid=4242 thread=main since=2026-11-30T23:01:02Z cmd=java
-     *   1  held   4250   pid=4250 thread=worker-1 since=2026-11-30T23:02:10Z cmd=java
+     * # reservations in /tmp/corescope-reservations (usable CPUs 0-3)
+     * CPU  state   pid      holder
+     *   0  free    -
+     *   1  held    4242     pid=4242 thread=main since=2026-11-30T23:01:02Z cmd=java (this process)
+     *   2  held    4250     pid=4250 uid=1000 cmd=java
      * </pre>
      */
     public String dump() {
@@ -335,7 +368,7 @@ public final class Reservations {
         int w = Math.max(3, String.valueOf(hs.getLast().cpu()).length());
         sb.append(String.format("%" + w + "s  %-7s %-8s %s%n", "CPU", "state", "pid", "holder"));
         for (Holding h : hs) {
-            String who = h.holder().isEmpty() ? "" : (h.held() ? h.holder() : "last: " + h.holder());
+            String who = h.holder();
             if (h.thisProcess()) who += " (this process)";
             sb.append(String.format("%" + w + "d  %-7s %-8s %s", h.cpu(), h.state(), h.pid() < 0 ? "-" : String.valueOf(h.pid()), who).stripTrailing()).append('\n');
         }
@@ -346,8 +379,7 @@ public final class Reservations {
         Map<String, Long> locks = ProcLocks.read();
         CpuMask.Builder b = CpuMask.builder(cpus.nbits());
         for (int cpu : cpus.toArray()) {
-            Path f = lockFile(cpu);
-            if (LockTable.heldHere(f) != null || (locks != null && locks.containsKey(ProcLocks.key(f)))) b.set(cpu);
+            if (table.heldHere(cpu) != null || (locks != null && locks.containsKey(table.key(cpu)))) b.set(cpu);
         }
         return b.build();
     }
@@ -360,21 +392,15 @@ public final class Reservations {
 
     /** {@code held by pid 4242 (this process, thread main)} or {@code held by pid 4250 (thread x ...)} */
     private String heldBy(int cpu) {
-        Path f = lockFile(cpu);
-        String here = LockTable.heldHere(f);
-        if (here != null) return "held by this process (" + field(here, "thread") + ")";
+        LockTable.Slot here = table.heldHere(cpu);
+        if (here != null) return "held by this process (thread " + here.thread + ")";
         Map<String, Long> locks = ProcLocks.read();
-        Long pid = locks == null ? null : locks.get(ProcLocks.key(f));
-        if (pid != null) return "held by pid " + pid + " (" + LockTable.lastHolder(f) + ")";
+        Long pid = locks == null ? null : locks.get(table.key(cpu));
+        if (pid != null) return "held by pid " + pid + " (" + holderLine(pid) + ")";
         return "held by another process";
     }
 
-    private static String field(String holder, String name) {
-        for (String part : holder.split(" ")) if (part.startsWith(name + "=")) return name + " " + part.substring(name.length() + 1);
-        return holder;
-    }
-
-    /** The POSIX locks of {@code /proc/locks} by {@code major:minor:inode}, with their pid. */
+    /** The locks of {@code /proc/locks} ({@code FLOCK} and {@code POSIX}) by {@code major:minor:inode}, with their pid. */
     static final class ProcLocks {
         private ProcLocks() {
         }
@@ -390,7 +416,7 @@ public final class Reservations {
             Map<String, Long> out = new HashMap<>();
             for (String line : lines) {
                 String[] f = line.trim().split("\\s+");
-                // "1: POSIX  ADVISORY  WRITE 4242 fe:00:2154301 0 EOF"; waiters have "->" after the number
+                // "1: FLOCK  ADVISORY  WRITE 4242 fe:00:2154301 0 EOF"; waiters have "->" after the number
                 if (f.length < 6 || f[1].equals("->")) continue;
                 try {
                     out.put(f[5], Long.parseLong(f[4]));
@@ -401,11 +427,11 @@ public final class Reservations {
             return out;
         }
 
-        /** {@code /proc/locks}' device and inode form for {@code file}: {@code fe:00:2154301}. */
-        static String key(Path file) {
+        /** {@code /proc/locks}' device and inode form for {@code file}: {@code fe:00:2154301}; empty when it cannot be read. */
+        static String key(Path file, LinkOption... options) {
             try {
-                long dev = (Long) Files.getAttribute(file, "unix:dev", LinkOption.NOFOLLOW_LINKS);
-                long ino = (Long) Files.getAttribute(file, "unix:ino", LinkOption.NOFOLLOW_LINKS);
+                long dev = (Long) Files.getAttribute(file, "unix:dev", options);
+                long ino = (Long) Files.getAttribute(file, "unix:ino", options);
                 long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & 0xfffff000L);
                 long minor = (dev & 0xff) | ((dev >>> 12) & 0xffffff00L);
                 return String.format("%02x:%02x:%d", major, minor, ino);

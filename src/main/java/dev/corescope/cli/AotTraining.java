@@ -7,29 +7,63 @@ import java.util.List;
 /**
  * The training run behind {@code run.sh}'s AOT cache (JDK 25, {@code -XX:AOTCacheOutput}):
  * runs the short commands named in {@code args} (all four when none is named) once each,
- * through the same path as the jar's entry point ({@link Launcher}), so the cache holds the
- * classes, linkage and method profiles of each, not only of {@code topology}. Their output is
- * the caller's to discard.
+ * through the same path as the jar's entry point ({@link Launcher#main}: the checked stdout,
+ * {@link ShortCommands}), so the cache holds the classes, linkage and method profiles of each,
+ * not only of {@code topology}. Their output is the caller's to discard.
  *
- * <p>{@code pin} runs {@code true} pinned to the first CPU this process may use.
+ * <p>The cache holds what the training loaded, and a JVM started with it loads all of that at
+ * start-up, whichever command it runs; so the training runs nothing a short command would not
+ * (no picocli, no child process).
+ *
+ * <p>{@code pin} cannot be run to its end here: it replaces the process. The training runs its
+ * path up to and including the {@code execvp} call, pinned to the first CPU this process may use,
+ * with a command that cannot exist ({@link #NO_SUCH_COMMAND}), so {@code execvp} fails with
+ * ENOENT, the thread's mask and signal mask are put back, and the training goes on.
  */
 public final class AotTraining {
 
     static final List<String> COMMANDS = List.of("topology", "affinity", "mask", "pin");
 
+    /** An absolute path (so {@code execvp} does not search PATH) that no system has. */
+    static final String NO_SUCH_COMMAND = "/nonexistent/corescope-aot-training/true";
+
     private AotTraining() {
     }
 
     public static void main(String[] args) {
+        StandardOutput stdout = StandardOutput.install();
         for (String command : args.length == 0 ? COMMANDS : List.of(args)) {
-            String[] line = switch (command) {
-                case "topology" -> new String[] {"topology"};
-                case "affinity" -> new String[] {"affinity"};
-                case "mask" -> new String[] {"mask", "0-3"};
-                case "pin" -> new String[] {"pin", "--cpus", Integer.toString(Affinity.processAllowed().first()), "--", "true"};
+            switch (command) {
+                case "topology" -> Launcher.run(new String[] {"topology"});
+                case "affinity" -> Launcher.run(new String[] {"affinity"});
+                case "mask" -> Launcher.run(new String[] {"mask", "0-3"});
+                case "pin" -> pinUpToExec();
                 default -> throw new IllegalArgumentException("not a short command: " + command + "; one of " + COMMANDS);
-            };
-            Launcher.run(line);
+            }
+        }
+        stdout.finish(Main.EXIT_OK, System.err);
+    }
+
+    /**
+     * What {@code pin --cpus FIRST -- COMMAND} runs as a program ({@link Launcher#standalone}), up
+     * to the failed {@code execvp} and the usage error it becomes. The error is caught here, not
+     * reported as {@link ShortCommands} would: that goes through picocli's {@link Main}, which a
+     * short command that succeeds never loads, so the cache must not hold it.
+     */
+    static void pinUpToExec() {
+        String first = Integer.toString(Affinity.processAllowed().first());
+        PinCommand pin = ShortCommands.plainPin(new String[] {"pin", "--cpus", first, "--", NO_SUCH_COMMAND});
+        boolean was = Launcher.standalone;
+        Launcher.standalone = true;
+        try {
+            pin.call();
+            throw new IllegalStateException("pin returned although " + NO_SUCH_COMMAND + " cannot be run");
+        } catch (UsageException expected) {
+            // "cannot run it: No such file or directory": this JVM was not replaced
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            Launcher.standalone = was;
         }
     }
 }

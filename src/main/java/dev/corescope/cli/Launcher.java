@@ -23,8 +23,15 @@ public final class Launcher {
     public static void main(String[] args) {
         standalone = true;
         StandardOutput stdout = StandardOutput.install();
-        int code = run(args);
-        System.exit(stdout.finish(code, System.err));
+        OptionalInt fast = ShortCommands.run(args);
+        int code = stdout.finish(fast.isPresent() ? fast.getAsInt() : Main.execute(args), System.err);
+        // A short command that succeeded just returns: the JVM then exits with 0 as it would
+        // through System.exit, minus Runtime.exit's logger lookup (System.Logger, a ServiceLoader
+        // scan of the class path and the jimage reader: a few milliseconds, docs/performance.md).
+        // A short command starts no thread of its own, so nothing keeps the JVM alive. Every other
+        // command, and every failure, leaves through System.exit as before.
+        if (fast.isPresent() && code == Main.EXIT_OK) return;
+        System.exit(code);
     }
 
     /** The exit code of corescope run with {@code args}. */

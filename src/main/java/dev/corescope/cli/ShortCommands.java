@@ -80,7 +80,13 @@ final class ShortCommands {
 
     /** {@code pin --cpus LIST [--] COMMAND...}: everything from COMMAND on is COMMAND's. */
     private static OptionalInt pin(String[] args) {
-        if (args.length < 3) return OptionalInt.empty();
+        PinCommand c = plainPin(args);
+        return c == null ? OptionalInt.empty() : call(c);
+    }
+
+    /** The {@code pin} command of a plain {@code pin --cpus LIST [--] COMMAND...} line, or null when picocli must parse it. */
+    static PinCommand plainPin(String[] args) {
+        if (args.length < 3 || !args[0].equals("pin")) return null;
         int i = 1;
         String cpus;
         if (args[i].startsWith("--cpus=")) {
@@ -89,19 +95,19 @@ final class ShortCommands {
             cpus = args[i + 1];
             i += 2;
         } else {
-            return OptionalInt.empty();
+            return null;
         }
-        if (cpus.isEmpty() || cpus.startsWith("-") || cpus.startsWith("@")) return OptionalInt.empty();
+        if (cpus.isEmpty() || cpus.startsWith("-") || cpus.startsWith("@")) return null;
         if (i < args.length && args[i].equals("--")) {
             i++;
         } else if (i < args.length && !plainWord(args[i])) {
-            return OptionalInt.empty();
+            return null;
         }
-        if (i >= args.length) return OptionalInt.empty();
+        if (i >= args.length) return null;
         PinCommand c = new PinCommand();
         c.cpus = cpus;
         c.command = new ArrayList<>(Arrays.asList(args).subList(i, args.length));
-        return call(c);
+        return c;
     }
 
     private static OptionalInt call(Callable<Integer> command) {

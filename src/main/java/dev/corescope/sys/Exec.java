@@ -1,12 +1,9 @@
 package dev.corescope.sys;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.ffi.LibC;
-import dev.corescope.sys.ffi.sigset_t;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -27,23 +24,41 @@ import java.util.List;
  *
  * <p>{@code execvp}, {@code close_range} are not in the generated bindings: they are linked by
  * name from the C library here, errno captured.
+ *
+ * <p><b>Start-up:</b> {@code pin} is a short command, and each distinct downcall shape costs it a
+ * spun stub class and its method-handle forms (docs/performance.md). So nothing here touches
+ * jextract's {@code LibC} or {@code sigset_t} (initialising them links handles and builds layouts
+ * that {@code pin} never uses), and {@code pthread_sigmask} goes through {@link Libc.PthreadSigmaskShared},
+ * the shape of the affinity calls that {@code pin} has linked already. What is left to link is
+ * {@code execvp} and {@code close_range}.
  */
 public final class Exec {
 
-    private static final Linker LINKER = Linker.nativeLinker();
-
     /** {@code int execvp(const char *file, char *const argv[])}. */
-    private static final MethodHandle EXECVP = Libc.withErrno(
-            LINKER.defaultLookup().find("execvp").orElseThrow(),
+    private static final MethodHandle EXECVP = Libc.withErrno(Libc.symbol("execvp"),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
 
     /** {@code int close_range(unsigned int first, unsigned int last, int flags)}; absent before glibc 2.34. */
-    private static final MethodHandle CLOSE_RANGE = LINKER.defaultLookup().find("close_range")
+    private static final MethodHandle CLOSE_RANGE = Libc.findSymbol("close_range")
             .map(a -> Libc.withErrno(a, FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)))
             .orElse(null);
 
     /** {@code CLOSE_RANGE_CLOEXEC} from {@code <linux/close_range.h>}. */
     private static final int CLOSE_RANGE_CLOEXEC = 1 << 2;
+
+    /**
+     * {@code SIG_SETMASK} of Linux's generic signal ABI (x86-64, arm64, riscv64), the value the
+     * generated {@code LibC.SIG_SETMASK()} holds; written here so that {@code pin} does not
+     * initialise {@code LibC} for one constant ({@code ExecTest} checks that they agree).
+     */
+    static final int SIG_SETMASK = 2;
+
+    /**
+     * {@code sizeof(sigset_t)} in glibc: 1024 bits on every Linux architecture. An all-zero set
+     * is the empty set ({@code sigemptyset} is a memset), and {@code pthread_sigmask} reads only
+     * the kernel's 64 signals of it.
+     */
+    static final long SIGSET_BYTES = 128;
 
     private Exec() {
     }
@@ -62,20 +77,19 @@ public final class Exec {
             MemorySegment argv = arena.allocate(ValueLayout.ADDRESS, command.size() + 1L);
             for (int i = 0; i < command.size(); i++) argv.setAtIndex(ValueLayout.ADDRESS, i, arena.allocateFrom(command.get(i)));
             argv.setAtIndex(ValueLayout.ADDRESS, command.size(), MemorySegment.NULL);
-            MemorySegment empty = sigset_t.allocate(arena);
-            MemorySegment saved = sigset_t.allocate(arena);
-            LibC.sigemptyset(empty);
+            MemorySegment empty = arena.allocate(SIGSET_BYTES, 8); // zeroed: the empty set
+            MemorySegment saved = arena.allocate(SIGSET_BYTES, 8);
             MemorySegment state = Libc.callState(arena);
 
             Pinning pinned = Affinity.pin(cpus);
             try {
-                setMask(LibC.SIG_SETMASK(), empty, saved);
+                setMask(state, empty, saved);
                 try {
                     closeOnExecAbove2(state);
                     int rc = (int) EXECVP.invokeExact(state, file, argv);
                     return new NativeException("execvp", "file=" + command.getFirst(), rc == -1 ? Libc.errno(state) : 0);
                 } finally {
-                    setMask(LibC.SIG_SETMASK(), saved, MemorySegment.NULL);
+                    setMask(state, saved, MemorySegment.NULL);
                 }
             } catch (Throwable t) {
                 throw NativeCalls.rethrow(t);
@@ -91,8 +105,9 @@ public final class Exec {
         int ignored = (int) CLOSE_RANGE.invokeExact(state, 3, -1, CLOSE_RANGE_CLOEXEC);
     }
 
-    private static void setMask(int how, MemorySegment set, MemorySegment old) throws Throwable {
-        int rc = (int) Libc.PthreadSigmask.HANDLE.invokeExact(how, set, old);
-        if (rc != 0) throw new NativeException("pthread_sigmask", "how=" + how, rc);
+    /** {@code pthread_sigmask(SIG_SETMASK, set, old)}; it returns the error number, errno is not read. */
+    private static void setMask(MemorySegment state, MemorySegment set, MemorySegment old) throws Throwable {
+        int rc = (int) Libc.PthreadSigmaskShared.HANDLE.invokeExact(state, SIG_SETMASK, set.address(), old);
+        if (rc != 0) throw new NativeException("pthread_sigmask", "how=SIG_SETMASK", rc);
     }
 }

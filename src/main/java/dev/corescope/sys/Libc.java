@@ -79,6 +79,18 @@ final class Libc {
     }
 
     /**
+     * {@code pthread_sigmask(how, set, oldset)} linked with the shape of {@link SchedGetaffinity}
+     * ({@code int f(int, long, void *)}, errno captured), for {@code pin}'s start-up: one stub
+     * fewer to spin. {@code set} is passed as its address: a pointer and a {@code long} travel
+     * the same way (one 64-bit integer register) on every LP64 ABI the FFM linker supports, so
+     * the call is exactly {@code pthread_sigmask}'s. It returns the error number; the captured
+     * errno is not read.
+     */
+    static final class PthreadSigmaskShared {
+        static final MethodHandle HANDLE = withErrno(symbol("pthread_sigmask"), INT_INT_LONG_ADDRESS);
+    }
+
+    /**
      * {@code pthread_self()}: cannot fail, so no errno capture; {@code critical(false)} since it
      * is one load. On x86-64 glibc its value is the thread pointer (the TCB is at {@code %fs:0}),
      * which {@link CurrentCpu} needs to find the thread's rseq area.

@@ -199,6 +199,113 @@ class ReservationsTest {
     }
 
     @Test
+    void aGroupWritableDirectoryNeedsTheStickyBit() throws Exception {
+        Path group = Files.createDirectory(tmp.resolve("group"));
+        Files.setPosixFilePermissions(group, PosixFilePermissions.fromString("rwxrwx---"));
+        Topology t = Topology.read(bigSmt().root());
+        ReservationException e = assertThrows(ReservationException.class, () -> Reservations.of(group, t, t.online()));
+        assertTrue(e.getMessage().contains("no sticky bit"), e.getMessage());
+        chmod("1770", group);
+        try (Reservation r = Reservations.of(group, t, t.online()).reserveCpu(3)) {
+            assertEquals(3, r.cpu());
+        }
+    }
+
+    @Test
+    void aStickyDirectoryAnyoneMayWriteIsUsedAndItsLockFilesAreReadOnly() throws Exception {
+        Path shared = Files.createDirectory(tmp.resolve("shared"));
+        chmod("1777", shared);
+        Topology t = Topology.read(bigSmt().root());
+        try (Reservation r = Reservations.of(shared, t, t.online()).reserveCpu(6)) {
+            Path f = shared.resolve("cpu-6.lock");
+            assertEquals(0444, (Integer) Files.getAttribute(f, "unix:mode") & 07777, "created 0444 whatever the umask");
+            assertEquals(0, Files.size(f), "nothing is ever written into a lock file");
+        }
+    }
+
+    /**
+     * The lock works on a read-only descriptor: a 0444 file (here owned by another user when the
+     * test runs as root) is still locked, against another process too. A POSIX lock
+     * ({@code FileChannel.lock}) would need a writable descriptor and fail here.
+     */
+    @Test
+    void aReadOnlyLockFileOfSomeoneElseStillLocks() throws Exception {
+        MachineTree m = bigSmt();
+        Path locks = Files.createDirectory(tmp.resolve("ro"));
+        Path f = Files.createFile(locks.resolve("cpu-4.lock"));
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("r--r--r--"));
+        if (LockDirectory.uid() == 0) Files.setAttribute(f, "unix:uid", 54321);
+        Topology t = Topology.read(m.root());
+        Reservations r = Reservations.of(locks, t, t.online());
+        try (Reservation mine = r.reserveCpu(4)) {
+            assertEquals(4, mine.cpu());
+            Process child = new ProcessBuilder(MachineTree.javaCommand(ReservingChild.class,
+                    locks.toString(), m.root().toString(), "cpu", "4")).redirectErrorStream(true).start();
+            try {
+                List<String> lines = readUntilReady(child);
+                assertEquals(2, lines.size(), lines.toString());
+                assertTrue(lines.get(0).startsWith("failed CPU 4 is held by pid " + ProcessHandle.current().pid()), lines.get(0));
+            } finally {
+                child.getOutputStream().close();
+                assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+            }
+        }
+        assertEquals("r--r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
+    }
+
+    /**
+     * Two users, one directory: root makes a sticky 1777 directory and a 0444 lock file in it;
+     * a JVM running as {@code nobody} locks that file, and root then cannot reserve the CPU.
+     */
+    @Test
+    void anotherUserLocksAFileRootCreatedAndRootSeesIt() throws Exception {
+        assumeTrue(LockDirectory.uid() == 0, "needs root to start a process as another user");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "needs setpriv(1) to drop to user nobody");
+        Path base = Files.createTempDirectory(Path.of("/tmp"), "corescope-two-users");
+        try {
+            chmod("0755", base);
+            MachineTree m = MachineTree.build(base.resolve("tree"), 0, 1, 1, 2, 2);
+            Path shared = Files.createDirectory(base.resolve("shared"));
+            chmod("1777", shared);
+            Topology t = Topology.read(m.root());
+            Reservations r = Reservations.of(shared, t, t.online());
+            r.reserveCpu(2).close();  // root creates cpu-2.lock, 0444
+            List<String> cmd = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+            cmd.addAll(MachineTree.javaCommand(ReservingChild.class, shared.toString(), m.root().toString(), "cpu", "2"));
+            int cp = cmd.indexOf("-cp") + 1;
+            cmd.set(cp, projectClassPath());
+            Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            try {
+                assertEquals(List.of("held 2", "ready"), readUntilReady(child));
+                ReservationException e = assertThrows(ReservationException.class, () -> r.reserveCpu(2));
+                assertTrue(e.getMessage().contains("held by pid " + child.pid() + " (pid=" + child.pid() + " uid=65534"), e.getMessage());
+                assertEquals(0, (Integer) Files.getAttribute(shared.resolve("cpu-2.lock"), "unix:uid"), "still root's file");
+            } finally {
+                child.getOutputStream().close();
+                assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+            }
+            try (Reservation again = r.reserveCpu(2)) {
+                assertEquals(2, again.cpu());
+            }
+        } finally {
+            new ProcessBuilder("rm", "-rf", base.toString()).start().waitFor();
+        }
+    }
+
+    /** The class path entries a user other than root can read: the project's classes, not root's ~/.m2. */
+    private static String projectClassPath() {
+        List<String> out = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (e.contains("/target/")) out.add(e);
+        }
+        return String.join(java.io.File.pathSeparator, out);
+    }
+
+    private static void chmod(String mode, Path p) throws Exception {
+        assertEquals(0, new ProcessBuilder("chmod", mode, p.toString()).inheritIO().start().waitFor());
+    }
+
+    @Test
     void aKilledHoldersCpuIsFreeAgain() throws Exception {
         MachineTree m = bigSmt();
         Reservations r = over(m);

@@ -95,8 +95,10 @@ class RunScriptTest {
     @Test
     void userOptionsComeLastSoTheirValueWins() throws Exception {
         List<String> args = javaArgs("-XX:+UsePerfData", "topology");
-        int jar = args.indexOf("-jar");
+        int jar = args.indexOf("-cp");
         assertEquals(jar - 1, args.lastIndexOf("-XX:+UsePerfData"), args.toString());
+        // the jar on the class path and the entry point by name (no -jar: see run.sh), then the command
+        assertEquals(List.of(Launcher.class.getName(), "topology"), args.subList(jar + 2, args.size()), args.toString());
         assertTrue(args.indexOf("-XX:-UsePerfData") < args.lastIndexOf("-XX:+UsePerfData"), args.toString());
     }
 
@@ -119,11 +121,11 @@ class RunScriptTest {
         }
     }
 
-    /** The real JVM accepts the JVM options of {@code args} (everything before {@code -jar}). */
+    /** The real JVM accepts the JVM options of {@code args} (everything before {@code -cp JAR Launcher}). */
     private static void assertRealJvmStartsWith(List<String> args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(REAL_JAVA.toString());
-        cmd.addAll(args.subList(0, args.indexOf("-jar")));
+        cmd.addAll(args.subList(0, args.indexOf("-cp")));
         cmd.add("-version");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

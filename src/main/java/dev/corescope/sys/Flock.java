@@ -1,0 +1,161 @@
+package dev.corescope.sys;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.Locale;
+
+/**
+ * Lock files for {@code affinity.Reservations}: {@code openat} without following symbolic
+ * links, {@code fchmod}, and {@code flock(2)}. None of these is in the jextract symbol list,
+ * so each is linked by name ({@link Libc#symbol}) with errno captured.
+ *
+ * <p>Why {@code flock} and not {@code FileChannel.lock}: Java's file locks are POSIX record
+ * locks ({@code fcntl(F_SETLK)}), which need a descriptor open for writing to take an
+ * exclusive lock, belong to the whole process (so two threads, or two descriptors of one
+ * file, never conflict), and are all dropped when <em>any</em> descriptor of the file is
+ * closed. {@code flock} locks belong to the open file description: they work on a read-only
+ * descriptor (so a lock file created {@code 0444} by one user can be locked by every other
+ * user, who cannot truncate or write it), two descriptors conflict even within one process,
+ * and the kernel still drops them when the holding process dies.
+ *
+ * <p>Flag values differ between architectures ({@code O_DIRECTORY} and {@code O_NOFOLLOW} are
+ * {@code 040000} and {@code 0100000} on arm, arm64 and powerpc, {@code 0200000} and
+ * {@code 0400000} in asm-generic, used by x86-64 and riscv64).
+ *
+ * <p><b>Note:</b> thread-safe; each thread uses its own call-state segment.
+ */
+public final class Flock {
+
+    private static final int O_RDONLY = 0;
+    private static final int O_CREAT = 0100;
+    private static final int O_EXCL = 0200;
+    private static final int O_NONBLOCK = 04000;
+    private static final int O_CLOEXEC = 02000000;
+    private static final boolean ARM_STYLE_FLAGS = switch (System.getProperty("os.arch", "").toLowerCase(Locale.ROOT)) {
+        case "aarch64", "arm", "ppc64", "ppc64le" -> true;
+        default -> false;
+    };
+    private static final int O_DIRECTORY = ARM_STYLE_FLAGS ? 040000 : 0200000;
+    private static final int O_NOFOLLOW = ARM_STYLE_FLAGS ? 0100000 : 0400000;
+    private static final int AT_FDCWD = -100;
+
+    private static final int LOCK_EX = 2;
+    private static final int LOCK_NB = 4;
+    private static final int LOCK_UN = 8;
+
+    private static final FunctionDescriptor INT_INT_ADDRESS_INT_INT = FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+    private static final FunctionDescriptor INT_INT_INT = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+    private static final FunctionDescriptor INT_INT = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+
+    /** {@code int openat(int dirfd, const char *path, int flags, ...)}: the mode is the first variadic argument. */
+    private static final class Openat {
+        static final MethodHandle HANDLE = Libc.withErrnoVariadic(Libc.symbol("openat"), INT_INT_ADDRESS_INT_INT, 3);
+    }
+
+    /** {@code int flock(int fd, int operation)}; {@code fchmod(int fd, mode_t mode)} has the same shape. */
+    private static final class FlockCall {
+        static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("flock"), INT_INT_INT);
+    }
+
+    private static final class Fchmod {
+        static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("fchmod"), INT_INT_INT);
+    }
+
+    private static final class Close {
+        static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("close"), INT_INT);
+    }
+
+    /** Per-thread errno call state, so a lock or unlock allocates nothing. */
+    private static final ThreadLocal<MemorySegment> CALL_STATE =
+            // automatic arena by design: the segment lives as long as its thread
+            ThreadLocal.withInitial(() -> Libc.callState(Arena.ofAuto()));
+
+    private Flock() {
+    }
+
+    /**
+     * {@code open(dir, O_RDONLY|O_DIRECTORY|O_NOFOLLOW|O_CLOEXEC)}: fails with {@code ELOOP}
+     * when {@code dir} is a symbolic link and {@code ENOTDIR} when it is no directory.
+     */
+    public static int openDirectory(String dir) {
+        return openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+    }
+
+    /**
+     * {@code openat(dirFd, name, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC)}, with
+     * {@code O_CREAT|O_EXCL} and {@code mode} when {@code create}. Read-only: {@code flock}
+     * needs no more. {@code O_NONBLOCK} so a FIFO planted under the name cannot stall the
+     * open; {@code O_NOFOLLOW} fails a symbolic link with {@code ELOOP}.
+     */
+    public static int openLockFile(int dirFd, String name, boolean create, int mode) {
+        int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0);
+        return openat(dirFd, name, flags, create ? mode : 0);
+    }
+
+    private static int openat(int dirFd, String path, int flags, int mode) {
+        MemorySegment state = CALL_STATE.get();
+        int fd;
+        try (Arena arena = Arena.ofConfined()) {
+            fd = (int) Openat.HANDLE.invokeExact(state, dirFd, arena.allocateFrom(path), flags, mode);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+        if (fd == -1) throw new NativeException("openat", path, Libc.errno(state));
+        return fd;
+    }
+
+    /** {@code fchmod(fd, mode)}: sets the mode whatever the umask was at creation. */
+    public static void fchmod(int fd, int mode) {
+        MemorySegment state = CALL_STATE.get();
+        int rc;
+        try {
+            rc = (int) Fchmod.HANDLE.invokeExact(state, fd, mode);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+        if (rc == -1) throw new NativeException("fchmod", "fd=" + fd + ", mode=0" + Integer.toOctalString(mode), Libc.errno(state));
+    }
+
+    /**
+     * {@code flock(fd, LOCK_EX|LOCK_NB)}: true when this open file description now holds the
+     * lock (or already did), false when another one holds it.
+     */
+    public static boolean tryLockExclusive(int fd) {
+        MemorySegment state = CALL_STATE.get();
+        int rc;
+        try {
+            rc = (int) FlockCall.HANDLE.invokeExact(state, fd, LOCK_EX | LOCK_NB);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+        if (rc == 0) return true;
+        int errno = Libc.errno(state);
+        if (errno == Errno.EAGAIN.number()) return false;  // EWOULDBLOCK
+        throw new NativeException("flock", "fd=" + fd + ", LOCK_EX|LOCK_NB", errno);
+    }
+
+    /** {@code flock(fd, LOCK_UN)}. */
+    public static void unlock(int fd) {
+        MemorySegment state = CALL_STATE.get();
+        int rc;
+        try {
+            rc = (int) FlockCall.HANDLE.invokeExact(state, fd, LOCK_UN);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+        if (rc == -1) throw new NativeException("flock", "fd=" + fd + ", LOCK_UN", Libc.errno(state));
+    }
+
+    /** {@code close(fd)}, errors ignored: nothing is written through these descriptors. */
+    public static void close(int fd) {
+        try {
+            int ignored = (int) Close.HANDLE.invokeExact(CALL_STATE.get(), fd);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+}
