@@ -108,7 +108,7 @@ public class CpupriBenchmark {
     @Param({"writers"})
     public String rt;
 
-    CpupriModel model;
+    CpupriStruct model;
     int readerCpu;
     int[] writerCpus;
 
@@ -119,7 +119,7 @@ public class CpupriBenchmark {
         int[] chosen = choose(topology, placement, usable(topology, cpus), writers);
         readerCpu = chosen[0];
         writerCpus = java.util.Arrays.copyOfRange(chosen, 1, chosen.length);
-        model = create(variant, Affinity.nrCpuIds(), topology.cacheLineSize(), writerCpus, chosen, CpupriModel.Rt.of(rt));
+        model = create(variant, Affinity.nrCpuIds(), topology.cacheLineSize(), writerCpus, chosen, CpupriStruct.Rt.of(rt));
     }
 
     @TearDown(Level.Trial)
@@ -197,7 +197,7 @@ public class CpupriBenchmark {
     public static final List<String> VARIANTS = List.of("packed", "aligned", "split",
             "heap_packed", "heap_padded", "heap_contended");
 
-    static CpupriModel create(String variant, int nrCpuIds, int lineSize, int[] writers, int[] task, CpupriModel.Rt rt) {
+    static CpupriStruct create(String variant, int nrCpuIds, int lineSize, int[] writers, int[] task, CpupriStruct.Rt rt) {
         if (variant.startsWith("heap_")) return HeapCpupri.create(variant, nrCpuIds, writers, task, rt);
         return new OffHeapCpupri(Kind.of(variant), lineSize, nrCpuIds, writers, task, rt);
     }

@@ -11,6 +11,7 @@ import dev.corescope.bench.cpupri.CpupriLayouts.Kind;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
+import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.Affinity;
 import dev.corescope.topology.Placement;
 import dev.corescope.topology.Placements;
@@ -27,6 +28,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code bench cpupri}: seed 002's two halves. The layouts of {@code struct cpupri} (FFM
@@ -47,7 +49,7 @@ public final class CpupriFamily implements BenchFamily {
     static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 50, 6, 50);
 
     /** {@code params.rt} of the cpupri workload: the kernel's idle CPUs at NORMAL first, then the full scan. */
-    static final List<String> RT = List.of(CpupriModel.Rt.WRITERS.param, CpupriModel.Rt.ALL.param);
+    static final List<String> RT = List.of(CpupriStruct.Rt.WRITERS.param, CpupriStruct.Rt.ALL.param);
 
     /** The NR_CPUS values for the OFFSTACK=n layouts: x86-64 defconfig and MAXSMP. */
     static final String DEFAULT_NR_CPUS = "64,8192";
@@ -119,8 +121,52 @@ public final class CpupriFamily implements BenchFamily {
                     + "99 aligned, 8 split; there the aligned layout (and the padded heap objects) pay for their size.");
         }
 
-        String text = CpupriReport.text(line, layouts, seedLayouts, heap, runs, results, notes, HeapLayouts.vmDetails());
-        return new FamilyRun(name(), results, layouts, List.of(), null, notes, text);
+        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, results, notes);
+        return new FamilyRun(name(), results, layouts, List.of(), null, notes, CpupriView.text(model), model);
+    }
+
+    private static CpupriModel model(int line, List<Layout> layouts, List<Layout> seedLayouts, List<HeapLayouts.HeapLayout> heap,
+                                     List<Run> runs, List<Result> results, List<String> notes) {
+        List<CpupriModel.Struct> structs = new ArrayList<>();
+        List<Layout> offstack = layouts.stream().filter(l -> Boolean.TRUE.equals(l.params().get("offstack"))).toList();
+        for (int i = 0; i < offstack.size(); i++) {
+            Layout l = offstack.get(i);
+            Kind k = Kind.of(l.name());
+            Config c = Config.offstack(line);
+            var s = CpupriLayouts.layout(k, c);
+            long[] counts = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
+            long[] masks = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
+            for (int p = 0; p < counts.length; p++) {
+                counts[p] = CpupriLayouts.countOffset(s, k, p);
+                masks[p] = CpupriLayouts.maskOffset(s, k, p);
+            }
+            boolean shared = counts[CpupriLayouts.CPUPRI_RT99] / line == masks[CpupriLayouts.CPUPRI_RT99] / line;
+            structs.add(new CpupriModel.Struct(l, k.description(), seedLayouts.get(i).cacheLines(), shared, counts, masks,
+                    Integer.BYTES, c.maskBytes()));
+        }
+        List<Layout> inline = layouts.stream().filter(l -> Boolean.FALSE.equals(l.params().get("offstack"))).toList();
+        List<CpupriModel.Heap> heaps = heap.stream().map(h -> new CpupriModel.Heap(h.variant(),
+                h.type().getName().replace("dev.corescope.bench.cpupri.", ""), h.countOffset(), h.maskOffset(), h.gap(),
+                h.instanceSize(), h.apart(line), h.layout())).toList();
+        List<CpupriModel.Run> saved = runs.stream().map(r -> new CpupriModel.Run(r.workload(), r.variant(), r.implementation(),
+                r.placement().name(), r.placement().description(), r.writers(), Arrays.stream(r.cpus()).boxed().toList(), r.rt())).toList();
+        return new CpupriModel(line, structs, inline, heaps, HeapLayouts.vmDetails(), saved, results, notes);
+    }
+
+    @Override
+    public boolean draws() {
+        return true;
+    }
+
+    @Override
+    public Optional<String> text(ResultsFile file) {
+        return CpupriView.model(file).map(CpupriView::text);
+    }
+
+    /** The cache lines of each layout, showing which counts and masks share a line. */
+    @Override
+    public Optional<String> picture(ResultsFile file) {
+        return CpupriView.model(file).filter(m -> !m.structs().isEmpty()).map(CpupriView::svg);
     }
 
     /**
@@ -249,7 +295,7 @@ public final class CpupriFamily implements BenchFamily {
                 .param("variant", r.variant())
                 .param("placement", r.placement().name())
                 .param("cpus", CpuMask.of(Arrays.stream(r.cpus()).max().orElse(0) + 1, r.cpus()).toList())
-                .param("rt", r.rt() == null ? CpupriModel.Rt.WRITERS.param : r.rt())
+                .param("rt", r.rt() == null ? CpupriStruct.Rt.WRITERS.param : r.rt())
                 .threadGroups(1, r.writers());
         Collection<RunResult> found = new Runner(ob.build()).run();
         if (found.isEmpty()) throw new IllegalStateException("JMH ran nothing for cpupri " + r.workload() + " " + r.variant());

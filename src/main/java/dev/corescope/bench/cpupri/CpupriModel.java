@@ -1,89 +1,59 @@
 package dev.corescope.bench.cpupri;
 
+import dev.corescope.report.Layout;
+import dev.corescope.report.Result;
+
+import java.util.List;
+
 /**
- * One {@code struct cpupri} in one layout, with the accesses the benchmark times. The reader
- * side mirrors {@code cpupri_find()}, the writer side {@code cpupri_set()} (kernel/sched/cpupri.c,
- * Linux 6.x). All shared loads are opaque or stronger, so the JIT cannot hoist them out of
- * JMH's loop and a reader really goes to memory on every operation.
+ * What one {@code bench cpupri} run measured, as saved in the results file
+ * ({@code models.cpupri}), so that {@link CpupriView} renders a saved file as it rendered the
+ * live run: the layouts of {@code struct cpupri}, the Java-heap analogue, the contention rows.
  *
- * <p><b>Note:</b> {@link #find} and {@link #readMask} may run on any number of threads;
- * {@link #toggle(int)} for one CPU must run on one thread at a time, as the kernel holds that
- * CPU's runqueue lock around {@code cpupri_set()}.
+ * @param lineSize  the cache line size the layouts were laid out with
+ * @param structs   the {@code CONFIG_CPUMASK_OFFSTACK=y} layouts (the seed's), with where each vec's count and mask sit
+ * @param inline    the {@code CONFIG_CPUMASK_OFFSTACK=n} layouts, one per layout and NR_CPUS
+ * @param heap      the Java-heap analogue, one per heap variant
+ * @param vmDetails JOL's description of the JVM that laid out the heap objects
+ * @param runs      one entry per measured workload, variant, implementation, placement and writers
+ * @param results   the contention rows ({@code find} and {@code set}), as in {@code results[]}
+ * @param notes     every note the run printed
  */
-interface CpupriModel extends AutoCloseable {
+public record CpupriModel(int lineSize, List<Struct> structs, List<Layout> inline, List<Heap> heap, String vmDetails,
+                          List<Run> runs, List<Result> results, List<String> notes) {
 
-    /**
-     * Which CPUs of the run run RT tasks, {@code params.rt}. In the kernel every online CPU is in
-     * cpupri ({@code rq_online_rt()} calls {@code cpupri_set(..., CPUPRI_NORMAL)}), so the models
-     * put every CPU of the run in at start: the writers' at NORMAL, from where they move to RT99
-     * and back, and the others (the reader's) as this says.
-     */
-    enum Rt {
-        /** Only the writers' CPUs run RT tasks; the others sit at CPUPRI_NORMAL, so a find stops at index 0. */
-        WRITERS("writers"),
-        /** Every other CPU runs RT99: while a writer is at RT99 a find reads all 99 counts and finds nothing. */
-        ALL("all");
-
-        final String param;
-
-        Rt(String param) {
-            this.param = param;
-        }
-
-        static Rt of(String param) {
-            for (Rt r : values()) if (r.param.equals(param)) return r;
-            throw new IllegalArgumentException("rt=" + param + ": not writers or all");
-        }
-
-        /** The priority {@code cpu} starts at: NORMAL for a writer, else as this mode says. */
-        int startPriority(int cpu, int[] writers) {
-            for (int w : writers) if (w == cpu) return CpupriLayouts.CPUPRI_NORMAL;
-            return this == ALL ? CpupriLayouts.CPUPRI_RT99 : CpupriLayouts.CPUPRI_NORMAL;
-        }
-
-        /** The CPUs to put in cpupri at start: the writers, then the task's other CPUs. */
-        static int[] cpusOfTheRun(int[] writers, int[] task) {
-            return java.util.stream.IntStream.concat(java.util.Arrays.stream(writers), java.util.Arrays.stream(task))
-                    .distinct().toArray();
-        }
+    public CpupriModel {
+        structs = List.copyOf(structs);
+        inline = List.copyOf(inline);
+        heap = List.copyOf(heap);
+        runs = List.copyOf(runs);
+        results = List.copyOf(results);
+        notes = List.copyOf(notes);
     }
 
-    /** The priority the {@code mechanism} workload works on: RT99, the seed's threads, in the struct's last lines. */
-    int MECHANISM_PRIORITY = CpupriLayouts.CPUPRI_RT99;
-
-    /** The waking task's cpupri in the {@code cpupri} workload: RT99, so the scan covers 0..98. */
-    int TASK_PRIORITY = CpupriLayouts.CPUPRI_RT99;
-
-    /** mechanism, reader: loads {@code pri_to_cpu[99].mask}, the pointer, and nothing else. */
-    long readMask();
-
-    /** mechanism, writer: {@code atomic_inc} then {@code atomic_dec} of {@code pri_to_cpu[99].count}. */
-    void incDec();
-
     /**
-     * {@code cpupri_find(cp, p, lowest_mask)} for an RT99 task allowed on every CPU of the run:
-     * from index 0 up to the task's priority, read the count, skip empty priorities, then read
-     * the mask of the first non-empty one into {@code lowestMask}.
+     * One offstack layout of {@code struct cpupri}.
      *
-     * @return the index found, or -1
+     * @param layout          its JOL-style rows
+     * @param description     what it is (today's kernel, the patch, the alternative)
+     * @param seedCacheLines  its size in 64-byte lines, as the seed counted them
+     * @param rt99Shared      whether count[99] and mask[99] share a line
+     * @param countOffsets    each vec's count offset, by priority index
+     * @param maskOffsets     each vec's mask offset, by priority index
+     * @param countBytes      the size of a count ({@code atomic_t})
+     * @param maskBytes       the size of a mask ({@code cpumask_var_t}, a pointer)
      */
-    int find(long[] lowestMask);
-
-    /**
-     * {@code cpupri_set(cp, cpu, newpri)} as an RT task is enqueued on or dequeued from
-     * {@code cpu}: moves the CPU between CPUPRI_NORMAL (0) and RT99, which sets and clears its
-     * bit in both masks and increments and decrements both counts, {@code count[0]} included.
-     */
-    void toggle(int cpu);
-
-    /** The counts a {@link #find} that returned {@code index} read: index + 1, or all 99 when it found none. */
-    static int countsRead(int index) {
-        return index < 0 ? TASK_PRIORITY : index + 1;
+    public record Struct(Layout layout, String description, long seedCacheLines, boolean rt99Shared, long[] countOffsets,
+                         long[] maskOffsets, long countBytes, long maskBytes) {
     }
 
-    /** Words in a cpumask of this model (for the caller's {@code lowest_mask}). */
-    int maskWords();
+    /** A heap variant: the class, JOL's rows, and where count and mask sit in one object. */
+    public record Heap(String variant, String type, long countOffset, long maskOffset, long gap, long instanceSize,
+                       boolean apart, Layout layout) {
+    }
 
-    @Override
-    void close();
+    /** One measurement; {@code rt} is null for the {@code mechanism} workload. */
+    public record Run(String workload, String variant, String implementation, String placement, String placementDescription,
+                      int writers, List<Integer> cpus, String rt) {
+    }
 }

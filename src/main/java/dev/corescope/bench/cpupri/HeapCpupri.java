@@ -17,7 +17,7 @@ import static dev.corescope.bench.cpupri.CpupriLayouts.CPUPRI_RT99;
  * <p>One subclass per shape, each with its own {@code static final} VarHandles, so that in a
  * forked JMH run the calls below are monomorphic and inlined.
  */
-abstract sealed class HeapCpupri implements CpupriModel {
+abstract sealed class HeapCpupri implements CpupriStruct {
 
     private static final VarHandle WORD = MethodHandles.arrayElementVarHandle(long[].class);
 

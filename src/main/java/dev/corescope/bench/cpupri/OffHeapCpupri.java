@@ -26,7 +26,7 @@ import static dev.corescope.bench.cpupri.CpupriLayouts.CPUPRI_RT99;
  * <p>The memory lives in a shared arena (reader and writers are different threads), closed by
  * {@link #close()} when the trial ends.
  */
-final class OffHeapCpupri implements CpupriModel {
+final class OffHeapCpupri implements CpupriStruct {
 
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();

@@ -1,6 +1,6 @@
 package dev.corescope.bench.cpupri;
 
-import dev.corescope.bench.cpupri.CpupriModel.Rt;
+import dev.corescope.bench.cpupri.CpupriStruct.Rt;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
@@ -11,18 +11,18 @@ import static dev.corescope.bench.cpupri.CpupriLayouts.CPUPRI_RT99;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The model follows cpupri_set() and cpupri_find(), whatever the layout. */
-class CpupriModelTest {
+class CpupriStructTest {
 
     static final List<String> VARIANTS = CpupriBenchmark.VARIANTS;
 
-    private static int count(CpupriModel m, int p) {
+    private static int count(CpupriStruct m, int p) {
         return m instanceof OffHeapCpupri o ? o.count(p) : ((HeapCpupri) m).count(p);
     }
 
     @ParameterizedTest
     @FieldSource("VARIANTS")
     void everyCpuOfTheRunStartsInCpupriAndFindReturnsIndexZero(String variant) {
-        try (CpupriModel m = CpupriBenchmark.create(variant, 130, 64, new int[]{1, 129}, new int[]{0, 1, 129}, Rt.WRITERS)) {
+        try (CpupriStruct m = CpupriBenchmark.create(variant, 130, 64, new int[]{1, 129}, new int[]{0, 1, 129}, Rt.WRITERS)) {
             assertEquals(3, count(m, CPUPRI_NORMAL), "the reader's CPU 0 and the writers' 1 and 129, as rq_online_rt() puts them");
             long[] lowest = new long[m.maskWords()];
             assertEquals(0, m.find(lowest));
@@ -35,11 +35,11 @@ class CpupriModelTest {
     @ParameterizedTest
     @FieldSource("VARIANTS")
     void withOneWriterAFindReadsOneCountWhereverTheWriterIs(String variant) {
-        try (CpupriModel m = CpupriBenchmark.create(variant, 64, 64, new int[]{1}, new int[]{0, 1}, Rt.WRITERS)) {
+        try (CpupriStruct m = CpupriBenchmark.create(variant, 64, 64, new int[]{1}, new int[]{0, 1}, Rt.WRITERS)) {
             long[] lowest = new long[m.maskWords()];
             for (int i = 0; i < 4; i++) {
                 int found = m.find(lowest);
-                assertEquals(1, CpupriModel.countsRead(found), "toggle " + i + ": stopped at index " + found);
+                assertEquals(1, CpupriStruct.countsRead(found), "toggle " + i + ": stopped at index " + found);
                 assertEquals(i % 2 == 0 ? 0b11L : 0b01L, lowest[0], "toggle " + i + ": the CPUs at NORMAL");
                 m.toggle(1);
             }
@@ -49,21 +49,21 @@ class CpupriModelTest {
     @ParameterizedTest
     @FieldSource("VARIANTS")
     void rtAllPutsTheReadersCpuAtRt99SoAFindScansEveryCountWhileTheWriterIsThere(String variant) {
-        try (CpupriModel m = CpupriBenchmark.create(variant, 64, 64, new int[]{1}, new int[]{0, 1}, Rt.ALL)) {
+        try (CpupriStruct m = CpupriBenchmark.create(variant, 64, 64, new int[]{1}, new int[]{0, 1}, Rt.ALL)) {
             assertEquals(1, count(m, CPUPRI_NORMAL));
             assertEquals(1, count(m, CPUPRI_RT99));
             long[] lowest = new long[m.maskWords()];
-            assertEquals(1, CpupriModel.countsRead(m.find(lowest)));
+            assertEquals(1, CpupriStruct.countsRead(m.find(lowest)));
             m.toggle(1);
             assertEquals(-1, m.find(lowest), "an RT99 task cannot preempt CPUs that all run RT99");
-            assertEquals(99, CpupriModel.countsRead(-1));
+            assertEquals(99, CpupriStruct.countsRead(-1));
         }
     }
 
     @ParameterizedTest
     @FieldSource("VARIANTS")
     void toggleMovesACpuBetweenNormalAndRt99LikeCpupriSet(String variant) {
-        try (CpupriModel m = CpupriBenchmark.create(variant, 64, 64, new int[]{3}, new int[]{0, 3}, Rt.WRITERS)) {
+        try (CpupriStruct m = CpupriBenchmark.create(variant, 64, 64, new int[]{3}, new int[]{0, 3}, Rt.WRITERS)) {
             long[] lowest = new long[m.maskWords()];
             m.toggle(3);
             assertEquals(1, count(m, CPUPRI_NORMAL));
@@ -81,7 +81,7 @@ class CpupriModelTest {
     @ParameterizedTest
     @FieldSource("VARIANTS")
     void findSkipsCpusTheTaskMayNotRunOn(String variant) {
-        try (CpupriModel m = CpupriBenchmark.create(variant, 64, 64, new int[]{5}, new int[]{0}, Rt.ALL)) {
+        try (CpupriStruct m = CpupriBenchmark.create(variant, 64, 64, new int[]{5}, new int[]{0}, Rt.ALL)) {
             assertEquals(1, count(m, CPUPRI_NORMAL), "CPU 5 is at NORMAL, but the task may not run there");
             assertEquals(-1, m.find(new long[m.maskWords()]));
         }
@@ -90,9 +90,9 @@ class CpupriModelTest {
     @ParameterizedTest
     @FieldSource("VARIANTS")
     void mechanismOpsLeaveTheCountAsItWasAndReadThePointer(String variant) {
-        try (CpupriModel m = CpupriBenchmark.create(variant, 8, 64, new int[]{1}, new int[]{0, 1}, Rt.WRITERS)) {
+        try (CpupriStruct m = CpupriBenchmark.create(variant, 8, 64, new int[]{1}, new int[]{0, 1}, Rt.WRITERS)) {
             for (int i = 0; i < 1000; i++) m.incDec();
-            assertEquals(0, count(m, CpupriModel.MECHANISM_PRIORITY));
+            assertEquals(0, count(m, CpupriStruct.MECHANISM_PRIORITY));
             assertEquals(true, m.readMask() != 0);
         }
     }

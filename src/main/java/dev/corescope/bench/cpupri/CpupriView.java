@@ -1,0 +1,288 @@
+package dev.corescope.bench.cpupri;
+
+import dev.corescope.bench.SavedModel;
+import dev.corescope.report.Layout;
+import dev.corescope.report.Result;
+import dev.corescope.report.ResultsFile;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The one view of a {@link CpupriModel}: the text report {@code bench cpupri} prints (the layouts,
+ * the heap analogue, the contention tables, the notes) and its picture (the cache lines of each
+ * layout, showing which counts and masks share a line), the same from a live run or a saved file.
+ */
+final class CpupriView {
+
+    private CpupriView() {
+    }
+
+    /** The model a results file holds, if any. */
+    static Optional<CpupriModel> model(ResultsFile file) {
+        return SavedModel.read(file, "cpupri", CpupriModel.class);
+    }
+
+    static String text(CpupriModel m) {
+        int line = m.lineSize();
+        List<CpupriModel.Run> runs = m.runs();
+        List<Result> results = m.results();
+        List<String> notes = m.notes();
+        StringBuilder out = new StringBuilder();
+        out.append("# cpupri: seed 002, false sharing between cpupri_vec->count and ->mask\n");
+        out.append("# cache line: ").append(line).append(" bytes; struct cpupri starts on a line\n\n");
+
+        out.append("## struct cpupri, CONFIG_CPUMASK_OFFSTACK=y (cpumask_var_t is a pointer)\n\n");
+        for (CpupriModel.Struct s : m.structs()) {
+            out.append(s.layout().name()).append(": ").append(s.description()).append('\n');
+            rows(out, s.layout(), true);
+            out.append('\n');
+        }
+        out.append(String.format(Locale.ROOT, "%-8s %7s %6s %14s  %s%n", "layout", "bytes", "lines", "seed (64-B)", "count[99] and mask[99]"));
+        for (CpupriModel.Struct s : m.structs()) {
+            Layout l = s.layout();
+            out.append(String.format(Locale.ROOT, "%-8s %7d %6d %14s  %s%n", l.name(), l.sizeBytes(), l.cacheLines(),
+                    s.seedCacheLines() + " lines", s.rt99Shared() ? "share a line" : "on different lines"));
+        }
+        out.append("(seed: 26, 203 and 21 cache lines)\n\n");
+
+        List<Layout> inline = m.inline();
+        if (!inline.isEmpty()) {
+            out.append("## struct cpupri, CONFIG_CPUMASK_OFFSTACK=n (the mask inline, NR_CPUS bits)\n\n");
+            Map<Object, Map<String, Layout>> byNr = new LinkedHashMap<>();
+            for (Layout l : inline) byNr.computeIfAbsent(l.params().get("nrCpus"), n -> new LinkedHashMap<>()).put(l.name(), l);
+            out.append(String.format(Locale.ROOT, "%8s %20s %20s %20s%n", "NR_CPUS", "packed", "aligned", "split"));
+            byNr.forEach((nr, byName) -> out.append(String.format(Locale.ROOT, "%8s %20s %20s %20s%n", nr,
+                    size(byName.get("packed")), size(byName.get("aligned")), size(byName.get("split")))));
+            out.append('\n');
+        }
+
+        out.append("## The Java-heap analogue (field offsets read by JOL from this JVM)\n");
+        m.vmDetails().lines().forEach(l -> out.append("# ").append(l.replaceFirst("^#\\s*", "")).append('\n'));
+        out.append('\n');
+        for (CpupriModel.Heap h : m.heap()) {
+            out.append(h.variant()).append(": ").append(h.type()).append('\n');
+            rows(out, h.layout(), false);
+            out.append(String.format(Locale.ROOT, "%d bytes per object; count at %d, mask at %d: %d bytes apart, %s%n",
+                    h.instanceSize(), h.countOffset(), h.maskOffset(), h.gap(),
+                    h.apart() ? "never on one " + line + "-byte line" : "can share a " + line + "-byte line"));
+            out.append(String.format(Locale.ROOT, "%d objects + the Object[%d] = %d bytes, %d cache lines%n%n",
+                    CpupriLayouts.CPUPRI_NR_PRIORITIES, CpupriLayouts.CPUPRI_NR_PRIORITIES, h.layout().sizeBytes(),
+                    h.layout().cacheLines()));
+        }
+
+        out.append("## Contention (ns/op; java: JMH mean ± 99.9% CI half-width; C: median of the samples ± 99.9% CI half-width)\n\n");
+        if (runs.isEmpty()) {
+            out.append("not measured (see notes)\n\n");
+        } else {
+            Map<String, List<CpupriModel.Run>> groups = new LinkedHashMap<>();
+            for (CpupriModel.Run r : runs) {
+                groups.computeIfAbsent(r.workload() + "|" + r.rt() + "|" + r.placement() + "|" + r.writers(),
+                        k -> new ArrayList<>()).add(r);
+            }
+            groups.forEach((key, rs) -> contention(out, rs, results));
+        }
+
+        if (!notes.isEmpty()) {
+            out.append("## Notes\n");
+            for (String n : notes) out.append("- ").append(n).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static void contention(StringBuilder out, List<CpupriModel.Run> runs, List<Result> results) {
+        CpupriModel.Run first = runs.getFirst();
+        List<Integer> cpus = first.cpus();
+        StringBuilder writers = new StringBuilder();
+        for (int i = 1; i < cpus.size(); i++) writers.append(i > 1 ? "," : "").append(cpus.get(i));
+        String rt = first.rt() == null ? "" : ", rt=" + first.rt() + (first.rt().equals("all")
+                ? " (the reader's CPU runs RT99: full scan while the writer is at RT99)"
+                : " (the reader's CPU at CPUPRI_NORMAL: a find stops at index 0)");
+        out.append(String.format(Locale.ROOT, "workload %s%s, %d writer(s); reader on CPU %d, writer(s) on CPU %s (placement %s: %s)%n",
+                first.workload(), rt, first.writers(), cpus.getFirst(), writers, first.placement(), first.placementDescription()));
+        out.append(String.format(Locale.ROOT, "%-15s %-6s %22s %9s %22s %9s%n", "variant", "stat", "find (reader)", "/packed",
+                "set (writer)", "/packed"));
+        for (CpupriModel.Run r : runs) {
+            Result find = find(results, r, "find");
+            Result set = find(results, r, "set");
+            String base = r.variant().startsWith("heap_") ? "heap_packed" : "packed";
+            CpupriModel.Run baseRun = runs.stream()
+                    .filter(x -> x.variant().equals(base) && x.implementation().equals(r.implementation())).findFirst().orElse(r);
+            String name = r.implementation().equals("native") ? r.variant() + " (C)" : r.variant();
+            out.append(String.format(Locale.ROOT, "%-15s %-6s %22s %9s %22s %9s%n", name,
+                    r.implementation().equals("native") ? "median" : "mean",
+                    score(find), ratio(find, find(results, baseRun, "find")),
+                    score(set), ratio(set, find(results, baseRun, "set"))));
+        }
+        out.append("(/packed: this variant's time over packed's, Java means over Java means and C medians over C medians; "
+                + "heap variants over heap_packed; below 1 is faster)\n\n");
+    }
+
+    private static Result find(List<Result> results, CpupriModel.Run r, String metric) {
+        return results.stream().filter(x -> x.variant().equals(r.variant()) && x.metric().equals(metric)
+                        && x.implementation().equals(r.implementation())
+                        && Objects.equals(x.params().get("workload"), r.workload())
+                        && Objects.equals(x.params().get("rt"), r.rt())
+                        && Objects.equals(x.params().get("writers"), r.writers())
+                        && Objects.equals(x.params().get("placement"), r.placement()))
+                .findFirst().orElse(null);
+    }
+
+    private static String score(Result r) {
+        if (r == null) return "-";
+        return r.error() == null ? String.format(Locale.ROOT, "%.2f", r.score())
+                : String.format(Locale.ROOT, "%.2f ± %.2f", r.score(), r.error());
+    }
+
+    private static String ratio(Result r, Result base) {
+        if (r == null || base == null || base.score() <= 0) return "-";
+        return String.format(Locale.ROOT, "%.2f×", r.score() / base.score());
+    }
+
+    private static String size(Layout l) {
+        return l == null ? "-" : l.sizeBytes() + " B/" + l.cacheLines() + " lines";
+    }
+
+    /** JOL-style rows: offset, size, (cache lines), field; column widths from the data. */
+    private static void rows(StringBuilder out, Layout l, boolean withLine) {
+        List<String> lines = l.rows().stream().map(r -> lineSpan(r, l.lineSize())).toList();
+        int offW = Math.max(3, String.valueOf(l.sizeBytes()).length());
+        int szW = Math.max(2, l.rows().stream().mapToInt(r -> String.valueOf(r.size()).length()).max().orElse(2));
+        int lineW = Math.max(4, lines.stream().mapToInt(String::length).max().orElse(4));
+        String head = withLine ? " %" + offW + "s %" + szW + "s %" + lineW + "s  %s%n" : " %" + offW + "s %" + szW + "s  %s%n";
+        out.append(withLine ? String.format(Locale.ROOT, head, "OFF", "SZ", "LINE", "FIELD")
+                : String.format(Locale.ROOT, head, "OFF", "SZ", "FIELD"));
+        for (int i = 0; i < l.rows().size(); i++) {
+            Layout.Row r = l.rows().get(i);
+            out.append(withLine
+                    ? String.format(Locale.ROOT, head, r.offset(), r.size(), lines.get(i), r.name())
+                    : String.format(Locale.ROOT, head, r.offset(), r.size(), r.name()));
+        }
+        if (withLine) {
+            out.append(String.format(Locale.ROOT, "Size: %d bytes = %d cache lines of %d bytes%n",
+                    l.sizeBytes(), l.cacheLines(), l.lineSize()));
+        }
+    }
+
+    /** The cache line(s) a row covers, counted from the start of the struct. */
+    private static String lineSpan(Layout.Row r, int lineSize) {
+        long first = r.offset() / lineSize;
+        long last = (r.offset() + r.size() - 1) / lineSize;
+        return first == last ? String.valueOf(first) : first + "-" + last;
+    }
+
+    // ---- the picture ------------------------------------------------------------------------
+
+    private static final int COLUMNS = 32;
+    private static final int CELL = 18;
+    private static final String SAME_VEC = "#c0392b";
+    private static final String MIXED = "#8e44ad";
+    private static final String COUNTS = "#2e86c1";
+    private static final String MASKS = "#e67e22";
+    private static final String NEITHER = "#e8e8e8";
+
+    /**
+     * Each offstack layout as its cache lines, {@value #COLUMNS} to a row: a line is red where a
+     * vec's count and its own mask share it (the writer's {@code count} beside the reader's
+     * {@code mask}: the seed's false sharing), purple where counts and masks of different vecs
+     * do, blue for counts only, orange for masks only, grey for padding and {@code cpu_to_pri};
+     * outlined where {@code cpupri_set()} writes ({@code count[0]} and {@code count[99]}).
+     * Hovering a line names the fields in it.
+     */
+    static String svg(CpupriModel m) {
+        int line = m.lineSize();
+        int left = 40, top = 30;
+        int width = left + COLUMNS * CELL + 20;
+        StringBuilder body = new StringBuilder();
+        int y = top;
+        for (CpupriModel.Struct st : m.structs()) {
+            Layout l = st.layout();
+            int lines = (int) l.cacheLines();
+            body.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text>"
+                            + "<text x=\"%d\" y=\"%d\">%s: %d bytes, %d lines of %d bytes; count[99] and mask[99] %s</text>%n",
+                    y + 12, esc(l.name()), 70, y + 12, esc(st.description()), l.sizeBytes(), lines, line,
+                    st.rt99Shared() ? "share a line" : "are on different lines"));
+            y += 20;
+            for (int ln = 0; ln < lines; ln++) {
+                List<Integer> counts = in(st.countOffsets(), st.countBytes(), ln, line);
+                List<Integer> masks = in(st.maskOffsets(), st.maskBytes(), ln, line);
+                boolean sameVec = counts.stream().anyMatch(masks::contains);
+                String fill = sameVec ? SAME_VEC : !counts.isEmpty() && !masks.isEmpty() ? MIXED
+                        : !counts.isEmpty() ? COUNTS : !masks.isEmpty() ? MASKS : NEITHER;
+                boolean written = counts.contains(0) || counts.contains(CpupriLayouts.CPUPRI_RT99);
+                int col = ln % COLUMNS;
+                int row = ln / COLUMNS;
+                if (col == 0) {
+                    body.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#555\">%d</text>%n",
+                            left - 4, y + row * CELL + 13, ln));
+                }
+                String tip = "line " + ln + ", bytes " + (long) ln * line + "-" + ((long) (ln + 1) * line - 1) + ": "
+                        + (counts.isEmpty() && masks.isEmpty() ? "padding or cpu_to_pri"
+                        : String.join("; ", java.util.stream.Stream.of(
+                                counts.isEmpty() ? null : "count" + ranges(counts),
+                                masks.isEmpty() ? null : "mask" + ranges(masks)).filter(Objects::nonNull).toList()))
+                        + (written ? " (cpupri_set() writes here)" : "");
+                body.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+                                + "stroke=\"%s\" stroke-width=\"%s\"><title>%s</title></rect>%n",
+                        left + col * CELL, y + row * CELL, CELL - 2, CELL - 2, fill, written ? "#000" : "none",
+                        written ? "2" : "0", esc(tip)));
+            }
+            y += ((lines + COLUMNS - 1) / COLUMNS) * CELL + 16;
+        }
+        String[][] legend = {{SAME_VEC, "a vec's count and its own mask (false sharing)"}, {MIXED, "counts and masks of different vecs"},
+                {COUNTS, "counts only"}, {MASKS, "masks only"}, {NEITHER, "padding, cpu_to_pri"}};
+        int lx = 4;
+        for (String[] e : legend) {
+            body.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+                    + "<text x=\"%d\" y=\"%d\">%s</text>%n", lx, y, e[0], lx + 16, y + 10, esc(e[1])));
+            lx += 22 + e[1].length() * 6;
+            if (lx > width - 150) {
+                lx = 4;
+                y += 18;
+            }
+        }
+        body.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"#000\" "
+                + "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">written by cpupri_set() (count[0], count[99])</text>%n", lx, y, lx + 16, y + 10));
+        int height = y + 24;
+        width = Math.max(width, 740);
+        return String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cpupri-lines\" width=\"%d\" height=\"%d\" "
+                        + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n"
+                        + "<title>struct cpupri's cache lines in each layout</title>%n"
+                        + "<text x=\"4\" y=\"16\" font-size=\"13\" font-weight=\"bold\">struct cpupri, CONFIG_CPUMASK_OFFSTACK=y: "
+                        + "what shares each %d-byte line</text>%n", width, height, width, height, line)
+                + body + "</svg>\n";
+    }
+
+    /** The priority indices whose field ({@code bytes} long at {@code offsets[p]}) covers line {@code ln}. */
+    private static List<Integer> in(long[] offsets, long bytes, int ln, int line) {
+        List<Integer> out = new ArrayList<>();
+        for (int p = 0; p < offsets.length; p++) {
+            long first = offsets[p] / line;
+            long last = (offsets[p] + Math.max(1, bytes) - 1) / line;
+            if (first <= ln && ln <= last) out.add(p);
+        }
+        return out;
+    }
+
+    /** {@code [3]} or {@code [3..7, 9]}. */
+    private static String ranges(List<Integer> ps) {
+        List<String> parts = new ArrayList<>();
+        int i = 0;
+        while (i < ps.size()) {
+            int j = i;
+            while (j + 1 < ps.size() && ps.get(j + 1) == ps.get(j) + 1) j++;
+            parts.add(i == j ? String.valueOf(ps.get(i)) : ps.get(i) + ".." + ps.get(j));
+            i = j + 1;
+        }
+        return "[" + String.join(", ", parts) + "]";
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}
