@@ -3,6 +3,7 @@ package dev.corescope.bench.locks;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.RunSize;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
@@ -85,20 +86,20 @@ public final class LocksFamily implements BenchFamily {
         int cpu = ctx.cpus().map(CpuMask::first).orElse(allowed.last());
         String cpuChoice = ctx.cpus().isPresent() ? "the first CPU of --cpus"
                 : "the last allowed CPU, often the quietest; --cpus picks another";
-        NativeHarness.Plan plan = ctx.smoke() ? NativeHarness.Plan.SMOKE : ctx.quick() ? NativeHarness.Plan.QUICK : NativeHarness.Plan.FULL;
-        Jmh.Settings jmh = ctx.smoke() ? Jmh.Settings.SMOKE : ctx.quick() ? QUICK : Jmh.Settings.FULL;
+        NativeHarness.Plan plan = ctx.size().pick(NativeHarness.Plan.SMOKE, NativeHarness.Plan.QUICK, NativeHarness.Plan.FULL);
+        Jmh.Settings jmh = ctx.size().pick(Jmh.Settings.SMOKE, QUICK, Jmh.Settings.FULL);
         boolean twin = NativeLibrary.available();
         List<String> notes = new ArrayList<>();
         String load = MachineLoad.describe().orElse("load average unknown");
         MachineLoad.busyNote(Path.of("/"), Math.min(2, allowed.weight())).ifPresent(notes::add);
 
         List<Line> javaRows = Stream.of(Line.values()).filter(l -> l.java() != null)
-                .filter(l -> !ctx.quick() || ctx.smoke() || l.java().inQuick())
+                .filter(l -> ctx.size() != RunSize.QUICK || l.java().inQuick())
                 .filter(l -> twin || !l.java().needsTwin())
                 .toList();
         List<Line> nativeRows = twin ? Stream.of(Line.values()).filter(l -> l.loop() != null).toList() : List.of();
         List<ThreadPlacement> placements = ContendedPlacements.choose(ctx.cpus(), allowed, ctx::topology);
-        List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> !ctx.quick() || ctx.smoke() || r.inQuick()).toList();
+        List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> ctx.size() != RunSize.QUICK || r.inQuick()).toList();
         long contendedSteps = placements.size() * contendedRows.stream()
                 .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
         ctx.progress().start("bench locks", (int) (1 + nativeRows.size() + javaRows.size() + contendedSteps));
@@ -106,8 +107,8 @@ public final class LocksFamily implements BenchFamily {
         List<LockMeasurement> rows = new ArrayList<>();
         TscRate tsc;
         try (Pinning ignored = ctx.os().pin(cpu)) {
-            tsc = TscRate.detect(Path.of("/"), ctx.smoke() ? 2 : CALIBRATIONS_QUICK * (ctx.quick() ? 1 : 4),
-                    ctx.smoke() ? 1_000_000 : CALIBRATION_WINDOW_NS);
+            tsc = TscRate.detect(Path.of("/"), ctx.size().pick(2, CALIBRATIONS_QUICK, CALIBRATIONS_QUICK * 4),
+                    ctx.size().pick(1_000_000L, CALIBRATION_WINDOW_NS, CALIBRATION_WINDOW_NS));
             ctx.progress().step("TSC rate");
             checkInterrupted();
             if (twin) {
@@ -137,7 +138,7 @@ public final class LocksFamily implements BenchFamily {
             ctx.progress().step("java " + r.variant().contractName());
             checkInterrupted();
         }
-        if (ctx.quick() && !ctx.smoke()) {
+        if (ctx.size() == RunSize.QUICK) {
             notes.add("--quick leaves out: " + String.join(", ", Stream.of(Line.values())
                     .filter(l -> l.java() != null && !l.java().inQuick()).map(Line::label).toList()) + "; and in contended mode all but spin_lock_unlock");
         }
