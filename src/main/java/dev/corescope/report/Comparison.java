@@ -49,6 +49,10 @@ public record Comparison(String before, String after, String test, List<Row> row
                          List<Result> onlyAfter, List<String> environmentDiff, Summary summary,
                          Map<String, RunNoise> runNoise) {
 
+    private static final String UNKNOWN_RUN_TO_RUN = "one run per side, so the run-to-run error is unknown";
+    private static final String RESOLVE = "run bench without --quick (2+ forks), give compare more files per side "
+            + "(--before/--after) or state --noise-floor";
+
     /** Significance level: matches the 99.9% intervals the results carry. */
     public static final double ALPHA = 0.001;
 
@@ -61,7 +65,8 @@ public record Comparison(String before, String after, String test, List<Row> row
 
     public static final String TEST = "effect = after/before of the means, 99.9% interval with runs (JMH forks) as the unit "
             + "and iterations within them (Kalibera & Jones); run-to-run noise pooled per family over rows with 2+ runs, "
-            + "or stated with --noise-floor; rows with one run and no measured run-to-run noise are not resolvable here; "
+            + "or stated with --noise-floor; rows with one run per side and neither get a wide interval from a between-run "
+            + "allowance and are not resolvable here unless the change is far beyond it; "
             + "exact figures (error 0 on both sides) differ when they differ";
 
     /**
@@ -152,6 +157,7 @@ public record Comparison(String before, String after, String test, List<Row> row
             if (y == null) onlyBefore.add(x);
             else {
                 RunNoise noise = RunNoise.max(pools.get(RunNoise.poolKey(x)), floor);
+                if (noise == null && x.runs().size() <= 1 && y.runs().size() <= 1) noise = RunNoise.allowance(RunNoise.poolKey(x));
                 if (noise != null) used.put(RunNoise.poolKey(x), noise);
                 rows.add(row(x, y, noise));
             }
@@ -224,8 +230,7 @@ public record Comparison(String before, String after, String test, List<Row> row
         if (noise == null) {
             return row(x, y, unit, delta, null, null, "untested", null, null, null, NOT_RESOLVABLE,
                     "one run per side (" + kx + "+" + ky + ") and no row of " + RunNoise.poolKey(x)
-                            + " with repeated runs, so the run-to-run error is unknown; run bench without --quick (2+ forks), "
-                            + "give compare more files per side (--before/--after) or state --noise-floor", kx, ky);
+                            + " with repeated runs, so the run-to-run error is unknown; " + RESOLVE, kx, ky);
         }
         // The pooled run-to-run variance speaks for both sides at once (one estimate, its own
         // degrees of freedom); the rows' own iterations are a second estimate, which wins when
@@ -258,6 +263,13 @@ public record Comparison(String before, String after, String test, List<Row> row
         double lo = clamp((Math.exp(d - h) - 1) * 100), hi = clamp((Math.exp(d + h) - 1) * 100);
         double floorPercent = clamp((Math.exp(h) - 1) * 100);
         boolean significant = p < ALPHA;
+        if (noise.assumed() && !significant) {
+            return row(x, y, unit, delta, null, null, "untested", lo, hi, floorPercent, NOT_RESOLVABLE,
+                    UNKNOWN_RUN_TO_RUN + "; the change is within the between-run allowance of "
+                            + RunNoise.allowanceKey(RunNoise.poolKey(x)) + String.format(Locale.ROOT,
+                            " (single runs of unchanged code may differ by a factor of %.0f at %s); ", noise.factorOfTwoRuns(), CONFIDENCE)
+                            + RESOLVE, kx, ky);
+        }
         String basis = String.format(Locale.ROOT, "%d+%d runs; run-to-run noise %.2f%% %s; df %.0f", kx, ky,
                 noise.cvPercent(), noise.source(), Math.min(df, 1e9));
         String reason = significant ? basis
@@ -290,8 +302,10 @@ public record Comparison(String before, String after, String test, List<Row> row
     public List<String> noiseNotes() {
         List<String> out = new ArrayList<>();
         if (runNoise == null) return out;
-        runNoise.forEach((k, n) -> out.add(String.format(Locale.ROOT, "%s: runs differ by %.2f%% (one standard deviation), %s",
-                k, n.cvPercent(), n.source())));
+        runNoise.forEach((k, n) -> out.add(n.assumed()
+                ? String.format(Locale.ROOT, "%s: not measured (one run per side); assumed %s: two single runs may differ by a factor of %.0f at %s",
+                k, n.source(), n.factorOfTwoRuns(), CONFIDENCE)
+                : String.format(Locale.ROOT, "%s: runs differ by %.2f%% (one standard deviation), %s", k, n.cvPercent(), n.source())));
         return out;
     }
 

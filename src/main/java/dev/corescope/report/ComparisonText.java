@@ -127,7 +127,8 @@ public final class ComparisonText {
     }
 
     private static String percent(double v) {
-        return Math.abs(v) >= 1000 ? String.format(Locale.ROOT, "%+.0e", v) : String.format(Locale.ROOT, "%+.1f", v);
+        if (Math.abs(v) >= 1e6) return String.format(Locale.ROOT, "%+.0e", v);
+        return Math.abs(v) >= 1000 ? String.format(Locale.ROOT, "%+.0f", v) : String.format(Locale.ROOT, "%+.1f", v);
     }
 
     private static String p(Comparison.Row r) {

@@ -30,9 +30,70 @@ import java.util.Map;
  * @param df               its degrees of freedom; {@link Double#POSITIVE_INFINITY} for a stated floor
  * @param rows             how many row-sides it pools
  * @param source           in words, e.g. {@code "pooled over 12 rows of cpumask/java with 2+ runs"}
+ * @param assumed          true for the {@linkplain #allowance between-run allowance} of rows nothing
+ *                         measured: an interval from it can find a change far beyond it, never call
+ *                         a small one "no change"
  */
 public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotation.JsonIgnore double df, int rows,
-                       String source) {
+                       String source, boolean assumed) {
+
+    /** A measured or stated figure. */
+    public RunNoise(double relativeVariance, double df, int rows, String source) {
+        this(relativeVariance, df, rows, source, false);
+    }
+
+    /**
+     * The between-run allowance: for each {@code family/implementation}, the standard deviation of
+     * one run's mean on the log scale ({@code ln} of the ratio of two runs has twice its variance)
+     * and its degrees of freedom, measured between two tours of unchanged code
+     * ({@code src/test/resources/results/tour-before.json} and {@code tour-after.json}, one fork per
+     * row, recorded back to back on a 2-vCPU KVM guest shared with several builds: the noisiest
+     * machine we measured on). Each figure is {@code sqrt(sum(ln(after/before)^2) / 2n)} over the
+     * family's n timed rows, rounded up; {@code RunNoiseAllowanceTest} recomputes them. Families with
+     * fewer than 8 such rows there, and any other benchmark, get the figure over all 116 rows.
+     * A quiet machine varies far less: there the allowance is very conservative, and bench without
+     * {@code --quick} measures the real figure.
+     */
+    static final Map<String, double[]> ALLOWANCE = Map.of(
+            "cpumask/java", new double[]{0.23, 8},
+            "cpumask/native", new double[]{0.54, 16},
+            "cpupri/java", new double[]{1.27, 24},
+            "locks/java", new double[]{0.78, 30},
+            "locks/native", new double[]{0.96, 29});
+
+    /** The allowance of every other benchmark: all 116 timed rows of the two tours. */
+    static final double[] ALLOWANCE_ANY = {0.90, 116};
+
+    /**
+     * The run-to-run noise assumed for the rows of {@code poolKey} ({@code family/implementation})
+     * when one run per side is all there is and nothing else measured or stated it. Its interval is
+     * wide (at 99.9% two single runs of locks/java must differ by a factor of about 54 to show),
+     * so only effects far beyond what runs of unchanged code did on a loaded machine get a verdict;
+     * smaller ones stay "not resolvable here".
+     */
+    /** The family the allowance of {@code poolKey} comes from: itself, or {@code all benchmarks}. */
+    static String allowanceKey(String poolKey) {
+        return ALLOWANCE.containsKey(poolKey) ? poolKey : "all benchmarks";
+    }
+
+    /**
+     * How far apart, as a factor, two single runs of unchanged code may be under this noise at
+     * 99.9%: {@code exp(t(0.9995, df) sqrt(2 v))}.
+     */
+    public double factorOfTwoRuns() {
+        double tq = Double.isFinite(df) ? new TDistribution(null, df).inverseCumulativeProbability(1 - Comparison.ALPHA / 2)
+                : new org.apache.commons.math3.distribution.NormalDistribution(null, 0, 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
+        return Math.exp(tq * Math.sqrt(2 * relativeVariance));
+    }
+
+    static RunNoise allowance(String poolKey) {
+        double[] a = ALLOWANCE.get(poolKey);
+        String of = a == null ? "all benchmarks" : poolKey;
+        if (a == null) a = ALLOWANCE_ANY;
+        return new RunNoise(a[0] * a[0], a[1], 0, String.format(java.util.Locale.ROOT,
+                "the between-run allowance of %s (log-scale sd %.2f, df %.0f: what two tours of unchanged code showed "
+                        + "on a loaded 2-vCPU machine; docs/compare.md)", of, a[0], a[1]), true);
+    }
 
     /** The degrees of freedom for JSON: null for a stated floor (infinite). */
     @com.fasterxml.jackson.annotation.JsonProperty("df")

@@ -13,7 +13,9 @@ import java.util.Objects;
  * the seed's approach against its baseline in the same results file ({@code first_but} against
  * {@code any_but_loop}, ...), computed as {@code compare} computes a change
  * ({@link Comparison}): a run (JMH fork) is the unit, the run-to-run noise is pooled over the
- * family's rows with 2+ runs, and without it a Java figure is "not resolvable here". The C twins
+ * family's rows with 2+ runs; without it, the between-run allowance ({@link RunNoise#allowance})
+ * stands in, so only an effect far beyond it gets a verdict and a smaller one is "not resolvable
+ * here". The C twins
  * of {@code cpumask} and {@code timerbase} run both variants' batches interleaved in one
  * process ({@code CleanBatches}), so their difference has no run-to-run part between them;
  * the verdict says so.
@@ -68,12 +70,14 @@ public final class SeedVerdicts {
         List<Verdict> out = new ArrayList<>();
         for (Seed s : SEEDS) {
             if (file.results().stream().noneMatch(r -> r.benchmark().equals(s.family()))) continue;
-            Side java = side(s, file.results(), "java", pools.get(s.family() + "/java"));
+            RunNoise javaNoise = pools.get(s.family() + "/java");
+            Side java = side(s, file.results(), "java", javaNoise == null ? RunNoise.allowance(s.family() + "/java") : javaNoise);
             RunNoise cNoise = pools.get(s.family() + "/native");
             if (cNoise == null && s.cInterleaved()) {
                 cNoise = new RunNoise(0, Double.POSITIVE_INFINITY, 0,
                         "none between the variants: their C batches ran interleaved in one process");
             }
+            if (cNoise == null) cNoise = RunNoise.allowance(s.family() + "/native");
             Side c = side(s, file.results(), "native", cNoise);
             String extra = codeSize(s, file.results());
             String finding, why;
@@ -112,7 +116,9 @@ public final class SeedVerdicts {
         if (rows.size() == 1) {
             Comparison.Row r = rows.getFirst();
             if (Comparison.NOT_RESOLVABLE.equals(r.finding())) {
-                return new Side(what + String.format(Locale.ROOT, " %+.1f%%, not resolvable here", r.deltaPercent()),
+                String ci = r.ciLowPercent() == null ? "" : String.format(Locale.ROOT, ", %s CI %+.0f..%+.0f%%", Comparison.CONFIDENCE,
+                        r.ciLowPercent(), r.ciHighPercent());
+                return new Side(what + String.format(Locale.ROOT, " %+.1f%%%s, not resolvable here", r.deltaPercent(), ci),
                         Comparison.NOT_RESOLVABLE, unresolvedWhy(r));
             }
             return new Side(what + ": " + r.effectText() + " (" + r.finding() + noiseNote(r, noise) + ")", r.finding(), "");
@@ -146,16 +152,22 @@ public final class SeedVerdicts {
         if (unresolved > 0) parts.add(unresolved + " not resolvable");
         String finding = faster + slower > 0 ? Comparison.SIGNIFICANT : same > 0 ? Comparison.NO_CHANGE : Comparison.NOT_RESOLVABLE;
         String why = unresolved == rows.size() ? unresolvedWhy(rows.getFirst()) : "";
-        return new Side(what + " in " + rows.size() + " configurations: " + String.join(", ", parts)
-                + (noise == null || noise.rows() > 0 || noise.relativeVariance() > 0 ? "" : "; " + noise.source()), finding, why);
+        String note = noise == null ? "" : noise.assumed() ? (faster + slower > 0 ? "; one run per variant: beyond the between-run allowance" : "")
+                : noise.rows() > 0 || noise.relativeVariance() > 0 ? "" : "; " + noise.source();
+        return new Side(what + " in " + rows.size() + " configurations: " + String.join(", ", parts) + note, finding, why);
     }
 
     private static String noiseNote(Comparison.Row r, RunNoise noise) {
+        if (noise != null && noise.assumed()) return "; one run per variant: beyond the between-run allowance, not a measured noise";
         return noise != null && noise.rows() == 0 && noise.relativeVariance() == 0 ? "; " + noise.source() : "";
     }
 
     private static String unresolvedWhy(Comparison.Row r) {
         String reason = r.reason() == null ? "" : r.reason();
+        if (reason.contains("between-run allowance")) {
+            return "one run (fork) per variant, so the run-to-run noise is unknown, and the effect is within the between-run "
+                    + "allowance that stands in for it; run bench without --quick";
+        }
         if (reason.contains("run-to-run error is unknown")) return "one run (fork) per variant, so the run-to-run noise is unknown; run bench without --quick";
         return reason;
     }

@@ -52,10 +52,15 @@ class SeedVerdictsTest {
     }
 
     @Test
-    void withoutForksJavaIsNotResolvableEvenForALargeDifference() {
+    void withoutForksJavaIsNotResolvableEvenForADoublingButIsForAHundredfoldChange() {
         ResultsFile f = file(row("any_but_loop", "java", 10.0), row("first_but", "java", 5.0));
         SeedVerdicts.Verdict v = SeedVerdicts.of(f).getFirst();
         assertEquals(Comparison.NOT_RESOLVABLE, v.finding(), v.line());
-        assertTrue(v.why().contains("run bench without --quick"), v.why());
+        assertTrue(v.why().contains("within the between-run allowance") && v.why().contains("run bench without --quick"), v.why());
+        assertTrue(v.java().matches("first_but against any_but_loop -50\\.0%, 99\\.9% CI -[0-9]+\\.\\.\\+[0-9]+%, not resolvable here"), v.java());
+
+        SeedVerdicts.Verdict big = SeedVerdicts.of(file(row("any_but_loop", "java", 1000.0), row("first_but", "java", 5.0))).getFirst();
+        assertEquals(Comparison.SIGNIFICANT, big.finding(), big.line());
+        assertTrue(big.java().contains("99.5% faster") && big.java().contains("beyond the between-run allowance"), big.java());
     }
 }

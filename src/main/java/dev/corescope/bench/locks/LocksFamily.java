@@ -3,6 +3,7 @@ package dev.corescope.bench.locks;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.report.ResultsFile;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.cpumask.CpuMask;
@@ -22,6 +23,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -202,7 +204,13 @@ public final class LocksFamily implements BenchFamily {
 
         LocksRun run = new LocksRun(cpu, cpuChoice, load, tsc, describe(jmh), twin ? plan.describe() : "not run",
                 rows, contended, skipped, pmu(Path.of("/")), notes);
-        return new FamilyRun(name(), LocksReport.results(run), null, null, null, LocksReport.notes(run), LocksReport.render(run));
+        LocksModel model = LocksModel.of(run);
+        return new FamilyRun(name(), LocksReport.results(run), null, null, null, LocksReport.notes(run), LocksView.text(model), model);
+    }
+
+    @Override
+    public Optional<String> text(ResultsFile file) {
+        return LocksView.model(file).map(LocksView::text);
     }
 
     private ContendedMeasurement contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {

@@ -76,7 +76,7 @@ class LocksReportTest {
 
     @Test
     void theTextListMatchesTheApprovedFile() {
-        assertApproved("locks/report.txt", LocksReport.render(model()));
+        assertApproved("locks/report.txt", LocksView.text(LocksModel.of(model())));
     }
 
     @Test
@@ -108,7 +108,7 @@ class LocksReportTest {
         LocksRun m = model();
         LocksRun skipped = new LocksRun(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(), List.of(),
                 "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of());
-        assertTrue(LocksReport.render(skipped).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
+        assertTrue(LocksView.text(LocksModel.of(skipped)).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
         assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksReport.notes(skipped));
     }
 

@@ -1,0 +1,99 @@
+package dev.corescope.bench.locks;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What one {@code bench locks} run measured, as saved in the results file ({@code models.locks}):
+ * plain numbers, strings and lists (a figure that is not known is null), so that
+ * {@link LocksView} renders a saved file as it rendered the live run.
+ *
+ * @param cpu              the CPU the uncontended rows ran on
+ * @param cpuChoice        why that CPU
+ * @param load             the load average before the run
+ * @param tsc              the TSC rate and where it came from
+ * @param javaSettings     how JMH ran
+ * @param nativeSettings   how the C loops ran, or why they did not
+ * @param rows             the uncontended figures, one per line of the list and implementation
+ * @param contended        the contended figures
+ * @param contendedSkipped why contended mode did not run, or null
+ * @param pmu              what the machine says about hardware counters
+ * @param notes            anything else a reader needs (missing rows and why)
+ */
+public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String javaSettings, String nativeSettings,
+                         List<Row> rows, List<Contended> contended, String contendedSkipped, String pmu, List<String> notes) {
+
+    public LocksModel {
+        rows = List.copyOf(rows);
+        contended = List.copyOf(contended);
+        notes = List.copyOf(notes);
+    }
+
+    /** The TSC rate used ({@code mhz}, null when unknown), its {@code source}, and the calibration here. */
+    public record Tsc(Double mhz, String source, String evidence, Double calibratedMhz, Double calibratedErr, int calibrations,
+                      List<String> flags, String clocksource) {
+    }
+
+    /**
+     * One figure of the uncontended list: {@code line} names the line ({@code spin_lock_unlock},
+     * {@code function_call_downcall}, ...), {@code variant} is the results' variant.
+     */
+    public record Row(String line, String variant, String implementation, Double ns, Double nsError, long samples, Double cycles,
+                      Double cyclesError, String cyclesFrom, int migrated) {
+    }
+
+    /** Several threads on one lock: the placement's CPUs, the rate, and each thread's share. */
+    public record Contended(String variant, String implementation, String label, String placement, List<Integer> cpus,
+                            String placementDescription, Double nsPerOp, Double nsError, long samples, List<Share> shares,
+                            int migratedRounds) {
+    }
+
+    /** A thread's operations per microsecond over the measured time. */
+    public record Share(int thread, int cpu, double opsPerUs) {
+    }
+
+    /** The model of a live run. */
+    static LocksModel of(LocksRun r) {
+        TscRate t = r.tsc();
+        return new LocksModel(r.cpu(), r.cpuChoice(), r.load(),
+                new Tsc(num(t.mhz()), t.source().name().toLowerCase(java.util.Locale.ROOT), t.evidence(), num(t.calibratedMhz()),
+                        num(t.calibratedErr()), t.calibrations(), t.flags(), t.clocksource()),
+                r.javaSettings(), r.nativeSettings(),
+                r.rows().stream().map(m -> new Row(m.line().name().toLowerCase(java.util.Locale.ROOT), m.variant().contractName(),
+                        m.implementation(), num(m.ns()), num(m.nsError()), m.samples(), num(m.cycles()), num(m.cyclesError()),
+                        m.cyclesFrom().name().toLowerCase(java.util.Locale.ROOT), m.migrated())).toList(),
+                r.contended().stream().map(c -> new Contended(c.variant().contractName(), c.implementation(), c.label(),
+                        c.placement().name(), Arrays.stream(c.placement().cpus()).boxed().toList(), c.placement().description(),
+                        num(c.nsPerOp()), num(c.nsError()), c.samples(),
+                        c.shares().stream().map(s -> new Share(s.thread(), s.cpu(), s.opsPerUs())).toList(), c.migratedRounds())).toList(),
+                r.contendedSkipped(), r.pmu(), r.notes());
+    }
+
+    /** The run this model was made from, for the view. */
+    LocksRun run() {
+        TscRate t = new TscRate(nan(tsc.mhz()), TscRate.Source.valueOf(up(tsc.source())), tsc.evidence(), nan(tsc.calibratedMhz()),
+                nan(tsc.calibratedErr()), tsc.calibrations(), tsc.flags(), tsc.clocksource());
+        return new LocksRun(cpu, cpuChoice, load, t, javaSettings, nativeSettings,
+                rows.stream().map(x -> new LockMeasurement(Line.valueOf(up(x.line())), x.implementation(), nan(x.ns()), nan(x.nsError()),
+                        x.samples(), nan(x.cycles()), nan(x.cyclesError()), LockMeasurement.CyclesFrom.valueOf(up(x.cyclesFrom())),
+                        x.migrated())).toList(),
+                contended.stream().map(c -> new ContendedMeasurement(Variant.of(c.variant()), c.implementation(), c.label(),
+                        new ThreadPlacement(c.placement(), c.cpus().stream().mapToInt(Integer::intValue).toArray(), c.placementDescription()),
+                        nan(c.nsPerOp()), nan(c.nsError()), c.samples(),
+                        c.shares().stream().map(s -> new ContendedMeasurement.Share(s.thread(), s.cpu(), s.opsPerUs())).toList(),
+                        c.migratedRounds())).toList(),
+                contendedSkipped, pmu, notes);
+    }
+
+    private static String up(String s) {
+        return s.toUpperCase(java.util.Locale.ROOT);
+    }
+
+    private static Double num(double d) {
+        return Double.isNaN(d) ? null : d;
+    }
+
+    private static double nan(Double d) {
+        return d == null ? Double.NaN : d;
+    }
+}

@@ -1,0 +1,115 @@
+package dev.corescope.report;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The between-run allowance that stands in for the run-to-run noise of single-fork files: wide
+ * enough that two tours of unchanged code differ in no row, narrow enough that an effect far
+ * beyond any run-to-run swing (locks' irqsave against a plain spin lock) gets a verdict.
+ */
+class RunNoiseAllowanceTest {
+
+    private static final Path BEFORE = Path.of("src/test/resources/results/tour-before.json");
+    private static final Path AFTER = Path.of("src/test/resources/results/tour-after.json");
+
+    private static Result single(String family, String impl, double score) {
+        return new Result(family, "v", impl, "op", "ns/op", score, score * 0.01, 10, "0", Map.of());
+    }
+
+    @Test
+    void theAllowanceIsAtLeastWhatTwoToursOfUnchangedCodeShow() throws Exception {
+        List<Result> a = Json.readResults(BEFORE).results(), b = Json.readResults(AFTER).results();
+        Map<String, Result> after = new HashMap<>();
+        for (Result r : b) after.put(r.matchKey(), r);
+        Map<String, double[]> sums = new HashMap<>();
+        for (Result x : a) {
+            Result y = after.get(x.matchKey());
+            if (y == null || !(x.score() > 0) || !(y.score() > 0) || x.error() != null && x.error() == 0 && y.error() != null && y.error() == 0) {
+                continue;
+            }
+            double lr = Math.log(y.score() / x.score());
+            for (String k : List.of(RunNoise.poolKey(x), "all")) {
+                double[] s = sums.computeIfAbsent(k, q -> new double[2]);
+                s[0] += lr * lr;
+                s[1]++;
+            }
+        }
+        RunNoise.ALLOWANCE.forEach((k, v) -> {
+            double[] s = sums.get(k);
+            assertNotNull(s, k + " has no rows in the tours it is said to come from");
+            double sigma = Math.sqrt(s[0] / (2 * s[1]));
+            assertTrue(v[0] >= sigma && v[0] < sigma + 0.01, k + ": allowance " + v[0] + ", the tours show " + sigma);
+            assertEquals(s[1], v[1], k + ": one degree of freedom per row");
+            assertTrue(s[1] >= 8, k + ": a family figure needs 8 rows");
+        });
+        double[] all = sums.get("all");
+        double sigma = Math.sqrt(all[0] / (2 * all[1]));
+        assertTrue(RunNoise.ALLOWANCE_ANY[0] >= sigma && RunNoise.ALLOWANCE_ANY[0] < sigma + 0.01, "all rows: " + sigma);
+        assertEquals(all[1], RunNoise.ALLOWANCE_ANY[1]);
+        sums.forEach((k, s) -> {
+            if (!k.equals("all") && s[1] >= 8) assertTrue(RunNoise.ALLOWANCE.containsKey(k), k + " has 8+ rows but no figure of its own");
+        });
+    }
+
+    @Test
+    void twoToursOfUnchangedCodeDifferInNoRow() throws Exception {
+        Comparison c = Comparison.of(BEFORE.toString(), Json.readResults(BEFORE), AFTER.toString(), Json.readResults(AFTER));
+        long timed = c.rows().stream().filter(r -> r.noiseFloorPercent() == null || r.noiseFloorPercent() != 0).count();
+        List<Comparison.Row> flagged = c.rows().stream()
+                .filter(r -> Comparison.SIGNIFICANT.equals(r.finding()) && (r.noiseFloorPercent() == null || r.noiseFloorPercent() != 0)).toList();
+        assertEquals(List.of(), flagged, "A/A: nothing changed");
+        long withInterval = c.rows().stream().filter(r -> Comparison.NOT_RESOLVABLE.equals(r.finding()) && r.ciLowPercent() != null).count();
+        assertTrue(withInterval > 100 && timed > 100, "the single-fork rows get the allowance's wide interval: " + withInterval + " of " + timed);
+        assertTrue(c.runNoise().values().stream().allMatch(RunNoise::assumed), c.runNoise().toString());
+    }
+
+    @Test
+    void anEffectFarBeyondTheAllowanceGetsAVerdictWithAWideInterval() throws Exception {
+        SeedVerdicts.Verdict locks = SeedVerdicts.of(Json.readResults(BEFORE)).stream().filter(v -> v.family().equals("locks")).findFirst().orElseThrow();
+        assertEquals(Comparison.SIGNIFICANT, locks.finding(), locks.line());
+        assertTrue(locks.java().matches("spin_lock_irqsave against spin_lock_unlock: [0-9.]+% slower, 99\\.9% CI [0-9.]+-[0-9.]+% \\(significant; "
+                + "one run per variant: beyond the between-run allowance, not a measured noise\\)"), locks.java());
+
+        Comparison.Row huge = Comparison.row(single("nosuch", "java", 10), single("nosuch", "java", 10_000), RunNoise.allowance("nosuch/java"));
+        assertEquals(Comparison.SIGNIFICANT, huge.finding(), huge.reason());
+        assertEquals("worse", huge.verdict());
+        assertTrue(huge.ciLowPercent() > 100 && huge.ciLowPercent() < 99_900 && huge.ciHighPercent() > 99_900, huge.effectText());
+    }
+
+    @Test
+    void aChangeWithinTheAllowanceStaysNotResolvable() {
+        // 3x for cpumask/java (allowance: a factor of about 4.9 between two single runs) ...
+        Comparison.Row row = Comparison.row(single("cpumask", "java", 10), single("cpumask", "java", 30), RunNoise.allowance("cpumask/java"));
+        assertEquals(Comparison.NOT_RESOLVABLE, row.finding(), row.reason());
+        assertEquals("untested", row.verdict());
+        assertNull(row.significant());
+        assertTrue(row.ciLowPercent() < 0 && row.ciHighPercent() > 200, row.toString());
+        assertTrue(row.reason().startsWith("one run per side, so the run-to-run error is unknown; the change is within the between-run "
+                + "allowance of cpumask/java (single runs of unchanged code may differ by a factor of 5 at 99.9%)"), row.reason());
+        // ... and 30x for a benchmark without a figure of its own (all rows: a factor of about 72).
+        Comparison.Row other = Comparison.row(single("nosuch", "native", 10), single("nosuch", "native", 300), RunNoise.allowance("nosuch/native"));
+        assertEquals(Comparison.NOT_RESOLVABLE, other.finding(), other.reason());
+        assertTrue(other.reason().contains("allowance of all benchmarks"), other.reason());
+    }
+
+    @Test
+    void aMeasuredOrStatedNoiseWinsOverTheAllowance() {
+        ResultsFile a = new ResultsFile(ResultsFile.SCHEMA, null, List.of(single("cpumask", "java", 10)), null, null, null, null);
+        ResultsFile b = new ResultsFile(ResultsFile.SCHEMA, null, List.of(single("cpumask", "java", 12)), null, null, null, null);
+        Comparison stated = Comparison.of("a", List.of(a), "b", List.of(b), 1.0);
+        assertEquals(Comparison.SIGNIFICANT, stated.rows().getFirst().finding(), "20% against a stated 1%");
+        assertTrue(stated.runNoise().values().stream().noneMatch(RunNoise::assumed));
+        Comparison assumed = Comparison.of("a", a, "b", b);
+        assertEquals(Comparison.NOT_RESOLVABLE, assumed.rows().getFirst().finding(), "20% within the allowance");
+    }
+}
