@@ -5,8 +5,8 @@ import dev.corescope.sys.Os;
 import dev.corescope.sys.Pinning;
 
 /**
- * The calling thread's CPUs, in three calls that allocate nothing on the hot path:
- * {@link #allowed()}, {@link #pin(int)} (restored on close) and {@link #currentCpu()}.
+ * The calling thread's CPUs: {@link #allowed()}, {@link #pin(int)} (restored on close) and
+ * {@link #currentCpu()}; pinning and the current CPU allocate nothing.
  * A thin face of the OS seam {@code sys.Os.live()} (FFM {@code sched_getaffinity},
  * {@code sched_setaffinity}, {@code sched_getcpu}), which sizes masks from {@code nr_cpu_ids},
  * so any CPU count works.
@@ -29,14 +29,33 @@ public final class ThreadAffinity {
         return Os.live().allowed();
     }
 
-    /** Pins the calling thread to {@code cpus}; {@link Pinning#close()} (on this thread) restores the previous mask. */
+    /**
+     * Pins the calling thread to {@code cpus}; {@link Pinning#close()} (on this thread) restores
+     * the previous mask. Allocates nothing: the handle is the thread's own, reused by its next
+     * pin once closed ({@link Pinning#pinReused}), so use it in try-with-resources and do not
+     * keep it after {@code close()}.
+     *
+     * @throws dev.corescope.sys.CpuNotAllowedException when a CPU is outside this process's allowed set
+     */
     public static Pinning pin(CpuMask cpus) {
-        return Os.live().pin(cpus);
+        return Pinning.pinReused(cpus);
     }
 
-    /** Pins the calling thread to {@code cpu}. */
+    /** Pins the calling thread to {@code cpu}, as {@link #pin(CpuMask)}; allocates nothing for a possible CPU. */
     public static Pinning pin(int cpu) {
-        return Os.live().pin(cpu);
+        return Pinning.pinReused(SingleCpu.of(cpu));
+    }
+
+    /** One-CPU masks of the possible CPUs, made on first use and shared (a {@link CpuMask} is immutable). */
+    private static final class SingleCpu {
+        private static final CpuMask[] MASKS = new CpuMask[Os.live().nrCpuIds()];
+
+        static CpuMask of(int cpu) {
+            if (cpu < 0 || cpu >= MASKS.length) return CpuMask.of(Math.max(MASKS.length, cpu + 1), cpu);  // refused by the pin
+            CpuMask m = MASKS[cpu];
+            if (m == null) MASKS[cpu] = m = CpuMask.of(MASKS.length, cpu);  // a benign race: equal masks
+            return m;
+        }
     }
 
     /** The CPU the calling thread runs on at this instant ({@code sched_getcpu}). */

@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The same four affinity calls through corescope (FFM) and OpenHFT Java-Thread-Affinity (JNA on
  * Linux), one thread, in one run: the current CPU, set affinity, get affinity, and acquiring
- * and releasing a CPU reservation (corescope: a POSIX lock on a per-CPU file; OpenHFT:
- * {@code AffinityLock} with its own lock files, not binding the thread).
+ * and releasing a CPU reservation (corescope: an {@code flock} on a per-CPU file whose
+ * descriptor stays open; OpenHFT: {@code AffinityLock} with its own lock files, not binding
+ * the thread), and corescope's pin-and-restore ({@code ThreadAffinity.pin}, a reused handle).
  *
  * <p>BASELINE: each library's call as a user writes it. Bytes per call: run with
  * {@code -prof gc} ({@code gc.alloc.rate.norm}).
@@ -46,19 +47,24 @@ public class AffinityCallsBenchmark {
     private CpuMask allowedMask;
     private BitSet allowedBits;
     private Reservations reservations;
+    private Path lockDir;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         allowedMask = ThreadAffinity.allowed();
         allowedBits = Affinity.getAffinity();
         // a directory of this benchmark's own, so it never meets another user's reservations
-        Path dir = Files.createTempDirectory("corescope-bench-locks");
-        reservations = Reservations.of(dir, dev.corescope.topology.Topology.live(), allowedMask);
+        lockDir = Files.createTempDirectory("corescope-bench-locks");
+        reservations = Reservations.of(lockDir, dev.corescope.topology.Topology.live(), allowedMask);
     }
 
     @TearDown(Level.Trial)
-    public void tearDown() {
+    public void tearDown() throws Exception {
         dev.corescope.sys.Affinity.set(0, allowedMask);
+        try (var files = Files.list(lockDir)) {
+            for (Path f : files.toList()) Files.deleteIfExists(f);
+        }
+        Files.deleteIfExists(lockDir);
     }
 
     @Benchmark

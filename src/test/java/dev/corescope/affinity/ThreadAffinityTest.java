@@ -1,0 +1,124 @@
+package dev.corescope.affinity;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.CpuNotAllowedException;
+import dev.corescope.sys.Pinning;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** {@link ThreadAffinity#pin}: the reused, allocation-free handle restores like the allocating one. */
+class ThreadAffinityTest {
+
+    private CpuMask before;
+
+    @BeforeEach
+    void remember() {
+        before = ThreadAffinity.allowed();
+    }
+
+    @AfterEach
+    void putBack() {
+        dev.corescope.sys.Affinity.set(0, before);
+    }
+
+    @Test
+    void pinMovesTheThreadAndCloseRestoresTheMask() {
+        int cpu = before.last();
+        try (Pinning p = ThreadAffinity.pin(cpu)) {
+            assertEquals(CpuMask.of(before.nbits(), cpu), ThreadAffinity.allowed());
+            assertEquals(cpu, ThreadAffinity.currentCpu());
+            assertEquals(before, p.previous());
+        }
+        assertEquals(before, ThreadAffinity.allowed());
+    }
+
+    @Test
+    void nestedPinsRestoreInOrderAndAHandleClosedOutOfOrderRestoresItsOwnMask() {
+        assumeTrue(before.weight() >= 2, "needs 2 allowed CPUs; this thread may use only " + before);
+        int a = before.first();
+        int b = before.next(a);
+        try (Pinning outer = ThreadAffinity.pin(a)) {
+            Pinning inner = ThreadAffinity.pin(b);
+            assertTrue(inner != outer, "one handle per depth");
+            assertEquals(outer.pinned(), inner.previous());
+            inner.close();
+            assertEquals(CpuMask.of(before.nbits(), a), ThreadAffinity.allowed());
+            inner.close();  // twice, before any other pin: harmless
+            assertEquals(CpuMask.of(before.nbits(), a), ThreadAffinity.allowed());
+
+            Pinning again = ThreadAffinity.pin(b);
+            assertTrue(again == inner, "the closed handle is reused at its depth");
+            outer.close();  // out of order: outer puts back what it saved
+            assertEquals(before, ThreadAffinity.allowed());
+            again.close();  // and inner what it saved: outer's CPU, as Affinity.pin's handles do
+            assertEquals(CpuMask.of(before.nbits(), a), ThreadAffinity.allowed());
+            Pinning fresh = ThreadAffinity.pin(b);
+            assertTrue(fresh == outer, "both popped: depth 0 again");
+            fresh.close();
+        }
+    }
+
+    @Test
+    void aCpuOutsideTheAllowedSetIsRefusedAndNothingChanges() {
+        int outside = dev.corescope.sys.Affinity.nrCpuIds() + 3;
+        assertThrows(CpuNotAllowedException.class, () -> ThreadAffinity.pin(outside));
+        assertEquals(before, ThreadAffinity.allowed());
+        try (Pinning p = ThreadAffinity.pin(before.first())) {
+            assertEquals(before, p.previous(), "a refused pin left no frame behind");
+        }
+    }
+
+    @Test
+    void closingOnAnotherThreadIsRefused() throws Exception {
+        try (Pinning p = ThreadAffinity.pin(before.first())) {
+            Throwable[] seen = new Throwable[1];
+            Thread t = new Thread(() -> {
+                try {
+                    p.close();
+                } catch (Throwable e) {
+                    seen[0] = e;
+                }
+            });
+            t.start();
+            t.join();
+            assertTrue(seen[0] instanceof IllegalStateException, String.valueOf(seen[0]));
+        }
+        assertEquals(before, ThreadAffinity.allowed());
+    }
+
+    /**
+     * Pin and restore allocate nothing on the calling thread: measured with the thread's own
+     * allocation counter over 20 000 pairs after as many to warm up (the old path allocated 80
+     * bytes a pair: 1.6 MB here).
+     */
+    @Test
+    void pinAndRestoreAllocateNothing() {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(), "no per-thread allocation counter");
+        int cpu = before.first();
+        CpuMask mask = CpuMask.of(before.nbits(), cpu);
+        for (int i = 0; i < 20_000; i++) pinOnce(cpu, mask);
+        long id = Thread.currentThread().threadId();
+        long start = threads.getThreadAllocatedBytes(id);
+        for (int i = 0; i < 20_000; i++) pinOnce(cpu, mask);
+        long bytes = threads.getThreadAllocatedBytes(id) - start;
+        assertTrue(bytes < 4096, bytes + " bytes allocated by 20 000 pin+restore pairs");
+    }
+
+    private static void pinOnce(int cpu, CpuMask mask) {
+        try (Pinning p = ThreadAffinity.pin(cpu)) {
+            if (p.pinned().first() != cpu) throw new AssertionError(p.pinned());
+        }
+        try (Pinning p = ThreadAffinity.pin(mask)) {
+            if (p.pinned() != mask) throw new AssertionError(p.pinned());
+        }
+    }
+}
