@@ -47,7 +47,7 @@ final class AffinityCommand implements Callable<Integer> {
     @Option(names = "--pid", paramLabel = "PID", description = "a process (or thread) id; default: corescope itself")
     Integer pid;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json")
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json", converter = OutputFormat.TextOrJson.class)
     OutputFormat format = OutputFormat.text;
 
     /**
@@ -68,7 +68,7 @@ final class AffinityCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.svg) throw new UsageException("--format svg: affinity prints text or json");
+        if (format == OutputFormat.svg) throw OutputFormat.TextOrJson.refused(format);
         long self = ProcessHandle.current().pid();
         CpuMask allowed;
         if (pid == null) {

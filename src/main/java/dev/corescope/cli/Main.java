@@ -117,9 +117,20 @@ public final class Main implements Callable<Integer> {
         Launcher.main(args);
     }
 
-    /** Runs corescope with {@code args} and returns the exit code. */
+    /**
+     * Runs corescope with {@code args} and returns the exit code. Running out of heap is the
+     * one error picocli does not hand to {@link #reportFailure}: it is caught here, last, as
+     * one line (exit 1) instead of a stack trace; inputs are capped in size before they are
+     * read, so this is the last resort, not the check.
+     */
     public static int execute(String... args) {
-        return commandLine().execute(args);
+        try {
+            return commandLine().execute(args);
+        } catch (OutOfMemoryError e) {
+            System.err.println("corescope: " + oneLine(e));
+            System.err.flush();
+            return EXIT_FAILURE;
+        }
     }
 
     /** The configured command line, with corescope's one-line error handling. */
@@ -174,7 +185,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /** {@code --debug} on any command of the line, or {@code CORESCOPE_DEBUG} set to anything but 0 or empty. */
-    private static boolean debugRequested(CommandLine.ParseResult parsed) {
+    static boolean debugRequested(CommandLine.ParseResult parsed) {
         String env = System.getenv(DEBUG_ENV);
         if (env != null && !env.isEmpty() && !env.equals("0")) return true;
         for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {

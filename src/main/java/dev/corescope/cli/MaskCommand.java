@@ -63,7 +63,7 @@ final class MaskCommand implements Callable<Integer> {
     @Option(names = "--input", paramLabel = "FORM", description = "list (default) or hex")
     Input input = Input.list;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json")
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json", converter = OutputFormat.TextOrJson.class)
     OutputFormat format = OutputFormat.text;
 
     @Parameters(arity = "1..*", paramLabel = "EXPR", description = "the CPU set, e.g. 0-3,8 or (with --input hex) ff,ffffffff")
@@ -85,7 +85,7 @@ final class MaskCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.svg) throw new UsageException("--format svg: mask prints text or json");
+        if (format == OutputFormat.svg) throw OutputFormat.TextOrJson.refused(format);
         String expr = String.join(" ", words);
         if (nbits != null && (nbits < 1 || nbits > MAX_NBITS)) {
             throw new UsageException("--nbits " + nbits + ": must be between 1 and " + MAX_NBITS);

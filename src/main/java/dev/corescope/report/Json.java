@@ -1,12 +1,17 @@
 package dev.corescope.report;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -100,33 +105,148 @@ public final class Json {
     }
 
     /**
-     * {@link #readResults} for files a user names: anything that is not a readable
-     * {@code corescope-results/1} file is a {@link BadResultsFileException} saying why.
+     * The largest results or input file corescope reads: 256 MiB, refused before anything is
+     * read. A tour on a 2-CPU machine writes about 0.2 MiB; the cap leaves room for the c2c
+     * matrix and models of machines with hundreds of CPUs. A JSON tree takes about ten times
+     * its file's size in the heap (a 63 MiB file needed between 512 and 768 MiB), so a file near
+     * the cap needs a heap of some 3 GB ({@code CORESCOPE_JVM_OPTS=-Xmx4g}); short of that the
+     * run ends in one out-of-memory line that says so (the command line catches it last).
      */
-    public static ResultsFile readResultsChecked(Path file) {
+    public static final long MAX_INPUT_BYTES = 256L << 20;
+
+    /**
+     * The JSON tree of {@code file}, whose size is checked first; a FIFO or {@code /dev/stdin}
+     * is read through a stream that stops at {@link #MAX_INPUT_BYTES}. Anything that is not
+     * readable JSON of that size is a {@link BadResultsFileException} saying why.
+     */
+    public static JsonNode readTreeChecked(Path file) {
         if (!Files.exists(file)) throw new BadResultsFileException(file, "no such file");
         if (Files.isDirectory(file)) throw new BadResultsFileException(file, "is a directory, not a results file");
         if (!Files.isReadable(file)) throw new BadResultsFileException(file, "not readable");
-        com.fasterxml.jackson.databind.JsonNode tree;
         try {
-            tree = MAPPER.readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            if (Files.isRegularFile(file) && Files.size(file) > MAX_INPUT_BYTES) throw tooLarge(file, Files.size(file));
+            try (InputStream in = new BoundedInput(Files.newInputStream(file), file)) {
+                JsonNode tree = MAPPER.readTree(in);
+                return tree == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : tree;
+            }
+        } catch (JsonProcessingException e) {
             var loc = e.getLocation();
             throw new BadResultsFileException(file, "not JSON" + (loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")"));
         } catch (IOException e) {
             throw new BadResultsFileException(file, "cannot be read: " + e.getMessage());
         }
+    }
+
+    private static BadResultsFileException tooLarge(Path file, long bytes) {
+        return new BadResultsFileException(file, (bytes < 0 ? "more than " + (MAX_INPUT_BYTES >> 20) + " MiB" : (bytes >> 20) + " MiB")
+                + "; corescope reads results files of at most " + (MAX_INPUT_BYTES >> 20) + " MiB (a tour writes well under 1 MiB)");
+    }
+
+    /** An input stream that fails once more than {@link #MAX_INPUT_BYTES} came through it. */
+    private static final class BoundedInput extends java.io.FilterInputStream {
+        private final Path file;
+        private long read;
+
+        BoundedInput(InputStream in, Path file) {
+            super(in);
+            this.file = file;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) count(1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n > 0) count(n);
+            return n;
+        }
+
+        private void count(int n) {
+            read += n;
+            if (read > MAX_INPUT_BYTES) throw tooLarge(file, -1);
+        }
+    }
+
+    /**
+     * {@link #readResults} for files a user names: anything that is not a readable
+     * {@code corescope-results/1} file of a sane size and shape is a
+     * {@link BadResultsFileException} saying why.
+     */
+    public static ResultsFile readResultsChecked(Path file) {
+        return readResultsChecked(file, readTreeChecked(file));
+    }
+
+    /** {@link #readResultsChecked(Path)} of a tree already read from {@code file}. */
+    public static ResultsFile readResultsChecked(Path file, JsonNode tree) {
         if (tree == null || tree.isMissingNode() || !tree.isObject()) throw new BadResultsFileException(file, "not a corescope results file (not a JSON object)");
         var schema = tree.get("schema");
         if (schema == null || !ResultsFile.SCHEMA.equals(schema.asText())) {
             throw new BadResultsFileException(file, "not a corescope results file (schema " + (schema == null ? "missing" : "'" + schema.asText() + "'")
                     + ", expected " + ResultsFile.SCHEMA + ")");
         }
+        ResultsShape.checkTree(file, tree);
+        ResultsFile f;
         try {
-            return MAPPER.readerFor(ResultsFile.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(tree);
+            f = MAPPER.readerFor(ResultsFile.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(tree);
         } catch (IOException e) {
-            String msg = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-            throw new BadResultsFileException(file, "a field has the wrong type: " + msg);
+            throw new BadResultsFileException(file, wrongType(e, tree));
         }
+        ResultsShape.check(file, f);
+        return f;
+    }
+
+    /**
+     * A binding failure in plain words, by the field's JSON path: {@code results[0].score:
+     * expected a number, found a string}, not Jackson's message with its Java class names.
+     */
+    static String wrongType(IOException e, JsonNode tree) {
+        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
+            StringBuilder path = new StringBuilder();
+            StringBuilder pointer = new StringBuilder();
+            for (JsonMappingException.Reference r : m.getPath()) {
+                if (r.getFieldName() != null) {
+                    if (!path.isEmpty()) path.append('.');
+                    path.append(r.getFieldName());
+                    pointer.append('/').append(r.getFieldName().replace("~", "~0").replace("/", "~1"));
+                } else if (r.getIndex() >= 0) {
+                    path.append('[').append(r.getIndex()).append(']');
+                    pointer.append('/').append(r.getIndex());
+                }
+            }
+            JsonNode found = tree.at(pointer.toString());
+            String expected = m instanceof MismatchedInputException mi && mi.getTargetType() != null ? kind(mi.getTargetType()) : null;
+            if (expected != null && !found.isMissingNode()) return path + ": expected " + expected + ", found " + kind(found);
+            if (expected != null) return path + ": expected " + expected;
+            return path + ": " + (found.isMissingNode() ? "not understood" : kind(found) + " that does not fit here");
+        }
+        String msg = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+        return "a field has the wrong type: " + msg.replaceAll("`[\\w.$]+`", "a value").replaceAll("\\(class [\\w.$]+\\)", "");
+    }
+
+    private static String kind(Class<?> type) {
+        if (type == double.class || type == Double.class || type == float.class || type == Float.class) return "a number";
+        if (type == int.class || type == Integer.class || type == long.class || type == Long.class
+                || type == short.class || type == Short.class) return "a whole number";
+        if (type == boolean.class || type == Boolean.class) return "true or false";
+        if (CharSequence.class.isAssignableFrom(type)) return "a string";
+        if (type.isArray() || java.util.Collection.class.isAssignableFrom(type)) return "a list";
+        return "an object";
+    }
+
+    private static String kind(JsonNode n) {
+        return switch (n.getNodeType()) {
+            case ARRAY -> "a list";
+            case OBJECT, POJO -> "an object";
+            case NUMBER -> "a number";
+            case STRING -> "a string";
+            case BOOLEAN -> "true or false";
+            case NULL -> "null";
+            default -> "a value";
+        };
     }
 }

@@ -2,8 +2,6 @@ package dev.corescope.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -29,21 +27,14 @@ public final class RowIdentity {
      * {@link BadResultsFileException}.
      */
     public static ResultsFile read(Path file) {
-        JsonNode tree = null;
-        if (Files.isRegularFile(file) && Files.isReadable(file)) {
-            try {
-                tree = Json.MAPPER.readTree(file.toFile());
-            } catch (IOException e) {
-                tree = null; // readResultsChecked says why
-            }
-        }
-        if (tree != null && tree.isArray()) {
+        JsonNode tree = Json.readTreeChecked(file);
+        if (tree.isArray()) {
             ResultsFile jmh = JmhJson.read(file, tree);
             check(file, jmh.results());
             return jmh;
         }
-        ResultsFile f = Json.readResultsChecked(file);
-        JsonNode results = tree == null ? null : tree.get("results");
+        ResultsFile f = Json.readResultsChecked(file, tree);
+        JsonNode results = tree.get("results");
         if (results == null || !results.isArray()) {
             throw new BadResultsFileException(file, "\"results\" is " + (results == null ? "missing" : results.isNull() ? "null" : "not a list")
                     + "; a results file lists its rows there ([] when none)");

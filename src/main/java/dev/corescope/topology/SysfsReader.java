@@ -208,6 +208,7 @@ final class SysfsReader {
         String t = text.strip();
         if (t.isEmpty() || t.equals("(null)")) return CpuMask.empty(nbits);
         int last = lastNumber(t);
+        if (last >= TopologyReader.MAX_CPUS) throw beyondLimit(t, last);
         return CpuMask.parseList(t, Math.max(nbits, last + 1)).resize(nbits);
     }
 
@@ -216,7 +217,17 @@ final class SysfsReader {
         if (t.isEmpty()) return CpuMask.empty(nbits);
         int chunks = 1;
         for (int i = 0; i < t.length(); i++) if (t.charAt(i) == ',') chunks++;
+        if ((long) chunks * 32 > TopologyReader.MAX_CPUS) throw beyondLimit(t, chunks * 32L - 1);
         return CpuMask.parseHex(t, Math.max(nbits, chunks * 32)).resize(nbits);
+    }
+
+    /**
+     * A mask naming CPUs no kernel has: refused before a bitmap is sized by it, so one bad file
+     * costs what its CPUs cost, not megabytes per read.
+     */
+    private static CpuMaskFormatException beyondLimit(String text, long cpu) {
+        return new CpuMaskFormatException(text, CpuMaskFormatException.Code.EOVERFLOW,
+                "CPU " + cpu + " is beyond " + (TopologyReader.MAX_CPUS - 1) + ", the largest CPU number corescope reads");
     }
 
     /** The largest number in a cpulist, so that it can be parsed before nbits is known. */

@@ -37,6 +37,19 @@ final class TopologyReader {
     static final String CPU = "sys/devices/system/cpu";
     static final String NODE = "sys/devices/system/node";
 
+    /**
+     * The largest CONFIG_NR_CPUS a mainline kernel accepts (x86-64 with MAXSMP, powerpc; arm64
+     * stops at 4096), so the most CPU numbers a real {@code cpu/possible} lists.
+     */
+    static final int KERNEL_NR_CPUS_MAX = 8192;
+
+    /**
+     * The most CPU numbers corescope reads from a tree: eight times {@link #KERNEL_NR_CPUS_MAX},
+     * room for kernels to come, and small enough that every mask of a tree stays a few KiB.
+     * A file or {@code cpuN} folder naming CPU 65536 or above is refused as not a real tree.
+     */
+    static final int MAX_CPUS = 65536;
+
     /** At most this many "could not read" lines are kept; the rest are counted. */
     private static final int MAX_PROBLEM_LINES = 12;
 
@@ -83,8 +96,14 @@ final class TopologyReader {
         Optional<String> nohzText = r.read(CPU + "/nohz_full");
 
         int maxCpu = cpuDirs.isEmpty() ? 0 : cpuDirs.getLast();
-        for (Optional<String> t : List.of(possibleText, presentText, onlineText, offlineText, isolatedText, nohzText)) {
-            if (t.isPresent()) maxCpu = Math.max(maxCpu, SysfsReader.lastNumber(t.get()));
+        if (maxCpu >= MAX_CPUS) throw beyondLimit(root, CPU + "/cpu" + maxCpu, maxCpu);
+        String[] names = {"possible", "present", "online", "offline", "isolated", "nohz_full"};
+        List<Optional<String>> texts = List.of(possibleText, presentText, onlineText, offlineText, isolatedText, nohzText);
+        for (int i = 0; i < names.length; i++) {
+            if (texts.get(i).isEmpty()) continue;
+            int last = SysfsReader.lastNumber(texts.get(i).get());
+            if (last >= MAX_CPUS) throw beyondLimit(root, CPU + "/" + names[i], last);
+            maxCpu = Math.max(maxCpu, last);
         }
         nbits = maxCpu + 1;
         b.nbits = nbits;
@@ -192,6 +211,16 @@ final class TopologyReader {
         }
         out.sort(null);
         return out;
+    }
+
+    /**
+     * A CPU number no kernel builds for: refused before any mask is sized by it, so the cost of
+     * a tree stays in the CPUs it describes, not in the largest number a file holds.
+     */
+    private static IllegalArgumentException beyondLimit(Path root, String rel, int cpu) {
+        return new IllegalArgumentException(root.resolve(rel) + ": CPU " + (cpu >= 1 << 24 ? "16777216 or more" : cpu)
+                + " is beyond " + (MAX_CPUS - 1) + ", the largest CPU number corescope reads (Linux builds for at most "
+                + KERNEL_NR_CPUS_MAX + " CPUs)");
     }
 
     private CpuMask parsedOr(Optional<String> text, String rel, CpuMask fallback, String what) {

@@ -122,6 +122,6 @@ class AffinityCommandTest {
 
     @Test
     void svgIsNotAFormatOfAffinity() {
-        CliRun.run("affinity", "--format", "svg").badInput("--format svg: affinity prints text or json");
+        CliRun.run("affinity", "--format", "svg").badInput("expected text or json but was 'svg'");
     }
 }

@@ -83,7 +83,7 @@ class CompareCommandTest {
     void aFieldOfTheWrongTypeIsBadInput() throws Exception {
         Path p = dir.resolve("broken.json");
         Files.writeString(p, "{\"schema\": \"corescope-results/1\", \"results\": [{\"score\": \"fast\"}]}\n");
-        CliRun.run("compare", p.toString(), write("b.json", 1).toString()).badInput(p + ": a field has the wrong type");
+        CliRun.run("compare", p.toString(), write("b.json", 1).toString()).badInput(p + ": results[0].score: expected a number, found a string");
     }
 
     @Test

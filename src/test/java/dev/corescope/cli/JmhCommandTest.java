@@ -63,4 +63,51 @@ class JmhCommandTest {
         capture(() -> CliRun.run("jmh", "NoSuchBenchmark", "-f", "0")).run()
                 .badInput("jmh NoSuchBenchmark: no benchmark matches (list them: ./run.sh jmh -l)");
     }
+
+    @Test
+    void aValueOutsideAClosedStringParamIsBadInputListingTheAllowedValues() {
+        Captured c = capture(() -> CliRun.run("jmh", "CpumaskBenchmark.first_but", "-p", "mask=bogus", "-f", "0", "-wi", "0", "-i", "1", "-r", "10ms"));
+        c.run().badInput("-p mask=bogus: allowed values are allowed, high");
+        assertEquals("", c.jmhOut(), "nothing runs");
+    }
+
+    @Test
+    void aNumberParamTakesAsciiDigitsOnly() {
+        capture(() -> CliRun.run("jmh", "CpumaskBenchmark", "-p", "nrCpus=abc")).run()
+                .badInput("-p nrCpus=abc: not a whole number");
+        capture(() -> CliRun.run("jmh", "CpumaskBenchmark", "-p", "nrCpus=64,\u0661")).run()
+                .badInput("-p nrCpus=\u0661: not a whole number");
+    }
+
+    @Test
+    void aParamNoSelectedBenchmarkHasIsBadInputNamingTheirs() {
+        capture(() -> CliRun.run("jmh", "CpumaskBenchmark", "-p", "foo=1")).run()
+                .badInput("no parameter foo (theirs: input, mask, nrCpus)");
+    }
+
+    @Test
+    void aFreeFormParamIsCheckedByTheBenchmarksOwnRule() {
+        capture(() -> CliRun.run("jmh", "C2cBenchmark", "-p", "placement=bogus")).run()
+                .badInput("-p placement=bogus: allowed values are smt, same-l3, cross-l3, cross-package, any");
+        capture(() -> CliRun.run("jmh", "C2cBenchmark", "-p", "cpus=abc")).run().badInput("-p cpus=abc: not a CPU list");
+    }
+
+    @Test
+    void aBadEnumOptionNamesTheValuesInPlainWords() {
+        CliRun r = capture(() -> CliRun.run("jmh", "CpumaskBenchmark", "-rf", "bogus")).run()
+                .badInput("'BOGUS' is not a value this option takes (one of TEXT, CSV, SCSV, JSON, LATEX)");
+        assertTrue(!r.err().contains("org.openjdk"), r.err());
+        capture(() -> CliRun.run("jmh", "CpumaskBenchmark", "-bm", "bogus")).run().badInput("Unable to parse benchmark mode");
+    }
+
+    @Test
+    void aBenchmarkThatFailsIsExitOneWithItsReasonAndNoStackTrace() {
+        // every valid value of placement, yet one this benchmark refuses at run time: a CPU list of one CPU has no pair
+        Captured c = capture(() -> CliRun.run("jmh", "C2cBenchmark", "-p", "cpus=0", "-f", "0", "-wi", "0", "-i", "1", "-r", "10ms"));
+        assertEquals(1, c.run().exitCode(), c.run().err() + c.jmhOut());
+        assertTrue(c.run().err().startsWith("corescope: jmh: 1 benchmark run failed: "), c.run().err());
+        assertEquals(1, c.run().err().lines().count(), c.run().err());
+        assertTrue(c.jmhOut().contains("<failure>"), c.jmhOut());
+        assertTrue(!c.jmhOut().contains("\tat "), "no stack trace without --debug: " + c.jmhOut());
+    }
 }

@@ -89,8 +89,8 @@ class MaskCommandTest {
             --nbits 16777217 1           | --nbits 16777217: must be between 1 and 16777216
             --nbits x 1                  | --nbits
             --input octal 1              | --input
-            --format svg 1               | --format svg: mask prints text or json
-            --format yaml 1              | --format
+            --format svg 1               | --format': expected text or json but was 'svg'
+            --format yaml 1              | --format': expected text or json but was 'yaml'
             """)
     void badInputExits2WithOneLineAndNothingOnStdout(String args, String fragment) {
         CliRun.run(("mask " + args).split(" ")).badInput(fragment);

@@ -78,6 +78,40 @@ class TopologyCommandTest {
     }
 
     @Test
+    void aCpuNumberNoKernelBuildsForIsRefusedInOneLine() throws Exception {
+        Path root = tree();
+        String cpu = "sys/devices/system/cpu/";
+        for (String file : new String[]{"possible", "present", "online", "offline"}) {
+            Path t = tmp.resolve("t-" + file);
+            copy(root, t);
+            write(t, cpu + file, "0-16777215");
+            assertOneLineError(CliRun.run("topology", "--root", t.toString()), 2,
+                    "corescope: --root " + t.resolve(cpu + file) + ": CPU 16777215 is beyond 65535, the largest CPU number corescope reads");
+        }
+        Files.createDirectories(root.resolve(cpu + "cpu70000"));
+        assertOneLineError(CliRun.run("topology", "--root", root.toString()), 2, "corescope: --root " + root.resolve(cpu + "cpu70000") + ": CPU 70000 is beyond");
+    }
+
+    @Test
+    void aLargePossibleRangeWithinTheLimitIsReadAndCountedOffline() throws Exception {
+        Path root = tree();
+        write(root, "sys/devices/system/cpu/possible", "0-65535");
+        CliRun r = CliRun.run("topology", "--root", root.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().strip().endsWith("1 package, 2 cores, 2 PUs (+65534 offline), 1 NUMA node; caches unknown"), r.out());
+    }
+
+    private static void copy(Path from, Path to) throws Exception {
+        try (var files = Files.walk(from)) {
+            for (Path p : files.toList()) {
+                Path q = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(q);
+                else Files.copy(p, q);
+            }
+        }
+    }
+
+    @Test
     void savedTreeAsTextEndsWithTheSummary() throws Exception {
         CliRun r = CliRun.run("topology", "--root", tree().toString());
         assertEquals(0, r.exitCode(), r.err());

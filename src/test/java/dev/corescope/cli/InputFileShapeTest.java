@@ -1,0 +1,92 @@
+package dev.corescope.cli;
+
+import dev.corescope.report.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Results files with the right types but the wrong shape, too large, or with figures at the
+ * edge of a double: one line naming the field, exit 2, in every command that reads them.
+ */
+class InputFileShapeTest {
+
+    @TempDir
+    Path dir;
+
+    private static final String ROW = "{\"benchmark\": \"c2c\", \"variant\": \"pingpong\", \"implementation\": \"java\", \"metric\": \"op\","
+            + " \"unit\": \"ns/op\", \"score\": 1.0, \"error\": 0.1, \"samples\": 10}";
+
+    private Path file(String name, String body) throws Exception {
+        Path p = dir.resolve(name);
+        Files.writeString(p, "{\"schema\": \"corescope-results/1\", \"results\": [" + ROW + "]" + body + "}\n");
+        return p;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            matrix values fewer than cpus  | , "matrix": {"cpus": [0, 1], "unit": "ns", "values": [[null, 1.0]]}                 | matrix.values: 1 rows for 2 cpus
+            matrix row shorter than cpus   | , "matrix": {"cpus": [0, 1], "unit": "ns", "values": [[null], [1.0, null]]}         | matrix.values[0]: 1 values for 2 cpus
+            matrix errors of another shape | , "matrix": {"cpus": [0], "unit": "ns", "values": [[null]], "errors": []}            | matrix.errors: 0 rows for 1 cpus
+            matrix without cpus            | , "matrix": {"unit": "ns", "values": [[null]]}                                       | matrix.cpus: missing
+            histogram without buckets      | , "histograms": [{"benchmark": "x", "variant": "y", "bucketNs": 10, "counts": []}]   | histograms[0].counts: missing or empty
+            histogram of 0 ns buckets      | , "histograms": [{"benchmark": "x", "variant": "y", "bucketNs": 0, "counts": [1]}]   | histograms[0].bucketNs: 0; a bucket is at least 1 ns wide
+            negative histogram count       | , "histograms": [{"benchmark": "x", "variant": "y", "bucketNs": 1, "counts": [-1]}]  | histograms[0].counts[0]: -1 is negative
+            null layout row                | , "layouts": [{"name": "packed", "sizeBytes": 8, "rows": [null]}]                      | layouts[0].rows[0]: null where an entry belongs
+            null counter                   | , "counters": [{"benchmark": "x", "counters": [null]}]                                | counters[0].counters[0]: null where an entry belongs
+            counter without a name         | , "counters": [{"benchmark": "x", "counters": [{"unit": "ns"}]}]                      | counters[0].counters[0]: an event without a name
+            null failure                   | , "failures": [null]                                                                  | failures[0]: null where an entry belongs
+            a number where a row belongs   | , "histograms": [1]                                                                   | histograms[0]: expected an object, found a number
+            a string for a number          | , "matrix": {"cpus": ["a"], "values": []}                                             | matrix.cpus[0]: expected a whole number, found a string
+            """)
+    void aStructuralErrorIsBadInputNamingTheField(String what, String body, String fragment) throws Exception {
+        Path p = file("bad.json", body);
+        for (String[] args : new String[][]{{"report", p.toString(), "-o", dir.resolve("r.html").toString()},
+                {"report", p.toString(), "--format", "text"}, {"compare", p.toString(), p.toString()}}) {
+            CliRun r = CliRun.run(args).badInput(p + ": " + fragment);
+            assertFalse(r.err().contains("dev.corescope") || r.err().contains("Exception"), r.err());
+        }
+        assertFalse(Files.exists(dir.resolve("r.html")));
+    }
+
+    @Test
+    void aNullRowIsNamedWithoutJavaClassNames() throws Exception {
+        Path p = dir.resolve("null-row.json");
+        Files.writeString(p, "{\"schema\": \"corescope-results/1\", \"results\": [" + ROW + ", null]}\n");
+        CliRun.run("compare", p.toString(), p.toString()).badInput(p + ": results[1]: null where an entry belongs");
+        Path q = dir.resolve("null-run.json");
+        Files.writeString(q, "{\"schema\": \"corescope-results/1\", \"results\": [" + ROW.replace("}", ", \"runs\": [null]}") + "]}\n");
+        CliRun.run("report", q.toString(), "--format", "text").badInput(q + ": results[0].runs[0]: null where an entry belongs");
+    }
+
+    @Test
+    void aFileAboveTheSizeCapIsRefusedBeforeItIsRead() throws Exception {
+        Path p = dir.resolve("huge.json");
+        try (RandomAccessFile f = new RandomAccessFile(p.toFile(), "rw")) {
+            f.setLength(Json.MAX_INPUT_BYTES + 1); // sparse: no disk space, no time
+        }
+        CliRun.run("compare", p.toString(), p.toString()).badInput(p + ": 256 MiB; corescope reads results files of at most 256 MiB");
+        CliRun.run("report", p.toString(), "--format", "text").badInput("at most 256 MiB");
+    }
+
+    @Test
+    void hugeFiguresPrintInAShortForm() throws Exception {
+        Path a = dir.resolve("a.json");
+        Path b = dir.resolve("b.json");
+        Files.writeString(a, "{\"schema\": \"corescope-results/1\", \"results\": [" + ROW.replace("\"score\": 1.0", "\"score\": 1e308") + "]}\n");
+        Files.writeString(b, "{\"schema\": \"corescope-results/1\", \"results\": [" + ROW.replace("\"score\": 1.0", "\"score\": 1.7e308") + "]}\n");
+        for (String out : new String[]{CliRun.run("compare", a.toString(), b.toString()).succeeded().out(),
+                CliRun.run("report", a.toString(), "--format", "text").succeeded().out()}) {
+            assertFalse(out.replace(dir.toString(), "DIR").matches("(?s).*[0-9]{20,}.*"), "no long digit runs: " + out);
+            assertTrue(out.contains("1.000e+308"), out);
+        }
+    }
+}
