@@ -78,6 +78,7 @@ public final class Reservations {
     /** The usable CPUs in preference order, and each as a mask: what {@link #reserveAny()} walks. */
     private final int[] order;
     private final CpuMask[] single;
+    private final int[][] singleList;
 
     private Reservations(Path directory, Topology topology, CpuMask usable, Path procRoot) {
         this(LockTable.of(directory), topology, usable, procRoot, null);
@@ -94,7 +95,11 @@ public final class Reservations {
         this.preference = preference != null ? preference : CpuOrder.of(topology, procRoot);
         this.order = this.preference.order(this.usable);
         this.single = new CpuMask[order.length];
-        for (int i = 0; i < order.length; i++) single[i] = CpuMask.of(nbits, order[i]);
+        this.singleList = new int[order.length][];
+        for (int i = 0; i < order.length; i++) {
+            single[i] = CpuMask.of(nbits, order[i]);
+            singleList[i] = new int[]{order[i]};  // shared by the reservations of this CPU: never written
+        }
     }
 
     /**
@@ -191,7 +196,7 @@ public final class Reservations {
     public Reservation reserveAny() {
         for (int i = 0; i < order.length; i++) {
             int cpu = order[i];
-            if (table.tryLock(cpu)) return new Reservation(table, single[i], new int[]{cpu}, false);
+            if (table.tryLock(cpu)) return new Reservation(table, single[i], singleList[i], false);
         }
         return reserve(-1, false, CpuStrategy.ANY);  // none free: the same search, for its message
     }
