@@ -95,7 +95,7 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
         LiveMachine live = LiveMachine.read();
-        BenchContext ctx = new BenchContext(pinTo, quick, bar, false, Os.live(), live.topology());
+        BenchContext ctx = new BenchContext(pinTo, dev.corescope.bench.RunSize.of(quick), bar, Os.live(), live.topology());
 
         BenchSession session = new BenchSession(selected, ctx, live.probe(), bar, live::forResults);
         GuardedRun guarded = new GuardedRun(session, file, err);

@@ -92,7 +92,7 @@ final class Tour {
         out.flush();
 
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
-        BenchContext ctx = new BenchContext(Optional.empty(), true, bar, false, Os.live(), live.topology());
+        BenchContext ctx = new BenchContext(Optional.empty(), dev.corescope.bench.RunSize.QUICK, bar, Os.live(), live.topology());
         BenchSession session = new BenchSession(families, ctx, probe, bar, live::forResults);
         GuardedRun guarded = new GuardedRun(session, target, err);
         try {

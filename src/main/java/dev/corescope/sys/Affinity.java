@@ -135,14 +135,22 @@ public final class Affinity {
     }
 
     /**
-     * {@code sched_getcpu()}: the CPU the calling thread runs on now, through a
-     * {@code critical(false)} downcall (no thread-state transition, no errno capture), on any
-     * thread. For hot loops on a platform thread hold a {@link CurrentCpu}: it reads the rseq
-     * area without a call, about 1.8x faster; this method does not use it because finding a
-     * thread's reader (a thread-local lookup) costs more than the downcall it would save.
+     * The CPU the calling thread runs on now, as {@code sched_getcpu()} says it, by the fastest
+     * safe path: the thread's rseq area ({@link CurrentCpu}) on a platform thread where glibc
+     * registered one, else {@code sched_getcpu()} through a {@code critical(false)} downcall
+     * (virtual threads, rseq off, no {@code __rseq_offset}, not x86-64; see {@link CurrentCpu}).
+     *
+     * <p>Each thread's reader is made once (a thread-local) and the last one used is kept in a
+     * one-entry cache checked against {@link Thread#currentThread()}, so a thread that calls this
+     * in a loop pays an owner check and one 32-bit load, not a thread-local lookup (which costs
+     * more than the downcall it would save). Threads that take turns miss the cache and pay the
+     * lookup; the value is right either way. Code that owns its loop can still hold a
+     * {@link CurrentCpu} itself.
      */
     public static int currentCpu() {
-        return currentCpuCritical();
+        CurrentCpu last = LastReader.reader;
+        if (last != null && last.ownedByCurrentThread()) return last.readOwned();
+        return LastReader.currentCpuSlow();
     }
 
     /**
@@ -211,6 +219,24 @@ public final class Affinity {
         MemorySegment cpuset(long bytes) {
             if (cpuset.byteSize() < bytes) cpuset = Arena.ofAuto().allocate(bytes, 8);
             return cpuset;
+        }
+    }
+
+    /** The readers behind {@link #currentCpu()}: one per thread, and the one used last. */
+    static final class LastReader {
+        private static final ThreadLocal<CurrentCpu> PER_THREAD = ThreadLocal.withInitial(CurrentCpu::forThisThread);
+
+        /**
+         * The reader used last, by whichever thread. A plain field: a thread may see another's
+         * reader or a stale one, and then misses (the owner check fails) and takes the slow
+         * path; {@link CurrentCpu}'s fields are final, so a reader seen is a complete one.
+         */
+        static CurrentCpu reader;
+
+        static int currentCpuSlow() {
+            CurrentCpu mine = PER_THREAD.get();
+            reader = mine;
+            return mine.readOwned();
         }
     }
 

@@ -44,9 +44,8 @@ import java.util.Optional;
  * a plain load.
  *
  * <p><b>Note:</b> an instance belongs to the thread that made it: the area is that thread's, and
- * {@link #read()} on another thread is refused. Hold one per thread for hot loops
- * ({@link Affinity#currentCpu()} is the critical downcall: a thread-local lookup of a reader
- * would cost more than the call it saves).
+ * {@link #read()} on another thread is refused. {@link Affinity#currentCpu()} keeps one per
+ * thread for its callers; a hot loop may hold its own.
  */
 public final class CurrentCpu {
 
@@ -88,6 +87,16 @@ public final class CurrentCpu {
      */
     public int read() {
         if (Thread.currentThread() != owner) throw notOwner();
+        return readOwned();
+    }
+
+    /** Whether the calling thread is the one this reader belongs to. */
+    boolean ownedByCurrentThread() {
+        return Thread.currentThread() == owner;
+    }
+
+    /** {@link #read()} for a caller that has checked {@link #ownedByCurrentThread()}. */
+    int readOwned() {
         MemorySegment a = area;
         if (a != null) {
             int cpu = (int) INT.getOpaque(a, CPU_ID_OFFSET);

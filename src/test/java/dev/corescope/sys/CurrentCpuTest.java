@@ -43,6 +43,51 @@ class CurrentCpuTest {
         });
     }
 
+    /**
+     * {@link Affinity#currentCpu()} keeps the reader used last: two threads pinned to different
+     * CPUs and taking turns must each get their own CPU, never the other thread's area.
+     */
+    @Test
+    void affinityCurrentCpuIsEachThreadsOwnWhenThreadsTakeTurns() throws Exception {
+        CpuMask allowed = Affinity.processAllowed();
+        int a = allowed.first();
+        int b = allowed.last();
+        Affinity.LastReader.reader = null; // whatever an earlier test left there
+        java.util.concurrent.SynchronousQueue<Integer> toB = new java.util.concurrent.SynchronousQueue<>();
+        java.util.concurrent.SynchronousQueue<Integer> toA = new java.util.concurrent.SynchronousQueue<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread other = Thread.ofPlatform().start(() -> {
+            try (Pinning p = Affinity.pin(b)) {
+                for (int i = 0; i < 200; i++) {
+                    toB.take();
+                    int got = Affinity.currentCpu();
+                    toA.put(got);
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        try (Pinning p = Affinity.pin(a)) {
+            for (int i = 0; i < 200; i++) {
+                assertEquals(a, Affinity.currentCpu(), "this thread, pinned to " + a + ", turn " + i);
+                toB.put(i);
+                Integer theirs = toA.poll(30, TimeUnit.SECONDS);
+                assertEquals(Integer.valueOf(b), theirs, "the other thread, pinned to " + b + ", turn " + i);
+            }
+        } finally {
+            other.interrupt(); // after a failed turn it would wait for the next one
+            other.join(30_000);
+        }
+        assertEquals(null, failure.get());
+    }
+
+    @Test
+    void affinityCurrentCpuOnAVirtualThreadIsAnAllowedCpu() throws Exception {
+        AtomicReference<Integer> cpu = new AtomicReference<>();
+        Thread.ofVirtual().start(() -> cpu.set(Affinity.currentCpu())).join();
+        assertTrue(Affinity.processAllowed().test(cpu.get()), "CPU " + cpu.get() + " outside " + Affinity.processAllowed());
+    }
+
     @Test
     void aReaderIsRefusedOnAnotherThread() throws Exception {
         CurrentCpu mine = CurrentCpu.forThisThread();

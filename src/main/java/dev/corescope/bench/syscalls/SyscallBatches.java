@@ -49,6 +49,7 @@ public final class SyscallBatches {
             Map<String, LongToDoubleFunction> rows = new LinkedHashMap<>();
             rows.put("sched_getcpu, C loop", SysTwins::getcpuLoop);
             rows.put("rseq read, held CurrentCpu", n -> rseqLoop(n, reader));
+            rows.put("Affinity.currentCpu()", SyscallBatches::affinityLoop);
             rows.put("sched_getcpu, critical downcall", SyscallBatches::criticalLoop);
             rows.put("sched_getcpu, plain jextract downcall", SyscallBatches::plainLoop);
             rows.put("sched_getaffinity, C loop", SysTwins::getaffinityLoop);
@@ -62,7 +63,7 @@ public final class SyscallBatches {
             LongToDoubleFunction[] fns = rows.values().toArray(LongToDoubleFunction[]::new);
             for (int b = -batches / 5; b < batches; b++) { // the first fifth warms up and is dropped
                 for (int r = 0; r < fns.length; r++) {
-                    double ns = fns[r].applyAsDouble(r < 4 ? GETCPU_CALLS : AFFINITY_CALLS);
+                    double ns = fns[r].applyAsDouble(r < 5 ? GETCPU_CALLS : AFFINITY_CALLS);
                     if (b >= 0) samples[r][b] = ns;
                 }
             }
@@ -86,6 +87,15 @@ public final class SyscallBatches {
         long t0 = System.nanoTime();
         int acc = 0;
         for (long i = 0; i < n; i++) acc += reader.read();
+        long t1 = System.nanoTime();
+        sink = acc;
+        return (double) (t1 - t0) / n;
+    }
+
+    private static double affinityLoop(long n) {
+        long t0 = System.nanoTime();
+        int acc = 0;
+        for (long i = 0; i < n; i++) acc += Affinity.currentCpu();
         long t1 = System.nanoTime();
         sink = acc;
         return (double) (t1 - t0) / n;
