@@ -68,11 +68,16 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--family", paramLabel = "NAME", description = "with --format text: only this family")
     String family;
 
+    @Option(names = "--wide", description = "with --format text: every table row on one line, however long "
+            + "(by default the text fits 120 columns: wide tables are cut into groups of columns, long lines wrap)")
+    boolean wide;
+
     @Override
     public Integer call() throws IOException {
         switch (format) {
             case "html" -> {
                 if (family != null) throw new UsageException("report --family: goes with --format text");
+                if (wide) throw new UsageException("report --wide: goes with --format text");
                 if (output == null) throw new UsageException("report: -o FILE.html is needed for the page (or --format text to print)");
             }
             case "text" -> {
@@ -106,7 +111,8 @@ final class ReportCommand implements Callable<Integer> {
             throw new UsageException("--family " + family + ": not a family (one of "
                     + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
         }
-        String text = render(results, families, family);
+        String text = dev.corescope.report.TextFit.fit(render(results, families, family),
+                wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH);
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
