@@ -1,5 +1,6 @@
 package dev.corescope.bench.cpumask;
 
+import dev.corescope.bench.Figure;
 import dev.corescope.bench.Measured;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
@@ -163,8 +164,8 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
                 splits.isEmpty() ? null : hsdis(), notes());
     }
 
-    private static CpumaskModel.Side side(Measured m) {
-        return new CpumaskModel.Side(m.result(), m.includesPreemptions());
+    private static Figure side(Measured m) {
+        return Figure.of(m);
     }
 
     /** The report people read. */
