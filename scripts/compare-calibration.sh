@@ -29,13 +29,13 @@ export CORESCOPE_JVM_OPTS="${CORESCOPE_JVM_OPTS:--Djmh.ignoreLock=true}"
 
 if [ $quick = 1 ]; then
   families=(timerbase)
-  aa_runs=4          # bench runs per family, A and B alternating: 1+3 against 2+4
+  aa_runs=4          # bench runs per family, in pairs A B, B A: 1+4 against 2+3
   rounds=3           # JMH: A and B alternate this many times per comparison ...
   jmh_forks=1        # ... with this many forks each time (3 forks per side in all)
   jmh_sizes=(-wi 2 -w 100ms -i 4 -r 100ms)
 else
   families=(cpumask timerbase)
-  aa_runs=6          # 1+3+5 against 2+4+6
+  aa_runs=6          # A B, B A, A B: 1+4+5 against 2+3+6
   rounds=3
   jmh_forks=2        # 6 forks per side
   jmh_sizes=(-wi 3 -w 100ms -i 5 -r 100ms)
@@ -53,15 +53,23 @@ say "start: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 |
 # of a VM). Runs 1-3 against 4-6 of one build turned such a step into a "change" (2 of 38 rows
 # in the first calibration); alternated, a drift lands on both sides alike. docs/compare.md.
 
-# 1. A/A on bench rows: each bench run is one run (one JMH fork, one process for C); odd runs
-#    are side A, even runs side B, given to compare as more files of each side.
+# side I: A or B for bench run I, in pairs A B, B A, A B, ...: neither a drift nor a state that
+# flips every run (seen once: runs 1, 3, 5 slower than 2, 4, 6) lines up with one side.
+side() { local pair=$(( ($1 - 1) / 2 )) first=$(( $1 % 2 )); if [ $(( (pair + first) % 2 )) = 1 ]; then echo A; else echo B; fi; }
+
+# 1. A/A on bench rows: each bench run is one run (one JMH fork, one process for C), on side
+#    A or B by side(); the runs of a side are given to compare as more files of that side.
 for f in "${families[@]}"; do
   for i in $(seq 1 "$aa_runs"); do
-    say "A/A bench $f --quick, run $i of $aa_runs (side $([ $((i % 2)) = 1 ] && echo A || echo B))"
+    say "A/A bench $f --quick, run $i of $aa_runs (side $(side "$i"))"
     measure ./run.sh bench "$f" --quick -o "$out/aa-bench-$f-$i.json" > /dev/null
   done
-  args=("$out/aa-bench-$f-1.json" "$out/aa-bench-$f-2.json")
-  for i in $(seq 3 2 "$aa_runs"); do args+=(--before "$out/aa-bench-$f-$i.json" --after "$out/aa-bench-$f-$((i + 1)).json"); done
+  a_runs=() b_runs=()
+  for i in $(seq 1 "$aa_runs"); do if [ "$(side "$i")" = A ]; then a_runs+=("$i"); else b_runs+=("$i"); fi; done
+  args=("$out/aa-bench-$f-${a_runs[0]}.json" "$out/aa-bench-$f-${b_runs[0]}.json")
+  for k in $(seq 1 $(( ${#a_runs[@]} - 1 ))); do
+    args+=(--before "$out/aa-bench-$f-${a_runs[$k]}.json" --after "$out/aa-bench-$f-${b_runs[$k]}.json")
+  done
   ./run.sh compare "${args[@]}" --format json > "$out/aa-bench-$f.compare.json"
   ./run.sh compare "$out/aa-bench-$f-1.json" "$out/aa-bench-$f-2.json" --format json > "$out/aa-bench-$f-single.compare.json"
 done
