@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 ../mvnw -B -q -f pom.xml package
 ran=0
-for placement in smt same-l3 cross-l3 cross-package any; do
+for placement in smt same-l3 cross-l3 cross-package quiet any; do
   out=$(mktemp)
   if "$java" --enable-native-access=ALL-UNNAMED -jar target/benchmarks.jar '(shared|padded)' \
        -f 1 -wi 1 -i 2 -w 200ms -r 200ms -foe true -rf json -rff "$out.json" \
@@ -26,7 +26,9 @@ for placement in smt same-l3 cross-l3 cross-package any; do
     fi
     ran=$((ran + 1))
   else
-    echo "== placement $placement: not run here: $(grep -m1 -oE '(no free|corescope pinning|Exception).*' "$out" || echo 'see JMH output')"
+    # one plain line: the reason of the refusal without its exception class and stack trace
+    why=$(sed -n -E 's/^.*(ReservationException|ProfilerException|Exception): //p' "$out" | head -n 1)
+    echo "== placement $placement: not run here: ${why:-see the JMH output}"
   fi
   rm -f "$out" "$out.json"
   [ "$ran" -ge 2 ] && break

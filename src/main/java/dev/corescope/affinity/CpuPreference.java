@@ -1,118 +1,33 @@
 package dev.corescope.affinity;
 
-import dev.corescope.cpumask.CpuMask;
-import dev.corescope.topology.Topology;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
 /**
- * The order in which free CPUs are offered, when a strategy leaves a choice:
- * <ol>
- *   <li>CPUs the kernel keeps for pinned work: {@code isolcpus} ({@code isolated}) or
- *       {@code nohz_full} (no scheduler tick while one task runs), first;</li>
- *   <li>then the others, with CPU 0 and the <em>IRQ-heavy</em> CPUs last: CPU 0 takes the
- *       boot-time and housekeeping work (timers, many unbound kthreads), and a CPU that
- *       services more than twice the median number of interrupts of the machine's CPUs
- *       (summed over {@code /proc/interrupts}) will interrupt what runs there;</li>
- *   <li>within each group, by CPU number.</li>
- * </ol>
- * A CPU is never excluded for these reasons: on a machine of two CPUs, CPU 0 is still chosen
- * once CPU 1 is taken.
+ * Which free CPU {@link Reservations} offers first when a {@link CpuStrategy} leaves a choice.
+ * Either way, the isolated CPUs come first and no CPU is ever excluded: on a machine of two
+ * CPUs, CPU 0 is still handed out once CPU 1 is taken.
+ *
+ * <pre>{@code
+ * Reservations quiet = Reservations.shared().preferring(CpuPreference.QUIET);  // measures for 200 ms
+ * try (Reservation r = quiet.reserveAny(); Pinning p = r.pin()) { ... }       // the quietest free CPU
+ * }</pre>
  */
-final class CpuPreference {
-
-    private final CpuMask preferred;
-    private final Map<Integer, Long> interrupts;
-    private final long irqHeavyAbove;
-
-    private CpuPreference(CpuMask preferred, Map<Integer, Long> interrupts) {
-        this.preferred = preferred;
-        this.interrupts = interrupts;
-        long[] counts = interrupts.values().stream().mapToLong(Long::longValue).sorted().toArray();
-        this.irqHeavyAbove = counts.length < 2 ? Long.MAX_VALUE : 2 * Math.max(1, counts[counts.length / 2]);
-    }
-
-    /** From the topology's {@code isolated} and {@code nohz_full} sets and {@code <root>/proc/interrupts}. */
-    static CpuPreference of(Topology t, Path root) {
-        return new CpuPreference(t.isolated().resize(t.nbits()).or(t.nohzFull().resize(t.nbits())),
-                readInterrupts(root.resolve("proc/interrupts")));
-    }
-
-    boolean isolated(int cpu) {
-        return cpu < preferred.nbits() && preferred.test(cpu);
-    }
-
-    boolean irqHeavy(int cpu) {
-        Long n = interrupts.get(cpu);
-        return n != null && n > irqHeavyAbove;
-    }
-
-    /** The CPUs of {@code candidates} in the order of the class comment. */
-    int[] order(CpuMask candidates) {
-        Integer[] cpus = candidates.stream().boxed().toArray(Integer[]::new);
-        Arrays.sort(cpus, Comparator.comparingInt((Integer c) -> isolated(c) ? 0 : 1)
-                .thenComparingInt(c -> c == 0 || irqHeavy(c) ? 1 : 0)
-                .thenComparingInt(c -> c));
-        return Arrays.stream(cpus).mapToInt(Integer::intValue).toArray();
-    }
-
-    /** Why {@code cpu} sits where it does in the order, for the dump: {@code isolated}, {@code irq-heavy}, ... */
-    List<String> notes(int cpu) {
-        List<String> out = new ArrayList<>();
-        if (isolated(cpu)) out.add("isolated/nohz_full");
-        if (cpu == 0) out.add("cpu0");
-        if (irqHeavy(cpu)) out.add("irq-heavy");
-        return out;
-    }
-
-    /** Interrupts per CPU, summed over every line of {@code /proc/interrupts}; empty when unreadable. */
-    static Map<Integer, Long> readInterrupts(Path file) {
-        Map<Integer, Long> sums = new HashMap<>();
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file);
-        } catch (IOException | RuntimeException e) {
-            return sums;
-        }
-        if (lines.isEmpty()) return sums;
-        String[] header = lines.get(0).trim().split("\\s+");
-        int[] cpuOfColumn = new int[header.length];
-        for (int i = 0; i < header.length; i++) {
-            cpuOfColumn[i] = header[i].startsWith("CPU") ? parseOr(header[i].substring(3), -1) : -1;
-        }
-        for (int l = 1; l < lines.size(); l++) {
-            String[] f = lines.get(l).trim().split("\\s+");
-            for (int i = 0; i < header.length && i + 1 < f.length; i++) {
-                if (cpuOfColumn[i] < 0) continue;
-                long v = parseCount(f[i + 1]);
-                if (v < 0) break;  // past the counts: the chip and handler names
-                sums.merge(cpuOfColumn[i], v, Long::sum);
-            }
-        }
-        return sums;
-    }
-
-    private static long parseCount(String s) {
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private static int parseOr(String s, int fallback) {
-        try {
-            return Integer.parseInt(s);
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
-    }
+public enum CpuPreference {
+    /**
+     * From the kernel's configuration, read once, costing nothing: {@code isolcpus} and
+     * {@code nohz_full} CPUs first (the kernel keeps them for pinned work); then the rest, with
+     * CPU 0 (boot-time and housekeeping work: timers, unbound kernel threads) and the CPUs that
+     * service more than twice the median interrupt count ({@code /proc/interrupts}) last; then by
+     * number. The default.
+     */
+    KERNEL_HINTS,
+    /**
+     * Measured when chosen: after the isolated CPUs, those disturbed least over a short window
+     * (200 ms, or the window given to {@link Reservations#preferQuiet}): the least busy time in
+     * {@code /proc/stat} (user, system, irq, softirq and steal: whatever ran there, including
+     * the hypervisor's steal on a VM), then the fewest interrupts; ties by the kernel hints. It
+     * reads counters and spins on no CPU, so it is cheap and disturbs nothing, but it sees only
+     * the window: on a machine whose load moves, measure again (choose again) before a run.
+     * The library's form of the command line's {@code --cpus quiet}, which runs the jitter
+     * probe on each CPU instead (seconds, and more exact).
+     */
+    QUIET
 }

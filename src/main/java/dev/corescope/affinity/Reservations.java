@@ -8,6 +8,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -41,9 +42,11 @@ import java.util.regex.Pattern;
  *
  * <p>Which CPU is chosen: among the usable CPUs (online and in this process's affinity mask,
  * so a cgroup's hidden CPUs are never offered) that fit the strategy, the free one first in
- * this order: {@code isolcpus}/{@code nohz_full} CPUs; then the rest, with CPU 0 and CPUs that
- * service more than twice the median interrupt count ({@code /proc/interrupts}) last; then by
- * number. A whole core is offered only if every one of its online CPUs is usable.
+ * this order ({@link CpuPreference#KERNEL_HINTS}): {@code isolcpus}/{@code nohz_full} CPUs;
+ * then the rest, with CPU 0 and CPUs that service more than twice the median interrupt count
+ * ({@code /proc/interrupts}) last; then by number. {@link #preferring preferring(QUIET)}
+ * measures the CPUs first and offers the least disturbed ones first (after the isolated ones).
+ * A whole core is offered only if every one of its online CPUs is usable.
  *
  * <p>Where reservations live: one lock file per CPU ({@code cpu-<n>.lock}, mode 0444, never
  * written) in {@code /tmp/corescope-reservations}, shared by every user of the machine and made
@@ -70,17 +73,18 @@ public final class Reservations {
     private final Topology topology;
     private final CpuMask usable;
     private final CpuIndex index;
-    private final CpuPreference preference;
+    private final CpuOrder preference;
     private final Path procRoot;
     /** The usable CPUs in preference order, and each as a mask: what {@link #reserveAny()} walks. */
     private final int[] order;
     private final CpuMask[] single;
+    private final int[][] singleList;
 
     private Reservations(Path directory, Topology topology, CpuMask usable, Path procRoot) {
         this(LockTable.of(directory), topology, usable, procRoot, null);
     }
 
-    private Reservations(LockTable table, Topology topology, CpuMask usable, Path procRoot, CpuPreference preference) {
+    private Reservations(LockTable table, Topology topology, CpuMask usable, Path procRoot, CpuOrder preference) {
         this.table = table;
         this.directory = table.directory();
         this.topology = topology;
@@ -88,10 +92,14 @@ public final class Reservations {
         this.usable = usable.resize(nbits).and(topology.online().resize(nbits));
         this.index = new CpuIndex(topology);
         this.procRoot = procRoot;
-        this.preference = preference != null ? preference : CpuPreference.of(topology, procRoot);
+        this.preference = preference != null ? preference : CpuOrder.of(topology, procRoot);
         this.order = this.preference.order(this.usable);
         this.single = new CpuMask[order.length];
-        for (int i = 0; i < order.length; i++) single[i] = CpuMask.of(nbits, order[i]);
+        this.singleList = new int[order.length][];
+        for (int i = 0; i < order.length; i++) {
+            single[i] = CpuMask.of(nbits, order[i]);
+            singleList[i] = new int[]{order[i]};  // shared by the reservations of this CPU: never written
+        }
     }
 
     /**
@@ -121,6 +129,34 @@ public final class Reservations {
      */
     public static Reservations of(Path directory, Topology topology, CpuMask usable) {
         return new Reservations(directory, topology, usable, Path.of(topology.source()));
+    }
+
+    /**
+     * These reservations (same directory, topology and usable CPUs) offering free CPUs in the
+     * order {@code p} says; {@link CpuPreference#QUIET} measures now, for
+     * {@link Quietness#WINDOW 200 ms}. The default is {@link CpuPreference#KERNEL_HINTS}.
+     */
+    public Reservations preferring(CpuPreference p) {
+        return p == CpuPreference.QUIET ? preferQuiet(Quietness.WINDOW)
+                : new Reservations(table, topology, usable, procRoot, preference.quiet(null));
+    }
+
+    /**
+     * {@link CpuPreference#QUIET} measured over {@code window}: the CPUs disturbed least in it
+     * first (after the isolated ones). The calling thread sleeps for the window.
+     */
+    public Reservations preferQuiet(Duration window) {
+        return new Reservations(table, topology, usable, procRoot, preference.quiet(Quietness.measure(procRoot, window)));
+    }
+
+    /** The order free CPUs are offered in. */
+    public CpuPreference preference() {
+        return preference.quietness() == null ? CpuPreference.KERNEL_HINTS : CpuPreference.QUIET;
+    }
+
+    /** The usable CPUs in the order they are offered (when all are free and no strategy narrows them). */
+    public int[] preferenceOrder() {
+        return order.clone();
     }
 
     /** The directory of the lock files (its real path). */
@@ -160,7 +196,7 @@ public final class Reservations {
     public Reservation reserveAny() {
         for (int i = 0; i < order.length; i++) {
             int cpu = order[i];
-            if (table.tryLock(cpu)) return new Reservation(table, single[i], new int[]{cpu}, false);
+            if (table.tryLock(cpu)) return new Reservation(table, single[i], singleList[i], false);
         }
         return reserve(-1, false, CpuStrategy.ANY);  // none free: the same search, for its message
     }

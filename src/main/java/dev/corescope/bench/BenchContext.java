@@ -11,24 +11,22 @@ import java.util.Optional;
  *
  * @param cpus     the CPUs the user named with {@code --cpus}; empty: the family chooses
  *                 (from the topology) or runs unpinned, and says which
- * @param quick    {@code --quick}: each family well under 20 s on 2 cores
+ * @param size     how long the run takes: full, {@code --quick}, or a smoke test's
  * @param progress where to report progress (stderr bar in the CLI, nothing in tests)
- * @param smoke    the smallest run that proves the code works (tests): a handful of
- *                 iterations, no forks; its numbers mean nothing
  * @param os       the kernel's CPU calls the family makes on its own thread ({@link Os#live()};
  *                 tests give a larger machine)
  * @param topology the machine's topology, read once by the caller; null: read this machine's
  *                 when a family first asks
  */
-public record BenchContext(Optional<CpuMask> cpus, boolean quick, Progress progress, boolean smoke, Os os, Topology topology) {
+public record BenchContext(Optional<CpuMask> cpus, RunSize size, Progress progress, Os os, Topology topology) {
 
     /** This machine through FFM, its topology read when a family asks. */
-    public BenchContext(Optional<CpuMask> cpus, boolean quick, Progress progress, boolean smoke) {
-        this(cpus, quick, progress, smoke, Os.live(), null);
+    public BenchContext(Optional<CpuMask> cpus, RunSize size, Progress progress) {
+        this(cpus, size, progress, Os.live(), null);
     }
 
     public static BenchContext smokeTest() {
-        return new BenchContext(Optional.empty(), true, Progress.NONE, true);
+        return new BenchContext(Optional.empty(), RunSize.SMOKE, Progress.NONE);
     }
 
     /**
@@ -42,11 +40,11 @@ public record BenchContext(Optional<CpuMask> cpus, boolean quick, Progress progr
 
     /** This context with another OS seam and topology (tests). */
     public BenchContext on(Os os, Topology topology) {
-        return new BenchContext(cpus, quick, progress, smoke, os, topology);
+        return new BenchContext(cpus, size, progress, os, topology);
     }
 
     /** The JMH settings for this mode. */
     public Jmh.Settings jmhSettings() {
-        return smoke ? Jmh.Settings.SMOKE : quick ? Jmh.Settings.QUICK : Jmh.Settings.FULL;
+        return size.pick(Jmh.Settings.SMOKE, Jmh.Settings.QUICK, Jmh.Settings.FULL);
     }
 }

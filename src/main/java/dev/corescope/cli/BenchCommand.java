@@ -71,6 +71,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "also write the results as JSON to FILE (atomically)")
     Path output;
 
+    @Option(names = "--wide", description = "text: every table row on one line, however long (by default the text fits 120 columns)")
+    boolean wide;
+
     private final Supplier<List<BenchFamily>> families;
 
     BenchCommand() {
@@ -95,7 +98,7 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
         LiveMachine live = LiveMachine.read();
-        BenchContext ctx = new BenchContext(pinTo, quick, bar, false, Os.live(), live.topology());
+        BenchContext ctx = new BenchContext(pinTo, dev.corescope.bench.RunSize.of(quick), bar, Os.live(), live.topology());
 
         BenchSession session = new BenchSession(selected, ctx, live.probe(), bar, live::forResults);
         GuardedRun guarded = new GuardedRun(session, file, err);
@@ -125,7 +128,7 @@ final class BenchCommand implements Callable<Integer> {
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(text(file, runs));
+            out.print(dev.corescope.report.TextFit.fit(text(file, runs), wide ? Integer.MAX_VALUE : ComparisonText.WIDTH));
             if (saved != null) out.println(saved.line());
         }
         out.flush();

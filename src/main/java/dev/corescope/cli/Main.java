@@ -89,6 +89,9 @@ public final class Main implements Callable<Integer> {
             description = "the tour: save the results to FILE (replaced whole if it exists; an interrupted or partly failed run goes beside it)")
     Path output;
 
+    @Option(names = "--wide", description = "the tour: every table row on one line, however long (by default its text fits 120 columns)")
+    boolean wide;
+
     @Option(names = "--debug", scope = ScopeType.INHERIT,
             description = "on an internal error, also print the Java stack trace (or set CORESCOPE_DEBUG=1)")
     boolean debug;
@@ -109,7 +112,8 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
-        return new Tour(families.get(), output != null ? output : tourResults, output != null, cl.getOut(), cl.getErr()).run();
+        return new Tour(families.get(), output != null ? output : tourResults, output != null, cl.getOut(), cl.getErr())
+                .width(wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH).run();
     }
 
     public static void main(String[] args) {

@@ -10,6 +10,7 @@ import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ComparisonText;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
+import dev.corescope.report.TextFit;
 import dev.corescope.report.TextTable;
 import dev.corescope.sys.Os;
 import dev.corescope.topology.Topology;
@@ -37,6 +38,7 @@ final class Tour {
     private final boolean named;
     private final PrintWriter out;
     private final PrintWriter err;
+    private int width = ComparisonText.WIDTH;
 
     /**
      * @param saveTo where the results go
@@ -70,6 +72,12 @@ final class Tour {
         return sb.toString();
     }
 
+    /** The text's width: {@link ComparisonText#WIDTH} by default, {@link Integer#MAX_VALUE} for {@code --wide}. */
+    Tour width(int columns) {
+        this.width = columns;
+        return this;
+    }
+
     int run() throws InterruptedException, IOException {
         OutputFile target = OutputFile.check(saveTo, named ? "-o" : "saving " + saveTo.getFileName() + ":");
         Instant started = Instant.now();
@@ -81,7 +89,7 @@ final class Tour {
         EnvironmentProbe probe = live.probe();
         out.println("corescope tour: the machine, then each benchmark family in quick mode, then a summary.");
         out.println();
-        out.print(machine(live.topology(), probe.finish(probe.start(Instant.now()), Instant.now(), null)));
+        out.print(TextFit.fit(machine(live.topology(), probe.finish(probe.start(Instant.now()), Instant.now(), null)), width));
         out.println();
         if (families.isEmpty()) {
             out.println("No benchmark families are registered in this build.");
@@ -92,7 +100,7 @@ final class Tour {
         out.flush();
 
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
-        BenchContext ctx = new BenchContext(Optional.empty(), true, bar, false, Os.live(), live.topology());
+        BenchContext ctx = new BenchContext(Optional.empty(), dev.corescope.bench.RunSize.QUICK, bar, Os.live(), live.topology());
         BenchSession session = new BenchSession(families, ctx, probe, bar, live::forResults);
         GuardedRun guarded = new GuardedRun(session, target, err);
         try {
@@ -100,9 +108,7 @@ final class Tour {
             if (file == null) return 128 + 2;
             BenchCommand.Saved saved = BenchCommand.save(Json.write(file), target, !file.failures().isEmpty());
             out.println();
-            out.print(SeedVerdicts.text(SeedVerdicts.of(file), ComparisonText.WIDTH));
-            out.print(ResultsText.full(file));
-            out.print(notMeasured(session.runs()));
+            out.print(TextFit.fit(SeedVerdicts.text(SeedVerdicts.of(file), width) + ResultsText.full(file) + notMeasured(session.runs()), width));
             out.println();
             out.printf(Locale.ROOT, "Took %.0f s. %s%n", (System.nanoTime() - t0) / 1e9,
                     saved.line().replaceFirst("^results written to ", "Saved "));

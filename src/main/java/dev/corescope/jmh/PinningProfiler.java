@@ -1,5 +1,6 @@
 package dev.corescope.jmh;
 
+import dev.corescope.affinity.CpuPreference;
 import dev.corescope.affinity.CpuStrategy;
 import dev.corescope.affinity.Reservation;
 import dev.corescope.affinity.Reservations;
@@ -35,7 +36,10 @@ import java.util.TreeSet;
  * <p>JMH thread index {@code i} (the threads of a {@code @Group} are numbered group by group)
  * runs on the {@code i}-th CPU of the plan: {@code placement=smt} (SMT siblings),
  * {@code same-l3}, {@code cross-l3}, {@code cross-package}, {@code any} (first CPU by
- * preference, each further thread related to it so), or {@code cpus=2,3} (exactly those).
+ * preference, each further thread related to it so), {@code quiet} (the quietest CPUs, measured
+ * for 200 ms before each fork: {@link CpuPreference#QUIET}), or {@code cpus=2,3} (exactly
+ * those). {@code prefer=quiet} measures the same way and keeps the placement's relation, e.g.
+ * {@code placement=same-l3;prefer=quiet}.
  * The host JVM reserves the CPUs ({@code affinity.Reservations}) for the time of each fork,
  * so two benchmark runs on one machine do not share them; the fork inherits the host's
  * affinity mask and only its benchmark threads are pinned, each for the duration of its
@@ -47,7 +51,7 @@ import java.util.TreeSet;
  * pinned threads that migrated during the iteration or ended it on another CPU (0 when pinning
  * held). Where the kernel refuses the counters, {@code ·pin.migrated} still comes from
  * {@code sched_getcpu}, and the text result says why the counters are missing. Options:
- * {@code placement=NAME}, {@code cpus=LIST}, {@code reserve=false}, {@code counters=false},
+ * {@code placement=NAME}, {@code prefer=quiet|kernel-hints}, {@code cpus=LIST}, {@code reserve=false}, {@code counters=false},
  * separated by {@code ;} or {@code ,} before a key.
  *
  * <p>Needs forked runs (the default): the pinning is set up through the fork's JVM options.
@@ -55,6 +59,8 @@ import java.util.TreeSet;
 public final class PinningProfiler implements ExternalProfiler, InternalProfiler {
 
     private final CpuStrategy placement;
+    private final CpuPreference preference;
+    private final boolean quietPlacement;
     private final int[] explicitCpus;
     private final boolean reserve;
     private final boolean counters;
@@ -63,6 +69,8 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
 
     public PinningProfiler(String initLine) throws ProfilerException {
         CpuStrategy p = CpuStrategy.ANY;
+        CpuPreference pref = CpuPreference.KERNEL_HINTS;
+        boolean quiet = false;
         int[] cpus = null;
         boolean r = true;
         boolean c = true;
@@ -73,18 +81,29 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
             String value = eq < 0 ? "" : opt.substring(eq + 1).strip();
             try {
                 switch (key) {
-                    case "placement" -> p = CpuStrategy.of(value);
+                    case "placement" -> {
+                        quiet = value.equals("quiet");
+                        if (quiet) pref = CpuPreference.QUIET;
+                        else p = CpuStrategy.of(value);
+                    }
+                    case "prefer" -> pref = switch (value) {
+                        case "quiet" -> CpuPreference.QUIET;
+                        case "kernel-hints" -> CpuPreference.KERNEL_HINTS;
+                        default -> throw new IllegalArgumentException("not one of quiet, kernel-hints");
+                    };
                     case "cpus" -> cpus = CpuMask.parseList(value, 1 << 20).toArray();
                     case "reserve" -> r = Boolean.parseBoolean(value);
                     case "counters" -> c = Boolean.parseBoolean(value);
                     default -> throw new ProfilerException("corescope pinning: unknown option '" + key
-                            + "' (placement=smt|same-l3|cross-l3|cross-package|any, cpus=LIST, reserve=false, counters=false)");
+                            + "' (placement=smt|same-l3|cross-l3|cross-package|any|quiet, prefer=quiet|kernel-hints, cpus=LIST, reserve=false, counters=false)");
                 }
             } catch (IllegalArgumentException e) {
                 throw new ProfilerException("corescope pinning: " + key + "=" + value + ": " + e.getMessage());
             }
         }
         this.placement = p;
+        this.preference = pref;
+        this.quietPlacement = quiet;
         this.explicitCpus = cpus;
         this.reserve = r;
         this.counters = c;
@@ -127,6 +146,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
             for (int i = 0; i < threads; i++) out[i] = explicitCpus[i % explicitCpus.length];
             return out;
         }
+        if (preference == CpuPreference.QUIET) machine = machine.preferring(CpuPreference.QUIET);
         List<Reservation> group = machine.reserveGroup(threads, placement);
         int[] out = new int[threads];
         for (int i = 0; i < threads; i++) out[i] = group.get(i).cpu();
@@ -212,7 +232,9 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     }
 
     private String placementText() {
-        return explicitCpus != null ? "cpus given" : "placement " + placement.placementName();
+        if (explicitCpus != null) return "cpus given";
+        if (quietPlacement) return "placement quiet";
+        return "placement " + placement.placementName() + (preference == CpuPreference.QUIET ? ", quietest first" : "");
     }
 
 }

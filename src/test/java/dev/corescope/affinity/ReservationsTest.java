@@ -78,6 +78,50 @@ class ReservationsTest {
     }
 
     @Test
+    void theQuietPreferenceOffersTheLeastDisturbedCpusFirstAfterTheIsolatedOnes() throws IOException {
+        MachineTree m = MachineTree.build(tmp.resolve("tree"), 0, 1, 1, 6, 1).isolated("5");
+        Topology t = Topology.read(m.root());
+        // busy ticks and interrupts since boot, before and after the window
+        Quietness.Snapshot before = new Quietness.Snapshot(
+                java.util.Map.of(0, 100L, 1, 100L, 2, 100L, 3, 100L, 4, 100L, 5, 100L),
+                java.util.Map.of(0, 10L, 1, 10L, 2, 10L, 3, 10L, 4, 10L, 5, 10L));
+        Quietness.Snapshot after = new Quietness.Snapshot(
+                java.util.Map.of(0, 100L, 1, 115L, 2, 100L, 3, 101L, 4, 100L, 5, 150L),
+                java.util.Map.of(0, 10L, 1, 10L, 2, 900L, 3, 10L, 4, 40L, 5, 10L));
+        CpuOrder quiet = CpuOrder.of(t, m.root()).quiet(Quietness.between(before, after, java.time.Duration.ofMillis(200)));
+        assertEquals(List.of(5, 0, 4, 2, 3, 1), java.util.Arrays.stream(quiet.order(t.online())).boxed().toList(),
+                "isolated 5 first (busy or not); then no busy tick: 0 (no interrupts), 4 (30), 2 (890); then 3 (1 tick), 1 (15)");
+        assertEquals(List.of(5, 1, 2, 3, 4, 0), java.util.Arrays.stream(CpuOrder.of(t, m.root()).order(t.online())).boxed().toList(),
+                "the kernel hints alone: CPU 0 last");
+    }
+
+    @Test
+    void procStatBusyTicksLeaveOutIdleAndIowait() throws IOException {
+        Path stat = tmp.resolve("stat");
+        Files.writeString(stat, """
+                cpu  10 0 10 900 5 1 1 0 0 0
+                cpu0 4 1 2 400 7 1 0 3 0 0
+                cpu1 6 0 8 500 0 0 1 0 0 0
+                intr 12345
+                """);
+        assertEquals(java.util.Map.of(0, 11L, 1, 15L), Quietness.readBusyTicks(stat));
+    }
+
+    @Test
+    void preferringQuietMeasuresTheLiveMachineAndOffersEveryUsableCpu() throws IOException {
+        Topology t = Topology.live();
+        Reservations r = Reservations.of(tmp.resolve("locks"), t, t.usable());
+        Reservations quiet = r.preferring(CpuPreference.QUIET);
+        assertEquals(CpuPreference.KERNEL_HINTS, r.preference());
+        assertEquals(CpuPreference.QUIET, quiet.preference());
+        assertEquals(r.usable().weight(), quiet.preferenceOrder().length);
+        assertEquals(r.usable(), CpuMask.of(r.usable().nbits(), quiet.preferenceOrder()));
+        try (Reservation first = quiet.reserveAny()) {
+            assertEquals(quiet.preferenceOrder()[0], first.cpu());
+        }
+    }
+
+    @Test
     void strategiesChooseByWhatTheCpusShare() throws IOException {
         Reservations r = over(bigSmt());
         Topology t = r.topology();

@@ -39,7 +39,7 @@ class PinningProfilerTest {
                 .warmupTime(TimeValue.milliseconds(50)).measurementTime(TimeValue.milliseconds(50))
                 .jvmArgsAppend("--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
                         "-Dcorescope.reservations.dir=" + tmp)
-                .addProfiler(PinningProfiler.class, "placement=any")
+                .addProfiler(PinningProfiler.class, "placement=quiet")
                 .build();
         System.setProperty("corescope.reservations.dir", tmp.toString());
         Collection<RunResult> runs;
@@ -51,7 +51,7 @@ class PinningProfilerTest {
         Map<String, Result> secondary = runs.iterator().next().getSecondaryResults();
         assertEquals(0.0, secondary.get("pin.migrated").getScore(), "no pinned thread migrated: " + secondary);
         String where = secondary.get("pin").extendedInfo();
-        assertTrue(where.matches("(?s).*threads pinned: thread 0 on CPU \\d+; thread 1 on CPU \\d+; placement any.*"), where);
+        assertTrue(where.matches("(?s).*threads pinned: thread 0 on CPU \\d+; thread 1 on CPU \\d+; placement quiet.*"), where);
         assertTrue(!where.contains("bound this worker") && !where.contains("could not be read"), "bound by index: " + where);
         assertEquals(allowed, Affinity.allowed(), "the host thread is not left pinned");
         if (!where.contains("counters refused")) {
@@ -67,6 +67,8 @@ class PinningProfilerTest {
         ProfilerException k = assertThrows(ProfilerException.class, () -> new PinningProfiler("pin=yes"));
         assertTrue(k.getMessage().contains("unknown option 'pin'"), k.getMessage());
         assertEquals(CpuStrategy.SAME_CORE, CpuStrategy.of("smt"));
+        ProfilerException q = assertThrows(ProfilerException.class, () -> new PinningProfiler("placement=same-l3;prefer=calm"));
+        assertTrue(q.getMessage().contains("prefer=calm: not one of quiet, kernel-hints"), q.getMessage());
     }
 
     @Test

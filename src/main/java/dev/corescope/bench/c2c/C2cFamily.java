@@ -79,8 +79,8 @@ public final class C2cFamily implements BenchFamily {
             return new FamilyRun(name(), List.of(), List.of(), List.of(), null, notes, C2cView.text(model), model);
         }
 
-        int samples = context.smoke() ? SMOKE_SAMPLES : context.quick() ? QUICK_SAMPLES : FULL_SAMPLES;
-        boolean bothDirections = !context.quick() || context.smoke() || cpus.length <= QUICK_BOTH_DIRECTIONS_UP_TO;
+        int samples = context.size().pick(SMOKE_SAMPLES, QUICK_SAMPLES, FULL_SAMPLES);
+        boolean bothDirections = context.size() != dev.corescope.bench.RunSize.QUICK || cpus.length <= QUICK_BOTH_DIRECTIONS_UP_TO;
         List<int[]> order = new ArrayList<>();
         for (int i = 0; i < cpus.length; i++) {
             for (int j = 0; j < cpus.length; j++) {

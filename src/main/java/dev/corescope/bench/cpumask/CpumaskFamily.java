@@ -74,10 +74,10 @@ public final class CpumaskFamily implements BenchFamily {
 
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
-        Jmh.Settings settings = ctx.smoke() ? SMOKE : ctx.quick() ? QUICK : FULL;
-        List<CpumaskConfig> javaPlan = ctx.smoke() ? CpumaskConfig.smoke() : ctx.quick() ? CpumaskConfig.quick() : CpumaskConfig.all();
-        List<CpumaskConfig> nativePlan = ctx.smoke() ? CpumaskConfig.smoke() : CpumaskConfig.all();
-        int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 100;
+        Jmh.Settings settings = ctx.size().pick(SMOKE, QUICK, FULL);
+        List<CpumaskConfig> javaPlan = ctx.size().pick(CpumaskConfig.smoke(), CpumaskConfig.quick(), CpumaskConfig.all());
+        List<CpumaskConfig> nativePlan = ctx.size().pick(CpumaskConfig.smoke(), CpumaskConfig.all(), CpumaskConfig.all());
+        int batches = ctx.size().pick(3, 15, 100);
         boolean nativeOk = CpumaskTwins.available();
         String cpus = ForkPinning.cpusField(ctx.cpus());
         CpuMask allowed = ctx.os().allowed();
@@ -123,7 +123,7 @@ public final class CpumaskFamily implements BenchFamily {
         for (CpumaskReport.CodeSize s : sizes) results.addAll(s.results());
 
         CpumaskReport report = new CpumaskReport(ForkPinning.describe(ctx.cpus()), allowed, nrCpuIds,
-                describeSettings(settings, ctx), batches, comparisons, splits, sizes, notes, ctx.quick() && !ctx.smoke(), load);
+                describeSettings(settings, ctx), batches, comparisons, splits, sizes, notes, ctx.size() == dev.corescope.bench.RunSize.QUICK, load);
         CpumaskModel model = report.model();
         return new FamilyRun(name(), results, null, null, null, model.notes(), CpumaskView.text(model), model);
     }
@@ -138,9 +138,8 @@ public final class CpumaskFamily implements BenchFamily {
      * the precomputed ones (the lookup alone, where a gap is easiest to see); one in a smoke test.
      */
     static List<CpumaskConfig> splitPlan(BenchContext ctx, List<CpumaskConfig> javaPlan) {
-        if (ctx.smoke()) return javaPlan.subList(0, 1);
-        if (ctx.quick()) return javaPlan.stream().filter(c -> c.input() == CpumaskInputs.InputKind.PRECOMPUTED).toList();
-        return javaPlan;
+        return ctx.size().pick(javaPlan.subList(0, 1),
+                javaPlan.stream().filter(c -> c.input() == CpumaskInputs.InputKind.PRECOMPUTED).toList(), javaPlan);
     }
 
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
@@ -219,6 +218,6 @@ public final class CpumaskFamily implements BenchFamily {
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant and row"
-                + (ctx.smoke() ? " (smoke test: numbers mean nothing)" : ctx.quick() ? " (--quick)" : "");
+                + ctx.size().note();
     }
 }

@@ -190,10 +190,10 @@ public final class CpupriFamily implements BenchFamily {
             return List.of();
         }
         List<Placement> placements = distinctPairs(Placements.of(topology, usable));
-        if (context.quick() || context.smoke()) placements = placements.subList(0, 1);
+        if (context.size().brief()) placements = placements.subList(0, 1);
         List<Integer> writers = new ArrayList<>(List.of(1));
         int most = usable.weight() - 1;
-        if (!context.quick() && !context.smoke() && most > 1) writers.add(most);
+        if (!context.size().brief() && most > 1) writers.add(most);
         if (most == 1) notes.add("writers > 1 needs 3 or more usable CPUs; this run has " + usable.weight());
         boolean twin = CpupriTwins.unavailableReason().isEmpty();
         CpupriTwins.unavailableReason().ifPresent(r -> notes.add("C twin not run: " + r));
@@ -205,7 +205,7 @@ public final class CpupriFamily implements BenchFamily {
                     + "with the 99.9% Student-t interval (params.statistic mean). Ratios compare Java with Java and C with C; "
                     + "one writer only");
         }
-        boolean brief = context.quick() || context.smoke();
+        boolean brief = context.size().brief();
         List<Run> runs = new ArrayList<>();
         for (Placement p : placements) {
             for (int w : writers) {
@@ -270,7 +270,7 @@ public final class CpupriFamily implements BenchFamily {
 
     /** The JMH settings of a Java run, whose warm-up and iterations the C twin copies. */
     static Jmh.Settings settings(BenchContext context) {
-        return context.smoke() || !context.quick() ? context.jmhSettings() : QUICK;
+        return context.size() == dev.corescope.bench.RunSize.QUICK ? QUICK : context.jmhSettings();
     }
 
     /** C samples: one per JMH measurement iteration over all forks (at least 2, for an interval). */

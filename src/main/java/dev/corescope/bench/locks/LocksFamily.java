@@ -3,6 +3,7 @@ package dev.corescope.bench.locks;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.RunSize;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
@@ -47,45 +48,6 @@ public final class LocksFamily implements BenchFamily {
     private static final int CALIBRATIONS_QUICK = 5;
     private static final long CALIBRATION_WINDOW_NS = 20_000_000;
 
-    /** A Java figure: which JMH method measures which line. */
-    private record JavaRow(Line line, Class<?> benchmark, String method, boolean inQuick, boolean needsTwin) {
-    }
-
-    private static final List<JavaRow> JAVA_ROWS = List.of(
-            new JavaRow(Line.FOR_LOOP, SpinLockBenchmark.class, "forLoop", true, false),
-            new JavaRow(Line.SPIN_LOCK_UNLOCK, SpinLockBenchmark.class, "spinLockUnlock", true, false),
-            new JavaRow(Line.SPIN_LOCK_UNLOCK_BOUNDED, SpinLockBenchmark.class, "spinLockUnlockBoundedSegment", false, false),
-            new JavaRow(Line.SPIN_LOCK_IRQSAVE, IrqsaveBenchmark.class, "spinLockIrqsave", true, false),
-            new JavaRow(Line.IRQSAVE_MANUAL, IrqsaveBenchmark.class, "irqsaveManual", true, false),
-            new JavaRow(Line.IRQ_DISABLE_SPIN_LOCK, IrqsaveBenchmark.class, "irqDisableSpinLock", true, false),
-            new JavaRow(Line.IRQ_SAVE_RESTORE, IrqsaveBenchmark.class, "irqSaveRestore", true, false),
-            new JavaRow(Line.PTHREAD_SPIN_LOCK, SpinLockBenchmark.class, "pthreadSpinLock", true, false),
-            new JavaRow(Line.FUNCTION_CALL, FunctionCallBenchmark.class, "javaCall", true, false),
-            new JavaRow(Line.FUNCTION_CALL_DOWNCALL, FunctionCallBenchmark.class, "downcall", true, true),
-            new JavaRow(Line.FUNCTION_CALL_CRITICAL, FunctionCallBenchmark.class, "downcallCritical", false, true),
-            new JavaRow(Line.SYNCHRONIZED, JavaLocksBenchmark.class, "synchronizedBlock", true, false),
-            new JavaRow(Line.REENTRANT_LOCK, JavaLocksBenchmark.class, "reentrantLock", true, false),
-            new JavaRow(Line.STAMPED_LOCK_OPTIMISTIC, JavaLocksBenchmark.class, "stampedLockOptimistic", true, false),
-            new JavaRow(Line.ATOMIC_LONG_INCREMENT, JavaLocksBenchmark.class, "atomicLongIncrement", true, false));
-
-    /** A native figure: which C loop measures which line. */
-    private record NativeRow(Line line, LocksTwins.Loop loop) {
-    }
-
-    private static final List<NativeRow> NATIVE_ROWS = List.of(
-            new NativeRow(Line.FOR_LOOP, LocksTwins.Loop.FOR_LOOP),
-            new NativeRow(Line.SPIN_LOCK_UNLOCK, LocksTwins.Loop.SPIN_LOCK_UNLOCK),
-            new NativeRow(Line.SPIN_LOCK_IRQSAVE, LocksTwins.Loop.SPIN_LOCK_IRQSAVE),
-            new NativeRow(Line.IRQSAVE_MANUAL, LocksTwins.Loop.IRQSAVE_MANUAL),
-            new NativeRow(Line.IRQ_DISABLE_SPIN_LOCK, LocksTwins.Loop.IRQ_DISABLE_SPIN_LOCK),
-            new NativeRow(Line.IRQ_SAVE_RESTORE, LocksTwins.Loop.IRQ_SAVE_RESTORE),
-            new NativeRow(Line.PTHREAD_SPIN_LOCK, LocksTwins.Loop.PTHREAD_SPIN_LOCK),
-            new NativeRow(Line.FUNCTION_CALL, LocksTwins.Loop.FUNCTION_CALL),
-            new NativeRow(Line.SYNCHRONIZED, LocksTwins.Loop.MUTEX),
-            new NativeRow(Line.REENTRANT_LOCK, LocksTwins.Loop.RECURSIVE_MUTEX),
-            new NativeRow(Line.STAMPED_LOCK_OPTIMISTIC, LocksTwins.Loop.SEQLOCK_READ),
-            new NativeRow(Line.ATOMIC_LONG_INCREMENT, LocksTwins.Loop.ATOMIC_INCREMENT));
-
     /** A contended figure: the JMH method and the C twin's kind for one lock, each with its label. */
     private record ContendedRow(Variant variant, String javaMethod, String javaLabel, LocksTwins.Contended nativeKind,
                                 String nativeLabel, boolean inQuick) {
@@ -124,20 +86,20 @@ public final class LocksFamily implements BenchFamily {
         int cpu = ctx.cpus().map(CpuMask::first).orElse(allowed.last());
         String cpuChoice = ctx.cpus().isPresent() ? "the first CPU of --cpus"
                 : "the last allowed CPU, often the quietest; --cpus picks another";
-        NativeHarness.Plan plan = ctx.smoke() ? NativeHarness.Plan.SMOKE : ctx.quick() ? NativeHarness.Plan.QUICK : NativeHarness.Plan.FULL;
-        Jmh.Settings jmh = ctx.smoke() ? Jmh.Settings.SMOKE : ctx.quick() ? QUICK : Jmh.Settings.FULL;
+        NativeHarness.Plan plan = ctx.size().pick(NativeHarness.Plan.SMOKE, NativeHarness.Plan.QUICK, NativeHarness.Plan.FULL);
+        Jmh.Settings jmh = ctx.size().pick(Jmh.Settings.SMOKE, QUICK, Jmh.Settings.FULL);
         boolean twin = NativeLibrary.available();
         List<String> notes = new ArrayList<>();
         String load = MachineLoad.describe().orElse("load average unknown");
         MachineLoad.busyNote(Path.of("/"), Math.min(2, allowed.weight())).ifPresent(notes::add);
 
-        List<JavaRow> javaRows = JAVA_ROWS.stream()
-                .filter(r -> !ctx.quick() || ctx.smoke() || r.inQuick())
-                .filter(r -> twin || !r.needsTwin())
+        List<Line> javaRows = Stream.of(Line.values()).filter(l -> l.java() != null)
+                .filter(l -> ctx.size() != RunSize.QUICK || l.java().inQuick())
+                .filter(l -> twin || !l.java().needsTwin())
                 .toList();
-        List<NativeRow> nativeRows = twin ? NATIVE_ROWS : List.of();
+        List<Line> nativeRows = twin ? Stream.of(Line.values()).filter(l -> l.loop() != null).toList() : List.of();
         List<ThreadPlacement> placements = ContendedPlacements.choose(ctx.cpus(), allowed, ctx::topology);
-        List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> !ctx.quick() || ctx.smoke() || r.inQuick()).toList();
+        List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> ctx.size() != RunSize.QUICK || r.inQuick()).toList();
         long contendedSteps = placements.size() * contendedRows.stream()
                 .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
         ctx.progress().start("bench locks", (int) (1 + nativeRows.size() + javaRows.size() + contendedSteps));
@@ -145,15 +107,15 @@ public final class LocksFamily implements BenchFamily {
         List<LockMeasurement> rows = new ArrayList<>();
         TscRate tsc;
         try (Pinning ignored = ctx.os().pin(cpu)) {
-            tsc = TscRate.detect(Path.of("/"), ctx.smoke() ? 2 : CALIBRATIONS_QUICK * (ctx.quick() ? 1 : 4),
-                    ctx.smoke() ? 1_000_000 : CALIBRATION_WINDOW_NS);
+            tsc = TscRate.detect(Path.of("/"), ctx.size().pick(2, CALIBRATIONS_QUICK, CALIBRATIONS_QUICK * 4),
+                    ctx.size().pick(1_000_000L, CALIBRATION_WINDOW_NS, CALIBRATION_WINDOW_NS));
             ctx.progress().step("TSC rate");
             checkInterrupted();
             if (twin) {
                 try (LocksTwins.State state = LocksTwins.newState()) {
-                    for (NativeRow r : nativeRows) {
-                        rows.add(NativeHarness.measure(state, r.loop(), r.line(), plan, tsc));
-                        ctx.progress().step("native " + r.line().variant().contractName());
+                    for (Line r : nativeRows) {
+                        rows.add(NativeHarness.measure(state, r.loop(), r, plan, tsc));
+                        ctx.progress().step("native " + r.variant().contractName());
                         checkInterrupted();
                     }
                 }
@@ -163,22 +125,22 @@ public final class LocksFamily implements BenchFamily {
             notes.add("native rows missing: " + NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"));
         }
 
-        for (JavaRow r : javaRows) {
-            Collection<RunResult> results = Jmh.run(r.benchmark(), r.method(), Map.of("cpu", new String[]{Integer.toString(cpu)}), jmh,
-                    ForkFlags.jvmArgs());
-            RunResult rr = single(results, r.method());
+        for (Line r : javaRows) {
+            Collection<RunResult> results = Jmh.run(r.java().benchmark(), r.java().method(),
+                    Map.of("cpu", new String[]{Integer.toString(cpu)}), jmh, ForkFlags.jvmArgs());
+            RunResult rr = single(results, r.java().method());
             var primary = rr.getPrimaryResult();
             double ns = primary.getScore();
             double err = primary.getScoreError();
-            rows.add(new LockMeasurement(r.line(), "java", ns, err, primary.getStatistics().getN(),
+            rows.add(new LockMeasurement(r, "java", ns, err, primary.getStatistics().getN(),
                     tsc.cycles(ns), tsc.cycles(err),
                     tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, 0));
-            ctx.progress().step("java " + r.line().variant().contractName());
+            ctx.progress().step("java " + r.variant().contractName());
             checkInterrupted();
         }
-        if (ctx.quick() && !ctx.smoke()) {
-            notes.add("--quick leaves out: " + String.join(", ", JAVA_ROWS.stream().filter(r -> !r.inQuick())
-                    .map(r -> r.line().label()).toList()) + "; and in contended mode all but spin_lock_unlock");
+        if (ctx.size() == RunSize.QUICK) {
+            notes.add("--quick leaves out: " + String.join(", ", Stream.of(Line.values())
+                    .filter(l -> l.java() != null && !l.java().inQuick()).map(Line::label).toList()) + "; and in contended mode all but spin_lock_unlock");
         }
 
         List<ContendedMeasurement> contended = new ArrayList<>();

@@ -72,9 +72,9 @@ public final class TimerbaseFamily implements BenchFamily {
 
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
-        Jmh.Settings settings = ctx.smoke() ? SMOKE : ctx.quick() ? QUICK : FULL;
-        int samples = ctx.smoke() ? 4_000 : ctx.quick() ? 200_000 : 1_000_000;
-        int batches = ctx.smoke() ? 3 : ctx.quick() ? 15 : 100;
+        Jmh.Settings settings = ctx.size().pick(SMOKE, QUICK, FULL);
+        int samples = ctx.size().pick(4_000, 200_000, 1_000_000);
+        int batches = ctx.size().pick(3, 15, 100);
         boolean nativeOk = TimerbaseTwins.available();
         String cpus = ForkPinning.cpusField(ctx.cpus());
         Map<String, Object> params = Map.of("timers", TimerbaseBenchmark.TIMERS);
@@ -212,6 +212,6 @@ public final class TimerbaseFamily implements BenchFamily {
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant"
-                + (ctx.smoke() ? " (smoke test: numbers mean nothing)" : ctx.quick() ? " (--quick)" : "");
+                + ctx.size().note();
     }
 }

@@ -49,7 +49,7 @@ class C2cFamilyTest {
             }
         };
 
-        FamilyRun run = new C2cFamily().run(new BenchContext(Optional.of(two), true, progress, true));
+        FamilyRun run = new C2cFamily().run(new BenchContext(Optional.of(two), dev.corescope.bench.RunSize.SMOKE, progress));
 
         int[] cpus = two.toArray();
         List<Result> java = run.results().stream().filter(r -> r.variant().equals("ping_pong") && r.implementation().equals("java")).toList();
@@ -87,7 +87,7 @@ class C2cFamilyTest {
     @Test
     void oneCpuGivesNoMatrixAndSaysWhy() throws Exception {
         CpuMask one = CpuMask.of(Affinity.nrCpuIds(), Affinity.processAllowed().first());
-        FamilyRun run = new C2cFamily().run(new BenchContext(Optional.of(one), true, Progress.NONE, true));
+        FamilyRun run = new C2cFamily().run(new BenchContext(Optional.of(one), dev.corescope.bench.RunSize.SMOKE, Progress.NONE));
         assertTrue(run.results().isEmpty());
         assertNull(run.matrix());
         assertTrue(run.notes().getFirst().contains("needs 2 CPUs"), run.notes().toString());

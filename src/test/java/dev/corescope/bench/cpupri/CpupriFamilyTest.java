@@ -76,7 +76,7 @@ class CpupriFamilyTest {
     @Test
     void familyReportsLayoutsAndSaysWhyWhenOneCpuIsGiven() throws Exception {
         CpuMask one = CpuMask.of(Affinity.nrCpuIds(), Affinity.processAllowed().first());
-        FamilyRun run = new CpupriFamily().run(new BenchContext(Optional.of(one), true, dev.corescope.bench.Progress.NONE, true));
+        FamilyRun run = new CpupriFamily().run(new BenchContext(Optional.of(one), dev.corescope.bench.RunSize.SMOKE, dev.corescope.bench.Progress.NONE));
         assertTrue(run.results().isEmpty());
         assertTrue(run.notes().stream().anyMatch(n -> n.contains("needs 2 CPUs")), run.notes().toString());
         assertEquals(List.of(26L, 203L, 21L), run.layouts().subList(0, 3).stream().map(l -> l.cacheLines()).toList());

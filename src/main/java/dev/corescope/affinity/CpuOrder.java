@@ -1,0 +1,135 @@
+package dev.corescope.affinity;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.topology.Topology;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The order in which free CPUs are offered, when a strategy leaves a choice
+ * ({@link CpuPreference#KERNEL_HINTS}):
+ * <ol>
+ *   <li>CPUs the kernel keeps for pinned work: {@code isolcpus} ({@code isolated}) or
+ *       {@code nohz_full} (no scheduler tick while one task runs), first;</li>
+ *   <li>then the others, with CPU 0 and the <em>IRQ-heavy</em> CPUs last: CPU 0 takes the
+ *       boot-time and housekeeping work (timers, many unbound kthreads), and a CPU that
+ *       services more than twice the median number of interrupts of the machine's CPUs
+ *       (summed over {@code /proc/interrupts}) will interrupt what runs there;</li>
+ *   <li>within each group, by CPU number.</li>
+ * </ol>
+ * With {@link CpuPreference#QUIET} a measured step comes between the first two: after the
+ * isolated CPUs, the CPUs that were disturbed least over a short window (see {@link Quietness}).
+ * A CPU is never excluded for these reasons: on a machine of two CPUs, CPU 0 is still chosen
+ * once CPU 1 is taken.
+ */
+final class CpuOrder {
+
+    private final CpuMask preferred;
+    private final Map<Integer, Long> interrupts;
+    private final long irqHeavyAbove;
+    /** Measured disturbance per CPU ({@link Quietness}); null for the kernel hints alone. */
+    private final Quietness quietness;
+
+    private CpuOrder(CpuMask preferred, Map<Integer, Long> interrupts, Quietness quietness) {
+        this.preferred = preferred;
+        this.interrupts = interrupts;
+        this.quietness = quietness;
+        long[] counts = interrupts.values().stream().mapToLong(Long::longValue).sorted().toArray();
+        this.irqHeavyAbove = counts.length < 2 ? Long.MAX_VALUE : 2 * Math.max(1, counts[counts.length / 2]);
+    }
+
+    /** From the topology's {@code isolated} and {@code nohz_full} sets and {@code <root>/proc/interrupts}. */
+    static CpuOrder of(Topology t, Path root) {
+        return new CpuOrder(t.isolated().resize(t.nbits()).or(t.nohzFull().resize(t.nbits())),
+                readInterrupts(root.resolve("proc/interrupts")), null);
+    }
+
+    /** This order with the measured {@code quietness} as its second key. */
+    CpuOrder quiet(Quietness quietness) {
+        return new CpuOrder(preferred, interrupts, quietness);
+    }
+
+    /** The measurement behind this order, or null for the kernel hints alone. */
+    Quietness quietness() {
+        return quietness;
+    }
+
+    boolean isolated(int cpu) {
+        return cpu < preferred.nbits() && preferred.test(cpu);
+    }
+
+    boolean irqHeavy(int cpu) {
+        Long n = interrupts.get(cpu);
+        return n != null && n > irqHeavyAbove;
+    }
+
+    /** The CPUs of {@code candidates} in the order of the class comment. */
+    int[] order(CpuMask candidates) {
+        Integer[] cpus = candidates.stream().boxed().toArray(Integer[]::new);
+        Comparator<Integer> byHints = Comparator.comparingInt((Integer c) -> c == 0 || irqHeavy(c) ? 1 : 0);
+        Comparator<Integer> order = Comparator.comparingInt((Integer c) -> isolated(c) ? 0 : 1);
+        if (quietness != null) order = order.thenComparing(quietness.comparator());
+        Arrays.sort(cpus, order.thenComparing(byHints).thenComparingInt(c -> c));
+        return Arrays.stream(cpus).mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Why {@code cpu} sits where it does in the order, for the dump: {@code isolated}, {@code irq-heavy}, ... */
+    List<String> notes(int cpu) {
+        List<String> out = new ArrayList<>();
+        if (isolated(cpu)) out.add("isolated/nohz_full");
+        if (cpu == 0) out.add("cpu0");
+        if (irqHeavy(cpu)) out.add("irq-heavy");
+        return out;
+    }
+
+    /** Interrupts per CPU, summed over every line of {@code /proc/interrupts}; empty when unreadable. */
+    static Map<Integer, Long> readInterrupts(Path file) {
+        Map<Integer, Long> sums = new HashMap<>();
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException | RuntimeException e) {
+            return sums;
+        }
+        if (lines.isEmpty()) return sums;
+        String[] header = lines.get(0).trim().split("\\s+");
+        int[] cpuOfColumn = new int[header.length];
+        for (int i = 0; i < header.length; i++) {
+            cpuOfColumn[i] = header[i].startsWith("CPU") ? parseOr(header[i].substring(3), -1) : -1;
+        }
+        for (int l = 1; l < lines.size(); l++) {
+            String[] f = lines.get(l).trim().split("\\s+");
+            for (int i = 0; i < header.length && i + 1 < f.length; i++) {
+                if (cpuOfColumn[i] < 0) continue;
+                long v = parseCount(f[i + 1]);
+                if (v < 0) break;  // past the counts: the chip and handler names
+                sums.merge(cpuOfColumn[i], v, Long::sum);
+            }
+        }
+        return sums;
+    }
+
+    private static long parseCount(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static int parseOr(String s, int fallback) {
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+}

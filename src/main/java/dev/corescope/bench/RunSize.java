@@ -1,0 +1,35 @@
+package dev.corescope.bench;
+
+/**
+ * How long a run takes, the one type every family reads its plan from: {@code FULL} (the
+ * default, aiming at small errors), {@code QUICK} ({@code --quick} and the tour: each family well
+ * under 20 s on 2 cores) and {@code SMOKE} (tests: the smallest run that proves the code works;
+ * its numbers mean nothing).
+ */
+public enum RunSize {
+    SMOKE, QUICK, FULL;
+
+    /** {@code --quick} or not. */
+    public static RunSize of(boolean quick) {
+        return quick ? QUICK : FULL;
+    }
+
+    /** The value for this size. */
+    public <T> T pick(T smoke, T quick, T full) {
+        return switch (this) {
+            case SMOKE -> smoke;
+            case QUICK -> quick;
+            case FULL -> full;
+        };
+    }
+
+    /** Anything shorter than a full run (what {@code --quick} trims, a smoke run trims too). */
+    public boolean brief() {
+        return this != FULL;
+    }
+
+    /** What a settings line adds: {@code " (--quick)"}, the smoke test's warning, or nothing. */
+    public String note() {
+        return pick(" (smoke test: numbers mean nothing)", " (--quick)", "");
+    }
+}
