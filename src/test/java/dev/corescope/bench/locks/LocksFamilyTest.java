@@ -32,7 +32,7 @@ class LocksFamilyTest {
         // JMH refuses to start while another JMH holds /tmp/jmh.lock (another engineer's run on a
         // shared machine); a smoke run measures nothing, so it need not wait for it.
         System.setProperty("jmh.ignoreLock", "true");
-        run = new LocksFamily().run(BenchContext.smokeTest());
+        run = new LocksFamily().run(dev.corescope.testing.BenchContexts.smoke());
     }
 
     @Test
@@ -58,6 +58,17 @@ class LocksFamilyTest {
             if (!r.metric().equals("op")) continue;
             assertTrue(r.samples() >= 1, r.toString());
             assertTrue(Affinity.processAllowed().test(Integer.parseInt(r.cpus())), r.toString());
+        }
+    }
+
+    @Test
+    void everyJavaOpRowCarriesItsForksAsRunsForCompare() {
+        List<Result> java = run.results().stream().filter(r -> r.implementation().equals("java") && r.metric().equals("op")).toList();
+        assertTrue(!java.isEmpty());
+        for (Result r : java) {
+            assertEquals(1, r.runs().size(), "a smoke run is one (in-process) fork: " + r);
+            assertEquals(r.score(), r.runs().getFirst().mean(), Math.abs(r.score()) * 1e-9, r.toString());
+            assertEquals(r.samples(), r.runs().getFirst().n(), r.toString());
         }
     }
 
@@ -90,7 +101,7 @@ class LocksFamilyTest {
         CpuMask before = Affinity.allowed();
         Thread.currentThread().interrupt();
         try {
-            assertThrows(InterruptedException.class, () -> new LocksFamily().run(BenchContext.smokeTest()));
+            assertThrows(InterruptedException.class, () -> new LocksFamily().run(dev.corescope.testing.BenchContexts.smoke()));
         } finally {
             Thread.interrupted();
         }
