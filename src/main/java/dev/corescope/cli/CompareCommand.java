@@ -89,7 +89,8 @@ final class CompareCommand implements Callable<Integer> {
         out.print(switch (format) {
             case "json" -> Json.write(c);
             case "html" -> dev.corescope.report.HtmlReport.page(List.of(new dev.corescope.report.HtmlReport.Input(before.toString(), a.getFirst()),
-                    new dev.corescope.report.HtmlReport.Input(after.toString(), b.getFirst())), dev.corescope.bench.Families.views(), java.time.Instant.now());
+                    new dev.corescope.report.HtmlReport.Input(after.toString(), b.getFirst())),
+                    FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)), java.time.Instant.now());
             default -> ComparisonText.render(c, wide ? Integer.MAX_VALUE : ComparisonText.WIDTH);
         });
         out.flush();

@@ -19,7 +19,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -87,10 +90,14 @@ final class ReportCommand implements Callable<Integer> {
             default -> throw new UsageException("--format " + format + ": report writes html or text");
         }
         OutputFile file = OutputFile.check(output, "-o", files);
-        List<HtmlReport.Input> inputs = files.stream()
-                .map(f -> new HtmlReport.Input(f.toString(), Json.readResultsChecked(f)))
-                .toList();
-        String html = HtmlReport.page(inputs, Families.views(), Instant.now());
+        Map<ResultsFile, Path> read = new IdentityHashMap<>();
+        List<HtmlReport.Input> inputs = new ArrayList<>();
+        for (Path f : files) {
+            ResultsFile r = Json.readResultsChecked(f);
+            read.put(r, f);
+            inputs.add(new HtmlReport.Input(f.toString(), r));
+        }
+        String html = HtmlReport.page(inputs, FileViews.of(read), Instant.now());
         try {
             file.write(html);
         } catch (IOException e) {
@@ -111,7 +118,7 @@ final class ReportCommand implements Callable<Integer> {
             throw new UsageException("--family " + family + ": not a family (one of "
                     + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
         }
-        String text = dev.corescope.report.TextFit.fit(render(results, families, family),
+        String text = dev.corescope.report.TextFit.fit(render(results, families, family, input),
                 wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH);
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
@@ -134,11 +141,16 @@ final class ReportCommand implements Callable<Integer> {
      * filter also the counters and failures; always the environment, as {@code bench} printed them.
      */
     static String render(ResultsFile file, List<BenchFamily> families, String only) {
+        return render(file, families, only, null);
+    }
+
+    /** {@link #render(ResultsFile, List, String)} of a file read from {@code path}: a family part it cannot render is bad input. */
+    static String render(ResultsFile file, List<BenchFamily> families, String only, Path path) {
         StringBuilder sb = new StringBuilder();
         for (BenchFamily f : families) {
             if (only != null && !f.name().equals(only)) continue;
             List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
-            Optional<String> own = f.text(file);
+            Optional<String> own = FileViews.render(path, file, f.name(), () -> f.text(file));
             if (rows.isEmpty() && own.isEmpty()) continue;
             if (!sb.isEmpty()) sb.append('\n');
             sb.append("== ").append(f.name()).append(": ").append(f.summary()).append('\n');

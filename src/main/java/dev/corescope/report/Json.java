@@ -228,6 +228,21 @@ public final class Json {
         return "a field has the wrong type: " + msg.replaceAll("`[\\w.$]+`", "a value").replaceAll("\\(class [\\w.$]+\\)", "");
     }
 
+    /**
+     * Why a family's part of a results file ({@code part}: {@code models.c2c}) could not be
+     * rendered, in plain words: a binding failure by its path inside the part, anything else as
+     * "not the shape this corescope reads".
+     */
+    public static String describeModelFailure(String part, RuntimeException e, JsonNode model) {
+        if (e.getCause() instanceof JsonMappingException m && model != null) {
+            String inner = wrongType(m, model);
+            return inner.startsWith("a field has the wrong type") ? part + ": " + inner : part + "." + inner;
+        }
+        String why = e instanceof NullPointerException ? "a field it needs is missing or null"
+                : e.getMessage() == null ? "not understood" : e.getMessage().lines().findFirst().orElse("");
+        return part + ": not the shape this corescope reads (" + why.replaceAll("`[\\w.$<>]+`", "a value") + ")";
+    }
+
     private static String kind(Class<?> type) {
         if (type == double.class || type == Double.class || type == float.class || type == Float.class) return "a number";
         if (type == int.class || type == Integer.class || type == long.class || type == Long.class

@@ -89,4 +89,23 @@ class InputFileShapeTest {
             assertTrue(out.contains("1.000e+308"), out);
         }
     }
+
+    /** A family's model of the wrong shape, in a real saved c2c run. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a number for the CPU list   | cpus       | 1 | models.c2c.cpus: expected a list, found a number
+            a CPU the model never lists | pairs/0/to | 7 | models.c2c: not the shape this corescope reads
+            """)
+    void aFamilyModelOfTheWrongShapeIsBadInputNamingIt(String what, String field, int value, String fragment) throws Exception {
+        var tree = Json.MAPPER.readTree(Path.of(System.getProperty("corescope.basedir", "."), "src/test/resources/results/c2c-quick.json").toFile());
+        String parent = field.contains("/") ? "/models/c2c/" + field.substring(0, field.lastIndexOf('/')) : "/models/c2c";
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.at(parent)).put(field.substring(field.lastIndexOf('/') + 1), value);
+        Path p = dir.resolve("c2c.json");
+        Files.writeString(p, Json.write(tree));
+        for (String[] args : new String[][]{{"report", p.toString(), "-o", dir.resolve("r.html").toString()},
+                {"report", p.toString(), "--format", "text"}, {"compare", p.toString(), p.toString(), "--format", "html"}}) {
+            CliRun r = CliRun.run(args).badInput(p + ": " + fragment);
+            assertFalse(r.err().contains("dev.corescope") || r.err().contains("Exception"), r.err());
+        }
+    }
 }

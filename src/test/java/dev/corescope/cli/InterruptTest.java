@@ -115,7 +115,7 @@ class InterruptTest {
      * A child inherits an ignored SIGINT (a background job of a non-interactive shell), and the
      * JVM then never installs its handler; {@code env --default-signal=INT} undoes that.
      */
-    private static List<String> signalDefaultPrefix() throws IOException, InterruptedException {
+    static List<String> signalDefaultPrefix() throws IOException, InterruptedException {
         Process p = new ProcessBuilder("env", "--default-signal=INT", "true").redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();
         if (p.waitFor() == 0) return List.of("env", "--default-signal=INT");
