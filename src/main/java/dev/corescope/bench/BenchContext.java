@@ -25,10 +25,6 @@ public record BenchContext(Optional<CpuMask> cpus, RunSize size, Progress progre
         this(cpus, size, progress, Os.live(), null);
     }
 
-    public static BenchContext smokeTest() {
-        return new BenchContext(Optional.empty(), RunSize.SMOKE, Progress.NONE);
-    }
-
     /**
      * The topology the caller read, else this machine's (read now; {@link Topology#live()}
      * throws when sysfs is missing, which fails the family that needed it).

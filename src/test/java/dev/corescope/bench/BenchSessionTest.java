@@ -25,7 +25,7 @@ class BenchSessionTest {
     private final Path root = Fixtures.root(SERVER);
     private final Topology topology = Topology.read(root);
     private final FakeOs os = new FakeOs(topology.online());
-    private final BenchContext context = BenchContext.smokeTest().on(os, topology);
+    private final BenchContext context = dev.corescope.testing.BenchContexts.smoke().on(os, topology);
 
     private BenchSession session(BenchFamily... families) {
         EnvironmentProbe probe = new EnvironmentProbe(root, new EnvironmentProbe.Facts("j", List.of(), os.processAllowed(), null), topology);

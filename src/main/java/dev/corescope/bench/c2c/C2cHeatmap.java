@@ -1,6 +1,7 @@
 package dev.corescope.bench.c2c;
 
 import dev.corescope.report.Matrix;
+import dev.corescope.report.Xml;
 
 import java.util.List;
 import java.util.Locale;
@@ -57,13 +58,13 @@ public final class C2cHeatmap {
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                         + "font-family=\"sans-serif\" font-size=\"11\">%n", width, height, width, height));
         s.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>%n", width, height));
-        s.append(String.format(Locale.ROOT, "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">%s</text>%n", xml(title)));
+        s.append(String.format(Locale.ROOT, "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">%s</text>%n", Xml.escape(title)));
         s.append(String.format(Locale.ROOT, "<text x=\"8\" y=\"38\" fill=\"#444\">one-way latency in %s, row: ping CPU, column: pong CPU%s</text>%n",
-                xml(matrix.unit()), any ? "" : " (nothing measured)"));
+                Xml.escape(matrix.unit()), any ? "" : " (nothing measured)"));
 
         for (int i = 0; i < n; i++) {
-            String label = xml(places.get(i).shortLabel());
-            String full = xml(places.get(i).longLabel());
+            String label = Xml.escape(places.get(i).shortLabel());
+            String full = Xml.escape(places.get(i).longLabel());
             int y = top + i * cell + cell / 2 + 4;
             s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\"><title>%s</title>%s</text>%n",
                     left - 6, y, full, label));
@@ -85,7 +86,7 @@ public final class C2cHeatmap {
                 String fill = v == null ? (i == j ? "#f0f0f0" : "#dcdcdc") : color(v, min, max);
                 s.append(String.format(Locale.ROOT,
                         "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>%s</title></rect>%n",
-                        x, y, cell, cell, fill, xml(tip)));
+                        x, y, cell, cell, fill, Xml.escape(tip)));
                 if (numbers && v != null) {
                     String ink = luminance(v, min, max) > 0.5 ? "#000000" : "#ffffff";
                     s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"%s\">%s</text>%n",
@@ -119,8 +120,8 @@ public final class C2cHeatmap {
                 s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"/>%n",
                         lx, top + k * h, legendW, h + 0.5, color(v, min, max)));
             }
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%.1f %s</text>%n", lx + legendW + 4, top + 10, min, xml(matrix.unit())));
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%.1f %s</text>%n", lx + legendW + 4, top + gridW, max, xml(matrix.unit())));
+            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%.1f %s</text>%n", lx + legendW + 4, top + 10, min, Xml.escape(matrix.unit())));
+            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%.1f %s</text>%n", lx + legendW + 4, top + gridW, max, Xml.escape(matrix.unit())));
         }
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#444\">grey: not measured; "
                 + "thin line: other last-level cache; thick line: other package</text>%n", 8, top + gridW + 30));
@@ -150,7 +151,4 @@ public final class C2cHeatmap {
         return (0.299 * r + 0.587 * g + 0.114 * b) / 255;
     }
 
-    private static String xml(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
 }

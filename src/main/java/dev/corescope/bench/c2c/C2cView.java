@@ -1,6 +1,6 @@
 package dev.corescope.bench.c2c;
 
-import dev.corescope.report.Json;
+import dev.corescope.bench.SavedModel;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.ResultsFile;
 
@@ -30,9 +30,7 @@ final class C2cView {
 
     /** The model a results file holds, if any. */
     static Optional<C2cModel> model(ResultsFile file) {
-        var node = file.models().get("c2c");
-        if (node == null) return Optional.empty();
-        return Optional.of(Json.MAPPER.convertValue(node, C2cModel.class));
+        return SavedModel.read(file, "c2c", C2cModel.class);
     }
 
     /**

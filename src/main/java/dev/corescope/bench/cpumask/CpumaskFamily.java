@@ -78,7 +78,7 @@ public final class CpumaskFamily implements BenchFamily {
         List<CpumaskConfig> javaPlan = ctx.size().pick(CpumaskConfig.smoke(), CpumaskConfig.quick(), CpumaskConfig.all());
         List<CpumaskConfig> nativePlan = ctx.size().pick(CpumaskConfig.smoke(), CpumaskConfig.all(), CpumaskConfig.all());
         int batches = ctx.size().pick(3, 15, 100);
-        boolean nativeOk = CpumaskTwins.available();
+        boolean nativeOk = CpumaskTwins.unavailableReason().isEmpty();
         String cpus = ForkPinning.cpusField(ctx.cpus());
         CpuMask allowed = ctx.os().allowed();
         int nrCpuIds = ctx.os().nrCpuIds();
@@ -111,7 +111,7 @@ public final class CpumaskFamily implements BenchFamily {
             sizes.addAll(codeSizes(notes));
             ctx.progress().step("code size");
         } else {
-            notes.add("native rows left out: " + CpumaskTwins.unavailableReason());
+            notes.add("native rows left out: " + CpumaskTwins.unavailableReason().orElseThrow());
         }
 
         List<Result> results = new ArrayList<>();

@@ -1,6 +1,6 @@
 package dev.corescope.bench.cpumask;
 
-import dev.corescope.report.Result;
+import dev.corescope.bench.Figure;
 
 import java.util.List;
 
@@ -31,17 +31,13 @@ public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String 
         notes = List.copyOf(notes);
     }
 
-    /** One variant's row and whether its samples include preemptions. */
-    public record Side(Result result, boolean includesPreemptions) {
-    }
-
     /** The two variants of one configuration and implementation, and whether they differ (Welch, 99.9%). */
-    public record Row(String implementation, int nrCpus, String mask, String input, Side baseline, Side approach,
+    public record Row(String implementation, int nrCpus, String mask, String input, Figure baseline, Figure approach,
                       boolean significant) {
     }
 
     /** A Java gap split in two: calls (loop vs loop of first()) and shape (loop of first() vs first_but). */
-    public record SplitRow(int nrCpus, String mask, String input, Side loop, Side loopFirst, Side firstBut,
+    public record SplitRow(int nrCpus, String mask, String input, Figure loop, Figure loopFirst, Figure firstBut,
                            boolean callsSignificant, boolean shapeSignificant) {
     }
 

@@ -1,5 +1,6 @@
 package dev.corescope.bench.cpumask;
 
+import dev.corescope.bench.Figure;
 import dev.corescope.bench.Measured;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
@@ -29,14 +30,6 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
 
     /** The two variants of one configuration and implementation. */
     record Comparison(CpumaskConfig config, String implementation, Measured baseline, Measured approach) {
-
-        double difference() {
-            return approach.result().score() - baseline.result().score();
-        }
-
-        double differencePct() {
-            return 100.0 * difference() / baseline.result().score();
-        }
 
         /** Welch's t-test at 99.9%, as JMH compares two results. */
         boolean significant() {
@@ -78,10 +71,6 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
 
     /** bloat-o-meter's row: the old and new function of one NR_CPUS. */
     record CodeSize(int nrCpus, String oldSymbol, long oldBytes, String newSymbol, long newBytes, String table) {
-
-        long delta() {
-            return newBytes - oldBytes;
-        }
 
         /** As results rows: metric {@code codeSize}, unit {@code bytes}, exact (error 0). */
         List<Result> results() {
@@ -175,8 +164,8 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
                 splits.isEmpty() ? null : hsdis(), notes());
     }
 
-    private static CpumaskModel.Side side(Measured m) {
-        return new CpumaskModel.Side(m.result(), m.includesPreemptions());
+    private static Figure side(Measured m) {
+        return Figure.of(m);
     }
 
     /** The report people read. */

@@ -10,6 +10,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Optional;
 
 /**
  * The C twins of seed 000 in {@code native/src/cpumask.c}: {@code cpumask_any_but()} as a
@@ -44,7 +45,7 @@ public final class CpumaskTwins {
         checkMask(nrCpus, mask);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment words = words(arena, mask);
-            return (int) linked(Handles.CALL).invokeExact(variant(firstBut, nrCpus), words, mask.nbits(), cpu);
+            return (int) TwinLinker.linked(Handles.CALL, Handles.FAILURE).invokeExact(variant(firstBut, nrCpus), words, mask.nbits(), cpu);
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
@@ -105,7 +106,7 @@ public final class CpumaskTwins {
         public BatchTime time(boolean firstBut, long calls) {
             rngState.set(WORD, 0, seed);
             try {
-                long ns = (long) linked(Handles.BATCH).invokeExact(variant(firstBut, nrCpus), mask, nbits, random ? 1 : 0,
+                long ns = (long) TwinLinker.linked(Handles.BATCH, Handles.FAILURE).invokeExact(variant(firstBut, nrCpus), mask, nbits, random ? 1 : 0,
                         offset, range, rngState, cpus, ncpus, calls, sink, cpuNs);
                 if (ns < 0) throw new IllegalStateException("cs_cpumask_batch refused variant " + variant(firstBut, nrCpus));
                 return new BatchTime(ns, cpuNs.get(WORD, 0));
@@ -115,7 +116,7 @@ public final class CpumaskTwins {
         }
 
         /** The sum of every answer so far (what keeps the C compiler from dropping the calls). */
-        public long sink() {
+        long sink() {
             return sink.get(WORD, 0);
         }
 
@@ -147,18 +148,9 @@ public final class CpumaskTwins {
         return s;
     }
 
-    /** Whether the C twins are loaded with every symbol this class calls; else {@link #unavailableReason()}. */
-    public static boolean available() {
-        return Handles.FAILURE == null;
-    }
-
-    /** Why {@link #available()} is false, or null. */
-    public static String unavailableReason() {
-        return Handles.FAILURE;
-    }
-
-    private static MethodHandle linked(MethodHandle h) {
-        return TwinLinker.linked(h, Handles.FAILURE);
+    /** Why the twins cannot run (no compiler at build time, or a symbol is missing), or empty. */
+    public static Optional<String> unavailableReason() {
+        return Optional.ofNullable(Handles.FAILURE);
     }
 
     /** Linked on first use; a missing library or symbol is kept as a reason, not thrown from the initializer. */

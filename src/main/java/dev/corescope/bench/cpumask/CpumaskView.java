@@ -1,7 +1,7 @@
 package dev.corescope.bench.cpumask;
 
-import dev.corescope.report.Json;
-import dev.corescope.report.Result;
+import dev.corescope.bench.Figure;
+import dev.corescope.bench.SavedModel;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.TextTable;
 
@@ -21,9 +21,7 @@ final class CpumaskView {
 
     /** The model a results file holds, if any. */
     static Optional<CpumaskModel> model(ResultsFile file) {
-        var node = file.models().get("cpumask");
-        if (node == null) return Optional.empty();
-        return Optional.of(Json.MAPPER.convertValue(node, CpumaskModel.class));
+        return SavedModel.read(file, "cpumask", CpumaskModel.class);
     }
 
     /** The report people read. */
@@ -62,7 +60,7 @@ final class CpumaskView {
         }
         sb.append(perOp.render("  "));
         if (m.comparisons().stream().anyMatch(c -> c.baseline().includesPreemptions() || c.approach().includesPreemptions())) {
-            sb.append("  * fewer than 3 samples ran undisturbed, so all were kept: this figure includes time the thread was descheduled\n");
+            sb.append(Figure.PREEMPTIONS_NOTE);
         }
         sb.append('\n');
 
@@ -107,19 +105,16 @@ final class CpumaskView {
     }
 
     /** {@code to} minus {@code from}, per call and as a share of {@code from}. */
-    private static String difference(CpumaskModel.Side from, CpumaskModel.Side to) {
+    private static String difference(Figure from, Figure to) {
         double d = to.result().score() - from.result().score();
         return String.format(Locale.ROOT, "%+.3f (%+.2f%%)", d, 100.0 * d / from.result().score());
     }
 
-    private static String total(CpumaskModel.Side s) {
+    private static String total(Figure s) {
         return String.format(Locale.ROOT, "Total time: %d ns", Math.round(s.result().score() * CpumaskFamily.SEED_CALLS));
     }
 
-    private static String perOp(CpumaskModel.Side s) {
-        Result r = s.result();
-        String mark = s.includesPreemptions() ? " *" : "";
-        return (r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
-                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error())) + mark;
+    private static String perOp(Figure s) {
+        return s.cell();
     }
 }

@@ -4,6 +4,7 @@ import dev.corescope.bench.SavedModel;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.Xml;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -205,7 +206,7 @@ final class CpupriView {
             int lines = (int) l.cacheLines();
             body.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text>"
                             + "<text x=\"%d\" y=\"%d\">%s: %d bytes, %d lines of %d bytes; count[99] and mask[99] %s</text>%n",
-                    y + 12, esc(l.name()), 70, y + 12, esc(st.description()), l.sizeBytes(), lines, line,
+                    y + 12, Xml.escape(l.name()), 70, y + 12, Xml.escape(st.description()), l.sizeBytes(), lines, line,
                     st.rt99Shared() ? "share a line" : "are on different lines"));
             y += 20;
             for (int ln = 0; ln < lines; ln++) {
@@ -230,7 +231,7 @@ final class CpupriView {
                 body.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
                                 + "stroke=\"%s\" stroke-width=\"%s\"><title>%s</title></rect>%n",
                         left + col * CELL, y + row * CELL, CELL - 2, CELL - 2, fill, written ? "#000" : "none",
-                        written ? "2" : "0", esc(tip)));
+                        written ? "2" : "0", Xml.escape(tip)));
             }
             y += ((lines + COLUMNS - 1) / COLUMNS) * CELL + 16;
         }
@@ -239,7 +240,7 @@ final class CpupriView {
         int lx = 4;
         for (String[] e : legend) {
             body.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-                    + "<text x=\"%d\" y=\"%d\">%s</text>%n", lx, y, e[0], lx + 16, y + 10, esc(e[1])));
+                    + "<text x=\"%d\" y=\"%d\">%s</text>%n", lx, y, e[0], lx + 16, y + 10, Xml.escape(e[1])));
             lx += 22 + e[1].length() * 6;
             if (lx > width - 150) {
                 lx = 4;
@@ -282,7 +283,4 @@ final class CpupriView {
         return "[" + String.join(", ", parts) + "]";
     }
 
-    private static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
 }

@@ -135,7 +135,7 @@ public final class LocksTwins {
         }
 
         /** {@code increments} times: spin_lock, a plain {@code counter++}, spin_unlock (C). */
-        public void spinIncrement(long increments) {
+        void spinIncrement(long increments) {
             try {
                 Handles.SPIN_INCREMENT.invokeExact(address, increments);
             } catch (Throwable t) {
@@ -153,7 +153,7 @@ public final class LocksTwins {
         }
 
         /** The uncontended loops' {@code ++count} under the lock, a counter in memory as the Java side's field. */
-        public long workDone() {
+        long workDone() {
             try {
                 return (long) Handles.WORK_DONE.invokeExact(address);
             } catch (Throwable t) {

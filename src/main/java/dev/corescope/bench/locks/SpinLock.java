@@ -60,7 +60,7 @@ public final class SpinLock implements AutoCloseable {
     }
 
     /** Whether some thread holds it now (a racy snapshot, for tests). */
-    public boolean isLocked() {
+    boolean isLocked() {
         return (int) WORD.getVolatile(MEMORY, address) != FREE;
     }
 

@@ -301,7 +301,7 @@ public final class TimerBases implements AutoCloseable {
     }
 
     /** {@code base->cpu} of the base at {@code address} (one this object built). */
-    public static int baseCpu(long address) {
+    static int baseCpu(long address) {
         return ALL.get(ValueLayout.JAVA_INT_UNALIGNED, address + BASE_CPU);
     }
 
@@ -347,7 +347,7 @@ public final class TimerBases implements AutoCloseable {
     }
 
     /** Where timer {@code i}'s base must be, computed the long way (for tests). */
-    public long expectedBase(int i) {
+    long expectedBase(int i) {
         int tf = flags(i);
         int index = (tf & TIMER_DEFERRABLE) != 0 ? BASE_DEF : (tf & TIMER_PINNED) != 0 ? BASE_LOCAL : BASE_GLOBAL;
         long unit = perCpuOffset.getAtIndex(ValueLayout.JAVA_LONG, tf & TIMER_CPUMASK);

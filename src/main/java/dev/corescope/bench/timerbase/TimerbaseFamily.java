@@ -75,7 +75,7 @@ public final class TimerbaseFamily implements BenchFamily {
         Jmh.Settings settings = ctx.size().pick(SMOKE, QUICK, FULL);
         int samples = ctx.size().pick(4_000, 200_000, 1_000_000);
         int batches = ctx.size().pick(3, 15, 100);
-        boolean nativeOk = TimerbaseTwins.available();
+        boolean nativeOk = TimerbaseTwins.unavailableReason().isEmpty();
         String cpus = ForkPinning.cpusField(ctx.cpus());
         Map<String, Object> params = Map.of("timers", TimerbaseBenchmark.TIMERS);
 
@@ -108,7 +108,7 @@ public final class TimerbaseFamily implements BenchFamily {
             }
         }
         if (nativeOk) sizes.addAll(codeSizes(notes));
-        else notes.add("native rows and histograms left out: " + TimerbaseTwins.unavailableReason());
+        else notes.add("native rows and histograms left out: " + TimerbaseTwins.unavailableReason().orElseThrow());
 
         List<Result> results = new ArrayList<>();
         for (TimerbaseReport.PerOp o : perOp) {

@@ -8,6 +8,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Optional;
 
 /**
  * The C twins of seed 001 in {@code native/src/timerbase.c}: a {@code lock_timer_base()}-like
@@ -52,7 +53,7 @@ public final class TimerbaseTwins {
         if (v == Variant.EMPTY) throw new IllegalArgumentException("a batch times BEFORE, BEFORE_TWO_LOADS or AFTER");
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cpuNs = arena.allocate(ValueLayout.JAVA_LONG);
-            long ns = (long) linked(Handles.BATCH).invokeExact(v.ordinal(), perCpuOffset, entries(perCpuOffset), timers, ntimers,
+            long ns = (long) TwinLinker.linked(Handles.BATCH, Handles.FAILURE).invokeExact(v.ordinal(), perCpuOffset, entries(perCpuOffset), timers, ntimers,
                     calls, sink, cpuNs);
             if (ns < 0) throw refused("cs_timerbase_batch", ns, v, perCpuOffset);
             return new BatchTime(ns, cpuNs.get(ValueLayout.JAVA_LONG, 0));
@@ -72,7 +73,7 @@ public final class TimerbaseTwins {
                                MemorySegment outNs, long samples) {
         if (outNs.byteSize() < samples * 4) throw new IllegalArgumentException("outNs holds fewer than " + samples + " samples");
         try {
-            long r = (long) linked(Handles.SAMPLES).invokeExact(v.ordinal(), perCpuOffset, entries(perCpuOffset), timers, ntimers,
+            long r = (long) TwinLinker.linked(Handles.SAMPLES, Handles.FAILURE).invokeExact(v.ordinal(), perCpuOffset, entries(perCpuOffset), timers, ntimers,
                     outNs, samples);
             if (r < 0) throw refused("cs_timerbase_samples", r, v, perCpuOffset);
             return r;
@@ -92,18 +93,9 @@ public final class TimerbaseTwins {
                 : function + " refused variant " + v);
     }
 
-    /** Whether the C twins are loaded with every symbol this class calls; else {@link #unavailableReason()}. */
-    public static boolean available() {
-        return Handles.FAILURE == null;
-    }
-
-    /** Why {@link #available()} is false, or null. */
-    public static String unavailableReason() {
-        return Handles.FAILURE;
-    }
-
-    private static MethodHandle linked(MethodHandle h) {
-        return TwinLinker.linked(h, Handles.FAILURE);
+    /** Why the twins cannot run (no compiler at build time, or a symbol is missing), or empty. */
+    public static Optional<String> unavailableReason() {
+        return Optional.ofNullable(Handles.FAILURE);
     }
 
     /** Linked on first use; a missing library or symbol is kept as a reason, not thrown from the initializer. */

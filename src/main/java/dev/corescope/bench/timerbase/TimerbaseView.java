@@ -5,6 +5,7 @@ import dev.corescope.bench.SavedModel;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.TextTable;
+import dev.corescope.report.Xml;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -136,7 +137,7 @@ final class TimerbaseView {
             double max = 0;
             for (Series x : series) for (int i = 0; i < buckets; i++) max = Math.max(max, x.share(i));
             max = Math.max(max, 1e-9);
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n", left, y0 + 10, esc(panel.getKey())));
+            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n", left, y0 + 10, Xml.escape(panel.getKey())));
             int base = y0 + 16 + plotH;
             double bw = (double) plotW / buckets;
             double sw = (bw - 4) / series.size();
@@ -149,12 +150,12 @@ final class TimerbaseView {
                     double bh = plotH * share / max;
                     s.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
                                     + "<title>%s [%d-%d] ns: %d (%.1f%%)</title></rect>%n",
-                            left + i * bw + 2 + k * sw, base - bh, Math.max(0.5, sw), bh, colour, esc(x.variant()),
+                            left + i * bw + 2 + k * sw, base - bh, Math.max(0.5, sw), bh, colour, Xml.escape(x.variant()),
                             i * 20, i * 20 + 19, x.counts()[i], 100 * share));
                 }
                 s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
                                 + "<text x=\"%d\" y=\"%d\">%s</text>%n",
-                        left + plotW + 12, y0 + 20 + 16 * k, colour, left + plotW + 26, y0 + 29 + 16 * k, esc(x.variant())));
+                        left + plotW + 12, y0 + 20 + 16 * k, colour, left + plotW + 26, y0 + 29 + 16 * k, Xml.escape(x.variant())));
             }
             s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", left, base, left + plotW, base));
             s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#555\">%.0f%%</text>%n",
@@ -187,9 +188,6 @@ final class TimerbaseView {
         };
     }
 
-    private static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
 
     private static String label(Histogram h) {
         return (h.implementation().equals("java") ? "java" : "C") + " " + h.variant();

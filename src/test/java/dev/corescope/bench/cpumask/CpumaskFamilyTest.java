@@ -25,7 +25,7 @@ class CpumaskFamilyTest {
     static void runOnce() throws Exception {
         // Other JMH runs on the machine hold /tmp/jmh.lock; a smoke run measures nothing, so it need not wait.
         System.setProperty("jmh.ignoreLock", "true");
-        run = new CpumaskFamily().run(BenchContext.smokeTest());
+        run = new CpumaskFamily().run(dev.corescope.testing.BenchContexts.smoke());
     }
 
     @Test
@@ -87,7 +87,7 @@ class CpumaskFamilyTest {
     @Test
     void nativeRowsAndCodeSizesArePresentOrTheNotesSayWhy() {
         boolean hasNative = run.results().stream().anyMatch(r -> r.implementation().equals("native"));
-        if (CpumaskTwins.available()) {
+        if (CpumaskTwins.unavailableReason().isEmpty()) {
             assertTrue(hasNative);
             assertEquals(4, run.results().stream().filter(r -> r.metric().equals("codeSize")).count());
         } else {
@@ -105,7 +105,7 @@ class CpumaskFamilyTest {
         assertTrue(text.contains("unpinned"), "a run without --cpus says it is unpinned");
         assertTrue(text.contains("19665287"), "the seed's figure is quoted");
         assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("java iterations: ")), "says how many iterations were kept");
-        if (CpumaskTwins.available()) assertTrue(text.contains("Code size in bytes"), text);
+        if (CpumaskTwins.unavailableReason().isEmpty()) assertTrue(text.contains("Code size in bytes"), text);
     }
 
     private static java.nio.file.Path writeTemp(String json) throws java.io.IOException {

@@ -37,7 +37,7 @@ class CpupriFamilyTest {
         assumeTrue(allowed.weight() >= 2, "needs 2 allowed CPUs, has " + allowed.toList());
         CpuMask before = Affinity.allowed();
 
-        FamilyRun run = new CpupriFamily().run(BenchContext.smokeTest());
+        FamilyRun run = new CpupriFamily().run(dev.corescope.testing.BenchContexts.smoke());
 
         boolean twin = CpupriTwins.unavailableReason().isEmpty();
         // java: mechanism and rt=writers for the 6 variants, rt=all for the 3 kernel layouts; C: the 3 layouts x 3

@@ -32,7 +32,7 @@ class LocksFamilyTest {
         // JMH refuses to start while another JMH holds /tmp/jmh.lock (another engineer's run on a
         // shared machine); a smoke run measures nothing, so it need not wait for it.
         System.setProperty("jmh.ignoreLock", "true");
-        run = new LocksFamily().run(BenchContext.smokeTest());
+        run = new LocksFamily().run(dev.corescope.testing.BenchContexts.smoke());
     }
 
     @Test
@@ -90,7 +90,7 @@ class LocksFamilyTest {
         CpuMask before = Affinity.allowed();
         Thread.currentThread().interrupt();
         try {
-            assertThrows(InterruptedException.class, () -> new LocksFamily().run(BenchContext.smokeTest()));
+            assertThrows(InterruptedException.class, () -> new LocksFamily().run(dev.corescope.testing.BenchContexts.smoke()));
         } finally {
             Thread.interrupted();
         }

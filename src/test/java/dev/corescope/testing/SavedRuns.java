@@ -1,0 +1,34 @@
+package dev.corescope.testing;
+
+import dev.corescope.bench.Families;
+import dev.corescope.report.HtmlReport;
+import dev.corescope.report.Json;
+import dev.corescope.report.ResultsFile;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+/** The committed results files of real runs ({@code src/test/resources/results}), for the family views' tests. */
+public final class SavedRuns {
+
+    private SavedRuns() {
+    }
+
+    /** {@code src/test/resources/results/NAME}, e.g. {@code locks-quick.json}. */
+    public static ResultsFile read(String name) throws IOException {
+        return Json.readResults(Path.of(System.getProperty("corescope.basedir", "."), "src/test/resources/results", name));
+    }
+
+    /** The same file as a corescope from before family models wrote it. */
+    public static ResultsFile withoutModels(ResultsFile file) {
+        return new ResultsFile(file.schema(), file.environment(), file.results(), file.layouts(), file.histograms(),
+                file.matrix(), file.failures(), file.counters(), file.topology());
+    }
+
+    /** The HTML report page of {@code file} alone, with every registered family's view. */
+    public static String page(String name, ResultsFile file) {
+        return HtmlReport.page(List.of(new HtmlReport.Input(name, file)), Families.views(), Instant.EPOCH);
+    }
+}
