@@ -78,6 +78,35 @@ class InputFileShapeTest {
     }
 
     @Test
+    void aFifoIsReadOnceAndStopsAtTheSizeCap() throws Exception {
+        Path fifo = dir.resolve("results.fifo");
+        org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "needs mkfifo");
+        Path b = file("b.json", "");
+        Thread writer = Thread.ofVirtual().start(() -> {
+            try (var out = Files.newOutputStream(fifo)) {
+                out.write(Files.readAllBytes(b));
+            } catch (java.io.IOException ignored) {
+                // the reader went away
+            }
+        });
+        CliRun.run("compare", fifo.toString(), b.toString()).succeeded();
+        writer.join();
+
+        // more than the cap of white space: JSON that never ends is cut off, not read into the heap
+        Thread flood = Thread.ofVirtual().start(() -> {
+            byte[] blanks = new byte[1 << 20];
+            java.util.Arrays.fill(blanks, (byte) ' ');
+            try (var out = Files.newOutputStream(fifo)) {
+                for (long n = 0; n <= Json.MAX_INPUT_BYTES; n += blanks.length) out.write(blanks);
+            } catch (java.io.IOException ignored) {
+                // the reader stopped at the cap and closed its end
+            }
+        });
+        CliRun.run("compare", fifo.toString(), b.toString()).badInput(fifo + ": more than 256 MiB; corescope reads results files of at most 256 MiB");
+        flood.join();
+    }
+
+    @Test
     void hugeFiguresPrintInAShortForm() throws Exception {
         Path a = dir.resolve("a.json");
         Path b = dir.resolve("b.json");
