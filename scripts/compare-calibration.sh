@@ -4,15 +4,23 @@
 #   A/B  a known difference injected (Blackhole.consumeCPU tokens of measured cost): is it
 #        found, and does its interval hold the injected size?
 #
-# Usage: scripts/compare-calibration.sh [--quick] [OUTDIR]      (default OUTDIR: target/calibration)
+# Usage: scripts/compare-calibration.sh [--quick] [--recompare] [OUTDIR]   (default OUTDIR: target/calibration)
 #   --quick  fewer families, runs and forks (about 4 minutes on a quiet 2-core machine instead of about 8)
 # A and B runs alternate (A B A B ..., JMH rounds A B, B A, A B): a drift of the machine's speed in
 # time must not look like a change.
+#   --recompare  measure nothing: run compare again on the files an earlier run left in OUTDIR
+#                (with the same --quick), e.g. after a change to compare's statistics.
 # Needs python3 for the summary. Every file it compares stays in OUTDIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-quick=0
-if [ "${1:-}" = --quick ]; then quick=1; shift; fi
+quick=0 measure=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=1; shift ;;
+    --recompare) measure=0; shift ;;
+    *) break ;;
+  esac
+done
 out=${1:-target/calibration}
 mkdir -p "$out"
 # The machine may be shared with other JMH users: JMH's lock would make this run exit, so it
@@ -32,8 +40,13 @@ else
   jmh_forks=2        # 6 forks per side
   jmh_sizes=(-wi 3 -w 100ms -i 5 -r 100ms)
 fi
-rm -f "$out/log.txt"
-say() { printf '%s  load %s  %s\n' "$(date -u +%H:%M:%S)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$*" | tee -a "$out/log.txt" >&2; }
+[ $measure = 1 ] && rm -f "$out/log.txt"
+say() {
+  [ $measure = 1 ] || return 0
+  printf '%s  load %s  %s\n' "$(date -u +%H:%M:%S)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$*" | tee -a "$out/log.txt" >&2
+}
+# measure CMD...: runs CMD unless --recompare
+measure() { if [ $measure = 1 ]; then "$@"; fi; }
 say "start: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), mode $([ $quick = 1 ] && echo --quick || echo full)"
 
 # Why A and B alternate: a machine's speed drifts in time (other tenants, frequency, the host
@@ -45,7 +58,7 @@ say "start: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 |
 for f in "${families[@]}"; do
   for i in $(seq 1 "$aa_runs"); do
     say "A/A bench $f --quick, run $i of $aa_runs (side $([ $((i % 2)) = 1 ] && echo A || echo B))"
-    ./run.sh bench "$f" --quick -o "$out/aa-bench-$f-$i.json" > /dev/null
+    measure ./run.sh bench "$f" --quick -o "$out/aa-bench-$f-$i.json" > /dev/null
   done
   args=("$out/aa-bench-$f-1.json" "$out/aa-bench-$f-2.json")
   for i in $(seq 3 2 "$aa_runs"); do args+=(--before "$out/aa-bench-$f-$i.json" --after "$out/aa-bench-$f-$((i + 1)).json"); done
@@ -64,7 +77,7 @@ jmh_pair() {
       local extra=$xa; [ "$side" = B ] && extra=$xb
       local file="$out/$name-$side$r.json"
       say "$name: round $r of $rounds, side $side (extra tokens $extra), $* -f $jmh_forks"
-      ./run.sh jmh "$@" -f "$jmh_forks" "${jmh_sizes[@]}" \
+      measure ./run.sh jmh "$@" -f "$jmh_forks" "${jmh_sizes[@]}" \
           -jvmArgsAppend "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Dcorescope.calibration.extraTokens=$extra" \
           -rf json -rff "$file" > /dev/null
       if [ "$side" = A ]; then a_files+=("$file"); else b_files+=("$file"); fi
@@ -80,7 +93,7 @@ jmh_pair aa-jmh 0 0 TimerbaseBenchmark CompareCalibrationBenchmark -p tokens=50,
 
 # 3. A/B: what one consumeCPU token costs here, then 200 tokens against 200 + extra.
 say "A/B: the cost of a token (tokens=0 and tokens=2000)"
-./run.sh jmh CompareCalibrationBenchmark -p tokens=0,2000 -f $((jmh_forks * rounds)) "${jmh_sizes[@]}" -rf json -rff "$out/ab-token.json" > /dev/null
+measure ./run.sh jmh CompareCalibrationBenchmark -p tokens=0,2000 -f $((jmh_forks * rounds)) "${jmh_sizes[@]}" -rf json -rff "$out/ab-token.json" > /dev/null
 for extra in 2 10 40 200; do
   jmh_pair "ab-$extra" 0 "$extra" CompareCalibrationBenchmark -p tokens=200
 done

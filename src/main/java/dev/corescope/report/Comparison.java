@@ -232,6 +232,8 @@ public record Comparison(String before, String after, String test, List<Row> row
                     "one run per side (" + kx + "+" + ky + ") and no row of " + RunNoise.poolKey(x)
                             + " with repeated runs, so the run-to-run error is unknown; " + RESOLVE, kx, ky);
         }
+        RunNoise rowNoise = RunNoise.ofRow(x, y);
+        if (rowNoise != null && rowNoise.relativeVariance() > noise.relativeVariance()) noise = rowNoise;
         // The pooled run-to-run variance speaks for both sides at once (one estimate, its own
         // degrees of freedom); the rows' own iterations are a second estimate, which wins when
         // larger (a row noisier than its family keeps its own error).

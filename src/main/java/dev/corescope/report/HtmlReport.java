@@ -36,7 +36,9 @@ public final class HtmlReport {
             th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
             td.mono,code{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12px}
             .bar{width:140px;height:10px;background:#eee;position:relative}
-            .bar span{display:block;height:10px;background:#4a78b5}
+            .bar span{display:block;height:10px;background:#4a78b5}.bar.c span{background:#e67e22}.bar.c{margin-top:2px}
+            ul.family-notes{font-size:13px;color:#333;margin:.3em 0 .8em;padding-left:1.4em}
+            section.family{margin-top:1em}
             .bar i{position:absolute;top:4px;height:2px;background:#1b1b1b}
             .warn{background:#fff4d6;border-left:4px solid #e0a800;padding:6px 10px;margin:4px 0}
             .fail{background:#fde2e2;border-left:4px solid #c0392b;padding:6px 10px;margin:4px 0}
@@ -130,18 +132,29 @@ public final class HtmlReport {
 
         Map<String, List<Result>> byFamily = new LinkedHashMap<>();
         for (Result r : f.results()) byFamily.computeIfAbsent(r.benchmark(), k -> new ArrayList<>()).add(r);
+        // Each family: its verdict and notes first, then the Java/C table, then the pictures, then
+        // the machine code and the full text report, folded.
         for (var fam : byFamily.entrySet()) {
-            h.append("<h3 id=\"file-").append(index).append("-").append(esc(fam.getKey())).append("\">").append(esc(fam.getKey())).append("</h3>\n");
+            h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(esc(fam.getKey())).append("\">\n<h3>")
+                    .append(esc(fam.getKey())).append("</h3>\n");
             VerdictsHtml.familyVerdict(h, verdicts, fam.getKey());
+            List<FamilyViews.View> own = views.stream().filter(v -> v.family().equals(fam.getKey())).toList();
+            notes(h, own);
             results(h, fam.getKey(), fam.getValue());
             List<Histogram> hs = f.histograms().stream().filter(x -> fam.getKey().equals(x.benchmark())).toList();
             if (!hs.isEmpty()) histograms(h, hs);
+            own.forEach(v -> pictures(h, v));
             h.append(MachineCodeHtml.of(f.code(), fam.getKey()));
-            views.stream().filter(v -> v.family().equals(fam.getKey())).forEach(v -> familyView(h, v));
+            own.forEach(v -> fullText(h, v));
+            h.append("</section>\n");
         }
         views.stream().filter(v -> !byFamily.containsKey(v.family())).forEach(v -> {
-            h.append("<h3>").append(esc(v.family())).append("</h3>\n");
-            familyView(h, v);
+            h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(esc(v.family())).append("\">\n<h3>")
+                    .append(esc(v.family())).append("</h3>\n");
+            notes(h, List.of(v));
+            pictures(h, v);
+            fullText(h, v);
+            h.append("</section>\n");
         });
         List<Histogram> orphans = f.histograms().stream().filter(x -> !byFamily.containsKey(x.benchmark())).toList();
         if (!orphans.isEmpty()) {
@@ -168,11 +181,55 @@ public final class HtmlReport {
         h.append("</section>\n");
     }
 
-    /** A family's own view: its pictures, then the text report {@code bench} printed, folded. */
-    private static void familyView(StringBuilder h, FamilyViews.View v) {
+    /** The notes of a family's text report (its {@code Notes} section), as a list. */
+    private static void notes(StringBuilder h, List<FamilyViews.View> views) {
+        List<String> notes = new ArrayList<>();
+        for (FamilyViews.View v : views) notes.addAll(notesOf(v.text()));
+        if (notes.isEmpty()) return;
+        h.append("<ul class=\"family-notes\">\n");
+        for (String n : notes) h.append("<li>").append(esc(n)).append("</li>\n");
+        h.append("</ul>\n");
+    }
+
+    /**
+     * The items under a text report's {@code Notes} (or {@code ## Notes}) heading: each
+     * {@code - } item with its continuation lines joined; empty when there is no such heading.
+     */
+    static List<String> notesOf(String text) {
+        List<String> out = new ArrayList<>();
+        if (text == null) return out;
+        List<String> lines = text.lines().toList();
+        int i = 0;
+        while (i < lines.size() && !lines.get(i).strip().matches("(## )?Notes:?")) i++;
+        StringBuilder item = null;
+        for (i++; i < lines.size(); i++) {
+            String l = lines.get(i).strip();
+            if (l.startsWith("- ") || l.startsWith("* ")) {
+                if (item != null) out.add(item.toString());
+                item = new StringBuilder(l.substring(2).strip());
+            } else if (l.isEmpty() || l.startsWith("#") || l.startsWith("==")) {
+                if (item != null) out.add(item.toString());
+                item = null;
+                if (!l.isEmpty()) break;
+            } else if (item != null) {
+                item.append(' ').append(l);
+            } else {
+                out.add(l);
+            }
+        }
+        if (item != null) out.add(item.toString());
+        return out;
+    }
+
+    /** A family's own pictures. */
+    private static void pictures(StringBuilder h, FamilyViews.View v) {
         for (String svg : v.svgs()) {
             h.append("<figure class=\"heatmap\">").append(safeSvg(svg, v.family())).append("</figure>\n");
         }
+    }
+
+    /** The text report {@code bench} printed, folded. */
+    private static void fullText(StringBuilder h, FamilyViews.View v) {
         if (v.text() != null) {
             h.append("<details class=\"family-report\"><summary>the full <code>bench ").append(esc(v.family()))
                     .append("</code> report</summary>\n<pre>").append(esc(v.text())).append("</pre></details>\n");
@@ -214,31 +271,59 @@ public final class HtmlReport {
         h.append("</table>\n");
     }
 
+    /**
+     * The family's rows with Java and C side by side (a row per variant, metric and params), each
+     * score with its error and a bar scaled to the largest score of the same metric and unit.
+     */
     private static void results(StringBuilder h, String family, List<Result> rs) {
         Map<String, Double> maxByGroup = new LinkedHashMap<>();
         for (Result r : rs) maxByGroup.merge(r.metric() + "|" + r.unit(), Math.abs(r.score()), Math::max);
-        h.append("<div class=\"scroll\"><table class=\"results\" data-family=\"").append(esc(family)).append("\">\n");
-        h.append("<tr><th>variant</th><th>impl</th><th>metric</th><th>params</th><th>score</th><th>&plusmn; error</th><th>unit</th>"
-                + "<th>n</th><th>cpus</th><th title=\"scaled to the largest score of the same metric and unit\">relative</th></tr>\n");
+        Map<String, Result[]> rows = new LinkedHashMap<>();
         for (Result r : rs) {
-            double max = maxByGroup.get(r.metric() + "|" + r.unit());
-            double w = max == 0 ? 0 : 100 * Math.abs(r.score()) / max;
-            double ew = max == 0 || r.error() == null ? 0 : 100 * r.error() / max;
-            h.append("<tr><td>").append(esc(r.variant())).append("</td><td>").append(esc(r.implementation())).append("</td><td>")
-                    .append(esc(r.metric())).append("</td><td class=\"mono\">").append(esc(ResultsText.params(r.params())))
-                    .append("</td><td class=\"num\">").append(ResultsText.number(r.score()))
-                    .append("</td><td class=\"num\">").append(r.error() == null ? "" : ResultsText.number(r.error()))
-                    .append("</td><td>").append(esc(r.unit())).append("</td><td class=\"num\">").append(r.samples())
-                    .append("</td><td>").append(esc(r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus()))
-                    .append("</td><td><div class=\"bar\"><span style=\"width:").append(pct(w)).append("%\"></span>");
-            if (ew > 0) {
-                double from = Math.max(0, w - ew);
-                double to = Math.min(100, w + ew);
-                h.append("<i style=\"left:").append(pct(from)).append("%;width:").append(pct(to - from)).append("%\"></i>");
+            String key = r.variant() + "\u0000" + r.metric() + "\u0000" + ResultsText.params(r.params()) + "\u0000" + r.unit();
+            int slot = "native".equals(r.implementation()) ? 1 : 0;
+            Result[] pair = rows.computeIfAbsent(key, k -> new Result[2]);
+            if (pair[slot] == null) pair[slot] = r;
+            else rows.put(key + "\u0000" + rows.size(), slot == 0 ? new Result[]{r, null} : new Result[]{null, r});
+        }
+        h.append("<div class=\"scroll\"><table class=\"results\" data-family=\"").append(esc(family)).append("\">\n");
+        h.append("<tr><th>variant</th><th>metric</th><th>params</th><th>Java</th><th>C</th><th>unit</th><th>cpus</th>"
+                + "<th title=\"scaled to the largest score of the same metric and unit; Java above, C below\">relative</th></tr>\n");
+        for (Result[] pair : rows.values()) {
+            Result any = pair[0] != null ? pair[0] : pair[1];
+            double max = maxByGroup.get(any.metric() + "|" + any.unit());
+            h.append("<tr><td>").append(esc(any.variant())).append("</td><td>").append(esc(any.metric()))
+                    .append("</td><td class=\"mono\">").append(esc(ResultsText.params(any.params()))).append("</td>");
+            for (Result r : pair) {
+                h.append("<td class=\"num\"");
+                if (r != null) {
+                    h.append(" title=\"").append(esc(r.implementation() + ", " + r.samples() + " samples")).append("\">")
+                            .append(ResultsText.number(r.score()))
+                            .append(r.error() == null ? "" : " &plusmn; " + ResultsText.number(r.error()));
+                } else {
+                    h.append(">");
+                }
+                h.append("</td>");
             }
-            h.append("</div></td></tr>\n");
+            java.util.TreeSet<String> cpus = new java.util.TreeSet<>();
+            for (Result r : pair) if (r != null) cpus.add(r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus());
+            h.append("<td>").append(esc(any.unit())).append("</td><td>").append(esc(String.join(" / ", cpus))).append("</td><td>");
+            for (Result r : pair) if (r != null) bar(h, r, max, r == pair[1]);
+            h.append("</td></tr>\n");
         }
         h.append("</table></div>\n");
+    }
+
+    private static void bar(StringBuilder h, Result r, double max, boolean c) {
+        double w = max == 0 ? 0 : 100 * Math.abs(r.score()) / max;
+        double ew = max == 0 || r.error() == null ? 0 : 100 * r.error() / max;
+        h.append("<div class=\"bar").append(c ? " c" : "").append("\"><span style=\"width:").append(pct(w)).append("%\"></span>");
+        if (ew > 0) {
+            double from = Math.max(0, w - ew);
+            double to = Math.min(100, w + ew);
+            h.append("<i style=\"left:").append(pct(from)).append("%;width:").append(pct(to - from)).append("%\"></i>");
+        }
+        h.append("</div>");
     }
 
     private static void counters(StringBuilder h, List<Counters> counters) {

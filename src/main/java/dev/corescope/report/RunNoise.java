@@ -49,8 +49,11 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
      * ({@code src/test/resources/results/tour-before.json} and {@code tour-after.json}, one fork per
      * row, recorded back to back on a 2-vCPU KVM guest shared with several builds: the noisiest
      * machine we measured on). Each figure is {@code sqrt(sum(ln(after/before)^2) / 2n)} over the
-     * family's n timed rows, rounded up; {@code RunNoiseAllowanceTest} recomputes them. Families with
-     * fewer than 8 such rows there, and any other benchmark, get the figure over all 116 rows.
+     * family's n timed rows, rounded up; {@code RunNoiseAllowanceTest} recomputes them. Every
+     * benchmark gets at least the figure over all 116 rows: a family is never assumed steadier
+     * than the rows together (a calibration under heavier load saw single cpumask runs differ by
+     * a factor of 11, far beyond cpumask's own figure from the tours), and families with fewer
+     * than 8 rows there have no figure of their own.
      * A quiet machine varies far less: there the allowance is very conservative, and bench without
      * {@code --quick} measures the real figure.
      */
@@ -73,7 +76,8 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
      */
     /** The family the allowance of {@code poolKey} comes from: itself, or {@code all benchmarks}. */
     static String allowanceKey(String poolKey) {
-        return ALLOWANCE.containsKey(poolKey) ? poolKey : "all benchmarks";
+        double[] a = ALLOWANCE.get(poolKey);
+        return a != null && a[0] > ALLOWANCE_ANY[0] ? poolKey : "all benchmarks";
     }
 
     /**
@@ -87,9 +91,8 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
     }
 
     static RunNoise allowance(String poolKey) {
-        double[] a = ALLOWANCE.get(poolKey);
-        String of = a == null ? "all benchmarks" : poolKey;
-        if (a == null) a = ALLOWANCE_ANY;
+        String of = allowanceKey(poolKey);
+        double[] a = of.equals(poolKey) ? ALLOWANCE.get(poolKey) : ALLOWANCE_ANY;
         return new RunNoise(a[0] * a[0], a[1], 0, String.format(java.util.Locale.ROOT,
                 "the between-run allowance of %s (log-scale sd %.2f, df %.0f: what two tours of unchanged code showed "
                         + "on a loaded 2-vCPU machine; docs/compare.md)", of, a[0], a[1]), true);
@@ -143,6 +146,24 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
         for (Run x : runs) ss += (x.mean() - mean) * (x.mean() - mean);
         double s2 = ss / (runs.size() - 1);
         return new double[]{s2 / (mean * mean), runs.size() - 1};
+    }
+
+    /**
+     * The between-run noise of one row alone, from the run means of both sides (each side's
+     * relative variance weighted by its {@code k - 1}); null when neither side has 2+ runs. A row
+     * noisier than its family's pool keeps its own figure: under load, long operations can swing
+     * far more from run to run than the family's short ones.
+     */
+    static RunNoise ofRow(Result x, Result y) {
+        double sum = 0, df = 0;
+        for (Result r : List.of(x, y)) {
+            double[] e = estimate(r);
+            if (e == null) continue;
+            sum += e[0] * e[1];
+            df += e[1];
+        }
+        if (df == 0) return null;
+        return new RunNoise(sum / df, df, 1, "this row's own runs, noisier than the family's pool");
     }
 
     /** The pools, keyed by {@code benchmark/implementation}, over every row of the given files. */

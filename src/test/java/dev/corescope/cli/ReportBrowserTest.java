@@ -197,4 +197,119 @@ class ReportBrowserTest {
             assertTrue(title.group(1).startsWith("overlaps 0 of " + charts + " charts"), "at " + size + " px: " + title.group(1));
         }
     }
+
+    /**
+     * The report's own markup on a test page with a script (the report itself forbids scripts):
+     * the script's verdict goes into the title, which {@code --dump-dom} returns.
+     */
+    private String checkInChromium(Path chromium, String report, String script, String size) throws Exception {
+        Matcher style = Pattern.compile("<style>(.*?)</style>", Pattern.DOTALL).matcher(report);
+        assertTrue(style.find());
+        Matcher body = Pattern.compile("<body>(.*)</body>", Pattern.DOTALL).matcher(report);
+        assertTrue(body.find());
+        String page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>unmeasured</title>"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style>" + style.group(1) + "</style></head><body>"
+                + body.group(1) + "<script>" + script + "</script></body></html>";
+        Path test = Files.createTempFile(dir, "check", ".html");
+        Files.writeString(test, page);
+        Browser dom = run(chromium, test, "--dump-dom", "--window-size=" + size);
+        assertEquals(0, dom.exit(), dom.stderr());
+        Matcher title = Pattern.compile("<title>([^<]*)</title>").matcher(dom.stdout());
+        assertTrue(title.find(), dom.stdout());
+        return title.group(1);
+    }
+
+    /**
+     * A tour's report opens with one verdict line per seed, each linking to its family's section;
+     * every link of the page (the verdicts, the table of contents) lands on an element; and each
+     * family's section starts with its verdict, then its notes, then the Java/C table, then the
+     * pictures.
+     */
+    @Test
+    void theVerdictsOpenThePageLinkToTheirSectionsAndEachSectionLeadsWithItsAnswer() throws Exception {
+        Path chromium = chromium();
+        assumeTrue(chromium != null, "chromium is not installed (apt-get install -y chromium; .ci/run installs it)");
+        Path html = dir.resolve("tour.html");
+        CliRun.run("report", ReportCommandTest.fixture("tour-before.json").toString(), "-o", html.toString()).succeeded();
+        String report = Files.readString(html);
+
+        Browser dom = run(chromium, html, "--dump-dom");
+        assertEquals(0, dom.exit(), dom.stderr());
+        String d = dom.stdout();
+        int verdicts = d.indexOf("<section id=\"verdicts\">");
+        assertTrue(verdicts > 0 && verdicts < d.indexOf("<section id=\"file-1\""), "the verdicts come before the evidence");
+        assertEquals(4, count(d.substring(verdicts, d.indexOf("</section>", verdicts)), "<li class=\"[a-z-]+\"><a href=\"#file-1-[a-z0-9]+\">"),
+                "one linked line per seed: " + d.substring(verdicts, d.indexOf("</section>", verdicts)));
+
+        String script = """
+                const links = [...document.querySelectorAll('a[href^="#"]')];
+                const broken = links.filter(a => !document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1))))
+                    .map(a => a.getAttribute('href'));
+                const bad = [];
+                document.querySelectorAll('#verdicts li a').forEach(a => {
+                  const target = document.getElementById(a.getAttribute('href').slice(1));
+                  if (!target || !target.matches('section.family')) bad.push('not a family section: ' + a.getAttribute('href'));
+                });
+                document.querySelectorAll('section.family').forEach(sec => {
+                  const kids = [...sec.children].map(e => e.matches('h3') ? 'h' : e.matches('div.verdict-family') ? 'v'
+                      : e.matches('ul.family-notes') ? 'n' : e.matches('div.scroll') && e.querySelector('table.results') ? 't'
+                      : e.matches('div.histograms, figure') ? 'p' : 'o').join('');
+                  if (!/^hv?n?t?[po]*$/.test(kids)) bad.push(sec.id + ':' + kids);
+                  const v = document.querySelector('#verdicts a[href="#' + sec.id + '"]');
+                  if (v && kids.slice(0, 2) !== 'hv') bad.push(sec.id + ' does not open with its verdict: ' + kids);
+                });
+                document.title = 'links ' + links.length + ' broken ' + broken.length + ' bad ' + bad.length + ' ' + broken.concat(bad).slice(0, 6).join(', ');
+                """;
+        String title = checkInChromium(chromium, report, script, "1280,4000");
+        assertTrue(title.matches("links [0-9]+ broken 0 bad 0 "), title);
+        assertTrue(Integer.parseInt(title.split(" ")[1]) >= 10, "the verdicts and the contents link: " + title);
+
+        // A file that holds the family's model carries its notes: they come between the verdict and the table.
+        Path quick = dir.resolve("timerbase.html");
+        CliRun.run("report", ReportCommandTest.fixture("timerbase-quick.json").toString(), "-o", quick.toString()).succeeded();
+        String timerbase = Files.readString(quick);
+        String t = checkInChromium(chromium, timerbase, script + """
+                const sec = document.getElementById('file-1-timerbase');
+                const order = [...sec.children].map(e => e.tagName + '.' + e.className).join(' ');
+                document.title += ' notes ' + sec.querySelectorAll('ul.family-notes li').length + ' | ' + order;
+                """, "390,4000");
+        assertTrue(t.matches("links [0-9]+ broken 0 bad 0 +notes [1-9][0-9]* \\| H3\\. DIV\\.verdict-family [a-z-]+ UL\\.family-notes DIV\\.scroll DIV\\.histograms .*"), t);
+    }
+
+    /**
+     * {@code report a.json b.json}: the before/after view shows each matched row with its effect
+     * and finding, and each histogram of one file laid over the other's, two outlines per chart.
+     */
+    @Test
+    void theBeforeAfterViewShowsEachRowsEffectAndFindingWithOverlaidHistograms() throws Exception {
+        Path chromium = chromium();
+        assumeTrue(chromium != null, "chromium is not installed (apt-get install -y chromium; .ci/run installs it)");
+        Path before = ReportCommandTest.fixture("tour-before.json"), after = ReportCommandTest.fixture("tour-after.json");
+        Path html = dir.resolve("change.html");
+        CliRun.run("report", before.toString(), after.toString(), "-o", html.toString()).succeeded();
+        String report = Files.readString(html);
+        int matched = dev.corescope.report.Comparison.of(before.toString(), Json.readResults(before), after.toString(), Json.readResults(after))
+                .rows().size();
+        String script = """
+                const rows = [...document.querySelectorAll('#compare table.compare tr')].slice(1);
+                const findings = ['significant', 'no change detectable here', 'not resolvable here'];
+                const bad = rows.filter(r => !findings.includes(r.querySelector('td.finding').textContent)
+                    || !/%|n\\/a/.test(r.children[5].textContent) || !r.querySelector('td.finding').title).length;
+                const overlays = [...document.querySelectorAll('#compare svg.histogram.overlay')];
+                const twoSeries = overlays.filter(s => s.querySelectorAll('polyline.series').length === 2).length;
+                const compare = document.getElementById('compare').getBoundingClientRect();
+                document.title = 'rows ' + rows.length + ' bad ' + bad + ' overlays ' + overlays.length + ' twoSeries ' + twoSeries
+                    + ' visible ' + (compare.height > 100);
+                """;
+        for (String size : List.of("1280,4000", "390,4000")) {
+            String title = checkInChromium(chromium, report, script, size);
+            Matcher m = Pattern.compile("rows ([0-9]+) bad ([0-9]+) overlays ([0-9]+) twoSeries ([0-9]+) visible (true|false)").matcher(title);
+            assertTrue(m.matches(), title);
+            assertEquals(matched, Integer.parseInt(m.group(1)), "a line per matched row: " + title);
+            assertEquals(0, Integer.parseInt(m.group(2)), "each with an effect, a finding and its reason: " + title);
+            assertTrue(Integer.parseInt(m.group(3)) >= 3, "histograms overlaid: " + title);
+            assertEquals(m.group(3), m.group(4), "before and after in every overlay: " + title);
+            assertEquals("true", m.group(5), title);
+        }
+    }
 }

@@ -105,6 +105,8 @@ public final class LocksFamily implements BenchFamily {
         ctx.progress().start("bench locks", (int) (1 + nativeRows.size() + javaRows.size() + contendedSteps));
 
         List<LockMeasurement> rows = new ArrayList<>();
+        // each Java row's forks, for the results rows' runs[] (compare's unit), by variant and params
+        Map<String, List<dev.corescope.report.Run>> javaRuns = new java.util.HashMap<>();
         TscRate tsc;
         try (Pinning ignored = ctx.os().pin(cpu)) {
             tsc = TscRate.detect(Path.of("/"), ctx.size().pick(2, CALIBRATIONS_QUICK, CALIBRATIONS_QUICK * 4),
@@ -132,6 +134,8 @@ public final class LocksFamily implements BenchFamily {
             var primary = rr.getPrimaryResult();
             double ns = primary.getScore();
             double err = primary.getScoreError();
+            javaRuns.put(r.variant().contractName() + new java.util.TreeMap<>(r.params("java")), rr.getBenchmarkResults().stream()
+                    .map(fork -> dev.corescope.bench.JmhRuns.run(fork.getPrimaryResult().getStatistics())).toList());
             rows.add(new LockMeasurement(r, "java", ns, err, primary.getStatistics().getN(),
                     tsc.cycles(ns), tsc.cycles(err),
                     tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, 0));
@@ -167,7 +171,11 @@ public final class LocksFamily implements BenchFamily {
         LocksRun run = new LocksRun(cpu, cpuChoice, load, tsc, describe(jmh), twin ? plan.describe() : "not run",
                 rows, contended, skipped, pmu(Path.of("/")), notes);
         LocksModel model = LocksModel.of(run);
-        return new FamilyRun(name(), LocksReport.results(run), null, null, null, LocksReport.notes(run), LocksView.text(model), model);
+        List<dev.corescope.report.Result> results = LocksReport.results(run).stream()
+                .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new java.util.TreeMap<>(x.params()))
+                        ? x.withRuns(javaRuns.get(x.variant() + new java.util.TreeMap<>(x.params()))) : x)
+                .toList();
+        return new FamilyRun(name(), results, null, null, null, LocksReport.notes(run), LocksView.text(model), model);
     }
 
     @Override

@@ -62,6 +62,17 @@ class LocksFamilyTest {
     }
 
     @Test
+    void everyJavaOpRowCarriesItsForksAsRunsForCompare() {
+        List<Result> java = run.results().stream().filter(r -> r.implementation().equals("java") && r.metric().equals("op")).toList();
+        assertTrue(!java.isEmpty());
+        for (Result r : java) {
+            assertEquals(1, r.runs().size(), "a smoke run is one (in-process) fork: " + r);
+            assertEquals(r.score(), r.runs().getFirst().mean(), Math.abs(r.score()) * 1e-9, r.toString());
+            assertEquals(r.samples(), r.runs().getFirst().n(), r.toString());
+        }
+    }
+
+    @Test
     void contendedModeRunsOnTwoCpusOrSaysWhyNot() {
         List<Result> contended = run.results().stream().filter(r -> r.metric().equals("contended")).toList();
         if (Affinity.processAllowed().weight() < 2) {
