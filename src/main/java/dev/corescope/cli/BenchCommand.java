@@ -65,7 +65,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "short runs (each family well under 20 s on 2 cores); errors are wider")
     boolean quick;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, or svg (c2c only: the latency heatmap)")
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, or svg (one family's picture: c2c's heatmap, timerbase's histograms, cpupri's cache lines)")
     OutputFormat format = OutputFormat.text;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "also write the results as JSON to FILE (atomically)")

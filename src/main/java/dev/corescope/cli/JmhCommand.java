@@ -101,6 +101,9 @@ final class JmhCommand implements Callable<Integer> {
             throw new UsageException("jmh " + String.join(" ", options.getIncludes())
                     + ": no benchmark matches (list them: ./run.sh jmh -l)");
         } catch (ProfilersFailedException e) {
+            if (innermost(e) instanceof ClassNotFoundException c) {
+                throw new UsageException("jmh -prof " + c.getMessage() + ": no such profiler (./run.sh jmh -lprof lists them)");
+            }
             throw new JmhFailedException("jmh: a profiler could not start: " + reasonOf(e) + " (./run.sh jmh -lprof lists them)");
         } catch (RunnerException e) {
             // -foe true: the first failure stops the run
@@ -155,6 +158,12 @@ final class JmhCommand implements Callable<Integer> {
             }
         }
         return null;
+    }
+
+    private static Throwable innermost(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) t = t.getCause();
+        return t;
     }
 
     /** The innermost cause's message, without class names. */

@@ -37,6 +37,11 @@ public record Result(String benchmark, String variant, String implementation, St
         this(benchmark, variant, implementation, metric, unit, score, error, samples, cpus, params, null);
     }
 
+    /** This row with its runs recorded. */
+    public Result withRuns(java.util.List<Run> runs) {
+        return new Result(benchmark, variant, implementation, metric, unit, score, error, samples, cpus, params, runs);
+    }
+
     /** The key {@code compare} matches rows on: benchmark, variant, implementation, metric and params. */
     public String matchKey() {
         return benchmark + "/" + variant + "/" + implementation + "/" + metric + "/" + new java.util.TreeMap<>(params);

@@ -110,4 +110,10 @@ class JmhCommandTest {
         assertTrue(c.jmhOut().contains("<failure>"), c.jmhOut());
         assertTrue(!c.jmhOut().contains("\tat "), "no stack trace without --debug: " + c.jmhOut());
     }
+
+    @Test
+    void aProfilerJmhDoesNotKnowIsBadInput() {
+        capture(() -> CliRun.run("jmh", "CpumaskBenchmark.first_but", "-prof", "nosuchprofiler", "-f", "0")).run()
+                .badInput("jmh -prof nosuchprofiler: no such profiler (./run.sh jmh -lprof lists them)");
+    }
 }

@@ -132,9 +132,8 @@ class RunNoiseAllowanceTest {
             runs.add(new Run(m, 15, m * 0.01));
             sum += m;
         }
-        Result base = new Result(r.benchmark(), r.variant(), r.implementation(), r.metric(), r.unit(), sum / means.length,
-                r.error(), r.samples(), r.cpus(), r.params());
-        return base.withRuns(runs);
+        return new Result(r.benchmark(), r.variant(), r.implementation(), r.metric(), r.unit(), sum / means.length,
+                r.error(), r.samples(), r.cpus(), r.params(), runs);
     }
 
     @Test
