@@ -137,6 +137,14 @@ case "${1:-}" in
     short_command=1
     user_sets '^-XX:[+-]?(TieredStopAtLevel|TieredCompilation)' || jvm_flags+=(-XX:TieredStopAtLevel=1)
     user_sets '^-XX:[+-]Use[A-Za-z0-9]*GC$' || jvm_flags+=(-XX:+UseSerialGC)
+    # The first FFM downcall runs the linker once (calling sequences, a stub class spun with the
+    # ClassFile API): code that C1 would compile by the hundred methods and never run again. Not
+    # compiling it saves a short command CPU time and ~5 MiB of peak RSS (the compiler's memory
+    # and code); the code that grows with the machine (sysfs parsing) still compiles. Measured
+    # in docs/performance.md.
+    user_sets '^-XX:CompileCommand' || jvm_flags+=(-XX:CompileCommand=quiet
+      '-XX:CompileCommand=exclude,jdk.internal.classfile.*::*' '-XX:CompileCommand=exclude,java.lang.classfile.*::*'
+      '-XX:CompileCommand=exclude,jdk.internal.foreign.abi.*::*')
     jvm_flags+=(-XX:-UsePerfData) ;;
 esac
 # the user's own AOT or CDS settings replace corescope's cache

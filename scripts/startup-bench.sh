@@ -8,13 +8,16 @@
 # makes one FFM downcall (sched_getaffinity with errno captured, as corescope does), also with
 # its own AOT cache: what the first downcall costs at start-up on this JDK; then
 # `./run.sh topology`, `./run.sh affinity`, `./run.sh mask 0-3` and `./run.sh pin --cpus C -- true`
-# as a user runs them (bash, run.sh's JDK lookup and the JVM). Then the peak RSS of
-# `topology` and of the floor (GNU time, median of RUNS).
+# as a user runs them (bash, run.sh's JDK lookup and the JVM). Then the peak RSS of each
+# (GNU time, median of RUNS).
 #
-# Prints each command's median and mean wall time, its ratio to the floor's median, and the
-# goals of issue 15 (each <= 1.15x the floor; topology's peak RSS <= 1.25x). A benchmark, not a
-# test: it fails only when a tool is missing. Needs hyperfine (apt-get install hyperfine) and
-# /usr/bin/time (apt-get install time). Quote the machine and its load with the figures.
+# Prints markdown, ready to paste into docs/performance.md: the machine, the JDK and the load
+# average before and after, then a table of each command's median and mean wall time, its mean
+# CPU time (user + system), its ratio to the floor's median (wall and CPU) and the goal of
+# issue 15 (each <= 1.15x the floor), then a table of peak RSS (topology's goal <= 1.25x). A
+# benchmark, not a test: it fails only when a tool is missing. Needs hyperfine (apt-get install
+# hyperfine) and /usr/bin/time (apt-get install time). Quote the machine and its load with the
+# figures: on a busy machine the wall times are mostly waiting for a CPU.
 set -euo pipefail
 
 runs=${1:-30}
@@ -67,9 +70,10 @@ ffm="$java -XX:AOTCache=$work/ffm.aot --enable-native-access=ALL-UNNAMED -jar $w
 commands=("$floor" "$ffm" "$here/run.sh topology" "$here/run.sh affinity" "$here/run.sh mask 0-3"
           "$here/run.sh pin --cpus $cpu -- true")
 
-echo "# machine: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1), $(uname -r)"
-echo "# JDK: $("$java" -version 2>&1 | head -n 1)"
-echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1), Linux $(uname -r)"
+echo "- JDK: $("$java" -version 2>&1 | head -n 1)"
+echo "- command: \`scripts/startup-bench.sh $runs\` ($runs runs each after 5 warm-up runs, \`hyperfine -N\`), $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "- load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 hyperfine -N -w 5 -r "$runs" --export-json "$work/hyperfine.json" "${commands[@]}" >/dev/null 2>&1
 
 rss() { # median peak RSS in KiB of RUNS runs of "$@"
@@ -77,23 +81,33 @@ rss() { # median peak RSS in KiB of RUNS runs of "$@"
   for ((i = 0; i < runs; i++)); do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; done | sort -n \
     | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
-rss_floor=$(rss $floor)
-rss_topology=$(rss "$here/run.sh" topology)
-echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+rss_all=()
+for c in "${commands[@]}"; do
+  read -r -a words <<< "$c"
+  rss_all+=("$(rss "${words[@]}")")
+done
+echo "- load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
 
-python3 - "$work/hyperfine.json" "$rss_floor" "$rss_topology" <<'EOF'
+python3 - "$work/hyperfine.json" "${rss_all[@]}" <<'PY'
 import json, statistics, sys
 results = json.load(open(sys.argv[1]))["results"]
+rss = [int(x) for x in sys.argv[2:]]
 names = ["floor: hello-world, own AOT cache", "hello-world + 1 FFM downcall, own AOT cache",
-         "corescope topology", "corescope affinity", "corescope mask 0-3", "corescope pin --cpus C -- true"]
+         "`corescope topology`", "`corescope affinity`", "`corescope mask 0-3`", "`corescope pin --cpus C -- true`"]
 floor = statistics.median(results[0]["times"])
-print(f"{'command':<46} {'median':>9} {'mean':>9} {'cpu u+s':>9} {'x floor':>8}  goal")
+floor_cpu = results[0]["user"] + results[0]["system"]
+print("| command | median wall | mean wall | CPU u+s (mean) | x floor (wall) | x floor (CPU) | goal <= 1.15x (wall) |")
+print("|---|---|---|---|---|---|---|")
 for name, r in zip(names, results):
     med = statistics.median(r["times"])
-    ratio = med / floor
-    goal = "" if not name.startswith("corescope") else ("<=1.15x " + ("met" if ratio <= 1.15 else "not met"))
-    print(f"{name:<46} {med*1000:7.1f}ms {r['mean']*1000:7.1f}ms {(r['user']+r['system'])*1000:7.1f}ms {ratio:7.2f}x  {goal}")
-rf, rt = int(sys.argv[2]), int(sys.argv[3])
-print(f"peak RSS: floor {rf/1024:.1f} MiB, topology {rt/1024:.1f} MiB: {rt/rf:.2f}x (goal <=1.25x "
-      + ("met" if rt / rf <= 1.25 else "not met") + ")")
-EOF
+    cpu = r["user"] + r["system"]
+    goal = "" if not name.startswith("`corescope") else ("met" if med / floor <= 1.15 else "not met")
+    print(f"| {name} | {med*1000:.1f} ms | {r['mean']*1000:.1f} ms | {cpu*1000:.1f} ms | {med/floor:.2f} | {cpu/floor_cpu:.2f} | {goal} |")
+print()
+print("| command | peak RSS (median) | x floor | goal |")
+print("|---|---|---|---|")
+for i, (name, kib) in enumerate(zip(names, rss)):
+    goal = ("<= 1.25x: " + ("met" if kib / rss[0] <= 1.25 else "not met")) if "topology" in name else ""
+    print(f"| {name} | {kib/1024:.1f} MiB | {kib/rss[0]:.2f} | {goal} |")
+PY

@@ -29,8 +29,8 @@ import java.util.List;
  * spun stub class and its method-handle forms (docs/performance.md). So nothing here touches
  * jextract's {@code LibC} or {@code sigset_t} (initialising them links handles and builds layouts
  * that {@code pin} never uses), and {@code pthread_sigmask} goes through {@link Libc.PthreadSigmaskShared},
- * the shape of the affinity calls that {@code pin} has linked already. What is left to link is
- * {@code execvp} and {@code close_range}.
+ * the shape of the affinity calls that {@code pin} has linked already, as does {@code close_range}
+ * on x86-64 and arm64 ({@link #CLOSE_RANGE_SHARED_SHAPE}). What is left to link is {@code execvp}.
  */
 public final class Exec {
 
@@ -38,9 +38,24 @@ public final class Exec {
     private static final MethodHandle EXECVP = Libc.withErrno(Libc.symbol("execvp"),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
 
+    /**
+     * Whether {@link #CLOSE_RANGE} has the affinity calls' shape {@code int f(int, long, void *)}
+     * ({@link Libc#INT_INT_LONG_ADDRESS}) instead of its own, to spin one stub fewer. That is
+     * exactly {@code close_range}'s call on x86-64 and arm64: each argument travels in its own
+     * 64-bit register, and a 32-bit parameter is the register's low half, the high half unused
+     * by the callee; so {@code last} goes as the {@code long} 0xFFFFFFFF and {@code flags} as the
+     * address 4. Where 32-bit arguments must arrive extended by their type (riscv64, ppc64le,
+     * s390x) it is linked with its own descriptor.
+     */
+    static final boolean CLOSE_RANGE_SHARED_SHAPE = switch (System.getProperty("os.arch")) {
+        case "amd64", "x86_64", "aarch64" -> true;
+        default -> false;
+    };
+
     /** {@code int close_range(unsigned int first, unsigned int last, int flags)}; absent before glibc 2.34. */
     private static final MethodHandle CLOSE_RANGE = Libc.findSymbol("close_range")
-            .map(a -> Libc.withErrno(a, FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)))
+            .map(a -> Libc.withErrno(a, CLOSE_RANGE_SHARED_SHAPE ? Libc.INT_INT_LONG_ADDRESS
+                    : FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)))
             .orElse(null);
 
     /** {@code CLOSE_RANGE_CLOEXEC} from {@code <linux/close_range.h>}. */
@@ -102,7 +117,9 @@ public final class Exec {
     private static void closeOnExecAbove2(MemorySegment state) throws Throwable {
         if (CLOSE_RANGE == null) return;
         // best effort: ENOSYS (kernel before 5.11) or EINVAL (no CLOSE_RANGE_CLOEXEC) leave descriptors as they are
-        int ignored = (int) CLOSE_RANGE.invokeExact(state, 3, -1, CLOSE_RANGE_CLOEXEC);
+        int ignored = CLOSE_RANGE_SHARED_SHAPE
+                ? (int) CLOSE_RANGE.invokeExact(state, 3, 0xFFFF_FFFFL, MemorySegment.ofAddress(CLOSE_RANGE_CLOEXEC))
+                : (int) CLOSE_RANGE.invokeExact(state, 3, -1, CLOSE_RANGE_CLOEXEC);
     }
 
     /** {@code pthread_sigmask(SIG_SETMASK, set, old)}; it returns the error number, errno is not read. */

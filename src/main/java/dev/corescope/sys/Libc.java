@@ -39,8 +39,12 @@ final class Libc {
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
-    /** {@code int f(int, size_t, void *)}: {@code sched_getaffinity}, {@code sched_setaffinity}. */
-    private static final FunctionDescriptor INT_INT_LONG_ADDRESS =
+    /**
+     * {@code int f(int, size_t, void *)}: {@code sched_getaffinity}, {@code sched_setaffinity};
+     * {@code pin} links its other calls with it where that is exact ({@link PthreadSigmaskShared},
+     * {@code close_range} in {@link Exec}), so the stub is spun once.
+     */
+    static final FunctionDescriptor INT_INT_LONG_ADDRESS =
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
     /** {@code int f(void)}: {@code sched_getcpu}. */
     private static final FunctionDescriptor INT_VOID = FunctionDescriptor.of(ValueLayout.JAVA_INT);

@@ -242,6 +242,23 @@ class ReservationsTest {
         assertTrue(e.getMessage().contains("belongs to uid 54321"), e.getMessage());
     }
 
+    /** The machine's own directory: made (or found) like /tmp, 1777 with the sticky bit. */
+    @Test
+    void theDefaultDirectoryIsOneForEveryUserLikeTmp() throws Exception {
+        Path def = Path.of(LockDirectory.DEFAULT);
+        if (Files.exists(def, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // made before this test: check only what it can tell about a directory someone else set up
+            int owner = (Integer) Files.getAttribute(def, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            int before = (Integer) Files.getAttribute(def, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            assumeTrue((owner == 0 || owner == LockDirectory.uid()) && LockDirectory.octal(before).equals("1777"),
+                    def + " was set up by uid " + owner + " with mode " + LockDirectory.octal(before) + " before this test");
+        }
+        LockDirectory.Opened d = LockDirectory.open(def);
+        int mode = (Integer) Files.getAttribute(def, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        assertEquals("1777", LockDirectory.octal(mode), "sticky and open to every user");
+        dev.corescope.sys.Flock.close(d.fd());
+    }
+
     @Test
     void aGroupWritableDirectoryNeedsTheStickyBit() throws Exception {
         Path group = Files.createDirectory(tmp.resolve("group"));

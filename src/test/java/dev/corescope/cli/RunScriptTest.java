@@ -83,8 +83,14 @@ class RunScriptTest {
 
     @Test
     void theUsersJitAndAotSettingsReplaceCorescopesOwn() throws Exception {
-        assertTrue(javaArgs("", "affinity").stream().anyMatch(a -> a.startsWith("-XX:AOTCache=")),
+        List<String> defaults = javaArgs("", "affinity");
+        assertTrue(defaults.stream().anyMatch(a -> a.startsWith("-XX:AOTCache=")),
                 "without user options the short commands get corescope's AOT cache");
+        assertTrue(defaults.contains("-XX:CompileCommand=exclude,jdk.internal.foreign.abi.*::*"), defaults.toString());
+        clearRecordedArgs();
+        List<String> own = javaArgs("-XX:CompileCommand=print,java.lang.String::hashCode", "affinity");
+        assertTrue(own.stream().noneMatch(a -> a.startsWith("-XX:CompileCommand=exclude")), "the user's CompileCommand replaces corescope's: " + own);
+        assertRealJvmStartsWith(defaults);
         clearRecordedArgs();
         List<String> args = javaArgs("-XX:TieredStopAtLevel=4 -XX:AOTMode=off", "affinity");
         assertFalse(args.contains("-XX:TieredStopAtLevel=1"), args.toString());

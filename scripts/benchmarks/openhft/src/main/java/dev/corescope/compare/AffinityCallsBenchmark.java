@@ -48,6 +48,7 @@ public class AffinityCallsBenchmark {
     private BitSet allowedBits;
     private Reservations reservations;
     private Path lockDir;
+    private int floorFd;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
@@ -56,10 +57,14 @@ public class AffinityCallsBenchmark {
         // a directory of this benchmark's own, so it never meets another user's reservations
         lockDir = Files.createTempDirectory("corescope-bench-locks");
         reservations = Reservations.of(lockDir, dev.corescope.topology.Topology.live(), allowedMask);
+        int dirFd = dev.corescope.sys.Flock.openDirectory(lockDir.toString());
+        floorFd = dev.corescope.sys.Flock.openLockFile(dirFd, "floor.lock", true, 0444);
+        dev.corescope.sys.Flock.close(dirFd);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
+        dev.corescope.sys.Flock.close(floorFd);
         dev.corescope.sys.Affinity.set(0, allowedMask);
         try (var files = Files.list(lockDir)) {
             for (Path f : files.toList()) Files.deleteIfExists(f);
@@ -110,6 +115,14 @@ public class AffinityCallsBenchmark {
         try (Reservation r = reservations.reserveAny()) {
             return r.cpu();
         }
+    }
+
+    /** The floor under {@link #corescopeReserveRelease}: the two {@code flock} calls alone, on an open file. */
+    @Benchmark
+    public boolean flockLockUnlockFloor() {
+        boolean locked = dev.corescope.sys.Flock.tryLockExclusive(floorFd);
+        dev.corescope.sys.Flock.unlock(floorFd);
+        return locked;
     }
 
     @Benchmark
