@@ -123,7 +123,7 @@ final class DisplayTree {
         CpuMask inCores = CpuMask.empty(t.nbits());
         for (TopologyNode c : t.cores()) {
             List<Cache> own = c.caches();
-            items.add(new Item(Kind.CORE, "Core P#" + c.id(), coreDetail(c.cpus(), own), c.cpus(), 70, own));
+            items.add(new Item(Kind.CORE, (c.id() >= 0 ? "Core P#" + c.id() : "Core (id unknown)"), coreDetail(c.cpus(), own), c.cpus(), 70, own));
             inCores = inCores.or(c.cpus());
         }
         for (TopologyNode pu : t.pus()) {

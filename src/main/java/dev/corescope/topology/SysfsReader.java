@@ -4,6 +4,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
@@ -59,43 +60,36 @@ final class SysfsReader {
 
     /** The file's text, stripped of white space and NULs; empty when it does not exist or cannot be read. */
     Optional<String> read(String rel) {
-        Path p = root.resolve(rel);
-        try {
-            if (Files.size(p) > MAX_FILE_BYTES) {
-                problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
-                return Optional.empty();
-            }
-            byte[] bytes = Files.readAllBytes(p);
-            filesRead.put(rel, bytes);
-            return Optional.of(clean(new String(bytes, StandardCharsets.UTF_8)));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (AccessDeniedException e) {
-            unreadable.add(rel);
-            problem(rel, "permission denied");
-            return Optional.empty();
-        } catch (IOException e) {
-            unreadable.add(rel);
-            if (Files.isDirectory(p)) {
-                problem(rel, "is a directory");
-            } else {
-                problem(rel, e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage()));
-            }
-            return Optional.empty();
-        }
+        return bytes(rel).map(b -> clean(new String(b, StandardCharsets.UTF_8)));
     }
 
     /** The whole file with its lines intact (for /proc files); empty when absent or unreadable. */
     Optional<List<String>> readLines(String rel) {
+        return bytes(rel).map(b -> new String(b, StandardCharsets.UTF_8).lines().toList());
+    }
+
+    /**
+     * The bytes of a regular file (symbolic links followed, as sysfs has them), at most
+     * {@link #MAX_FILE_BYTES}: /proc reports a size of 0, so the cap is applied while reading.
+     * A FIFO, device or socket planted in a saved tree is refused without opening it, so it
+     * can neither block the reader nor feed it without end.
+     */
+    private Optional<byte[]> bytes(String rel) {
         Path p = root.resolve(rel);
-        try {
-            if (Files.size(p) > MAX_FILE_BYTES) {
+        if (Files.notExists(p)) return Optional.empty();
+        if (!Files.isRegularFile(p)) {
+            unreadable.add(rel);
+            problem(rel, Files.isDirectory(p) ? "is a directory" : "not a regular file");
+            return Optional.empty();
+        }
+        try (InputStream in = Files.newInputStream(p)) {
+            byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
+            if (bytes.length > MAX_FILE_BYTES) {
                 problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
                 return Optional.empty();
             }
-            byte[] bytes = Files.readAllBytes(p);
             filesRead.put(rel, bytes);
-            return Optional.of(new String(bytes, StandardCharsets.UTF_8).lines().toList());
+            return Optional.of(bytes);
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (AccessDeniedException e) {
@@ -104,7 +98,7 @@ final class SysfsReader {
             return Optional.empty();
         } catch (IOException e) {
             unreadable.add(rel);
-            problem(rel, e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage()));
+            problem(rel, "cannot be read" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
             return Optional.empty();
         }
     }
@@ -166,7 +160,7 @@ final class SysfsReader {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {
             for (Path e : ds) names.add(e.getFileName().toString());
         } catch (IOException e) {
-            problem(rel, "cannot list: " + e.getClass().getSimpleName());
+            problem(rel, "cannot list" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
             return List.of();
         }
         dirsSeen.add(rel);

@@ -5,17 +5,11 @@ import dev.corescope.report.ResultsFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,44 +64,14 @@ class InterruptTest {
         cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 InterruptibleMain.class.getName(), "bench", "all", "-o", results.toString()));
-        Process child = new ProcessBuilder(cmd).start();
-        try {
-            List<String> err = new ArrayList<>();
-            CountDownLatch started = new CountDownLatch(1);
-            CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8))) {
-                    for (String line; (line = r.readLine()) != null; ) {
-                        synchronized (err) {
-                            err.add(line);
-                        }
-                        if (line.startsWith("blocking: started")) started.countDown();
-                    }
-                } catch (IOException ignored) {
-                    // the child is gone
-                }
-            });
-            CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                } catch (IOException e) {
-                    return "unreadable: " + e;
-                }
-            });
-            assertTrue(started.await(60, TimeUnit.SECONDS) || !child.isAlive(), "the blocking family never started: " + err);
-            assertTrue(child.isAlive(), () -> "the child exited early: " + err);
-
-            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(child.pid())).inheritIO().start();
-            assertEquals(0, kill.waitFor());
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not stop within 60 s of SIG" + signal);
-            reader.get(10, TimeUnit.SECONDS);
-
+        try (SignalledChild child = new SignalledChild(new ProcessBuilder(cmd), "blocking: started")) {
+            int exit = child.interruptOnceStarted(signal);
+            List<String> err = child.err();
             int expected = 128 + (signal.equals("INT") ? 2 : 15);
-            assertEquals(expected, child.exitValue(), () -> "128 + the signal; stderr: " + err);
+            assertEquals(expected, exit, () -> "128 + the signal; stderr: " + err);
             assertTrue(err.contains("blocking: helper stopped=true, affinity restored=true"), err::toString);
-            assertEquals("", stdout.get(10, TimeUnit.SECONDS), "nothing on stdout after an interrupt");
+            assertEquals("", child.stdout(), "nothing on stdout after an interrupt");
             return err;
-        } finally {
-            child.destroyForcibly();
         }
     }
 

@@ -101,6 +101,21 @@ class TopologyCommandTest {
         assertTrue(r.out().strip().endsWith("1 package, 2 cores, 2 PUs (+65534 offline), 1 NUMA node; caches unknown"), r.out());
     }
 
+    @Test
+    void aFifoPlantedInATreeIsReportedNotOpened() throws Exception {
+        Path root = tree();
+        Path coreId = root.resolve("sys/devices/system/cpu/cpu1/topology/core_id");
+        Files.delete(coreId);
+        assumeTrue(new ProcessBuilder("mkfifo", coreId.toString()).start().waitFor() == 0, "mkfifo is missing");
+        // Opening the FIFO would block for ever (no writer): the run must end, and say why.
+        CliRun r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+                () -> CliRun.run("topology", "--root", root.toString()));
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().contains("could not read sys/devices/system/cpu/cpu1/topology/core_id: not a regular file"), r.out());
+        assertTrue(r.out().contains("Core (id unknown)  PU 1") && !r.out().contains("P#-1"), r.out());
+        assertFalse(r.err().contains("Exception"), r.err());
+    }
+
     private static void copy(Path from, Path to) throws Exception {
         try (var files = Files.walk(from)) {
             for (Path p : files.toList()) {

@@ -5,17 +5,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,36 +38,11 @@ class TourInterruptTest {
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 "-Dcorescope.tour=" + results, InterruptibleMain.class.getName()));
         if (how.equals("-o")) cmd.addAll(List.of("-o", results.toString()));
-        Process child = new ProcessBuilder(cmd).directory(dir.toFile()).start();
-        try {
-            List<String> err = new ArrayList<>();
-            CountDownLatch started = new CountDownLatch(1);
-            CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8))) {
-                    for (String line; (line = r.readLine()) != null; ) {
-                        synchronized (err) {
-                            err.add(line);
-                        }
-                        if (line.contains("blocking: started")) started.countDown();
-                    }
-                } catch (IOException ignored) {
-                    // the child is gone
-                }
-            });
-            CompletableFuture<byte[]> stdout = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return child.getInputStream().readAllBytes();
-                } catch (IOException e) {
-                    return new byte[0];
-                }
-            });
-            assertTrue(started.await(60, TimeUnit.SECONDS) || !child.isAlive(), "the blocking family never started: " + err);
-            assertTrue(child.isAlive(), () -> "the tour exited early: " + err);
-            assertEquals(0, new ProcessBuilder("kill", "-INT", String.valueOf(child.pid())).inheritIO().start().waitFor());
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the tour did not stop within 60 s of SIGINT");
-            reader.get(10, TimeUnit.SECONDS);
-            stdout.get(10, TimeUnit.SECONDS);
-            assertEquals(130, child.exitValue(), () -> "128 + SIGINT; stderr: " + err);
+        try (SignalledChild child = new SignalledChild(new ProcessBuilder(cmd).directory(dir.toFile()), "blocking: started")) {
+            int exit = child.interruptOnceStarted("INT");
+            child.stdout();
+            List<String> err = child.err();
+            assertEquals(130, exit, () -> "128 + SIGINT; stderr: " + err);
 
             assertEquals(earlier, Files.readString(results), "the earlier run is untouched");
             List<Path> beside;
@@ -87,8 +55,6 @@ class TourInterruptTest {
             assertEquals(List.of("finishes"), Json.readResults(partial).results().stream().map(r -> r.benchmark()).toList());
             assertTrue(err.stream().anyMatch(l -> l.startsWith("corescope: interrupted by SIGINT (Ctrl-C): 1 finished family saved to " + partial)),
                     err::toString);
-        } finally {
-            child.destroyForcibly();
         }
     }
 }
