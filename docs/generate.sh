@@ -39,8 +39,10 @@ run_block() {
   esac
   [[ $cmd == *[\;\&\|\`\$\>\<]* ]] && { echo "docs/generate.sh: refusing shell syntax in '$cmd'" >&2; return 2; }
   local out
+  # stdin from /dev/null: a command that reads stdin (a first build through run.sh) would eat the
+  # rest of the file being rewritten
   # shellcheck disable=SC2086
-  out=$(eval "$cmd" 2>/dev/null; true)
+  out=$(eval "$cmd" </dev/null 2>/dev/null; true)
   echo "\$ $1"
   if [ -n "$head_n" ]; then printf '%s\n' "$out" | head -n "$head_n"; else printf '%s\n' "$out"; fi
 }
