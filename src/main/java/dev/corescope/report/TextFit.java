@@ -15,6 +15,9 @@ import java.util.List;
  */
 public final class TextFit {
 
+    /** The narrowest room a last column may wrap in beside the others. */
+    private static final int MIN_WRAP_WIDTH = 32;
+
     private TextFit() {
     }
 
@@ -28,7 +31,9 @@ public final class TextFit {
             String line = lines.get(i);
             if (isTableRow(line)) {
                 int j = i + 1;
-                while (j < lines.size() && isTableRow(lines.get(j)) && indent(lines.get(j)) == indent(line)) j++;
+                // Right-aligned numbers indent each row differently: a row indented at least as far
+                // as the block's first belongs to it.
+                while (j < lines.size() && isTableRow(lines.get(j)) && indent(lines.get(j)) >= indent(line)) j++;
                 List<String> block = lines.subList(i, j);
                 if (j - i >= 2) {
                     table(sb, block, width);
@@ -119,7 +124,10 @@ public final class TextFit {
         for (int k = 1; k < cols.size(); k++) {
             int[] c = cols.get(k);
             int cw = c[1] - c[0];
-            if (!group.isEmpty() && used + 2 + cw > width) {
+            // A last column of words (a description) wraps within what is left of the line, if
+            // that is a fair width, rather than going to a group of its own under the numbers.
+            boolean wrapsHere = k == cols.size() - 1 && width - (used + 2) >= MIN_WRAP_WIDTH;
+            if (!group.isEmpty() && used + 2 + cw > width && !wrapsHere) {
                 groups.add(group);
                 group = new ArrayList<>();
                 used = firstW;
@@ -165,7 +173,7 @@ public final class TextFit {
     private static void wrapCell(StringBuilder sb, StringBuilder line, String cell, int width, boolean comment) {
         int at = line.length();
         String cont = comment ? "#" + " ".repeat(Math.max(0, at - 1)) : " ".repeat(at);
-        if (at > width / 2) cont = comment ? "#     " : " ".repeat(Math.min(at, 8));
+        if (width - at < MIN_WRAP_WIDTH) cont = comment ? "#     " : " ".repeat(Math.min(at, 8));
         words(sb, line.toString(), cont, cell, width);
     }
 

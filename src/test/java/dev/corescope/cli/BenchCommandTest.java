@@ -89,7 +89,10 @@ class BenchCommandTest {
         var counters = f.counters().getFirst();
         var migrations = counters.get("cpu-migrations");
         assumeTrue(migrations.value() != null, () -> "software perf events not available: " + migrations.unavailable());
-        assertEquals(0L, migrations.value(), "the family's only thread sat on CPU " + f.results().getFirst().cpus());
+        // The family pins itself to the CPU it reads it is on; if the scheduler moves it between
+        // the read and the pin, the pin moves it back: one migration, counted. None after that.
+        assertTrue(migrations.value() <= 1L, "the family's only thread sat on CPU " + f.results().getFirst().cpus()
+                + ": " + migrations.value() + " migrations");
         assertTrue(counters.get("context-switches").value() >= 20, "20 sleeps");
         assertEquals(1, CpuMaskWeight.of(f.results().getFirst().cpus()), "pinned to one CPU");
         assertEquals(Affinity.processAllowed().toList(), Affinity.allowed().toList(), "this thread was never pinned");
