@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What {@code bench cpumask} measured, and {@link #text()}, the one method that renders it
- * for people: seed-style totals, per-call figures with their errors, the difference and
- * whether it is significant, the code sizes, and the notes a reader needs.
+ * What {@code bench cpumask} measured, live: the comparisons, splits and code sizes, the notes
+ * that read them ({@link #notes()}), and the {@link #model()} that is saved and that
+ * {@link CpumaskView} renders.
  */
 record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaSettings, int nativeBatches,
                      List<Comparison> comparisons, List<Split> splits, List<CodeSize> sizes, List<String> familyNotes,
@@ -155,22 +155,13 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
     CpumaskModel model() {
         return new CpumaskModel(pinning, allowed.toList(), nrCpuIds, javaSettings, nativeBatches, load,
                 comparisons.stream().map(c -> new CpumaskModel.Row(c.implementation(), c.config().nrCpus(), c.config().mask().param(),
-                        c.config().input().param(), side(c.baseline()), side(c.approach()), c.significant())).toList(),
+                        c.config().input().param(), Figure.of(c.baseline()), Figure.of(c.approach()), c.significant())).toList(),
                 splits.stream().map(sp -> new CpumaskModel.SplitRow(sp.config().nrCpus(), sp.config().mask().param(),
-                        sp.config().input().param(), side(sp.loop()), side(sp.loopFirst()), side(sp.firstBut()),
+                        sp.config().input().param(), Figure.of(sp.loop()), Figure.of(sp.loopFirst()), Figure.of(sp.firstBut()),
                         sp.calls().significant(), sp.shape().significant())).toList(),
                 sizes.stream().map(s -> new CpumaskModel.Size(s.nrCpus(), s.oldSymbol(), s.oldBytes(), s.newSymbol(), s.newBytes(),
                         s.table())).toList(),
                 splits.isEmpty() ? null : hsdis(), notes());
-    }
-
-    private static Figure side(Measured m) {
-        return Figure.of(m);
-    }
-
-    /** The report people read. */
-    String text() {
-        return CpumaskView.text(model());
     }
 
     /** Whether this JVM can show C2's machine code ({@code -XX:+PrintAssembly} needs the hsdis plug-in). */

@@ -122,11 +122,6 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
         return Double.isNaN(mean) ? null : mean;
     }
 
-    /** The report people read. */
-    String text() {
-        return TimerbaseView.text(model());
-    }
-
     private String cpuWord() {
         return firstTouchedOn.size() == 1 ? "CPU " : "CPUs ";
     }
