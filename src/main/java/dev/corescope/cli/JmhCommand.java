@@ -168,10 +168,8 @@ final class JmhCommand implements Callable<Integer> {
 
     /** The innermost cause's message, without class names. */
     static String reasonOf(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) t = t.getCause();
-        for (Throwable s : e.getSuppressed()) t = s;
-        while (t.getCause() != null && t.getCause() != t) t = t.getCause();
+        Throwable[] suppressed = e.getSuppressed();
+        Throwable t = innermost(suppressed.length > 0 ? suppressed[suppressed.length - 1] : e);
         return t.getMessage() == null ? t.getClass().getSimpleName() : plain(t.getMessage());
     }
 

@@ -67,13 +67,6 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
     /** The allowance of every other benchmark: all 116 timed rows of the two tours. */
     static final double[] ALLOWANCE_ANY = {0.90, 116};
 
-    /**
-     * The run-to-run noise assumed for the rows of {@code poolKey} ({@code family/implementation})
-     * when one run per side is all there is and nothing else measured or stated it. Its interval is
-     * wide (at 99.9% two single runs of locks/java must differ by a factor of about 54 to show),
-     * so only effects far beyond what runs of unchanged code did on a loaded machine get a verdict;
-     * smaller ones stay "not resolvable here".
-     */
     /** The family the allowance of {@code poolKey} comes from: itself, or {@code all benchmarks}. */
     static String allowanceKey(String poolKey) {
         double[] a = ALLOWANCE.get(poolKey);
@@ -90,6 +83,13 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
         return Math.exp(tq * Math.sqrt(2 * relativeVariance));
     }
 
+    /**
+     * The run-to-run noise assumed for the rows of {@code poolKey} ({@code family/implementation})
+     * when one run per side is all there is and nothing else measured or stated it. Its interval is
+     * wide (at 99.9% two single runs of locks/java must differ by a factor of about 54 to show),
+     * so only effects far beyond what runs of unchanged code did on a loaded machine get a verdict;
+     * smaller ones stay "not resolvable here".
+     */
     static RunNoise allowance(String poolKey) {
         String of = allowanceKey(poolKey);
         double[] a = of.equals(poolKey) ? ALLOWANCE.get(poolKey) : ALLOWANCE_ANY;

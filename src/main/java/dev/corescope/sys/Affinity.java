@@ -23,7 +23,7 @@ import java.nio.file.Path;
 public final class Affinity {
 
     /** Largest mask tried when growing on EINVAL: 2^20 CPUs, far above any NR_CPUS. */
-    private static final int MAX_BITS = 1 << 20;
+    static final int MAX_BITS = 1 << 20;
 
     private Affinity() {
     }
@@ -69,15 +69,23 @@ public final class Affinity {
                 }
                 throw new NativeException("sched_getaffinity", "pid=" + pid + ", cpusetsize=" + bytes, errno);
             }
-            long[] words = new long[(int) (bytes / 8)];
-            int highest = -1;
-            for (int i = 0; i < words.length; i++) {
-                long w = set.getAtIndex(Libc.WORD, i);
-                words[i] = w;
-                if (w != 0) highest = i * 64 + 63 - Long.numberOfLeadingZeros(w);
-            }
-            return CpuMask.fromWords(Math.max(nbits, highest + 1), words);
+            return maskOf(set, bytes);
         }
+    }
+
+    /**
+     * The first {@code bytes} of a {@code cpu_set_t} filled by {@code sched_getaffinity}, as a
+     * mask of {@link #nrCpuIds()} bits, or more when a higher CPU is set.
+     */
+    static CpuMask maskOf(MemorySegment set, long bytes) {
+        long[] words = new long[(int) (bytes / 8)];
+        int highest = -1;
+        for (int i = 0; i < words.length; i++) {
+            long w = set.getAtIndex(Libc.WORD, i);
+            words[i] = w;
+            if (w != 0) highest = i * 64 + 63 - Long.numberOfLeadingZeros(w);
+        }
+        return CpuMask.fromWords(Math.max(nrCpuIds(), highest + 1), words);
     }
 
     /** {@code sched_setaffinity(pid, cpus)}. */

@@ -130,7 +130,7 @@ public final class Pinning implements AutoCloseable {
                 return;
             }
             int errno = Libc.errno(callState);
-            if (errno == Errno.EINVAL.number() && bytes < (1 << 17)) {
+            if (errno == Errno.EINVAL.number() && bytes * 8 < Affinity.MAX_BITS) {
                 bytes *= 2;
                 saved = Arena.ofAuto().allocate(bytes, 8);
                 continue;
@@ -151,13 +151,7 @@ public final class Pinning implements AutoCloseable {
 
     private CpuMask savedMask() {
         // as Affinity.get builds it, so the two kinds' previous() compare equal
-        long[] words = new long[(int) (savedBytes / 8)];
-        int highest = -1;
-        for (int i = 0; i < words.length; i++) {
-            words[i] = saved.getAtIndex(Libc.WORD, i);
-            if (words[i] != 0) highest = i * 64 + 63 - Long.numberOfLeadingZeros(words[i]);
-        }
-        return CpuMask.fromWords(Math.max(Affinity.nrCpuIds(), highest + 1), words);
+        return Affinity.maskOf(saved, savedBytes);
     }
 
     /** A thread's reused handles, one per nesting depth; closed handles on top are popped. */
