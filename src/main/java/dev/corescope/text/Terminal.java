@@ -5,7 +5,8 @@ package dev.corescope.text;
  * print on a terminal: every C0 and C1 control character and DEL is shown as an escape
  * ({@code \e}, {@code \r}, {@code \n}, {@code \t}, {@code \x07}, {@code \u009b}), so nothing read
  * can move the cursor, change colours, set the window title or forge a line of output.
- * A backslash is doubled, so an escape shown cannot be confused with one the input spelled.
+ * A backslash is left as it is, so escaping twice changes nothing: the result has no control
+ * character left to escape.
  */
 public final class Terminal {
 
@@ -22,7 +23,6 @@ public final class Terminal {
         for (; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
-                case '\\' -> sb.append("\\\\");
                 case '\u001b' -> sb.append("\\e");
                 case '\n' -> sb.append("\\n");
                 case '\r' -> sb.append("\\r");
@@ -39,7 +39,7 @@ public final class Terminal {
     }
 
     private static boolean needsEscape(char c) {
-        return c < 0x20 || c == 0x7f || c == '\\' || c >= 0x80 && c < 0xa0 || c == '\u2028' || c == '\u2029' || isBidi(c);
+        return c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 || c == '\u2028' || c == '\u2029' || isBidi(c);
     }
 
     /** Bidirectional overrides and isolates, which reorder what a reader sees (Trojan Source). */
