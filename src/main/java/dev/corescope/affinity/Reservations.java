@@ -59,6 +59,16 @@ import java.util.regex.Pattern;
  * another user's directory, one anyone may write without the sticky bit) fails with a
  * {@link ReservationException} that says why and what to do: never a silent unreserved CPU.
  *
+ * <p>On a machine shared by several users: only lock files of root or of the directory's owner
+ * are trusted (a file's owner may remove it from a sticky directory while someone else holds
+ * its lock, and the next reserver would lock a new file), so in root's shared directory root
+ * makes the lock files once ({@code LockDirectory.lockFilesRemedy}) and an ordinary user makes
+ * none; a file another user planted (their own, a directory, a FIFO, a hard link) makes its CPU
+ * unusable, which {@link #reserveAny()} skips and {@link #dump()} shows with the reason. After
+ * each lock the name is checked to still lead to the locked file (device and inode). What
+ * nobody can prevent: any user may reserve (and so hold) any free CPU, and root or the
+ * directory's owner may remove lock files (see docs/library.md, "Shared machines").
+ *
  * <p><b>Note:</b> thread-safe. A failed reservation throws {@link ReservationException} with
  * the reason (what was asked, which CPUs are usable, who holds them); it never hands out a CPU
  * it could not lock.
