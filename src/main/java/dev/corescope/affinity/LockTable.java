@@ -2,6 +2,7 @@ package dev.corescope.affinity;
 
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.Flock;
+import dev.corescope.topology.proc.ProcLocks;
 import dev.corescope.sys.NativeException;
 
 import java.io.IOException;
@@ -59,7 +60,7 @@ final class LockTable {
             this.fd = fd;
             this.dev = dev;
             this.ino = ino;
-            this.key = Reservations.ProcLocks.key(dev, ino);
+            this.key = ProcLocks.key(dev, ino);
         }
 
         /** True when the thread the CPU is held for has ended: the reservation is stale. */
@@ -206,7 +207,7 @@ final class LockTable {
     synchronized String key(int cpu) {
         Slot s = cpu < slots.length ? slots[cpu] : null;
         if (s != null) return s.key;
-        return Reservations.ProcLocks.key(dirByFd.resolve(fileName(cpu)), LinkOption.NOFOLLOW_LINKS);
+        return ProcLocks.key(dirByFd.resolve(fileName(cpu)), LinkOption.NOFOLLOW_LINKS);
     }
 
     private Slot slot(int cpu) {

@@ -1,6 +1,8 @@
 package dev.corescope.affinity;
 
 import dev.corescope.sys.Flock;
+import dev.corescope.topology.proc.ProcLocks;
+import dev.corescope.topology.proc.ProcPid;
 import dev.corescope.text.Terminal;
 
 import java.io.IOException;
@@ -50,8 +52,8 @@ final class LockView {
 
     private static List<Holding> holdings(LockDirectory.Opened d, LockTable table) {
         Path byFd = Path.of("/proc/self/fd/" + d.fd());
-        Map<String, Long> locks = Reservations.ProcLocks.read();
-        String device = Reservations.ProcLocks.key(byFd).replaceFirst("[0-9]+$", "");  // "fe:00:"
+        Map<String, Long> locks = ProcLocks.read(Reservations.LIVE).orElse(null);
+        String device = ProcLocks.key(byFd).replaceFirst("[0-9]+$", "");  // "fe:00:"
         Map<Integer, LockTable.Slot> mine = table == null ? Map.of() : table.heldHere();
         Map<String, Integer> files = new HashMap<>();
         List<Holding> out = new ArrayList<>();
@@ -106,7 +108,7 @@ final class LockView {
             return new Holding(cpu, "unusable", -1, false, "cannot read its attributes: " + Terminal.escape(String.valueOf(e.getMessage())));
         }
         int mode = (Integer) a.get("mode");
-        String key = Reservations.ProcLocks.key((Long) a.get("dev"), (Long) a.get("ino"));
+        String key = ProcLocks.key((Long) a.get("dev"), (Long) a.get("ino"));
         files.put(key, cpu);
         if ((mode & 0170000) == 0120000) return new Holding(cpu, "unusable", -1, false, "a symbolic link, which corescope does not follow");
         String why = LockTable.untrusted(mode, (Integer) a.get("uid"), (Integer) a.get("nlink"), dirOwner);
@@ -143,7 +145,7 @@ final class LockView {
                     continue;
                 }
                 if (!target.startsWith(prefix) || !target.endsWith(".lock (deleted)")) continue;
-                if (!Reservations.ProcLocks.key(fd).equals(key)) continue;
+                if (!ProcLocks.key(fd).equals(key)) continue;
                 Matcher m = LOCK_FILE.matcher(target.substring(dir.toString().length() + 1, target.length() - " (deleted)".length()));
                 if (m.matches()) return Integer.parseInt(m.group(1));
             }
@@ -160,22 +162,12 @@ final class LockView {
                 + " since=" + Instant.ofEpochMilli(here.sinceMillis).truncatedTo(ChronoUnit.SECONDS) + " cmd=" + ProcessHolder.COMMAND;
     }
 
-    /** {@code pid=4250 uid=1000 cmd=java}: another process, from {@code /proc/<pid>}; as much as can be read. */
+    /** {@code pid=4250 uid=1000 cmd=java}: another process, from {@code /proc/<pid>}; as much as can be read, escaped. */
     static String holderLine(long pid) {
+        ProcPid p = ProcPid.read(Reservations.LIVE, pid);
         StringBuilder sb = new StringBuilder("pid=").append(pid);
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith("Uid:")) {
-                    sb.append(" uid=").append(line.substring(4).trim().split("\\s+")[1]);  // the effective uid
-                    break;
-                }
-            }
-            String comm = Files.readString(Path.of("/proc", Long.toString(pid), "comm"));
-            if (comm.endsWith("\n")) comm = comm.substring(0, comm.length() - 1);  // the kernel's newline, not the name's
-            sb.append(" cmd=").append(Terminal.escape(comm).replace(' ', '_'));
-        } catch (IOException | RuntimeException e) {
-            // gone, or in another pid namespace: the pid is all there is
-        }
+        p.uid().ifPresent(u -> sb.append(" uid=").append(Terminal.escape(u)));
+        p.command().ifPresent(c -> sb.append(" cmd=").append(Terminal.escape(c)));
         return sb.toString();
     }
 

@@ -2,6 +2,7 @@ package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.proc.ProcLocks;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -76,6 +77,11 @@ import java.util.regex.Pattern;
 public final class Reservations {
 
     private static volatile Reservations shared;
+    /**
+     * Where the locks and their holders are read: always the running kernel, since the lock
+     * files are real even when the topology (and {@code procRoot}'s hints) come from a saved tree.
+     */
+    static final Path LIVE = Path.of("/");
 
     private final LockTable table;
     private final Path directory;
@@ -528,7 +534,7 @@ public final class Reservations {
     }
 
     private CpuMask heldAmong(CpuMask cpus) {
-        Map<String, Long> locks = ProcLocks.read();
+        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
         CpuMask.Builder b = CpuMask.builder(cpus.nbits());
         for (int cpu : cpus.toArray()) {
             if (table.heldHere(cpu) != null || (locks != null && locks.containsKey(table.key(cpu)))) b.set(cpu);
@@ -549,54 +555,9 @@ public final class Reservations {
             return "held by this process (thread " + dev.corescope.text.Terminal.escape(here.thread)
                     + (here.stale() ? ", which has ended without closing the reservation: stale" : "") + ")";
         }
-        Map<String, Long> locks = ProcLocks.read();
+        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
         Long pid = locks == null ? null : locks.get(table.key(cpu));
         if (pid != null) return "held by pid " + pid + " (" + LockView.holderLine(pid) + ")";
         return "held by another process";
-    }
-
-    /** The locks of {@code /proc/locks} ({@code FLOCK} and {@code POSIX}) by {@code major:minor:inode}, with their pid. */
-    static final class ProcLocks {
-        private ProcLocks() {
-        }
-
-        /** Null when {@code /proc/locks} cannot be read. */
-        static Map<String, Long> read() {
-            List<String> lines;
-            try {
-                lines = Files.readAllLines(Path.of("/proc/locks"));
-            } catch (IOException | RuntimeException e) {
-                return null;
-            }
-            Map<String, Long> out = new HashMap<>();
-            for (String line : lines) {
-                String[] f = line.trim().split("\\s+");
-                // "1: FLOCK  ADVISORY  WRITE 4242 fe:00:2154301 0 EOF"; waiters have "->" after the number
-                if (f.length < 6 || f[1].equals("->")) continue;
-                try {
-                    out.put(f[5], Long.parseLong(f[4]));
-                } catch (NumberFormatException e) {
-                    // not a lock line
-                }
-            }
-            return out;
-        }
-
-        /** {@code /proc/locks}' device and inode form for {@code file}: {@code fe:00:2154301}; empty when it cannot be read. */
-        static String key(Path file, LinkOption... options) {
-            try {
-                Map<String, Object> a = Files.readAttributes(file, "unix:dev,ino", options);
-                return key((Long) a.get("dev"), (Long) a.get("ino"));
-            } catch (IOException | RuntimeException e) {
-                return "";
-            }
-        }
-
-        /** {@code /proc/locks}' form of a device and inode. */
-        static String key(long dev, long ino) {
-            long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & 0xfffff000L);
-            long minor = (dev & 0xff) | ((dev >>> 12) & 0xffffff00L);
-            return String.format("%02x:%02x:%d", major, minor, ino);
-        }
     }
 }

@@ -46,7 +46,7 @@ final class ReservationsCommand implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "DIR", description = "the reservation directory; default: the library's")
     String dir;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json")
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json", converter = OutputFormat.TextOrJson.class)
     OutputFormat format = OutputFormat.text;
 
     /** The JSON form: the directory, the usable CPUs, one entry per lock file (and per foreign file). */
@@ -55,7 +55,6 @@ final class ReservationsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.svg) throw new UsageException("--format svg: reservations prints text or json");
         Path d = dir == null ? Reservations.configuredDirectory() : directory(dir);
         Topology t = Topology.live();
         var out = spec.commandLine().getOut();
