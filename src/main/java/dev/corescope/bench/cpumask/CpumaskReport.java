@@ -87,17 +87,22 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
                 Map<String, Object> params = new java.util.LinkedHashMap<>();
                 params.put("nrCpus", nrCpus);
                 params.put("caller", c.function());
-                out.add(new Result("cpumask", CpumaskFamily.BASELINE, "native", "codeSize", "bytes", c.oldBytes(), 0.0, 1, "", params));
-                out.add(new Result("cpumask", CpumaskFamily.APPROACH, "native", "codeSize", "bytes", c.newBytes(), 0.0, 1, "", params));
+                out.add(size(CpumaskFamily.BASELINE, "codeSize", c.oldBytes(), params));
+                out.add(size(CpumaskFamily.APPROACH, "codeSize", c.newBytes(), params));
                 before += c.oldBytes();
                 after += c.newBytes();
             }
             if (!any) continue;
             Map<String, Object> params = Map.of("nrCpus", nrCpus);
-            out.add(new Result("cpumask", CpumaskFamily.BASELINE, "native", "codeSizeTotal", "bytes", before, 0.0, 1, "", params));
-            out.add(new Result("cpumask", CpumaskFamily.APPROACH, "native", "codeSizeTotal", "bytes", after, 0.0, 1, "", params));
+            out.add(size(CpumaskFamily.BASELINE, "codeSizeTotal", before, params));
+            out.add(size(CpumaskFamily.APPROACH, "codeSizeTotal", after, params));
         }
         return out;
+    }
+
+    private static Result size(String variant, String metric, long bytes, Map<String, Object> params) {
+        return Result.builder().benchmark("cpumask").variant(variant).implementation("native").metric(metric).unit("bytes")
+                .score(bytes).error(0.0).samples(1).cpus("").params(params).build();
     }
 
     /** The notes for the results' reader (also in the text). */
