@@ -1,5 +1,7 @@
 package dev.corescope.cli;
 
+import dev.corescope.topology.HwlocXmlReader;
+import dev.corescope.topology.HwlocXmlWriter;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyJson;
 import dev.corescope.topology.TopologySvg;
@@ -22,17 +24,22 @@ import java.util.concurrent.Callable;
 @Command(name = "topology",
         mixinStandardHelpOptions = true,
         description = {
-                "Shows the machine's CPU topology (text, JSON or SVG).",
+                "Shows the machine's CPU topology (text, JSON, SVG or hwloc XML).",
                 "",
                 "Shows the CPU topology: packages, dies, clusters, cores and PUs with their caches,",
                 "NUMA nodes, core kinds, and the online/offline/allowed CPU sets, read from sysfs.",
                 "With --root it reads a saved tree instead of / (an unpacked 'capture', or any folder",
-                "holding sys/devices/system/cpu); the allowed set is then not shown.",
+                "holding sys/devices/system/cpu); the allowed set is then not shown. With --from it",
+                "reads hwloc's XML (v2, or v1 as hwloc 1.x wrote it), e.g. from 'lstopo --of xml' or",
+                "hwloc-gather-topology on a machine where corescope never ran. --format hwloc-xml",
+                "writes hwloc's v2 XML, which 'lstopo -i FILE.xml' reads as it reads the machine.",
                 "",
                 "Examples:",
                 "  ./run.sh topology",
                 "  ./run.sh topology --format json | jq .summary",
                 "  ./run.sh topology --format svg -o machine.svg",
+                "  ./run.sh topology --format hwloc-xml -o box.xml && lstopo-no-graphics -i box.xml",
+                "  ./run.sh topology --from box.xml --format svg -o box.svg",
                 "  ./run.sh capture -o box.tar.gz && tar xzf box.tar.gz && ./run.sh topology --root box"})
 final class TopologyCommand implements Callable<Integer> {
 
@@ -42,8 +49,43 @@ final class TopologyCommand implements Callable<Integer> {
     @Option(names = "--root", paramLabel = "DIR", description = "read a saved tree (holding sys/ and proc/) instead of the live machine")
     Path root;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json or svg")
-    OutputFormat format = OutputFormat.text;
+    @Option(names = "--from", paramLabel = "FILE.xml", description = "read hwloc XML (v2 or v1, as lstopo --of xml writes it) instead of the live machine")
+    Path from;
+
+    @Option(names = "--format", paramLabel = "FMT", converter = TopologyFormat.Converter.class,
+            description = "text (default), json, svg or hwloc-xml")
+    TopologyFormat format = TopologyFormat.text;
+
+    /** What {@code topology} writes: {@code hwloc-xml} is hwloc's v2 XML. */
+    enum TopologyFormat {
+        text, json, svg, hwlocXml;
+
+        static TopologyFormat parse(String value) {
+            return switch (value) {
+                case "text" -> text;
+                case "json" -> json;
+                case "svg" -> svg;
+                case "hwloc-xml" -> hwlocXml;
+                default -> throw new IllegalArgumentException("expected text, json, svg or hwloc-xml but was '" + Main.shorten(value) + "'");
+            };
+        }
+
+        @Override
+        public String toString() {
+            return this == hwlocXml ? "hwloc-xml" : name();
+        }
+
+        static final class Converter implements picocli.CommandLine.ITypeConverter<TopologyFormat> {
+            @Override
+            public TopologyFormat convert(String value) {
+                try {
+                    return parse(value);
+                } catch (IllegalArgumentException e) {
+                    throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+                }
+            }
+        }
+    }
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report to FILE (whole or not at all) instead of stdout")
     Path output;
@@ -60,6 +102,7 @@ final class TopologyCommand implements Callable<Integer> {
             case text -> TopologyText.render(t);
             case json -> TopologyJson.render(t);
             case svg -> TopologySvg.render(t);
+            case hwlocXml -> HwlocXmlWriter.write(t);
         };
         if (file != null) {
             try {
@@ -109,7 +152,11 @@ final class TopologyCommand implements Callable<Integer> {
                     case "--format" -> {
                         if (formatSeen) return OptionalInt.empty();
                         formatSeen = true;
-                        c.format = OutputFormat.valueOf(value);
+                        c.format = TopologyFormat.parse(value);
+                    }
+                    case "--from" -> {
+                        if (c.from != null) return OptionalInt.empty();
+                        c.from = Path.of(value);
                     }
                     case "-o", "--output" -> {
                         if (c.output != null) return OptionalInt.empty();
@@ -132,6 +179,14 @@ final class TopologyCommand implements Callable<Integer> {
     }
 
     private Topology read() {
+        if (from != null) {
+            if (root != null) throw new UsageException("--from " + from + ": give --root or --from, not both");
+            try {
+                return HwlocXmlReader.read(from);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--from " + e.getMessage());
+            }
+        }
         if (root == null) return Topology.live();
         if (Files.isRegularFile(root) && root.getFileName().toString().matches(".*\\.(tar\\.gz|tgz)$")) {
             throw new UsageException("--root " + root + ": a capture archive; unpack it first (tar xzf " + root + ") and pass the folder");

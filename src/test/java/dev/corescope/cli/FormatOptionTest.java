@@ -14,7 +14,7 @@ class FormatOptionTest {
             mask --format svg 1                    | expected text or json but was 'svg'            | html
             affinity --format bogus                | expected text or json but was 'bogus'          | svg
             affinity --format svg                  | expected text or json but was 'svg'            | html
-            topology --format bogus                | [text, json, svg]                              | html
+            topology --format bogus                | expected text, json, svg or hwloc-xml           | html
             jitter --format bogus                  | jitter prints text or json                     | svg
             compare --format bogus a.json b.json   | compare prints text, json or html              | svg
             report --format bogus a.json           | report writes html or text                     | svg
