@@ -18,14 +18,15 @@ import java.util.Map;
  * machine's topology summary and picture; {@code code} the machine code of the measured
  * functions (docs/formats-code.md); {@code models} each family's typed model by family name,
  * from which its view renders what the live run printed; {@code jitter} a jitter run's per-CPU
- * rows (docs/jitter.md).
+ * rows (docs/jitter.md); {@code claims} each seed claim's finding from this file's rows
+ * ({@link ClaimResult}, docs/verdicts.md).
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                           MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models,
-                          JitterReport jitter) {
+                          JitterReport jitter, List<ClaimResult> claims) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -37,6 +38,21 @@ public record ResultsFile(String schema, Environment environment,
         counters = counters == null ? List.of() : List.copyOf(counters);
         code = code == null ? List.of() : List.copyOf(code);
         models = models == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(models));
+        claims = claims == null ? List.of() : List.copyOf(claims);
+    }
+
+    /** Without claims' findings (files from before them, and tests). */
+    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
+                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
+                       MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models,
+                       JitterReport jitter) {
+        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, models, jitter, null);
+    }
+
+    /** This file with {@code claims} as its claims' findings. */
+    public ResultsFile withClaims(List<ClaimResult> claims) {
+        return new ResultsFile(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code,
+                models, jitter, claims);
     }
 
     /** Without a jitter run. */
