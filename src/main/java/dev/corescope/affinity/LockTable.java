@@ -3,6 +3,7 @@ package dev.corescope.affinity;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.Flock;
 import dev.corescope.sys.NativeException;
+import dev.corescope.topology.proc.ProcLocks;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -111,7 +112,7 @@ final class LockTable {
     synchronized String key(int cpu) {
         Slot s = cpu < slots.length ? slots[cpu] : null;
         if (s != null) return s.key;
-        return Reservations.ProcLocks.key(directory.resolve(fileName(cpu)), LinkOption.NOFOLLOW_LINKS);
+        return ProcLocks.key(directory.resolve(fileName(cpu)), LinkOption.NOFOLLOW_LINKS);
     }
 
     private Slot slot(int cpu) {
@@ -147,7 +148,7 @@ final class LockTable {
             if (!Files.isRegularFile(proc)) throw notALockFile(name, "it is not a regular file");
             int links = (Integer) Files.getAttribute(proc, "unix:nlink");
             if (links != 1) throw notALockFile(name, "it has " + links + " names (a hard link to another file?)");
-            return new Slot(fd, Reservations.ProcLocks.key(proc));
+            return new Slot(fd, ProcLocks.key(proc));
         } catch (IOException | RuntimeException e) {
             Flock.close(fd);
             if (e instanceof ReservationException r) throw r;

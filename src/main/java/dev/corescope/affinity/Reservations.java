@@ -2,6 +2,8 @@ package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.proc.ProcLocks;
+import dev.corescope.topology.proc.ProcPid;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -67,6 +69,11 @@ public final class Reservations {
 
     private static final Pattern LOCK_FILE = Pattern.compile("cpu-(\\d+)\\.lock");
     private static volatile Reservations shared;
+    /**
+     * Where the locks and their holders are read: always the running kernel, since the lock
+     * files are real even when the topology (and {@code procRoot}'s hints) come from a saved tree.
+     */
+    private static final Path LIVE = Path.of("/");
 
     private final LockTable table;
     private final Path directory;
@@ -333,19 +340,11 @@ public final class Reservations {
     }
 
     /** {@code pid=4250 uid=1000 cmd=java}: another process, from {@code /proc/<pid>}; as much as can be read. */
-    private static String holderLine(long pid) {
+    private String holderLine(long pid) {
+        ProcPid p = ProcPid.read(LIVE, pid);
         StringBuilder sb = new StringBuilder("pid=").append(pid);
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith("Uid:")) {
-                    sb.append(" uid=").append(line.substring(4).trim().split("\\s+")[1]);  // the effective uid
-                    break;
-                }
-            }
-            sb.append(" cmd=").append(Files.readString(Path.of("/proc", Long.toString(pid), "comm")).strip().replace(' ', '_'));
-        } catch (IOException | RuntimeException e) {
-            // gone, or in another pid namespace: the pid is all there is
-        }
+        p.uid().ifPresent(u -> sb.append(" uid=").append(u));
+        p.command().ifPresent(c -> sb.append(" cmd=").append(c));
         return sb.toString();
     }
 
@@ -360,7 +359,7 @@ public final class Reservations {
 
     /** Every CPU that has a lock file in the directory, by number: held or free, and by whom (nobody for a free one). */
     public List<Holding> holdings() {
-        Map<String, Long> locks = ProcLocks.read();
+        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
         List<Integer> cpus = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(directory)) {
             for (Path p : ds) {
@@ -412,7 +411,7 @@ public final class Reservations {
     }
 
     private CpuMask heldAmong(CpuMask cpus) {
-        Map<String, Long> locks = ProcLocks.read();
+        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
         CpuMask.Builder b = CpuMask.builder(cpus.nbits());
         for (int cpu : cpus.toArray()) {
             if (table.heldHere(cpu) != null || (locks != null && locks.containsKey(table.key(cpu)))) b.set(cpu);
@@ -430,50 +429,9 @@ public final class Reservations {
     private String heldBy(int cpu) {
         LockTable.Slot here = table.heldHere(cpu);
         if (here != null) return "held by this process (thread " + here.thread + ")";
-        Map<String, Long> locks = ProcLocks.read();
+        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
         Long pid = locks == null ? null : locks.get(table.key(cpu));
         if (pid != null) return "held by pid " + pid + " (" + holderLine(pid) + ")";
         return "held by another process";
-    }
-
-    /** The locks of {@code /proc/locks} ({@code FLOCK} and {@code POSIX}) by {@code major:minor:inode}, with their pid. */
-    static final class ProcLocks {
-        private ProcLocks() {
-        }
-
-        /** Null when {@code /proc/locks} cannot be read. */
-        static Map<String, Long> read() {
-            List<String> lines;
-            try {
-                lines = Files.readAllLines(Path.of("/proc/locks"));
-            } catch (IOException | RuntimeException e) {
-                return null;
-            }
-            Map<String, Long> out = new HashMap<>();
-            for (String line : lines) {
-                String[] f = line.trim().split("\\s+");
-                // "1: FLOCK  ADVISORY  WRITE 4242 fe:00:2154301 0 EOF"; waiters have "->" after the number
-                if (f.length < 6 || f[1].equals("->")) continue;
-                try {
-                    out.put(f[5], Long.parseLong(f[4]));
-                } catch (NumberFormatException e) {
-                    // not a lock line
-                }
-            }
-            return out;
-        }
-
-        /** {@code /proc/locks}' device and inode form for {@code file}: {@code fe:00:2154301}; empty when it cannot be read. */
-        static String key(Path file, LinkOption... options) {
-            try {
-                long dev = (Long) Files.getAttribute(file, "unix:dev", options);
-                long ino = (Long) Files.getAttribute(file, "unix:ino", options);
-                long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & 0xfffff000L);
-                long minor = (dev & 0xff) | ((dev >>> 12) & 0xffffff00L);
-                return String.format("%02x:%02x:%d", major, minor, ino);
-            } catch (IOException | RuntimeException e) {
-                return "";
-            }
-        }
     }
 }

@@ -37,7 +37,7 @@ final class ReservationsCommand implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "DIR", description = "the reservation directory; default: the library's")
     Path dir;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json")
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json", converter = OutputFormat.TextOrJson.class)
     OutputFormat format = OutputFormat.text;
 
     /** The JSON form: the directory, the usable CPUs, one entry per CPU with a lock file. */
@@ -46,7 +46,6 @@ final class ReservationsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.svg) throw new UsageException("--format svg: reservations prints text or json");
         Reservations r;
         if (dir == null) {
             r = Reservations.shared();

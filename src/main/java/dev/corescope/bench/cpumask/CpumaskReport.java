@@ -76,8 +76,10 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
         List<Result> results() {
             Map<String, Object> params = Map.of("nrCpus", nrCpus);
             return List.of(
-                    new Result("cpumask", CpumaskFamily.BASELINE, "native", "codeSize", "bytes", oldBytes, 0.0, 1, "", params),
-                    new Result("cpumask", CpumaskFamily.APPROACH, "native", "codeSize", "bytes", newBytes, 0.0, 1, "", params));
+                    Result.builder().benchmark("cpumask").variant(CpumaskFamily.BASELINE).implementation("native").metric("codeSize").unit("bytes")
+                            .score(oldBytes).error(0.0).samples(1).cpus("").params(params).build(),
+                    Result.builder().benchmark("cpumask").variant(CpumaskFamily.APPROACH).implementation("native").metric("codeSize").unit("bytes")
+                            .score(newBytes).error(0.0).samples(1).cpus("").params(params).build());
         }
     }
 

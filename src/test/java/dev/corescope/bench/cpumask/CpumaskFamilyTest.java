@@ -30,8 +30,8 @@ class CpumaskFamilyTest {
 
     @Test
     void smokeRunWritesResultsJsonAsTheContractSays() throws Exception {
-        String json = Json.write(new ResultsFile(ResultsFile.SCHEMA, null, run.results(), run.layouts(), run.histograms(),
-                run.matrix(), List.of()));
+        String json = Json.write(ResultsFile.builder().results(run.results())
+                .layouts(run.layouts()).histograms(run.histograms()).matrix(run.matrix()).build());
         JsonNode root = Json.MAPPER.readTree(json);
         assertEquals("corescope-results/1", root.get("schema").asText());
         JsonNode results = root.get("results");
@@ -76,11 +76,10 @@ class CpumaskFamilyTest {
 
     @Test
     void aSavedModelRendersTheTextTheRunPrinted() throws Exception {
-        ResultsFile file = new ResultsFile(ResultsFile.SCHEMA, null, run.results(), null, null, null, null, null, null,
-                null, java.util.Map.of("cpumask", Json.MAPPER.valueToTree(run.model())));
+        ResultsFile file = ResultsFile.builder().results(run.results()).models(java.util.Map.of("cpumask", Json.MAPPER.valueToTree(run.model()))).build();
         ResultsFile back = Json.readResults(writeTemp(Json.write(file)));
         assertEquals(run.text(), new CpumaskFamily().text(back).orElseThrow());
-        ResultsFile withoutModel = new ResultsFile(ResultsFile.SCHEMA, null, run.results(), null, null, null, null, null, null);
+        ResultsFile withoutModel = ResultsFile.builder().results(run.results()).build();
         assertTrue(new CpumaskFamily().text(withoutModel).isEmpty());
     }
 
