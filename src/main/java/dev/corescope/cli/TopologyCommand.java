@@ -52,40 +52,8 @@ final class TopologyCommand implements Callable<Integer> {
     @Option(names = "--from", paramLabel = "FILE.xml", description = "read hwloc XML (v2 or v1, as lstopo --of xml writes it) instead of the live machine")
     Path from;
 
-    @Option(names = "--format", paramLabel = "FMT", converter = TopologyFormat.Converter.class,
-            description = "text (default), json, svg or hwloc-xml")
-    TopologyFormat format = TopologyFormat.text;
-
-    /** What {@code topology} writes: {@code hwloc-xml} is hwloc's v2 XML. */
-    enum TopologyFormat {
-        text, json, svg, hwlocXml;
-
-        static TopologyFormat parse(String value) {
-            return switch (value) {
-                case "text" -> text;
-                case "json" -> json;
-                case "svg" -> svg;
-                case "hwloc-xml" -> hwlocXml;
-                default -> throw new IllegalArgumentException("expected text, json, svg or hwloc-xml but was '" + Main.shorten(value) + "'");
-            };
-        }
-
-        @Override
-        public String toString() {
-            return this == hwlocXml ? "hwloc-xml" : name();
-        }
-
-        static final class Converter implements picocli.CommandLine.ITypeConverter<TopologyFormat> {
-            @Override
-            public TopologyFormat convert(String value) {
-                try {
-                    return parse(value);
-                } catch (IllegalArgumentException e) {
-                    throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-                }
-            }
-        }
-    }
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, svg or hwloc-xml", converter = OutputFormat.ForTopology.class)
+    OutputFormat format = OutputFormat.text;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report to FILE (whole or not at all) instead of stdout")
     Path output;
@@ -102,7 +70,8 @@ final class TopologyCommand implements Callable<Integer> {
             case text -> TopologyText.render(t);
             case json -> TopologyJson.render(t);
             case svg -> TopologySvg.render(t);
-            case hwlocXml -> HwlocXmlWriter.write(t);
+            case hwloc_xml -> HwlocXmlWriter.write(t);
+            case html, prometheus, nfd -> throw new IllegalStateException("topology --format " + format.word());
         };
         if (file != null) {
             try {
@@ -110,7 +79,7 @@ final class TopologyCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw file.cannotWrite(e);
             }
-            out.println("topology (" + format + ") written to " + output);
+            out.println("topology (" + format.word() + ") written to " + output);
         } else {
             out.print(report);
         }
@@ -152,7 +121,7 @@ final class TopologyCommand implements Callable<Integer> {
                     case "--format" -> {
                         if (formatSeen) return OptionalInt.empty();
                         formatSeen = true;
-                        c.format = TopologyFormat.parse(value);
+                        c.format = new OutputFormat.ForTopology().convert(value);
                     }
                     case "--from" -> {
                         if (c.from != null) return OptionalInt.empty();
@@ -166,7 +135,7 @@ final class TopologyCommand implements Callable<Integer> {
                         return OptionalInt.empty();
                     }
                 }
-            } catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
                 return OptionalInt.empty();
             }
         }

@@ -1,6 +1,7 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.topology.proc.CgroupCpuset;
 
 import javax.xml.XMLConstants;
 import javax.xml.stream.XMLInputFactory;
