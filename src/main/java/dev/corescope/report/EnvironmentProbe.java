@@ -3,8 +3,8 @@ package dev.corescope.report;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.PerfCounters;
-import dev.corescope.topology.CgroupCpuset;
-import dev.corescope.topology.CpuInfo;
+import dev.corescope.topology.proc.CgroupCpuset;
+import dev.corescope.topology.proc.CpuInfo;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyNode;
 

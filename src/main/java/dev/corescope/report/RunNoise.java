@@ -196,8 +196,8 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
      */
     static List<Result> mergeRuns(List<List<Result>> files) {
         if (files.size() == 1) return files.getFirst();
-        Map<String, List<Result>> byKey = new java.util.LinkedHashMap<>();
-        for (List<Result> rows : files) for (Result r : rows) byKey.computeIfAbsent(r.matchKey(), k -> new ArrayList<>()).add(r);
+        Map<RowKey, List<Result>> byKey = new java.util.LinkedHashMap<>();
+        for (List<Result> rows : files) for (Result r : rows) byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r);
         List<Result> out = new ArrayList<>();
         for (List<Result> same : byKey.values()) {
             if (same.size() == 1) {
@@ -217,8 +217,8 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
             double error = Double.isNaN(within) || samples < 2 ? Double.NaN
                     : Math.sqrt(within) * new TDistribution(null, samples - 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
             Result f = same.getFirst();
-            out.add(new Result(f.benchmark(), f.variant(), f.implementation(), f.metric(), f.unit(), mean,
-                    f.error() == null ? null : Double.isNaN(error) ? f.error() : error, samples, f.cpus(), f.params(), runs));
+            out.add(Result.builder().benchmark(f.benchmark()).variant(f.variant()).implementation(f.implementation()).metric(f.metric()).unit(f.unit())
+                    .score(mean).error(f.error() == null ? null : Double.isNaN(error) ? f.error() : error).samples(samples).cpus(f.cpus()).params(f.params()).runs(runs).build());
         }
         return out;
     }

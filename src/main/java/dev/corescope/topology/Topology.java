@@ -1,6 +1,7 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.topology.proc.CgroupCpuset;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,6 +3,9 @@ package dev.corescope.topology;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Threads;
+import dev.corescope.topology.proc.CgroupCpuset;
+import dev.corescope.topology.proc.CpuInfo;
+import dev.corescope.topology.proc.SysfsReader;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,12 +46,8 @@ final class TopologyReader {
      */
     static final int KERNEL_NR_CPUS_MAX = 8192;
 
-    /**
-     * The most CPU numbers corescope reads from a tree: eight times {@link #KERNEL_NR_CPUS_MAX},
-     * room for kernels to come, and small enough that every mask of a tree stays a few KiB.
-     * A file or {@code cpuN} folder naming CPU 65536 or above is refused as not a real tree.
-     */
-    static final int MAX_CPUS = 65536;
+    /** The most CPU numbers corescope reads from a tree: eight times {@link #KERNEL_NR_CPUS_MAX}. */
+    static final int MAX_CPUS = SysfsReader.MAX_CPUS;
 
     /** At most this many "could not read" lines are kept; the rest are counted. */
     private static final int MAX_PROBLEM_LINES = 12;
@@ -721,17 +720,6 @@ final class TopologyReader {
         CpuMask.Builder m = CpuMask.builder(nbits);
         for (int c : cpus) m.set(c);
         return m.build();
-    }
-
-    /** {@code //a///b} → {@code /a/b}, always starting with one slash. */
-    static String squeezeSlashes(String path) {
-        StringBuilder sb = new StringBuilder(path.length() + 1);
-        sb.append('/');
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c != '/' || sb.charAt(sb.length() - 1) != '/') sb.append(c);
-        }
-        return sb.toString();
     }
 
     private static boolean isDigits(String s, int from) {

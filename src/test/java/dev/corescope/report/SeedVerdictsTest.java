@@ -19,12 +19,12 @@ class SeedVerdictsTest {
             runs.add(new Run(m, 10, m * 0.002));
             sum += m;
         }
-        return new Result("cpumask", variant, impl, "op", "ns/op", sum / runMeans.length, sum / runMeans.length * 0.003,
-                10L * runMeans.length, "0", Map.of("nrCpus", 64), runMeans.length > 1 ? runs : null);
+        return Result.builder().benchmark("cpumask").variant(variant).implementation(impl).metric("op").unit("ns/op")
+                .score(sum / runMeans.length).error(sum / runMeans.length * 0.003).samples(10L * runMeans.length).cpus("0").params(Map.of("nrCpus", 64)).runs(runMeans.length > 1 ? runs : null).build();
     }
 
     private static ResultsFile file(Result... rows) {
-        return new ResultsFile(ResultsFile.SCHEMA, null, List.of(rows), null, null, null, null);
+        return ResultsFile.builder().results(List.of(rows)).build();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.corescope.topology;
 
+import dev.corescope.topology.proc.SysfsReader;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.corescope.topology;
+package dev.corescope.topology.proc;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
@@ -25,7 +25,7 @@ import java.util.function.Function;
 
 /**
  * Reads small text files under a root ({@code /} or a saved tree) and remembers every path it
- * read, so that {@link Capture} saves exactly what the reader looked at and the two cannot
+ * read, so that {@code topology.Capture} saves exactly what the reader looked at and the two cannot
  * drift apart.
  *
  * <p>Paths are relative to the root and written with {@code /}, e.g.
@@ -34,9 +34,12 @@ import java.util.function.Function;
  * with the reason. Saved trees from hwloc's test suite end some files with a NUL byte, which
  * is stripped with the surrounding white space.
  *
- * <p><b>Note:</b> not thread-safe; one reader per {@link Topology} being built.
+ * <p>Every parser of /proc and /sys in this package reads through one of these, so the size cap,
+ * the refusal of FIFOs and devices and the root all hold for each file corescope reads.
+ *
+ * <p><b>Note:</b> not thread-safe; one reader per {@code Topology} being built.
  */
-final class SysfsReader {
+public final class SysfsReader {
 
     /**
      * sysfs attribute files are one page at most and /proc/cpuinfo of a 4096-CPU machine a few
@@ -44,27 +47,35 @@ final class SysfsReader {
      */
     private static final long MAX_FILE_BYTES = 64L << 20;
 
+    /**
+     * The most CPU numbers corescope reads from a tree: eight times the largest CONFIG_NR_CPUS
+     * of a mainline kernel (8192), room for kernels to come, and small enough that every mask of
+     * a tree stays a few KiB. A file or {@code cpuN} folder naming CPU 65536 or above is refused
+     * as not a real tree.
+     */
+    public static final int MAX_CPUS = 65536;
+
     private final Path root;
     private final Map<String, byte[]> filesRead = new LinkedHashMap<>();
     private final SequencedSet<String> dirsSeen = new LinkedHashSet<>();
     private final List<String> problems = new ArrayList<>();
     private final SequencedSet<String> unreadable = new LinkedHashSet<>();
 
-    SysfsReader(Path root) {
+    public SysfsReader(Path root) {
         this.root = root;
     }
 
-    Path root() {
+    public Path root() {
         return root;
     }
 
     /** The file's text, stripped of white space and NULs; empty when it does not exist or cannot be read. */
-    Optional<String> read(String rel) {
+    public Optional<String> read(String rel) {
         return bytes(rel).map(b -> clean(new String(b, StandardCharsets.UTF_8)));
     }
 
     /** The whole file with its lines intact (for /proc files); empty when absent or unreadable. */
-    Optional<List<String>> readLines(String rel) {
+    public Optional<List<String>> readLines(String rel) {
         return bytes(rel).map(b -> new String(b, StandardCharsets.UTF_8).lines().toList());
     }
 
@@ -104,7 +115,7 @@ final class SysfsReader {
     }
 
     /** An integer file, e.g. {@code core_id}; empty when absent, unreadable or not a number (recorded). */
-    OptionalInt readInt(String rel) {
+    public OptionalInt readInt(String rel) {
         OptionalLong v = readLong(rel);
         if (v.isEmpty()) return OptionalInt.empty();
         if (v.getAsLong() != (int) v.getAsLong()) {
@@ -114,7 +125,7 @@ final class SysfsReader {
         return OptionalInt.of((int) v.getAsLong());
     }
 
-    OptionalLong readLong(String rel) {
+    public OptionalLong readLong(String rel) {
         return parsed(rel, Long::parseLong, NumberFormatException.class, (text, e) -> "not an integer: \"" + shorten(text) + "\"")
                 .map(OptionalLong::of).orElse(OptionalLong.empty());
     }
@@ -137,23 +148,23 @@ final class SysfsReader {
     }
 
     /** A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped. */
-    Optional<CpuMask> readList(String rel, int nbits) {
+    public Optional<CpuMask> readList(String rel, int nbits) {
         return parsed(rel, text -> parseList(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU list: " + e.getMessage());
     }
 
     /** A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}. */
-    Optional<CpuMask> readMap(String rel, int nbits) {
+    public Optional<CpuMask> readMap(String rel, int nbits) {
         return parsed(rel, text -> parseMap(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU map: " + e.getMessage());
     }
 
     /** The first of a hex map or a list file that exists, e.g. {@code shared_cpu_map} then {@code shared_cpu_list}. */
-    Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
+    public Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
         Optional<CpuMask> m = readMap(mapRel, nbits);
         return m.isPresent() ? m : readList(listRel, nbits);
     }
 
     /** The names in a directory, sorted; empty when it does not exist. The listing is recorded for capture. */
-    List<String> list(String rel) {
+    public List<String> list(String rel) {
         Path p = root.resolve(rel);
         if (!Files.isDirectory(p)) return List.of();
         List<String> names = new ArrayList<>();
@@ -169,49 +180,49 @@ final class SysfsReader {
     }
 
     /** Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even if nothing in it is read. */
-    boolean isDirectory(String rel) {
+    public boolean isDirectory(String rel) {
         boolean dir = Files.isDirectory(root.resolve(rel));
         if (dir) dirsSeen.add(rel);
         return dir;
     }
 
-    void problem(String rel, String why) {
+    public void problem(String rel, String why) {
         problems.add("could not read " + rel + ": " + why);
     }
 
-    List<String> problems() {
+    public List<String> problems() {
         return problems;
     }
 
     /** Every file read, relative path to the bytes as read, in reading order. */
-    Map<String, byte[]> filesRead() {
+    public Map<String, byte[]> filesRead() {
         return filesRead;
     }
 
     /** Files that exist but could not be read (permission, I/O error): capture lists them as skipped. */
-    List<String> unreadable() {
+    public List<String> unreadable() {
         return List.copyOf(unreadable);
     }
 
     /** Directories listed or found to be directories. */
-    List<String> dirsSeen() {
+    public List<String> dirsSeen() {
         return List.copyOf(dirsSeen);
     }
 
-    static CpuMask parseList(String text, int nbits) {
+    public static CpuMask parseList(String text, int nbits) {
         String t = text.strip();
         if (t.isEmpty() || t.equals("(null)")) return CpuMask.empty(nbits);
         int last = lastNumber(t);
-        if (last >= TopologyReader.MAX_CPUS) throw beyondLimit(t, last);
+        if (last >= MAX_CPUS) throw beyondLimit(t, last);
         return CpuMask.parseList(t, Math.max(nbits, last + 1)).resize(nbits);
     }
 
-    static CpuMask parseMap(String text, int nbits) {
+    public static CpuMask parseMap(String text, int nbits) {
         String t = text.strip();
         if (t.isEmpty()) return CpuMask.empty(nbits);
         int chunks = 1;
         for (int i = 0; i < t.length(); i++) if (t.charAt(i) == ',') chunks++;
-        if ((long) chunks * 32 > TopologyReader.MAX_CPUS) throw beyondLimit(t, chunks * 32L - 1);
+        if ((long) chunks * 32 > MAX_CPUS) throw beyondLimit(t, chunks * 32L - 1);
         return CpuMask.parseHex(t, Math.max(nbits, chunks * 32)).resize(nbits);
     }
 
@@ -221,11 +232,11 @@ final class SysfsReader {
      */
     private static CpuMaskFormatException beyondLimit(String text, long cpu) {
         return new CpuMaskFormatException(text, CpuMaskFormatException.Code.EOVERFLOW,
-                "CPU " + cpu + " is beyond " + (TopologyReader.MAX_CPUS - 1) + ", the largest CPU number corescope reads");
+                "CPU " + cpu + " is beyond " + (MAX_CPUS - 1) + ", the largest CPU number corescope reads");
     }
 
     /** The largest number in a cpulist, so that it can be parsed before nbits is known. */
-    static int lastNumber(String text) {
+    public static int lastNumber(String text) {
         int max = 0;
         int cur = -1;
         for (int i = 0; i < text.length(); i++) {
@@ -239,6 +250,17 @@ final class SysfsReader {
             }
         }
         return Math.max(max, cur);
+    }
+
+    /** {@code //a///b} → {@code /a/b}, always starting with one slash. */
+    public static String squeezeSlashes(String path) {
+        StringBuilder sb = new StringBuilder(path.length() + 1);
+        sb.append('/');
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c != '/' || sb.charAt(sb.length() - 1) != '/') sb.append(c);
+        }
+        return sb.toString();
     }
 
     private static String clean(String s) {

@@ -1,4 +1,4 @@
-package dev.corescope.topology;
+package dev.corescope.topology.proc;
 
 import dev.corescope.cpumask.CpuMask;
 
@@ -23,7 +23,7 @@ public record CgroupCpuset(CpuMask cpus, String cgroup) {
         return read(new SysfsReader(root), nbits);
     }
 
-    static Optional<CgroupCpuset> read(SysfsReader r, int nbits) {
+    public static Optional<CgroupCpuset> read(SysfsReader r, int nbits) {
         Optional<List<String>> cgroups = r.readLines("proc/self/cgroup");
         if (cgroups.isEmpty()) return Optional.empty();
         Optional<List<String>> mounts = r.readLines("proc/self/mountinfo");
@@ -56,11 +56,11 @@ public record CgroupCpuset(CpuMask cpus, String cgroup) {
             String path = cgroupPath;
             if (!mountRoot.equals("/") && path.startsWith(mountRoot)) path = path.substring(mountRoot.length());
             List<String> files = v2 ? List.of("cpuset.cpus.effective") : List.of("cpuset.effective_cpus", "cpuset.cpus");
-            String dir = TopologyReader.squeezeSlashes(mountPoint + "/" + path);
+            String dir = SysfsReader.squeezeSlashes(mountPoint + "/" + path);
             if (dir.length() > 1 && dir.endsWith("/")) dir = dir.substring(0, dir.length() - 1);
             while (true) {
                 for (String file : files) {
-                    String rel = TopologyReader.squeezeSlashes(dir + "/" + file).substring(1);
+                    String rel = SysfsReader.squeezeSlashes(dir + "/" + file).substring(1);
                     if (!rel.startsWith("..") && !rel.contains("/../")) {
                         Optional<CpuMask> cpus = r.readList(rel, nbits);
                         if (cpus.isPresent()) return cpus;

@@ -1,4 +1,4 @@
-package dev.corescope.topology;
+package dev.corescope.topology.proc;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,11 +39,11 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz) {
         return read(new SysfsReader(root));
     }
 
-    static CpuInfo read(SysfsReader r) {
+    public static CpuInfo read(SysfsReader r) {
         return r.readLines("proc/cpuinfo").map(CpuInfo::parse).orElse(NONE);
     }
 
-    static CpuInfo parse(List<String> lines) {
+    public static CpuInfo parse(List<String> lines) {
         Map<String, String> first = new LinkedHashMap<>();
         List<Double> mhz = new ArrayList<>();
         for (String line : lines) {
