@@ -75,6 +75,12 @@ public final class LocksFamily implements BenchFamily {
                 l.symbol(), null, Map.of(), dev.corescope.bench.MeasuredFunction.Loop.TIMED)).toList();
     }
 
+    /** Seed's claims, as data: {@link LocksClaims}. */
+    @Override
+    public List<dev.corescope.report.Claim> claims() {
+        return LocksClaims.all();
+    }
+
     @Override
     public String summary() {
         return "seed 004: lock/unlock cost per element, time_bench style (spinlocks, signal masks for irqsave, Java's locks; Java and C; contended pairs)";
