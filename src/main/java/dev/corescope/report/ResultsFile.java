@@ -19,7 +19,8 @@ import java.util.Map;
  * machine's topology summary and picture; {@code code} the machine code of the measured
  * functions (docs/formats-code.md); {@code models} each family's typed model by family name,
  * from which its view renders what the live run printed; {@code jitter} a jitter run's per-CPU
- * rows (docs/jitter.md).
+ * rows (docs/jitter.md); {@code claims} each seed claim's finding from this file's rows
+ * ({@link ClaimResult}, docs/verdicts.md).
  *
  * <p>Made with {@link #builder()} (or {@link #toBuilder()} to change one part): a new field is
  * one more component here and one more setter on {@link Builder}, and no caller changes. The
@@ -30,7 +31,7 @@ public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                           MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models,
-                          JitterReport jitter) {
+                          JitterReport jitter, List<ClaimResult> claims) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -42,6 +43,12 @@ public record ResultsFile(String schema, Environment environment,
         counters = counters == null ? List.of() : List.copyOf(counters);
         code = code == null ? List.of() : List.copyOf(code);
         models = models == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(models));
+        claims = claims == null ? List.of() : List.copyOf(claims);
+    }
+
+    /** This file with {@code claims} as its claims' findings. */
+    public ResultsFile withClaims(List<ClaimResult> claims) {
+        return toBuilder().claims(claims).build();
     }
 
     /** An empty file of {@link #SCHEMA} to fill; every part left unset is absent (results {@code []}). */
@@ -64,6 +71,7 @@ public record ResultsFile(String schema, Environment environment,
         b.code.addAll(code);
         b.models.putAll(models);
         b.jitter = jitter;
+        b.claims.addAll(claims);
         return b;
     }
 
@@ -88,6 +96,7 @@ public record ResultsFile(String schema, Environment environment,
         private final List<MachineCode> code = new ArrayList<>();
         private final Map<String, JsonNode> models = new LinkedHashMap<>();
         private JitterReport jitter;
+        private final List<ClaimResult> claims = new ArrayList<>();
 
         private Builder() {
         }
@@ -163,9 +172,14 @@ public record ResultsFile(String schema, Environment environment,
             return this;
         }
 
+        /** Each claim's finding ({@code SeedVerdicts.evaluate}). */
+        public Builder claims(List<ClaimResult> claims) {
+            return replace(this.claims, claims);
+        }
+
         public ResultsFile build() {
             return new ResultsFile(schema, environment, results, layouts, histograms, matrix, failures, counters,
-                    topology, code, models, jitter);
+                    topology, code, models, jitter, claims);
         }
 
         private <T> Builder replace(List<T> to, List<T> from) {

@@ -168,12 +168,17 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
 
     /** The pools, keyed by {@code benchmark/implementation}, over every row of the given files. */
     static Map<String, RunNoise> pools(Collection<List<Result>> files) {
+        return pools(files, RunNoise::poolKey);
+    }
+
+    /** The pools, keyed by {@code key} of each row, over every row of the given files. */
+    static Map<String, RunNoise> pools(Collection<List<Result>> files, java.util.function.Function<Result, String> key) {
         Map<String, double[]> acc = new HashMap<>();
         for (List<Result> rows : files) {
             for (Result r : rows) {
                 double[] e = estimate(r);
                 if (e == null) continue;
-                double[] a = acc.computeIfAbsent(poolKey(r), k -> new double[3]);
+                double[] a = acc.computeIfAbsent(key.apply(r), k -> new double[3]);
                 a[0] += e[0] * e[1];
                 a[1] += e[1];
                 a[2]++;
@@ -187,6 +192,16 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
 
     static String poolKey(Result r) {
         return r.benchmark() + "/" + r.implementation();
+    }
+
+    /**
+     * The row's shape: {@code benchmark/implementation/metric}, plus {@code workload=W} where the row
+     * has a workload param. Runs of one shape vary alike; pooling over a whole family lets one
+     * erratic kind of row (a writer's heap rows) set every row's floor.
+     */
+    static String shapeKey(Result r) {
+        Object w = r.params().get("workload");
+        return poolKey(r) + "/" + r.metric() + (w == null ? "" : "/workload=" + w);
     }
 
     /**

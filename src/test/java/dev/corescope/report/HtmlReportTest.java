@@ -201,10 +201,24 @@ class HtmlReportTest {
         Result after = Result.builder().benchmark("timerbase").variant("after").implementation("java").metric("op").unit("ns/op")
                 .score(8.0).error(3.0).samples(10).cpus("0").params(Map.of()).runs(List.of(new Run(8.0, 5, 0.05), new Run(8.01, 5, 0.05))).build();
         ResultsFile f = ResultsFile.builder().results(List.of(before, after)).build();
-        String html = render(new HtmlReport.Input("t.json", f));
+        Claim faster = new Claim("timerbase.faster", "timerbase", "a seed", "it is faster", "time per call", "ns per call",
+                Claim.Direction.LESS, null, Claim.Scale.ABSOLUTE, null, Claim.Rows.of("timerbase", "op", "before", "after", "java"), null);
+        FamilyViews views = new FamilyViews() {
+            @Override
+            public List<View> of(ResultsFile file) {
+                return List.of();
+            }
+
+            @Override
+            public List<Claim> claims() {
+                return List.of(faster);
+            }
+        };
+        String html = HtmlReport.page(List.of(new HtmlReport.Input("t.json", f)), views, NOW);
         int verdicts = html.indexOf("<section id=\"verdicts\">");
         assertTrue(verdicts > 0 && verdicts < html.indexOf("<section id=\"file-1\""), "verdicts at the top");
-        assertTrue(html.contains("<li class=\"significant\"><a href=\"#file-1-timerbase\">timerbase</a>"), html);
+        assertTrue(html.contains("<li class=\"supported\"><a href=\"#file-1-timerbase\">timerbase</a>"), html);
+        assertTrue(html.contains("<dl class=\"legend\">"), "the finding words explained where first used");
         assertTrue(html.indexOf("<div class=\"verdict-family") > html.indexOf("id=\"file-1-timerbase\""), "the family's section opens with it");
         assertTrue(html.contains("<tr class=\"noisy\"><td>timerbase after java op"), "3.0 of 8.0 is noisy");
         assertEquals(1, count(html, "<tr class=\"noisy\">"));

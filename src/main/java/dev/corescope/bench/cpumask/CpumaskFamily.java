@@ -67,6 +67,12 @@ public final class CpumaskFamily implements BenchFamily {
         return out;
     }
 
+    /** Seed's claims, as data: {@link CpumaskClaims}. */
+    @Override
+    public List<dev.corescope.report.Claim> claims() {
+        return CpumaskClaims.all();
+    }
+
     @Override
     public String summary() {
         return "seed 000: cpumask_any_but() as a for_each_cpu loop vs cpumask_first_but(), Java and C, with code size";

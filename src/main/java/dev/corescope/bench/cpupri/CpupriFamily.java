@@ -69,6 +69,12 @@ public final class CpupriFamily implements BenchFamily {
                 new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_writer", null, Map.of("metric", "set")));
     }
 
+    /** Seed's claims, as data: {@link CpupriClaims}. */
+    @Override
+    public List<dev.corescope.report.Claim> claims() {
+        return CpupriClaims.all();
+    }
+
     @Override
     public String summary() {
         return "seed 002: cpupri_vec count/mask false sharing; packed vs aligned vs split layouts and their contention";
