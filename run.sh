@@ -158,13 +158,27 @@ if user_sets '^-XX:(AOTCache|AOTMode|AOTConfiguration|AOTCacheOutput|SharedArchi
 # started as fast as one cache per command (docs/performance.md). If it cannot be made
 # (read-only target/, an older JVM, CORESCOPE_AOT=0), corescope runs without it. It is only
 # passed to the short commands: it was trained with their flags.
+# A run with --format json has a cache of its own, trained on the JSON forms (AotTraining
+# --format=json): Jackson's ~700 classes in the one cache would be loaded at every start of
+# every text run too (docs/performance.md, issue 28).
 aot="$here/target/corescope-${JDK##*/}.aot"
+training=()
+if [ "$use_aot" = 1 ]; then
+  prev=""
+  for a in "$@"; do
+    [ "$a" = -- ] && break
+    if [ "$a" = --format=json ] || { [ "$prev" = --format ] && [ "$a" = json ]; }; then
+      aot="$here/target/corescope-${JDK##*/}-json.aot"; training=(--format=json); break
+    fi
+    prev=$a
+  done
+fi
 aot_flags=()
 if [ "$use_aot" = 1 ]; then
   if [ ! -f "$aot" ] || [ "$jar" -nt "$aot" ]; then
     rm -f "$aot"
     tmp_aot="$aot.$$.tmp"
-    if "$JDK/bin/java" -XX:AOTCacheOutput="$tmp_aot" "${jvm_flags[@]}" -cp "$jar" dev.corescope.cli.AotTraining \
+    if "$JDK/bin/java" -XX:AOTCacheOutput="$tmp_aot" "${jvm_flags[@]}" -cp "$jar" dev.corescope.cli.AotTraining ${training[@]+"${training[@]}"} \
          >/dev/null 2>&1 </dev/null && [ -s "$tmp_aot" ]; then
       mv -f "$tmp_aot" "$aot" 2>/dev/null || true
     fi

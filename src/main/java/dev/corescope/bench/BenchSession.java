@@ -166,7 +166,9 @@ public final class BenchSession {
         List<ResultsFile.Failure> allFailures = new ArrayList<>(failures);
         if (!finished) allFailures.addAll(unfinished(abortReason == null ? "still running" : abortReason));
         Environment env = start == null ? null : probe.finish(start, Instant.now(), pinnedCpus(results));
-        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology, code, models);
+        ResultsFile file = ResultsFile.builder().environment(env).results(results)
+                .layouts(layouts).histograms(histograms).matrix(matrix).failures(allFailures).counters(counters).topology(topology).code(code).models(models).build();
+        return file.withClaims(dev.corescope.report.SeedVerdicts.evaluate(file, Families.claims(families)));
     }
 
     /** Failures for the families from {@link #processed} on: the one running, then those not started. */

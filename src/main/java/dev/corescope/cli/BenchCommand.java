@@ -65,7 +65,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "short runs (each family well under 20 s on 2 cores); errors are wider")
     boolean quick;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, or svg (one family's picture: c2c's heatmap, timerbase's histograms, cpupri's cache lines)")
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, or svg (one family's picture: c2c's heatmap, timerbase's histograms, cpupri's cache lines)",
+            converter = OutputFormat.TextJsonOrSvg.class)
     OutputFormat format = OutputFormat.text;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "also write the results as JSON to FILE (atomically)")

@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
 
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.BiFunction;
 
 /**
  * {@code mask EXPR}: reads a CPU set as the kernel would ({@code bitmap_parselist()} or
@@ -85,7 +86,8 @@ final class MaskCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.svg) throw OutputFormat.TextOrJson.refused(format);
+        OutputFormat.TextOrJson accepted = new OutputFormat.TextOrJson();
+        if (!accepted.accepts(format)) throw accepted.refused(format);
         String expr = String.join(" ", words);
         if (nbits != null && (nbits < 1 || nbits > MAX_NBITS)) {
             throw new UsageException("--nbits " + nbits + ": must be between 1 and " + MAX_NBITS);
@@ -107,17 +109,20 @@ final class MaskCommand implements Callable<Integer> {
 
     private CpuMask parseList(String expr) {
         if (nbits != null) return CpuMask.parseList(expr, nbits);
-        int width = roundUp32(Affinity.nrCpuIds());
-        while (true) {
-            try {
-                return CpuMask.parseList(expr, width);
-            } catch (CpuMaskFormatException e) {
-                // a CPU beyond the width: widen to hold it, once; N may move with it
-                long bit = e.bit().orElse(-1);
-                if (e.code() != CpuMaskFormatException.Code.ERANGE || bit < width || bit >= MAX_NBITS) throw e;
-                width = roundUp32((int) bit + 1);
-            }
-        }
+        return parseListAtDefaultWidth(expr, Affinity.nrCpuIds(), CpuMask::parseList);
+    }
+
+    /**
+     * {@code expr} parsed once, at the smallest multiple of 32 bits that holds {@code nrCpuIds}
+     * and the widest CPU the list names below {@link #MAX_NBITS} (a CPU at or beyond it is then
+     * the parser's ERANGE). Linear in the list: {@code parser} runs once, however many CPUs
+     * beyond this machine's count it names.
+     */
+    static CpuMask parseListAtDefaultWidth(String expr, int nrCpuIds, BiFunction<String, Integer, CpuMask> parser) {
+        int width = roundUp32(nrCpuIds);
+        long widest = CpuListParser.widestEnd(expr, MAX_NBITS);
+        if (widest >= width) width = roundUp32((int) widest + 1);
+        return parser.apply(expr, width);
     }
 
     private CpuMask parseHex(String expr) {

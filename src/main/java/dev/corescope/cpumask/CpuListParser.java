@@ -102,6 +102,45 @@ public final class CpuListParser {
     }
 
     /**
+     * The largest CPU that a cpulist names as the end of a region ({@code 7} in {@code 0-7},
+     * {@code 9} in {@code 9}, {@code 100} in {@code 0-100:1/4}) below {@code limit}, or -1 when
+     * it names none: one pass over the text, read as {@link #parseList} reads it (a newline
+     * after a region without a {@code :used/group} part ends the list). {@code N}, {@code all}
+     * and ends of {@code limit} or more do not count. A caller that sizes a mask to what the
+     * list names parses it once at {@code widestEnd(text, max) + 1} bits instead of widening
+     * and parsing again at each CPU beyond the width (once per 32 CPUs of an ascending list).
+     * Text that is not a cpulist gives some value; {@link #parseList} then says what is wrong.
+     */
+    public static long widestEnd(String text, long limit) {
+        long widest = -1;
+        int n = text.length();
+        int pos = 0;
+        while (true) {
+            while (pos < n && isRegionEnd(text.charAt(pos))) pos++;
+            if (pos == n) return widest;
+            long last = -1;
+            boolean inNumber = false, grouped = false;
+            long value = 0;
+            for (; pos < n && !isRegionEnd(text.charAt(pos)); pos++) {
+                char c = text.charAt(pos);
+                if (grouped) continue;
+                if (c >= '0' && c <= '9') {
+                    value = inNumber ? Math.min(value * 10 + (c - '0'), Long.MAX_VALUE / 16) : c - '0';
+                    inNumber = true;
+                } else {
+                    if (inNumber) last = value;
+                    inNumber = false;
+                    if (c == ':') grouped = true;
+                    else last = -1; // 'N', '-' or anything else: only the number after the last '-' is the end
+                }
+            }
+            if (inNumber) last = value;
+            if (last >= 0 && last < limit) widest = Math.max(widest, last);
+            if (!grouped && pos < n && text.charAt(pos) == '\n') return widest;
+        }
+    }
+
+    /**
      * Reads a cpulist file such as {@code /sys/devices/system/cpu/online} (one line, ending
      * in a newline) into a mask of {@code nbits} bits.
      *

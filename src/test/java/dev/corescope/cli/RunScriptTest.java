@@ -98,6 +98,25 @@ class RunScriptTest {
         assertRealJvmStartsWith(args);
     }
 
+    /** Issue 28: JSON runs get a cache trained on the JSON forms; text runs keep the lean one. */
+    @Test
+    void aJsonRunGetsTheJsonCacheAndATextRunTheTextOne() throws Exception {
+        String json = cacheOf(javaArgs("", "topology", "--format", "json"));
+        assertTrue(json.endsWith("-json.aot"), json);
+        clearRecordedArgs();
+        assertEquals(json, cacheOf(javaArgs("", "mask", "--format=json", "1")));
+        clearRecordedArgs();
+        String text = cacheOf(javaArgs("", "mask", "1"));
+        assertFalse(text.endsWith("-json.aot"), text);
+        clearRecordedArgs();
+        assertEquals(text, cacheOf(javaArgs("", "pin", "--cpus", "0", "--", "tool", "--format", "json")),
+                "pin's command's own options are not corescope's");
+    }
+
+    private static String cacheOf(List<String> args) {
+        return args.stream().filter(a -> a.startsWith("-XX:AOTCache=")).findFirst().orElseThrow(() -> new AssertionError(args.toString()));
+    }
+
     @Test
     void userOptionsComeLastSoTheirValueWins() throws Exception {
         List<String> args = javaArgs("-XX:+UsePerfData", "topology");

@@ -65,8 +65,8 @@ final class TestFamilies {
                 context.progress().step("sleep " + (i + 1));
             }
             double mean = java.util.Arrays.stream(ns).average().orElseThrow();
-            Result r = new Result(name, "sleep_1ms", "java", "sleep", "ns/op", mean, null, n,
-                    Affinity.allowed().toList(), Map.of("millis", 1));
+            Result r = Result.builder().benchmark(name).variant("sleep_1ms").implementation("java").metric("sleep").unit("ns/op")
+                    .score(mean).error(null).samples(n).cpus(Affinity.allowed().toList()).params(Map.of("millis", 1)).build();
             return new FamilyRun(name, List.of(r), null, null, null, List.of("test family"), name + ": mean sleep(1) " + mean + " ns\n");
         }
     }

@@ -99,7 +99,7 @@ class TourTest {
     @Test
     void anEarlierTourIsKeptAndTheNewRunGetsItsOwnNameWithACompareOfTheTwo() throws Exception {
         Path saved = dir.resolve("corescope-results.json");
-        String earlier = Json.write(new ResultsFile(ResultsFile.SCHEMA, null, List.of(), List.of(), List.of(), null, List.of()));
+        String earlier = Json.write(ResultsFile.builder().build());
         Files.writeString(saved, earlier);
 
         CliRun r = tour(saved);
