@@ -31,9 +31,10 @@ import java.util.Map;
  * @param representatives per class, the pairs measured in Java and C ({@code from < to})
  * @param pairsInClass    per class, the unordered pairs of the whole matrix
  * @param nativeTwin      whether the C twin runs
+ * @param jmhSeconds      about how long the JMH cross-check takes
  */
 public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation, List<int[]>> representatives,
-                      Map<Relation, Long> pairsInClass, boolean nativeTwin) {
+                      Map<Relation, Long> pairsInClass, boolean nativeTwin, double jmhSeconds) {
 
     /** Representative pairs per class. */
     public static final int REPRESENTATIVES = 3;
@@ -76,7 +77,11 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
 
     public static C2cPlan of(Relation.Index index, int[] cpus, boolean full, RunSize size, boolean nativeTwin) {
         Map<Relation, List<int[]>> reps = cpus.length < 2 ? Map.of() : index.representatives(cpus, REPRESENTATIVES);
-        return new C2cPlan(cpus.clone(), full, Sampling.of(size), reps, count(index, cpus), nativeTwin);
+        var jmh = size.pick(dev.corescope.bench.Jmh.Settings.SMOKE, dev.corescope.bench.Jmh.Settings.QUICK, dev.corescope.bench.Jmh.Settings.FULL);
+        // each fork: a JVM start (~1.5 s) plus its iterations; 0 forks run in this JVM
+        double jmhSeconds = Math.max(1, jmh.forks()) * (1.5 * Math.min(1, jmh.forks())
+                + (jmh.warmupIterations() * jmh.warmupMillis() + jmh.measurementIterations() * jmh.measurementMillis()) / 1e3);
+        return new C2cPlan(cpus.clone(), full, Sampling.of(size), reps, count(index, cpus), nativeTwin, cpus.length < 2 ? 0 : jmhSeconds);
     }
 
     /** Unordered pairs per class: n(n-1)/2 look-ups in the index. */
@@ -146,7 +151,7 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
     public String line() {
         double[] s = seconds();
         return String.format(Locale.ROOT, "plan: %s, %d CPUs, %d pair classes, %d measurements (at most %d), "
-                        + "%d-%d samples of %d round trips each, estimated %s to %s",
+                        + "%d-%d samples of %d round trips each, estimated %s to %s before the JMH cross-check",
                 full ? "full matrix" : "by relation", cpus.length, representatives.size(), measurementsAtLeast(), measurementsAtMost(),
                 sampling.min(), sampling.max(), ROUND_TRIPS, duration(s[0]), duration(s[1]));
     }
@@ -155,7 +160,7 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
     public String text(String source) {
         StringBuilder out = new StringBuilder();
         out.append("# c2c plan for ").append(source).append(": ").append(cpus.length).append(" CPUs, ")
-                .append(unorderedPairs()).append(" unordered pairs, ").append(full ? "the full matrix (--full)" : "by relation (--full for the whole matrix)")
+                .append(unorderedPairs()).append(unorderedPairs() == 1 ? " unordered pair, " : " unordered pairs, ").append(full ? "the full matrix (--full)" : "by relation (--full for the whole matrix)")
                 .append('\n');
         out.append(String.format(Locale.ROOT, "# samples per pair: %d to %d of %d round trips, stopping when the 99.9%% interval is within %s of the median%n",
                 sampling.min(), sampling.max(), ROUND_TRIPS,
@@ -185,6 +190,8 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
         out.append(String.format(Locale.ROOT, "measurements: %d to %d (pair x direction x implementation)%n", measurementsAtLeast(), measurementsAtMost()));
         out.append(String.format(Locale.ROOT, "estimated time: %s to %s (assumed latencies above, %.1f ms per measurement to start its threads)%n",
                 duration(s[0]), duration(s[1]), OVERHEAD_MS));
+        out.append(String.format(Locale.ROOT, "plus the JMH cross-check on one pair: about %s (its forks, warm-up and measurement iterations)%n",
+                duration(jmhSeconds)));
         out.append(String.format(Locale.ROOT, "nviennot/core-to-core-latency's defaults on these CPUs (every pair once, %d x %d, one implementation): %s%n",
                 NVIENNOT_SAMPLES, ROUND_TRIPS, duration(nviennotSeconds())));
         return out.toString();
