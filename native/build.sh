@@ -37,10 +37,58 @@ sources=("$here"/src/*.c)
 # default, every cs_* call from a timed loop went through a PLT stub). Data shared inside
 # the library (timerbase.c's __per_cpu_offset[]) is marked hidden in the source, so it is
 # addressed relative to the instruction pointer, not loaded from the GOT first.
-if ! log=$("$cc" -std=gnu11 -O2 -fPIC -fno-semantic-interposition -shared -Wall -Wextra -pthread \
-           -I"$here/include" -o "$out/libcorescope.so" "${sources[@]}" 2>&1); then
-  printf '%s\n' "$log" >&2
-  unavailable "$cc failed to compile native/src (see the build log)"
+common=(-std=gnu11 -O2 -fPIC -fno-semantic-interposition -Wall -Wextra -pthread -I"$here/include")
+# Code layout: cpumask.c is compiled twice, at two alignments, so a speed difference can be
+# told from one that code placement alone makes (layout "align64": the symbols as written;
+# "align32": every symbol suffixed _align32). Every other source is compiled once.
+align64=(-falign-functions=64 -falign-loops=64)
+align32=(-falign-functions=32 -falign-jumps=1 -falign-loops=1 -DCS_LAYOUT=_align32)
+objs=$(mktemp -d)
+trap 'rm -rf "$objs"' EXIT
+log=""
+compile() { # output, then flags and source
+  local o=$1; shift
+  local l
+  if ! l=$("$cc" "${common[@]}" "$@" -c -o "$objs/$o" 2>&1); then
+    printf '%s\n' "$l" >&2
+    unavailable "$cc failed to compile native/src (see the build log)"
+  fi
+  log+=$l
+}
+for src in "${sources[@]}"; do
+  base=$(basename "$src" .c)
+  if [ "$base" = cpumask ]; then
+    compile cpumask-align64.o "${align64[@]}" "$src"
+    compile cpumask-align32.o "${align32[@]}" "$src"
+  else
+    compile "$base.o" "$src"
+  fi
+done
+if ! l=$("$cc" -shared -pthread -o "$out/libcorescope.so" "$objs"/*.o 2>&1); then
+  printf '%s\n' "$l" >&2
+  unavailable "$cc failed to link libcorescope.so (see the build log)"
 fi
+log+=$l
 [ -z "$log" ] || printf '%s\n' "$log" >&2
+
+# Seed 000's code size as bloat-o-meter measured it: kernel-like callers of
+# cpumask_any_but(), before (CS_NEW=0) and after (CS_NEW=1) the patch, at NR_CPUS=64 and
+# 4096, compiled with kernel-like flags into relocatable objects whose symbol tables
+# CpumaskFamily reads. Not linked: -mcmodel=kernel code cannot go into a shared library.
+mkdir -p "$out/kernel"
+rm -f "$out"/kernel/*.o
+kflags=(-std=gnu11 -O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -Wall -Wextra)
+for nr in 64 4096; do
+  for v in old new; do
+    [ "$v" = new ] && n=1 || n=0
+    if ! l=$("$cc" "${kflags[@]}" -DNR_CPUS=$nr -DCS_NEW=$n -c -o "$out/kernel/cpumask_callers_${nr}_$v.o" \
+             "$here/kernel/cpumask_callers.c" 2>&1); then
+      printf '%s\n' "$l" >&2
+      echo "[native] kernel-like callers not built (code size rows will say so)" >&2
+      rm -f "$out"/kernel/*.o
+      break 2
+    fi
+    [ -z "$l" ] || printf '%s\n' "$l" >&2
+  done
+done
 echo "[native] built $out/libcorescope.so with $cc" >&2

@@ -13,7 +13,15 @@
  * __always_inline and their size shows up in every caller instead.
  *
  * cs_cpumask_batch() is the seed's test module loop: `calls` lookups timed with
- * clock_gettime(CLOCK_MONOTONIC) (the seed used ktime_get()), one downcall per batch.
+ * clock_gettime(CLOCK_MONOTONIC) (the seed used ktime_get()), one downcall per batch, each
+ * excluded CPU drawn inside the timed loop as the seed drew get_random_bytes() % nr_cpu_ids.
+ *
+ * Code layout: native/build.sh compiles this file twice into libcorescope.so, once with
+ * -falign-functions=64 -falign-loops=64 (symbols as written: layout "align64") and once with
+ * -falign-functions=32 -falign-jumps=1 -falign-loops=1 and -DCS_LAYOUT=_align32 (every
+ * symbol with that suffix: layout "align32"), so a speed difference can be checked against a
+ * change of code placement alone (a difference that flips between layouts is layout, not
+ * the patch).
  */
 #include <stdint.h>
 #include <time.h>
@@ -25,15 +33,25 @@
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define CS_NOINLINE __attribute__((noinline, noclone))
 
+/* The layout's suffix on every exported symbol: empty (align64) or _align32. */
+#ifndef CS_LAYOUT
+#define CS_LAYOUT
+#endif
+#define CS_CAT2(a, b) a##b
+#define CS_CAT(a, b) CS_CAT2(a, b)
+#define CS(name) CS_CAT(name, CS_LAYOUT)
+
 static inline unsigned long __ffs(unsigned long word)
 {
 	return (unsigned long)__builtin_ctzl(word);
 }
 
 /* The kernel's `extern unsigned int nr_cpu_ids`: a load, not a constant. */
+#define cs_cpumask_nr_cpu_ids CS(cs_cpumask_nr_cpu_ids)
 unsigned int cs_cpumask_nr_cpu_ids = 64;
 
 /* lib/find_bit.c: _find_first_bit() (FIND_FIRST_BIT) */
+#define cs_cpumask_find_first_bit CS(cs_cpumask_find_first_bit)
 CS_NOINLINE unsigned long cs_cpumask_find_first_bit(const unsigned long *addr, unsigned long size)
 {
 	unsigned long idx, val, sz = size;
@@ -49,6 +67,7 @@ CS_NOINLINE unsigned long cs_cpumask_find_first_bit(const unsigned long *addr, u
 }
 
 /* lib/find_bit.c: _find_next_bit() (FIND_NEXT_BIT) */
+#define cs_cpumask_find_next_bit CS(cs_cpumask_find_next_bit)
 CS_NOINLINE unsigned long cs_cpumask_find_next_bit(const unsigned long *addr, unsigned long size,
 						   unsigned long start)
 {
@@ -103,7 +122,7 @@ unsigned long find_next_bit(const unsigned long *addr, unsigned long size, unsig
  * else nr_cpu_ids (include/linux/cpumask.h).
  */
 #define DEFINE_CPUMASK_VARIANTS(NR, SMALL_BITS)						\
-CS_NOINLINE unsigned int cs_cpumask_any_but_loop_##NR(const unsigned long *mask, unsigned int cpu) \
+CS_NOINLINE unsigned int CS(cs_cpumask_any_but_loop_##NR)(const unsigned long *mask, unsigned int cpu) \
 {											\
 	unsigned int i;									\
 											\
@@ -113,7 +132,7 @@ CS_NOINLINE unsigned int cs_cpumask_any_but_loop_##NR(const unsigned long *mask,
 	return i;									\
 }											\
 											\
-CS_NOINLINE unsigned int cs_cpumask_first_but_##NR(const unsigned long *mask, unsigned int cpu) \
+CS_NOINLINE unsigned int CS(cs_cpumask_first_but_##NR)(const unsigned long *mask, unsigned int cpu) \
 {											\
 	unsigned int i;									\
 											\
@@ -125,6 +144,10 @@ CS_NOINLINE unsigned int cs_cpumask_first_but_##NR(const unsigned long *mask, un
 
 DEFINE_CPUMASK_VARIANTS(64, 64)
 DEFINE_CPUMASK_VARIANTS(4096, cs_cpumask_nr_cpu_ids)
+#define cs_cpumask_any_but_loop_64 CS(cs_cpumask_any_but_loop_64)
+#define cs_cpumask_first_but_64 CS(cs_cpumask_first_but_64)
+#define cs_cpumask_any_but_loop_4096 CS(cs_cpumask_any_but_loop_4096)
+#define cs_cpumask_first_but_4096 CS(cs_cpumask_first_but_4096)
 
 enum { ANY_BUT_LOOP_64, FIRST_BUT_64, ANY_BUT_LOOP_4096, FIRST_BUT_4096 };
 
@@ -148,37 +171,34 @@ static inline uint32_t next_random(uint64_t *state)
 	return (uint32_t)((x * 0x2545F4914F6CDD1Dull) >> 32);
 }
 
-/* The loop body: the seed's get_random_bytes() % nr_cpu_ids, or a precomputed CPU. */
+/* The loop body: the seed's get_random_bytes() % nr_cpu_ids, drawn inside the timed loop. */
 #define BATCH_LOOP(FN)									\
 	do {										\
-		if (random) {								\
-			for (int64_t n = 0; n < calls; n++)				\
-				sum += FN(mask, offset + next_random(&rng) % range);	\
-		} else {								\
-			for (int64_t n = 0; n < calls; n++)				\
-				sum += FN(mask, cpus[n & (ncpus - 1)]);			\
-		}									\
+		for (int64_t n = 0; n < calls; n++)					\
+			sum += FN(mask, offset + next_random(&rng) % range);		\
 	} while (0)
 
 /*
- * `calls` lookups of `variant` on `mask` (nbits bits; it becomes nr_cpu_ids for the
- * _4096 variants). random != 0: CPU = offset + xorshift % range, drawn inside the timed
- * loop as the seed drew get_random_bytes(); *rng_state carries the generator between
- * batches. random == 0: CPU = cpus[n % ncpus], ncpus a power of two.
+ * `calls` lookups of `variant` on `mask` (nbits bits). CPU = offset + xorshift % range,
+ * drawn inside the timed loop as the seed drew get_random_bytes() % nr_cpu_ids; *rng_state
+ * carries the generator between batches. nr_cpu_ids (the bound of the _4096 variants'
+ * out-of-line searches) is `nr_cpu_ids`, as in a kernel built for NR_CPUS=4096 running on a
+ * machine with that many CPU ids.
  * Returns the elapsed nanoseconds (CLOCK_MONOTONIC), or -1 for an unknown variant;
  * *cpu_ns gets the thread's CPU time over the same span (CLOCK_THREAD_CPUTIME_ID), so the
  * caller can tell a batch during which the thread was descheduled; *sink gets the sum of
  * the answers so nothing is optimised away.
  */
-int64_t cs_cpumask_batch(int variant, const unsigned long *mask, unsigned int nbits, int random,
+#define cs_cpumask_batch CS(cs_cpumask_batch)
+int64_t cs_cpumask_batch(int variant, const unsigned long *mask, unsigned int nr_cpu_ids,
 			 uint32_t offset, uint32_t range, uint64_t *rng_state,
-			 const uint32_t *cpus, uint32_t ncpus, int64_t calls, uint64_t *sink, int64_t *cpu_ns)
+			 int64_t calls, uint64_t *sink, int64_t *cpu_ns)
 {
 	uint64_t rng = *rng_state, sum = 0, start, end, cpu_start, cpu_end;
 
 	if (range == 0)
 		range = 1;
-	cs_cpumask_nr_cpu_ids = nbits;
+	cs_cpumask_nr_cpu_ids = nr_cpu_ids;
 	cpu_start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	start = clock_ns(CLOCK_MONOTONIC);
 	switch (variant) {
@@ -206,6 +226,7 @@ int64_t cs_cpumask_batch(int variant, const unsigned long *mask, unsigned int nb
 }
 
 /* One lookup, for tests comparing the variants (and Java) answer by answer. */
+#define cs_cpumask_call CS(cs_cpumask_call)
 unsigned int cs_cpumask_call(int variant, const unsigned long *mask, unsigned int nbits, unsigned int cpu)
 {
 	cs_cpumask_nr_cpu_ids = nbits;

@@ -39,8 +39,11 @@ final class LockDirectory {
     private static final int SHARED_MODE = 01777;
     private static final int PRIVATE_MODE = 0700;
 
-    /** An opened, checked directory: its path and the descriptor lock files are opened relative to. */
-    record Opened(Path path, int fd) {
+    /**
+     * An opened, checked directory: its path, the descriptor lock files are opened relative to,
+     * and its owner (root or this user: the only users whose lock files in it are trusted).
+     */
+    record Opened(Path path, int fd, int owner) {
     }
 
     private LockDirectory() {
@@ -88,22 +91,52 @@ final class LockDirectory {
         } catch (NativeException e) {
             // O_DIRECTORY|O_NOFOLLOW fails a symbolic link with ENOTDIR (ELOOP without O_DIRECTORY)
             if (e.errno() == Errno.ELOOP || Files.isSymbolicLink(abs)) throw unusable(abs, "it is a symbolic link, which corescope does not follow");
-            if (e.errno() == Errno.ENOTDIR) throw unusable(abs, "it is not a directory");
+            if (e.errno() == Errno.ENOTDIR) throw notADirectory(abs);
             if (e.errno() == Errno.EACCES) throw unusable(abs, "this user may not open it");
             throw unusable(abs, e.getMessage());
         }
         try {
             if (created) Flock.fchmod(fd, shared ? SHARED_MODE : PRIVATE_MODE);  // whatever the umask is
-            check(abs, fd, shared);
-            return new Opened(abs, fd);
+            return new Opened(abs, fd, check(abs, fd, shared));
         } catch (RuntimeException e) {
             Flock.close(fd);
             throw e;
         }
     }
 
-    /** The checks of the class comment, made on the open descriptor (through {@code /proc/self/fd}). */
-    private static void check(Path dir, int fd, boolean shared) {
+    /**
+     * Opens {@code dir} to look at it, creating nothing: null when it does not exist. The same
+     * checks as {@link #open}.
+     *
+     * @throws ReservationException when it exists but cannot be used (a symbolic link, not a directory, ...)
+     */
+    static Opened inspect(Path dir) {
+        Path abs = dir.toAbsolutePath().normalize();
+        if (!Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return null;
+        int fd;
+        try {
+            fd = Flock.openDirectory(abs.toString());
+        } catch (NativeException e) {
+            if (e.errno() == Errno.ENOENT) return null;
+            if (e.errno() == Errno.ELOOP || Files.isSymbolicLink(abs)) throw unusable(abs, "it is a symbolic link, which corescope does not follow");
+            if (e.errno() == Errno.ENOTDIR) throw notADirectory(abs);
+            if (e.errno() == Errno.EACCES) throw unusable(abs, "this user may not open it");
+            throw unusable(abs, e.getMessage());
+        }
+        try {
+            return new Opened(abs, fd, check(abs, fd, abs.equals(Path.of(DEFAULT))));
+        } catch (RuntimeException e) {
+            Flock.close(fd);
+            throw e;
+        }
+    }
+
+    private static ReservationException notADirectory(Path dir) {
+        return unusable(dir, "it is not a directory");
+    }
+
+    /** The checks of the class comment, made on the open descriptor (through {@code /proc/self/fd}); returns the owner. */
+    private static int check(Path dir, int fd, boolean shared) {
         Path self = Path.of("/proc/self/fd/" + fd);
         int owner;
         int mode;
@@ -121,12 +154,19 @@ final class LockDirectory {
         boolean sticky = (mode & STICKY) != 0;
         if ((mode & 0002) != 0 && !sticky) throw unusable(dir, "anyone may write into it (mode " + octal(mode) + ") and it has no sticky bit, so anyone could delete the lock files");
         if ((mode & 0020) != 0 && !sticky) throw unusable(dir, "its group may write into it (mode " + octal(mode) + ") and it has no sticky bit, so the group could delete the lock files (chmod +t fixes that)");
+        return owner;
     }
 
     /** How root makes the shared directory for every user of the machine. */
     static String remedy() {
         return "have root create it for every user with 'install -d -m 1777 -o root -g root " + DEFAULT
-                + "' (or a systemd-tmpfiles line 'd " + DEFAULT + " 1777 root root -')";
+                + "' (or a systemd-tmpfiles line 'd " + DEFAULT + " 1777 root root -') and its lock files (" + lockFilesRemedy(Path.of(DEFAULT)) + ")";
+    }
+
+    /** How root makes the lock files of a directory of root's, once, so that every user may lock them. */
+    static String lockFilesRemedy(Path dir) {
+        return "have root create them once with 'for c in $(seq 0 $(($(nproc --all) - 1))); do install -m 0444 -o root -g root /dev/null "
+                + dir + "/cpu-$c.lock; done'";
     }
 
     static String octal(int mode) {

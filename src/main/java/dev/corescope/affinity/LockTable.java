@@ -2,12 +2,13 @@ package dev.corescope.affinity;
 
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.Flock;
-import dev.corescope.sys.NativeException;
 import dev.corescope.topology.proc.ProcLocks;
+import dev.corescope.sys.NativeException;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,34 +25,61 @@ import java.util.Map;
  * keeps what this process holds itself (and which thread took it, for the dump), and the
  * kernel keeps other processes off.
  *
+ * <p>Which lock files are trusted: only those of root or of the directory's owner (who is root
+ * or this user, {@link LockDirectory}). In a sticky directory the owner of a file may remove
+ * it, and whoever removes a lock file while another process holds it makes the next reserver
+ * lock a new file: the CPU would be given twice. So a file of any other user is "unusable" (a
+ * CPU is skipped for it, never shared), and only the directory's owner creates missing ones
+ * (in root's shared directory: root, {@link LockDirectory#lockFilesRemedy}). After each lock the
+ * name is checked to still lead to the locked file (same device and inode), else the stale
+ * descriptor is dropped and the file opened again: a file removed and made anew by the
+ * directory's owner is never locked twice through an old descriptor.
+ *
  * <p><b>Note:</b> thread-safe; every method locks the table.
  */
 final class LockTable {
 
     private static final int LOCK_FILE_MODE = 0444;
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFREG = 0100000;
     private static final Map<Path, LockTable> TABLES = new HashMap<>();
 
-    /** One CPU's lock file: its descriptor, its {@code /proc/locks} key, and this process's hold on it. */
+    /** One CPU's lock file: its descriptor, its device and inode, and this process's hold on it. */
     static final class Slot {
         final int fd;
+        final long dev;
+        final long ino;
         final String key;
         boolean held;
+        /** The thread the reservation is for: the one that took it, or the one it was handed to. */
+        Thread owner;
         String thread;
         long sinceMillis;
 
-        Slot(int fd, String key) {
+        Slot(int fd, long dev, long ino) {
             this.fd = fd;
-            this.key = key;
+            this.dev = dev;
+            this.ino = ino;
+            this.key = ProcLocks.key(dev, ino);
+        }
+
+        /** True when the thread the CPU is held for has ended: the reservation is stale. */
+        boolean stale() {
+            return owner != null && owner.getState() == Thread.State.TERMINATED;
         }
     }
 
     private final Path directory;
     private final int dirFd;
+    private final int dirOwner;
+    private final Path dirByFd;
     private Slot[] slots = new Slot[64];
 
     private LockTable(LockDirectory.Opened dir) {
         this.directory = dir.path();
         this.dirFd = dir.fd();
+        this.dirOwner = dir.owner();
+        this.dirByFd = Path.of("/proc/self/fd/" + dir.fd());
     }
 
     /** The table of {@code dir}, opened and checked the first time this process uses it. */
@@ -67,22 +95,77 @@ final class LockTable {
         }
     }
 
+    /** This process's table of {@code dir} if it has opened one; null otherwise (nothing is opened or created). */
+    static LockTable existing(Path dir) {
+        synchronized (TABLES) {
+            return TABLES.get(dir.toAbsolutePath().normalize());
+        }
+    }
+
     Path directory() {
         return directory;
+    }
+
+    int directoryOwner() {
+        return dirOwner;
     }
 
     static String fileName(int cpu) {
         return "cpu-" + cpu + ".lock";
     }
 
-    /** Takes CPU {@code cpu}'s lock: false when this or another process holds it. */
+    /**
+     * Takes CPU {@code cpu}'s lock: false when this or another process holds it.
+     *
+     * @throws ReservationException when its lock file cannot be used (see the class comment)
+     */
     synchronized boolean tryLock(int cpu) {
-        Slot s = slot(cpu);
-        if (s.held || !Flock.tryLockExclusive(s.fd)) return false;
-        s.held = true;
-        s.thread = Thread.currentThread().getName();
-        s.sinceMillis = System.currentTimeMillis();
-        return true;
+        for (int attempt = 0; ; attempt++) {
+            Slot s = slot(cpu);
+            if (s.held) return false;
+            boolean locked = Flock.tryLockExclusive(s.fd);
+            if (namesLockedFile(cpu, s)) {
+                if (!locked) return false;
+                s.held = true;
+                s.owner = Thread.currentThread();
+                s.thread = threadName(s.owner);
+                s.sinceMillis = System.currentTimeMillis();
+                return true;
+            }
+            // the name leads elsewhere now (removed, or removed and made anew): drop the old descriptor
+            if (locked) Flock.unlock(s.fd);
+            Flock.close(s.fd);
+            slots[cpu] = null;
+            if (attempt >= 3) {
+                throw new ReservationException("cannot use the lock file " + directory.resolve(fileName(cpu))
+                        + ": it is replaced each time it is locked (someone who may remove files in " + directory + " keeps doing so)");
+            }
+        }
+    }
+
+    /** Records that CPU {@code cpu}'s hold (of this process) is for thread {@code t}: what the dump names. */
+    synchronized void handTo(int cpu, Thread t) {
+        Slot s = cpu < slots.length ? slots[cpu] : null;
+        if (s == null || !s.held) return;
+        s.owner = t;
+        s.thread = threadName(t);
+    }
+
+    private static String threadName(Thread t) {
+        String n = t.getName();
+        return n.isEmpty() ? (t.isVirtual() ? "virtual#" : "#") + t.threadId() : n;
+    }
+
+    /** True when {@code cpu-<n>.lock} in the directory is still the file {@code s} has open. */
+    private boolean namesLockedFile(int cpu, Slot s) {
+        try {
+            Map<String, Object> a = Files.readAttributes(dirByFd.resolve(fileName(cpu)), "unix:dev,ino", LinkOption.NOFOLLOW_LINKS);
+            return (Long) a.get("dev") == s.dev && (Long) a.get("ino") == s.ino;
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException | RuntimeException e) {
+            throw new ReservationException("cannot check the lock file " + directory.resolve(fileName(cpu)) + ": " + e.getMessage(), e);
+        }
     }
 
     /** Releases CPU {@code cpu}'s lock if this process holds it. */
@@ -90,19 +173,31 @@ final class LockTable {
         Slot s = cpu < slots.length ? slots[cpu] : null;
         if (s == null || !s.held) return;
         s.held = false;
+        s.owner = null;
         s.thread = null;
         Flock.unlock(s.fd);
     }
 
-    /** This process's hold on {@code cpu}: {@code {thread, since}} or null when it holds none. */
+    /** This process's hold on {@code cpu}: a copy of its slot, or null when it holds none. */
     synchronized Slot heldHere(int cpu) {
         Slot s = cpu < slots.length ? slots[cpu] : null;
         if (s == null || !s.held) return null;
-        Slot copy = new Slot(s.fd, s.key);
+        Slot copy = new Slot(s.fd, s.dev, s.ino);
         copy.held = true;
+        copy.owner = s.owner;
         copy.thread = s.thread;
         copy.sinceMillis = s.sinceMillis;
         return copy;
+    }
+
+    /** Every hold of this process, by CPU. */
+    synchronized Map<Integer, Slot> heldHere() {
+        Map<Integer, Slot> out = new java.util.TreeMap<>();
+        for (int cpu = 0; cpu < slots.length; cpu++) {
+            Slot h = slots[cpu] != null && slots[cpu].held ? heldHere(cpu) : null;
+            if (h != null) out.put(cpu, h);
+        }
+        return out;
     }
 
     /**
@@ -112,7 +207,7 @@ final class LockTable {
     synchronized String key(int cpu) {
         Slot s = cpu < slots.length ? slots[cpu] : null;
         if (s != null) return s.key;
-        return ProcLocks.key(directory.resolve(fileName(cpu)), LinkOption.NOFOLLOW_LINKS);
+        return ProcLocks.key(dirByFd.resolve(fileName(cpu)), LinkOption.NOFOLLOW_LINKS);
     }
 
     private Slot slot(int cpu) {
@@ -123,9 +218,10 @@ final class LockTable {
     }
 
     /**
-     * Opens {@code cpu-<n>.lock} read-only, creating it {@code 0444} when missing (exclusively:
-     * whoever creates it first, the others open it); refuses a symbolic link, anything but a
-     * regular file, and a file with more than one name (a hard link to a file elsewhere).
+     * Opens {@code cpu-<n>.lock} read-only, creating it {@code 0444} when missing and this
+     * process may make a trusted one (exclusively: whoever creates it first, the others open
+     * it); refuses a symbolic link, anything but a regular file, a file with more than one name
+     * (a hard link to a file elsewhere) and a file of an untrusted owner.
      */
     private Slot open(int cpu) {
         String name = fileName(cpu);
@@ -135,6 +231,7 @@ final class LockTable {
                 fd = Flock.openLockFile(dirFd, name, false, 0);
             } catch (NativeException e) {
                 if (e.errno() != Errno.ENOENT) throw unusable(name, e);
+                if (dirOwner != LockDirectory.uid()) throw noLockFile(cpu);
                 try {
                     fd = Flock.openLockFile(dirFd, name, true, LOCK_FILE_MODE);
                     Flock.fchmod(fd, LOCK_FILE_MODE);  // whatever the umask is, every user may open it
@@ -145,15 +242,34 @@ final class LockTable {
         }
         Path proc = Path.of("/proc/self/fd/" + fd);
         try {
-            if (!Files.isRegularFile(proc)) throw notALockFile(name, "it is not a regular file");
-            int links = (Integer) Files.getAttribute(proc, "unix:nlink");
-            if (links != 1) throw notALockFile(name, "it has " + links + " names (a hard link to another file?)");
-            return new Slot(fd, ProcLocks.key(proc));
+            Map<String, Object> a = Files.readAttributes(proc, "unix:mode,uid,nlink,dev,ino");
+            String why = untrusted((Integer) a.get("mode"), (Integer) a.get("uid"), (Integer) a.get("nlink"), dirOwner);
+            if (why != null) throw notALockFile(name, why);
+            return new Slot(fd, (Long) a.get("dev"), (Long) a.get("ino"));
         } catch (IOException | RuntimeException e) {
             Flock.close(fd);
             if (e instanceof ReservationException r) throw r;
             throw notALockFile(name, "cannot read its attributes: " + e.getMessage());
         }
+    }
+
+    /**
+     * Why a lock file with this mode, owner and link count cannot be trusted in a directory of
+     * {@code dirOwner}; null when it can.
+     */
+    static String untrusted(int mode, int uid, int nlink, int dirOwner) {
+        if ((mode & S_IFMT) != S_IFREG) return "it is not a regular file";
+        if (nlink != 1) return "it has " + nlink + " names (a hard link to another file?)";
+        if (uid != 0 && uid != dirOwner) {
+            return "it belongs to uid " + uid + ", and only lock files of root" + (dirOwner == 0 ? "" : " or of the directory's owner (uid " + dirOwner + ")")
+                    + " are trusted: its owner could remove it while another process holds it, and the CPU would be given twice (its owner or root may remove it)";
+        }
+        return null;
+    }
+
+    private ReservationException noLockFile(int cpu) {
+        return new ReservationException("CPU " + cpu + " has no lock file in " + directory + ", and in a directory of uid " + dirOwner
+                + " only its owner may make one every user can trust: " + LockDirectory.lockFilesRemedy(directory));
     }
 
     private ReservationException unusable(String name, NativeException e) {
@@ -172,7 +288,7 @@ final class LockTable {
         return new ReservationException("cannot use the lock file " + directory.resolve(name) + ": " + why);
     }
 
-    private static String modeOf(Path file) {
+    static String modeOf(Path file) {
         try {
             int mode = (Integer) Files.getAttribute(file, "unix:mode", LinkOption.NOFOLLOW_LINKS);
             int uid = (Integer) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS);

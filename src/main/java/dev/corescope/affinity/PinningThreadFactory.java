@@ -58,6 +58,7 @@ public final class PinningThreadFactory implements ThreadFactory {
                 r.run();
             }
         }, prefix + "-" + count.incrementAndGet());
+        cpu.handTo(t);  // the dump names the pool thread, not the one that called newThread
         return t;
     }
 }

@@ -60,6 +60,14 @@ public final class Reservation implements AutoCloseable {
         return ThreadAffinity.pin(cpus);
     }
 
+    /**
+     * Records that this reservation is for thread {@code t} (not the one that made it): what
+     * {@link Reservations#dump()} names, and whose end makes it stale.
+     */
+    void handTo(Thread t) {
+        for (int cpu : cpuList) table.handTo(cpu, t);
+    }
+
     /** Releases every CPU of the reservation. */
     @Override
     public synchronized void close() {

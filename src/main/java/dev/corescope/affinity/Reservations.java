@@ -3,7 +3,6 @@ package dev.corescope.affinity;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.proc.ProcLocks;
-import dev.corescope.topology.proc.ProcPid;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -61,19 +60,28 @@ import java.util.regex.Pattern;
  * another user's directory, one anyone may write without the sticky bit) fails with a
  * {@link ReservationException} that says why and what to do: never a silent unreserved CPU.
  *
+ * <p>On a machine shared by several users: only lock files of root or of the directory's owner
+ * are trusted (a file's owner may remove it from a sticky directory while someone else holds
+ * its lock, and the next reserver would lock a new file), so in root's shared directory root
+ * makes the lock files once ({@code LockDirectory.lockFilesRemedy}) and an ordinary user makes
+ * none; a file another user planted (their own, a directory, a FIFO, a hard link) makes its CPU
+ * unusable, which {@link #reserveAny()} skips and {@link #dump()} shows with the reason. After
+ * each lock the name is checked to still lead to the locked file (device and inode). What
+ * nobody can prevent: any user may reserve (and so hold) any free CPU, and root or the
+ * directory's owner may remove lock files (see docs/library.md, "Shared machines").
+ *
  * <p><b>Note:</b> thread-safe. A failed reservation throws {@link ReservationException} with
  * the reason (what was asked, which CPUs are usable, who holds them); it never hands out a CPU
  * it could not lock.
  */
 public final class Reservations {
 
-    private static final Pattern LOCK_FILE = Pattern.compile("cpu-(\\d+)\\.lock");
     private static volatile Reservations shared;
     /**
      * Where the locks and their holders are read: always the running kernel, since the lock
      * files are real even when the topology (and {@code procRoot}'s hints) come from a saved tree.
      */
-    private static final Path LIVE = Path.of("/");
+    static final Path LIVE = Path.of("/");
 
     private final LockTable table;
     private final Path directory;
@@ -127,6 +135,15 @@ public final class Reservations {
             }
         }
         return r;
+    }
+
+    /**
+     * The directory {@link #shared()} uses: {@code -Dcorescope.reservations.dir}, else
+     * {@code CORESCOPE_RESERVATIONS_DIR}, else {@code /tmp/corescope-reservations}. Nothing is
+     * created or opened.
+     */
+    public static Path configuredDirectory() {
+        return LockDirectory.configured();
     }
 
     /**
@@ -184,33 +201,69 @@ public final class Reservations {
 
     /** Exactly {@code cpu}. */
     public Reservation reserveCpu(int cpu) {
-        checkUsable(CpuMask.of(Math.max(usable.nbits(), cpu + 1), cpu));
-        Reservation r = tryReserve(CpuMask.of(Math.max(usable.nbits(), cpu + 1), cpu), false);
+        CpuMask one = CpuMask.of(Math.max(usable.nbits(), cpu + 1), cpu);
+        checkUsable(one);
+        Reservation r = tryReserve(one, false, null);
         if (r == null) throw new ReservationException("CPU " + cpu + " is " + heldBy(cpu));
         return r;
+    }
+
+    /**
+     * Exactly {@code cpu}, waiting up to {@code timeout} while another holds it (a CPU that
+     * cannot be reserved at all fails at once).
+     *
+     * @throws ReservationException when it is still held after {@code timeout}, or the wait is interrupted
+     */
+    public Reservation reserveCpu(int cpu, Duration timeout) {
+        CpuMask one = CpuMask.of(Math.max(usable.nbits(), cpu + 1), cpu);
+        checkUsable(one);
+        return waitFor(timeout, () -> tryReserve(one, false, null), () -> "CPU " + cpu + " is " + heldBy(cpu));
     }
 
     /** Every online hardware thread of {@code cpu}'s core. */
     public Reservation reserveCoreOf(int cpu) {
         CpuMask core = index.coreOf(cpu);
         checkUsable(core);
-        Reservation r = tryReserve(core, true);
+        Reservation r = tryReserve(core, true, null);
         if (r == null) throw new ReservationException("core " + core.toList() + " is not free: " + heldList(core));
         return r;
     }
 
-    /** The most preferred free CPU (see the class comment). */
+    /**
+     * The most preferred free CPU (see the class comment). A CPU whose lock file cannot be used
+     * (another user's, a directory or FIFO in its place, unreadable) is skipped; when no CPU is
+     * left, the message says why for each.
+     */
     public Reservation reserveAny() {
         for (int i = 0; i < order.length; i++) {
             int cpu = order[i];
-            if (table.tryLock(cpu)) return new Reservation(table, single[i], singleList[i], false);
+            try {
+                if (table.tryLock(cpu)) return new Reservation(table, single[i], singleList[i], false);
+            } catch (ReservationException e) {
+                // unusable: skipped here; the search below says why
+            }
         }
         return reserve(-1, false, CpuStrategy.ANY);  // none free: the same search, for its message
+    }
+
+    /**
+     * The most preferred free CPU, waiting up to {@code timeout} for one to be released.
+     *
+     * @throws ReservationException when none is free after {@code timeout} (or none can ever be:
+     *                              at once), or the wait is interrupted
+     */
+    public Reservation reserveAny(Duration timeout) {
+        return reserve(timeout, -1, false, CpuStrategy.ANY);
     }
 
     /** The most preferred free whole core: every SMT sibling of it. */
     public Reservation reserveWholeCore() {
         return reserve(-1, true, CpuStrategy.ANY);
+    }
+
+    /** The most preferred free whole core, waiting up to {@code timeout} for one. */
+    public Reservation reserveWholeCore(Duration timeout) {
+        return reserve(timeout, -1, true, CpuStrategy.ANY);
     }
 
     /** A free CPU that relates to {@code near}'s first CPU as the first fitting strategy says. */
@@ -228,26 +281,93 @@ public final class Reservations {
      * {@code strategies} in order.
      */
     public Reservation reserve(int anchor, boolean wholeCore, CpuStrategy... strategies) {
+        Attempt at = new Attempt();
+        Reservation r = attempt(at, anchor, wholeCore, strategies);
+        if (r == null) throw at.failure(anchor, wholeCore);
+        return r;
+    }
+
+    /**
+     * {@link #reserve(int, boolean, CpuStrategy...)}, waiting up to {@code timeout} while every
+     * fitting CPU is held by someone; fails at once when none could ever be reserved (none fits,
+     * or every fitting one is unusable).
+     */
+    public Reservation reserve(Duration timeout, int anchor, boolean wholeCore, CpuStrategy... strategies) {
+        Attempt[] last = new Attempt[1];
+        return waitFor(timeout, () -> {
+            Attempt at = new Attempt();
+            last[0] = at;
+            Reservation r = attempt(at, anchor, wholeCore, strategies);
+            if (r == null && at.held == 0) throw at.failure(anchor, wholeCore);  // waiting cannot help
+            return r;
+        }, () -> last[0].failure(anchor, wholeCore).getMessage());
+    }
+
+    /**
+     * Calls {@code tryOnce} until it returns a reservation or {@code timeout} has passed,
+     * sleeping a little longer each time (1 ms up to 50 ms).
+     */
+    private static Reservation waitFor(Duration timeout, java.util.function.Supplier<Reservation> tryOnce,
+                                       java.util.function.Supplier<String> why) {
+        if (timeout.isNegative()) throw new IllegalArgumentException("a negative timeout: " + timeout);
+        long deadline = System.nanoTime() + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
+        long sleepMillis = 1;
+        while (true) {
+            Reservation r = tryOnce.get();
+            if (r != null) return r;
+            long left = deadline - System.nanoTime();
+            if (left <= 0) throw new ReservationException(why.get() + " (after waiting " + timeout.toMillis() + " ms)");
+            try {
+                Thread.sleep(Math.min(sleepMillis, Math.max(1, left / 1_000_000)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ReservationException("interrupted while waiting for a reservation: " + why.get(), e);
+            }
+            sleepMillis = Math.min(50, sleepMillis * 2);
+        }
+    }
+
+    /** What one search tried: the strategies and why each gave nothing, and the CPUs skipped as unusable. */
+    private final class Attempt {
+        final List<String> tried = new ArrayList<>();
+        final Map<Integer, String> unusable = new java.util.TreeMap<>();
+        int held;
+
+        ReservationException failure(int anchor, boolean wholeCore) {
+            StringBuilder why = new StringBuilder("no free ").append(wholeCore ? "whole core" : "CPU")
+                    .append(" among the usable CPUs ").append(usable.isEmpty() ? "(none)" : usable.toList())
+                    .append(": tried ").append(String.join(", then ", tried));
+            CpuMask held = heldAmong(usable);
+            if (!held.isEmpty()) why.append("; held: ").append(heldList(held));
+            if (!unusable.isEmpty()) {
+                List<String> parts = new ArrayList<>();
+                unusable.forEach((cpu, reason) -> parts.add("CPU " + cpu + ": " + reason));
+                why.append("; unusable: ").append(String.join("; ", parts));
+            }
+            if (wholeCore) {
+                CpuMask partial = partialCores();
+                if (!partial.isEmpty()) why.append("; cores with CPUs outside the usable set cannot be reserved whole: ").append(partial.toList());
+            }
+            return new ReservationException(why.toString());
+        }
+    }
+
+    private Reservation attempt(Attempt at, int anchor, boolean wholeCore, CpuStrategy... strategies) {
         if (strategies.length == 0) strategies = new CpuStrategy[]{CpuStrategy.ANY};
-        List<String> tried = new ArrayList<>();
         for (CpuStrategy s : strategies) {
             List<CpuMask> candidates = wholeCore ? coreCandidates(anchor, s) : cpuCandidates(anchor, s);
+            int unusableBefore = at.unusable.size();
+            int heldBefore = at.held;
             for (CpuMask c : candidates) {
-                Reservation r = tryReserve(c, wholeCore);
+                Reservation r = tryReserve(c, wholeCore, at);
                 if (r != null) return r;
             }
-            tried.add(s.describe(anchor) + (candidates.isEmpty() ? " (none usable)" : " (all held)"));
+            boolean held = at.held > heldBefore;
+            boolean unusableToo = at.unusable.size() > unusableBefore;
+            at.tried.add(s.describe(anchor) + (candidates.isEmpty() || !held && unusableToo ? " (none usable)"
+                    : unusableToo ? " (all held or unusable)" : " (all held)"));
         }
-        StringBuilder why = new StringBuilder("no free ").append(wholeCore ? "whole core" : "CPU")
-                .append(" among the usable CPUs ").append(usable.isEmpty() ? "(none)" : usable.toList())
-                .append(": tried ").append(String.join(", then ", tried));
-        CpuMask held = heldAmong(usable);
-        if (!held.isEmpty()) why.append("; held: ").append(heldList(held));
-        if (wholeCore) {
-            CpuMask partial = partialCores();
-            if (!partial.isEmpty()) why.append("; cores with CPUs outside the usable set cannot be reserved whole: ").append(partial.toList());
-        }
-        throw new ReservationException(why.toString());
+        return null;
     }
 
     /**
@@ -258,14 +378,15 @@ public final class Reservations {
      */
     public List<Reservation> reserveGroup(int n, CpuStrategy strategy) {
         if (n < 1) throw new IllegalArgumentException("a group needs at least 1 CPU, not " + n);
+        Attempt at = new Attempt();
         for (int i = 0; i < order.length; i++) {
             int first = order[i];
-            Reservation a = tryReserve(single[i], false);
+            Reservation a = tryReserve(single[i], false, at);
             if (a == null) continue;
             List<Reservation> group = new ArrayList<>(List.of(a));
             for (CpuMask c : cpuCandidates(first, strategy)) {
                 if (group.size() == n) break;
-                Reservation r = tryReserve(c, false);
+                Reservation r = tryReserve(c, false, at);
                 if (r != null) group.add(r);
             }
             if (group.size() == n) return List.copyOf(group);
@@ -276,6 +397,8 @@ public final class Reservations {
                 .append(" among the usable CPUs ").append(usable.isEmpty() ? "(none)" : usable.toList());
         CpuMask held = heldAmong(usable);
         if (!held.isEmpty()) why.append("; held: ").append(heldList(held));
+        if (!at.unusable.isEmpty()) why.append("; unusable: CPUs ").append(CpuMask.of(usable.nbits(),
+                at.unusable.keySet().stream().mapToInt(Integer::intValue).toArray()).toList());
         throw new ReservationException(why.toString());
     }
 
@@ -305,11 +428,24 @@ public final class Reservations {
         return out;
     }
 
-    /** Locks every CPU of {@code cpus}, or none: null when any is held. */
-    private Reservation tryReserve(CpuMask cpus, boolean wholeCore) {
+    /**
+     * Locks every CPU of {@code cpus}, or none: null when any is held or (with {@code at})
+     * unusable, which {@code at} records; without {@code at} an unusable CPU throws.
+     */
+    private Reservation tryReserve(CpuMask cpus, boolean wholeCore, Attempt at) {
         int[] list = cpus.toArray();
         for (int i = 0; i < list.length; i++) {
-            if (!table.tryLock(list[i])) {
+            boolean locked;
+            try {
+                locked = table.tryLock(list[i]);
+                if (!locked && at != null) at.held++;
+            } catch (ReservationException e) {
+                for (int j = 0; j < i; j++) table.release(list[j]);
+                if (at == null) throw e;
+                at.unusable.put(list[i], e.getMessage());
+                return null;
+            }
+            if (!locked) {
                 for (int j = 0; j < i; j++) table.release(list[j]);
                 return null;
             }
@@ -333,79 +469,66 @@ public final class Reservations {
         return b.build();
     }
 
-    /** {@code pid=4242 thread=main since=2026-11-30T23:01:02Z cmd=java}: a hold of this process. */
-    private static String holderLine(LockTable.Slot here) {
-        return "pid=" + Process.PID + " thread=" + here.thread.replace(' ', '_')
-                + " since=" + Instant.ofEpochMilli(here.sinceMillis).truncatedTo(ChronoUnit.SECONDS) + " cmd=" + Process.COMMAND;
-    }
-
-    /** {@code pid=4250 uid=1000 cmd=java}: another process, from {@code /proc/<pid>}; as much as can be read. */
-    private String holderLine(long pid) {
-        ProcPid p = ProcPid.read(LIVE, pid);
-        StringBuilder sb = new StringBuilder("pid=").append(pid);
-        p.uid().ifPresent(u -> sb.append(" uid=").append(u));
-        p.command().ifPresent(c -> sb.append(" cmd=").append(c));
-        return sb.toString();
-    }
-
-    /** This process, looked up once: {@code ProcessHandle.info()} reads several /proc files. */
-    private static final class Process {
-        static final long PID = ProcessHandle.current().pid();
-        static final String COMMAND = ProcessHandle.current().info().command()
-                .map(c -> Path.of(c).getFileName().toString()).orElse("?");
-    }
-
     // ---- who holds what ----------------------------------------------------------------
 
-    /** Every CPU that has a lock file in the directory, by number: held or free, and by whom (nobody for a free one). */
+    /**
+     * Every lock file in the directory, by CPU: held (by whom, and which thread for this
+     * process), stale (held for a thread that has ended), free, unknown (no {@code /proc/locks}),
+     * or unusable (why); also every holder of a lock file removed while held, and files that are
+     * no corescope lock file ({@code cpu} -1, state {@code foreign}).
+     */
     public List<Holding> holdings() {
-        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
-        List<Integer> cpus = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(directory)) {
-            for (Path p : ds) {
-                Matcher m = LOCK_FILE.matcher(p.getFileName().toString());
-                if (m.matches()) cpus.add(Integer.parseInt(m.group(1)));
-            }
-        } catch (IOException e) {
-            throw new ReservationException("cannot list " + directory + ": " + e.getMessage(), e);
-        }
-        cpus.sort(null);
-        List<Holding> out = new ArrayList<>();
-        for (int cpu : cpus) out.add(holding(cpu, locks));
-        return out;
+        return LockView.holdings(directory, table);
     }
 
-    private Holding holding(int cpu, Map<String, Long> locks) {
-        LockTable.Slot here = table.heldHere(cpu);
-        if (here != null) return new Holding(cpu, "held", Process.PID, true, holderLine(here));
-        if (locks == null) return new Holding(cpu, "unknown", -1, false, "");
-        Long pid = locks.get(table.key(cpu));
-        if (pid == null) return new Holding(cpu, "free", -1, false, "");
-        return new Holding(cpu, "held", pid, pid == Process.PID, holderLine(pid));
+    /**
+     * The holdings of {@code directory}, read without creating or locking anything (a missing
+     * directory holds nothing): what {@code corescope reservations} shows.
+     *
+     * @throws ReservationException when it exists but cannot be used (a symbolic link, not a directory, ...)
+     */
+    public static List<Holding> holdingsIn(Path directory) {
+        return LockView.holdings(directory, LockTable.existing(directory));
     }
 
     /**
      * The holdings as text, like OpenHFT's {@code AffinityLock.dumpLocks()}:
      * <pre>
      * # reservations in /tmp/corescope-reservations (usable CPUs 0-3)
-     * CPU  state   pid      holder
-     *   0  free    -
-     *   1  held    4242     pid=4242 thread=main since=2026-11-30T23:01:02Z cmd=java (this process)
-     *   2  held    4250     pid=4250 uid=1000 cmd=java
+     * CPU  state    pid      holder
+     *   0  free     -
+     *   1  held     4242     pid=4242 thread=main since=2026-11-30T23:01:02Z cmd=java (this process)
+     *   2  held     4250     pid=4250 uid=1000 cmd=java
+     *   3  unusable -        it belongs to uid 1001, and only lock files of root are trusted: ...
+     *   -  foreign  -        not a corescope lock file: cpu-99999999999.lock
      * </pre>
+     * Every string from outside is escaped ({@code \e}, {@code \n}, ...): one line per row.
      */
     public String dump() {
-        List<Holding> hs = holdings();
+        return dump(directory, usable, holdings(), true);
+    }
+
+    /** {@link #dump()} for {@link #holdingsIn(Path)}: nothing is created or locked. */
+    public static String dumpOf(Path directory, CpuMask usable) {
+        Path abs = directory.toAbsolutePath().normalize();
+        boolean exists = Files.exists(abs, LinkOption.NOFOLLOW_LINKS);
+        return dump(abs, usable, exists ? holdingsIn(abs) : List.of(), exists);
+    }
+
+    private static String dump(Path directory, CpuMask usable, List<Holding> hs, boolean exists) {
         StringBuilder sb = new StringBuilder();
-        sb.append("# reservations in ").append(directory).append(" (usable CPUs ")
+        sb.append("# reservations in ").append(dev.corescope.text.Terminal.escape(directory.toString())).append(" (usable CPUs ")
                 .append(usable.isEmpty() ? "none" : usable.toList()).append(")\n");
+        if (!exists) return sb.append("the directory does not exist: nothing has been reserved here\n").toString();
         if (hs.isEmpty()) return sb.append("no CPU has been reserved here yet\n").toString();
-        int w = Math.max(3, String.valueOf(hs.getLast().cpu()).length());
-        sb.append(String.format("%" + w + "s  %-7s %-8s %s%n", "CPU", "state", "pid", "holder"));
+        int w = 3;
+        for (Holding h : hs) w = Math.max(w, String.valueOf(h.cpu()).length());
+        sb.append(String.format("%" + w + "s  %-8s %-8s %s%n", "CPU", "state", "pid", "holder"));
         for (Holding h : hs) {
-            String who = h.holder();
+            String who = dev.corescope.text.Terminal.escape(h.holder());
             if (h.thisProcess()) who += " (this process)";
-            sb.append(String.format("%" + w + "d  %-7s %-8s %s", h.cpu(), h.state(), h.pid() < 0 ? "-" : String.valueOf(h.pid()), who).stripTrailing()).append('\n');
+            sb.append(String.format("%" + w + "s  %-8s %-8s %s", h.cpu() < 0 ? "-" : String.valueOf(h.cpu()), h.state(),
+                    h.pid() < 0 ? "-" : String.valueOf(h.pid()), who).stripTrailing()).append('\n');
         }
         return sb.toString();
     }
@@ -425,13 +548,16 @@ public final class Reservations {
         return String.join(", ", parts);
     }
 
-    /** {@code held by pid 4242 (this process, thread main)} or {@code held by pid 4250 (thread x ...)} */
+    /** {@code held by this process (thread main)} or {@code held by pid 4250 (pid=4250 uid=1000 cmd=java)}: escaped. */
     private String heldBy(int cpu) {
         LockTable.Slot here = table.heldHere(cpu);
-        if (here != null) return "held by this process (thread " + here.thread + ")";
+        if (here != null) {
+            return "held by this process (thread " + dev.corescope.text.Terminal.escape(here.thread)
+                    + (here.stale() ? ", which has ended without closing the reservation: stale" : "") + ")";
+        }
         Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
         Long pid = locks == null ? null : locks.get(table.key(cpu));
-        if (pid != null) return "held by pid " + pid + " (" + holderLine(pid) + ")";
+        if (pid != null) return "held by pid " + pid + " (" + LockView.holderLine(pid) + ")";
         return "held by another process";
     }
 }

@@ -48,4 +48,13 @@ public interface BenchFamily {
     default java.util.List<MeasuredFunction> measuredFunctions() {
         return java.util.List.of();
     }
+
+    /**
+     * The claims of the seed this family re-runs, as data ({@code bench.<family>.<Family>Claims}):
+     * what the patch's mail says, which rows measure it here and which do not count. The report
+     * tests them with rules that name no seed ({@code report.SeedVerdicts}). None by default.
+     */
+    default java.util.List<dev.corescope.report.Claim> claims() {
+        return java.util.List.of();
+    }
 }

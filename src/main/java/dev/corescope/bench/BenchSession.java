@@ -54,6 +54,23 @@ public final class BenchSession {
 
         default void familyFinished(int index, int total, BenchFamily family, ResultsFile.Failure failure) {
         }
+
+        /** {@code first}, then {@code second}, for each event. */
+        static Listener both(Listener first, Listener second) {
+            return new Listener() {
+                @Override
+                public void familyStarted(int index, int total, BenchFamily family) {
+                    first.familyStarted(index, total, family);
+                    second.familyStarted(index, total, family);
+                }
+
+                @Override
+                public void familyFinished(int index, int total, BenchFamily family, ResultsFile.Failure failure) {
+                    first.familyFinished(index, total, family, failure);
+                    second.familyFinished(index, total, family, failure);
+                }
+            };
+        }
     }
 
     private final List<BenchFamily> families;
@@ -166,7 +183,9 @@ public final class BenchSession {
         List<ResultsFile.Failure> allFailures = new ArrayList<>(failures);
         if (!finished) allFailures.addAll(unfinished(abortReason == null ? "still running" : abortReason));
         Environment env = start == null ? null : probe.finish(start, Instant.now(), pinnedCpus(results));
-        return new ResultsFile(ResultsFile.SCHEMA, env, results, layouts, histograms, matrix, allFailures, counters, topology, code, models);
+        ResultsFile file = ResultsFile.builder().environment(env).results(results)
+                .layouts(layouts).histograms(histograms).matrix(matrix).failures(allFailures).counters(counters).topology(topology).code(code).models(models).build();
+        return file.withClaims(dev.corescope.report.SeedVerdicts.evaluate(file, Families.claims(families)));
     }
 
     /** Failures for the families from {@link #processed} on: the one running, then those not started. */

@@ -25,16 +25,37 @@ public final class Families {
         return out;
     }
 
+    /** The claims of every family in {@code families}, in registry order. */
+    public static List<dev.corescope.report.Claim> claims(List<BenchFamily> families) {
+        List<dev.corescope.report.Claim> out = new ArrayList<>();
+        for (BenchFamily f : families) out.addAll(f.claims());
+        return out;
+    }
+
+    /** {@link #claims(List)} of every registered family. */
+    public static List<dev.corescope.report.Claim> claims() {
+        return claims(all());
+    }
+
     /** The views of {@code families} for the HTML page: each one's text and pictures of a results file. */
     public static FamilyViews views(List<BenchFamily> families) {
-        return file -> {
-            List<FamilyViews.View> views = new ArrayList<>();
-            for (BenchFamily f : families) {
-                Optional<String> text = f.text(file);
-                List<String> svgs = f.picture(file).map(List::of).orElse(List.of());
-                if (text.isPresent() || !svgs.isEmpty()) views.add(new FamilyViews.View(f.name(), text.orElse(null), svgs));
+        List<dev.corescope.report.Claim> claims = claims(families);
+        return new FamilyViews() {
+            @Override
+            public List<View> of(ResultsFile file) {
+                List<FamilyViews.View> views = new ArrayList<>();
+                for (BenchFamily f : families) {
+                    Optional<String> text = f.text(file);
+                    List<String> svgs = f.picture(file).map(List::of).orElse(List.of());
+                    if (text.isPresent() || !svgs.isEmpty()) views.add(new FamilyViews.View(f.name(), text.orElse(null), svgs));
+                }
+                return views;
             }
-            return views;
+
+            @Override
+            public List<dev.corescope.report.Claim> claims() {
+                return claims;
+            }
         };
     }
 

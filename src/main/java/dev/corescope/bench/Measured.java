@@ -17,8 +17,8 @@ public record Measured(Result result, Statistics stats, boolean includesPreempti
     public static Measured java(String benchmark, String variant, UndisturbedIterations u, String cpus,
                                 Map<String, Object> params) {
         double error = u.error();
-        return new Measured(new Result(benchmark, variant, "java", "op", u.unit(), u.score(),
-                Double.isNaN(error) ? null : error, u.kept(), cpus, params, u.runs()), u.stats(), u.fellBack());
+        return new Measured(Result.builder().benchmark(benchmark).variant(variant).implementation("java").metric("op").unit(u.unit())
+                .score(u.score()).error(Double.isNaN(error) ? null : error).samples(u.kept()).cpus(cpus).params(params).runs(u.runs()).build(), u.stats(), u.fellBack());
     }
 
     /**
@@ -30,7 +30,7 @@ public record Measured(Result result, Statistics stats, boolean includesPreempti
                                          Map<String, Object> params, boolean includesPreemptions) {
         ListStatistics s = new ListStatistics(perOp);
         double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
-        return new Measured(new Result(benchmark, variant, "native", "op", "ns/op", s.getMean(),
-                Double.isNaN(error) ? null : error, s.getN(), cpus, params, List.of(JmhRuns.run(s))), s, includesPreemptions);
+        return new Measured(Result.builder().benchmark(benchmark).variant(variant).implementation("native").metric("op").unit("ns/op")
+                .score(s.getMean()).error(Double.isNaN(error) ? null : error).samples(s.getN()).cpus(cpus).params(params).runs(List.of(JmhRuns.run(s))).build(), s, includesPreemptions);
     }
 }

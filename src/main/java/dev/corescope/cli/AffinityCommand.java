@@ -68,7 +68,8 @@ final class AffinityCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.svg) throw OutputFormat.TextOrJson.refused(format);
+        OutputFormat.TextOrJson accepted = new OutputFormat.TextOrJson();
+        if (!accepted.accepts(format)) throw accepted.refused(format);
         long self = ProcessHandle.current().pid();
         CpuMask allowed;
         if (pid == null) {

@@ -66,19 +66,16 @@ final class CompareCommand implements Callable<Integer> {
                     + "(e.g. 2 for runs that differ by 2%% in one standard deviation)")
     String noiseFloor;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, or html (the report page's before/after view, on stdout)")
-    String format = "text";
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, or html (the report page's before/after view, on stdout)",
+            converter = OutputFormat.TextJsonOrHtml.class)
+    OutputFormat format = OutputFormat.text;
 
     @Option(names = "--wide", description = "one line per row, however long (text)")
     boolean wide;
 
     @Override
     public Integer call() {
-        if (!List.of("text", "json", "html").contains(format)) {
-            throw new UsageException("--format " + (format.length() > 40 ? format.substring(0, 40) + "..." : format)
-                    + ": compare prints text, json or html");
-        }
-        if (format.equals("html") && (!moreBefore.isEmpty() || !moreAfter.isEmpty())) {
+        if (format == OutputFormat.html && (!moreBefore.isEmpty() || !moreAfter.isEmpty())) {
             throw new UsageException("--format html: one file per side (the page shows two files); use text or json with --before/--after");
         }
         Double floor = noiseFloor == null ? null : parseFloor(noiseFloor);
@@ -87,8 +84,8 @@ final class CompareCommand implements Callable<Integer> {
         Comparison c = Comparison.of(name(before, moreBefore), a, name(after, moreAfter), b, floor);
         PrintWriter out = spec.commandLine().getOut();
         out.print(switch (format) {
-            case "json" -> Json.write(c);
-            case "html" -> dev.corescope.report.HtmlReport.page(List.of(new dev.corescope.report.HtmlReport.Input(before.toString(), a.getFirst()),
+            case json -> Json.write(c);
+            case html -> dev.corescope.report.HtmlReport.page(List.of(new dev.corescope.report.HtmlReport.Input(before.toString(), a.getFirst()),
                     new dev.corescope.report.HtmlReport.Input(after.toString(), b.getFirst())),
                     FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)), java.time.Instant.now());
             default -> ComparisonText.render(c, wide ? Integer.MAX_VALUE : ComparisonText.WIDTH);

@@ -40,12 +40,21 @@ final class FileViews {
      */
     static FamilyViews of(Map<ResultsFile, Path> byIdentity) {
         List<BenchFamily> families = Families.all();
-        return file -> {
-            List<FamilyViews.View> out = new ArrayList<>();
-            for (BenchFamily f : families) {
-                out.addAll(render(byIdentity.get(file), file, f.name(), () -> Families.views(List.of(f)).of(file)));
+        List<dev.corescope.report.Claim> claims = Families.claims(families);
+        return new FamilyViews() {
+            @Override
+            public List<View> of(ResultsFile file) {
+                List<FamilyViews.View> out = new ArrayList<>();
+                for (BenchFamily f : families) {
+                    out.addAll(render(byIdentity.get(file), file, f.name(), () -> Families.views(List.of(f)).of(file)));
+                }
+                return out;
             }
-            return out;
+
+            @Override
+            public List<dev.corescope.report.Claim> claims() {
+                return claims;
+            }
         };
     }
 

@@ -65,17 +65,14 @@ final class JitterCommand implements Callable<Integer> {
     @Option(names = "--together", description = "CPUs that share no core at the same time")
     boolean together;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json")
-    String format = "text";
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json", converter = OutputFormat.TextOrJson.class)
+    OutputFormat format = OutputFormat.text;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "also write the results file (JSON) to FILE, for compare and report")
     Path output;
 
     @Override
     public Integer call() throws Exception {
-        if (!format.equals("text") && !format.equals("json")) {
-            throw new UsageException("--format " + format + ": jitter prints text or json");
-        }
         if (inTurn && together) throw new UsageException("--in-turn and --together: choose one");
         double window = parseSeconds(seconds);
         OutputFile target = output == null ? null : OutputFile.check(output, "-o");
@@ -99,18 +96,11 @@ final class JitterCommand implements Callable<Integer> {
             return Main.EXIT_FAILURE;
         }
         Environment env = probe.finish(start, Instant.now(), measured);
-        ResultsFile file = new ResultsFile(ResultsFile.SCHEMA, env, List.of(), null, null, null, null, null,
-                live.forResults(), List.of(), Map.of(), report);
+        ResultsFile file = ResultsFile.builder().environment(env).topology(live.forResults()).jitter(report).build();
         String json = Json.write(file);
-        if (target != null) {
-            try {
-                target.write(json);
-            } catch (IOException e) {
-                throw target.cannotWrite(e);
-            }
-        }
+        new ResultsWriter(target, false).finish(file, 1);
         PrintWriter out = spec.commandLine().getOut();
-        if (format.equals("json")) {
+        if (format == OutputFormat.json) {
             out.print(json);
         } else {
             out.print(JitterText.render(report));

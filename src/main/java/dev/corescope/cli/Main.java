@@ -164,7 +164,7 @@ public final class Main implements Callable<Integer> {
         cl.getSubcommands().get("jmh").setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("corescope: " + shorten(String.valueOf(ex.getMessage()).replace('\n', ' ')) + " (see --help)");
+            err.println("corescope: " + shorten(dev.corescope.text.Terminal.escape(String.valueOf(ex.getMessage()).replace('\n', ' '))) + " (see --help)");
             err.flush();
             return EXIT_USAGE;
         });
@@ -229,7 +229,8 @@ public final class Main implements Callable<Integer> {
                     + (ex.getMessage() == null ? "" : ": " + ex.getMessage())
                     + " (a bug in corescope; --debug or " + DEBUG_ENV + "=1 prints where)";
         }
-        return String.valueOf(msg).replace('\n', ' ').replace('\r', ' ');
+        // one line, and nothing quoted from an input or another process can steer the terminal
+        return dev.corescope.text.Terminal.escape(String.valueOf(msg));
     }
 
     /**

@@ -86,7 +86,8 @@ final class MaskCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.svg) throw OutputFormat.TextOrJson.refused(format);
+        OutputFormat.TextOrJson accepted = new OutputFormat.TextOrJson();
+        if (!accepted.accepts(format)) throw accepted.refused(format);
         String expr = String.join(" ", words);
         if (nbits != null && (nbits < 1 || nbits > MAX_NBITS)) {
             throw new UsageException("--nbits " + nbits + ": must be between 1 and " + MAX_NBITS);

@@ -2,32 +2,75 @@ package dev.corescope.cli;
 
 import picocli.CommandLine;
 
-/** {@code --format}: text for people, json for scripts (and svg where a command draws). */
-enum OutputFormat {
-    text, json, svg;
+import java.util.List;
 
-    /**
-     * {@code --format} of a command that does not draw: its error names text and json only,
-     * not every constant of this enum.
-     */
-    static final class TextOrJson implements CommandLine.ITypeConverter<OutputFormat> {
+/**
+ * {@code --format} of every command: text for people, json for scripts, svg where a command
+ * draws, html where it makes a page. Each command names what it accepts with one of the
+ * converters below, so its error lists those and nothing it would refuse.
+ */
+enum OutputFormat {
+    text, json, svg, html;
+
+    /** A converter that accepts only some formats; its error lists them. */
+    abstract static class Only implements CommandLine.ITypeConverter<OutputFormat> {
+        private final List<OutputFormat> accepted;
+
+        Only(OutputFormat... accepted) {
+            this.accepted = List.of(accepted);
+        }
+
         @Override
         public OutputFormat convert(String value) {
-            if (value.equals("text")) return text;
-            if (value.equals("json")) return json;
+            for (OutputFormat f : accepted) if (f.name().equals(value)) return f;
             throw new CommandLine.TypeConversionException(why(value));
         }
 
-        static String why(String value) {
-            return "expected text or json but was '" + Main.shorten(value) + "'";
+        boolean accepts(OutputFormat f) {
+            return accepted.contains(f);
+        }
+
+        String why(String value) {
+            List<String> names = accepted.stream().map(Enum::name).toList();
+            String list = names.size() == 1 ? names.getFirst()
+                    : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.getLast();
+            return "expected " + list + " but was '" + Main.shorten(value) + "'";
         }
 
         /**
          * The same line picocli prints for a value this converter refuses, for a command that
-         * was started without picocli ({@link ShortCommands}) and gets svg.
+         * was started without picocli ({@link ShortCommands}).
          */
-        static UsageException refused(OutputFormat f) {
+        UsageException refused(OutputFormat f) {
             return new UsageException("Invalid value for option '--format': " + why(f.name()) + " (see --help)");
+        }
+    }
+
+    /** mask, affinity, jitter, reservations. */
+    static final class TextOrJson extends Only {
+        TextOrJson() {
+            super(text, json);
+        }
+    }
+
+    /** bench and topology, which draw. */
+    static final class TextJsonOrSvg extends Only {
+        TextJsonOrSvg() {
+            super(text, json, svg);
+        }
+    }
+
+    /** compare: its html is the report page's before/after view. */
+    static final class TextJsonOrHtml extends Only {
+        TextJsonOrHtml() {
+            super(text, json, html);
+        }
+    }
+
+    /** report: the page, or the text bench printed. */
+    static final class HtmlOrText extends Only {
+        HtmlOrText() {
+            super(html, text);
         }
     }
 }

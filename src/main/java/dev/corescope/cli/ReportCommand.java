@@ -65,8 +65,9 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE.html", description = "the page to write (whole or not at all); with --format text, where the text goes instead of stdout")
     Path output;
 
-    @Option(names = "--format", paramLabel = "html|text", description = "html (the page, the default) or text (what bench printed)")
-    String format = "html";
+    @Option(names = "--format", paramLabel = "html|text", description = "html (the page, the default) or text (what bench printed)",
+            converter = OutputFormat.HtmlOrText.class)
+    OutputFormat format = OutputFormat.html;
 
     @Option(names = "--family", paramLabel = "NAME", description = "with --format text: only this family")
     String family;
@@ -78,16 +79,16 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         switch (format) {
-            case "html" -> {
+            case html -> {
                 if (family != null) throw new UsageException("report --family: goes with --format text");
                 if (wide) throw new UsageException("report --wide: goes with --format text");
                 if (output == null) throw new UsageException("report: -o FILE.html is needed for the page (or --format text to print)");
             }
-            case "text" -> {
+            case text -> {
                 if (files.size() != 1) throw new UsageException("report --format text: one results file at a time (" + files.size() + " given)");
                 return text();
             }
-            default -> throw new UsageException("--format " + format + ": report writes html or text");
+            default -> throw new IllegalStateException("report --format " + format);
         }
         OutputFile file = OutputFile.check(output, "-o", files);
         Map<ResultsFile, Path> read = new IdentityHashMap<>();

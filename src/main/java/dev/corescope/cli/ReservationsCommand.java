@@ -3,17 +3,24 @@ package dev.corescope.cli;
 import dev.corescope.affinity.Holding;
 import dev.corescope.affinity.Reservations;
 import dev.corescope.report.Json;
+import dev.corescope.text.Terminal;
 import dev.corescope.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code reservations}: which CPUs corescope users hold ({@code affinity.Reservations}), and who. */
+/**
+ * {@code reservations}: which CPUs corescope users hold ({@code affinity.Reservations}), and who.
+ * A read-only view: it creates no directory and no lock file, and locks nothing.
+ */
 @Command(name = "reservations",
         mixinStandardHelpOptions = true,
         description = {
@@ -23,7 +30,9 @@ import java.util.concurrent.Callable;
                 "(default /tmp/corescope-reservations, shared by every user of the machine;",
                 "-Dcorescope.reservations.dir or CORESCOPE_RESERVATIONS_DIR for another one);",
                 "it ends when its process does.",
-                "held: the pid holds the lock now (from /proc/locks); free: nobody does.",
+                "held: the pid holds the lock now (from /proc/locks); stale: held for a thread",
+                "that has ended; free: nobody does; unusable: no reservation can use the file",
+                "(why); foreign: not a corescope lock file. Looking creates and locks nothing.",
                 "",
                 "Examples:",
                 "  ./run.sh reservations",
@@ -35,30 +44,39 @@ final class ReservationsCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--dir", paramLabel = "DIR", description = "the reservation directory; default: the library's")
-    Path dir;
+    String dir;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json")
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json", converter = OutputFormat.TextOrJson.class)
     OutputFormat format = OutputFormat.text;
 
-    /** The JSON form: the directory, the usable CPUs, one entry per CPU with a lock file. */
+    /** The JSON form: the directory, the usable CPUs, one entry per lock file (and per foreign file). */
     record Report(String directory, String usable, List<Holding> holdings) {
     }
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.svg) throw new UsageException("--format svg: reservations prints text or json");
-        Reservations r;
-        if (dir == null) {
-            r = Reservations.shared();
-        } else {
-            Topology t = Topology.live();
-            r = Reservations.of(dir, t, t.usable());
-        }
+        Path d = dir == null ? Reservations.configuredDirectory() : directory(dir);
+        Topology t = Topology.live();
         var out = spec.commandLine().getOut();
         out.print(format == OutputFormat.json
-                ? Json.write(new Report(r.directory().toString(), r.usable().toList(), r.holdings()))
-                : r.dump());
+                ? Json.write(new Report(d.toString(), t.usable().toList(), Reservations.holdingsIn(d)))
+                : Reservations.dumpOf(d, t.usable()));
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    /** {@code --dir}: a path that is a directory or does not exist yet (2 otherwise). */
+    private static Path directory(String s) {
+        if (s.isBlank()) throw new UsageException("--dir '" + Terminal.escape(s) + "': an empty path names no directory");
+        Path p;
+        try {
+            p = Path.of(s).toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw new UsageException("--dir " + Terminal.escape(s) + ": not a path (" + e.getReason() + ")");
+        }
+        if (Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(p)) {
+            throw new UsageException("--dir " + Terminal.escape(s) + ": not a directory");
+        }
+        return p;
     }
 }

@@ -57,8 +57,8 @@ final class ShortCommands {
         try {
             if (o.has("--nbits")) c.nbits = asciiInt(o.get("--nbits"));
             if (o.has("--input")) c.input = MaskCommand.Input.valueOf(o.get("--input"));
-            if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
-        } catch (IllegalArgumentException e) {
+            if (o.has("--format")) c.format = new OutputFormat.TextOrJson().convert(o.get("--format"));
+        } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
             return OptionalInt.empty();
         }
         c.words = o.positional;
@@ -71,8 +71,8 @@ final class ShortCommands {
         if (o == null || !o.positional.isEmpty()) return OptionalInt.empty();
         try {
             if (o.has("--pid")) c.pid = asciiInt(o.get("--pid"));
-            if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
-        } catch (IllegalArgumentException e) {
+            if (o.has("--format")) c.format = new OutputFormat.TextOrJson().convert(o.get("--format"));
+        } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
             return OptionalInt.empty();
         }
         return call(c);

@@ -42,7 +42,7 @@ final class TopologyCommand implements Callable<Integer> {
     @Option(names = "--root", paramLabel = "DIR", description = "read a saved tree (holding sys/ and proc/) instead of the live machine")
     Path root;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json or svg")
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json or svg", converter = OutputFormat.TextJsonOrSvg.class)
     OutputFormat format = OutputFormat.text;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report to FILE (whole or not at all) instead of stdout")
@@ -60,6 +60,7 @@ final class TopologyCommand implements Callable<Integer> {
             case text -> TopologyText.render(t);
             case json -> TopologyJson.render(t);
             case svg -> TopologySvg.render(t);
+            case html -> throw new IllegalStateException("topology --format html");
         };
         if (file != null) {
             try {
@@ -109,7 +110,7 @@ final class TopologyCommand implements Callable<Integer> {
                     case "--format" -> {
                         if (formatSeen) return OptionalInt.empty();
                         formatSeen = true;
-                        c.format = OutputFormat.valueOf(value);
+                        c.format = new OutputFormat.TextJsonOrSvg().convert(value);
                     }
                     case "-o", "--output" -> {
                         if (c.output != null) return OptionalInt.empty();
@@ -119,7 +120,7 @@ final class TopologyCommand implements Callable<Integer> {
                         return OptionalInt.empty();
                     }
                 }
-            } catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
                 return OptionalInt.empty();
             }
         }

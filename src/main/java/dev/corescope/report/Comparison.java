@@ -13,7 +13,7 @@ import java.util.Objects;
 
 /**
  * Two results files side by side, as {@code compare} prints it: rows matched on benchmark,
- * variant, implementation, metric and params ({@link Result#matchKey()}), each with the change
+ * variant, implementation, metric and params ({@link RowKey}), each with the change
  * as an effect size with its confidence interval and a finding; rows found in only one file
  * listed, never dropped; and a summary in the manner of the kernel's {@code scripts/bloat-o-meter}.
  *
@@ -147,11 +147,11 @@ public record Comparison(String before, String after, String test, List<Row> row
         Map<String, RunNoise> pools = RunNoise.pools(List.of(beforeRows, afterRows));
         RunNoise floor = noiseFloorPercent == null ? null : RunNoise.floor(noiseFloorPercent);
         Map<String, RunNoise> used = new java.util.TreeMap<>();
-        Map<String, Result> after = keyed(afterRows);
-        Map<String, Result> before = keyed(beforeRows);
+        Map<RowKey, Result> after = keyed(afterRows);
+        Map<RowKey, Result> before = keyed(beforeRows);
         List<Row> rows = new ArrayList<>();
         List<Result> onlyBefore = new ArrayList<>();
-        for (Map.Entry<String, Result> e : before.entrySet()) {
+        for (Map.Entry<RowKey, Result> e : before.entrySet()) {
             Result x = e.getValue();
             Result y = after.get(e.getKey());
             if (y == null) onlyBefore.add(x);
@@ -163,7 +163,7 @@ public record Comparison(String before, String after, String test, List<Row> row
             }
         }
         List<Result> onlyAfter = new ArrayList<>();
-        for (Map.Entry<String, Result> e : after.entrySet()) if (!before.containsKey(e.getKey())) onlyAfter.add(e.getValue());
+        for (Map.Entry<RowKey, Result> e : after.entrySet()) if (!before.containsKey(e.getKey())) onlyAfter.add(e.getValue());
 
         int better = 0, worse = 0, higher = 0, lower = 0, same = 0, untested = 0, notResolvable = 0;
         double logSum = 0;
@@ -192,9 +192,9 @@ public record Comparison(String before, String after, String test, List<Row> row
     }
 
     /** By match key, in one pass; {@link RowIdentity} has already refused a key seen twice in one file. */
-    private static Map<String, Result> keyed(List<Result> results) {
-        Map<String, Result> out = new LinkedHashMap<>();
-        for (Result r : results) out.putIfAbsent(r.matchKey(), r);
+    private static Map<RowKey, Result> keyed(List<Result> results) {
+        Map<RowKey, Result> out = new LinkedHashMap<>();
+        for (Result r : results) out.putIfAbsent(r.key(), r);
         return out;
     }
 

@@ -15,6 +15,14 @@ public interface FamilyViews {
     List<View> of(ResultsFile file);
 
     /**
+     * The families' claims, which the page tests against each file ({@link SeedVerdicts}); none by
+     * default, and then a file's own saved {@code claims} are shown.
+     */
+    default List<Claim> claims() {
+        return List.of();
+    }
+
+    /**
      * @param family the family's name
      * @param text   its full text report, or null when the file holds no model for it
      * @param svgs   its pictures (SVG documents), possibly none

@@ -27,11 +27,13 @@ public enum Finding {
     }
 
     /** The finding as people read it and as JSON carries it, e.g. {@code not testable here}. */
+    @com.fasterxml.jackson.annotation.JsonValue
     public String words() {
         return words;
     }
 
     /** The finding whose {@link #words()} are {@code words}. */
+    @com.fasterxml.jackson.annotation.JsonCreator
     public static Finding ofWords(String words) {
         for (Finding f : values()) if (f.words.equals(words)) return f;
         throw new IllegalArgumentException("not a finding: " + words);

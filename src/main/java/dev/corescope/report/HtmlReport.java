@@ -95,7 +95,7 @@ public final class HtmlReport {
 
         // The verdicts of the newest file (the after file of a pair) come first, then the contents.
         int verdictsOf = inputs.size() == 2 ? 2 : inputs.size() == 1 ? 1 : 0;
-        List<SeedVerdicts.Verdict> verdicts = verdictsOf == 0 ? List.of() : SeedVerdicts.of(inputs.get(verdictsOf - 1).file());
+        List<SeedVerdicts.Verdict> verdicts = verdictsOf == 0 ? List.of() : SeedVerdicts.of(inputs.get(verdictsOf - 1).file(), views.claims());
         VerdictsHtml.toc(h, inputs, !verdicts.isEmpty());
         VerdictsHtml.section(h, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
         if (inputs.size() == 2) {
@@ -105,14 +105,17 @@ public final class HtmlReport {
             h.append("<p class=\"note\">The before/after view is drawn for exactly two files; with ")
                     .append(inputs.size()).append(", run <code>compare A B</code> for each pair of interest.</p>\n");
         }
-        for (int i = 0; i < inputs.size(); i++) file(h, i + 1, inputs.get(i), heatmap, views.of(inputs.get(i).file()));
+        for (int i = 0; i < inputs.size(); i++) {
+            file(h, i + 1, inputs.get(i), heatmap, views.of(inputs.get(i).file()), SeedVerdicts.of(inputs.get(i).file(), views.claims()));
+        }
         h.append("</main>\n</body>\n</html>\n");
         return h.toString();
     }
 
     // ---- one results file ---------------------------------------------------------------
 
-    private static void file(StringBuilder h, int index, Input in, Function<Matrix, String> heatmap, List<FamilyViews.View> views) {
+    private static void file(StringBuilder h, int index, Input in, Function<Matrix, String> heatmap, List<FamilyViews.View> views,
+                             List<SeedVerdicts.Verdict> verdicts) {
         ResultsFile f = in.file();
         h.append("<section id=\"file-").append(index).append("\" class=\"results-file\">\n");
         h.append("<h2>").append(esc(in.name())).append("</h2>\n");
@@ -125,7 +128,6 @@ public final class HtmlReport {
         }
 
         NoisyRows.section(h, index, f);
-        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.of(f);
         h.append("<h3 id=\"file-").append(index).append("-machine\">Machine</h3>\n");
         topology(h, index, f.topology());
         if (e != null) environment(h, e);

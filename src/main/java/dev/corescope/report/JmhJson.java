@@ -52,10 +52,10 @@ final class JmhJson {
             if (score == null || !score.isNumber()) throw new BadResultsFileException(file, at + ".primaryMetric has no numeric score");
             JsonNode err = metric.get("scoreError");
             Double error = err != null && err.isNumber() && Double.isFinite(err.asDouble()) ? err.asDouble() : null;
-            rows.add(new Result(cls, method, "java", text(file, b, "mode", at), text(file, metric, "scoreUnit", at + ".primaryMetric"),
-                    score.asDouble(), error, Math.max(1, samples), "", params, runs));
+            rows.add(Result.builder().benchmark(cls).variant(method).implementation("java").metric(text(file, b, "mode", at)).unit(text(file, metric, "scoreUnit", at + ".primaryMetric"))
+                    .score(score.asDouble()).error(error).samples(Math.max(1, samples)).cpus("").params(params).runs(runs).build());
         }
-        return new ResultsFile(ResultsFile.SCHEMA, null, rows, null, null, null, null);
+        return ResultsFile.builder().results(rows).build();
     }
 
     private static String text(Path file, JsonNode node, String field, String at) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.corescope.jitter.JitterReport;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,14 +19,19 @@ import java.util.Map;
  * machine's topology summary and picture; {@code code} the machine code of the measured
  * functions (docs/formats-code.md); {@code models} each family's typed model by family name,
  * from which its view renders what the live run printed; {@code jitter} a jitter run's per-CPU
- * rows (docs/jitter.md).
+ * rows (docs/jitter.md); {@code claims} each seed claim's finding from this file's rows
+ * ({@link ClaimResult}, docs/verdicts.md).
+ *
+ * <p>Made with {@link #builder()} (or {@link #toBuilder()} to change one part): a new field is
+ * one more component here and one more setter on {@link Builder}, and no caller changes. The
+ * canonical constructor is for Jackson.
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                           MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models,
-                          JitterReport jitter) {
+                          JitterReport jitter, List<ClaimResult> claims) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -37,36 +43,149 @@ public record ResultsFile(String schema, Environment environment,
         counters = counters == null ? List.of() : List.copyOf(counters);
         code = code == null ? List.of() : List.copyOf(code);
         models = models == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(models));
+        claims = claims == null ? List.of() : List.copyOf(claims);
     }
 
-    /** Without a jitter run. */
-    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
-                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
-                       MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, models, null);
+    /** This file with {@code claims} as its claims' findings. */
+    public ResultsFile withClaims(List<ClaimResult> claims) {
+        return toBuilder().claims(claims).build();
     }
 
-    /** Without family models (files from before them, and tests). */
-    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
-                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
-                       MachineTopology topology, List<MachineCode> code) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, code, Map.of(), null);
+    /** An empty file of {@link #SCHEMA} to fill; every part left unset is absent (results {@code []}). */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** Without machine code and family models. */
-    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
-                       List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
-                       MachineTopology topology) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, counters, topology, List.of(), Map.of(), null);
-    }
-
-    /** The first version's fields, without counters and topology. */
-    public ResultsFile(String schema, Environment environment, List<Result> results, List<Layout> layouts,
-                       List<Histogram> histograms, Matrix matrix, List<Failure> failures) {
-        this(schema, environment, results, layouts, histograms, matrix, failures, List.of(), null, List.of(), Map.of(), null);
+    /** A builder holding every part of this file, to change some of them. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.schema = schema;
+        b.environment = environment;
+        b.results.addAll(results);
+        b.layouts.addAll(layouts);
+        b.histograms.addAll(histograms);
+        b.matrix = matrix;
+        b.failures.addAll(failures);
+        b.counters.addAll(counters);
+        b.topology = topology;
+        b.code.addAll(code);
+        b.models.putAll(models);
+        b.jitter = jitter;
+        b.claims.addAll(claims);
+        return b;
     }
 
     /** A family that did not finish: its name and why. */
     public record Failure(String benchmark, String reason) {
+    }
+
+    /**
+     * The parts of a results file, each set by name. List setters replace the list
+     * ({@code results(rows)}); {@code add...} appends; {@code null} means none.
+     */
+    public static final class Builder {
+        private String schema = SCHEMA;
+        private Environment environment;
+        private final List<Result> results = new ArrayList<>();
+        private final List<Layout> layouts = new ArrayList<>();
+        private final List<Histogram> histograms = new ArrayList<>();
+        private Matrix matrix;
+        private final List<Failure> failures = new ArrayList<>();
+        private final List<Counters> counters = new ArrayList<>();
+        private MachineTopology topology;
+        private final List<MachineCode> code = new ArrayList<>();
+        private final Map<String, JsonNode> models = new LinkedHashMap<>();
+        private JitterReport jitter;
+        private final List<ClaimResult> claims = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        public Builder schema(String schema) {
+            this.schema = schema;
+            return this;
+        }
+
+        public Builder environment(Environment environment) {
+            this.environment = environment;
+            return this;
+        }
+
+        public Builder results(List<Result> results) {
+            return replace(this.results, results);
+        }
+
+        public Builder addResult(Result result) {
+            results.add(result);
+            return this;
+        }
+
+        public Builder layouts(List<Layout> layouts) {
+            return replace(this.layouts, layouts);
+        }
+
+        public Builder histograms(List<Histogram> histograms) {
+            return replace(this.histograms, histograms);
+        }
+
+        public Builder matrix(Matrix matrix) {
+            this.matrix = matrix;
+            return this;
+        }
+
+        public Builder failures(List<Failure> failures) {
+            return replace(this.failures, failures);
+        }
+
+        public Builder addFailure(String benchmark, String reason) {
+            failures.add(new Failure(benchmark, reason));
+            return this;
+        }
+
+        public Builder counters(List<Counters> counters) {
+            return replace(this.counters, counters);
+        }
+
+        public Builder topology(MachineTopology topology) {
+            this.topology = topology;
+            return this;
+        }
+
+        public Builder code(List<MachineCode> code) {
+            return replace(this.code, code);
+        }
+
+        /** The typed models by family name, replacing any set before. */
+        public Builder models(Map<String, JsonNode> models) {
+            this.models.clear();
+            if (models != null) this.models.putAll(models);
+            return this;
+        }
+
+        public Builder model(String family, JsonNode model) {
+            models.put(family, model);
+            return this;
+        }
+
+        public Builder jitter(JitterReport jitter) {
+            this.jitter = jitter;
+            return this;
+        }
+
+        /** Each claim's finding ({@code SeedVerdicts.evaluate}). */
+        public Builder claims(List<ClaimResult> claims) {
+            return replace(this.claims, claims);
+        }
+
+        public ResultsFile build() {
+            return new ResultsFile(schema, environment, results, layouts, histograms, matrix, failures, counters,
+                    topology, code, models, jitter, claims);
+        }
+
+        private <T> Builder replace(List<T> to, List<T> from) {
+            to.clear();
+            if (from != null) to.addAll(from);
+            return this;
+        }
     }
 }

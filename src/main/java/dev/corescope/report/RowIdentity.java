@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * What makes a results file fit to compare: every row names its benchmark, variant,
  * implementation, metric and unit; figures are finite, errors not negative, samples at least
- * one; and no two rows of one file share an identity, {@link Result#matchKey()} (benchmark,
+ * one; and no two rows of one file share an identity, {@link RowKey} (benchmark,
  * variant, implementation, metric, params). A repeated row is refused rather than guessed at:
  * repeated runs of the same build belong in separate files, given to {@code compare} with
  * {@code --before}/{@code --after}, where they become the runs of one row. The check is one
@@ -45,7 +45,7 @@ public final class RowIdentity {
 
     /** Refuses the first malformed or repeated row. */
     static void check(Path file, List<Result> rows) {
-        Map<String, Integer> seen = new HashMap<>(rows.size() * 2);
+        Map<RowKey, Integer> seen = new HashMap<>(rows.size() * 2);
         for (int i = 0; i < rows.size(); i++) {
             Result r = rows.get(i);
             String at = "results[" + i + "]";
@@ -69,7 +69,7 @@ public final class RowIdentity {
                     throw new BadResultsFileException(file, at + ".runs[" + j + "]: needs a finite mean, n >= 1 and sd >= 0");
                 }
             }
-            Integer first = seen.putIfAbsent(r.matchKey(), i);
+            Integer first = seen.putIfAbsent(r.key(), i);
             if (first != null) {
                 throw new BadResultsFileException(file, at + " repeats results[" + first + "] (" + describe(r) + "); rows are "
                         + "identified by benchmark, variant, implementation, metric and params, so give repeated runs as "
@@ -79,8 +79,7 @@ public final class RowIdentity {
     }
 
     private static String describe(Result r) {
-        String params = ResultsText.params(r.params());
-        String s = String.join(" ", r.benchmark(), r.variant(), r.implementation(), r.metric()) + (params.isEmpty() ? "" : " " + params);
+        String s = r.key().label();
         return s.length() > 80 ? s.substring(0, 77) + "..." : s;
     }
 }

@@ -168,12 +168,17 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
 
     /** The pools, keyed by {@code benchmark/implementation}, over every row of the given files. */
     static Map<String, RunNoise> pools(Collection<List<Result>> files) {
+        return pools(files, RunNoise::poolKey);
+    }
+
+    /** The pools, keyed by {@code key} of each row, over every row of the given files. */
+    static Map<String, RunNoise> pools(Collection<List<Result>> files, java.util.function.Function<Result, String> key) {
         Map<String, double[]> acc = new HashMap<>();
         for (List<Result> rows : files) {
             for (Result r : rows) {
                 double[] e = estimate(r);
                 if (e == null) continue;
-                double[] a = acc.computeIfAbsent(poolKey(r), k -> new double[3]);
+                double[] a = acc.computeIfAbsent(key.apply(r), k -> new double[3]);
                 a[0] += e[0] * e[1];
                 a[1] += e[1];
                 a[2]++;
@@ -190,14 +195,24 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
     }
 
     /**
+     * The row's shape: {@code benchmark/implementation/metric}, plus {@code workload=W} where the row
+     * has a workload param. Runs of one shape vary alike; pooling over a whole family lets one
+     * erratic kind of row (a writer's heap rows) set every row's floor.
+     */
+    static String shapeKey(Result r) {
+        Object w = r.params().get("workload");
+        return poolKey(r) + "/" + r.metric() + (w == null ? "" : "/workload=" + w);
+    }
+
+    /**
      * The rows of several files of one side (repeated runs of the same build) merged into one
      * row each: every file's row becomes a run (or adds its own runs), the score is the mean of
      * the run means, and the error the 99.9% half-width over them. One file: its rows unchanged.
      */
     static List<Result> mergeRuns(List<List<Result>> files) {
         if (files.size() == 1) return files.getFirst();
-        Map<String, List<Result>> byKey = new java.util.LinkedHashMap<>();
-        for (List<Result> rows : files) for (Result r : rows) byKey.computeIfAbsent(r.matchKey(), k -> new ArrayList<>()).add(r);
+        Map<RowKey, List<Result>> byKey = new java.util.LinkedHashMap<>();
+        for (List<Result> rows : files) for (Result r : rows) byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r);
         List<Result> out = new ArrayList<>();
         for (List<Result> same : byKey.values()) {
             if (same.size() == 1) {
@@ -217,8 +232,8 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
             double error = Double.isNaN(within) || samples < 2 ? Double.NaN
                     : Math.sqrt(within) * new TDistribution(null, samples - 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
             Result f = same.getFirst();
-            out.add(new Result(f.benchmark(), f.variant(), f.implementation(), f.metric(), f.unit(), mean,
-                    f.error() == null ? null : Double.isNaN(error) ? f.error() : error, samples, f.cpus(), f.params(), runs));
+            out.add(Result.builder().benchmark(f.benchmark()).variant(f.variant()).implementation(f.implementation()).metric(f.metric()).unit(f.unit())
+                    .score(mean).error(f.error() == null ? null : Double.isNaN(error) ? f.error() : error).samples(samples).cpus(f.cpus()).params(f.params()).runs(runs).build());
         }
         return out;
     }

@@ -13,9 +13,12 @@ final class VerdictsHtml {
 
     static final String CSS = """
             .verdicts{list-style:none;padding:0}.verdicts li{background:#fff;border:1px solid #ddd;border-left:6px solid #999;margin:6px 0;padding:6px 10px}
-            .verdicts li.significant{border-left-color:#2e7d32}.verdicts li.no-change-detectable-here{border-left-color:#e0a800}
-            .verdicts li.not-resolvable-here{border-left-color:#999}
-            .verdicts .finding{font-weight:bold}.verdicts div{font-size:13px;margin-top:2px}
+            .verdicts li.supported{border-left-color:#2e7d32}.verdicts li.partly-supported{border-left-color:#7cb342}
+            .verdicts li.contradicted,.verdicts li.partly-contradicted{border-left-color:#c62828}.verdicts li.mixed{border-left-color:#e0a800}
+            .verdicts li.inconclusive,.verdicts li.not-testable-here{border-left-color:#999}
+            .verdicts .finding{font-weight:bold}.verdicts div,.verdicts ul{font-size:13px;margin-top:2px}
+            .claims{margin:2px 0 0 1em;padding:0}.claims li{border:none;margin:2px 0;padding:0}
+            dl.legend{font-size:13px;margin:4px 0 8px}dl.legend dt{font-weight:bold;float:left;clear:left;margin-right:.5em}dl.legend dd{margin:0 0 2px 0}
             .verdict-family{background:#f5f7fb;border:1px solid #dde3ee;padding:6px 10px;font-size:13px}
             nav.toc ol{margin:.2em 0 .6em 1.2em;padding:0}nav.toc li{margin:1px 0}
             """;
@@ -27,32 +30,48 @@ final class VerdictsHtml {
     static void section(StringBuilder h, String title, List<SeedVerdicts.Verdict> verdicts, int index) {
         if (verdicts.isEmpty()) return;
         h.append("<section id=\"verdicts\">\n<h2>").append(esc(title)).append("</h2>\n");
-        h.append("<p class=\"note\">One line per seed: the kernel patch's claim and what this machine shows for it, each effect "
-                + "with its 99.9% interval. A run (JMH fork) is the unit; with one fork per row (--quick, the tour) the Java "
-                + "figures are not resolvable here. See docs/compare.md.</p>\n<ul class=\"verdicts\">\n");
+        h.append("<p class=\"note\">One line per seed, then each of its claims tested against this run: the measured effect "
+                + "with its 99.9% interval (runs, i.e. JMH forks, as the unit) against zero and against the claimed size. "
+                + "The words (docs/verdicts.md):</p>\n<dl class=\"legend\">\n");
+        for (String l : SeedVerdicts.LEGEND) {
+            int colon = l.indexOf(": ");
+            h.append("<dt>").append(esc(l.substring(0, colon))).append("</dt><dd>").append(esc(l.substring(colon + 2))).append("</dd>\n");
+        }
+        h.append("</dl>\n<ul class=\"verdicts\">\n");
         for (SeedVerdicts.Verdict v : verdicts) {
-            h.append("<li class=\"").append(cssClass(v.finding())).append("\"><a href=\"#file-").append(index).append('-')
+            h.append("<li class=\"").append(cssClass(v.word())).append("\"><a href=\"#file-").append(index).append('-')
                     .append(esc(v.family())).append("\">").append(esc(v.family())).append("</a> (").append(esc(v.seed())).append("): ")
-                    .append("<span class=\"finding\">").append(esc(v.finding())).append("</span>")
-                    .append(v.why().isEmpty() ? "" : " &mdash; " + esc(v.why()))
-                    .append("<div>Claim: ").append(esc(v.claim())).append("</div>")
-                    .append("<div>Java: ").append(esc(v.java())).append("</div>")
-                    .append("<div>C: ").append(esc(v.c())).append("</div>");
-            if (v.extra() != null) h.append("<div>").append(esc(v.extra())).append("</div>");
+                    .append("<span class=\"finding\">").append(esc(v.summary())).append("</span>");
+            claims(h, v);
             h.append("</li>\n");
         }
         h.append("</ul>\n</section>\n");
+    }
+
+    private static void claims(StringBuilder h, SeedVerdicts.Verdict v) {
+        h.append("<ul class=\"claims\">");
+        for (ClaimResult r : v.claims()) {
+            h.append("<li class=\"").append(cssClass(r.finding().words())).append("\">").append(esc(r.quantity()))
+                    .append(" (claimed ").append(esc(r.claimed())).append("): <span class=\"finding\">")
+                    .append(esc(r.finding().words())).append("</span>");
+            String m = SeedVerdicts.measuredText(r);
+            if (!m.isEmpty()) h.append(". Measured ").append(esc(m));
+            h.append("<div>Claim: &ldquo;").append(esc(r.claim())).append("&rdquo;")
+                    .append(r.conditions() == null ? "" : " (" + esc(r.conditions()) + ")").append("</div>");
+            if (r.reason() != null && !r.reason().isEmpty()) h.append("<div>Why: ").append(esc(r.reason())).append("</div>");
+            h.append("</li>");
+        }
+        h.append("</ul>");
     }
 
     /** A family section's opening: its verdict, when a seed belongs to it. */
     static void familyVerdict(StringBuilder h, List<SeedVerdicts.Verdict> verdicts, String family) {
         for (SeedVerdicts.Verdict v : verdicts) {
             if (!v.family().equals(family)) continue;
-            h.append("<div class=\"verdict-family ").append(cssClass(v.finding())).append("\"><b>Verdict:</b> ")
-                    .append(esc(v.finding())).append(v.why().isEmpty() ? "" : " (" + esc(v.why()) + ")")
-                    .append(". Claim: ").append(esc(v.claim())).append(". Java: ").append(esc(v.java()))
-                    .append(". C: ").append(esc(v.c())).append(".").append(v.extra() == null ? "" : " " + esc(v.extra()) + ".")
-                    .append("</div>\n");
+            h.append("<div class=\"verdict-family ").append(cssClass(v.word())).append("\"><b>Verdict:</b> ")
+                    .append(esc(v.summary())).append(". <span class=\"verdicts\">");
+            claims(h, v);
+            h.append("</span></div>\n");
         }
     }
 
@@ -77,6 +96,6 @@ final class VerdictsHtml {
     }
 
     static String cssClass(String finding) {
-        return finding == null ? "" : finding.toLowerCase(Locale.ROOT).replace(' ', '-');
+        return finding == null ? "" : finding.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("-$", "");
     }
 }

@@ -32,7 +32,9 @@ class PinningThreadFactoryTest {
             ranOn.set(ThreadAffinity.currentCpu());
         });
         assertEquals("pinned-1", th.getName());
-        int reserved = r.holdings().stream().filter(Holding::held).findFirst().orElseThrow().cpu();
+        Holding h = r.holdings().stream().filter(Holding::held).findFirst().orElseThrow();
+        int reserved = h.cpu();
+        assertTrue(h.holder().contains(" thread=pinned-1 "), "the pool thread, not the caller of newThread: " + h.holder());
         th.start();
         th.join();
         assertEquals(CpuMask.of(mask.get().nbits(), reserved), mask.get(), "pinned to its one CPU");

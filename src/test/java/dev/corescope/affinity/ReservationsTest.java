@@ -285,9 +285,9 @@ class ReservationsTest {
     }
 
     /**
-     * The lock works on a read-only descriptor: a 0444 file (here owned by another user when the
-     * test runs as root) is still locked, against another process too. A POSIX lock
-     * ({@code FileChannel.lock}) would need a writable descriptor and fail here.
+     * The lock works on a read-only descriptor: a 0444 file is still locked, against another
+     * process too. A POSIX lock ({@code FileChannel.lock}) would need a writable descriptor and
+     * fail here.
      */
     @Test
     void aReadOnlyLockFileOfSomeoneElseStillLocks() throws Exception {
@@ -295,7 +295,6 @@ class ReservationsTest {
         Path locks = Files.createDirectory(tmp.resolve("ro"));
         Path f = Files.createFile(locks.resolve("cpu-4.lock"));
         Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("r--r--r--"));
-        if (LockDirectory.uid() == 0) Files.setAttribute(f, "unix:uid", 54321);
         Topology t = Topology.read(m.root());
         Reservations r = Reservations.of(locks, t, t.online());
         try (Reservation mine = r.reserveCpu(4)) {
@@ -334,7 +333,7 @@ class ReservationsTest {
             List<String> cmd = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
             cmd.addAll(MachineTree.javaCommand(ReservingChild.class, shared.toString(), m.root().toString(), "cpu", "2"));
             int cp = cmd.indexOf("-cp") + 1;
-            cmd.set(cp, projectClassPath());
+            cmd.set(cp, readableClassPath(base));
             Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             try {
                 assertEquals(List.of("held 2", "ready"), readUntilReady(child));
@@ -353,13 +352,245 @@ class ReservationsTest {
         }
     }
 
-    /** The class path entries a user other than root can read: the project's classes, not root's ~/.m2. */
-    private static String projectClassPath() {
+    /**
+     * A class path user {@code nobody} can read wherever the clone is (a 0700 folder, /root):
+     * the project's class directories copied into {@code base} (mode 0755), not root's ~/.m2.
+     */
+    static String readableClassPath(Path base) throws Exception {
         List<String> out = new ArrayList<>();
+        int n = 0;
         for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-            if (e.contains("/target/")) out.add(e);
+            if (!e.contains("/target/") || !Files.isDirectory(Path.of(e))) continue;
+            Path copy = base.resolve("cp" + n++);
+            assertEquals(0, new ProcessBuilder("cp", "-r", e, copy.toString()).inheritIO().start().waitFor());
+            assertEquals(0, new ProcessBuilder("chmod", "-R", "a+rX", copy.toString()).inheritIO().start().waitFor());
+            out.add(copy.toString());
         }
         return String.join(java.io.File.pathSeparator, out);
+    }
+
+    /** A command that runs {@code main} as user nobody with a class path it can read (root only). */
+    static List<String> asNobody(Path base, Class<?> main, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+        cmd.addAll(MachineTree.javaCommand(main, args));
+        cmd.set(cmd.indexOf("-cp") + 1, readableClassPath(base));
+        return cmd;
+    }
+
+    // ---- several users on one machine (issue 23, points 1-5) --------------------------------
+
+    /**
+     * A lock file of a user other than root or the directory's owner is not trusted (its owner
+     * could remove it while another holds it, and the CPU would be given twice): reserving that
+     * CPU says why, reserveAny() skips it, and the dump marks it unusable.
+     */
+    @Test
+    void aLockFileOfAnotherUserIsUnusableAndSkipped() throws Exception {
+        assumeTrue(LockDirectory.uid() == 0, "needs root to give a file to another user");
+        Path shared = Files.createDirectory(tmp.resolve("shared"));
+        chmod("1777", shared);
+        Path planted = Files.createFile(shared.resolve("cpu-5.lock"));
+        Files.setAttribute(planted, "unix:uid", 54321);
+        Topology t = Topology.read(bigSmt().root());
+        Reservations r = Reservations.of(shared, t, CpuMask.parseList("5-6", 16));
+        ReservationException e = assertThrows(ReservationException.class, () -> r.reserveCpu(5));
+        assertTrue(e.getMessage().contains("cpu-5.lock: it belongs to uid 54321"), e.getMessage());
+        try (Reservation any = r.reserveAny()) {
+            assertEquals(6, any.cpu(), "CPU 5 skipped, not a failure");
+            Reservations only5 = Reservations.of(shared, t, CpuMask.of(16, 5));
+            ReservationException none = assertThrows(ReservationException.class, only5::reserveAny);
+            assertTrue(none.getMessage().contains("unusable: CPU 5: cannot use the lock file " + planted + ": it belongs to uid 54321"), none.getMessage());
+            Holding h = r.holdings().stream().filter(x -> x.cpu() == 5).findFirst().orElseThrow();
+            assertEquals("unusable", h.state(), h.toString());
+            assertTrue(r.dump().contains("  5  unusable -        it belongs to uid 54321"), r.dump());
+        }
+    }
+
+    /** A directory, FIFO or hard link planted under a CPU's name blocks only that CPU. */
+    @Test
+    void aPlantedDirectoryFifoOrHardLinkBlocksOnlyItsCpu() throws Exception {
+        Topology t = Topology.read(bigSmt().root());
+        Reservations r = Reservations.of(tmp.resolve("locks"), t, CpuMask.parseList("1-4", 16));
+        Path d = r.directory();
+        Files.createDirectory(d.resolve("cpu-1.lock"));
+        assertEquals(0, new ProcessBuilder("mkfifo", d.resolve("cpu-2.lock").toString()).inheritIO().start().waitFor());
+        Path other = Files.createFile(tmp.resolve("elsewhere"));
+        Files.createLink(d.resolve("cpu-3.lock"), other);
+        try (Reservation any = r.reserveAny()) {
+            assertEquals(4, any.cpu(), "1-3 are skipped");
+            ReservationException e = assertThrows(ReservationException.class, r::reserveAny);
+            assertTrue(e.getMessage().contains("CPU 1: cannot use the lock file " + d.resolve("cpu-1.lock") + ": it is not a regular file"), e.getMessage());
+            assertTrue(e.getMessage().contains("CPU 3: cannot use the lock file " + d.resolve("cpu-3.lock") + ": it has 2 names"), e.getMessage());
+            assertTrue(e.getMessage().contains("held: CPU 4 held by this process"), e.getMessage());
+            String dump = r.dump();
+            assertTrue(dump.contains("  1  unusable -        it is not a regular file"), dump);
+            assertTrue(dump.contains("  2  unusable -        it is not a regular file"), dump);
+            assertTrue(dump.contains("  3  unusable -        it has 2 names"), dump);
+        }
+    }
+
+    /**
+     * The owner of a directory removes a lock file while a process holds it and another process
+     * makes it anew: a third reserver holding a descriptor of the old file must not lock it
+     * (the name no longer leads there), and the dump lists both holders.
+     */
+    @Test
+    void aLockFileReplacedWhileHeldIsNotLockedThroughAnOldDescriptorAndBothHoldersAreListed() throws Exception {
+        MachineTree m = bigSmt();
+        Reservations r = over(m);
+        r.reserveCpu(3).close();  // this process now has a descriptor of cpu-3.lock
+        Reservation old = r.reserveCpu(4);
+        Files.delete(r.directory().resolve("cpu-3.lock"));
+        Files.delete(r.directory().resolve("cpu-4.lock"));  // removed while this process holds CPU 4
+        List<Process> kids = new ArrayList<>();
+        try {
+            for (int cpu : new int[]{3, 4}) {
+                Process child = new ProcessBuilder(MachineTree.javaCommand(ReservingChild.class,
+                        r.directory().toString(), m.root().toString(), "cpu", String.valueOf(cpu))).redirectErrorStream(true).start();
+                kids.add(child);
+                assertEquals(List.of("held " + cpu, "ready"), readUntilReady(child), "the child makes a new file and locks it");
+            }
+            ReservationException e = assertThrows(ReservationException.class, () -> r.reserveCpu(3));
+            assertTrue(e.getMessage().contains("held by pid " + kids.get(0).pid()), e.getMessage());
+            List<Holding> fours = r.holdings().stream().filter(h -> h.cpu() == 4).toList();
+            assertEquals(2, fours.size(), "both holders of CPU 4: " + r.dump());
+            assertTrue(fours.stream().anyMatch(h -> h.pid() == kids.get(1).pid()), fours.toString());
+            assertTrue(fours.stream().anyMatch(h -> h.thisProcess() && h.holder().contains("on a removed lock file")), fours.toString());
+        } finally {
+            old.close();
+            for (Process p : kids) {
+                p.getOutputStream().close();
+                assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    /**
+     * In a directory of root's, an ordinary user makes no lock files (they would be the user's
+     * own, and could be removed by that user while another holds them): the CPU is refused with
+     * what root should do, and nothing is created.
+     */
+    @Test
+    void anOrdinaryUserMakesNoLockFilesInRootsDirectory() throws Exception {
+        assumeTrue(LockDirectory.uid() == 0, "needs root to start a process as another user");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "needs setpriv(1) to drop to user nobody");
+        Path base = Files.createTempDirectory(Path.of("/tmp"), "corescope-two-users");
+        try {
+            chmod("0755", base);
+            MachineTree m = MachineTree.build(base.resolve("tree"), 0, 1, 1, 2, 2);
+            Path shared = Files.createDirectory(base.resolve("shared"));
+            chmod("1777", shared);
+            Process child = new ProcessBuilder(asNobody(base, ReservingChild.class, shared.toString(), m.root().toString(), "cpu", "1"))
+                    .redirectErrorStream(true).start();
+            try {
+                List<String> lines = readUntilReady(child);
+                assertTrue(lines.get(0).startsWith("failed CPU 1 has no lock file in " + shared), lines.toString());
+                assertTrue(lines.get(0).contains("install -m 0444 -o root"), lines.toString());
+                assertFalse(Files.exists(shared.resolve("cpu-1.lock")), "nothing created");
+            } finally {
+                child.getOutputStream().close();
+                assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+            }
+        } finally {
+            new ProcessBuilder("rm", "-rf", base.toString()).start().waitFor();
+        }
+    }
+
+    /** Looking creates nothing: a missing directory stays missing, and holds nothing. */
+    @Test
+    void lookingAtAMissingDirectoryCreatesNothing() {
+        Path missing = tmp.resolve("not-yet");
+        assertEquals(List.of(), Reservations.holdingsIn(missing));
+        assertTrue(Reservations.dumpOf(missing, CpuMask.of(4, 1)).contains("does not exist"));
+        assertFalse(Files.exists(missing));
+    }
+
+    /** A name that is no CPU's (too large a number, leading zeros, anything else) is listed as foreign, not parsed. */
+    @Test
+    void foreignFileNamesAreListedNotParsed() throws Exception {
+        Reservations r = over(bigSmt());
+        r.reserveCpu(2).close();
+        Files.createFile(r.directory().resolve("cpu-99999999999.lock"));
+        Files.createFile(r.directory().resolve("cpu-007.lock"));
+        Files.createFile(r.directory().resolve("x\u001b[31m\nrow"));
+        String dump = r.dump();
+        assertTrue(dump.contains("  -  foreign  -        not a corescope lock file: cpu-99999999999.lock"), dump);
+        assertTrue(dump.contains("not a corescope lock file: cpu-007.lock"), dump);
+        assertTrue(dump.contains("not a corescope lock file: x\\e[31m\\nrow"), dump);
+        assertTrue(dump.contains("  2  free"), dump);
+        assertEquals(6, dump.lines().count(), dump);
+    }
+
+    /** A holder named with a newline and an escape sequence writes no row and no colour into the dump or a message. */
+    @Test
+    void aHoldersProcessNameCannotForgeRows() throws Exception {
+        MachineTree m = bigSmt();
+        Reservations r = over(m);
+        String name = "x\n 1 free \u001b[31m";
+        Process child = new ProcessBuilder(MachineTree.javaCommand(ReservingChild.class,
+                r.directory().toString(), m.root().toString(), "cpu", "7", name)).redirectErrorStream(true).start();
+        try {
+            assertEquals(List.of("held 7", "ready"), readUntilReady(child));
+            String dump = r.dump();
+            assertFalse(dump.contains("\u001b"), dump);
+            assertEquals(3, dump.lines().count(), "a header, the column names and one row: " + dump);
+            assertTrue(dump.contains("cmd=x\\n_1_free_\\e[31m"), dump);
+            ReservationException e = assertThrows(ReservationException.class, () -> r.reserveCpu(7));
+            assertFalse(e.getMessage().contains("\u001b") || e.getMessage().contains("\n"), e.getMessage());
+        } finally {
+            child.getOutputStream().close();
+            assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+        }
+    }
+
+    // ---- waiting, stale holds, which thread (issue 24, point 14) ---------------------------
+
+    @Test
+    void reserveWaitsUntilTheHolderReleasesOrGivesUp() throws Exception {
+        Reservations r = over(bigSmt());
+        Reservation held = r.reserveCpu(6);
+        ReservationException late = assertThrows(ReservationException.class, () -> r.reserveCpu(6, java.time.Duration.ofMillis(30)));
+        assertTrue(late.getMessage().contains("CPU 6 is held by this process") && late.getMessage().contains("after waiting 30 ms"), late.getMessage());
+        java.util.concurrent.CompletableFuture<Reservation> waiting = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> r.reserveCpu(6, java.time.Duration.ofMinutes(5)));
+        held.close();
+        try (Reservation got = waiting.get(5, TimeUnit.MINUTES)) {
+            assertEquals(6, got.cpu());
+        }
+        Reservations one = Reservations.of(tmp.resolve("locks"), r.topology(), CpuMask.of(16, 9));
+        Reservation nine = one.reserveAny();
+        java.util.concurrent.CompletableFuture<Reservation> any = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> one.reserveAny(java.time.Duration.ofMinutes(5)));
+        nine.close();
+        try (Reservation got = any.get(5, TimeUnit.MINUTES)) {
+            assertEquals(9, got.cpu());
+        }
+    }
+
+    @Test
+    void waitingForACpuThatCanNeverBeReservedFailsAtOnce() throws Exception {
+        Reservations r = over(bigSmt());
+        Files.createDirectory(r.directory().resolve("cpu-9.lock"));
+        Reservations one = Reservations.of(tmp.resolve("locks"), r.topology(), CpuMask.of(16, 9));
+        ReservationException e = assertThrows(ReservationException.class, () -> one.reserveAny(java.time.Duration.ofDays(1)));
+        assertTrue(e.getMessage().contains("unusable: CPU 9"), e.getMessage());
+        assertFalse(e.getMessage().contains("after waiting"), e.getMessage());
+    }
+
+    @Test
+    void aReservationWhoseThreadEndedIsReportedStale() throws Exception {
+        Reservations r = over(bigSmt());
+        Reservation[] leaked = new Reservation[1];
+        Thread t = new Thread(() -> leaked[0] = r.reserveCpu(11), "leaky");
+        t.start();
+        t.join();
+        Holding h = r.holdings().stream().filter(x -> x.cpu() == 11).findFirst().orElseThrow();
+        assertEquals("stale", h.state(), h.toString());
+        assertTrue(h.held());
+        assertTrue(h.holder().contains("thread=leaky (ended without closing the reservation: stale)"), h.holder());
+        ReservationException e = assertThrows(ReservationException.class, () -> r.reserveCpu(11));
+        assertTrue(e.getMessage().contains("thread leaky, which has ended without closing the reservation: stale"), e.getMessage());
+        leaked[0].close();
     }
 
     private static void chmod(String mode, Path p) throws Exception {

@@ -10,11 +10,13 @@ import java.util.List;
  * Another process for the cross-process tests: {@code DIR TREE cpu N} reserves CPU N,
  * {@code DIR TREE cores K} reserves K whole cores one after another; prints
  * {@code held <cpulist>} per reservation (or {@code failed <reason>}), then {@code ready}, and
- * holds everything until its stdin closes.
+ * holds everything until its stdin closes. With {@code DIR TREE cpu N NAME}, it first names
+ * itself NAME ({@code /proc/self/comm}, what other users see as its command).
  */
 public final class ReservingChild {
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 4) java.nio.file.Files.writeString(Path.of("/proc/self/comm"), args[4]);
         Topology t = Topology.read(Path.of(args[1]));
         Reservations r = Reservations.of(Path.of(args[0]), t, t.online());
         List<Reservation> held = new ArrayList<>();

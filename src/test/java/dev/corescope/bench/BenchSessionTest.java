@@ -38,8 +38,8 @@ class BenchSessionTest {
             List<Result> results = new ArrayList<>();
             for (Placement p : Placements.of(ctx.topology(), ctx.os().processAllowed())) {
                 try (var ignored = ctx.os().pin(p.to())) {
-                    results.add(new Result("pairs", p.name(), "java", "cpu", "cpu", ctx.os().currentCpu(), null, 1,
-                            p.from() + "," + p.to(), Map.of()));
+                    results.add(Result.builder().benchmark("pairs").variant(p.name()).implementation("java").metric("cpu").unit("cpu")
+                            .score(ctx.os().currentCpu()).error(null).samples(1).cpus(p.from() + "," + p.to()).params(Map.of()).build());
                 }
             }
             return new FamilyRun("pairs", results, null, null, null, null, "");

@@ -23,10 +23,9 @@ class CompareCommandTest {
 
     private Path write(String name, double score) throws Exception {
         Path p = dir.resolve(name);
-        Json.writeAtomically(p, Json.write(new ResultsFile(ResultsFile.SCHEMA, null, List.of(
-                new Result("timerbase", "before", "java", "op", "ns/op", score, 0.01, 10, "0", Map.of("timers", 1024),
-                        List.of(new Run(score * 1.001, 5, 0.01), new Run(score * 0.999, 5, 0.01)))),
-                null, null, null, null)));
+        Json.writeAtomically(p, Json.write(ResultsFile.builder().results(List.of(
+                Result.builder().benchmark("timerbase").variant("before").implementation("java").metric("op").unit("ns/op")
+                        .score(score).error(0.01).samples(10).cpus("0").params(Map.of("timers", 1024)).runs(List.of(new Run(score * 1.001, 5, 0.01), new Run(score * 0.999, 5, 0.01))).build())).build()));
         return p;
     }
 
@@ -94,7 +93,7 @@ class CompareCommandTest {
     @Test
     void svgIsNotAFormatOfCompare() throws Exception {
         CliRun.run("compare", write("a.json", 1).toString(), write("b.json", 1).toString(), "--format", "svg")
-                .badInput("--format svg: compare prints text, json or html");
+                .badInput("expected text, json or html but was 'svg'");
     }
 
     @Test

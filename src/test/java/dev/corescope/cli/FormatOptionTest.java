@@ -14,10 +14,12 @@ class FormatOptionTest {
             mask --format svg 1                    | expected text or json but was 'svg'            | html
             affinity --format bogus                | expected text or json but was 'bogus'          | svg
             affinity --format svg                  | expected text or json but was 'svg'            | html
-            topology --format bogus                | [text, json, svg]                              | html
-            jitter --format bogus                  | jitter prints text or json                     | svg
-            compare --format bogus a.json b.json   | compare prints text, json or html              | svg
-            report --format bogus a.json           | report writes html or text                     | svg
+            topology --format bogus                | expected text, json or svg but was 'bogus'     | html
+            jitter --format bogus                  | expected text or json but was 'bogus'          | svg
+            reservations --format svg              | expected text or json but was 'svg'            | html
+            bench --format html                    | expected text, json or svg but was 'html'      | yaml
+            compare --format bogus a.json b.json   | expected text, json or html but was 'bogus'    | svg
+            report --format bogus a.json           | expected html or text but was 'bogus'          | svg
             """)
     void theFormatErrorListsOnlyWhatTheCommandAccepts(String args, String fragment, String notListed) {
         CliRun r = CliRun.run(args.split(" ")).badInput(fragment);

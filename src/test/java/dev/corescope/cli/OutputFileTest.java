@@ -198,8 +198,7 @@ class OutputFileTest {
         File full = new File("/dev/full");
         assumeTrue(full.exists() && full.canWrite(), "no /dev/full here");
         Path results = tmp.resolve("r.json");
-        Files.writeString(results, Json.write(new dev.corescope.report.ResultsFile(dev.corescope.report.ResultsFile.SCHEMA, null,
-                List.of(), List.of(), List.of(), null, List.of())));
+        Files.writeString(results, Json.write(dev.corescope.report.ResultsFile.builder().build()));
         for (String[] args : List.of(new String[] {"topology", "--root", tree().toString()}, new String[] {"mask", "1"},
                 new String[] {"affinity"}, new String[] {"compare", results.toString(), results.toString()})) {
             CliRun r = child(full, args);

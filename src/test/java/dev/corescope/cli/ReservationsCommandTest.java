@@ -30,7 +30,7 @@ class ReservationsCommandTest {
             cpu = mine.cpu();
             String text = CliRun.run("reservations", "--dir", tmp.resolve("locks").toString()).succeeded().out();
             assertTrue(text.startsWith("# reservations in " + r.directory()), text);
-            assertTrue(text.contains(" " + mine.cpu() + "  held    " + ProcessHandle.current().pid() + " "), text);
+            assertTrue(text.contains(" " + mine.cpu() + "  held     " + ProcessHandle.current().pid() + " "), text);
             assertTrue(text.contains("(this process)"), text);
 
             JsonNode json = Json.MAPPER.readTree(CliRun.run("reservations", "--dir", tmp.resolve("locks").toString(),
@@ -39,7 +39,7 @@ class ReservationsCommandTest {
             assertEquals("held", json.get("holdings").get(0).get("state").asText());
         }
         String after = CliRun.run("reservations", "--dir", tmp.resolve("locks").toString()).succeeded().out();
-        assertTrue(after.contains(" " + cpu + "  free    -"), after);
+        assertTrue(after.contains(" " + cpu + "  free     -"), after);
         assertTrue(!after.contains("held"), "released: " + after);
     }
 
@@ -52,5 +52,44 @@ class ReservationsCommandTest {
         assertEquals("", run.out());
         assertTrue(run.err().startsWith("corescope: cannot use the reservation directory " + open), run.err());
         assertEquals(1, run.err().lines().count(), run.err());
+    }
+
+    /** A read-only view: a missing directory is not created (by the default or by --dir), and holds nothing. */
+    @Test
+    void lookingCreatesNothing() {
+        Path missing = tmp.resolve("newdir");
+        CliRun run = CliRun.run("reservations", "--dir", missing.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("the directory does not exist: nothing has been reserved here"), run.out());
+        assertTrue(!Files.exists(missing), "not created");
+        String before = System.getProperty("corescope.reservations.dir");
+        System.setProperty("corescope.reservations.dir", missing.toString());
+        try {
+            assertEquals(0, CliRun.run("reservations", "--format", "json").exitCode());
+            assertTrue(!Files.exists(missing), "the configured directory is not created either");
+        } finally {
+            if (before == null) System.clearProperty("corescope.reservations.dir");
+            else System.setProperty("corescope.reservations.dir", before);
+        }
+    }
+
+    @Test
+    void anEmptyDirOrAFileIsBadInputExit2() throws Exception {
+        for (String bad : new String[]{"", "/etc/passwd"}) {
+            CliRun run = CliRun.run("reservations", "--dir", bad);
+            assertEquals(2, run.exitCode(), bad + ": " + run.err());
+            assertEquals("", run.out());
+            assertEquals(1, run.err().lines().count(), run.err());
+        }
+    }
+
+    /** A file whose number is no int is listed as foreign, not an internal error for every user. */
+    @Test
+    void aForeignFileNameIsListedNotAnInternalError() throws Exception {
+        Path locks = Files.createDirectory(tmp.resolve("locks"));
+        Files.createFile(locks.resolve("cpu-99999999999.lock"));
+        CliRun run = CliRun.run("reservations", "--dir", locks.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("foreign  -        not a corescope lock file: cpu-99999999999.lock"), run.out());
     }
 }

@@ -23,7 +23,7 @@ final class TestFamilies {
      * Times {@code Thread.sleep(1)} a few times: real numbers, on whatever CPUs the thread has,
      * or pinned to the CPU it is on when it starts (no move, so no migration from the pinning).
      */
-    static final class Sleeping implements BenchFamily {
+    static class Sleeping implements BenchFamily {
         private final String name;
         private final boolean pinned;
 
@@ -65,8 +65,8 @@ final class TestFamilies {
                 context.progress().step("sleep " + (i + 1));
             }
             double mean = java.util.Arrays.stream(ns).average().orElseThrow();
-            Result r = new Result(name, "sleep_1ms", "java", "sleep", "ns/op", mean, null, n,
-                    Affinity.allowed().toList(), Map.of("millis", 1));
+            Result r = Result.builder().benchmark(name).variant("sleep_1ms").implementation("java").metric("sleep").unit("ns/op")
+                    .score(mean).error(null).samples(n).cpus(Affinity.allowed().toList()).params(Map.of("millis", 1)).build();
             return new FamilyRun(name, List.of(r), null, null, null, List.of("test family"), name + ": mean sleep(1) " + mean + " ns\n");
         }
     }

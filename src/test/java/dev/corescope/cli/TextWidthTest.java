@@ -73,7 +73,7 @@ class TextWidthTest {
                 families++;
                 if (raw.lines().anyMatch(l -> l.length() > ComparisonText.WIDTH)) wideBefore++;
             }
-            String whole = TextFit.fit(SeedVerdicts.text(SeedVerdicts.of(file), ComparisonText.WIDTH) + ResultsText.full(file), ComparisonText.WIDTH);
+            String whole = TextFit.fit(SeedVerdicts.text(SeedVerdicts.of(file, Families.claims()), ComparisonText.WIDTH) + ResultsText.full(file), ComparisonText.WIDTH);
             fits(p.getFileName() + " (the tour's summary)", whole);
         }
         assertTrue(families >= 8, "families rendered: " + families);

@@ -59,7 +59,7 @@ class JitterViewsTest {
     @Test
     void theReportRoundTripsThroughAResultsFile() throws Exception {
         JitterReport r = report("steal 4.0%");
-        ResultsFile f = new ResultsFile(ResultsFile.SCHEMA, null, List.of(), null, null, null, null, null, null, List.of(), Map.of(), r);
+        ResultsFile f = ResultsFile.builder().jitter(r).build();
         String json = Json.write(f);
         ResultsFile back = Json.MAPPER.readerFor(ResultsFile.class).readValue(json);
         assertEquals(r, back.jitter());

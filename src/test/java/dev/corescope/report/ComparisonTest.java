@@ -19,7 +19,8 @@ class ComparisonTest {
     }
 
     private static Result r(String variant, String impl, String unit, double score, Double error, long n, Map<String, Object> params) {
-        return new Result("cpumask", variant, impl, "op", unit, score, error, n, "0", params);
+        return Result.builder().benchmark("cpumask").variant(variant).implementation(impl).metric("op").unit(unit)
+                .score(score).error(error).samples(n).cpus("0").params(params).build();
     }
 
     /** A row of {@code k} runs whose means are {@code means}, each of {@code n} iterations with standard deviation {@code sd}. */
@@ -32,14 +33,14 @@ class ComparisonTest {
         }
         double mean = sum / means.length;
         double se = sd / Math.sqrt((double) n * means.length);
-        return new Result("cpumask", variant, "java", "op", unit, mean, halfWidth(se, n * means.length), (long) n * means.length,
-                "0", Map.of(), runs);
+        return Result.builder().benchmark("cpumask").variant(variant).implementation("java").metric("op").unit(unit)
+                .score(mean).error(halfWidth(se, n * means.length)).samples((long) n * means.length).cpus("0").params(Map.of()).runs(runs).build();
     }
 
     private static final RunNoise FLOOR_1 = RunNoise.floor(1.0);
 
     private static ResultsFile file(Environment env, Result... results) {
-        return new ResultsFile(ResultsFile.SCHEMA, env, List.of(results), null, null, null, null);
+        return ResultsFile.builder().environment(env).results(List.of(results)).build();
     }
 
     @Test
@@ -137,7 +138,8 @@ class ComparisonTest {
                 r("first_but", "java", "ns/op", 8.207, halfWidth(0.02, 10), 10, Map.of("nrCpus", 64)),
                 runs("forked", "ns/op", 0.1, 10, 10.0, 10.2, 9.9),
                 r("first_but", "native", "ns/op", 7.290, 0.19, 15, Map.of("nrCpus", 64)),
-                new Result("cpumask", "first_but", "native", "codeSize", "bytes", 89, 0.0, 1, "", Map.of("nrCpus", 64)),
+                Result.builder().benchmark("cpumask").variant("first_but").implementation("native").metric("codeSize").unit("bytes")
+                        .score(89).error(0.0).samples(1).cpus("").params(Map.of("nrCpus", 64)).build(),
                 r("fairness", "java", "min/max", 0.69, null, 5, Map.of()),
                 r("gone", "java", "ns/op", 1.0, 0.1, 10, Map.of()));
         ResultsFile after = file(null,
@@ -145,7 +147,8 @@ class ComparisonTest {
                 r("first_but", "java", "ns/op", 6.100, halfWidth(0.02, 10), 10, Map.of("nrCpus", 64)),
                 runs("forked", "ns/op", 0.1, 10, 9.0, 9.1, 8.9),
                 r("first_but", "native", "ns/op", 7.310, 0.21, 15, Map.of("nrCpus", 64)),
-                new Result("cpumask", "first_but", "native", "codeSize", "bytes", 55, 0.0, 1, "", Map.of("nrCpus", 64)),
+                Result.builder().benchmark("cpumask").variant("first_but").implementation("native").metric("codeSize").unit("bytes")
+                        .score(55).error(0.0).samples(1).cpus("").params(Map.of("nrCpus", 64)).build(),
                 r("fairness", "java", "min/max", 0.72, null, 5, Map.of()),
                 r("new", "native", "ns/op", 2.0, 0.1, 10, Map.of("nrCpus", 4096)));
         Approved.verify("compare/compare.txt", ComparisonText.render(
@@ -251,7 +254,8 @@ class ComparisonTest {
         }
         org.apache.commons.math3.stat.descriptive.DescriptiveStatistics d = new org.apache.commons.math3.stat.descriptive.DescriptiveStatistics(all);
         double se = d.getStandardDeviation() / Math.sqrt(all.length);
-        return new Result("cpumask", "x", "java", "op", "ns/op", d.getMean(), halfWidth(se, all.length), all.length, "0", Map.of(), runs);
+        return Result.builder().benchmark("cpumask").variant("x").implementation("java").metric("op").unit("ns/op")
+                .score(d.getMean()).error(halfWidth(se, all.length)).samples(all.length).cpus("0").params(Map.of()).runs(runs).build();
     }
 
     @Test

@@ -17,8 +17,8 @@ class HtmlReportTest {
     private static final Instant NOW = Instant.parse("2025-01-01T00:00:00Z");
 
     private static ResultsFile file(double score, String variant) {
-        Result r = new Result("timerbase", variant, "java", "op", "ns/op", score, 0.01, 10, "0", Map.of("timers", 1024),
-                List.of(new Run(score * 1.001, 5, 0.01), new Run(score * 0.999, 5, 0.01)));
+        Result r = Result.builder().benchmark("timerbase").variant(variant).implementation("java").metric("op").unit("ns/op")
+                .score(score).error(0.01).samples(10).cpus("0").params(Map.of("timers", 1024)).runs(List.of(new Run(score * 1.001, 5, 0.01), new Run(score * 0.999, 5, 0.01))).build();
         Histogram h = new Histogram("timerbase", "before", "java", 20, new long[] {0, 500, 40, 3, 0, 0, 7}, 550, 7, 30.0, 70.0, 9000.0);
         Layout l = new Layout("packed", 128, 2, 64, Map.of("offstack", true), List.of(
                 new Layout.Row(0, 4, "field", "count"), new Layout.Row(4, 60, "padding", "(padding)"), new Layout.Row(64, 64, "field", "mask")));
@@ -28,9 +28,8 @@ class HtmlReportTest {
                 new Counters.Counter("cycles", "count", null, null, null, "perf_event_open(cycles) failed: ENOENT (2)")));
         Environment env = new Environment("Test CPU", "Linux 6.1", "JDK 25", List.of(), "0-1", "0-1", "", "", false, "0-1", "none",
                 null, null, null, false, "2025-01-01T00:00:00Z", "2025-01-01T00:01:00Z", List.of("the governor is powersave"));
-        return new ResultsFile(ResultsFile.SCHEMA, env, List.of(r), List.of(l), List.of(h), m,
-                List.of(new ResultsFile.Failure("locks", "boom")), List.of(c),
-                new MachineTopology("1 package, 2 cores", "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"topo\"><rect/></svg>", null));
+        return ResultsFile.builder().environment(env).results(List.of(r))
+                .layouts(List.of(l)).histograms(List.of(h)).matrix(m).failures(List.of(new ResultsFile.Failure("locks", "boom"))).counters(List.of(c)).topology(new MachineTopology("1 package, 2 cores", "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"topo\"><rect/></svg>", null)).build();
     }
 
     private static String render(HtmlReport.Input... inputs) {
@@ -117,7 +116,8 @@ class HtmlReportTest {
     @Test
     void aFileWithoutTopologySaysHowToDrawIt() {
         ResultsFile f = file(1, "before");
-        ResultsFile old = new ResultsFile(f.schema(), f.environment(), f.results(), f.layouts(), f.histograms(), f.matrix(), f.failures());
+        ResultsFile old = ResultsFile.builder().schema(f.schema()).environment(f.environment()).results(f.results())
+                .layouts(f.layouts()).histograms(f.histograms()).matrix(f.matrix()).failures(f.failures()).build();
         String html = render(new HtmlReport.Input("old.json", old));
         assertTrue(html.contains("No topology in this file"));
         assertTrue(html.contains("./run.sh topology --format svg -o topology.svg"));
@@ -140,8 +140,8 @@ class HtmlReportTest {
 
     static ResultsFile withTopologySvg(String svg) {
         ResultsFile f = file(1, "before");
-        return new ResultsFile(f.schema(), f.environment(), f.results(), f.layouts(), f.histograms(), f.matrix(),
-                f.failures(), f.counters(), new MachineTopology("1 package", svg, null));
+        return ResultsFile.builder().schema(f.schema()).environment(f.environment()).results(f.results())
+                .layouts(f.layouts()).histograms(f.histograms()).matrix(f.matrix()).failures(f.failures()).counters(f.counters()).topology(new MachineTopology("1 package", svg, null)).build();
     }
 
     @Test
@@ -196,15 +196,29 @@ class HtmlReportTest {
 
     @Test
     void aSeedFamilyOpensWithItsVerdictAndThePageWithAllOfThem() {
-        Result before = new Result("timerbase", "before", "java", "op", "ns/op", 10.0, 0.05, 10, "0", Map.of(),
-                List.of(new Run(10.0, 5, 0.05), new Run(10.02, 5, 0.05)));
-        Result after = new Result("timerbase", "after", "java", "op", "ns/op", 8.0, 3.0, 10, "0", Map.of(),
-                List.of(new Run(8.0, 5, 0.05), new Run(8.01, 5, 0.05)));
-        ResultsFile f = new ResultsFile(ResultsFile.SCHEMA, null, List.of(before, after), null, null, null, null);
-        String html = render(new HtmlReport.Input("t.json", f));
+        Result before = Result.builder().benchmark("timerbase").variant("before").implementation("java").metric("op").unit("ns/op")
+                .score(10.0).error(0.05).samples(10).cpus("0").params(Map.of()).runs(List.of(new Run(10.0, 5, 0.05), new Run(10.02, 5, 0.05))).build();
+        Result after = Result.builder().benchmark("timerbase").variant("after").implementation("java").metric("op").unit("ns/op")
+                .score(8.0).error(3.0).samples(10).cpus("0").params(Map.of()).runs(List.of(new Run(8.0, 5, 0.05), new Run(8.01, 5, 0.05))).build();
+        ResultsFile f = ResultsFile.builder().results(List.of(before, after)).build();
+        Claim faster = new Claim("timerbase.faster", "timerbase", "a seed", "it is faster", "time per call", "ns per call",
+                Claim.Direction.LESS, null, Claim.Scale.ABSOLUTE, null, Claim.Rows.of("timerbase", "op", "before", "after", "java"), null);
+        FamilyViews views = new FamilyViews() {
+            @Override
+            public List<View> of(ResultsFile file) {
+                return List.of();
+            }
+
+            @Override
+            public List<Claim> claims() {
+                return List.of(faster);
+            }
+        };
+        String html = HtmlReport.page(List.of(new HtmlReport.Input("t.json", f)), views, NOW);
         int verdicts = html.indexOf("<section id=\"verdicts\">");
         assertTrue(verdicts > 0 && verdicts < html.indexOf("<section id=\"file-1\""), "verdicts at the top");
-        assertTrue(html.contains("<li class=\"significant\"><a href=\"#file-1-timerbase\">timerbase</a>"), html);
+        assertTrue(html.contains("<li class=\"supported\"><a href=\"#file-1-timerbase\">timerbase</a>"), html);
+        assertTrue(html.contains("<dl class=\"legend\">"), "the finding words explained where first used");
         assertTrue(html.indexOf("<div class=\"verdict-family") > html.indexOf("id=\"file-1-timerbase\""), "the family's section opens with it");
         assertTrue(html.contains("<tr class=\"noisy\"><td>timerbase after java op"), "3.0 of 8.0 is noisy");
         assertEquals(1, count(html, "<tr class=\"noisy\">"));

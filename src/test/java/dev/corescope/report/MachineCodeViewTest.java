@@ -40,7 +40,7 @@ class MachineCodeViewTest {
 
     @Test
     void theResultsFileCarriesTheCodeAndReadsItBack() throws Exception {
-        ResultsFile f = new ResultsFile(ResultsFile.SCHEMA, null, List.of(), null, null, null, null, null, null, CODE);
+        ResultsFile f = ResultsFile.builder().code(CODE).build();
         String json = Json.write(f);
         assertTrue(json.contains("\"code\""), json);
         assertTrue(json.contains("\"hotLoop\""), json);
@@ -52,14 +52,15 @@ class MachineCodeViewTest {
         } finally {
             Files.delete(tmp);
         }
-        assertFalse(Json.write(new ResultsFile(ResultsFile.SCHEMA, null, List.of(), null, null, null, null)).contains("\"code\""),
+        assertFalse(Json.write(ResultsFile.builder().build()).contains("\"code\""),
                 "a file without machine code has no code field");
     }
 
     @Test
     void htmlShowsTheDisassembliesSideBySideInOneCollapsibleBlockAndEscapesThem() {
-        Result r = new Result("timerbase", "before", "native", "op", "ns/op", 2.5, 0.1, 10, "", Map.of());
-        ResultsFile f = new ResultsFile(ResultsFile.SCHEMA, null, List.of(r), null, null, null, null, null, null, CODE);
+        Result r = Result.builder().benchmark("timerbase").variant("before").implementation("native").metric("op").unit("ns/op")
+                .score(2.5).error(0.1).samples(10).cpus("").params(Map.of()).build();
+        ResultsFile f = ResultsFile.builder().results(List.of(r)).code(CODE).build();
         String html = HtmlReport.render(List.of(new HtmlReport.Input("a.json", f)), m -> "", Instant.parse("2026-01-01T00:00:00Z"));
         assertTrue(html.contains("<details class=\"code\" data-family=\"timerbase\">"), html);
         assertTrue(html.contains("<div class=\"code-side\">"), html);

@@ -23,13 +23,13 @@ class ResultsFileTest {
                 "0-1", "none", null, Map.of("mean", 2596.1, "source", "/proc/cpuinfo cpu MHz"), "KVM", false,
                 "2025-01-01T00:00:00Z", "2025-01-01T00:01:00Z", List.of("running under a hypervisor"),
                 "perf_event_open(cycles) failed: ENOENT (2)", null, 0.1, "0", "/");
-        Result r = new Result("cpumask", "first_but", "java", "op", "ns/op", 1.25, 0.01, 10, "0", Map.of("nrCpus", 64));
+        Result r = Result.builder().benchmark("cpumask").variant("first_but").implementation("java").metric("op").unit("ns/op")
+                .score(1.25).error(0.01).samples(10).cpus("0").params(Map.of("nrCpus", 64)).build();
         Counters c = new Counters("cpumask", Counters.SCOPE_FAMILY_THREAD_INHERIT, List.of(
                 new Counters.Counter("cpu-migrations", "count", 0L, null, null, null),
                 new Counters.Counter("cycles", "count", null, null, null, "perf_event_open(cycles) failed: ENOENT (2)")));
-        return new ResultsFile(ResultsFile.SCHEMA, env, List.of(r), List.of(), List.of(), null,
-                List.of(new ResultsFile.Failure("locks", "boom")), List.of(c),
-                new MachineTopology("1 package, 2 cores, 2 PUs, 1 NUMA node", "<svg></svg>", null));
+        return ResultsFile.builder().environment(env).results(List.of(r))
+                .failures(List.of(new ResultsFile.Failure("locks", "boom"))).counters(List.of(c)).topology(new MachineTopology("1 package, 2 cores, 2 PUs, 1 NUMA node", "<svg></svg>", null)).build();
     }
 
     @Test
@@ -44,17 +44,18 @@ class ResultsFileTest {
 
     @Test
     void resultsIsAlwaysThereWhileOtherEmptyListsAndNullsAreLeftOut() {
-        String json = Json.write(new ResultsFile(ResultsFile.SCHEMA, null, List.of(), null, null, null, null));
+        String json = Json.write(ResultsFile.builder().build());
         assertEquals("{\n  \"schema\" : \"corescope-results/1\",\n  \"results\" : [ ]\n}\n", json);
     }
 
     @Test
     void aRowsRunsReadBackAndARowWithoutRunsHasNoRunsField() throws IOException {
-        Result forked = new Result("cpumask", "first_but", "java", "op", "ns/op", 10.5, 0.2, 20, "0", Map.of("nrCpus", 64),
-                List.of(new Run(10.0, 10, 0.1), new Run(11.0, 10, null)));
-        Result single = new Result("cpumask", "first_but", "native", "op", "ns/op", 10.5, 0.2, 20, "0", Map.of());
+        Result forked = Result.builder().benchmark("cpumask").variant("first_but").implementation("java").metric("op").unit("ns/op")
+                .score(10.5).error(0.2).samples(20).cpus("0").params(Map.of("nrCpus", 64)).runs(List.of(new Run(10.0, 10, 0.1), new Run(11.0, 10, null))).build();
+        Result single = Result.builder().benchmark("cpumask").variant("first_but").implementation("native").metric("op").unit("ns/op")
+                .score(10.5).error(0.2).samples(20).cpus("0").params(Map.of()).build();
         Path p = dir.resolve("runs.json");
-        Json.writeAtomically(p, Json.write(new ResultsFile(ResultsFile.SCHEMA, null, List.of(forked, single), null, null, null, null)));
+        Json.writeAtomically(p, Json.write(ResultsFile.builder().results(List.of(forked, single)).build()));
         ResultsFile back = Json.readResults(p);
         assertEquals(forked, back.results().get(0));
         assertEquals(List.of(), back.results().get(1).runs());

@@ -23,17 +23,18 @@ class RunNoiseAllowanceTest {
     private static final Path AFTER = Path.of("src/test/resources/results/tour-after.json");
 
     private static Result single(String family, String impl, double score) {
-        return new Result(family, "v", impl, "op", "ns/op", score, score * 0.01, 10, "0", Map.of());
+        return Result.builder().benchmark(family).variant("v").implementation(impl).metric("op").unit("ns/op")
+                .score(score).error(score * 0.01).samples(10).cpus("0").params(Map.of()).build();
     }
 
     @Test
     void theAllowanceIsAtLeastWhatTwoToursOfUnchangedCodeShow() throws Exception {
         List<Result> a = Json.readResults(BEFORE).results(), b = Json.readResults(AFTER).results();
-        Map<String, Result> after = new HashMap<>();
-        for (Result r : b) after.put(r.matchKey(), r);
+        Map<RowKey, Result> after = new HashMap<>();
+        for (Result r : b) after.put(r.key(), r);
         Map<String, double[]> sums = new HashMap<>();
         for (Result x : a) {
-            Result y = after.get(x.matchKey());
+            Result y = after.get(x.key());
             if (y == null || !(x.score() > 0) || !(y.score() > 0) || x.error() != null && x.error() == 0 && y.error() != null && y.error() == 0) {
                 continue;
             }
@@ -75,14 +76,6 @@ class RunNoiseAllowanceTest {
 
     @Test
     void anEffectFarBeyondTheAllowanceGetsAVerdictWithAWideInterval() throws Exception {
-        SeedVerdicts.Verdict locks = SeedVerdicts.of(Json.readResults(BEFORE)).stream().filter(v -> v.family().equals("locks")).findFirst().orElseThrow();
-        // The stand-in's effect is found, with its wide interval...
-        assertTrue(locks.java().matches("spin_lock_irqsave against spin_lock_unlock: [0-9.]+% slower, 99\\.9% CI [0-9.]+-[0-9.]+% \\(significant; "
-                + "one run per variant: beyond the between-run allowance, not a measured noise\\)"), locks.java());
-        // ...but it is not the kernel's local_irq_save(): the seed's verdict says so instead of "significant".
-        assertEquals(Comparison.NOT_RESOLVABLE, locks.finding(), locks.line());
-        assertTrue(locks.why().startsWith("the model differs from the kernel in the point the seed is about"), locks.line());
-
         Comparison.Row huge = Comparison.row(single("nosuch", "java", 10), single("nosuch", "java", 10_000), RunNoise.allowance("nosuch/java"));
         assertEquals(Comparison.SIGNIFICANT, huge.finding(), huge.reason());
         assertEquals("worse", huge.verdict());
@@ -112,14 +105,18 @@ class RunNoiseAllowanceTest {
         List<Result> steadyA = new java.util.ArrayList<>(), steadyB = new java.util.ArrayList<>();
         for (int i = 0; i < 12; i++) {
             Map<String, Object> p = Map.of("i", i);
-            steadyA.add(withRuns(new Result("cpumask", "v", "native", "op", "ns/op", 3, 0.01, 45, "0", p), 3.0, 3.02, 2.98));
-            steadyB.add(withRuns(new Result("cpumask", "v", "native", "op", "ns/op", 3, 0.01, 45, "0", p), 2.99, 3.01, 3.0));
+            steadyA.add(withRuns(Result.builder().benchmark("cpumask").variant("v").implementation("native").metric("op").unit("ns/op")
+                    .score(3).error(0.01).samples(45).cpus("0").params(p).build(), 3.0, 3.02, 2.98));
+            steadyB.add(withRuns(Result.builder().benchmark("cpumask").variant("v").implementation("native").metric("op").unit("ns/op")
+                    .score(3).error(0.01).samples(45).cpus("0").params(p).build(), 2.99, 3.01, 3.0));
         }
         Map<String, Object> big = Map.of("i", 99);
-        steadyA.add(withRuns(new Result("cpumask", "v", "native", "op", "ns/op", 0, 1.0, 45, "0", big), 551, 227, 498));
-        steadyB.add(withRuns(new Result("cpumask", "v", "native", "op", "ns/op", 0, 1.0, 45, "0", big), 94, 224, 54));
-        ResultsFile a = new ResultsFile(ResultsFile.SCHEMA, null, steadyA, null, null, null, null);
-        ResultsFile b = new ResultsFile(ResultsFile.SCHEMA, null, steadyB, null, null, null, null);
+        steadyA.add(withRuns(Result.builder().benchmark("cpumask").variant("v").implementation("native").metric("op").unit("ns/op")
+                .score(0).error(1.0).samples(45).cpus("0").params(big).build(), 551, 227, 498));
+        steadyB.add(withRuns(Result.builder().benchmark("cpumask").variant("v").implementation("native").metric("op").unit("ns/op")
+                .score(0).error(1.0).samples(45).cpus("0").params(big).build(), 94, 224, 54));
+        ResultsFile a = ResultsFile.builder().results(steadyA).build();
+        ResultsFile b = ResultsFile.builder().results(steadyB).build();
         Comparison c = Comparison.of("a", a, "b", b);
         Comparison.Row row = c.rows().stream().filter(r -> r.params().equals(big)).findFirst().orElseThrow();
         assertEquals(-70.9, row.deltaPercent(), 0.1);
@@ -135,14 +132,14 @@ class RunNoiseAllowanceTest {
             runs.add(new Run(m, 15, m * 0.01));
             sum += m;
         }
-        return new Result(r.benchmark(), r.variant(), r.implementation(), r.metric(), r.unit(), sum / means.length,
-                r.error(), r.samples(), r.cpus(), r.params(), runs);
+        return Result.builder().benchmark(r.benchmark()).variant(r.variant()).implementation(r.implementation()).metric(r.metric()).unit(r.unit())
+                .score(sum / means.length).error(r.error()).samples(r.samples()).cpus(r.cpus()).params(r.params()).runs(runs).build();
     }
 
     @Test
     void aMeasuredOrStatedNoiseWinsOverTheAllowance() {
-        ResultsFile a = new ResultsFile(ResultsFile.SCHEMA, null, List.of(single("cpumask", "java", 10)), null, null, null, null);
-        ResultsFile b = new ResultsFile(ResultsFile.SCHEMA, null, List.of(single("cpumask", "java", 12)), null, null, null, null);
+        ResultsFile a = ResultsFile.builder().results(List.of(single("cpumask", "java", 10))).build();
+        ResultsFile b = ResultsFile.builder().results(List.of(single("cpumask", "java", 12))).build();
         Comparison stated = Comparison.of("a", List.of(a), "b", List.of(b), 1.0);
         assertEquals(Comparison.SIGNIFICANT, stated.rows().getFirst().finding(), "20% against a stated 1%");
         assertTrue(stated.runNoise().values().stream().noneMatch(RunNoise::assumed));

@@ -23,8 +23,8 @@ public final class SavedRuns {
 
     /** The same file as a corescope from before family models wrote it. */
     public static ResultsFile withoutModels(ResultsFile file) {
-        return new ResultsFile(file.schema(), file.environment(), file.results(), file.layouts(), file.histograms(),
-                file.matrix(), file.failures(), file.counters(), file.topology());
+        return ResultsFile.builder().schema(file.schema()).environment(file.environment()).results(file.results())
+                .layouts(file.layouts()).histograms(file.histograms()).matrix(file.matrix()).failures(file.failures()).counters(file.counters()).topology(file.topology()).build();
     }
 
     /** The HTML report page of {@code file} alone, with every registered family's view. */

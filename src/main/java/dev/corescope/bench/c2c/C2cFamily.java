@@ -184,8 +184,8 @@ public final class C2cFamily implements BenchFamily {
         params.put("from", p.from());
         params.put("to", p.to());
         params.putAll(extra);
-        return new Result("c2c", variant, implementation, "one_way", "ns", s.median(),
-                Double.isNaN(s.error()) ? null : s.error(), s.samples(), pairList(p.from(), p.to()), params);
+        return Result.builder().benchmark("c2c").variant(variant).implementation(implementation).metric("one_way").unit("ns")
+                .score(s.median()).error(Double.isNaN(s.error()) ? null : s.error()).samples(s.samples()).cpus(pairList(p.from(), p.to())).params(params).build();
     }
 
     private static String pairList(int a, int b) {
@@ -230,8 +230,7 @@ public final class C2cFamily implements BenchFamily {
         double error = ping.getScoreError();
         notes.add("ping_pong_jmh: the same ping-pong as a JMH @Group on placement " + p.name()
                 + " (" + p.description() + "); a JMH operation is a round trip, halved here");
-        return Optional.of(new Result("c2c", "ping_pong_jmh", "java", "one_way", "ns", ping.getScore() / 2,
-                Double.isNaN(error) ? null : error / 2, ping.getStatistics().getN(), pairList(p.from(), p.to()), params,
-                dev.corescope.bench.JmhRuns.ofSecondary(r, "ping", x -> x / 2)));
+        return Optional.of(Result.builder().benchmark("c2c").variant("ping_pong_jmh").implementation("java").metric("one_way").unit("ns")
+                .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(dev.corescope.bench.JmhRuns.ofSecondary(r, "ping", x -> x / 2)).build());
     }
 }

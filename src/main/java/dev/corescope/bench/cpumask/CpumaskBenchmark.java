@@ -44,12 +44,15 @@ import java.util.concurrent.TimeUnit;
  *       calls make ({@code next(-1)} against {@code first()}: the patch) and the part the loop
  *       shape makes (how C2 compiles a loop against straight-line code: not the patch).</li>
  * </ul>
- * {@code input=random} draws each CPU inside the timed call as the seed did (an xorshift64*
- * step and an unsigned {@code %}, about a nanosecond, far cheaper than the seed's CSPRNG);
- * {@code input=precomputed} reads the same draws from an array (the lookup alone, plus an
- * array read). {@code mask=high} moves the CPUs to the top of the mask (62-63, 4094-4095 on a
- * 2-CPU machine) so every lookup first skips the empty words: 0 for 64 bits, 63 for 4096. See
- * {@link CpumaskInputs} for the exact masks and draws.
+ * Every call draws its CPU inside the timed call as the seed did ({@code get_random_bytes() %
+ * nr_cpu_ids}; here an xorshift64* step and an unsigned {@code %}, about a nanosecond, far
+ * cheaper than the seed's CSPRNG), from a generator, never a replayed table the branch
+ * predictor could learn. {@code online=16} is the seed's machine (CPUs 0-15 online, so the
+ * excluded CPU is the first set one 1 call in 16); {@code online=host} is this machine's
+ * allowed CPUs. {@code mask=high} is a synthetic worst case no machine has: the CPUs moved to
+ * the top of the mask so every lookup first skips the empty words (0 for 64 bits, 63 for
+ * 4096); it is not the seed's experiment. See {@link CpumaskInputs} for the exact masks and
+ * draws.
  *
  * <p><b>Where the analogy stops.</b> Java has no NR_CPUS: {@code nrCpus} only sizes the mask
  * ({@code nbits}), and {@code first()/next()} are the same loops over words whatever it is,
@@ -71,7 +74,7 @@ import java.util.concurrent.TimeUnit;
  *   ./run.sh bench cpumask --cpus 1            # Java and C, text report, pinned to CPU 1
  *   ./run.sh bench cpumask --quick             # under 20 s, wider errors
  *   ./run.sh jmh CpumaskBenchmark -p nrCpus=64
- *   ./run.sh jmh CpumaskBenchmark -p nrCpus=4096 -p mask=high -p input=precomputed -jvmArgsAppend -Dcorescope.bench.cpus=1
+ *   ./run.sh jmh CpumaskBenchmark -p nrCpus=4096 -p online=16 -p mask=high -jvmArgsAppend -Dcorescope.bench.cpus=1
  * </pre>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -86,33 +89,28 @@ public class CpumaskBenchmark {
     @Param({"64", "4096"})
     public int nrCpus;
 
-    /** {@code allowed}: the CPUs where they are; {@code high}: moved to the top bits. */
-    @Param({"allowed", "high"})
+    /** CPUs online: {@code 16} as on the seed's machine, or {@code host}: this machine's allowed CPUs. */
+    @Param({"16", "host"})
+    public String online;
+
+    /** {@code online}: the online CPUs at their numbers; {@code high}: moved to the top bits (synthetic worst case). */
+    @Param({"online", "high"})
     public String mask;
 
-    /** {@code random}: drawn inside the timed call, as the seed did; {@code precomputed}: read from an array. */
-    @Param({"random", "precomputed"})
-    public String input;
-
     private CpuMask cpumask;
-    private boolean random;
     private int offset;
     private int range;
     private long rng;
-    private int[] cpus;
-    private int next;
     private Pinning pinning;
 
     @Setup(Level.Trial)
     public void setUp() {
         // The mask first: pinning would shrink the allowed set to the pinned CPUs.
-        CpumaskInputs in = CpumaskInputs.of(nrCpus, CpumaskInputs.MaskKind.of(mask), CpumaskInputs.InputKind.of(input),
+        CpumaskInputs in = CpumaskInputs.of(nrCpus, CpumaskInputs.MaskKind.of(mask), online,
                 Affinity.allowed(), Affinity.nrCpuIds());
         cpumask = in.mask();
-        random = in.inputKind() == CpumaskInputs.InputKind.RANDOM;
         offset = in.offset();
         range = in.range();
-        cpus = in.cpus();
         rng = CpumaskInputs.SEED;
         pinning = ForkPinning.pinFromProperty();
     }
@@ -122,12 +120,10 @@ public class CpumaskBenchmark {
         if (pinning != null) pinning.close();
     }
 
+    /** The seed's {@code get_random_bytes() % nr_cpu_ids}, inside the timed call. */
     private int nextCpu() {
-        if (random) {
-            rng = CpumaskInputs.Xorshift.step(rng);
-            return offset + Integer.remainderUnsigned(CpumaskInputs.Xorshift.output(rng), range);
-        }
-        return cpus[next++ & (CpumaskInputs.PRECOMPUTED - 1)];
+        rng = CpumaskInputs.Xorshift.step(rng);
+        return offset + Integer.remainderUnsigned(CpumaskInputs.Xorshift.output(rng), range);
     }
 
     /** {@code cpu} only reports the thread's CPU time per iteration, so descheduled iterations can be told apart. */

@@ -13,13 +13,9 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.Affinity;
-import dev.corescope.sys.ElfSymbolTable;
-import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import org.openjdk.jmh.results.RunResult;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -27,8 +23,9 @@ import java.util.Optional;
 
 /**
  * {@code bench cpumask}: seed 000 on this machine's CPU mask, in Java (JMH,
- * {@link CpumaskBenchmark}) and in C ({@link CpumaskTwins}), plus the C functions' code size
- * read from {@code libcorescope.so}'s symbol table, as the seed's bloat-o-meter table.
+ * {@link CpumaskBenchmark}) and in C ({@link CpumaskTwins}, at two code layouts), plus the code
+ * size of kernel-like callers before and after the patch, as the seed's bloat-o-meter table
+ * ({@link KernelCallers}).
  */
 public final class CpumaskFamily implements BenchFamily {
 
@@ -54,17 +51,26 @@ public final class CpumaskFamily implements BenchFamily {
         return "cpumask";
     }
 
-    /** Machine code: the four C functions, each against the loop of the same NR_CPUS. */
+    /** Machine code: the four C functions at both layouts, each against the loop of the same NR_CPUS and layout. */
     @Override
     public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
         List<dev.corescope.bench.MeasuredFunction> out = new ArrayList<>();
-        for (int nrCpus : new int[]{64, 4096}) {
-            for (boolean firstBut : new boolean[]{false, true}) {
-                out.add(new dev.corescope.bench.MeasuredFunction(firstBut ? "first_but" : "any_but_loop",
-                        CpumaskTwins.symbol(firstBut, nrCpus), null, java.util.Map.of("nrCpus", nrCpus)));
+        for (CpumaskTwins.Layout layout : CpumaskTwins.Layout.values()) {
+            for (int nrCpus : new int[]{64, 4096}) {
+                for (boolean firstBut : new boolean[]{false, true}) {
+                    out.add(new dev.corescope.bench.MeasuredFunction(firstBut ? "first_but" : "any_but_loop",
+                            CpumaskTwins.symbol(firstBut, nrCpus, layout), null,
+                            java.util.Map.of("nrCpus", nrCpus, "layout", layout.param())));
+                }
             }
         }
         return out;
+    }
+
+    /** Seed's claims, as data: {@link CpumaskClaims}. */
+    @Override
+    public List<dev.corescope.report.Claim> claims() {
+        return CpumaskClaims.all();
     }
 
     @Override
@@ -85,30 +91,33 @@ public final class CpumaskFamily implements BenchFamily {
 
         String load = MachineLoad.describe().orElse(null);
         List<CpumaskConfig> splitPlan = splitPlan(ctx, javaPlan);
-        ctx.progress().start("cpumask", javaPlan.size() * 2 + splitPlan.size() + (nativeOk ? nativePlan.size() + 1 : 0));
+        int layouts = CpumaskTwins.Layout.values().length;
+        ctx.progress().start("cpumask", javaPlan.size() * 2 + splitPlan.size() + (nativeOk ? nativePlan.size() * layouts + 1 : 0));
         List<CpumaskReport.Comparison> comparisons = new ArrayList<>();
         List<CpumaskReport.Split> splits = new ArrayList<>();
         List<UndisturbedIterations> iterations = new ArrayList<>();
         for (CpumaskConfig c : javaPlan) {
             Measured loop = runJmh(ctx, settings, c, BASELINE, cpus, iterations);
             Measured first = runJmh(ctx, settings, c, APPROACH, cpus, iterations);
-            comparisons.add(new CpumaskReport.Comparison(c, "java", loop, first));
+            comparisons.add(new CpumaskReport.Comparison(c, "java", null, loop, first));
             if (splitPlan.contains(c)) {
                 splits.add(new CpumaskReport.Split(c, loop, runJmh(ctx, settings, c, LOOP_FIRST, cpus, iterations), first));
             }
         }
 
-        List<CpumaskReport.CodeSize> sizes = new ArrayList<>();
+        List<CpumaskModel.CallerSize> callers = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         notes.add("java iterations: " + UndisturbedIterations.describe(iterations) + ".");
         if (nativeOk) {
             List<CleanBatches> outcomes = new ArrayList<>();
             for (CpumaskConfig c : nativePlan) {
-                comparisons.add(runNative(ctx.cpus(), c, allowed, nrCpuIds, batches, cpus, outcomes));
-                ctx.progress().step("native " + c);
+                for (CpumaskTwins.Layout layout : CpumaskTwins.Layout.values()) {
+                    comparisons.add(runNative(ctx.cpus(), c, layout, allowed, nrCpuIds, batches, cpus, outcomes));
+                    ctx.progress().step("native " + c + " layout=" + layout.param());
+                }
             }
             notes.add("native batches: " + describe(outcomes) + ".");
-            sizes.addAll(codeSizes(notes));
+            callers.addAll(KernelCallers.read(notes));
             ctx.progress().step("code size");
         } else {
             notes.add("native rows left out: " + CpumaskTwins.unavailableReason().orElseThrow());
@@ -120,10 +129,10 @@ public final class CpumaskFamily implements BenchFamily {
             results.add(c.approach().result());
         }
         for (CpumaskReport.Split sp : splits) results.add(sp.loopFirst().result());
-        for (CpumaskReport.CodeSize s : sizes) results.addAll(s.results());
+        results.addAll(CpumaskReport.results(callers));
 
         CpumaskReport report = new CpumaskReport(ForkPinning.describe(ctx.cpus()), allowed, nrCpuIds,
-                describeSettings(settings, ctx), batches, comparisons, splits, sizes, notes, ctx.size() == dev.corescope.bench.RunSize.QUICK, load);
+                describeSettings(settings, ctx), batches, comparisons, splits, callers, notes, ctx.size() == dev.corescope.bench.RunSize.QUICK, load);
         CpumaskModel model = report.model();
         return new FamilyRun(name(), results, null, null, null, model.notes(), CpumaskView.text(model), model);
     }
@@ -135,11 +144,11 @@ public final class CpumaskFamily implements BenchFamily {
 
     /**
      * The rows where {@value #LOOP_FIRST} runs too: every row in a full run; in {@code --quick}
-     * the precomputed ones (the lookup alone, where a gap is easiest to see); one in a smoke test.
+     * the seed's (16 CPUs online, the mask as the kernel has it); one in a smoke test.
      */
     static List<CpumaskConfig> splitPlan(BenchContext ctx, List<CpumaskConfig> javaPlan) {
         return ctx.size().pick(javaPlan.subList(0, 1),
-                javaPlan.stream().filter(c -> c.input() == CpumaskInputs.InputKind.PRECOMPUTED).toList(), javaPlan);
+                javaPlan.stream().filter(CpumaskConfig::seedCondition).toList(), javaPlan);
     }
 
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
@@ -157,13 +166,13 @@ public final class CpumaskFamily implements BenchFamily {
      * the batches the thread ran through undisturbed ({@link CleanBatches}); per-op = batch
      * time / calls; the error is JMH's (Student's t, 99.9%) over the kept batches.
      */
-    private CpumaskReport.Comparison runNative(Optional<CpuMask> pin, CpumaskConfig c, CpuMask allowed, int nrCpuIds,
-                                               int batches, String cpus, List<CleanBatches> outcomes) {
-        CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.input(), allowed, nrCpuIds);
+    private CpumaskReport.Comparison runNative(Optional<CpuMask> pin, CpumaskConfig c, CpumaskTwins.Layout layout, CpuMask allowed,
+                                               int nrCpuIds, int batches, String cpus, List<CleanBatches> outcomes) {
+        CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.online(), allowed, nrCpuIds);
         CleanBatches samples;
         try (Pinning p = pin.map(Affinity::pin).orElse(null);
-             CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(),
-                     c.input() == CpumaskInputs.InputKind.RANDOM, in.offset(), in.range(), CpumaskInputs.SEED, in.cpus())) {
+             CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), in.offset(), in.range(), in.nrCpuIds(),
+                     CpumaskInputs.SEED, layout)) {
             for (int w = 0; w < 3; w++) {
                 batch.time(false, SEED_CALLS);
                 batch.time(true, SEED_CALLS);
@@ -171,38 +180,9 @@ public final class CpumaskFamily implements BenchFamily {
             samples = CleanBatches.collect(batches, SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS));
         }
         outcomes.add(samples);
-        return new CpumaskReport.Comparison(c, "native",
-                Measured.nativeBatches(name(), BASELINE, samples.first(), cpus, c.params(), samples.fellBack()),
-                Measured.nativeBatches(name(), APPROACH, samples.second(), cpus, c.params(), samples.fellBack()));
-    }
-
-    /** The four C functions' sizes, as bloat-o-meter reads them ({@code st_size}). */
-    private static List<CpumaskReport.CodeSize> codeSizes(List<String> notes) {
-        Optional<Path> file = NativeLibrary.file();
-        if (file.isEmpty()) {
-            notes.add("code size left out: the C twins' library file is not known");
-            return List.of();
-        }
-        try {
-            ElfSymbolTable elf = ElfSymbolTable.read(file.get());
-            List<CpumaskReport.CodeSize> out = new ArrayList<>();
-            for (int nrCpus : new int[]{64, 4096}) {
-                String oldName = CpumaskTwins.symbol(false, nrCpus);
-                String newName = CpumaskTwins.symbol(true, nrCpus);
-                Optional<ElfSymbolTable.Symbol> o = elf.function(oldName);
-                Optional<ElfSymbolTable.Symbol> n = elf.function(newName);
-                if (o.isEmpty() || n.isEmpty()) {
-                    notes.add("code size for NR_CPUS=" + nrCpus + " left out: " + oldName + " or " + newName
-                            + " is not a function in " + file.get().getFileName());
-                    continue;
-                }
-                out.add(new CpumaskReport.CodeSize(nrCpus, oldName, o.get().size(), newName, n.get().size(), o.get().table()));
-            }
-            return out;
-        } catch (IOException e) {
-            notes.add("code size left out: " + e.getMessage());
-            return List.of();
-        }
+        return new CpumaskReport.Comparison(c, "native", layout,
+                Measured.nativeBatches(name(), BASELINE, samples.first(), cpus, c.params(layout), samples.fellBack()),
+                Measured.nativeBatches(name(), APPROACH, samples.second(), cpus, c.params(layout), samples.fellBack()));
     }
 
     /** All rows' batch outcomes in one line. */

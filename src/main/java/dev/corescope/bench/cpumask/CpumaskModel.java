@@ -17,31 +17,49 @@ import java.util.List;
  * @param load           the machine's load at start, in words, or null
  * @param comparisons    one row per configuration and implementation
  * @param splits         the Java gaps split into calls and shape
- * @param sizes          the C functions' code sizes
+ * @param callers        code size as bloat-o-meter measured it: the kernel-like callers
+ *                       {@code cpumask_any_but()} is inlined into, before and after, per NR_CPUS
+ * @param callerFlags    the flags the callers were compiled with
  * @param hsdis          whether the measuring JVM could show C2's machine code, in words
  * @param notes          every note the run printed
  */
 public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String javaSettings, int nativeBatches, String load,
-                           List<Row> comparisons, List<SplitRow> splits, List<Size> sizes, String hsdis, List<String> notes) {
+                           List<Row> comparisons, List<SplitRow> splits, List<CallerSize> callers, String callerFlags, String hsdis,
+                           List<String> notes) {
 
     public CpumaskModel {
         comparisons = List.copyOf(comparisons);
         splits = List.copyOf(splits);
-        sizes = List.copyOf(sizes);
+        callers = List.copyOf(callers);
         notes = List.copyOf(notes);
     }
 
-    /** The two variants of one configuration and implementation, and whether they differ (Welch, 99.9%). */
-    public record Row(String implementation, int nrCpus, String mask, String input, Figure baseline, Figure approach,
-                      boolean significant) {
+    /**
+     * The two variants of one configuration and implementation, and whether they differ (Welch, 99.9%).
+     *
+     * @param online {@code 16} (the seed's machine) or {@code host}
+     * @param mask   {@code online} or {@code high} (a synthetic worst case)
+     * @param layout the C code layout ({@code align64}, {@code align32}); null for Java
+     */
+    public record Row(String implementation, int nrCpus, String online, String mask, String layout, Figure baseline,
+                      Figure approach, boolean significant) {
+
+        /** The seed's experiment: its 16 CPUs online, the mask as the kernel has it. */
+        public boolean seedCondition() {
+            return "online".equals(mask) && Integer.toString(CpumaskInputs.SEED_ONLINE).equals(online);
+        }
     }
 
     /** A Java gap split in two: calls (loop vs loop of first()) and shape (loop of first() vs first_but). */
-    public record SplitRow(int nrCpus, String mask, String input, Figure loop, Figure loopFirst, Figure firstBut,
+    public record SplitRow(int nrCpus, String online, String mask, Figure loop, Figure loopFirst, Figure firstBut,
                            boolean callsSignificant, boolean shapeSignificant) {
     }
 
-    /** bloat-o-meter's row: the old and new function of one NR_CPUS, from the symbol table {@code table}. */
-    public record Size(int nrCpus, String oldSymbol, long oldBytes, String newSymbol, long newBytes, String table) {
+    /** bloat-o-meter's row: one caller's size before ({@code cpumask_any_but} loop) and after ({@code cpumask_first_but}). */
+    public record CallerSize(int nrCpus, String function, long oldBytes, long newBytes) {
+
+        public long delta() {
+            return newBytes - oldBytes;
+        }
     }
 }

@@ -19,8 +19,8 @@ import java.util.Set;
  * {@link CpumaskView} renders.
  */
 record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaSettings, int nativeBatches,
-                     List<Comparison> comparisons, List<Split> splits, List<CodeSize> sizes, List<String> familyNotes,
-                     boolean quick, String load) {
+                     List<Comparison> comparisons, List<Split> splits, List<CpumaskModel.CallerSize> callers,
+                     List<String> familyNotes, boolean quick, String load) {
 
     /** The seed's effect: (after - before) / before, in percent. */
     static final double SEED_EFFECT_PCT =
@@ -28,8 +28,9 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
     /** The full mode's target: each error under this share of its score. */
     static final double TARGET_ERROR_PCT = 2.0;
 
-    /** The two variants of one configuration and implementation. */
-    record Comparison(CpumaskConfig config, String implementation, Measured baseline, Measured approach) {
+    /** The two variants of one configuration and implementation; {@code layout} null for Java. */
+    record Comparison(CpumaskConfig config, String implementation, CpumaskTwins.Layout layout, Measured baseline,
+                      Measured approach) {
 
         /** Welch's t-test at 99.9%, as JMH compares two results. */
         boolean significant() {
@@ -61,38 +62,67 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
     record Split(CpumaskConfig config, Measured loop, Measured loopFirst, Measured firstBut) {
 
         Comparison calls() {
-            return new Comparison(config, "java", loop, loopFirst);
+            return new Comparison(config, "java", null, loop, loopFirst);
         }
 
         Comparison shape() {
-            return new Comparison(config, "java", loopFirst, firstBut);
+            return new Comparison(config, "java", null, loopFirst, firstBut);
         }
     }
 
-    /** bloat-o-meter's row: the old and new function of one NR_CPUS. */
-    record CodeSize(int nrCpus, String oldSymbol, long oldBytes, String newSymbol, long newBytes, String table) {
-
-        /** As results rows: metric {@code codeSize}, unit {@code bytes}, exact (error 0). */
-        List<Result> results() {
+    /**
+     * The callers' sizes as results rows: metric {@code codeSize} per caller (params nrCpus and
+     * caller) and {@code codeSizeTotal} per NR_CPUS (their sum: what bloat-o-meter's total is
+     * over), unit {@code bytes}, exact (error 0); old = {@value CpumaskFamily#BASELINE}, new =
+     * {@value CpumaskFamily#APPROACH}.
+     */
+    static List<Result> results(List<CpumaskModel.CallerSize> callers) {
+        List<Result> out = new ArrayList<>();
+        for (int nrCpus : KernelCallers.NR_CPUS) {
+            long before = 0, after = 0;
+            boolean any = false;
+            for (CpumaskModel.CallerSize c : callers) {
+                if (c.nrCpus() != nrCpus) continue;
+                any = true;
+                Map<String, Object> params = new java.util.LinkedHashMap<>();
+                params.put("nrCpus", nrCpus);
+                params.put("caller", c.function());
+                out.add(size(CpumaskFamily.BASELINE, "codeSize", c.oldBytes(), params));
+                out.add(size(CpumaskFamily.APPROACH, "codeSize", c.newBytes(), params));
+                before += c.oldBytes();
+                after += c.newBytes();
+            }
+            if (!any) continue;
             Map<String, Object> params = Map.of("nrCpus", nrCpus);
-            return List.of(
-                    new Result("cpumask", CpumaskFamily.BASELINE, "native", "codeSize", "bytes", oldBytes, 0.0, 1, "", params),
-                    new Result("cpumask", CpumaskFamily.APPROACH, "native", "codeSize", "bytes", newBytes, 0.0, 1, "", params));
+            out.add(size(CpumaskFamily.BASELINE, "codeSizeTotal", before, params));
+            out.add(size(CpumaskFamily.APPROACH, "codeSizeTotal", after, params));
         }
+        return out;
+    }
+
+    private static Result size(String variant, String metric, long bytes, Map<String, Object> params) {
+        return Result.builder().benchmark("cpumask").variant(variant).implementation("native").metric(metric).unit("bytes")
+                .score(bytes).error(0.0).samples(1).cpus("").params(params).build();
     }
 
     /** The notes for the results' reader (also in the text). */
     List<String> notes() {
         List<String> notes = new ArrayList<>();
         notes.add(masksNote());
-        notes.add("input=random draws each CPU inside the timed call (an xorshift64* step and an unsigned %), as the seed's loop "
-                + "timed get_random_bytes(); input=precomputed reads the same draws from an array of "
-                + CpumaskInputs.PRECOMPUTED + (randomCost().isEmpty() ? "." : "; " + randomCost()));
+        notes.add("Every call draws its CPU inside the timed call (an xorshift64* step and an unsigned %, the same generator in "
+                + "Java and C), as the seed's loop timed get_random_bytes() % nr_cpu_ids: no replayed table a branch predictor "
+                + "could learn. The seed's CSPRNG took most of its ~197 ns per iteration, so its 0.6% is about 1.2 ns per call.");
+        notes.add("mask=high is a synthetic worst case (the online CPUs moved to the top bits, which no machine has): it shows "
+                + "the scan over empty words and is not the seed's experiment; online=16 mask=online is.");
+        notes.add("native rows run at two code layouts, the same source compiled with "
+                + CpumaskTwins.Layout.ALIGN64.flags() + " (layout=align64) and " + CpumaskTwins.Layout.ALIGN32.flags()
+                + " (layout=align32): a speed difference counts only where it holds at both, since one that changes sign or "
+                + "size between them is code placement, not the patch.");
         notes.add("significant: Welch's t-test at 99.9% between the two variants' samples (JMH iterations; C batches), "
                 + "as JMH's Statistics.isDifferent.");
         notes.add(resolutionNote());
-        notes.add("nrCpus=4096 rows bound every search at 4096 bits, as a kernel built with NR_CPUS=4096 on a machine whose "
-                + "nr_cpu_ids is 4096; on this machine such a kernel would stop at nr_cpu_ids=" + nrCpuIds + ".");
+        notes.add("native nrCpus=4096 rows bound the out-of-line searches at nr_cpu_ids, the online CPUs' count (all 4096 bits "
+                + "for mask=high), as a kernel built with NR_CPUS=4096 does; Java has no NR_CPUS and bounds them at the mask's size.");
         if (quick) {
             notes.add("--quick: Java measures " + comparisons.stream().filter(c -> c.implementation().equals("java")).count()
                     + " of " + CpumaskConfig.all().size() + " configurations; run without --quick for all, with smaller errors.");
@@ -102,37 +132,18 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
     }
 
     private String masksNote() {
-        Set<String> allowedMasks = new LinkedHashSet<>();
-        Set<String> highMasks = new LinkedHashSet<>();
-        int range = 0;
-        for (int nrCpus : new int[]{64, 4096}) {
-            CpumaskInputs a = CpumaskInputs.of(nrCpus, CpumaskInputs.MaskKind.ALLOWED, CpumaskInputs.InputKind.RANDOM, allowed, nrCpuIds);
-            CpumaskInputs h = CpumaskInputs.of(nrCpus, CpumaskInputs.MaskKind.HIGH, CpumaskInputs.InputKind.RANDOM, allowed, nrCpuIds);
-            allowedMasks.add(a.describeMask());
-            highMasks.add(h.describeMask() + " (CPUs drawn from " + h.offset() + "-" + (h.offset() + h.range() - 1) + ")");
-            range = Math.max(range, a.range());
-        }
-        return "mask=allowed: the allowed CPUs " + allowed.toList() + ", as " + String.join(" and ", allowedMasks)
-                + ", CPUs drawn as random % " + range + " (nr_cpu_ids); mask=high: the same CPUs and draws moved to the top bits, "
-                + String.join(" and ", highMasks) + ", so each search first skips the empty words below them.";
-    }
-
-    private String randomCost() {
-        for (Comparison r : comparisons) {
-            if (!r.implementation().equals("java") || r.config().input() != CpumaskInputs.InputKind.RANDOM) continue;
-            for (Comparison p : comparisons) {
-                if (p.implementation().equals("java") && p.config().input() == CpumaskInputs.InputKind.PRECOMPUTED
-                        && p.config().nrCpus() == r.config().nrCpus() && p.config().mask() == r.config().mask()) {
-                    double cost = Math.min(r.baseline().result().score() - p.baseline().result().score(),
-                            r.approach().result().score() - p.approach().result().score());
-                    return String.format(Locale.ROOT, "drawing costs about %.1f ns per call here (java, nrCpus=%d, "
-                                    + "mask=%s: random minus precomputed, the smaller of the two variants). The seed's CSPRNG took most of its ~197 ns per iteration, "
-                                    + "so its 0.6%% is about 1.2 ns per call.",
-                            cost, r.config().nrCpus(), r.config().mask().param());
+        Set<String> masks = new LinkedHashSet<>();
+        for (String online : CpumaskConfig.ONLINE) {
+            for (CpumaskInputs.MaskKind kind : CpumaskInputs.MaskKind.values()) {
+                for (int nrCpus : KernelCallers.NR_CPUS) {
+                    CpumaskInputs in = CpumaskInputs.of(nrCpus, kind, online, allowed, nrCpuIds);
+                    masks.add("online=" + online + " mask=" + kind.param() + " nrCpus=" + nrCpus + ": " + in.describeMask()
+                            + ", CPU drawn as " + (in.offset() == 0 ? "" : in.offset() + " + ") + "random % " + in.range());
                 }
             }
         }
-        return "";
+        return "Masks (online=16: the seed's machine, CPUs 0-15; online=host: this machine's allowed CPUs " + allowed.toList()
+                + ", nr_cpu_ids " + nrCpuIds + "): " + String.join("; ", masks) + ".";
     }
 
     private String resolutionNote() {
@@ -154,14 +165,13 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
     /** The model saved in the results file, from which {@link CpumaskView} renders the report. */
     CpumaskModel model() {
         return new CpumaskModel(pinning, allowed.toList(), nrCpuIds, javaSettings, nativeBatches, load,
-                comparisons.stream().map(c -> new CpumaskModel.Row(c.implementation(), c.config().nrCpus(), c.config().mask().param(),
-                        c.config().input().param(), Figure.of(c.baseline()), Figure.of(c.approach()), c.significant())).toList(),
-                splits.stream().map(sp -> new CpumaskModel.SplitRow(sp.config().nrCpus(), sp.config().mask().param(),
-                        sp.config().input().param(), Figure.of(sp.loop()), Figure.of(sp.loopFirst()), Figure.of(sp.firstBut()),
+                comparisons.stream().map(c -> new CpumaskModel.Row(c.implementation(), c.config().nrCpus(), c.config().online(),
+                        c.config().mask().param(), c.layout() == null ? null : c.layout().param(), Figure.of(c.baseline()),
+                        Figure.of(c.approach()), c.significant())).toList(),
+                splits.stream().map(sp -> new CpumaskModel.SplitRow(sp.config().nrCpus(), sp.config().online(),
+                        sp.config().mask().param(), Figure.of(sp.loop()), Figure.of(sp.loopFirst()), Figure.of(sp.firstBut()),
                         sp.calls().significant(), sp.shape().significant())).toList(),
-                sizes.stream().map(s -> new CpumaskModel.Size(s.nrCpus(), s.oldSymbol(), s.oldBytes(), s.newSymbol(), s.newBytes(),
-                        s.table())).toList(),
-                splits.isEmpty() ? null : hsdis(), notes());
+                callers, KernelCallers.FLAGS, splits.isEmpty() ? null : hsdis(), notes());
     }
 
     /** Whether this JVM can show C2's machine code ({@code -XX:+PrintAssembly} needs the hsdis plug-in). */

@@ -17,9 +17,39 @@ import java.util.Optional;
  * {@code for_each_cpu} loop and {@code cpumask_first_but()}, each compiled as the kernel
  * would for NR_CPUS=64 (inline one-word search) and NR_CPUS=4096 (out-of-line
  * {@code _find_*_bit}). {@link Batch} runs the seed's 100000-call loop inside C, timed
- * with {@code clock_gettime}, one downcall per batch.
+ * with {@code clock_gettime}, one downcall per batch. Every function exists at two code
+ * layouts ({@link Layout}): the same source compiled with two sets of alignment flags.
  */
 public final class CpumaskTwins {
+
+    /** The code layouts {@code native/build.sh} compiles {@code cpumask.c} at. */
+    public enum Layout {
+        /** {@code -falign-functions=64 -falign-loops=64}: the symbols as written */
+        ALIGN64(""),
+        /** {@code -falign-functions=32 -falign-jumps=1 -falign-loops=1}: every symbol suffixed {@code _align32} */
+        ALIGN32("_align32");
+
+        private final String suffix;
+
+        Layout(String suffix) {
+            this.suffix = suffix;
+        }
+
+        /** The symbol suffix. */
+        public String suffix() {
+            return suffix;
+        }
+
+        /** As the {@code layout} param: {@code align64}, {@code align32}. */
+        public String param() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The compiler flags, in words. */
+        public String flags() {
+            return this == ALIGN64 ? "-falign-functions=64 -falign-loops=64" : "-falign-functions=32 -falign-jumps=1 -falign-loops=1";
+        }
+    }
 
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
 
@@ -31,10 +61,15 @@ public final class CpumaskTwins {
         return nrCpus == 64 || nrCpus == 4096;
     }
 
-    /** The C function of a variant: {@code cs_cpumask_first_but_4096} etc. */
+    /** The C function of a variant at layout align64: {@code cs_cpumask_first_but_4096} etc. */
     public static String symbol(boolean firstBut, int nrCpus) {
+        return symbol(firstBut, nrCpus, Layout.ALIGN64);
+    }
+
+    /** The C function of a variant at a layout: {@code cs_cpumask_first_but_4096_align32} etc. */
+    public static String symbol(boolean firstBut, int nrCpus, Layout layout) {
         checkNrCpus(nrCpus);
-        return "cs_cpumask_" + (firstBut ? "first_but_" : "any_but_loop_") + nrCpus;
+        return "cs_cpumask_" + (firstBut ? "first_but_" : "any_but_loop_") + nrCpus + layout.suffix();
     }
 
     /**
@@ -42,57 +77,53 @@ public final class CpumaskTwins {
      * mask's {@code nbits} as {@code nr_cpu_ids}. For tests that compare answers.
      */
     public static int call(boolean firstBut, int nrCpus, CpuMask mask, int cpu) {
+        return call(firstBut, nrCpus, mask, cpu, Layout.ALIGN64);
+    }
+
+    /** {@link #call(boolean, int, CpuMask, int)} at a given code layout. */
+    public static int call(boolean firstBut, int nrCpus, CpuMask mask, int cpu, Layout layout) {
         checkMask(nrCpus, mask);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment words = words(arena, mask);
-            return (int) TwinLinker.linked(Handles.CALL, Handles.FAILURE).invokeExact(variant(firstBut, nrCpus), words, mask.nbits(), cpu);
+            MethodHandle h = layout == Layout.ALIGN64 ? Handles.CALL : Handles.CALL_ALIGN32;
+            return (int) TwinLinker.linked(h, Handles.FAILURE).invokeExact(variant(firstBut, nrCpus), words, mask.nbits(), cpu);
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
     }
 
     /**
-     * The inputs of one configuration, copied to native memory once; {@link #timeNs} runs
-     * one batch. CPUs come from the seed's formula ({@code offset + random % range}, drawn
-     * inside the timed loop by the same xorshift64* as the Java benchmark) or from the
-     * precomputed {@code cpus}.
+     * The inputs of one configuration, copied to native memory once; {@link #time} runs one
+     * batch. CPUs come from the seed's formula ({@code offset + random % range}, drawn inside
+     * the timed loop by the same xorshift64* as the Java benchmark).
      *
      * <p><b>Note:</b> confined to the thread that created it.
      */
     public static final class Batch implements AutoCloseable {
         private final Arena arena = Arena.ofConfined();
         private final int nrCpus;
-        private final int nbits;
-        private final boolean random;
+        private final int nrCpuIds;
         private final int offset;
         private final int range;
+        private final Layout layout;
         private final MemorySegment mask;
-        private final MemorySegment cpus;
-        private final int ncpus;
         private final long seed;
         private final MemorySegment rngState;
         private final MemorySegment sink;
         private final MemorySegment cpuNs;
 
         /**
-         * @param random   draw each CPU inside the loop; else take {@code cpus} in turn
+         * @param nrCpuIds the bound of the NR_CPUS=4096 searches ({@link CpumaskInputs#nrCpuIds()})
          * @param seed     the generator's starting state (non-zero)
-         * @param cpus     precomputed CPUs; its length must be a power of two (ignored when random)
          */
-        public Batch(int nrCpus, CpuMask mask, boolean random, int offset, int range, long seed, int[] cpus) {
+        public Batch(int nrCpus, CpuMask mask, int offset, int range, int nrCpuIds, long seed, Layout layout) {
             checkMask(nrCpus, mask);
-            if (!random && (cpus.length == 0 || Integer.bitCount(cpus.length) != 1)) {
-                throw new IllegalArgumentException("precomputed CPUs: " + cpus.length + " is not a power of two");
-            }
             this.nrCpus = nrCpus;
-            this.nbits = mask.nbits();
-            this.random = random;
+            this.nrCpuIds = nrCpuIds;
             this.offset = offset;
             this.range = range;
+            this.layout = layout;
             this.mask = words(arena, mask);
-            this.ncpus = random ? 1 : cpus.length;
-            this.cpus = arena.allocate(ValueLayout.JAVA_INT, ncpus);
-            if (!random) MemorySegment.copy(cpus, 0, this.cpus, ValueLayout.JAVA_INT, 0, cpus.length);
             this.seed = seed == 0 ? 1 : seed;
             this.rngState = arena.allocate(WORD);
             this.sink = arena.allocate(WORD);
@@ -106,8 +137,9 @@ public final class CpumaskTwins {
         public BatchTime time(boolean firstBut, long calls) {
             rngState.set(WORD, 0, seed);
             try {
-                long ns = (long) TwinLinker.linked(Handles.BATCH, Handles.FAILURE).invokeExact(variant(firstBut, nrCpus), mask, nbits, random ? 1 : 0,
-                        offset, range, rngState, cpus, ncpus, calls, sink, cpuNs);
+                MethodHandle h = layout == Layout.ALIGN64 ? Handles.BATCH : Handles.BATCH_ALIGN32;
+                long ns = (long) TwinLinker.linked(h, Handles.FAILURE).invokeExact(variant(firstBut, nrCpus), mask, nrCpuIds,
+                        offset, range, rngState, calls, sink, cpuNs);
                 if (ns < 0) throw new IllegalStateException("cs_cpumask_batch refused variant " + variant(firstBut, nrCpus));
                 return new BatchTime(ns, cpuNs.get(WORD, 0));
             } catch (Throwable t) {
@@ -156,14 +188,17 @@ public final class CpumaskTwins {
     /** Linked on first use; a missing library or symbol is kept as a reason, not thrown from the initializer. */
     private static final class Handles {
         private static final TwinLinker LINKER = new TwinLinker();
-        static final MethodHandle BATCH = LINKER.downcall("cs_cpumask_batch", FunctionDescriptor.of(
+        private static final FunctionDescriptor BATCH_DESCRIPTOR = FunctionDescriptor.of(
                 ValueLayout.JAVA_LONG,
-                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
                 ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
-                ValueLayout.ADDRESS));
-        static final MethodHandle CALL = LINKER.downcall("cs_cpumask_call", FunctionDescriptor.of(
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+                ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+        private static final FunctionDescriptor CALL_DESCRIPTOR = FunctionDescriptor.of(
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+        static final MethodHandle BATCH = LINKER.downcall("cs_cpumask_batch", BATCH_DESCRIPTOR);
+        static final MethodHandle BATCH_ALIGN32 = LINKER.downcall("cs_cpumask_batch" + Layout.ALIGN32.suffix(), BATCH_DESCRIPTOR);
+        static final MethodHandle CALL = LINKER.downcall("cs_cpumask_call", CALL_DESCRIPTOR);
+        static final MethodHandle CALL_ALIGN32 = LINKER.downcall("cs_cpumask_call" + Layout.ALIGN32.suffix(), CALL_DESCRIPTOR);
         static final String FAILURE = LINKER.failure();
     }
 }

@@ -69,6 +69,12 @@ public final class CpupriFamily implements BenchFamily {
                 new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_writer", null, Map.of("metric", "set")));
     }
 
+    /** Seed's claims, as data: {@link CpupriClaims}. */
+    @Override
+    public List<dev.corescope.report.Claim> claims() {
+        return CpupriClaims.all();
+    }
+
     @Override
     public String summary() {
         return "seed 002: cpupri_vec count/mask false sharing; packed vs aligned vs split layouts and their contention";
@@ -264,8 +270,10 @@ public final class CpupriFamily implements BenchFamily {
         SampleStats find = SampleStats.of(s.readerNs());
         SampleStats set = SampleStats.of(s.writerNs());
         return List.of(
-                new Result("cpupri", r.variant(), "native", "find", "ns/op", find.median(), find.errorOrNull(), find.samples(), r.cpuList(), params),
-                new Result("cpupri", r.variant(), "native", "set", "ns/op", set.median(), set.errorOrNull(), set.samples(), r.cpuList(), params));
+                Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric("find").unit("ns/op")
+                        .score(find.median()).error(find.errorOrNull()).samples(find.samples()).cpus(r.cpuList()).params(params).build(),
+                Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric("set").unit("ns/op")
+                        .score(set.median()).error(set.errorOrNull()).samples(set.samples()).cpus(r.cpuList()).params(params).build());
     }
 
     /** The JMH settings of a Java run, whose warm-up and iterations the C twin copies. */
@@ -307,9 +315,8 @@ public final class CpupriFamily implements BenchFamily {
             org.openjdk.jmh.results.Result m = run.getSecondaryResults().get(method);
             if (m == null) throw new IllegalStateException("JMH gave no result for " + method);
             double error = m.getScoreError();
-            rows.add(new Result("cpupri", r.variant(), "java", metric, m.getScoreUnit(), m.getScore(),
-                    Double.isNaN(error) ? null : error, m.getStatistics().getN(), r.cpuList(), params,
-                    dev.corescope.bench.JmhRuns.ofSecondary(run, method, x -> x)));
+            rows.add(Result.builder().benchmark("cpupri").variant(r.variant()).implementation("java").metric(metric).unit(m.getScoreUnit())
+                    .score(m.getScore()).error(Double.isNaN(error) ? null : error).samples(m.getStatistics().getN()).cpus(r.cpuList()).params(params).runs(dev.corescope.bench.JmhRuns.ofSecondary(run, method, x -> x)).build());
         }
         return rows;
     }

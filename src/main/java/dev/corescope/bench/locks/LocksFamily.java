@@ -72,7 +72,13 @@ public final class LocksFamily implements BenchFamily {
     @Override
     public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
         return Stream.of(LocksTwins.Loop.values()).map(l -> new dev.corescope.bench.MeasuredFunction(l.name().toLowerCase(Locale.ROOT),
-                l.symbol(), null, Map.of(), dev.corescope.bench.MeasuredFunction.Loop.OUTERMOST)).toList();
+                l.symbol(), null, Map.of(), dev.corescope.bench.MeasuredFunction.Loop.TIMED)).toList();
+    }
+
+    /** Seed's claims, as data: {@link LocksClaims}. */
+    @Override
+    public List<dev.corescope.report.Claim> claims() {
+        return LocksClaims.all();
     }
 
     @Override
@@ -173,8 +179,7 @@ public final class LocksFamily implements BenchFamily {
         LocksModel model = LocksModel.of(run);
         List<dev.corescope.report.Result> results = LocksReport.results(run).stream()
                 .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new java.util.TreeMap<>(x.params()))
-                        ? new dev.corescope.report.Result(x.benchmark(), x.variant(), x.implementation(), x.metric(), x.unit(),
-                        x.score(), x.error(), x.samples(), x.cpus(), x.params(), javaRuns.get(x.variant() + new java.util.TreeMap<>(x.params())))
+                        ? x.withRuns(javaRuns.get(x.variant() + new java.util.TreeMap<>(x.params())))
                         : x)
                 .toList();
         return new FamilyRun(name(), results, null, null, null, LocksReport.notes(run), LocksView.text(model), model);

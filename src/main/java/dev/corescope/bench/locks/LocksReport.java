@@ -43,17 +43,17 @@ final class LocksReport {
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("used", tsc.source().name().toLowerCase(Locale.ROOT));
             if (tsc.known()) params.put("usedMHz", round(tsc.mhz(), 3));
-            out.add(new Result(BENCHMARK, "tsc_rate", "native", "calibrated", "MHz", tsc.calibratedMhz(),
-                    nanToNull(tsc.calibratedErr()), tsc.calibrations(), cpu, params));
+            out.add(Result.builder().benchmark(BENCHMARK).variant("tsc_rate").implementation("native").metric("calibrated").unit("MHz")
+                    .score(tsc.calibratedMhz()).error(nanToNull(tsc.calibratedErr())).samples(tsc.calibrations()).cpus(cpu).params(params).build());
         }
         for (LockMeasurement m : run.rows()) {
-            out.add(new Result(BENCHMARK, m.variant().contractName(), m.implementation(), "op", "ns/op", m.ns(),
-                    nanToNull(m.nsError()), m.samples(), cpu, m.params()));
+            out.add(Result.builder().benchmark(BENCHMARK).variant(m.variant().contractName()).implementation(m.implementation()).metric("op").unit("ns/op")
+                    .score(m.ns()).error(nanToNull(m.nsError())).samples(m.samples()).cpus(cpu).params(m.params()).build());
             if (!Double.isNaN(m.cycles())) {
                 Map<String, Object> params = new LinkedHashMap<>(m.params());
                 params.put("cycles", m.cyclesFrom().text);
-                out.add(new Result(BENCHMARK, m.variant().contractName(), m.implementation(), "op_cycles", "cycles/op", m.cycles(),
-                        nanToNull(m.cyclesError()), m.samples(), cpu, params));
+                out.add(Result.builder().benchmark(BENCHMARK).variant(m.variant().contractName()).implementation(m.implementation()).metric("op_cycles").unit("cycles/op")
+                        .score(m.cycles()).error(nanToNull(m.cyclesError())).samples(m.samples()).cpus(cpu).params(params).build());
             }
         }
         for (ContendedMeasurement c : run.contended()) {
@@ -63,15 +63,15 @@ final class LocksReport {
             params.put("placement", c.placement().name());
             params.put("threads", c.placement().threads());
             if (c.migratedRounds() > 0) params.put("migrated", c.migratedRounds());
-            out.add(new Result(BENCHMARK, c.variant().contractName(), c.implementation(), "contended", "ns/op", c.nsPerOp(),
-                    nanToNull(c.nsError()), c.samples(), list, params));
-            out.add(new Result(BENCHMARK, c.variant().contractName(), c.implementation(), "contended_fairness", "min/max",
-                    c.fairness(), null, c.samples(), list, params));
+            out.add(Result.builder().benchmark(BENCHMARK).variant(c.variant().contractName()).implementation(c.implementation()).metric("contended").unit("ns/op")
+                    .score(c.nsPerOp()).error(nanToNull(c.nsError())).samples(c.samples()).cpus(list).params(params).build());
+            out.add(Result.builder().benchmark(BENCHMARK).variant(c.variant().contractName()).implementation(c.implementation()).metric("contended_fairness").unit("min/max")
+                    .score(c.fairness()).error(null).samples(c.samples()).cpus(list).params(params).build());
             for (ContendedMeasurement.Share s : c.shares()) {
                 Map<String, Object> p = new LinkedHashMap<>(params);
                 p.put("thread", s.thread());
-                out.add(new Result(BENCHMARK, c.variant().contractName(), c.implementation(), "contended_thread", "ops/us",
-                        s.opsPerUs(), null, c.samples(), Integer.toString(s.cpu()), p));
+                out.add(Result.builder().benchmark(BENCHMARK).variant(c.variant().contractName()).implementation(c.implementation()).metric("contended_thread").unit("ops/us")
+                        .score(s.opsPerUs()).error(null).samples(c.samples()).cpus(Integer.toString(s.cpu())).params(p).build());
             }
         }
         return out;

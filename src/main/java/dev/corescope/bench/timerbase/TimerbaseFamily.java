@@ -55,6 +55,12 @@ public final class TimerbaseFamily implements BenchFamily {
         return "timerbase";
     }
 
+    /** Seed's claims, as data: {@link TimerbaseClaims}. */
+    @Override
+    public List<dev.corescope.report.Claim> claims() {
+        return TimerbaseClaims.all();
+    }
+
     @Override
     public String summary() {
         return "seed 001: get_timer_cpu_base() with two vs one per_cpu_ptr(), latency histogram and per-call cost, Java and C";

@@ -50,7 +50,8 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
     record CodeSize(String variant, String symbol, long bytes, String table) {
 
         Result result() {
-            return new Result("timerbase", variant, "native", "codeSize", "bytes", bytes, 0.0, 1, "", Map.of());
+            return Result.builder().benchmark("timerbase").variant(variant).implementation("native").metric("codeSize").unit("bytes")
+                    .score(bytes).error(0.0).samples(1).cpus("").params(Map.of()).build();
         }
     }
 

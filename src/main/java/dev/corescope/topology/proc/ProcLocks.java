@@ -54,13 +54,17 @@ public final class ProcLocks {
     /** {@code /proc/locks}' device and inode form for {@code file}: {@code fe:00:2154301}; empty when it cannot be read. */
     public static String key(Path file, LinkOption... options) {
         try {
-            long dev = (Long) Files.getAttribute(file, "unix:dev", options);
-            long ino = (Long) Files.getAttribute(file, "unix:ino", options);
-            long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & 0xfffff000L);
-            long minor = (dev & 0xff) | ((dev >>> 12) & 0xffffff00L);
-            return String.format("%02x:%02x:%d", major, minor, ino);
+            Map<String, Object> a = Files.readAttributes(file, "unix:dev,ino", options);
+            return key((Long) a.get("dev"), (Long) a.get("ino"));
         } catch (IOException | RuntimeException e) {
             return "";
         }
+    }
+
+    /** {@code /proc/locks}' form of a device number and inode ({@code stat}'s {@code st_dev}, {@code st_ino}). */
+    public static String key(long dev, long ino) {
+        long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & 0xfffff000L);
+        long minor = (dev & 0xff) | ((dev >>> 12) & 0xffffff00L);
+        return String.format("%02x:%02x:%d", major, minor, ino);
     }
 }

@@ -77,8 +77,7 @@ class C2cFamilyTest {
         assertNotNull(run.matrix().values()[1][0]);
         assertEquals("start 3", steps.getFirst());
         assertEquals(4, steps.size());
-        ResultsFile saved = Json.MAPPER.readValue(Json.write(new ResultsFile(ResultsFile.SCHEMA, null, run.results(), null, null,
-                run.matrix(), null, null, null, null, Map.of("c2c", Json.MAPPER.valueToTree(run.model())))), ResultsFile.class);
+        ResultsFile saved = Json.MAPPER.readValue(Json.write(ResultsFile.builder().results(run.results()).matrix(run.matrix()).models(Map.of("c2c", Json.MAPPER.valueToTree(run.model()))).build()), ResultsFile.class);
         assertEquals(run.text(), new C2cFamily().text(saved).orElseThrow(), "a saved file shows what the run printed");
         assertTrue(new C2cFamily().picture(saved).orElseThrow().contains("<svg"));
         assertEquals(before, Affinity.allowed(), "the test thread's mask is untouched");

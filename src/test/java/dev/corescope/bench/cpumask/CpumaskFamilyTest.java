@@ -30,8 +30,8 @@ class CpumaskFamilyTest {
 
     @Test
     void smokeRunWritesResultsJsonAsTheContractSays() throws Exception {
-        String json = Json.write(new ResultsFile(ResultsFile.SCHEMA, null, run.results(), run.layouts(), run.histograms(),
-                run.matrix(), List.of()));
+        String json = Json.write(ResultsFile.builder().results(run.results())
+                .layouts(run.layouts()).histograms(run.histograms()).matrix(run.matrix()).build());
         JsonNode root = Json.MAPPER.readTree(json);
         assertEquals("corescope-results/1", root.get("schema").asText());
         JsonNode results = root.get("results");
@@ -56,11 +56,15 @@ class CpumaskFamilyTest {
             if (r.get("metric").asText().equals("op")) {
                 assertEquals("ns/op", r.get("unit").asText());
                 assertTrue(r.has("error") && r.get("error").asDouble() >= 0, "per-op rows carry a 99.9% error: " + r);
-                assertTrue(Set.of("allowed", "high").contains(r.get("params").get("mask").asText()));
-                assertTrue(Set.of("random", "precomputed").contains(r.get("params").get("input").asText()));
+                assertTrue(Set.of("online", "high").contains(r.get("params").get("mask").asText()));
+                assertTrue(Set.of("16", "host").contains(r.get("params").get("online").asText()));
+                assertFalse(r.get("params").has("input"), "no input parameter: every row draws in the loop");
+                if (r.get("implementation").asText().equals("native")) {
+                    assertTrue(Set.of("align64", "align32").contains(r.get("params").get("layout").asText()), r.toString());
+                }
                 perOpKeys.add(r.get("implementation").asText() + "/" + variant + "/" + r.get("params"));
             } else {
-                assertEquals("codeSize", r.get("metric").asText());
+                assertTrue(Set.of("codeSize", "codeSizeTotal").contains(r.get("metric").asText()), r.toString());
                 assertEquals("bytes", r.get("unit").asText());
             }
         }
@@ -76,11 +80,10 @@ class CpumaskFamilyTest {
 
     @Test
     void aSavedModelRendersTheTextTheRunPrinted() throws Exception {
-        ResultsFile file = new ResultsFile(ResultsFile.SCHEMA, null, run.results(), null, null, null, null, null, null,
-                null, java.util.Map.of("cpumask", Json.MAPPER.valueToTree(run.model())));
+        ResultsFile file = ResultsFile.builder().results(run.results()).models(java.util.Map.of("cpumask", Json.MAPPER.valueToTree(run.model()))).build();
         ResultsFile back = Json.readResults(writeTemp(Json.write(file)));
         assertEquals(run.text(), new CpumaskFamily().text(back).orElseThrow());
-        ResultsFile withoutModel = new ResultsFile(ResultsFile.SCHEMA, null, run.results(), null, null, null, null, null, null);
+        ResultsFile withoutModel = ResultsFile.builder().results(run.results()).build();
         assertTrue(new CpumaskFamily().text(withoutModel).isEmpty());
     }
 
@@ -89,7 +92,23 @@ class CpumaskFamilyTest {
         boolean hasNative = run.results().stream().anyMatch(r -> r.implementation().equals("native"));
         if (CpumaskTwins.unavailableReason().isEmpty()) {
             assertTrue(hasNative);
-            assertEquals(4, run.results().stream().filter(r -> r.metric().equals("codeSize")).count());
+            for (String layout : List.of("align64", "align32")) {
+                assertTrue(run.results().stream().anyMatch(r -> r.implementation().equals("native") && layout.equals(r.params().get("layout"))),
+                        "native rows at layout " + layout);
+            }
+            // bloat-o-meter over the kernel-like callers: 4 callers x 2 NR_CPUS x old/new, and a total per NR_CPUS
+            assertEquals(16, run.results().stream().filter(r -> r.metric().equals("codeSize")).count());
+            for (int nrCpus : new int[]{64, 4096}) {
+                for (String variant : List.of("any_but_loop", "first_but")) {
+                    double sum = run.results().stream().filter(r -> r.metric().equals("codeSize") && r.variant().equals(variant)
+                            && Integer.valueOf(nrCpus).equals(r.params().get("nrCpus"))).mapToDouble(r -> r.score()).sum();
+                    double total = run.results().stream().filter(r -> r.metric().equals("codeSizeTotal") && r.variant().equals(variant)
+                            && Integer.valueOf(nrCpus).equals(r.params().get("nrCpus"))).findFirst().orElseThrow().score();
+                    assertEquals(sum, total, variant + " NR_CPUS=" + nrCpus);
+                }
+            }
+            assertTrue(run.results().stream().filter(r -> r.metric().equals("codeSize"))
+                    .allMatch(r -> KernelCallers.CALLERS.contains(r.params().get("caller"))), "each row names its caller");
         } else {
             assertFalse(hasNative);
             assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("native rows left out: ")), run.notes().toString());
@@ -105,7 +124,12 @@ class CpumaskFamilyTest {
         assertTrue(text.contains("unpinned"), "a run without --cpus says it is unpinned");
         assertTrue(text.contains("19665287"), "the seed's figure is quoted");
         assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("java iterations: ")), "says how many iterations were kept");
-        if (CpumaskTwins.unavailableReason().isEmpty()) assertTrue(text.contains("Code size in bytes"), text);
+        if (CpumaskTwins.unavailableReason().isEmpty()) {
+            assertTrue(text.contains("Code size as bloat-o-meter measured it"), text);
+            assertTrue(text.contains("flush_tlb_mm_range"), text);
+            assertTrue(text.contains("Total: Before="), text);
+        }
+        assertTrue(text.contains("high* is a synthetic worst case"), text);
     }
 
     private static java.nio.file.Path writeTemp(String json) throws java.io.IOException {

@@ -1,6 +1,5 @@
 package dev.corescope.bench.cpumask;
 
-import dev.corescope.bench.cpumask.CpumaskInputs.InputKind;
 import dev.corescope.bench.cpumask.CpumaskInputs.MaskKind;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
@@ -13,7 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -47,8 +48,11 @@ class CpumaskVariantsTest {
     void bothVariantsAgreeOnEveryBenchmarkInput() {
         for (CpuMask allowed : allowedSets()) {
             for (CpumaskConfig c : CpumaskConfig.all()) {
-                CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.input(), allowed, Math.max(2, allowed.last() + 1));
-                for (int cpu : in.cpus()) {
+                CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.online(), allowed, Math.max(2, allowed.last() + 1));
+                long state = CpumaskInputs.SEED;
+                for (int n = 0; n < 2000; n++) {
+                    state = CpumaskInputs.Xorshift.step(state);
+                    int cpu = in.draw(state);
                     assertEquals(in.mask().anyButLoop(cpu), in.mask().firstBut(cpu), () -> in.describeMask() + ", cpu " + cpu);
                 }
             }
@@ -58,25 +62,74 @@ class CpumaskVariantsTest {
     @Test
     void highMaskMovesTheCpusAndTheDrawsToTheTopBits() {
         CpuMask allowed = CpuMask.parseList("0-1", 2);
-        CpumaskInputs low = CpumaskInputs.of(64, MaskKind.ALLOWED, InputKind.RANDOM, allowed, 2);
-        CpumaskInputs high64 = CpumaskInputs.of(64, MaskKind.HIGH, InputKind.RANDOM, allowed, 2);
-        CpumaskInputs high4096 = CpumaskInputs.of(4096, MaskKind.HIGH, InputKind.PRECOMPUTED, allowed, 2);
+        CpumaskInputs low = CpumaskInputs.of(64, MaskKind.ONLINE, CpumaskInputs.HOST, allowed, 2);
+        CpumaskInputs high64 = CpumaskInputs.of(64, MaskKind.HIGH, CpumaskInputs.HOST, allowed, 2);
+        CpumaskInputs high4096 = CpumaskInputs.of(4096, MaskKind.HIGH, CpumaskInputs.HOST, allowed, 2);
+        CpumaskInputs seedHigh = CpumaskInputs.of(4096, MaskKind.HIGH, "16", allowed, 2);
         assertEquals("0-1", low.mask().toList());
         assertEquals("62-63", high64.mask().toList());
         assertEquals("4094-4095", high4096.mask().toList());
+        assertEquals("4080-4095", seedHigh.mask().toList());
         assertEquals(4094, high4096.offset());
-        for (int i = 0; i < low.cpus().length; i++) {
-            assertEquals(low.cpus()[i] + 62, high64.cpus()[i]);
-            assertEquals(low.mask().firstBut(low.cpus()[i]) + 62, high64.mask().firstBut(high64.cpus()[i]));
+        assertEquals(4096, high4096.nrCpuIds(), "the synthetic mask's searches run to the last bit");
+        long state = CpumaskInputs.SEED;
+        for (int i = 0; i < 1000; i++) {
+            state = CpumaskInputs.Xorshift.step(state);
+            assertEquals(low.draw(state) + 62, high64.draw(state));
+            assertEquals(low.mask().firstBut(low.draw(state)) + 62, high64.mask().firstBut(high64.draw(state)));
         }
     }
 
+    /**
+     * The seed's machine had 16 CPUs online, so get_random_bytes() % nr_cpu_ids excluded the
+     * first set CPU 1 call in 16 (on a 2-CPU host: 1 in 2, which set the old rows' branch
+     * mispredictions). The default rows include those 16 CPUs, next to this machine's.
+     */
     @Test
-    void theDrawsFollowTheSeedsFormulaAndHitEveryCpuOfTheRange() {
-        CpumaskInputs in = CpumaskInputs.of(4096, MaskKind.ALLOWED, InputKind.RANDOM, CpuMask.parseList("0-7", 8), 8);
-        int[] seen = new int[8];
-        for (int cpu : in.cpus()) seen[cpu]++;
-        for (int n : seen) assertEquals(true, n > 0, "every CPU of 0-7 drawn at least once in 1024 draws");
+    void theSeedsSixteenOnlineCpusAreADefaultRowAndExcludeTheFirstCpuOneCallInSixteen() throws Exception {
+        String[] online = CpumaskBenchmark.class.getField("online").getAnnotation(org.openjdk.jmh.annotations.Param.class).value();
+        assertEquals(List.of("16", "host"), List.of(online));
+        for (int nrCpus : new int[]{64, 4096}) {
+            assertTrue(CpumaskConfig.all().contains(new CpumaskConfig(nrCpus, MaskKind.ONLINE, "16")), "nrCpus " + nrCpus);
+            assertTrue(CpumaskConfig.quick().contains(new CpumaskConfig(nrCpus, MaskKind.ONLINE, "16")), "quick, nrCpus " + nrCpus);
+        }
+        CpumaskInputs in = CpumaskInputs.of(64, MaskKind.ONLINE, "16", CpuMask.parseList("0-1", 2), 2);
+        assertEquals("0-15", in.mask().toList());
+        assertEquals(16, in.range());
+        assertEquals(16, in.nrCpuIds());
+        int first = 0, n = 160_000;
+        int[] seen = new int[16];
+        long state = CpumaskInputs.SEED;
+        for (int i = 0; i < n; i++) {
+            state = CpumaskInputs.Xorshift.step(state);
+            int cpu = in.draw(state);
+            seen[cpu]++;
+            if (cpu == in.mask().first()) first++;
+        }
+        double share = (double) first / n;
+        assertTrue(share > 0.055 && share < 0.07, "the first CPU excluded in " + share + " of calls, not 1/16");
+        for (int k : seen) assertTrue(k > 0, "every CPU of 0-15 drawn");
+    }
+
+    /** No row replays a short table of CPUs (a 1024-entry replay is a sequence the branch predictor learns). */
+    @Test
+    void everyRowDrawsItsCpuFromAGeneratorInTheLoopNotAReplayedTable() {
+        for (java.lang.reflect.Field f : CpumaskBenchmark.class.getFields()) {
+            org.openjdk.jmh.annotations.Param p = f.getAnnotation(org.openjdk.jmh.annotations.Param.class);
+            if (p != null) assertFalse(List.of(p.value()).contains("precomputed"), f.getName() + " " + List.of(p.value()));
+        }
+        for (java.lang.reflect.Field f : CpumaskBenchmark.class.getDeclaredFields()) {
+            assertFalse(f.getType() == int[].class, "the benchmark keeps no table of CPUs: " + f.getName());
+        }
+        assertEquals(List.of("nrCpus", "online", "mask"), List.copyOf(CpumaskConfig.all().getFirst().params().keySet()));
+    }
+
+    @Test
+    void theOnlineParameterRefusesWhatIsNotACount() {
+        CpuMask allowed = CpuMask.parseList("0-1", 2);
+        assertThrows(IllegalArgumentException.class, () -> CpumaskInputs.of(64, MaskKind.ONLINE, "0", allowed, 2));
+        assertThrows(IllegalArgumentException.class, () -> CpumaskInputs.of(64, MaskKind.ONLINE, "many", allowed, 2));
+        assertEquals("0-63", CpumaskInputs.of(64, MaskKind.ONLINE, "100", allowed, 2).mask().toList(), "capped at NR_CPUS");
     }
 
     @Test
@@ -87,8 +140,10 @@ class CpumaskVariantsTest {
                 CpuMask m = CpuMask.fromWords(nrCpus, new long[]{bits});
                 for (int cpu = 0; cpu <= 10; cpu++) {
                     int java = m.firstBut(cpu);
-                    assertEquals(java, CpumaskTwins.call(false, nrCpus, m, cpu), "C loop, NR_CPUS=" + nrCpus + ", mask " + m + ", cpu " + cpu);
-                    assertEquals(java, CpumaskTwins.call(true, nrCpus, m, cpu), "C first_but, NR_CPUS=" + nrCpus + ", mask " + m + ", cpu " + cpu);
+                    for (CpumaskTwins.Layout l : CpumaskTwins.Layout.values()) {
+                        assertEquals(java, CpumaskTwins.call(false, nrCpus, m, cpu, l), "C loop, NR_CPUS=" + nrCpus + ", mask " + m + ", cpu " + cpu + " " + l);
+                        assertEquals(java, CpumaskTwins.call(true, nrCpus, m, cpu, l), "C first_but, NR_CPUS=" + nrCpus + ", mask " + m + ", cpu " + cpu + " " + l);
+                    }
                 }
             }
         }
@@ -108,32 +163,43 @@ class CpumaskVariantsTest {
         }
     }
 
-    /** The C batch draws the same CPUs as Java (same xorshift64*, same formula): the sums of the answers match. */
+    /** The C batch draws the same CPUs as Java (same xorshift64*, same formula), at both layouts: the sums of the answers match. */
     @Test
     void theCBatchLooksUpTheSameCpusAsJava() {
         assumeTrue(CpumaskTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpumaskTwins.unavailableReason().orElseThrow());
         CpuMask allowed = CpuMask.parseList("0-1,5", 6);
         for (CpumaskConfig c : CpumaskConfig.all()) {
-            CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.input(), allowed, 6);
-            int calls = 4 * CpumaskInputs.PRECOMPUTED;
+            CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.online(), allowed, 6);
+            int calls = 4096;
             long expected = 0;
             long state = CpumaskInputs.SEED;
             for (int n = 0; n < calls; n++) {
-                int cpu;
-                if (c.input() == InputKind.RANDOM) {
-                    state = CpumaskInputs.Xorshift.step(state);
-                    cpu = in.offset() + Integer.remainderUnsigned(CpumaskInputs.Xorshift.output(state), in.range());
-                } else {
-                    cpu = in.cpus()[n & (CpumaskInputs.PRECOMPUTED - 1)];
-                }
-                expected += in.mask().firstBut(cpu);
+                state = CpumaskInputs.Xorshift.step(state);
+                expected += in.mask().firstBut(in.draw(state));
             }
-            try (CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), c.input() == InputKind.RANDOM,
-                    in.offset(), in.range(), CpumaskInputs.SEED, in.cpus())) {
-                batch.time(false, calls);
-                assertEquals(expected, batch.sink(), "any_but_loop " + c);
-                batch.time(true, calls);
-                assertEquals(2 * expected, batch.sink(), "first_but " + c);
+            for (CpumaskTwins.Layout l : CpumaskTwins.Layout.values()) {
+                try (CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), in.offset(), in.range(), in.nrCpuIds(),
+                        CpumaskInputs.SEED, l)) {
+                    batch.time(false, calls);
+                    assertEquals(expected, batch.sink(), "any_but_loop " + c + " " + l);
+                    batch.time(true, calls);
+                    assertEquals(2 * expected, batch.sink(), "first_but " + c + " " + l);
+                }
+            }
+        }
+    }
+
+    /** The two layouts are the same functions placed at two alignments: 64 and 32 bytes. */
+    @Test
+    void theCTwinsAreBuiltAtTwoAlignments() throws Exception {
+        assumeTrue(CpumaskTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpumaskTwins.unavailableReason().orElseThrow());
+        dev.corescope.sys.ElfSymbolTable elf = dev.corescope.sys.ElfSymbolTable.read(dev.corescope.sys.NativeLibrary.file().orElseThrow());
+        for (int nrCpus : new int[]{64, 4096}) {
+            for (boolean firstBut : new boolean[]{false, true}) {
+                long a64 = elf.function(CpumaskTwins.symbol(firstBut, nrCpus, CpumaskTwins.Layout.ALIGN64)).orElseThrow().value();
+                long a32 = elf.function(CpumaskTwins.symbol(firstBut, nrCpus, CpumaskTwins.Layout.ALIGN32)).orElseThrow().value();
+                assertEquals(0, a64 % 64, CpumaskTwins.symbol(firstBut, nrCpus, CpumaskTwins.Layout.ALIGN64));
+                assertEquals(0, a32 % 32, CpumaskTwins.symbol(firstBut, nrCpus, CpumaskTwins.Layout.ALIGN32));
             }
         }
     }
@@ -142,8 +208,8 @@ class CpumaskVariantsTest {
     void theBenchmarkUsesTheAllowedCpusOfThisThread() {
         CpumaskBenchmark b = new CpumaskBenchmark();
         b.nrCpus = 4096;
-        b.mask = "allowed";
-        b.input = "precomputed";
+        b.mask = "online";
+        b.online = "host";
         b.setUp();
         try {
             CpuMask allowed = Affinity.allowed();
@@ -170,12 +236,5 @@ class CpumaskVariantsTest {
         CpuMask.Builder b = CpuMask.builder(nbits);
         for (int i = 0; i < setBits; i++) b.set(rnd.nextInt(nbits));
         return b.build();
-    }
-
-    @Test
-    void precomputedDrawsAreReproducible() {
-        CpuMask allowed = CpuMask.parseList("0-3", 4);
-        assertArrayEquals(CpumaskInputs.of(64, MaskKind.ALLOWED, InputKind.PRECOMPUTED, allowed, 4).cpus(),
-                CpumaskInputs.of(64, MaskKind.ALLOWED, InputKind.PRECOMPUTED, allowed, 4).cpus());
     }
 }

@@ -29,8 +29,8 @@ class TimerbaseFamilyTest {
 
     @Test
     void smokeRunWritesResultsAndHistogramsAsTheContractSays() throws Exception {
-        String json = Json.write(new ResultsFile(ResultsFile.SCHEMA, null, run.results(), run.layouts(), run.histograms(),
-                run.matrix(), List.of()));
+        String json = Json.write(ResultsFile.builder().results(run.results())
+                .layouts(run.layouts()).histograms(run.histograms()).matrix(run.matrix()).build());
         JsonNode root = Json.MAPPER.readTree(json);
         assertEquals("corescope-results/1", root.get("schema").asText());
         for (JsonNode r : root.get("results")) {

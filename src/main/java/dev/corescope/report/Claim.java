@@ -1,0 +1,204 @@
+package dev.corescope.report;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One claim of a seed, as data its family declares ({@code BenchFamily.claims()}): what the
+ * kernel patch's mail says, about which quantity, in which direction and by how much under the
+ * seed's conditions, which rows of a results file measure it here and which do not count (and
+ * why), and whether it can be tested on a machine like this at all. {@link SeedVerdicts} tests
+ * it against a results file with rules that name no seed; the finding is a {@link Finding}.
+ *
+ * @param id          stable id, {@code family.name}, e.g. {@code cpumask.time-per-call}
+ * @param family      the family that re-runs the seed (the results' {@code benchmark})
+ * @param seed        the seed in a few words, e.g. {@code cpumask_first_but(), June 2025}
+ * @param words       the seed's own words, quoted or closely paraphrased
+ * @param quantity    what the claim is about, e.g. {@code time per cpumask_any_but() call}
+ * @param unit        the claim's unit as people read it: {@code ns per call}, {@code bytes}, {@code %};
+ *                    for an {@linkplain Scale#ABSOLUTE absolute} claim the rows' unit must measure it
+ *                    ({@code ns/op} for ns per call, {@code bytes} for bytes)
+ * @param direction   which way the seed says the approach moves the quantity against the baseline
+ * @param size        the claimed size, a magnitude in {@code unit} (absolute) or in percent of the
+ *                    baseline (relative); null when the seed claims a direction only
+ * @param scale       whether {@code size} is absolute or relative
+ * @param conditions  the seed's conditions: CPU, CPU count, kernel, how it measured
+ * @param rows        which rows measure it here
+ * @param notTestable null when the claim can be tested with the right rows; else why it cannot be
+ *                    tested on this kind of machine at all (e.g. {@code runs in kernel context})
+ */
+public record Claim(String id, String family, String seed, String words, String quantity, String unit,
+                    Direction direction, Double size, Scale scale, String conditions, Rows rows, String notTestable) {
+
+    public Claim {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(direction, "direction");
+        Objects.requireNonNull(scale, "scale");
+        if (size != null && !(size > 0)) throw new IllegalArgumentException(id + ": a claimed size is a positive magnitude: " + size);
+        if (rows == null && notTestable == null) throw new IllegalArgumentException(id + ": a claim needs rows or a reason it is not testable");
+    }
+
+    /** The claimed direction of the approach against the baseline. */
+    public enum Direction {
+        /** The approach's figure is lower (faster, smaller). */
+        LESS("less"),
+        /** The approach's figure is higher (costs more). */
+        MORE("more");
+
+        private final String words;
+
+        Direction(String words) {
+            this.words = words;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String words() {
+            return words;
+        }
+
+        /** +1 for MORE, -1 for LESS: the sign of a change in the claimed direction. */
+        public int sign() {
+            return this == MORE ? 1 : -1;
+        }
+    }
+
+    /** Whether a claimed size is in the claim's unit or in percent of the baseline. */
+    public enum Scale {
+        ABSOLUTE("absolute"), RELATIVE("relative");
+
+        private final String words;
+
+        Scale(String words) {
+            this.words = words;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String words() {
+            return words;
+        }
+    }
+
+    /**
+     * Which rows measure a claim: pairs of a baseline and an approach row of one benchmark and
+     * metric, matched on their params.
+     *
+     * @param benchmark       the results' {@code benchmark}
+     * @param metric          the results' {@code metric}
+     * @param baseline        the variant before the patch
+     * @param approach        the variant after it
+     * @param implementations which implementations vote ({@code java}, {@code native})
+     * @param where           params every row must have, each with the values that count (as strings;
+     *                        {@code ""} for "absent"); empty: any
+     * @param approachOnly    params only the approach rows carry (e.g. which stand-in a variant uses),
+     *                        with the values that count; left out when pairing with the baseline
+     * @param excluded        rows that do not count, and why (kept in the verdict as "not counted")
+     * @param interleaved     implementations whose two variants ran interleaved in one process
+     *                        (their difference has no run-to-run part between them; code layout
+     *                        still varies, and the verdict says so)
+     * @param layoutParam     the param that names the build's code layout of interleaved rows (the
+     *                        same code compiled at several alignments), or null; where rows differ in
+     *                        it, each layout is a pair of its own and all must agree
+     * @param disowned        rows the family's own diagnostics disown in a given file (e.g. a split
+     *                        that puts the gap in code shape, not in the patch's change); none by default
+     */
+    public record Rows(String benchmark, String metric, String baseline, String approach, List<String> implementations,
+                       Map<String, List<String>> where, Map<String, List<String>> approachOnly, List<Excluded> excluded,
+                       List<String> interleaved, String layoutParam, Disowned disowned) {
+
+        public Rows {
+            implementations = List.copyOf(implementations);
+            where = where == null ? Map.of() : Map.copyOf(where);
+            approachOnly = approachOnly == null ? Map.of() : Map.copyOf(approachOnly);
+            excluded = excluded == null ? List.of() : List.copyOf(excluded);
+            interleaved = interleaved == null ? List.of() : List.copyOf(interleaved);
+            disowned = disowned == null ? Disowned.NONE : disowned;
+        }
+
+        /** Rows of both variants of {@code benchmark}/{@code metric}, in every implementation given, no other condition. */
+        public static Rows of(String benchmark, String metric, String baseline, String approach, String... implementations) {
+            return new Rows(benchmark, metric, baseline, approach, List.of(implementations), null, null, null, null, null, null);
+        }
+
+        public Rows where(String param, String... values) {
+            Map<String, List<String>> w = new java.util.LinkedHashMap<>(where);
+            w.put(param, List.of(values));
+            return new Rows(benchmark, metric, baseline, approach, implementations, w, approachOnly, excluded, interleaved, layoutParam, disowned);
+        }
+
+        public Rows approachOnly(String param, String... values) {
+            Map<String, List<String>> w = new java.util.LinkedHashMap<>(approachOnly);
+            w.put(param, List.of(values));
+            return new Rows(benchmark, metric, baseline, approach, implementations, where, w, excluded, interleaved, layoutParam, disowned);
+        }
+
+        /** Rows (of {@code implementation}, or any when null) whose params hold {@code where} do not count, for {@code reason}. */
+        public Rows excluding(String implementation, Map<String, List<String>> where, String reason) {
+            List<Excluded> e = new java.util.ArrayList<>(excluded);
+            e.add(new Excluded(implementation, where, reason));
+            return new Rows(benchmark, metric, baseline, approach, implementations, this.where, approachOnly, e, interleaved, layoutParam, disowned);
+        }
+
+        /** {@code implementations} ran both variants interleaved in one process; {@code layoutParam} (or null) names their build's layout. */
+        public Rows interleaved(String layoutParam, String... implementations) {
+            return new Rows(benchmark, metric, baseline, approach, this.implementations, where, approachOnly, excluded,
+                    List.of(implementations), layoutParam, disowned);
+        }
+
+        public Rows disowned(Disowned d) {
+            return new Rows(benchmark, metric, baseline, approach, implementations, where, approachOnly, excluded, interleaved, layoutParam, d);
+        }
+    }
+
+    /**
+     * Rows that do not count.
+     *
+     * @param implementation the implementation it applies to, or null for any
+     * @param where          params with the values that select the rows (as strings; {@code ""} for absent)
+     * @param reason         why they do not count, in words
+     */
+    public record Excluded(String implementation, Map<String, List<String>> where, String reason) {
+        public Excluded {
+            where = where == null ? Map.of() : Map.copyOf(where);
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        /** Whether {@code r} is one of these rows. */
+        public boolean matches(Result r) {
+            return (implementation == null || implementation.equals(r.implementation())) && holds(where, r.params());
+        }
+    }
+
+    /** The rows a family's own diagnostics disown in one results file, each with the reason. */
+    @FunctionalInterface
+    public interface Disowned {
+        Disowned NONE = file -> List.of();
+
+        /** Rows of {@code file} that do not count, as {@link Excluded} entries naming their params exactly. */
+        List<Excluded> of(ResultsFile file);
+    }
+
+    /** Whether {@code params} has, for every key of {@code where}, one of its values ({@code ""} meaning absent). */
+    static boolean holds(Map<String, List<String>> where, Map<String, Object> params) {
+        for (var e : where.entrySet()) {
+            Object v = params.get(e.getKey());
+            String s = v == null ? "" : String.valueOf(v);
+            if (!e.getValue().contains(s)) return false;
+        }
+        return true;
+    }
+
+    /** The claimed change as signed text, e.g. {@code -78 bytes}, {@code +8.3 ns per call}, {@code lower}. */
+    public String claimedText() {
+        if (size == null) return direction == Direction.LESS ? "lower" : "higher";
+        String n = size == Math.rint(size) ? String.format(java.util.Locale.ROOT, "%.0f", size)
+                : String.format(java.util.Locale.ROOT, "%s", trim(size));
+        return (direction == Direction.LESS ? "-" : "+") + n + (scale == Scale.RELATIVE ? "%" : " " + unit);
+    }
+
+    private static String trim(double v) {
+        String s = String.format(java.util.Locale.ROOT, "%.3f", v);
+        return s.replaceAll("0+$", "").replaceAll("\\.$", "");
+    }
+}
