@@ -54,6 +54,23 @@ public final class BenchSession {
 
         default void familyFinished(int index, int total, BenchFamily family, ResultsFile.Failure failure) {
         }
+
+        /** {@code first}, then {@code second}, for each event. */
+        static Listener both(Listener first, Listener second) {
+            return new Listener() {
+                @Override
+                public void familyStarted(int index, int total, BenchFamily family) {
+                    first.familyStarted(index, total, family);
+                    second.familyStarted(index, total, family);
+                }
+
+                @Override
+                public void familyFinished(int index, int total, BenchFamily family, ResultsFile.Failure failure) {
+                    first.familyFinished(index, total, family, failure);
+                    second.familyFinished(index, total, family, failure);
+                }
+            };
+        }
     }
 
     private final List<BenchFamily> families;

@@ -101,26 +101,28 @@ final class BenchCommand implements Callable<Integer> {
         LiveMachine live = LiveMachine.read();
         BenchContext ctx = new BenchContext(pinTo, dev.corescope.bench.RunSize.of(quick), bar, Os.live(), live.topology());
 
-        BenchSession session = new BenchSession(selected, ctx, live.probe(), bar, live::forResults);
-        GuardedRun guarded = new GuardedRun(session, file, err);
+        ResultsWriter writer = new ResultsWriter(file, false);
+        BenchSession session = new BenchSession(selected, ctx, live.probe(), BenchSession.Listener.both(bar, writer), live::forResults);
+        GuardedRun guarded = new GuardedRun(session, writer, err);
         try {
             ResultsFile results = guarded.run();
             if (results == null) return 128 + 2;
-            return print(results, file, session.runs(), err, selected.size());
+            return print(results, writer, session.runs(), err, selected.size());
         } finally {
             guarded.done();
         }
     }
 
-    private int print(ResultsFile file, OutputFile to, List<FamilyRun> runs, PrintWriter err, int total) {
+    private int print(ResultsFile file, ResultsWriter writer, List<FamilyRun> runs, PrintWriter err, int total) {
         if (file.failures().size() == total) {
             // Nothing finished, so there are no results to print or save: a plain runtime failure (CONTRACT.md's 1).
-            err.println("corescope: " + failureLine(file.failures(), total));
+            writer.finish(file, 0);
+            err.println("corescope: " + failureLine(file.failures(), total) + (writer.saves() ? "; nothing was saved" : ""));
             err.flush();
             return Main.EXIT_FAILURE;
         }
         String json = Json.write(file);
-        Saved saved = to == null ? null : save(json, to, !file.failures().isEmpty());
+        ResultsWriter.Saved saved = writer.finish(file, runs.size());
         PrintWriter out = spec.commandLine().getOut();
         if (format == OutputFormat.svg) {
             BenchFamily drawn = families.get().stream().filter(f -> f.name().equals(runs.getFirst().family())).findFirst().orElseThrow();
@@ -141,30 +143,6 @@ final class BenchCommand implements Callable<Integer> {
         err.println("corescope: " + failureLine(file.failures(), total));
         err.flush();
         return Main.EXIT_PARTIAL;
-    }
-
-    /**
-     * Writes the results to {@code to} and returns the line that says where. A run in which
-     * families failed does not replace an earlier results file (which may hold them): it goes
-     * beside it under a timestamped name.
-     */
-    /** Where results were saved ({@code path}, as the user would type it) and the line that says so. */
-    record Saved(String line, Path path, boolean beside) {
-    }
-
-    static Saved save(String json, OutputFile to, boolean partial) {
-        OutputFile target = to;
-        String note = "";
-        if (partial && to.holdsAFile()) {
-            target = to.beside("partial", java.time.Instant.now());
-            note = " (" + to.path() + " holds an earlier run and was kept: this run has failed families)";
-        }
-        try {
-            target.write(json);
-        } catch (java.io.IOException e) {
-            throw target.cannotWrite(e);
-        }
-        return new Saved("results written to " + target.path() + note, target.path(), target != to);
     }
 
     /** The seeds' verdicts, each family's own report, then the counters, the failures and the environment. */

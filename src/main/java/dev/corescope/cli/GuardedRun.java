@@ -1,13 +1,10 @@
 package dev.corescope.cli;
 
 import dev.corescope.bench.BenchSession;
-import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -16,10 +13,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs a {@link BenchSession} under a JVM shutdown hook, so Ctrl-C (SIGINT), SIGTERM and
  * SIGHUP stop it cleanly: the hook interrupts the worker, waits up to {@link #STOP_WAIT} for the
- * families to stop their threads and unpin, then writes what finished and says where in one
- * stderr line naming the signal. What finished never replaces an earlier results file: when
- * the target already holds one, the partial results go beside it under a timestamped name
- * ({@link OutputFile#beside}). The JVM then exits with 128 + the signal number (130 for
+ * families to stop their threads and unpin, then writes what finished through the run's
+ * {@link ResultsWriter} (which has saved each family as it finished) and says where in one
+ * stderr line naming the signal. The JVM then exits with 128 + the signal number (130 for
  * SIGINT), as shells expect.
  */
 final class GuardedRun {
@@ -34,20 +30,17 @@ final class GuardedRun {
     private static final java.util.logging.Logger JMH_LOG = java.util.logging.Logger.getLogger("org.openjdk.jmh");
 
     private final BenchSession session;
-    private final OutputFile saveTo;
+    private final ResultsWriter writer;
     private final PrintWriter err;
     private final CountDownLatch mainDone = new CountDownLatch(1);
     private volatile boolean signalled;
     /** The signal that stopped the run, as its handler saw it (the shutdown hook cannot tell). */
     private volatile String signal;
 
-    /**
-     * @param saveTo where the hook saves the finished results; null: nowhere (they are lost
-     *               with the process, and the stderr line says so)
-     */
-    GuardedRun(BenchSession session, OutputFile saveTo, PrintWriter err) {
+    /** @param writer saves the finished results (it watches {@code session}) */
+    GuardedRun(BenchSession session, ResultsWriter writer, PrintWriter err) {
         this.session = session;
-        this.saveTo = saveTo;
+        this.writer = writer.watch(session);
         this.err = err;
     }
 
@@ -120,7 +113,14 @@ final class GuardedRun {
         signalled = true;
         JMH_LOG.setLevel(java.util.logging.Level.OFF);
         if (!session.abort("interrupted by " + signalName(), STOP_WAIT)) {
-            // finished just before the signal: let the caller finish writing what it has
+            // finished just before the signal: the results are saved now, then the caller may
+            // finish printing (finish is done once, whoever comes first)
+            try {
+                writer.finish(session.resultsFile(), session.runs().size());
+            } catch (RuntimeException e) {
+                err.println("corescope: interrupted by " + signalName() + ": " + Main.reason(e));
+                err.flush();
+            }
             try {
                 mainDone.await(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
@@ -130,23 +130,7 @@ final class GuardedRun {
         }
         ResultsFile partial = session.resultsFile();
         int kept = session.runs().size();
-        String where;
-        if (saveTo == null) {
-            where = "not saved (no -o FILE given)";
-        } else {
-            OutputFile to = saveTo;
-            String kept0 = "";
-            try {
-                if (saveTo.holdsAFile()) {
-                    to = saveTo.beside("interrupted", Instant.now());
-                    kept0 = " (" + saveTo.path() + " holds an earlier run and was kept)";
-                }
-                to.write(Json.write(partial));
-                where = "saved to " + to.path() + kept0;
-            } catch (IOException | RuntimeException e) {
-                where = "could not be saved to " + to.path() + ": " + Main.reason(e);
-            }
-        }
+        String where = writer.interrupted(partial, kept);
         err.println("corescope: interrupted by " + signalName() + ": " + kept + " finished " + (kept == 1 ? "family" : "families") + " " + where);
         err.flush();
     }

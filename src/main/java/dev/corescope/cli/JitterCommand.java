@@ -98,13 +98,7 @@ final class JitterCommand implements Callable<Integer> {
         Environment env = probe.finish(start, Instant.now(), measured);
         ResultsFile file = ResultsFile.builder().environment(env).topology(live.forResults()).jitter(report).build();
         String json = Json.write(file);
-        if (target != null) {
-            try {
-                target.write(json);
-            } catch (IOException e) {
-                throw target.cannotWrite(e);
-            }
-        }
+        new ResultsWriter(target, false).finish(file, 1);
         PrintWriter out = spec.commandLine().getOut();
         if (format == OutputFormat.json) {
             out.print(json);

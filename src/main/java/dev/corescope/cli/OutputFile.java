@@ -105,6 +105,22 @@ final class OutputFile {
     }
 
     /**
+     * Writes {@code text} only if no file holds the name at this moment (see
+     * {@link Json#createAtomically}); false when one does, and nothing was written. A device or
+     * FIFO is written through, as by {@link #write(String)}.
+     */
+    boolean create(String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        Target t = classify(false);
+        if (t.mode() == Mode.THROUGH) {
+            write(os -> os.write(bytes));
+            return true;
+        }
+        if (Files.exists(t.path(), LinkOption.NOFOLLOW_LINKS)) return false;
+        return Json.createAtomically(t.path(), os -> os.write(bytes));
+    }
+
+    /**
      * A free name beside this file for results that must not replace it: {@code
      * corescope-results.json} gives {@code corescope-results-interrupted-20261130T225801Z.json}
      * ({@code -2}, {@code -3}, ... when that is taken too).

@@ -80,10 +80,9 @@ final class Tour {
 
     int run() throws InterruptedException, IOException {
         OutputFile target = OutputFile.check(saveTo, named ? "-o" : "saving " + saveTo.getFileName() + ":");
-        Instant started = Instant.now();
-        // an earlier tour's results stay as they are: they are the "before" of a compare
-        OutputFile earlier = !named && target.holdsAFile() ? target : null;
-        if (earlier != null) target = earlier.beside("run", started);
+        // an earlier tour's results stay as they are (they are the "before" of a compare): the
+        // writer decides when it writes, so a tour started beside another keeps both
+        ResultsWriter writer = new ResultsWriter(target, !named);
         long t0 = System.nanoTime();
         LiveMachine live = LiveMachine.read();
         EnvironmentProbe probe = live.probe();
@@ -101,19 +100,30 @@ final class Tour {
 
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
         BenchContext ctx = new BenchContext(Optional.empty(), dev.corescope.bench.RunSize.QUICK, bar, Os.live(), live.topology());
-        BenchSession session = new BenchSession(families, ctx, probe, bar, live::forResults);
-        GuardedRun guarded = new GuardedRun(session, target, err);
+        BenchSession session = new BenchSession(families, ctx, probe, BenchSession.Listener.both(bar, writer), live::forResults);
+        GuardedRun guarded = new GuardedRun(session, writer, err);
         try {
             ResultsFile file = guarded.run();
             if (file == null) return 128 + 2;
-            BenchCommand.Saved saved = BenchCommand.save(Json.write(file), target, !file.failures().isEmpty());
+            if (!families.isEmpty() && session.runs().isEmpty()) {
+                writer.finish(file, 0);
+                out.println();
+                out.print(ResultsText.failures(file.failures()));
+                out.println("Nothing was saved: no family finished.");
+                out.flush();
+                err.println("corescope: " + BenchCommand.failureLine(file.failures(), families.size()) + "; nothing was saved");
+                err.flush();
+                return Main.EXIT_FAILURE;
+            }
+            ResultsWriter.Saved saved = writer.finish(file, Math.max(1, session.runs().size()));
+            Path earlier = saved.beside() ? target.path() : null;
             out.println();
             out.print(TextFit.fit(SeedVerdicts.text(SeedVerdicts.of(file), width) + ResultsText.full(file) + notMeasured(session.runs()), width));
             out.println();
             out.printf(Locale.ROOT, "Took %.0f s. %s%n", (System.nanoTime() - t0) / 1e9,
-                    saved.line().replaceFirst("^results written to ", "Saved "));
-            if (earlier != null) out.println("(" + earlier.path() + " from an earlier run was kept.)");
-            out.print(nextSteps(launcher(), saved.path(), earlier == null ? null : earlier.path()));
+                    saved.line().replaceFirst("^results written to ", "Saved ").replaceFirst(" \\(.*\\)$", ""));
+            if (earlier != null) out.println("(" + earlier + " from an earlier run was kept.)");
+            out.print(nextSteps(launcher(), saved.path(), earlier));
             out.flush();
             if (file.failures().isEmpty()) return Main.EXIT_OK;
             err.println("corescope: " + BenchCommand.failureLine(file.failures(), families.size()));

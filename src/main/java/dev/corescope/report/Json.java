@@ -81,6 +81,41 @@ public final class Json {
     }
 
     /**
+     * {@code file} written whole, only if it does not exist yet, decided when the file appears
+     * (not when the run started): the content goes to a temporary file that is then hard-linked
+     * to {@code file}, which fails when another process took the name first. Returns false then,
+     * and nothing is written. On a file system without hard links the name is created with
+     * {@code O_CREAT|O_EXCL} and written in place.
+     */
+    public static boolean createAtomically(Path file, StreamBody body) throws IOException {
+        Path abs = file.toAbsolutePath();
+        Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName() + ".", ".tmp");
+        try {
+            try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                body.writeTo(os);
+            }
+            keepOrShare(tmp, abs);
+            try {
+                Files.createLink(abs, tmp);
+                return true;
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                return false;
+            } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+                if (Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return false;
+                try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(abs, java.nio.file.StandardOpenOption.CREATE_NEW,
+                        java.nio.file.StandardOpenOption.WRITE), 1 << 16)) {
+                    body.writeTo(os);
+                    return true;
+                } catch (java.nio.file.FileAlreadyExistsException taken) {
+                    return false;
+                }
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
      * A temporary file is created 0600; the file it replaces keeps its own permissions, and a
      * new one gets 0644 like any file a shell writes under the usual umask, so results can be shared.
      */

@@ -65,7 +65,7 @@ class BenchCommandTest {
 
         assertEquals(Main.EXIT_FAILURE, r.code());
         assertEquals("", r.out());
-        assertEquals(List.of("corescope: 1 of 1 family failed: failing (IllegalStateException: boom: this test family fails on purpose)"),
+        assertEquals(List.of("corescope: 1 of 1 family failed: failing (IllegalStateException: boom: this test family fails on purpose); nothing was saved"),
                 r.err().lines().filter(l -> !l.startsWith("corescope: [")).toList());
         assertFalse(Files.exists(file), "nothing is saved when nothing finished");
     }

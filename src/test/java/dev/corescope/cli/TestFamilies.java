@@ -23,7 +23,7 @@ final class TestFamilies {
      * Times {@code Thread.sleep(1)} a few times: real numbers, on whatever CPUs the thread has,
      * or pinned to the CPU it is on when it starts (no move, so no migration from the pinning).
      */
-    static final class Sleeping implements BenchFamily {
+    static class Sleeping implements BenchFamily {
         private final String name;
         private final boolean pinned;
 

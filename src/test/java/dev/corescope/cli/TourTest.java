@@ -128,6 +128,74 @@ class TourTest {
         assertTrue(r.out().contains(" report " + named + " -o corescope-report.html"), r.out());
     }
 
+    /** A family that runs while another tour in the same folder saves its results there. */
+    private static dev.corescope.bench.BenchFamily another(Path saved, String content) {
+        return new TestFamilies.Sleeping("one") {
+            @Override
+            public dev.corescope.bench.FamilyRun run(dev.corescope.bench.BenchContext context) throws Exception {
+                Files.writeString(saved, content);
+                return super.run(context);
+            }
+        };
+    }
+
+    @Test
+    void twoToursInOneFolderBothKeepTheirResults() throws Exception {
+        Path saved = dir.resolve("corescope-results.json");
+        String theOther = Json.write(ResultsFile.builder().addFailure("other", "the other tour's file").build());
+        CommandLine cl = Main.commandLine(() -> List.of(another(saved, theOther)), saved);
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(new StringWriter()));
+        assertEquals(0, cl.execute());
+
+        assertEquals(theOther, Files.readString(saved), "the tour that saved first keeps its file");
+        List<Path> mine;
+        try (var files = Files.list(dir)) {
+            mine = files.filter(p -> !p.equals(saved)).toList();
+        }
+        assertEquals(1, mine.size(), mine::toString);
+        assertEquals(List.of("one"), Json.readResults(mine.getFirst()).results().stream().map(x -> x.benchmark()).toList());
+    }
+
+    @Test
+    void aFinishedFamilyIsSavedBeforeTheNextOneStarts() throws Exception {
+        Path saved = dir.resolve("corescope-results.json");
+        List<String> seenByTheSecond = new java.util.ArrayList<>();
+        dev.corescope.bench.BenchFamily second = new TestFamilies.Sleeping("two") {
+            @Override
+            public dev.corescope.bench.FamilyRun run(dev.corescope.bench.BenchContext context) throws Exception {
+                if (Files.exists(saved)) Json.readResults(saved).results().forEach(r -> seenByTheSecond.add(r.benchmark()));
+                return super.run(context);
+            }
+        };
+        CommandLine cl = Main.commandLine(() -> List.of(new TestFamilies.Sleeping("one"), second), saved);
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(new StringWriter()));
+        assertEquals(0, cl.execute());
+        assertEquals(List.of("one"), seenByTheSecond, "the first family's results were on disk while the second ran");
+        assertEquals(List.of("one", "two"), Json.readResults(saved).results().stream().map(x -> x.benchmark()).toList());
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(saved), files.toList(), "one file, no checkpoint left beside it");
+        }
+    }
+
+    @Test
+    void aTourInWhichEveryFamilyFailedWritesNothingAndSaysSo() throws Exception {
+        Path saved = dir.resolve("corescope-results.json");
+        CommandLine cl = Main.commandLine(() -> List.of(new TestFamilies.Failing()), saved);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        assertEquals(Main.EXIT_FAILURE, cl.execute());
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(), files.toList(), "no file, not even an empty one");
+        }
+        assertTrue(out.toString().contains("Nothing was saved: no family finished."), out.toString());
+        assertTrue(err.toString().endsWith("failed: failing (IllegalStateException: boom: this test family fails on purpose); nothing was saved\n"),
+                err.toString());
+    }
+
     @Test
     void nextStepsWorkFromTheCurrentFolder() {
         Path cwd = Path.of("").toAbsolutePath();

@@ -1,0 +1,182 @@
+package dev.corescope.cli;
+
+import dev.corescope.bench.BenchFamily;
+import dev.corescope.bench.BenchSession;
+import dev.corescope.report.Json;
+import dev.corescope.report.ResultsFile;
+
+import java.io.IOException;
+import java.time.Instant;
+
+/**
+ * The one writer of results files ({@code bench -o}, the tour, {@code jitter -o}), holding the
+ * rules that keep every run's results:
+ * <ul>
+ * <li><b>safe from the moment a family finishes:</b> after each family that finished, what
+ *     finished so far is written ({@link #familyFinished}); Ctrl-C at any moment after that
+ *     loses nothing that finished;</li>
+ * <li><b>an earlier run is kept:</b> a file is never replaced by a run that has less. The tour's
+ *     default name is never replaced at all (its results are a compare's "before"); a named
+ *     {@code -o} file is replaced only by a complete run. Otherwise the results go beside it
+ *     under a timestamped name: {@code -run-} (the tour), {@code -partial-} (families failed),
+ *     {@code -interrupted-} (a signal, or the process died before the end);</li>
+ * <li><b>decided when the file is written:</b> the name is taken with an exclusive create, not a
+ *     check made when the run started, so two runs writing to one folder both keep their
+ *     results (the second goes beside the first);</li>
+ * <li><b>nothing finished, nothing written:</b> a run in which every family failed leaves no
+ *     file, and {@link #finish} says so.</li>
+ * </ul>
+ * All methods are synchronized: the worker thread (after a family), the main thread (at the end)
+ * and a shutdown hook (on a signal) share one writer.
+ */
+final class ResultsWriter implements BenchSession.Listener {
+
+    /** Where results were saved ({@code path} as the user would type it) and the line that says so. */
+    record Saved(String line, java.nio.file.Path path, boolean beside) {
+    }
+
+    private final OutputFile target;
+    private final boolean neverReplace;
+    private BenchSession session;
+    /** The file this run has claimed (created), or null before the first write. */
+    private OutputFile claimed;
+    /** Whether {@link #claimed} is {@link #target} itself. */
+    private boolean claimedTarget;
+    private boolean finished;
+    private Saved last;
+
+    /**
+     * @param target       where the results go; null: nowhere (bench without {@code -o})
+     * @param neverReplace true for the tour's default name, which an earlier run keeps;
+     *                     false for a named {@code -o}, which a complete run replaces
+     */
+    ResultsWriter(OutputFile target, boolean neverReplace) {
+        this.target = target;
+        this.neverReplace = neverReplace;
+    }
+
+    /** The session whose finished families {@link #familyFinished} saves. */
+    ResultsWriter watch(BenchSession session) {
+        this.session = session;
+        return this;
+    }
+
+    boolean saves() {
+        return target != null;
+    }
+
+    @Override
+    public void familyFinished(int index, int total, BenchFamily family, ResultsFile.Failure failure) {
+        if (session == null || target == null || failure != null) return;
+        try {
+            checkpoint(session.resultsFile());
+        } catch (IOException | RuntimeException e) {
+            // the final write reports its own failure; a checkpoint that failed loses nothing yet
+        }
+    }
+
+    /** What finished so far, written to this run's file (claimed at the first call). */
+    synchronized void checkpoint(ResultsFile soFar) throws IOException {
+        if (finished || target == null) return;
+        // a device or FIFO gets one document, at the end
+        if (claimed == null && java.nio.file.Files.exists(target.path()) && !target.holdsAFile()) return;
+        write(Json.write(soFar), "interrupted");
+    }
+
+    /**
+     * The run's end: writes {@code file} when any family finished ({@code finishedFamilies > 0})
+     * and returns where; null when nothing is saved (no target, or nothing finished: then no file
+     * is left, not even an empty one).
+     */
+    synchronized Saved finish(ResultsFile file, int finishedFamilies) {
+        if (finished) return last;
+        finished = true;
+        if (target == null || finishedFamilies == 0) return null;
+        boolean complete = file.failures().isEmpty();
+        String json = Json.write(file);
+        try {
+            if (complete && !neverReplace) {
+                // a complete run replaces a named -o file; a checkpoint beside it is no longer needed
+                writeTo(target, json);
+                if (claimed != null && !claimedTarget) java.nio.file.Files.deleteIfExists(claimed.path());
+                claimed = target;
+                claimedTarget = true;
+            } else {
+                if (claimed != null && !claimedTarget && !complete) rename("partial");
+                write(json, complete ? "run" : "partial");
+            }
+        } catch (IOException e) {
+            throw claimed == null ? target.cannotWrite(e) : claimed.cannotWrite(e);
+        }
+        last = saved();
+        return last;
+    }
+
+    /**
+     * After a signal: what finished, saved as {@link #finish} would save a partial run, but
+     * under {@code -interrupted-} beside an earlier file. Returns the end of the stderr line
+     * ("saved to X", "not saved (...)").
+     */
+    synchronized String interrupted(ResultsFile partial, int finishedFamilies) {
+        if (finished && last != null) return "saved to " + last.path();
+        finished = true;
+        if (target == null) return "not saved (no -o FILE given)";
+        if (finishedFamilies == 0) return "nothing saved (no family had finished)";
+        try {
+            write(Json.write(partial), "interrupted");
+            last = saved();
+            return "saved to " + claimed.path() + (claimedTarget ? "" : " (" + target.path() + " holds an earlier run and was kept)");
+        } catch (IOException | RuntimeException e) {
+            return "could not be saved to " + (claimed == null ? target : claimed).path() + ": " + Main.reason(e);
+        }
+    }
+
+    private Saved saved() {
+        String note = claimedTarget ? "" : " (" + target.path() + " holds an earlier run and was kept"
+                + (neverReplace ? ")" : ": this run has failed families)");
+        return new Saved("results written to " + claimed.path() + note, claimed.path(), !claimedTarget);
+    }
+
+    /** Writes to the claimed file, claiming one first: the target if it is free now, else a free name beside it. */
+    private void write(String json, String tag) throws IOException {
+        if (claimed != null) {
+            writeTo(claimed, json);
+            return;
+        }
+        if (!target.holdsAFile() && target.create(json)) {
+            claimed = target;
+            claimedTarget = true;
+            return;
+        }
+        for (int attempt = 0; ; attempt++) {
+            OutputFile beside = target.beside(neverReplace ? "run" : tag, Instant.now());
+            if (beside.create(json)) {
+                claimed = beside;
+                claimedTarget = false;
+                return;
+            }
+            if (attempt > 100) throw new IOException("no free name beside " + target.path());
+        }
+    }
+
+    /** The claimed file under a {@code tag} name beside the target (e.g. from -interrupted- to -partial-). */
+    private void rename(String tag) throws IOException {
+        if (neverReplace) return;
+        String text = java.nio.file.Files.readString(claimed.path());
+        OutputFile old = claimed;
+        claimed = null;
+        for (int attempt = 0; ; attempt++) {
+            OutputFile beside = target.beside(tag, Instant.now());
+            if (beside.create(text)) {
+                claimed = beside;
+                break;
+            }
+            if (attempt > 100) throw new IOException("no free name beside " + target.path());
+        }
+        java.nio.file.Files.deleteIfExists(old.path());
+    }
+
+    private static void writeTo(OutputFile f, String json) throws IOException {
+        f.write(json);
+    }
+}
