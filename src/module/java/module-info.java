@@ -10,6 +10,8 @@
  */
 module dev.corescope {
     requires static jmh.core;
+    // topology.HwlocXmlReader: StAX, with DTDs and external entities off
+    requires java.xml;
 
     exports dev.corescope.cpumask;
     exports dev.corescope.sys;
