@@ -148,18 +148,25 @@ final class ReportCommand implements Callable<Integer> {
     /** {@link #render(ResultsFile, List, String)} of a file read from {@code path}: a family part it cannot render is bad input. */
     static String render(ResultsFile file, List<BenchFamily> families, String only, Path path) {
         StringBuilder sb = new StringBuilder();
+        // the answer first, as bench, the tour and the page give it: the seeds' claims tested against this file
+        List<dev.corescope.report.SeedVerdicts.Verdict> verdicts = dev.corescope.report.SeedVerdicts.of(file,
+                dev.corescope.bench.Families.claims(families), dev.corescope.bench.Families.allowances(families));
+        String verdictText = dev.corescope.report.SeedVerdicts.text(verdicts.stream()
+                .filter(v -> only == null || v.family().equals(only)).toList(), dev.corescope.report.ComparisonText.WIDTH);
+        int opening = verdictText.length();
+        sb.append(verdictText);
         for (BenchFamily f : families) {
             if (only != null && !f.name().equals(only)) continue;
             List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
             Optional<String> own = FileViews.render(path, file, f.name(), () -> f.text(file));
             if (rows.isEmpty() && own.isEmpty()) continue;
-            if (!sb.isEmpty()) sb.append('\n');
+            if (sb.length() > opening) sb.append('\n');
             sb.append("== ").append(f.name()).append(": ").append(f.summary()).append('\n');
             sb.append(own.orElseGet(() -> ResultsText.summary(rows)));
             String code = MachineCodeText.of(file.code(), f.name());
             if (!code.isEmpty()) sb.append('\n').append(code);
         }
-        if (sb.isEmpty()) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
+        if (sb.length() == opening) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
         if (only == null) {
             String c = ResultsText.counters(file.counters());
             if (!c.isEmpty()) sb.append('\n').append(c);

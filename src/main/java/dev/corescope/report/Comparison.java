@@ -103,6 +103,7 @@ public record Comparison(String before, String after, String test, List<Row> row
             if (deltaPercent == null) return "n/a";
             if (ciLowPercent == null) return String.format(Locale.ROOT, "%+.1f%%", deltaPercent);
             if (noiseFloorPercent != null && noiseFloorPercent == 0) return String.format(Locale.ROOT, "%+.1f%% (exact)", deltaPercent);
+            if (NOT_RESOLVABLE.equals(finding)) return String.format(Locale.ROOT, "%+.1f%%, interval not measured (one run per side)", deltaPercent);
             String u = unit.strip().toLowerCase(Locale.ROOT);
             boolean time = isTime(u), rate = u.startsWith("ops/") || u.startsWith("op/");
             if (SIGNIFICANT.equals(finding) && (time || rate)) {
