@@ -338,13 +338,14 @@ public final class SeedVerdicts {
     /** The rule behind the finding, in words, with the measured and the claimed size side by side. */
     private static String because(Claim c, Finding f, List<ClaimResult.RowFinding> rows) {
         String claimed = c.claimedText();
-        String band = c.size() == null ? "" : " (within a factor of " + number(BAND) + " of it counts as its size)";
+        String band = c.size() == null ? "" : " (within a factor of " + String.format(Locale.ROOT, "%.0f", BAND) + " of it counts as its size)";
         java.util.EnumMap<Finding, Integer> count = new java.util.EnumMap<>(Finding.class);
         for (ClaimResult.RowFinding r : rows) count.merge(r.finding(), 1, Integer::sum);
         String split = count.size() <= 1 ? "" : "; the rows split: " + count.entrySet().stream()
                 .map(e -> e.getValue() + " " + e.getKey().words()).reduce((x, y) -> x + ", " + y).orElse("");
         return switch (f) {
-            case SUPPORTS -> "every counted interval excludes zero in the claimed direction and reaches the claimed " + claimed + band;
+            case SUPPORTS -> c.size() == null ? "every counted interval excludes zero in the claimed direction (" + claimed + ")"
+                    : "every counted interval excludes zero in the claimed direction and reaches the claimed " + claimed + band;
             case SUPPORTS_SMALLER -> "the intervals exclude zero in the claimed direction but stay below half the claimed " + claimed + split;
             case SUPPORTS_LARGER -> "the intervals exclude zero in the claimed direction and lie beyond twice the claimed " + claimed + split;
             case CONTRADICTS -> rows.stream().allMatch(r -> oppositeDirection(c, r))
@@ -475,11 +476,12 @@ public final class SeedVerdicts {
 
     private static String signed(double v) {
         String n = number(Math.abs(v));
-        return (v < 0 ? "-" : "+") + n;
+        return (v < 0 ? "-" : v > 0 ? "+" : "") + n;
     }
 
     static String number(double v) {
         double a = Math.abs(v);
+        if (v == Math.rint(v) && a < 1e15) return String.format(Locale.ROOT, "%.0f", v);
         if (a >= 100) return String.format(Locale.ROOT, "%.0f", v);
         if (a >= 10) return String.format(Locale.ROOT, "%.1f", v);
         if (a >= 1) return String.format(Locale.ROOT, "%.2f", v);
