@@ -16,6 +16,7 @@ module dev.corescope {
     exports dev.corescope.cpumask;
     exports dev.corescope.sys;
     exports dev.corescope.topology;
+    exports dev.corescope.topology.proc;
     exports dev.corescope.affinity;
     exports dev.corescope.jmh;
     exports dev.corescope.text;

@@ -11,7 +11,7 @@ import dev.corescope.report.Json;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.topology.Placement;
+import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
 import org.openjdk.jmh.results.RunResult;
@@ -213,9 +213,9 @@ public final class C2cFamily implements BenchFamily {
     /** The JMH figure for the nearest placement the machine has, as {@code ping_pong_jmh}. */
     private static Optional<Result> jmhCrossCheck(Topology topology, CpuMask usable, BenchContext context, List<String> notes)
             throws Exception {
-        Optional<Placement> pair = Placements.of(topology, usable).stream().findFirst();
+        Optional<CpuPair> pair = Placements.of(topology, usable).stream().findFirst();
         if (pair.isEmpty()) return Optional.empty();
-        Placement p = pair.get();
+        CpuPair p = pair.get();
         var found = Jmh.run(C2cBenchmark.class, "pingpong", Map.of(
                         "placement", new String[]{p.name()}, "cpus", new String[]{usable.toList()}),
                 context.jmhSettings(), null);
