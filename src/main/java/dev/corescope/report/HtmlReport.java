@@ -408,6 +408,12 @@ public final class HtmlReport {
         long[] counts = x.counts();
         int last = counts.length - 1;
         while (last > 0 && counts[last] == 0) last--;
+        int k = Histogram.factorFor(last + 1);
+        if (k > 1) {  // more buckets than pixels: drawn coarser, so the page stays near the file's size
+            x = x.coarser(k);
+            counts = x.counts();
+            last = (last + 1 + k - 1) / k - 1;
+        }
         int n = Math.max(1, last + 1);
         int left = 44, right = 12, top = 54, bottom = 40, plotW = 300, plotH = 140;
         int width = left + plotW + right;
