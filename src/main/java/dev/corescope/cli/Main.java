@@ -66,6 +66,7 @@ import java.util.function.Supplier;
                 JmhCommand.class,
                 JitterCommand.class,
                 ReservationsCommand.class,
+                ExportCommand.class,
         })
 public final class Main implements Callable<Integer> {
 
