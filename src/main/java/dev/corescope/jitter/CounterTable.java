@@ -166,6 +166,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     }
 
     static String clip(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
+        return dev.corescope.text.Shorten.end(s, 43);
     }
 }
