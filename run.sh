@@ -70,12 +70,13 @@ if [ "${1:-}" = "test" ]; then
   exec "$here/mvnw" -B -f "$here/pom.xml" verify "$@"
 fi
 
-# True when anything the jar is built from (src/main, src/contended, native, pom.xml) is newer than the jar.
+# True when anything the jar is built from (src/main, src/contended, src/module, native, the
+# POMs: pom.xml and build/*/pom.xml) is newer than the jar.
 sources_newer() {
   local f
   [ "$here/pom.xml" -nt "$jar" ] && return 0
   shopt -s globstar nullglob
-  for f in "$here"/src/main/** "$here"/src/contended/** "$here"/native/**; do
+  for f in "$here"/build/*/pom.xml "$here"/src/main/** "$here"/src/contended/** "$here"/src/module/** "$here"/native/**; do
     if [ "$f" -nt "$jar" ]; then shopt -u globstar nullglob; return 0; fi
   done
   shopt -u globstar nullglob

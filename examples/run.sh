@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the example against the installed corescope and runs its benchmark on two placements
 # in a seconds-long mode, checking that the pinning held.
-#   (cd .. && ./mvnw install -DskipTests)   first: puts dev.corescope:corescope in ~/.m2
+#   (cd .. && ./mvnw install -DskipTests)   first: puts dev.corescope:corescope-affinity in ~/.m2
 #   examples/run.sh                          then this; CI does both (.ci/run)
 # Placements are tried in order and the first two this machine offers are run.
 set -euo pipefail

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * Records the machine code of the functions a family measures ({@link MeasuredFunction}):
  * for each C twin its size from the ELF symbol table and, where {@code objdump} (binutils) is
  * installed, its disassembly with instruction, load and store counts, for the whole function
- * and for its innermost loop (see {@link MachineCode}). Without {@code objdump} the size alone
+ * and for its measured loop, found from the control-flow graph ({@link #loop}; see
+ * {@link MachineCode}). Without {@code objdump} the size alone
  * is recorded, with the reason. For the Java side it says whether C2's code can be shown
  * ({@code -XX:+PrintAssembly} needs the hsdis plugin).
  *
@@ -55,12 +56,40 @@ public final class MachineCodeReader {
     private MachineCodeReader() {
     }
 
-    /** One instruction: its address, its text (objdump's, comment included) and what it does to memory. */
-    public record Instruction(long address, String text, String mnemonic, int loads, int stores, Long backwardTarget) {
+    /**
+     * One instruction: its address, its text (objdump's, comment included), what it does to
+     * memory, and for a direct jump its target ({@code target}; {@code backwardTarget} when that
+     * is at or below the jump).
+     */
+    public record Instruction(long address, String text, String mnemonic, int loads, int stores, Long target) {
 
         /** Alignment padding, never meant to run. */
         public boolean padding() {
             return mnemonic.startsWith("nop") || text.startsWith("xchg   %ax,%ax") || mnemonic.equals("int3");
+        }
+
+        /** The direct jump's target when it is backward (at or below this instruction), else null. */
+        public Long backwardTarget() {
+            return target != null && target <= address ? target : null;
+        }
+
+        /** A jump of any kind or a return: the next instruction starts a new basic block. */
+        boolean endsBlock() {
+            return jump() || returns();
+        }
+
+        /** Whether control can reach the next instruction: not after {@code jmp}, {@code ret}, {@code ud2}, {@code hlt}. */
+        boolean fallsThrough() {
+            return !(mnemonic.startsWith("jmp") || returns());
+        }
+
+        private boolean jump() {
+            return mnemonic.startsWith("j") || mnemonic.startsWith("loop");
+        }
+
+        private boolean returns() {
+            return mnemonic.startsWith("ret") || mnemonic.equals("ud2") || mnemonic.equals("hlt") || mnemonic.startsWith("iret")
+                    || mnemonic.equals("sysret") || mnemonic.equals("sysretq");
         }
     }
 
@@ -127,27 +156,165 @@ public final class MachineCodeReader {
     }
 
     /**
-     * The backward branch with the shortest span (innermost) or the longest (outermost), the
-     * first one on a tie, and what lies between its target and it; null when there is none.
+     * The measured loop of a function: one of its natural loops, found from the control-flow
+     * graph (a back edge is an edge whose target dominates its source; the loop is that target,
+     * the header, and every block that reaches the edge's source without passing the header;
+     * back edges to one header make one loop). {@link MeasuredFunction.Loop#INNERMOST}: the
+     * loop with the fewest instructions (the first on a tie); {@link MeasuredFunction.Loop#TIMED}:
+     * the one with the most, which for a harness function is the timed loop around the
+     * measured code (its retry and spin loops lie inside it). Null when the function has no
+     * loop: a backward jump that is not a back edge (a block placed after the return that
+     * jumps back into the epilogue) is not one.
      */
     static MachineCode.HotLoop loop(long start, List<Instruction> body, MeasuredFunction.Loop which) {
-        Instruction best = null;
-        for (Instruction i : body) {
-            Long t = i.backwardTarget();
-            if (t == null || t < start) continue;
-            long span = i.address() - t, bestSpan = best == null ? 0 : best.address() - best.backwardTarget();
-            if (best == null || (which == MeasuredFunction.Loop.INNERMOST ? span < bestSpan : span > bestSpan)) best = i;
+        List<NaturalLoop> loops = naturalLoops(body);
+        if (loops.isEmpty()) return null;
+        NaturalLoop best = null;
+        for (NaturalLoop l : loops) {
+            if (best == null || (which == MeasuredFunction.Loop.INNERMOST ? l.instructions < best.instructions
+                    : l.instructions > best.instructions)) best = l;
         }
-        if (best == null) return null;
-        int instructions = 0, loads = 0, stores = 0;
-        for (Instruction i : body) {
-            if (i.address() < best.backwardTarget() || i.address() > best.address() || i.padding()) continue;
-            instructions++;
+        int loads = 0, stores = 0;
+        for (int k = best.members.nextSetBit(0); k >= 0; k = best.members.nextSetBit(k + 1)) {
+            Instruction i = body.get(k);
+            if (i.padding()) continue;
             loads += i.loads();
             stores += i.stores();
         }
-        return new MachineCode.HotLoop(which.name().toLowerCase(Locale.ROOT), best.backwardTarget() - start, best.address() - start,
-                instructions, loads, stores);
+        return new MachineCode.HotLoop(which.kind(), body.get(best.header).address() - start,
+                body.get(best.latch).address() - start, best.instructions, loads, stores);
+    }
+
+    /**
+     * One natural loop: indexes into the function's instructions.
+     *
+     * @param header       the first instruction of the header block (it dominates every member)
+     * @param latch        the last back edge's branch (the highest address among them)
+     * @param members      every instruction of the loop's blocks
+     * @param instructions members that are not padding
+     */
+    record NaturalLoop(int header, int latch, java.util.BitSet members, int instructions) {
+    }
+
+    /** Every natural loop of a function's instructions, in the order of their headers. */
+    static List<NaturalLoop> naturalLoops(List<Instruction> body) {
+        int n = body.size();
+        if (n == 0) return List.of();
+        long first = body.getFirst().address(), last = body.getLast().address();
+        Map<Long, Integer> at = new HashMap<>();
+        for (int k = 0; k < n; k++) at.put(body.get(k).address(), k);
+        // Leaders: the entry, every branch target inside the function, every instruction after a branch or return.
+        java.util.BitSet leader = new java.util.BitSet(n);
+        leader.set(0);
+        for (int k = 0; k < n; k++) {
+            Instruction i = body.get(k);
+            if (i.target() != null && i.target() >= first && i.target() <= last) {
+                Integer t = at.get(i.target());
+                if (t != null) leader.set(t);
+            }
+            if (i.endsBlock() && k + 1 < n) leader.set(k + 1);
+        }
+        int[] blockOf = new int[n];
+        List<int[]> blocks = new ArrayList<>(); // {from, to} inclusive
+        for (int k = 0; k < n; k++) {
+            if (leader.get(k)) blocks.add(new int[]{k, k});
+            blocks.getLast()[1] = k;
+            blockOf[k] = blocks.size() - 1;
+        }
+        int nb = blocks.size();
+        List<List<Integer>> succ = new ArrayList<>();
+        List<List<Integer>> pred = new ArrayList<>();
+        for (int b = 0; b < nb; b++) {
+            succ.add(new ArrayList<>());
+            pred.add(new ArrayList<>());
+        }
+        for (int b = 0; b < nb; b++) {
+            Instruction end = body.get(blocks.get(b)[1]);
+            if (end.target() != null) {
+                Integer t = at.get(end.target());
+                if (t != null) succ.get(b).add(blockOf[t]);
+            }
+            if (end.fallsThrough() && b + 1 < nb) succ.get(b).add(b + 1);
+            for (int s : succ.get(b)) pred.get(s).add(b);
+        }
+        // Dominators, iteratively over the blocks reachable from the entry (Cooper, Harvey and Kennedy's sets form).
+        java.util.BitSet reachable = new java.util.BitSet(nb);
+        java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>(List.of(0));
+        reachable.set(0);
+        while (!work.isEmpty()) {
+            for (int s : succ.get(work.pop())) {
+                if (!reachable.get(s)) {
+                    reachable.set(s);
+                    work.push(s);
+                }
+            }
+        }
+        java.util.BitSet[] dom = new java.util.BitSet[nb];
+        for (int b = 0; b < nb; b++) {
+            dom[b] = new java.util.BitSet(nb);
+            if (b == 0) dom[b].set(0);
+            else dom[b].or(reachable);
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int b = 1; b < nb; b++) {
+                if (!reachable.get(b)) continue;
+                java.util.BitSet d = null;
+                for (int p : pred.get(b)) {
+                    if (!reachable.get(p)) continue;
+                    if (d == null) d = (java.util.BitSet) dom[p].clone();
+                    else d.and(dom[p]);
+                }
+                if (d == null) d = new java.util.BitSet(nb);
+                d.set(b);
+                if (!d.equals(dom[b])) {
+                    dom[b] = d;
+                    changed = true;
+                }
+            }
+        }
+        // Back edges u -> h where h dominates u; one loop per header.
+        java.util.TreeMap<Integer, java.util.BitSet> loopBlocks = new java.util.TreeMap<>();
+        java.util.TreeMap<Integer, Integer> latches = new java.util.TreeMap<>();
+        for (int u = 0; u < nb; u++) {
+            if (!reachable.get(u)) continue;
+            for (int h : succ.get(u)) {
+                if (!dom[u].get(h)) continue;
+                java.util.BitSet members = loopBlocks.computeIfAbsent(h, k -> {
+                    java.util.BitSet m = new java.util.BitSet(nb);
+                    m.set(k);
+                    return m;
+                });
+                java.util.ArrayDeque<Integer> stack = new java.util.ArrayDeque<>();
+                if (!members.get(u)) {
+                    members.set(u);
+                    stack.push(u);
+                }
+                while (!stack.isEmpty()) {
+                    for (int p : pred.get(stack.pop())) {
+                        if (reachable.get(p) && !members.get(p)) {
+                            members.set(p);
+                            stack.push(p);
+                        }
+                    }
+                }
+                latches.merge(h, blocks.get(u)[1], Math::max);
+            }
+        }
+        List<NaturalLoop> out = new ArrayList<>();
+        for (var e : loopBlocks.entrySet()) {
+            java.util.BitSet members = new java.util.BitSet(n);
+            int count = 0;
+            for (int b = e.getValue().nextSetBit(0); b >= 0; b = e.getValue().nextSetBit(b + 1)) {
+                for (int k = blocks.get(b)[0]; k <= blocks.get(b)[1]; k++) {
+                    members.set(k);
+                    if (!body.get(k).padding()) count++;
+                }
+            }
+            out.add(new NaturalLoop(blocks.get(e.getKey())[0], latches.get(e.getKey()), members, count));
+        }
+        return out;
     }
 
     private static MachineCode missing(String benchmark, MeasuredFunction f, Long bytes, String reason) {
@@ -221,16 +388,13 @@ public final class MachineCodeReader {
         while (PREFIXES.contains(words[0]) && words.length > 1) words = words[1].split("\\s+", 2);
         String mnemonic = words[0];
         List<String> operands = words.length > 1 ? operands(words[1]) : List.of();
-        Long backward = null;
+        Long target = null;
         if ((mnemonic.startsWith("j") || mnemonic.startsWith("loop")) && operands.size() == 1) {
             Matcher m = DIRECT_TARGET.matcher(operands.getFirst());
-            if (m.matches()) {
-                long target = Long.parseUnsignedLong(m.group(1), 16);
-                if (target <= address) backward = target;
-            }
+            if (m.matches()) target = Long.parseUnsignedLong(m.group(1), 16);
         }
         int[] access = access(mnemonic, operands);
-        return new Instruction(address, text, mnemonic, access[0], access[1], backward);
+        return new Instruction(address, text, mnemonic, access[0], access[1], target);
     }
 
     /** {loads, stores} of one instruction. */

@@ -12,15 +12,31 @@ import java.util.Map;
  * @param javaMethod the Java method, {@code Class::method} with the class's binary name; null when none
  * @param params     what tells two functions of the same variant apart ({@code nrCpus=64}); the
  *                   text report compares each function with the first one of the same params
- * @param loop       which loop of the function is the measured one: the innermost (the
- *                   shortest backward branch; the default) or the outermost (the longest:
- *                   for a timed loop whose body holds spin-wait retry loops that an
- *                   uncontended run never takes)
+ * @param loop       which natural loop of the function is the measured one: the innermost
+ *                   (the fewest instructions; the default) or, for a harness function, the
+ *                   timed loop (the one with the most: its body holds the measured code with
+ *                   any retry or spin-wait loops an uncontended run never takes)
  */
 public record MeasuredFunction(String variant, String symbol, String javaMethod, Map<String, Object> params, Loop loop) {
 
-    /** Which backward branch bounds the loop that is counted. */
-    public enum Loop { INNERMOST, OUTERMOST }
+    /** Which natural loop is counted. */
+    public enum Loop {
+        /** the natural loop with the fewest instructions */
+        INNERMOST("innermost"),
+        /** a harness function's timed loop: its natural loop with the most instructions */
+        TIMED("timed");
+
+        private final String kind;
+
+        Loop(String kind) {
+            this.kind = kind;
+        }
+
+        /** As {@code hotLoop.kind} in the results file. */
+        public String kind() {
+            return kind;
+        }
+    }
 
     public MeasuredFunction {
         params = params == null ? Map.of() : Map.copyOf(params);

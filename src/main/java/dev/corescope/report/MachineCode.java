@@ -37,17 +37,17 @@ public record MachineCode(String benchmark, String variant, String implementatio
     }
 
     /**
-     * The measured loop: a backward branch (a jump to a lower or equal address inside the
-     * function) and every instruction from its target up to and including it. {@code innermost}
-     * is the branch with the shortest span; {@code outermost} the one with the longest, chosen
-     * by the family for a timed loop around spin-wait retries that an uncontended run never
-     * takes. When the compiler lays one source loop out with several backward branches, the
-     * innermost is the shortest of them; the function's own counts cover all.
+     * The measured loop: a natural loop of the function's control-flow graph (a back edge, whose
+     * target dominates its source, and every block that reaches it without passing that target,
+     * the header). {@code innermost} is the loop with the fewest instructions; {@code timed} the
+     * one with the most, chosen by the family for a harness whose timed loop holds spin-wait
+     * retries that an uncontended run never takes. See docs/formats-code.md.
      *
-     * @param kind         {@code innermost} or {@code outermost}
-     * @param fromOffset   the loop's first byte, from the function's start
-     * @param toOffset     the backward branch's offset, from the function's start
-     * @param instructions instructions in the loop, padding left out
+     * @param kind         {@code innermost} or {@code timed}
+     * @param fromOffset   the header's first byte, from the function's start
+     * @param toOffset     the last back edge's branch, from the function's start (the loop's
+     *                     blocks need not lie between the two)
+     * @param instructions instructions in the loop's blocks, padding left out
      * @param loads        memory reads in the loop
      * @param stores       memory writes in the loop
      */

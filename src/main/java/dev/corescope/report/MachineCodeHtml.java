@@ -38,7 +38,7 @@ public final class MachineCodeHtml {
                 .append(mine.size()).append(mine.size() == 1 ? " function" : " functions").append(", ").append(shown)
                 .append(" disassembled</summary>\n");
         h.append("<p class=\"note\">Static counts (each instruction once, alignment padding left out); a load or store is a memory "
-                + "operand read or written; the loop is the innermost backward branch. See docs/formats-code.md.</p>\n");
+                + "operand read or written; the loop is a natural loop of the control-flow graph (a back edge whose target dominates its source): the timed one for a harness, else the innermost; \"no loop\" where there is none. See docs/formats-code.md.</p>\n");
         h.append("<div class=\"scroll\"><table class=\"code-facts\">\n<tr><th>impl</th><th>variant</th><th>params</th><th>symbol</th>"
                 + "<th>bytes</th><th>instructions</th><th>loads</th><th>stores</th><th>loop instructions</th><th>loop loads</th>"
                 + "<th>loop stores</th></tr>\n");
@@ -48,8 +48,8 @@ public final class MachineCodeHtml {
                     .append("</td><td class=\"mono\">").append(HtmlReport.esc(ResultsText.params(c.params())))
                     .append("</td><td class=\"mono\">").append(HtmlReport.esc(c.symbol())).append("</td>")
                     .append(num(c.bytes())).append(num(c.instructions())).append(num(c.loads())).append(num(c.stores()))
-                    .append(num(l == null ? null : l.instructions())).append(num(l == null ? null : l.loads()))
-                    .append(num(l == null ? null : l.stores())).append("</tr>\n");
+                    .append(loop(c, l == null ? null : l.instructions())).append(loop(c, l == null ? null : l.loads()))
+                    .append(loop(c, l == null ? null : l.stores())).append("</tr>\n");
         }
         h.append("</table></div>\n");
 
@@ -70,6 +70,10 @@ public final class MachineCodeHtml {
         for (String r : reasons) h.append("<p class=\"note\">").append(HtmlReport.esc(r)).append("</p>\n");
         h.append("</details>\n");
         return h.toString();
+    }
+
+    private static String loop(MachineCode c, Integer n) {
+        return "<td class=\"num\">" + MachineCodeText.loopCell(c, n) + "</td>";
     }
 
     private static String num(Number n) {

@@ -26,14 +26,14 @@ public final class MachineCodeText {
         StringBuilder sb = new StringBuilder();
         if (!shown.isEmpty()) {
             sb.append("Machine code of the measured functions (objdump -d; static counts, alignment padding left out; "
-                    + "loop = the innermost backward branch; see docs/formats-code.md)\n");
+                    + "loop = a natural loop of the control-flow graph, the timed one for a harness, else the innermost; see docs/formats-code.md)\n");
             TextTable t = new TextTable("impl", "variant", "params", "symbol", ">bytes", ">instructions", ">loads", ">stores",
                     ">loop instructions", ">loop loads", ">loop stores");
             for (MachineCode c : shown) {
                 MachineCode.HotLoop l = c.hotLoop();
                 t.row(c.implementation(), c.variant(), params(c.params()), c.symbol(), cell(c.bytes()), cell(c.instructions()),
-                        cell(c.loads()), cell(c.stores()), l == null ? "-" : l.instructions(), l == null ? "-" : l.loads(),
-                        l == null ? "-" : l.stores());
+                        cell(c.loads()), cell(c.stores()), loopCell(c, l == null ? null : l.instructions()),
+                        loopCell(c, l == null ? null : l.loads()), loopCell(c, l == null ? null : l.stores()));
             }
             sb.append(t.render("  "));
             String deltas = deltas(shown);
@@ -57,11 +57,24 @@ public final class MachineCodeText {
                 any = true;
                 t.row(base.variant() + " -> " + c.variant(), params(c.params()), delta(base.bytes(), c.bytes()),
                         delta(base.instructions(), c.instructions()), delta(base.loads(), c.loads()),
-                        delta(base.stores(), c.stores()), delta(loopInstructions(base), loopInstructions(c)),
-                        delta(loopLoads(base), loopLoads(c)));
+                        delta(base.stores(), c.stores()), loopDelta(base, c, loopInstructions(base), loopInstructions(c)),
+                        loopDelta(base, c, loopLoads(base), loopLoads(c)));
             }
         }
         return any ? t.render("  ") : "";
+    }
+
+    /** A loop count, {@code no loop} for disassembled code without one, {@code n/a} without a disassembly. */
+    static String loopCell(MachineCode c, Integer n) {
+        if (c.instructions() == null) return "n/a";
+        return n == null ? "no loop" : n.toString();
+    }
+
+    /** As {@link #delta}, with {@code no loop} for a side that was disassembled and has none: {@code 6 -> no loop}. */
+    static String loopDelta(MachineCode from, MachineCode to, Integer a, Integer b) {
+        if (a != null && b != null) return delta(a, b);
+        if (from.instructions() == null || to.instructions() == null) return "n/a";
+        return loopCell(from, a) + " -> " + loopCell(to, b);
     }
 
     private static Integer loopInstructions(MachineCode c) {

@@ -54,7 +54,7 @@ public final class Capture {
         String folder = folderName(abs.getFileName().toString());
 
         Result[] r = new Result[1];
-        dev.corescope.report.Json.writeAtomically(abs, os -> r[0] = write(t, folder, os));
+        JsonText.writeAtomically(abs, os -> r[0] = write(t, folder, os));
         return new Result(abs, r[0].folder(), r[0].files(), r[0].directories(), r[0].bytes(), r[0].skipped());
     }
 

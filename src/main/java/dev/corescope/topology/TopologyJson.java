@@ -1,7 +1,5 @@
 package dev.corescope.topology;
 
-import dev.corescope.report.Json;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +19,7 @@ public final class TopologyJson {
 
     /** The report as indented JSON, ending with a newline. */
     public static String render(Topology t) {
-        return Json.write(toMap(t));
+        return JsonText.write(toMap(t));
     }
 
     /** The report as nested maps and lists, in field order. */

@@ -93,7 +93,7 @@ class MachineCodeReaderTest {
             """;
 
     @Test
-    void factsCountTheFunctionWithoutPaddingAndTheShortestBackwardBranchAsTheLoop() {
+    void factsCountTheFunctionWithoutPaddingAndTheNaturalLoopFromTheControlFlowGraph() {
         List<MachineCodeReader.Instruction> body = MachineCodeReader.parse(AFTER).get("cs_timerbase_lock_after").stream()
                 .filter(i -> i.address() < 0x56d0 + 0x5c).toList();
         MachineCode c = MachineCodeReader.facts("timerbase", MeasuredFunction.of("after", "cs_timerbase_lock_after", null),
@@ -103,23 +103,68 @@ class MachineCodeReaderTest {
         assertEquals(0, c.stores());
         MachineCode.HotLoop loop = c.hotLoop();
         assertNotNull(loop);
-        assertEquals(0, loop.fromOffset());
-        assertEquals(0x21, loop.toOffset(), "jmp 56d0 at 56f1 spans 0x21 bytes, jne 56ef at 5718 spans 0x29");
-        assertEquals(11, loop.instructions());
-        assertEquals(2, loop.loads());
+        assertEquals("innermost", loop.kind());
+        assertEquals(0, loop.fromOffset(), "the header: the entry, which every path back to it passes");
+        assertEquals(0x21, loop.toOffset(), "the one back edge: jmp 56d0 at 56f1");
+        assertEquals(22, loop.instructions(), "the whole retry loop, both paths (the padding nop at 56f3 is unreachable)");
+        assertEquals(3, loop.loads(), "the three reads of timer->flags; the table load is after the loop");
         assertTrue(c.disassembly().contains("   0:  mov    0x20(%rdi),%edx"), c.disassembly());
         assertNull(c.reason());
     }
 
+    /** jne 56ef at 5718 jumps backward, but 56ef does not dominate 5718 (5718 is reached past it): not a back edge. */
     @Test
-    void theOutermostLoopIsTheLongestBackwardBranch() {
+    void aBackwardJumpThatIsNotABackEdgeMakesNoLoopOfItsOwn() {
         List<MachineCodeReader.Instruction> body = MachineCodeReader.parse(AFTER).get("cs_timerbase_lock_after");
-        MachineCode.HotLoop outer = MachineCodeReader.loop(0x56d0, body, MeasuredFunction.Loop.OUTERMOST);
-        assertEquals("outermost", outer.kind());
-        assertEquals(0x1f, outer.fromOffset());
-        assertEquals(0x48, outer.toOffset());
-        assertEquals(13, outer.instructions(), "pause, jmp, then the 11 of the deferrable path; the nop between is padding");
-        assertEquals(1, outer.loads());
+        List<MachineCodeReader.NaturalLoop> loops = MachineCodeReader.naturalLoops(body);
+        assertEquals(1, loops.size(), loops.toString());
+        MachineCode.HotLoop timed = MachineCodeReader.loop(0x56d0, body, MeasuredFunction.Loop.TIMED);
+        assertEquals("timed", timed.kind());
+        assertEquals(22, timed.instructions());
+    }
+
+    /** cs_locks_for_loop as GCC 12 builds it: the timed add/cmp/jne, and a block after the return that jumps back into the epilogue. */
+    private static final String FOR_LOOP = """
+            0000000000003f50 <cs_locks_for_loop>:
+                3fa9:	or     %rdx,%r15
+                3fac:	test   %rbp,%rbp
+                3faf:	je     3fc1 <cs_locks_for_loop+0x71>
+                3fb1:	xor    %eax,%eax
+                3fb3:	nopl   0x0(%rax,%rax,1)
+                3fb8:	add    $0x1,%rax
+                3fbc:	cmp    %rax,%rbp
+                3fbf:	jne    3fb8 <cs_locks_for_loop+0x68>
+                3fc1:	mov    %r8,0x8(%rsp)
+                3fc6:	rdtscp
+                4019:	cmp    %r13d,%r12d
+                401c:	je     4038 <cs_locks_for_loop+0xe8>
+                401e:	mov    %rax,0x18(%r14)
+                4022:	add    $0x28,%rsp
+                4026:	xor    %eax,%eax
+                4028:	pop    %rbx
+                4029:	pop    %rbp
+                402a:	pop    %r12
+                402c:	pop    %r13
+                402e:	pop    %r14
+                4030:	pop    %r15
+                4032:	ret
+                4033:	nopl   0x0(%rax,%rax,1)
+                4038:	call   2200 <sched_getcpu@plt>
+                403d:	cmp    %eax,%r12d
+                4040:	setne  %al
+                4043:	movzbl %al,%eax
+                4046:	jmp    401e <cs_locks_for_loop+0xce>
+            """;
+
+    @Test
+    void theTimedLoopOfAHarnessIsItsLoopNotTheEpilogueABackwardJumpReaches() {
+        List<MachineCodeReader.Instruction> body = MachineCodeReader.parse(FOR_LOOP).get("cs_locks_for_loop");
+        MachineCode.HotLoop timed = MachineCodeReader.loop(0x3f50, body, MeasuredFunction.Loop.TIMED);
+        assertNotNull(timed);
+        assertEquals(0x68, timed.fromOffset());
+        assertEquals(0x6f, timed.toOffset());
+        assertEquals(3, timed.instructions(), "add, cmp, jne");
+        assertEquals(1, MachineCodeReader.naturalLoops(body).size(), "jmp 401e is backward but no back edge");
     }
 
     @Test

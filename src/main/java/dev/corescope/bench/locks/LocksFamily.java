@@ -72,7 +72,7 @@ public final class LocksFamily implements BenchFamily {
     @Override
     public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
         return Stream.of(LocksTwins.Loop.values()).map(l -> new dev.corescope.bench.MeasuredFunction(l.name().toLowerCase(Locale.ROOT),
-                l.symbol(), null, Map.of(), dev.corescope.bench.MeasuredFunction.Loop.OUTERMOST)).toList();
+                l.symbol(), null, Map.of(), dev.corescope.bench.MeasuredFunction.Loop.TIMED)).toList();
     }
 
     /** Seed's claims, as data: {@link LocksClaims}. */
