@@ -11,7 +11,7 @@ import dev.corescope.report.ComparisonText;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.report.TextFit;
-import dev.corescope.report.TextTable;
+import dev.corescope.text.TextTable;
 import dev.corescope.sys.Os;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyText;

@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import dev.corescope.text.TextTable;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
