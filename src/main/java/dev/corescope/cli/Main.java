@@ -113,7 +113,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
         return new Tour(families.get(), output != null ? output : tourResults, output != null, cl.getOut(), cl.getErr())
-                .width(wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH).run();
+                .width(dev.corescope.text.Width.of(wide)).run();
     }
 
     public static void main(String[] args) {

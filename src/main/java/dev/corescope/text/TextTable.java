@@ -54,6 +54,13 @@ public final class TextTable {
 
     private final List<Column> columns;
     private final List<String[]> rows = new ArrayList<>();
+    private String name = "";
+
+    /** What the table is, for the line that names the columns left out ({@code "cpumask: left out ..."}). */
+    public TextTable named(String name) {
+        this.name = name == null ? "" : name;
+        return this;
+    }
 
     /**
      * Untyped columns, as before: a name starting with {@code >} is right-aligned (the {@code >}
@@ -126,7 +133,7 @@ public final class TextTable {
             fold(sb, indent, shown, w, width);
         }
         if (!dropped.isEmpty()) {
-            Paragraphs.wrap(sb, indent, indent + "  ", "(left out at " + width + " columns: " + String.join(", ", dropped.reversed())
+            Paragraphs.wrap(sb, indent, indent + "  ", "(" + (name.isEmpty() ? "" : name + ": ") + "left out at " + width + " columns: " + String.join(", ", dropped.reversed())
                     + "; --wide shows them)", width);
         }
         return sb.toString();
