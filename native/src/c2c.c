@@ -110,18 +110,27 @@ static void *cs_c2c_ping(void *arg)
     return NULL;
 }
 
+/* The CPU set is sized for `cpu` (CPU_ALLOC), not a fixed cpu_set_t: a cpu_set_t holds CPUs
+ * 0-1023 only, and machines (and saved trees) have more. */
 static int cs_c2c_start(struct cs_c2c_run *r, pthread_t *t, int cpu, void *(*body)(void *))
 {
     pthread_attr_t attr;
-    cpu_set_t set;
     int rc = pthread_attr_init(&attr);
     if (rc) {
         cs_c2c_fail(r, rc, "pthread_attr_init");
         return rc;
     }
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+    cpu_set_t *set = CPU_ALLOC(cpu + 1);
+    if (!set) {
+        pthread_attr_destroy(&attr);
+        cs_c2c_fail(r, ENOMEM, "CPU_ALLOC");
+        return ENOMEM;
+    }
+    size_t size = CPU_ALLOC_SIZE(cpu + 1);
+    CPU_ZERO_S(size, set);
+    CPU_SET_S(cpu, size, set);
+    rc = pthread_attr_setaffinity_np(&attr, size, set);
+    CPU_FREE(set);
     if (rc) {
         cs_c2c_fail(r, rc, "pthread_attr_setaffinity_np");
     } else {
@@ -142,7 +151,8 @@ __attribute__((visibility("default")))
 int cs_c2c_pingpong(int ping_cpu, int pong_cpu, int round_trips, int samples, double *one_way_ns,
                     char *failed, int failed_len)
 {
-    if (ping_cpu < 0 || pong_cpu < 0 || ping_cpu >= CPU_SETSIZE || pong_cpu >= CPU_SETSIZE ||
+    /* 1 << 16: corescope's largest CPU number (SysfsReader.MAX_CPUS); no CPU_SETSIZE limit */
+    if (ping_cpu < 0 || pong_cpu < 0 || ping_cpu >= (1 << 16) || pong_cpu >= (1 << 16) ||
         round_trips <= 0 || samples <= 0) {
         if (failed_len > 0)
             strncpy(failed, "cs_c2c_pingpong", (size_t)failed_len - 1);

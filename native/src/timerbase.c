@@ -148,26 +148,44 @@ static inline struct timer_base *get_timer_cpu_base_after(uint32_t tflags, uint3
 	return per_cpu_ptr(&timer_bases[index], cpu);
 }
 
+/* timerbase_lock.c: opaque to this file, as kernel/locking/spinlock.c is to kernel/time/timer.c */
+__attribute__((visibility("hidden"))) unsigned long cs_timerbase_raw_spin_lock_irqsave(uint32_t *lock);
+__attribute__((visibility("hidden"))) void cs_timerbase_raw_spin_unlock_irqrestore(uint32_t *lock, unsigned long flags);
+
 /*
- * lock_timer_base() without the lock: read the flags once, skip a migrating timer, find
- * the base, check the flags did not change. raw_spin_lock_irqsave() is left out: its
- * atomic and the irq toggle would bury the difference being measured.
+ * kernel/time/timer.c's lock_timer_base(): read the flags once, skip a migrating timer, find
+ * the base, take its lock (an out-of-line call the compiler cannot see into), check the flags
+ * did not change, else unlock and retry. The base must be known before the lock call, so the
+ * table load stays in the loop, where the kernel has it. Returns with the base locked; the
+ * caller unlocks it.
  */
 #define DEFINE_LOCK_TIMER_BASE(WHEN)							\
-CS_NOINLINE struct timer_base *cs_timerbase_lock_##WHEN(struct timer_list *timer)	\
+CS_NOINLINE struct timer_base *cs_timerbase_lock_##WHEN(struct timer_list *timer,	\
+							 unsigned long *flags)		\
 {											\
 	for (;;) {									\
+		struct timer_base *base;						\
 		uint32_t tf = READ_ONCE(timer->flags);					\
 											\
 		if (!(tf & TIMER_MIGRATING)) {						\
-			struct timer_base *base =					\
-				get_timer_cpu_base_##WHEN(tf, tf & TIMER_CPUMASK);	\
-			if (READ_ONCE(timer->flags) == tf)				\
+			base = get_timer_cpu_base_##WHEN(tf, tf & TIMER_CPUMASK);	\
+			*flags = cs_timerbase_raw_spin_lock_irqsave(&base->lock);	\
+			if (timer->flags == tf)						\
 				return base;						\
+			cs_timerbase_raw_spin_unlock_irqrestore(&base->lock, *flags);	\
 		}									\
 		cpu_relax();								\
 	}										\
 }
+
+/* One lock_timer_base() and the caller's unlock, as a mod_timer() that found nothing to do. */
+#define LOCK_UNLOCK(WHEN, timer, out)							\
+	do {										\
+		unsigned long flags_;							\
+		struct timer_base *base_ = cs_timerbase_lock_##WHEN((timer), &flags_);	\
+		(out) = base_;								\
+		cs_timerbase_raw_spin_unlock_irqrestore(&base_->lock, flags_);		\
+	} while (0)
 
 DEFINE_LOCK_TIMER_BASE(before)
 DEFINE_LOCK_TIMER_BASE(before_two_loads)
@@ -200,7 +218,8 @@ static inline uint64_t now_ns(void)
 }
 
 /*
- * `calls` lock_timer_base() calls over timers[0 .. ntimers-1] (ntimers a power of two),
+ * `calls` lock_timer_base() calls, each followed by the unlock, over timers[0 .. ntimers-1]
+ * (ntimers a power of two),
  * timed as one batch, after copying per_cpu_offset[0 .. nr_cpu_ids-1] into __per_cpu_offset[].
  * Returns the elapsed nanoseconds (-1: unknown variant, -2: nr_cpu_ids above NR_CPUS);
  * *cpu_ns gets the thread's CPU time over the same span, so the caller can tell a batch during
@@ -219,14 +238,26 @@ int64_t cs_timerbase_batch(int variant, const unsigned long *per_cpu_offset, uin
 	cpu_start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	start = now_ns();
 	if (variant == BEFORE) {
-		for (int64_t n = 0; n < calls; n++)
-			sum += (uintptr_t)cs_timerbase_lock_before(&timers[n & (ntimers - 1)]);
+		for (int64_t n = 0; n < calls; n++) {
+			struct timer_base *base;
+
+			LOCK_UNLOCK(before, &timers[n & (ntimers - 1)], base);
+			sum += (uintptr_t)base;
+		}
 	} else if (variant == BEFORE_TWO_LOADS) {
-		for (int64_t n = 0; n < calls; n++)
-			sum += (uintptr_t)cs_timerbase_lock_before_two_loads(&timers[n & (ntimers - 1)]);
+		for (int64_t n = 0; n < calls; n++) {
+			struct timer_base *base;
+
+			LOCK_UNLOCK(before_two_loads, &timers[n & (ntimers - 1)], base);
+			sum += (uintptr_t)base;
+		}
 	} else {
-		for (int64_t n = 0; n < calls; n++)
-			sum += (uintptr_t)cs_timerbase_lock_after(&timers[n & (ntimers - 1)]);
+		for (int64_t n = 0; n < calls; n++) {
+			struct timer_base *base;
+
+			LOCK_UNLOCK(after, &timers[n & (ntimers - 1)], base);
+			sum += (uintptr_t)base;
+		}
 	}
 	end = now_ns();
 	cpu_end = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -236,8 +267,9 @@ int64_t cs_timerbase_batch(int variant, const unsigned long *per_cpu_offset, uin
 }
 
 /*
- * The seed's way: clock_gettime() before and after every call, `samples` times, each
- * latency in ns into out_ns[]. EMPTY times nothing between the two clock reads: the
+ * The seed's way: clock_gettime() before and after every lock_timer_base() call (the lock
+ * taken inside, the unlock after the second clock read), `samples` times, each latency in ns
+ * into out_ns[]. EMPTY times nothing between the two clock reads: the
  * clock's own cost. Returns the sum of the bases' ->cpu (0 for EMPTY), -1 for an unknown
  * variant, -2 for nr_cpu_ids above NR_CPUS.
  */
@@ -253,6 +285,7 @@ int64_t cs_timerbase_samples(int variant, const unsigned long *per_cpu_offset, u
 	for (int64_t n = 0; n < samples; n++) {
 		struct timer_list *timer = &timers[n & (ntimers - 1)];
 		struct timer_base *base = NULL;
+		unsigned long flags = 0;
 		uint64_t t0, t1;
 
 		switch (variant) {
@@ -262,23 +295,25 @@ int64_t cs_timerbase_samples(int variant, const unsigned long *per_cpu_offset, u
 			break;
 		case BEFORE:
 			t0 = now_ns();
-			base = cs_timerbase_lock_before(timer);
+			base = cs_timerbase_lock_before(timer, &flags);
 			t1 = now_ns();
 			break;
 		case BEFORE_TWO_LOADS:
 			t0 = now_ns();
-			base = cs_timerbase_lock_before_two_loads(timer);
+			base = cs_timerbase_lock_before_two_loads(timer, &flags);
 			t1 = now_ns();
 			break;
 		default:
 			t0 = now_ns();
-			base = cs_timerbase_lock_after(timer);
+			base = cs_timerbase_lock_after(timer, &flags);
 			t1 = now_ns();
 			break;
 		}
 		out_ns[n] = (uint32_t)(t1 - t0 > UINT32_MAX ? UINT32_MAX : t1 - t0);
-		if (base)
+		if (base) {
 			cpus += READ_ONCE(base->cpu);
+			cs_timerbase_raw_spin_unlock_irqrestore(&base->lock, flags);
+		}
 	}
 	return cpus;
 }

@@ -10,10 +10,13 @@
  */
 module dev.corescope {
     requires static jmh.core;
+    // topology.HwlocXmlReader: StAX, with DTDs and external entities off
+    requires java.xml;
 
     exports dev.corescope.cpumask;
     exports dev.corescope.sys;
     exports dev.corescope.topology;
+    exports dev.corescope.topology.proc;
     exports dev.corescope.affinity;
     exports dev.corescope.jmh;
     exports dev.corescope.text;

@@ -2,14 +2,13 @@ package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.proc.CounterTable;
+import dev.corescope.topology.proc.SysfsReader;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -49,7 +48,7 @@ final class CpuOrder {
     /** From the topology's {@code isolated} and {@code nohz_full} sets and {@code <root>/proc/interrupts}. */
     static CpuOrder of(Topology t, Path root) {
         return new CpuOrder(t.isolated().resize(t.nbits()).or(t.nohzFull().resize(t.nbits())),
-                readInterrupts(root.resolve("proc/interrupts")), null);
+                readInterrupts(new SysfsReader(root)), null);
     }
 
     /** This order with the measured {@code quietness} as its second key. */
@@ -90,46 +89,13 @@ final class CpuOrder {
         return out;
     }
 
-    /** Interrupts per CPU, summed over every line of {@code /proc/interrupts}; empty when unreadable. */
-    static Map<Integer, Long> readInterrupts(Path file) {
-        Map<Integer, Long> sums = new HashMap<>();
-        List<String> lines;
+    /** Interrupts per CPU, summed over every line of {@code /proc/interrupts}; empty when unreadable or malformed. */
+    static Map<Integer, Long> readInterrupts(SysfsReader r) {
         try {
-            lines = Files.readAllLines(file);
-        } catch (IOException | RuntimeException e) {
-            return sums;
-        }
-        if (lines.isEmpty()) return sums;
-        String[] header = lines.get(0).trim().split("\\s+");
-        int[] cpuOfColumn = new int[header.length];
-        for (int i = 0; i < header.length; i++) {
-            cpuOfColumn[i] = header[i].startsWith("CPU") ? parseOr(header[i].substring(3), -1) : -1;
-        }
-        for (int l = 1; l < lines.size(); l++) {
-            String[] f = lines.get(l).trim().split("\\s+");
-            for (int i = 0; i < header.length && i + 1 < f.length; i++) {
-                if (cpuOfColumn[i] < 0) continue;
-                long v = parseCount(f[i + 1]);
-                if (v < 0) break;  // past the counts: the chip and handler names
-                sums.merge(cpuOfColumn[i], v, Long::sum);
-            }
-        }
-        return sums;
-    }
-
-    private static long parseCount(String s) {
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private static int parseOr(String s, int fallback) {
-        try {
-            return Integer.parseInt(s);
-        } catch (NumberFormatException e) {
-            return fallback;
+            return CounterTable.read(r, CounterTable.INTERRUPTS).map(CounterTable::sumsPerCpu).orElse(Map.of());
+        } catch (IllegalArgumentException e) {
+            r.problem(CounterTable.INTERRUPTS, e.getMessage());
+            return Map.of();
         }
     }
 }

@@ -1,12 +1,12 @@
 package dev.corescope.affinity;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.corescope.topology.proc.CpuTimes;
+import dev.corescope.topology.proc.SysfsReader;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,7 +41,8 @@ final class Quietness {
 
     /** Reads {@code <root>/proc/stat} and {@code <root>/proc/interrupts}; what cannot be read is empty. */
     static Snapshot read(Path root) {
-        return new Snapshot(readBusyTicks(root.resolve("proc/stat")), CpuOrder.readInterrupts(root.resolve("proc/interrupts")));
+        SysfsReader r = new SysfsReader(root);
+        return new Snapshot(CpuTimes.read(r).map(CpuTimes::busyTicks).orElse(Map.of()), CpuOrder.readInterrupts(r));
     }
 
     /** Reads, waits {@code window}, reads again. */
@@ -75,33 +76,6 @@ final class Quietness {
     private static Map<Integer, Long> delta(Map<Integer, Long> a, Map<Integer, Long> b) {
         Map<Integer, Long> out = new HashMap<>();
         b.forEach((cpu, v) -> out.put(cpu, Math.max(0, v - a.getOrDefault(cpu, v))));
-        return out;
-    }
-
-    /** {@code cpuN user nice system idle iowait irq softirq steal ...}: the sum of all but idle and iowait, up to steal. */
-    static Map<Integer, Long> readBusyTicks(Path file) {
-        Map<Integer, Long> out = new HashMap<>();
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file);
-        } catch (IOException | RuntimeException e) {
-            return out;
-        }
-        for (String line : lines) {
-            if (!line.startsWith("cpu") || line.length() < 4 || !Character.isDigit(line.charAt(3))) continue;
-            String[] f = line.trim().split("\\s+");
-            try {
-                int cpu = Integer.parseInt(f[0].substring(3));
-                long sum = 0;
-                for (int i = 1; i < f.length && i <= 8; i++) {
-                    if (i == 4 || i == 5) continue;  // idle, iowait
-                    sum += Long.parseLong(f[i]);
-                }
-                out.put(cpu, sum);
-            } catch (NumberFormatException e) {
-                // not a CPU line after all
-            }
-        }
         return out;
     }
 }

@@ -193,11 +193,11 @@ public final class MachineCodeReader {
      * @param members      every instruction of the loop's blocks
      * @param instructions members that are not padding
      */
-    record NaturalLoop(int header, int latch, java.util.BitSet members, int instructions) {
+    public record NaturalLoop(int header, int latch, java.util.BitSet members, int instructions) {
     }
 
     /** Every natural loop of a function's instructions, in the order of their headers. */
-    static List<NaturalLoop> naturalLoops(List<Instruction> body) {
+    public static List<NaturalLoop> naturalLoops(List<Instruction> body) {
         int n = body.size();
         if (n == 0) return List.of();
         long first = body.getFirst().address(), last = body.getLast().address();
@@ -321,6 +321,19 @@ public final class MachineCodeReader {
         return new MachineCode(benchmark, f.variant(), "native", f.params(), f.symbol(), bytes, null, null, null, null, null, reason);
     }
 
+    /**
+     * The instructions of one function of {@code lib} ({@code [st_value, st_value + st_size)}),
+     * disassembled with objdump.
+     *
+     * @throws IOException when objdump cannot run, or the symbol is not a function of {@code lib}
+     */
+    public static List<Instruction> instructions(Path lib, String symbol) throws IOException {
+        ElfSymbolTable.Symbol sym = ElfSymbolTable.read(lib).function(symbol)
+                .orElseThrow(() -> new IOException(symbol + " is not a function in " + lib.getFileName()));
+        return disassembly(lib, OBJDUMP).getOrDefault(symbol, List.of()).stream()
+                .filter(i -> i.address() >= sym.value() && i.address() < sym.value() + sym.size()).toList();
+    }
+
     /** Every function of {@code lib}, disassembled once per file version. */
     static synchronized Map<String, List<Instruction>> disassembly(Path lib, String tool) throws IOException {
         String key = tool + ":" + lib.toAbsolutePath() + "@" + Files.getLastModifiedTime(lib).toMillis();
@@ -358,7 +371,7 @@ public final class MachineCodeReader {
     }
 
     /** objdump's output, function by function. */
-    static Map<String, List<Instruction>> parse(String objdump) {
+    public static Map<String, List<Instruction>> parse(String objdump) {
         Map<String, List<Instruction>> out = new HashMap<>();
         List<Instruction> current = null;
         for (String line : objdump.split("\n")) {
@@ -378,7 +391,7 @@ public final class MachineCodeReader {
     }
 
     /** One line of objdump's AT&amp;T output classified; null for a line that holds no instruction ({@code (bad)}). */
-    static Instruction instruction(long address, String text) {
+    public static Instruction instruction(long address, String text) {
         String code = text;
         int hash = code.indexOf('#');
         if (hash >= 0) code = code.substring(0, hash);
@@ -455,7 +468,7 @@ public final class MachineCodeReader {
     }
 
     /** Operands split on the commas outside parentheses. */
-    static List<String> operands(String s) {
+    public static List<String> operands(String s) {
         List<String> out = new ArrayList<>();
         int depth = 0, from = 0;
         for (int i = 0; i < s.length(); i++) {

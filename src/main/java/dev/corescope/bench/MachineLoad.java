@@ -1,7 +1,7 @@
 package dev.corescope.bench;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.corescope.topology.proc.LoadAvg;
+
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
@@ -45,13 +45,6 @@ public final class MachineLoad {
     }
 
     private static Optional<String[]> fields(Path root) {
-        try {
-            String[] f = Files.readString(root.resolve("proc/loadavg")).strip().split("\\s+");
-            if (f.length < 3) return Optional.empty();
-            Double.parseDouble(f[0]);
-            return Optional.of(f);
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
+        return LoadAvg.read(root).map(LoadAvg::text);
     }
 }

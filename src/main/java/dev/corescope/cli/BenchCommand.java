@@ -50,6 +50,7 @@ import java.util.stream.Collectors;
                 "Examples:",
                 "  ./run.sh bench cpumask --quick",
                 "  ./run.sh bench c2c --quick --format svg > c2c.svg   (the heatmap)",
+                "  ./run.sh bench c2c --plan --root saved-tree --full  (pairs and time, before a run)",
                 "  ./run.sh bench all --cpus 0-1 --format json -o before.json"})
 final class BenchCommand implements Callable<Integer> {
 
@@ -75,6 +76,15 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--wide", description = "text: every table row on one line, however long (by default the text fits 120 columns)")
     boolean wide;
 
+    @Option(names = "--plan", description = "c2c: print what the run would measure (pair classes, pairs, samples) and how long it would take, then stop")
+    boolean plan;
+
+    @Option(names = "--full", description = "c2c: the whole matrix (every pair once, in Java), not only a few pairs of each relation")
+    boolean full;
+
+    @Option(names = "--root", paramLabel = "DIR", description = "with --plan: plan for the saved sysfs tree under DIR (capture's, or /) instead of this machine")
+    Path root;
+
     private final Supplier<List<BenchFamily>> families;
 
     BenchCommand() {
@@ -88,7 +98,15 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if ((plan || full) && !name.equals("c2c") && !(full && name.equals("all"))) {
+            throw new UsageException("bench " + name + (plan ? " --plan" : " --full") + ": only c2c has a plan and a full matrix");
+        }
+        if (root != null && !plan) throw new UsageException("bench --root: goes with --plan (a benchmark runs on this machine)");
+        if (plan) return printPlan();
         List<BenchFamily> selected = selectFamilies();
+        if (full) {
+            selected = selected.stream().map(f -> f.name().equals("c2c") ? (BenchFamily) new dev.corescope.bench.c2c.C2cFamily(true) : f).toList();
+        }
         if (format == OutputFormat.svg && (selected.size() != 1 || !selected.getFirst().draws())) {
             String drawing = String.join(", ", families.get().stream().filter(BenchFamily::draws).map(BenchFamily::name).toList());
             throw new UsageException("--format svg: only bench " + (drawing.isEmpty() ? "NAME of a family with a picture" : drawing)
@@ -111,6 +129,42 @@ final class BenchCommand implements Callable<Integer> {
         } finally {
             guarded.done();
         }
+    }
+
+    /**
+     * {@code bench c2c --plan}: what a run would measure on this machine (or the tree under
+     * {@code --root}) and how long it would take, from the topology alone; nothing is measured.
+     */
+    private int printPlan() {
+        if (format != OutputFormat.text) throw new UsageException("bench c2c --plan: prints text");
+        if (output != null) throw new UsageException("bench c2c --plan: -o goes with a run, not a plan");
+        dev.corescope.topology.Topology topology;
+        String source;
+        if (root != null) {
+            if (!java.nio.file.Files.isDirectory(root)) throw new UsageException("--root " + root + ": not a directory");
+            topology = dev.corescope.topology.Topology.read(root);
+            source = "the tree under " + root;
+        } else {
+            topology = LiveMachine.read().topology();
+            source = "this machine";
+        }
+        CpuMask set = topology.usable();
+        if (cpus != null) {
+            CpuMask m;
+            try {
+                m = CpuMask.parseList(cpus, topology.nbits());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--cpus " + cpus + ": " + e.getMessage());
+            }
+            CpuMask outside = m.andNot(topology.usable());
+            if (!outside.isEmpty()) throw new UsageException("--cpus " + cpus + ": CPUs " + outside.toList() + " are not usable in " + source);
+            set = m;
+        }
+        var family = new dev.corescope.bench.c2c.C2cFamily(full);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(family.plan(topology, set, dev.corescope.bench.RunSize.of(quick)).text(source));
+        out.flush();
+        return Main.EXIT_OK;
     }
 
     private int print(ResultsFile file, ResultsWriter writer, List<FamilyRun> runs, PrintWriter err, int total) {

@@ -81,7 +81,7 @@ final class CompareCommand implements Callable<Integer> {
         Double floor = noiseFloor == null ? null : parseFloor(noiseFloor);
         List<ResultsFile> a = read(before, moreBefore);
         List<ResultsFile> b = read(after, moreAfter);
-        Comparison c = Comparison.of(name(before, moreBefore), a, name(after, moreAfter), b, floor);
+        Comparison c = Comparison.of(name(before, moreBefore), a, name(after, moreAfter), b, floor, dev.corescope.bench.Families.allowances());
         PrintWriter out = spec.commandLine().getOut();
         out.print(switch (format) {
             case json -> Json.write(c);

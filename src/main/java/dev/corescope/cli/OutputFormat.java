@@ -10,7 +10,22 @@ import java.util.List;
  * converters below, so its error lists those and nothing it would refuse.
  */
 enum OutputFormat {
-    text, json, svg, html;
+    text, json, svg, html, hwloc_xml("hwloc-xml"), prometheus, nfd;
+
+    private final String word;
+
+    OutputFormat() {
+        this.word = name();
+    }
+
+    OutputFormat(String word) {
+        this.word = word;
+    }
+
+    /** What the user types: the name, or {@code hwloc-xml}. */
+    String word() {
+        return word;
+    }
 
     /** A converter that accepts only some formats; its error lists them. */
     abstract static class Only implements CommandLine.ITypeConverter<OutputFormat> {
@@ -22,7 +37,7 @@ enum OutputFormat {
 
         @Override
         public OutputFormat convert(String value) {
-            for (OutputFormat f : accepted) if (f.name().equals(value)) return f;
+            for (OutputFormat f : accepted) if (f.word().equals(value)) return f;
             throw new CommandLine.TypeConversionException(why(value));
         }
 
@@ -31,7 +46,7 @@ enum OutputFormat {
         }
 
         String why(String value) {
-            List<String> names = accepted.stream().map(Enum::name).toList();
+            List<String> names = accepted.stream().map(OutputFormat::word).toList();
             String list = names.size() == 1 ? names.getFirst()
                     : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.getLast();
             return "expected " + list + " but was '" + Main.shorten(value) + "'";
@@ -42,7 +57,7 @@ enum OutputFormat {
          * was started without picocli ({@link ShortCommands}).
          */
         UsageException refused(OutputFormat f) {
-            return new UsageException("Invalid value for option '--format': " + why(f.name()) + " (see --help)");
+            return new UsageException("Invalid value for option '--format': " + why(f.word()) + " (see --help)");
         }
     }
 
@@ -57,6 +72,20 @@ enum OutputFormat {
     static final class TextJsonOrSvg extends Only {
         TextJsonOrSvg() {
             super(text, json, svg);
+        }
+    }
+
+    /** topology: the drawing commands' three, and hwloc's XML. */
+    static final class ForTopology extends Only {
+        ForTopology() {
+            super(text, json, svg, hwloc_xml);
+        }
+    }
+
+    /** export: node_exporter's textfile format, or a node-feature-discovery feature file. */
+    static final class PrometheusOrNfd extends Only {
+        PrometheusOrNfd() {
+            super(prometheus, nfd);
         }
     }
 

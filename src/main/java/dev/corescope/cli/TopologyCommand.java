@@ -1,5 +1,7 @@
 package dev.corescope.cli;
 
+import dev.corescope.topology.HwlocXmlReader;
+import dev.corescope.topology.HwlocXmlWriter;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyJson;
 import dev.corescope.topology.TopologySvg;
@@ -22,17 +24,22 @@ import java.util.concurrent.Callable;
 @Command(name = "topology",
         mixinStandardHelpOptions = true,
         description = {
-                "Shows the machine's CPU topology (text, JSON or SVG).",
+                "Shows the machine's CPU topology (text, JSON, SVG or hwloc XML).",
                 "",
                 "Shows the CPU topology: packages, dies, clusters, cores and PUs with their caches,",
                 "NUMA nodes, core kinds, and the online/offline/allowed CPU sets, read from sysfs.",
                 "With --root it reads a saved tree instead of / (an unpacked 'capture', or any folder",
-                "holding sys/devices/system/cpu); the allowed set is then not shown.",
+                "holding sys/devices/system/cpu); the allowed set is then not shown. With --from it",
+                "reads hwloc's XML (v2, or v1 as hwloc 1.x wrote it), e.g. from 'lstopo --of xml' or",
+                "hwloc-gather-topology on a machine where corescope never ran. --format hwloc-xml",
+                "writes hwloc's v2 XML, which 'lstopo -i FILE.xml' reads as it reads the machine.",
                 "",
                 "Examples:",
                 "  ./run.sh topology",
                 "  ./run.sh topology --format json | jq .summary",
                 "  ./run.sh topology --format svg -o machine.svg",
+                "  ./run.sh topology --format hwloc-xml -o box.xml && lstopo-no-graphics -i box.xml",
+                "  ./run.sh topology --from box.xml --format svg -o box.svg",
                 "  ./run.sh capture -o box.tar.gz && tar xzf box.tar.gz && ./run.sh topology --root box"})
 final class TopologyCommand implements Callable<Integer> {
 
@@ -42,7 +49,10 @@ final class TopologyCommand implements Callable<Integer> {
     @Option(names = "--root", paramLabel = "DIR", description = "read a saved tree (holding sys/ and proc/) instead of the live machine")
     Path root;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json or svg", converter = OutputFormat.TextJsonOrSvg.class)
+    @Option(names = "--from", paramLabel = "FILE.xml", description = "read hwloc XML (v2 or v1, as lstopo --of xml writes it) instead of the live machine")
+    Path from;
+
+    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, svg or hwloc-xml", converter = OutputFormat.ForTopology.class)
     OutputFormat format = OutputFormat.text;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report to FILE (whole or not at all) instead of stdout")
@@ -60,7 +70,8 @@ final class TopologyCommand implements Callable<Integer> {
             case text -> TopologyText.render(t);
             case json -> TopologyJson.render(t);
             case svg -> TopologySvg.render(t);
-            case html -> throw new IllegalStateException("topology --format html");
+            case hwloc_xml -> HwlocXmlWriter.write(t);
+            case html, prometheus, nfd -> throw new IllegalStateException("topology --format " + format.word());
         };
         if (file != null) {
             try {
@@ -68,7 +79,7 @@ final class TopologyCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw file.cannotWrite(e);
             }
-            out.println("topology (" + format + ") written to " + output);
+            out.println("topology (" + format.word() + ") written to " + output);
         } else {
             out.print(report);
         }
@@ -110,7 +121,11 @@ final class TopologyCommand implements Callable<Integer> {
                     case "--format" -> {
                         if (formatSeen) return OptionalInt.empty();
                         formatSeen = true;
-                        c.format = new OutputFormat.TextJsonOrSvg().convert(value);
+                        c.format = new OutputFormat.ForTopology().convert(value);
+                    }
+                    case "--from" -> {
+                        if (c.from != null) return OptionalInt.empty();
+                        c.from = Path.of(value);
                     }
                     case "-o", "--output" -> {
                         if (c.output != null) return OptionalInt.empty();
@@ -133,6 +148,14 @@ final class TopologyCommand implements Callable<Integer> {
     }
 
     private Topology read() {
+        if (from != null) {
+            if (root != null) throw new UsageException("--from " + from + ": give --root or --from, not both");
+            try {
+                return HwlocXmlReader.read(from);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--from " + e.getMessage());
+            }
+        }
         if (root == null) return Topology.live();
         if (Files.isRegularFile(root) && root.getFileName().toString().matches(".*\\.(tar\\.gz|tgz)$")) {
             throw new UsageException("--root " + root + ": a capture archive; unpack it first (tar xzf " + root + ") and pass the folder");

@@ -1,5 +1,7 @@
 package dev.corescope.jitter;
 
+import dev.corescope.topology.proc.CounterTable;
+import dev.corescope.topology.proc.KernelHints;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -6,6 +6,8 @@ import dev.corescope.sys.PerfCounters;
 import dev.corescope.sys.Pinning;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyNode;
+import dev.corescope.topology.proc.CounterTable;
+import dev.corescope.topology.proc.KernelHints;
 import org.HdrHistogram.Histogram;
 
 import java.nio.file.Path;

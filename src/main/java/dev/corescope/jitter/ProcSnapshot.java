@@ -1,12 +1,13 @@
 package dev.corescope.jitter;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.corescope.topology.proc.CounterTable;
+import dev.corescope.topology.proc.CpuTimes;
+import dev.corescope.topology.proc.SysfsReader;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code /proc/interrupts}, {@code /proc/softirqs} and {@code /proc/stat} under a root, read
@@ -19,26 +20,35 @@ public record ProcSnapshot(CounterTable interrupts, CounterTable softirqs, CpuTi
     }
 
     public static ProcSnapshot read(Path root) {
+        return read(new SysfsReader(root));
+    }
+
+    public static ProcSnapshot read(SysfsReader r) {
         List<String> notes = new ArrayList<>();
-        CounterTable irq = table(root.resolve("proc/interrupts"), notes);
-        CounterTable soft = table(root.resolve("proc/softirqs"), notes);
-        CpuTimes times = null;
-        Path stat = root.resolve("proc/stat");
-        try (Reader r = Files.newBufferedReader(stat, StandardCharsets.UTF_8)) {
-            times = CpuTimes.parse(r);
-        } catch (IOException | IllegalArgumentException e) {
-            notes.add(stat + " not read (" + e.getMessage() + "): steal time unknown");
-        }
+        CounterTable irq = table(r, CounterTable.INTERRUPTS, notes);
+        CounterTable soft = table(r, CounterTable.SOFTIRQS, notes);
+        int before = r.problems().size();
+        CpuTimes times = CpuTimes.read(r).orElse(null);
+        if (times == null) notes.add(r.root().resolve(CpuTimes.FILE) + " not read (" + why(r, before) + "): steal time unknown");
         return new ProcSnapshot(irq, soft, times, notes);
     }
 
-    private static CounterTable table(Path file, List<String> notes) {
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return CounterTable.parse(r);
-        } catch (IOException | IllegalArgumentException e) {
-            notes.add(file + " not read (" + e.getMessage() + "): its sources are not attributed");
-            return null;
+    private static CounterTable table(SysfsReader r, String rel, List<String> notes) {
+        int before = r.problems().size();
+        try {
+            Optional<CounterTable> t = CounterTable.read(r, rel);
+            if (t.isPresent()) return t.get();
+            notes.add(r.root().resolve(rel) + " not read (" + why(r, before) + "): its sources are not attributed");
+        } catch (IllegalArgumentException e) {
+            notes.add(r.root().resolve(rel) + " not read (" + e.getMessage() + "): its sources are not attributed");
         }
+        return null;
+    }
+
+    /** The reader's newest problem since {@code before}, or "missing". */
+    private static String why(SysfsReader r, int before) {
+        List<String> p = r.problems();
+        return p.size() > before ? p.getLast() : "missing";
     }
 
     /** The counts between {@code before} and this snapshot; null where either side is missing. */

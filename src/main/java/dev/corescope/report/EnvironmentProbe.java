@@ -3,14 +3,16 @@ package dev.corescope.report;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.PerfCounters;
-import dev.corescope.topology.proc.CgroupCpuset;
-import dev.corescope.topology.proc.CpuInfo;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyNode;
+import dev.corescope.topology.proc.CgroupCpuset;
+import dev.corescope.topology.proc.CgroupQuota;
+import dev.corescope.topology.proc.CpuInfo;
+import dev.corescope.topology.proc.CpuTimes;
+import dev.corescope.topology.proc.SysfsReader;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
+
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -44,7 +47,7 @@ public final class EnvironmentProbe {
     /** Parsing width for a cgroup's cpuset when there is no topology to size it: far above any NR_CPUS. */
     private static final int NBITS = 1 << 16;
 
-    private final Path root;
+    private final SysfsReader r;
     private final Facts facts;
     private final Topology topology;
 
@@ -66,7 +69,7 @@ public final class EnvironmentProbe {
     }
 
     /** The state at the start of a run. */
-    public record Start(Instant at, Map<Integer, long[]> cpuTimes) {
+    public record Start(Instant at, CpuTimes cpuTimes) {
     }
 
     /**
@@ -74,7 +77,12 @@ public final class EnvironmentProbe {
      *                 (no {@code sys/devices/system/cpu}): then what is topology stays unknown
      */
     public EnvironmentProbe(Path root, Facts facts, Topology topology) {
-        this.root = root;
+        this(new SysfsReader(root), facts, topology);
+    }
+
+    /** Reading through {@code reader}, whose record of files read {@code capture} saves. */
+    public EnvironmentProbe(SysfsReader reader, Facts facts, Topology topology) {
+        this.r = reader;
         this.facts = facts;
         this.topology = topology;
     }
@@ -106,8 +114,8 @@ public final class EnvironmentProbe {
      * {@code pinned} are the CPUs the measuring threads were pinned to (null: none known).
      */
     public Environment finish(Start start, Instant now, CpuMask pinned) {
-        Map<Integer, long[]> endTimes = readCpuTimes();
-        CpuInfo cpuinfo = CpuInfo.read(root);
+        CpuTimes endTimes = readCpuTimes();
+        CpuInfo cpuinfo = CpuInfo.read(r);
         CpuMask online = topology == null ? null : topology.online();
         // An absent isolated or nohz_full file means the kernel has none of them: "", not unknown.
         String isolated = topology == null ? null : topology.isolated().toList();
@@ -117,7 +125,8 @@ public final class EnvironmentProbe {
         Cgroup cg = readCgroup();
         Governors gov = readGovernors(online, cpuinfo);
         String hypervisor = hypervisor(cpuinfo);
-        Double steal = stealPercent(start.cpuTimes(), endTimes);
+        Double steal = start.cpuTimes() == null || endTimes == null ? null
+                : boxed(endTimes.totalStealPercentSince(start.cpuTimes()));
 
         List<String> warnings = new ArrayList<>();
         if (gov.governor != null && !gov.governor.equals("performance")) {
@@ -167,19 +176,20 @@ public final class EnvironmentProbe {
         return topology.nodeOf(TopologyNode.Kind.CORE, cpu).map(TopologyNode::cpus).orElse(null);
     }
 
-    private List<String> busySiblings(CpuMask pinned, Map<Integer, long[]> before, Map<Integer, long[]> after) {
+    private List<String> busySiblings(CpuMask pinned, CpuTimes before, CpuTimes after) {
         List<String> out = new ArrayList<>();
+        if (before == null || after == null) return out;
         TreeSet<Integer> seen = new TreeSet<>();
         for (int cpu : pinned.toArray()) {
             CpuMask siblings = siblings(cpu);
             if (siblings == null) continue;
             for (int sib : siblings.toArray()) {
                 if (sib == cpu || pinned.test(sib) || !seen.add(sib)) continue;
-                Double busy = busyPercent(before.get(sib), after.get(sib));
-                if (busy != null && busy > BUSY_SIBLING_PERCENT) {
+                OptionalDouble busy = after.busyPercentSince(before, sib);
+                if (busy.isPresent() && busy.getAsDouble() > BUSY_SIBLING_PERCENT) {
                     out.add(String.format(Locale.ROOT,
                             "CPU %d, the SMT sibling of pinned CPU %d, was %.0f%% busy during the run: the two share one core's execution units",
-                            sib, cpu, busy));
+                            sib, cpu, busy.getAsDouble()));
                 }
             }
         }
@@ -188,55 +198,13 @@ public final class EnvironmentProbe {
 
     // ---- /proc/stat ---------------------------------------------------------------------
 
-    /** Per CPU (and -1 for the {@code cpu} total line): user nice system idle iowait irq softirq steal, in ticks. */
-    private Map<Integer, long[]> readCpuTimes() {
-        Map<Integer, long[]> times = new TreeMap<>();
-        String text = read("proc/stat");
-        if (text == null) return times;
-        for (String line : text.split("\n")) {
-            if (!line.startsWith("cpu")) continue;
-            String[] f = line.trim().split("\\s+");
-            int cpu;
-            if (f[0].equals("cpu")) {
-                cpu = -1;
-            } else {
-                try {
-                    cpu = Integer.parseInt(f[0].substring(3));
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-            }
-            long[] v = new long[8];
-            for (int i = 0; i < v.length && i + 1 < f.length; i++) {
-                try {
-                    v[i] = Long.parseLong(f[i + 1]);
-                } catch (NumberFormatException e) {
-                    v[i] = 0;
-                }
-            }
-            times.put(cpu, v);
-        }
-        return times;
+    /** The CPU times now; null when {@code /proc/stat} cannot be read. */
+    private CpuTimes readCpuTimes() {
+        return CpuTimes.read(r).orElse(null);
     }
 
-    private static Double busyPercent(long[] before, long[] after) {
-        if (before == null || after == null) return null;
-        long total = 0;
-        long idle = 0;
-        for (int i = 0; i < 8; i++) total += after[i] - before[i];
-        idle += (after[3] - before[3]) + (after[4] - before[4]);
-        if (total <= 0) return null;
-        return 100.0 * (total - idle) / total;
-    }
-
-    private static Double stealPercent(Map<Integer, long[]> before, Map<Integer, long[]> after) {
-        long[] b = before.get(-1);
-        long[] a = after.get(-1);
-        if (b == null || a == null) return null;
-        long total = 0;
-        for (int i = 0; i < 8; i++) total += a[i] - b[i];
-        if (total <= 0) return null;
-        return Math.round(10_000.0 * (a[7] - b[7]) / total) / 100.0;
+    private static Double boxed(OptionalDouble d) {
+        return d.isPresent() ? d.getAsDouble() : null;
     }
 
     // ---- cgroup -------------------------------------------------------------------------
@@ -244,164 +212,21 @@ public final class EnvironmentProbe {
     private record Cgroup(String path, String cpuset, String quota, Double quotaCpus, String quotaSource) {
     }
 
-    private record Mount(String root, Path point, String fsType, List<String> options) {
-    }
-
+    /** The cgroup's cpuset (from the topology when there is one) and its CPU quota ({@link CgroupQuota}). */
     private Cgroup readCgroup() {
-        String self = read("proc/self/cgroup");
-        if (self == null) return new Cgroup(null, null, null, null, null);
-        String v2Path = null;
-        Map<String, String> v1Paths = new LinkedHashMap<>();
-        for (String line : self.split("\n")) {
-            String[] f = line.split(":", 3);
-            if (f.length < 3) continue;
-            if (f[0].equals("0") && f[1].isEmpty()) {
-                v2Path = f[2].strip();
-            } else {
-                for (String controller : f[1].split(",")) v1Paths.put(controller, f[2].strip());
-            }
-        }
-        List<Mount> mounts = readMounts();
+        if (r.read(CgroupCpuset.FILE).isEmpty()) return new Cgroup(null, null, null, null, null);
         List<String> paths = new ArrayList<>();
-
-        Optional<CgroupCpuset> cs = topology != null ? topology.cgroupCpuset() : CgroupCpuset.read(root, NBITS);
+        Optional<CgroupCpuset> cs = topology != null ? topology.cgroupCpuset() : CgroupCpuset.read(r, NBITS);
         String cpuset = cs.map(c -> c.cpus().toList()).orElse(null);
         cs.ifPresent(c -> paths.add(c.cgroup()));
-        String quota = null;
-        Double quotaCpus = null;
-        String quotaSource = null;
-
-        Path v2Dir = v2Path == null ? null : locate(mounts, "cgroup2", null, v2Path);
-        if (v2Dir != null) {
-            Quota q = tightestQuota(v2Dir, mounts, "cgroup2", null, dir -> {
-                String max = readAbs(dir.resolve("cpu.max"));
-                if (max == null) return null;
-                String[] w = max.strip().split("\\s+");
-                if (w.length < 2) return null;
-                if (w[0].equals("max")) return new Quota(Double.POSITIVE_INFINITY, "cpu.max " + max.strip());
-                return new Quota(Double.parseDouble(w[0]) / Double.parseDouble(w[1]), "cgroup v2 cpu.max " + max.strip());
-            });
-            if (q != null) {
-                quota = q.cpus.isInfinite() ? "none" : describe(q);
-                quotaCpus = q.cpus.isInfinite() ? null : q.cpus;
-                quotaSource = q.source;
-            }
-            if (quota != null && !paths.contains(v2Path)) paths.add(v2Path);
-        }
-        if (quota == null && v1Paths.containsKey("cpu")) {
-            Path dir = locate(mounts, "cgroup", "cpu", v1Paths.get("cpu"));
-            if (dir != null) {
-                Quota q = tightestQuota(dir, mounts, "cgroup", "cpu", d -> {
-                    String qs = readAbs(d.resolve("cpu.cfs_quota_us"));
-                    String ps = readAbs(d.resolve("cpu.cfs_period_us"));
-                    if (qs == null || ps == null) return null;
-                    long qv = Long.parseLong(qs.strip());
-                    long pv = Long.parseLong(ps.strip());
-                    if (qv < 0) return new Quota(Double.POSITIVE_INFINITY, "cpu.cfs_quota_us -1");
-                    return new Quota((double) qv / pv, "cgroup v1 cpu.cfs_quota_us " + qv + " / cpu.cfs_period_us " + pv);
-                });
-                if (q != null) {
-                    quota = q.cpus.isInfinite() ? "none" : describe(q);
-                    quotaCpus = q.cpus.isInfinite() ? null : q.cpus;
-                    quotaSource = q.source;
-                    paths.add("cpu:" + v1Paths.get("cpu"));
-                }
-            }
-        }
-        return new Cgroup(paths.isEmpty() ? null : String.join(", ", paths), cpuset, quota, quotaCpus, quotaSource);
-    }
-
-    private record Quota(Double cpus, String source) {
-    }
-
-    private static String describe(Quota q) {
-        return String.format(Locale.ROOT, "%.2f CPUs (%s)", q.cpus, q.source);
-    }
-
-    private interface QuotaReader {
-        Quota read(Path dir);
-    }
-
-    /** The smallest quota from {@code dir} up to its mount point: a parent's limit binds its children. */
-    private Quota tightestQuota(Path dir, List<Mount> mounts, String fsType, String controller, QuotaReader reader) {
-        Path stop = mountPointOf(dir, mounts, fsType, controller);
-        Quota best = null;
-        for (Path d = dir; d != null; d = d.getParent()) {
-            Quota q;
-            try {
-                q = reader.read(d);
-            } catch (NumberFormatException e) {
-                q = null;
-            }
-            if (q != null && (best == null || q.cpus < best.cpus)) best = q;
-            if (stop == null || d.equals(stop)) break;
-        }
-        return best;
-    }
-
-    private Path mountPointOf(Path dir, List<Mount> mounts, String fsType, String controller) {
-        Path best = null;
-        for (Mount m : mounts) {
-            if (!matches(m, fsType, controller)) continue;
-            if (dir.startsWith(m.point) && (best == null || m.point.getNameCount() > best.getNameCount())) best = m.point;
-        }
-        return best;
-    }
-
-    private static boolean matches(Mount m, String fsType, String controller) {
-        return m.fsType.equals(fsType) && (controller == null || m.options.contains(controller));
-    }
-
-    /** The directory of cgroup {@code path} under its mount, or null when it is not there. */
-    private Path locate(List<Mount> mounts, String fsType, String controller, String path) {
-        List<Path> candidates = new ArrayList<>();
-        for (Mount m : mounts) {
-            if (!matches(m, fsType, controller)) continue;
-            String rel = path;
-            if (!m.root.equals("/") && (rel.equals(m.root) || rel.startsWith(m.root + "/"))) rel = rel.substring(m.root.length());
-            candidates.add(under(m.point, rel));
-            candidates.add(m.point);
-        }
-        if (mounts.isEmpty()) {
-            Path base = root.resolve("sys/fs/cgroup");
-            if (fsType.equals("cgroup2")) {
-                candidates.add(under(base, path));
-                candidates.add(under(base.resolve("unified"), path));
-            } else {
-                candidates.add(under(base.resolve(controller), path));
-                candidates.add(under(base.resolve("cpu,cpuacct"), path));
-            }
-        }
-        for (Path c : candidates) if (Files.isDirectory(c)) return c;
-        return null;
-    }
-
-    private static Path under(Path base, String rel) {
-        String r = rel.startsWith("/") ? rel.substring(1) : rel;
-        return r.isEmpty() ? base : base.resolve(r);
-    }
-
-    private List<Mount> readMounts() {
-        List<Mount> mounts = new ArrayList<>();
-        String text = read("proc/self/mountinfo");
-        if (text == null) return mounts;
-        for (String line : text.split("\n")) {
-            int dash = line.indexOf(" - ");
-            if (dash < 0) continue;
-            String[] pre = line.substring(0, dash).split(" ");
-            String[] post = line.substring(dash + 3).split(" ");
-            if (pre.length < 5 || post.length < 3) continue;
-            String fsType = post[0];
-            if (!fsType.equals("cgroup") && !fsType.equals("cgroup2")) continue;
-            Path point = under(root, unescape(pre[4]));
-            mounts.add(new Mount(unescape(pre[3]), point, fsType, List.of(post[2].split(","))));
-        }
-        return mounts;
-    }
-
-    /** mountinfo escapes space, tab, newline and backslash as octal. */
-    private static String unescape(String s) {
-        return s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
+        Optional<CgroupQuota> q = CgroupQuota.read(r);
+        q.ifPresent(x -> {
+            if (!paths.contains(x.cgroup())) paths.add(x.cgroup());
+        });
+        return new Cgroup(paths.isEmpty() ? null : String.join(", ", paths), cpuset,
+                q.map(CgroupQuota::describe).orElse(null),
+                q.filter(CgroupQuota::limited).map(CgroupQuota::cpus).orElse(null),
+                q.map(CgroupQuota::source).orElse(null));
     }
 
     // ---- cpufreq ------------------------------------------------------------------------
@@ -464,17 +289,10 @@ public final class EnvironmentProbe {
         return "vendor unknown (cpuinfo flag 'hypervisor')";
     }
 
-    // ---- files --------------------------------------------------------------------------
+    // ---- files ----------------------------------------------------------------------------
 
+    /** The file's text through the capped reader (so {@code capture} saves it), or null when absent. */
     private String read(String rel) {
-        return readAbs(root.resolve(rel));
-    }
-
-    private static String readAbs(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        return r.read(rel).orElse(null);
     }
 }

@@ -116,17 +116,54 @@ public final class Json {
     }
 
     /**
-     * A temporary file is created 0600; the file it replaces keeps its own permissions, and a
-     * new one gets 0644 like any file a shell writes under the usual umask, so results can be shared.
+     * A temporary file is created 0600; the file it replaces keeps its own permissions and its
+     * owner and group (root replacing another user's file leaves it theirs), and a new one gets
+     * 0666 less this process's umask, as a shell's {@code >} would.
      */
     private static void keepOrShare(Path tmp, Path target) throws IOException {
         try {
-            var perms = Files.exists(target) ? Files.getPosixFilePermissions(target)
-                    : PosixFilePermissions.fromString("rw-r--r--");
-            Files.setPosixFilePermissions(tmp, perms);
-        } catch (UnsupportedOperationException e) {
+            if (Files.exists(target)) {
+                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
+                int uid = (Integer) Files.getAttribute(target, "unix:uid");
+                int gid = (Integer) Files.getAttribute(target, "unix:gid");
+                if (uid != (Integer) Files.getAttribute(tmp, "unix:uid") || gid != (Integer) Files.getAttribute(tmp, "unix:gid")) {
+                    try {
+                        Files.setAttribute(tmp, "unix:uid", uid);
+                        Files.setAttribute(tmp, "unix:gid", gid);
+                    } catch (IOException e) {
+                        // not root: a user can give a file away to no one, and the new file is theirs as before
+                    }
+                }
+            } else {
+                Files.setPosixFilePermissions(tmp, permissions(0666 & ~umask()));
+            }
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
             // not a POSIX file system: its defaults apply
         }
+    }
+
+    /** This process's umask from {@code /proc/self/status} ({@code Umask: 0022}); 022 when it cannot be read. */
+    static int umask() {
+        try {
+            return umask(Files.readAllLines(Path.of("/proc/self/status")));
+        } catch (IOException | RuntimeException e) {
+            return 022;
+        }
+    }
+
+    /** The umask a {@code /proc/<pid>/status} names; 022 when it names none. */
+    public static int umask(java.util.List<String> status) {
+        for (String line : status) {
+            if (line.startsWith("Umask:")) return Integer.parseInt(line.substring(6).strip(), 8) & 0777;
+        }
+        return 022;
+    }
+
+    private static java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions(int mode) {
+        StringBuilder sb = new StringBuilder();
+        String rwx = "rwx";
+        for (int bit = 8; bit >= 0; bit--) sb.append((mode & (1 << bit)) != 0 ? rwx.charAt(2 - bit % 3) : '-');
+        return PosixFilePermissions.fromString(sb.toString());
     }
 
     /**

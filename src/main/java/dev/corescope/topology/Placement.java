@@ -1,10 +1,42 @@
 package dev.corescope.topology;
 
 /**
- * Two CPUs chosen for what they share: {@code name} is one of {@link Placements#NAMES}
- * ({@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package}, {@code any}).
- *
- * @param description for people, e.g. {@code CPU 0 and CPU 1: different cores, same L3 (32 MiB)}
+ * How two different CPUs relate: the innermost thing they share, so that every pair has
+ * exactly one. From {@link Topology#relation(int, int)}; a level the tree does not describe
+ * (no caches, no NUMA nodes) is skipped, never guessed.
  */
-public record Placement(String name, int from, int to, String description) {
+public enum Placement {
+    /** SMT siblings: two PUs of one core. */
+    SAME_CORE("same core"),
+    /** Different cores sharing an L2 (a cluster, or an L2 shared by a module). */
+    SAME_L2("same L2"),
+    /** Different L2s sharing an L3 (or the last-level cache where there is no L3). */
+    SAME_L3("same L3"),
+    /** The same package and NUMA node, different last-level caches (AMD CCXs, Arm clusters). */
+    OTHER_L3("other L3"),
+    /** The same package, different NUMA nodes (sub-NUMA clustering, NPS2/NPS4). */
+    OTHER_NODE("other NUMA node"),
+    /** Different packages (sockets). */
+    OTHER_PACKAGE("other package");
+
+    private final String words;
+
+    Placement(String words) {
+        this.words = words;
+    }
+
+    /** {@code same L3}: for tables and labels. */
+    public String words() {
+        return words;
+    }
+
+    /** The pair kind of {@link Placements#NAMES} this placement counts as. */
+    public String pairKind() {
+        return switch (this) {
+            case SAME_CORE -> "smt";
+            case SAME_L2, SAME_L3 -> "same-l3";
+            case OTHER_L3, OTHER_NODE -> "cross-l3";
+            case OTHER_PACKAGE -> "cross-package";
+        };
+    }
 }

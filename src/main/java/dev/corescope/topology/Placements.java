@@ -29,15 +29,15 @@ public final class Placements {
     }
 
     /** One representative pair for each kind the machine offers, in {@link #NAMES} order; empty when fewer than 2 CPUs are usable. */
-    public static List<Placement> of(Topology t, CpuMask usable) {
-        List<Placement> out = new ArrayList<>();
+    public static List<CpuPair> of(Topology t, CpuMask usable) {
+        List<CpuPair> out = new ArrayList<>();
         if (usable(t, usable).weight() < 2) return out;
         for (String name : NAMES) find(t, usable, name).ifPresent(out::add);
         return List.copyOf(out);
     }
 
     /** The first pair (lowest CPU numbers) of kind {@code name}, if the machine has one among {@code usable}. */
-    public static Optional<Placement> find(Topology t, CpuMask usable, String name) {
+    public static Optional<CpuPair> find(Topology t, CpuMask usable, String name) {
         checkName(name);
         Index ix = new Index(t);
         int[] cpus = usable(t, usable).toArray();
@@ -52,11 +52,11 @@ public final class Placements {
     }
 
     /** Every pair of kind {@code name} among {@code usable}, each once with {@code from < to}, by {@code from} then {@code to}. */
-    public static List<Placement> all(Topology t, CpuMask usable, String name) {
+    public static List<CpuPair> all(Topology t, CpuMask usable, String name) {
         checkName(name);
         Index ix = new Index(t);
         int[] cpus = usable(t, usable).toArray();
-        List<Placement> out = new ArrayList<>();
+        List<CpuPair> out = new ArrayList<>();
         for (int i = 0; i < cpus.length; i++) {
             for (int j = i + 1; j < cpus.length; j++) {
                 if (name.equals("any") || name.equals(ix.classify(cpus[i], cpus[j]))) {
@@ -83,72 +83,46 @@ public final class Placements {
         return usable.resize(t.nbits()).and(t.online());
     }
 
-    /** Per-CPU indexes of core, package and last-level cache, so a pair is classified in O(1). */
+    /** A pair's kind and description, from {@link Topology#where} and {@link Topology#relation} (O(1) each). */
     private static final class Index {
         final Topology t;
         final List<Cache> llcs;
-        final int[] core;
-        final int[] pkg;
-        final int[] llc;
 
         Index(Topology t) {
             this.t = t;
-            int n = t.nbits();
-            core = fill(n);
-            pkg = fill(n);
-            llc = fill(n);
-            List<TopologyNode> cores = t.cores();
-            for (int i = 0; i < cores.size(); i++) {
-                int idx = i;
-                cores.get(i).cpus().forEachCpu(c -> core[c] = idx);
-            }
-            List<TopologyNode> pkgs = t.packages();
-            for (int i = 0; i < pkgs.size(); i++) {
-                int idx = i;
-                pkgs.get(i).cpus().forEachCpu(c -> pkg[c] = idx);
-            }
-            llcs = t.lastLevelCaches();
-            for (int i = 0; i < llcs.size(); i++) {
-                int idx = i;
-                llcs.get(i).cpus().forEachCpu(c -> {
-                    if (c < n) llc[c] = idx;
-                });
-            }
-        }
-
-        private static int[] fill(int n) {
-            int[] a = new int[n];
-            java.util.Arrays.fill(a, -1);
-            return a;
+            this.llcs = t.lastLevelCaches();
         }
 
         String classify(int a, int b) {
-            if (a >= core.length || b >= core.length) return null;
-            if (core[a] >= 0 && core[a] == core[b]) return "smt";
-            if (llc[a] >= 0 && llc[a] == llc[b]) return "same-l3";
-            if (pkg[a] >= 0 && pkg[b] >= 0 && pkg[a] != pkg[b]) return "cross-package";
-            if (pkg[a] >= 0 && pkg[a] == pkg[b] && llc[a] >= 0 && llc[b] >= 0) return "cross-l3";
-            return null;
+            if (a >= t.nbits() || b >= t.nbits()) return null;
+            Placement p = t.relation(a, b).orElse(null);
+            if (p == null) return null;
+            if (p == Placement.OTHER_NODE && (t.where(a).llc() < 0 || t.where(b).llc() < 0)) return null;
+            return p.pairKind();
         }
 
-        Placement placement(String name, int a, int b) {
+        CpuPair placement(String name, int a, int b) {
             String what = relation(a, b);
             if (name.equals("any")) what = "the first two usable CPUs; " + what;
-            return new Placement(name, a, b, "CPU " + a + " and CPU " + b + ": " + what);
+            return new CpuPair(name, a, b, "CPU " + a + " and CPU " + b + ": " + what);
         }
 
         /** What the tree says about the pair, also where no placement kind applies (no caches known). */
         String relation(int a, int b) {
             String kind = classify(a, b);
+            CpuPlace pa = t.where(a);
+            CpuPlace pb = t.where(b);
             if (kind != null) {
                 return switch (kind) {
-                    case "smt" -> "SMT siblings, core " + t.cores().get(core[a]).id() + packageSuffix(a);
-                    case "same-l3" -> "different cores, same " + llcName(llcs.get(llc[a]));
-                    case "cross-l3" -> "same package" + packageIdSuffix(a) + ", different " + llcs.get(llc[a]).name() + "s";
-                    default -> "different packages, " + t.packages().get(pkg[a]).id() + " and " + t.packages().get(pkg[b]).id();
+                    case "smt" -> "SMT siblings, core " + pa.coreId() + packageSuffix(pa);
+                    case "same-l3" -> "different cores, same " + llcName(llcs.get(pa.llc()));
+                    case "cross-l3" -> "same package" + packageIdSuffix(pa) + ", different " + llcs.get(pa.llc()).name() + "s";
+                    default -> "different packages, " + pa.packageId() + " and " + pb.packageId();
                 };
             }
-            if (pkg[a] >= 0 && pkg[a] == pkg[b]) return "different cores, same package" + packageIdSuffix(a) + ", shared caches unknown";
+            if (pa.packageId() >= 0 && pa.packageId() == pb.packageId()) {
+                return "different cores, same package" + packageIdSuffix(pa) + ", shared caches unknown";
+            }
             return "relation unknown (no topology information)";
         }
 
@@ -157,12 +131,12 @@ public final class Placements {
             return c.name() + " (" + (c.level() < 3 ? "last level, " : "") + size + ")";
         }
 
-        private String packageSuffix(int cpu) {
-            return pkg[cpu] >= 0 ? ", package " + t.packages().get(pkg[cpu]).id() : "";
+        private static String packageSuffix(CpuPlace p) {
+            return p.packageId() >= 0 ? ", package " + p.packageId() : "";
         }
 
-        private String packageIdSuffix(int cpu) {
-            return pkg[cpu] >= 0 ? " " + t.packages().get(pkg[cpu]).id() : "";
+        private static String packageIdSuffix(CpuPlace p) {
+            return p.packageId() >= 0 ? " " + p.packageId() : "";
         }
     }
 }

@@ -68,6 +68,7 @@ public final class Topology {
     private final List<TopologyNode> cores;
     private final List<TopologyNode> pus;
     private final List<Cache> caches;
+    private final PlaceIndex index;
 
     Topology(Builder b) {
         this.source = b.source;
@@ -104,6 +105,7 @@ public final class Topology {
         this.cores = List.copyOf(byKind.get(TopologyNode.Kind.CORE));
         this.pus = List.copyOf(byKind.get(TopologyNode.Kind.PU));
         this.caches = List.copyOf(all);
+        this.index = new PlaceIndex(this);
     }
 
     private static void collect(TopologyNode n, Map<TopologyNode.Kind, List<TopologyNode>> byKind, List<Cache> caches) {
@@ -300,17 +302,24 @@ public final class Topology {
         return n;
     }
 
-    /** The node of {@code kind} holding {@code cpu}, if the tree has that level. */
+    /** The node of {@code kind} holding {@code cpu}, if the tree has that level; O(1). */
     public Optional<TopologyNode> nodeOf(TopologyNode.Kind kind, int cpu) {
-        List<TopologyNode> list = switch (kind) {
-            case PACKAGE -> packages;
-            case DIE -> dies;
-            case CLUSTER -> clusters;
-            case CORE -> cores;
-            case PU -> pus;
-        };
-        for (TopologyNode n : list) if (n.cpus().test(cpu)) return Optional.of(n);
-        return Optional.empty();
+        int p = index.position(kind, cpu);
+        return p < 0 ? Optional.empty() : Optional.of(PlaceIndex.nodes(this, kind).get(p));
+    }
+
+    /** Where {@code cpu} sits: package, die, cluster, core, L2, L3, NUMA node, core kind; O(1). */
+    public CpuPlace where(int cpu) {
+        return index.place(this, cpu);
+    }
+
+    /**
+     * How two different CPUs relate, innermost first ({@link Placement}); O(1). Empty when
+     * {@code a == b}, when either is not an online CPU of this tree, or when the tree does not
+     * describe what would tell them apart (no caches, no packages).
+     */
+    public Optional<Placement> relation(int a, int b) {
+        return Optional.ofNullable(index.relation(a, b));
     }
 
     /** The caches {@code cpu} uses, L1 first. */

@@ -56,6 +56,7 @@ final class TopologyReader {
     private final Topology.Builder b = new Topology.Builder();
     private final List<String> warnings = new ArrayList<>();
     private int nbits;
+    private CpuInfo cpuInfo = CpuInfo.NONE;
 
     private TopologyReader(Path root) {
         this.r = new SysfsReader(root);
@@ -124,7 +125,8 @@ final class TopologyReader {
         CpuMask noDir = b.online.andNot(dirs);
         if (!noDir.isEmpty()) warnings.add(Sizes.cpus(noDir) + (noDir.weight() == 1 ? " is online but has no " : " are online but have no ") + CPU + "/cpuN directory");
 
-        b.cpuModel = CpuInfo.read(r).model();
+        cpuInfo = CpuInfo.read(r);
+        b.cpuModel = cpuInfo.model();
         b.smtActive = smtActive().orElse(null);
         List<NodeBuilder> roots = buildTree(b.online.andNot(noDir));
         readCaches(b.online.andNot(noDir), roots);
@@ -227,7 +229,8 @@ final class TopologyReader {
             try {
                 return SysfsReader.parseList(text.get(), nbits);
             } catch (IllegalArgumentException e) {
-                r.problem(rel, "not a CPU list: " + e.getMessage());
+                // the path, never the content (a tree's file may be a link to anything)
+                r.problem(rel, "not a CPU list" + (e instanceof dev.corescope.cpumask.CpuMaskFormatException f ? " (" + SysfsReader.contentFree(f) + ")" : ""));
             }
         } else if (what != null) {
             warnings.add("no " + rel + ": " + what + " CPUs taken from the cpuN directories");
@@ -401,7 +404,7 @@ final class TopologyReader {
      * shown above the two cores.
      */
     private List<CpuTopo> splitAmdComputeUnits(List<CpuTopo> topos) {
-        if (!amdWithComputeUnits()) return topos;
+        if (!cpuInfo.amdWithComputeUnits()) return topos;
         Map<Integer, CpuTopo> byCpu = new HashMap<>();
         for (CpuTopo t : topos) byCpu.put(t.cpu, t);
         boolean split = false;
@@ -420,23 +423,6 @@ final class TopologyReader {
         warnings.add("AMD compute units: the kernel lists the two cores of each compute unit as SMT siblings with their own core_id;"
                 + " counted as two cores, as hwloc counts them, with the caches each pair shares shown above them");
         return out;
-    }
-
-    /** {@code vendor_id AuthenticAMD} and {@code cpu family} 21 or 22 in /proc/cpuinfo. */
-    private boolean amdWithComputeUnits() {
-        Optional<List<String>> lines = r.readLines("proc/cpuinfo");
-        if (lines.isEmpty()) return false;
-        String vendor = null;
-        String family = null;
-        for (String line : lines.get()) {
-            int colon = line.indexOf(':');
-            if (colon < 0) continue;
-            String k = line.substring(0, colon).strip();
-            if (vendor == null && k.equals("vendor_id")) vendor = line.substring(colon + 1).strip();
-            if (family == null && k.equals("cpu family")) family = line.substring(colon + 1).strip();
-            if (vendor != null && family != null) break;
-        }
-        return "AuthenticAMD".equals(vendor) && ("21".equals(family) || "22".equals(family));
     }
 
     /**

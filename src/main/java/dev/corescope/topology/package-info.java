@@ -3,6 +3,7 @@
  * packages, dies, clusters, cores and PUs with their caches, NUMA nodes and core kinds, as an
  * immutable {@link dev.corescope.topology.Topology}; {@link dev.corescope.topology.Placements}
  * picks CPU pairs from it for the benchmarks. The text, JSON and SVG reports and the
- * {@code capture} archive are all made from that one model.
+ * {@code capture} archive are all made from that one model; hwloc's XML is written from it
+ * ({@link dev.corescope.topology.HwlocXmlWriter}) and read into it ({@link dev.corescope.topology.HwlocXmlReader}).
  */
 package dev.corescope.topology;

@@ -97,14 +97,15 @@ class ReservationsTest {
 
     @Test
     void procStatBusyTicksLeaveOutIdleAndIowait() throws IOException {
-        Path stat = tmp.resolve("stat");
+        Path stat = tmp.resolve("proc/stat");
+        Files.createDirectories(stat.getParent());
         Files.writeString(stat, """
                 cpu  10 0 10 900 5 1 1 0 0 0
                 cpu0 4 1 2 400 7 1 0 3 0 0
                 cpu1 6 0 8 500 0 0 1 0 0 0
                 intr 12345
                 """);
-        assertEquals(java.util.Map.of(0, 11L, 1, 15L), Quietness.readBusyTicks(stat));
+        assertEquals(java.util.Map.of(0, 11L, 1, 15L), Quietness.read(tmp).busyTicks());
     }
 
     @Test

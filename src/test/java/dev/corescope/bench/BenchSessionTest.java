@@ -4,7 +4,7 @@ import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.topology.Fixtures;
-import dev.corescope.topology.Placement;
+import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.Test;
@@ -36,7 +36,7 @@ class BenchSessionTest {
     void familiesChooseTheirPairsFromTheSavedMachineAndPinThroughTheSeam() throws InterruptedException {
         BenchFamily pairs = family("pairs", ctx -> {
             List<Result> results = new ArrayList<>();
-            for (Placement p : Placements.of(ctx.topology(), ctx.os().processAllowed())) {
+            for (CpuPair p : Placements.of(ctx.topology(), ctx.os().processAllowed())) {
                 try (var ignored = ctx.os().pin(p.to())) {
                     results.add(Result.builder().benchmark("pairs").variant(p.name()).implementation("java").metric("cpu").unit("cpu")
                             .score(ctx.os().currentCpu()).error(null).samples(1).cpus(p.from() + "," + p.to()).params(Map.of()).build());

@@ -14,7 +14,7 @@ class FormatOptionTest {
             mask --format svg 1                    | expected text or json but was 'svg'            | html
             affinity --format bogus                | expected text or json but was 'bogus'          | svg
             affinity --format svg                  | expected text or json but was 'svg'            | html
-            topology --format bogus                | expected text, json or svg but was 'bogus'     | html
+            topology --format bogus                | expected text, json, svg or hwloc-xml but was 'bogus' | html
             jitter --format bogus                  | expected text or json but was 'bogus'          | svg
             reservations --format svg              | expected text or json but was 'svg'            | html
             bench --format html                    | expected text, json or svg but was 'html'      | yaml

@@ -1,5 +1,8 @@
 package dev.corescope.jitter;
 
+import dev.corescope.topology.proc.CounterTable;
+import dev.corescope.topology.proc.CpuTimes;
+import dev.corescope.topology.proc.KernelHints;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -212,7 +212,7 @@ class EnvironmentProbeTest {
             Path tree = Fixtures.unpack(name, Files.createDirectories(root.resolve(name)));
             Topology t = Topology.read(tree);
             Environment env = new EnvironmentProbe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null)).finish(
-                    new EnvironmentProbe.Start(T0, java.util.Map.of()), T1, null);
+                    new EnvironmentProbe.Start(T0, null), T1, null);
             assertEquals(t.cpuModel().orElse(null), env.cpuModel(), name);
             assertEquals(t.online().toList(), env.online(), name);
             assertEquals(t.isolated().toList(), env.isolated(), name);
@@ -226,7 +226,7 @@ class EnvironmentProbeTest {
     void anOldArmBoardIsNamedByItsProcessorNotItsBoard() throws Exception {
         Path tree = Fixtures.unpack("2arm-2c", root);
         Environment env = new EnvironmentProbe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null)).finish(
-                new EnvironmentProbe.Start(T0, java.util.Map.of()), T1, null);
+                new EnvironmentProbe.Start(T0, null), T1, null);
         assertEquals("ARMv7 Processor rev 1 (v7l)", env.cpuModel());
     }
 

@@ -91,7 +91,7 @@ class LiveTopologyTest {
     void placementsUseOnlyCpusThisProcessMayRunOn() {
         CpuMask usable = live.usable();
         assumeTrue(usable.weight() >= 2, "fewer than 2 CPUs allowed: " + usable);
-        for (Placement p : Placements.of(live, usable)) {
+        for (CpuPair p : Placements.of(live, usable)) {
             assertTrue(usable.test(p.from()) && usable.test(p.to()), p.toString());
         }
         assertEquals("any", Placements.of(live, usable).getLast().name());

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PlacementsTest {
 
-    private static List<String> pairs(List<Placement> ps) {
+    private static List<String> pairs(List<CpuPair> ps) {
         return ps.stream().map(p -> p.from() + "-" + p.to()).toList();
     }
 
@@ -26,8 +26,8 @@ class PlacementsTest {
     @Test
     void fourSocketMachineOffersSmtSameL3AndCrossPackageButNoCrossL3() {
         Topology t = Topology.read(Fixtures.root("16em64t-4s2c2t"));
-        List<Placement> ps = Placements.of(t, t.usable());
-        assertEquals(List.of("smt", "same-l3", "cross-package", "any"), ps.stream().map(Placement::name).toList());
+        List<CpuPair> ps = Placements.of(t, t.usable());
+        assertEquals(List.of("smt", "same-l3", "cross-package", "any"), ps.stream().map(CpuPair::name).toList());
         assertEquals(List.of("0-8", "0-4", "0-1", "0-1"), pairs(ps));
         assertEquals("CPU 0 and CPU 4: different cores, same L3 (4 MiB)", ps.get(1).description());
     }
@@ -35,10 +35,10 @@ class PlacementsTest {
     @Test
     void sameL3PairsShareAnL3ButNotACore() {
         Topology t = Topology.read(Fixtures.root("16em64t-4s2c2t"));
-        List<Placement> all = Placements.all(t, t.usable(), "same-l3");
+        List<CpuPair> all = Placements.all(t, t.usable(), "same-l3");
         // per package 4 PUs in 2 cores: 2*2 cross-core pairs, 4 packages
         assertEquals(16, all.size());
-        for (Placement p : all) {
+        for (CpuPair p : all) {
             TopologyNode a = t.nodeOf(TopologyNode.Kind.CORE, p.from()).orElseThrow();
             TopologyNode b = t.nodeOf(TopologyNode.Kind.CORE, p.to()).orElseThrow();
             assertTrue(a != b);
@@ -49,7 +49,7 @@ class PlacementsTest {
     @Test
     void armServerHasCrossL3PairsInsideAPackage() {
         Topology t = Topology.read(Fixtures.root("128arm-2pa2n8cluster4co"));
-        Optional<Placement> p = Placements.find(t, t.usable(), "cross-l3");
+        Optional<CpuPair> p = Placements.find(t, t.usable(), "cross-l3");
         assertEquals("0-32", p.map(x -> x.from() + "-" + x.to()).orElse("none"));
         assertEquals("cross-package", Placements.find(t, t.usable(), "cross-package").orElseThrow().name());
         assertEquals(0, Placements.find(t, t.usable(), "cross-package").orElseThrow().from());
@@ -69,11 +69,11 @@ class PlacementsTest {
     void onlyUsableCpusAreChosen() {
         Topology t = Topology.read(Fixtures.root("16em64t-4s2c2t"));
         CpuMask usable = CpuMask.parseList("4,8,12", t.nbits());
-        List<Placement> ps = Placements.of(t, usable);
+        List<CpuPair> ps = Placements.of(t, usable);
         // cores {0,8} and {4,12} of package 0
-        assertEquals(List.of("smt", "same-l3", "any"), ps.stream().map(Placement::name).toList());
+        assertEquals(List.of("smt", "same-l3", "any"), ps.stream().map(CpuPair::name).toList());
         assertEquals(List.of("4-12", "4-8", "4-8"), pairs(ps));
-        for (Placement p : ps) assertTrue(usable.test(p.from()) && usable.test(p.to()), p.toString());
+        for (CpuPair p : ps) assertTrue(usable.test(p.from()) && usable.test(p.to()), p.toString());
     }
 
     @Test
@@ -86,7 +86,7 @@ class PlacementsTest {
     @Test
     void anyIsTheFirstTwoUsableCpus() {
         Topology t = Topology.read(Fixtures.root("16em64t-4s2c2t-offlines"));
-        Placement any = Placements.find(t, t.usable(), "any").orElseThrow();
+        CpuPair any = Placements.find(t, t.usable(), "any").orElseThrow();
         assertEquals(0, any.from());
         assertEquals(1, any.to());
     }
@@ -96,7 +96,7 @@ class PlacementsTest {
         Topology t = Topology.read(Fixtures.root("16em64t-4s2c2t-offlines"));
         CpuMask usable = CpuMask.full(t.nbits());
         for (String name : Placements.NAMES) {
-            for (Placement p : Placements.all(t, usable, name)) {
+            for (CpuPair p : Placements.all(t, usable, name)) {
                 assertTrue(t.online().test(p.from()) && t.online().test(p.to()), p.toString());
             }
         }

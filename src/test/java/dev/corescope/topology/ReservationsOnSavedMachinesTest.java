@@ -62,7 +62,7 @@ class ReservationsOnSavedMachinesTest {
         Reservations r = Reservations.of(tmp, t, t.online());
         for (CpuStrategy s : List.of(CpuStrategy.SAME_CORE, CpuStrategy.SAME_L3, CpuStrategy.DIFFERENT_PACKAGE)) {
             // the anchor: the first CPU of a pair of that kind, if the machine has one
-            Optional<Placement> pair = Placements.find(t, t.online(), s.placementName());
+            Optional<CpuPair> pair = Placements.find(t, t.online(), s.placementName());
             if (pair.isEmpty()) continue;
             try (Reservation anchor = r.reserveCpu(pair.get().from());
                  Reservation chosen = r.reserveNear(anchor, s)) {

@@ -83,7 +83,7 @@ class TopologyBuiltTreesTest {
         assertEquals(3, t.summary().pus());
         assertEquals(3, t.summary().cores());
         assertEquals(List.of(1, 2, 3), t.pus().stream().map(TopologyNode::id).toList());
-        Placement any = Placements.find(t, CpuMask.full(t.nbits()), "any").orElseThrow();
+        CpuPair any = Placements.find(t, CpuMask.full(t.nbits()), "any").orElseThrow();
         assertEquals(1, any.from());
         assertEquals(2, any.to());
         assertEquals("1-2", Placements.find(t, t.usable(), "same-l3").map(p -> p.from() + "-" + p.to()).orElseThrow());

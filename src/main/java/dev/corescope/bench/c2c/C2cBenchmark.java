@@ -3,7 +3,7 @@ package dev.corescope.bench.c2c;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
-import dev.corescope.topology.Placement;
+import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -85,7 +85,7 @@ public class C2cBenchmark {
         Topology topology = Topology.live();
         CpuMask usable = cpus.isBlank() ? topology.usable()
                 : CpuMask.parseList(cpus, topology.nbits()).and(topology.usable());
-        Placement pair = Placements.find(topology, usable, placement).orElseThrow(() -> new IllegalStateException(
+        CpuPair pair = Placements.find(topology, usable, placement).orElseThrow(() -> new IllegalStateException(
                 "placement " + placement + " is not available among CPUs " + usable.toList()));
         pingCpu = pair.from();
         pongCpu = pair.to();

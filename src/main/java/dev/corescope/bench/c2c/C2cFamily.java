@@ -11,7 +11,7 @@ import dev.corescope.report.Json;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.topology.Placement;
+import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
 import org.openjdk.jmh.results.RunResult;
@@ -25,24 +25,20 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code bench c2c}: core-to-core latency for every pair of usable CPUs, in Java
- * ({@link PingPong}) and in C ({@link C2cTwins}), with the 99.9% error of each pair's mean,
+ * {@code bench c2c}: core-to-core latency by relation (every class of pair the CPUs offer, a
+ * few representatives each, {@link C2cPlan}) or, with {@code --full}, for every pair, in Java
+ * ({@link PingPong}) and in C ({@link C2cTwins}), with the 99.9% error of each pair's median,
  * the matrix as text and as an SVG heatmap ({@link C2cHeatmap}), and a JMH cross-check
  * ({@link C2cBenchmark}) on one placement.
  *
- * <p>Pairs grow as n&sup2;, so the time is bounded by a sample budget per pair: a sample is
- * {@value #ROUND_TRIPS} round trips; full runs take {@value #FULL_SAMPLES} samples per ordered
- * pair, {@code --quick} {@value #QUICK_SAMPLES} (and only one direction per pair above 16 CPUs).
+ * <p>A sample is {@value #ROUND_TRIPS} round trips; a pair takes samples until its interval is
+ * tight ({@link C2cPlan.Sampling}), in one direction where its class's first pair agreed both
+ * ways. {@code bench c2c --plan} says what a run measures and how long it takes, before it starts.
  * {@code bench c2c --format svg} prints the heatmap instead of the text.
  */
 public final class C2cFamily implements BenchFamily {
 
-    static final int ROUND_TRIPS = 1000;
-    static final int FULL_SAMPLES = 300;
-    static final int QUICK_SAMPLES = 50;
-    static final int SMOKE_SAMPLES = 5;
-    /** Above this many CPUs, {@code --quick} measures each pair in one direction only. */
-    static final int QUICK_BOTH_DIRECTIONS_UP_TO = 16;
+    static final int ROUND_TRIPS = C2cPlan.ROUND_TRIPS;
 
     @Override
     public String name() {
@@ -60,8 +56,35 @@ public final class C2cFamily implements BenchFamily {
         return "seed 002: core-to-core latency, one cache line ping-ponged between every pair of CPUs (Java and C)";
     }
 
-    /** One ordered pair's figures: Java always, C when the twin is there. */
-    record Pair(int from, int to, SampleStats java, SampleStats nativeTwin) {
+    /** One ordered pair's figures: Java always, C when the twin ran on it; {@code relation} a {@link Relation#key()}, null in older files. */
+    record Pair(int from, int to, SampleStats java, SampleStats nativeTwin, String relation) {
+        Pair(int from, int to, SampleStats java, SampleStats nativeTwin) {
+            this(from, to, java, nativeTwin, null);
+        }
+    }
+
+    private final boolean full;
+    private final C2cSweep.Sampler sampler;
+
+    /** By relation: every pair class with a few representatives, in Java and C. */
+    public C2cFamily() {
+        this(false);
+    }
+
+    /** {@code full}: also every other pair of the matrix once, in Java ({@code bench c2c --full}). */
+    public C2cFamily(boolean full) {
+        this(full, C2cSweep.LIVE);
+    }
+
+    C2cFamily(boolean full, C2cSweep.Sampler sampler) {
+        this.full = full;
+        this.sampler = sampler;
+    }
+
+    /** What a run on {@code cpus} of {@code topology} will measure ({@code bench c2c --plan}). */
+    public C2cPlan plan(Topology topology, CpuMask cpus, dev.corescope.bench.RunSize size) {
+        CpuMask usable = cpus.resize(topology.nbits()).and(topology.usable());
+        return C2cPlan.of(new Relation.Index(topology), usable.toArray(), full, size, C2cTwins.unavailableReason().isEmpty());
     }
 
     @Override
@@ -79,34 +102,27 @@ public final class C2cFamily implements BenchFamily {
             return new FamilyRun(name(), List.of(), List.of(), List.of(), null, notes, C2cView.text(model), model);
         }
 
-        int samples = context.size().pick(SMOKE_SAMPLES, QUICK_SAMPLES, FULL_SAMPLES);
-        boolean bothDirections = context.size() != dev.corescope.bench.RunSize.QUICK || cpus.length <= QUICK_BOTH_DIRECTIONS_UP_TO;
-        List<int[]> order = new ArrayList<>();
-        for (int i = 0; i < cpus.length; i++) {
-            for (int j = 0; j < cpus.length; j++) {
-                if (i != j && (bothDirections || i < j)) order.add(new int[]{cpus[i], cpus[j]});
-            }
-        }
-        if (!bothDirections) notes.add("--quick with " + cpus.length + " CPUs: each pair measured in one direction (ping on the lower CPU)");
-
         MachineLoad.busyNote(Path.of("/"), topology.online().weight()).ifPresent(notes::add);
-        Optional<String> noTwin = C2cTwins.unavailableReason();
+        Optional<String> noTwin = sampler == C2cSweep.LIVE ? C2cTwins.unavailableReason() : Optional.empty();
         noTwin.ifPresent(r -> notes.add("C twin not run: " + r));
+        Relation.Index index = new Relation.Index(topology);
+        C2cPlan plan = C2cPlan.of(index, cpus, full, context.size(), noTwin.isEmpty());
+        notes.add(plan.line());
 
-        context.progress().start("c2c", order.size() + 1);
-        PingPong.warmUp(cpus[0], cpus[1]);
-        // The twin's first run pays for creating threads and faulting pages; keep it out of the figures.
-        if (noTwin.isEmpty()) C2cTwins.pingPong(cpus[0], cpus[1], ROUND_TRIPS, 10);
+        context.progress().start("c2c", (int) Math.min(Integer.MAX_VALUE, plan.pairsAtLeast() + 1));
+        if (sampler == C2cSweep.LIVE) {
+            PingPong.warmUp(cpus[0], cpus[1]);
+            // The twin's first run pays for creating threads and faulting pages; keep it out of the figures.
+            if (noTwin.isEmpty()) C2cTwins.pingPong(cpus[0], cpus[1], ROUND_TRIPS, 10);
+        }
         context.progress().step("warm-up");
 
+        C2cSweep sweep = new C2cSweep(plan, index, sampler, context.progress());
         List<Pair> pairs = new ArrayList<>();
-        for (int[] p : order) {
-            if (Thread.interrupted()) throw new InterruptedException("c2c stopped after " + pairs.size() + " pairs");
-            // The first sample of each pair includes thread start-up and is dropped, as nviennot does.
-            SampleStats java = SampleStats.of(drop1(PingPong.run(p[0], p[1], ROUND_TRIPS, samples + 1)));
-            SampleStats c = noTwin.isEmpty() ? SampleStats.of(drop1(C2cTwins.pingPong(p[0], p[1], ROUND_TRIPS, samples + 1))) : null;
-            pairs.add(new Pair(p[0], p[1], java, c));
-            context.progress().step("CPU " + p[0] + " \u2192 " + p[1]);
+        for (C2cSweep.Measured m : sweep.run()) pairs.add(new Pair(m.from(), m.to(), m.java(), m.nativeTwin(), m.relation().key()));
+        if (!sweep.asymmetric.isEmpty()) {
+            notes.add("both directions measured for " + sweep.asymmetric.stream().sorted().map(Relation::words).toList()
+                    + ": their first pair's two directions disagreed");
         }
 
         List<Result> results = new ArrayList<>();
@@ -116,17 +132,19 @@ public final class C2cFamily implements BenchFamily {
         }
         Matrix matrix = matrix(cpus, pairs);
 
-        jmhCrossCheck(topology, usable, context, notes).ifPresent(results::add);
+        if (sampler == C2cSweep.LIVE) jmhCrossCheck(topology, usable, context, notes).ifPresent(results::add);
 
+        C2cPlan.Sampling sampling = plan.sampling();
         notes.add("One-way latency = the time of " + ROUND_TRIPS + " round trips / " + ROUND_TRIPS
-                + " / 2, as in nviennot/core-to-core-latency; score = median of " + samples
-                + " samples per pair (robust to a preempted thread), error = 99.9% confidence half-width of that median.");
-        if (pairs.stream().allMatch(p -> p.nativeTwin() != null)) {
-            SampleStats ratio = SampleStats.of(pairs.stream().mapToDouble(p -> p.java().median() / p.nativeTwin().median()).toArray());
+                + " / 2, as in nviennot/core-to-core-latency; score = median of " + sampling.min() + " to " + sampling.max()
+                + " samples per pair (a pair stops when its interval is tight; robust to a preempted thread), error = 99.9% confidence half-width of that median.");
+        List<Pair> twinned = pairs.stream().filter(p -> p.nativeTwin() != null).toList();
+        if (!twinned.isEmpty()) {
+            SampleStats ratio = SampleStats.of(twinned.stream().mapToDouble(p -> p.java().median() / p.nativeTwin().median()).toArray());
             notes.add(String.format(java.util.Locale.ROOT,
                     "Java / C one-way latency over %d pairs: median %.2f\u00d7, from %.2f\u00d7 to %.2f\u00d7 (target: within 1.2\u00d7)",
-                    pairs.size(), ratio.median(), ratio.min(),
-                    pairs.stream().mapToDouble(p -> p.java().median() / p.nativeTwin().median()).max().orElse(Double.NaN)));
+                    twinned.size(), ratio.median(), ratio.min(),
+                    twinned.stream().mapToDouble(p -> p.java().median() / p.nativeTwin().median()).max().orElse(Double.NaN)));
         }
 
         C2cModel model = model(places, pairs, results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), notes);
@@ -135,7 +153,7 @@ public final class C2cFamily implements BenchFamily {
 
     private static C2cModel model(List<CpuLabels.Place> places, List<Pair> pairs, Result jmh, List<String> notes) {
         return new C2cModel(places.stream().map(C2cModel.Cpu::of).toList(),
-                pairs.stream().map(p -> new C2cModel.Pair(p.from(), p.to(), C2cModel.Stats.of(p.java()), C2cModel.Stats.of(p.nativeTwin()))).toList(),
+                pairs.stream().map(p -> new C2cModel.Pair(p.from(), p.to(), C2cModel.Stats.of(p.java()), C2cModel.Stats.of(p.nativeTwin()), p.relation())).toList(),
                 jmh, notes);
     }
 
@@ -195,9 +213,9 @@ public final class C2cFamily implements BenchFamily {
     /** The JMH figure for the nearest placement the machine has, as {@code ping_pong_jmh}. */
     private static Optional<Result> jmhCrossCheck(Topology topology, CpuMask usable, BenchContext context, List<String> notes)
             throws Exception {
-        Optional<Placement> pair = Placements.of(topology, usable).stream().findFirst();
+        Optional<CpuPair> pair = Placements.of(topology, usable).stream().findFirst();
         if (pair.isEmpty()) return Optional.empty();
-        Placement p = pair.get();
+        CpuPair p = pair.get();
         var found = Jmh.run(C2cBenchmark.class, "pingpong", Map.of(
                         "placement", new String[]{p.name()}, "cpus", new String[]{usable.toList()}),
                 context.jmhSettings(), null);

@@ -36,8 +36,16 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs, Result jmh, List<String
         }
     }
 
-    /** One ordered pair: ping on {@code from}, pong on {@code to}; {@code nativeTwin} null without the C twin. */
-    public record Pair(int from, int to, Stats java, Stats nativeTwin) {
+    /**
+     * One ordered pair: ping on {@code from}, pong on {@code to}; {@code nativeTwin} null where the
+     * C twin did not run on it; {@code relation} what the two CPUs share ({@link Relation#key()}:
+     * {@code same-core}, {@code same-l2}, {@code same-l3}, {@code other-l3}, {@code other-node},
+     * {@code other-package}), null in files from before it.
+     */
+    public record Pair(int from, int to, Stats java, Stats nativeTwin, String relation) {
+        public Pair(int from, int to, Stats java, Stats nativeTwin) {
+            this(from, to, java, nativeTwin, null);
+        }
     }
 
     /** A pair's one-way latencies in ns ({@link SampleStats} with a null error for one sample). */

@@ -21,11 +21,15 @@ final class C2cReport {
         for (CpuLabels.Place p : places) out.append("# ").append(p.longLabel()).append('\n');
         out.append('\n');
         if (!pairs.isEmpty()) {
-            matrix(out, "Java (row: ping CPU, column: pong CPU)", cpus, pairs, C2cFamily.Pair::java);
-            if (pairs.stream().allMatch(p -> p.nativeTwin() != null)) {
-                matrix(out, "C twin", cpus, pairs, C2cFamily.Pair::nativeTwin);
+            byRelation(out, pairs);
+            // a matrix only where most of it was measured (a small machine, or --full up to 64 CPUs)
+            if (cpus.length <= 64 && 2L * pairs.size() >= (long) cpus.length * (cpus.length - 1) / 2) {
+                matrix(out, "Java (row: ping CPU, column: pong CPU)", cpus, pairs, C2cFamily.Pair::java);
+                if (pairs.stream().allMatch(p -> p.nativeTwin() != null)) {
+                    matrix(out, "C twin", cpus, pairs, C2cFamily.Pair::nativeTwin);
+                }
             }
-            table(out, pairs);
+            if (pairs.size() <= 64) table(out, pairs);
             summary(out, pairs);
         }
         if (jmh != null) {
@@ -66,6 +70,34 @@ final class C2cReport {
             out.append('\n');
         }
         out.append('\n');
+    }
+
+    /**
+     * Per relation (what the two CPUs share), the pairs measured and the range of their Java and C
+     * medians: the summary of a by-relation run, and the first table of a full one. Nothing for
+     * files from before relations were saved.
+     */
+    private static void byRelation(StringBuilder out, List<C2cFamily.Pair> pairs) {
+        if (pairs.stream().anyMatch(p -> p.relation() == null)) return;
+        java.util.Map<String, List<C2cFamily.Pair>> by = new java.util.LinkedHashMap<>();
+        for (Relation r : Relation.values()) {
+            List<C2cFamily.Pair> in = pairs.stream().filter(p -> p.relation().equals(r.key())).toList();
+            if (!in.isEmpty()) by.put(r.words(), in);
+        }
+        out.append(String.format(Locale.ROOT, "%-16s %6s %22s %22s%n", "relation", "pairs", "java median (min-max)", "C median (min-max)"));
+        for (var e : by.entrySet()) {
+            out.append(String.format(Locale.ROOT, "%-16s %6d %22s %22s", e.getKey(), e.getValue().size(),
+                    range(e.getValue(), C2cFamily.Pair::java), range(e.getValue(), C2cFamily.Pair::nativeTwin)).stripTrailing()).append('\n');
+        }
+        out.append('\n');
+    }
+
+    private static String range(List<C2cFamily.Pair> pairs, Function<C2cFamily.Pair, SampleStats> side) {
+        double[] m = pairs.stream().map(side).filter(java.util.Objects::nonNull).mapToDouble(SampleStats::median).sorted().toArray();
+        if (m.length == 0) return "-";
+        double mid = m.length % 2 == 1 ? m[m.length / 2] : (m[m.length / 2 - 1] + m[m.length / 2]) / 2;
+        return m.length == 1 ? String.format(Locale.ROOT, "%.1f", mid)
+                : String.format(Locale.ROOT, "%.1f (%.1f-%.1f)", mid, m[0], m[m.length - 1]);
     }
 
     private static void table(StringBuilder out, List<C2cFamily.Pair> pairs) {

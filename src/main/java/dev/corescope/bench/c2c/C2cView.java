@@ -50,6 +50,6 @@ final class C2cView {
 
     private static List<C2cFamily.Pair> pairs(C2cModel m) {
         return m.pairs().stream().map(p -> new C2cFamily.Pair(p.from(), p.to(), p.java().sampleStats(),
-                p.nativeTwin() == null ? null : p.nativeTwin().sampleStats())).toList();
+                p.nativeTwin() == null ? null : p.nativeTwin().sampleStats(), p.relation())).toList();
     }
 }

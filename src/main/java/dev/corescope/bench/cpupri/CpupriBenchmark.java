@@ -4,7 +4,7 @@ import dev.corescope.bench.cpupri.CpupriLayouts.Kind;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
-import dev.corescope.topology.Placement;
+import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -216,7 +216,7 @@ public class CpupriBenchmark {
      */
     static int[] choose(Topology topology, String placement, CpuMask usable, int writers) {
         if (writers < 1) throw new IllegalArgumentException("cpupri needs at least one writer thread");
-        Placement pair = Placements.find(topology, usable, placement).orElseThrow(() -> new IllegalStateException(
+        CpuPair pair = Placements.find(topology, usable, placement).orElseThrow(() -> new IllegalStateException(
                 "placement " + placement + " is not available among CPUs " + usable.toList()));
         if (usable.weight() < writers + 1) {
             throw new IllegalStateException((writers + 1) + " threads need " + (writers + 1)

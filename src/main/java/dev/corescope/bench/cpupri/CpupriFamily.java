@@ -13,7 +13,7 @@ import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.Affinity;
-import dev.corescope.topology.Placement;
+import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
 import org.openjdk.jmh.results.RunResult;
@@ -67,6 +67,18 @@ public final class CpupriFamily implements BenchFamily {
     public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
         return List.of(new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_reader", null, Map.of("metric", "find")),
                 new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_writer", null, Map.of("metric", "set")));
+    }
+
+    /**
+     * How far single runs of this family's unchanged code were apart between the two committed tours
+     * ({@code src/test/resources/results/tour-before.json}, {@code tour-after.json}, one fork per row, a
+     * loaded 2-vCPU KVM guest): per implementation, {@code sqrt(sum(ln(after/before)^2) / 2n)} over its n
+     * timed rows, rounded up, with n degrees of freedom ({@code RunNoiseAllowanceTest} recomputes them).
+     * The report uses a figure only where it is wider than the one over all benchmarks.
+     */
+    @Override
+    public List<dev.corescope.report.NoiseAllowance> allowances() {
+        return List.of(new dev.corescope.report.NoiseAllowance("cpupri", "java", 1.27, 24));
     }
 
     /** Seed's claims, as data: {@link CpupriClaims}. */
@@ -180,7 +192,7 @@ public final class CpupriFamily implements BenchFamily {
      * the C twin. {@code rt} is {@code params.rt} for the {@code cpupri} workload, null for
      * {@code mechanism}.
      */
-    record Run(String workload, String variant, String implementation, Placement placement, int writers, int[] cpus,
+    record Run(String workload, String variant, String implementation, CpuPair placement, int writers, int[] cpus,
                String rt) {
         String cpuList() {
             var b = CpuMask.builder(Arrays.stream(cpus).max().orElse(0) + 1);
@@ -195,7 +207,7 @@ public final class CpupriFamily implements BenchFamily {
                     + " usable");
             return List.of();
         }
-        List<Placement> placements = distinctPairs(Placements.of(topology, usable));
+        List<CpuPair> placements = distinctPairs(Placements.of(topology, usable));
         if (context.size().brief()) placements = placements.subList(0, 1);
         List<Integer> writers = new ArrayList<>(List.of(1));
         int most = usable.weight() - 1;
@@ -213,7 +225,7 @@ public final class CpupriFamily implements BenchFamily {
         }
         boolean brief = context.size().brief();
         List<Run> runs = new ArrayList<>();
-        for (Placement p : placements) {
+        for (CpuPair p : placements) {
             for (int w : writers) {
                 int[] cpus = CpupriBenchmark.choose(topology, p.name(), usable, w);
                 for (String workload : List.of("mechanism", "cpupri")) {
@@ -235,9 +247,9 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     /** Placements naming the same two CPUs are measured once, under the nearest name. */
-    private static List<Placement> distinctPairs(List<Placement> all) {
-        List<Placement> out = new ArrayList<>();
-        for (Placement p : all) {
+    private static List<CpuPair> distinctPairs(List<CpuPair> all) {
+        List<CpuPair> out = new ArrayList<>();
+        for (CpuPair p : all) {
             boolean seen = out.stream().anyMatch(q -> q.from() == p.from() && q.to() == p.to());
             if (!seen) out.add(p);
         }

@@ -1,7 +1,7 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.topology.Placement;
+import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
 
@@ -51,10 +51,10 @@ final class ContendedPlacements {
         return fromPairs(Placements.of(t, usable));
     }
 
-    static List<ThreadPlacement> fromPairs(List<Placement> found) {
-        List<Placement> kinds = found.stream().filter(p -> !p.name().equals("any")).toList();
+    static List<ThreadPlacement> fromPairs(List<CpuPair> found) {
+        List<CpuPair> kinds = found.stream().filter(p -> !p.name().equals("any")).toList();
         List<ThreadPlacement> out = new ArrayList<>();
-        for (Placement p : kinds.isEmpty() ? found : kinds) {
+        for (CpuPair p : kinds.isEmpty() ? found : kinds) {
             out.add(new ThreadPlacement(p.name(), new int[]{p.from(), p.to()}, p.description()));
         }
         return out;

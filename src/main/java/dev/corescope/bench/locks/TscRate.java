@@ -2,13 +2,12 @@ package dev.corescope.bench.locks;
 
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeLibrary;
+import dev.corescope.topology.proc.CpuInfo;
+import dev.corescope.topology.proc.SysfsReader;
 import org.openjdk.jmh.util.ListStatistics;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -72,7 +71,7 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
      */
     static TscRate detect(Path root, int calibrations, long windowNs) {
         List<String> flags = readFlags(root);
-        String clocksource = readFirstLine(root.resolve("sys/devices/system/clocksource/clocksource0/current_clocksource"));
+        String clocksource = readFirstLine(root, "sys/devices/system/clocksource/clocksource0/current_clocksource");
 
         double calibrated = Double.NaN;
         double calibratedErr = Double.NaN;
@@ -143,44 +142,27 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
     }
 
     static List<String> readFlags(Path root) {
-        try {
-            return parseFlags(Files.readString(root.resolve("proc/cpuinfo")));
-        } catch (IOException e) {
-            return List.of();
-        }
+        return tscFlags(CpuInfo.read(root));
     }
 
     /** The {@link #TSC_FLAGS} present on the first {@code flags} line of a /proc/cpuinfo text. */
     static List<String> parseFlags(String cpuinfo) {
-        for (String line : cpuinfo.split("\n")) {
-            int colon = line.indexOf(':');
-            if (colon < 0 || !line.substring(0, colon).strip().equals("flags")) continue;
-            List<String> present = Arrays.asList(line.substring(colon + 1).strip().split("\\s+"));
-            List<String> out = new ArrayList<>();
-            for (String f : TSC_FLAGS) if (present.contains(f)) out.add(f);
-            return out;
-        }
-        return List.of();
+        return tscFlags(CpuInfo.parse(cpuinfo.lines().toList()));
+    }
+
+    private static List<String> tscFlags(CpuInfo info) {
+        List<String> out = new ArrayList<>();
+        for (String f : TSC_FLAGS) if (info.flags().contains(f)) out.add(f);
+        return out;
     }
 
     /** {@code cpu0/tsc_freq_khz} if the kernel exposes it. */
     static OptionalLong readSysfsKhz(Path root) {
-        String s = readFirstLine(root.resolve("sys/devices/system/cpu/cpu0/tsc_freq_khz"));
-        if (s == null) return OptionalLong.empty();
-        try {
-            long khz = Long.parseLong(s);
-            return khz > 0 ? OptionalLong.of(khz) : OptionalLong.empty();
-        } catch (NumberFormatException e) {
-            return OptionalLong.empty();
-        }
+        OptionalLong khz = new SysfsReader(root).readLong("sys/devices/system/cpu/cpu0/tsc_freq_khz");
+        return khz.isPresent() && khz.getAsLong() > 0 ? khz : OptionalLong.empty();
     }
 
-    private static String readFirstLine(Path p) {
-        try {
-            List<String> lines = Files.readAllLines(p);
-            return lines.isEmpty() ? null : lines.get(0).strip();
-        } catch (IOException e) {
-            return null;
-        }
+    private static String readFirstLine(Path root, String rel) {
+        return new SysfsReader(root).readLines(rel).filter(l -> !l.isEmpty()).map(l -> l.get(0).strip()).orElse(null);
     }
 }

@@ -113,7 +113,11 @@ public final class TimerbaseFamily implements BenchFamily {
                 ctx.progress().step("native per call");
             }
         }
-        if (nativeOk) sizes.addAll(codeSizes(notes));
+        List<TimerbaseModel.PathRow> paths = new ArrayList<>();
+        if (nativeOk) {
+            sizes.addAll(codeSizes(notes));
+            paths.addAll(paths());
+        }
         else notes.add("native rows and histograms left out: " + TimerbaseTwins.unavailableReason().orElseThrow());
 
         List<Result> results = new ArrayList<>();
@@ -123,11 +127,12 @@ public final class TimerbaseFamily implements BenchFamily {
             results.add(o.after().result());
         }
         for (TimerbaseReport.CodeSize s : sizes) results.add(s.result());
+        results.addAll(TimerbaseReport.pathResults(paths));
         List<Histogram> contractHistograms = new ArrayList<>();
         histograms.forEach((impl, byKind) -> byKind.forEach((kind, h) -> contractHistograms.add(TimerbaseSampler.toReport(impl, kind, h))));
 
         TimerbaseReport report = new TimerbaseReport(ForkPinning.describe(ctx.cpus()), cpusWithBases, firstTouchedOn,
-                describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, notes, load);
+                describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, paths, notes, load);
         TimerbaseModel model = report.model();
         return new FamilyRun(name(), results, null, contractHistograms, null, model.notes(), TimerbaseView.text(model), model);
     }
@@ -188,6 +193,30 @@ public final class TimerbaseFamily implements BenchFamily {
             batch.run(true);
         }
         return CleanBatches.collect(batches, BATCH_CALLS, batch);
+    }
+
+    /** Instructions per pass of each twin's retry loop up to the lock call, for a deferrable and a global timer. */
+    static List<TimerbaseModel.PathRow> paths() {
+        List<TimerbaseModel.PathRow> out = new ArrayList<>();
+        Optional<Path> file = NativeLibrary.file();
+        for (TimerbaseTwins.Variant v : List.of(TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.BEFORE_TWO_LOADS,
+                TimerbaseTwins.Variant.AFTER)) {
+            List<dev.corescope.bench.MachineCodeReader.Instruction> body = null;
+            String why = file.isEmpty() ? "the C twins' library file is not known" : null;
+            if (file.isPresent()) {
+                try {
+                    body = dev.corescope.bench.MachineCodeReader.instructions(file.get(), TimerbaseTwins.symbol(v));
+                } catch (IOException e) {
+                    why = e.getMessage();
+                }
+            }
+            for (var path : DeferrablePath.PATHS.entrySet()) {
+                DeferrablePath.Count c = body == null ? new DeferrablePath.Count(null, why) : DeferrablePath.count(body, path.getValue());
+                out.add(new TimerbaseModel.PathRow(DeferrablePath.name(v), path.getKey(), DeferrablePath.describe(path.getValue()),
+                        c.instructions(), c.reason()));
+            }
+        }
+        return out;
     }
 
     private static List<TimerbaseReport.CodeSize> codeSizes(List<String> notes) {

@@ -20,16 +20,19 @@ import java.util.Map;
  * @param load            the machine's load at start, in words, or null
  * @param perOp           the per-call figures of each implementation
  * @param columns         the seed-style histograms, implementation by implementation, in column order
+ * @param paths           instructions per pass of the retry loop up to the lock call, per variant and path,
+ *                        counted on the C twins' machine code ({@link DeferrablePath})
  * @param notes           every note the run printed
  */
 public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
                              int samplesPerKind, int nativeBatches, String load, List<PerOp> perOp, List<Column> columns,
-                             List<String> notes) {
+                             List<PathRow> paths, List<String> notes) {
 
     public TimerbaseModel {
         firstTouchedOn = Map.copyOf(firstTouchedOn);
         perOp = List.copyOf(perOp);
         columns = List.copyOf(columns);
+        paths = paths == null ? List.of() : List.copyOf(paths);
         notes = List.copyOf(notes);
     }
 
@@ -39,6 +42,13 @@ public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, 
 
     /** {@code to} minus {@code from} per call, as a share of {@code from}, and Welch's test at 99.9%. */
     public record Change(String label, double difference, double percent, boolean significant) {
+    }
+
+    /**
+     * One variant's instructions on one path ({@code deferrable}, {@code global}) from the loop's
+     * header to the lock call, or why it could not be counted ({@code instructions} null).
+     */
+    public record PathRow(String variant, String path, String flags, Integer instructions, String reason) {
     }
 
     /**

@@ -19,7 +19,7 @@ import java.util.Map;
 record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
                        int samplesPerKind, int nativeBatches, List<PerOp> perOp,
                        Map<String, Map<Kind, org.HdrHistogram.Histogram>> histograms, List<Histogram> contractHistograms,
-                       List<CodeSize> sizes, List<String> familyNotes, String load) {
+                       List<CodeSize> sizes, List<TimerbaseModel.PathRow> paths, List<String> familyNotes, String load) {
 
     /** before (as compiled), before with both table loads kept, and after, of one implementation. */
     record PerOp(String implementation, Measured before, Measured twoLoads, Measured after) {
@@ -55,6 +55,17 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
         }
     }
 
+    /** The counted paths as results rows: metric {@code pathInstructions}, unit {@code instructions}, params {@code path}, exact. */
+    static List<Result> pathResults(List<TimerbaseModel.PathRow> paths) {
+        List<Result> out = new ArrayList<>();
+        for (TimerbaseModel.PathRow p : paths) {
+            if (p.instructions() == null) continue;
+            out.add(Result.builder().benchmark("timerbase").variant(p.variant()).implementation("native").metric("pathInstructions")
+                    .unit("instructions").score(p.instructions()).error(0.0).samples(1).cpus("").params(Map.of("path", p.path())).build());
+        }
+        return out;
+    }
+
     List<String> notes() {
         List<String> notes = new ArrayList<>();
         long elsewhere = firstTouchedOn.entrySet().stream().filter(e -> !e.getKey().equals(e.getValue())).count();
@@ -62,8 +73,11 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
                 + "to it (" + (elsewhere == 0 ? "sched_getcpu() agreed for every CPU"
                 : elsewhere + " touched elsewhere: " + firstTouchedOn) + "); " + TimerbaseBenchmark.TIMERS + " timers, a quarter each plain, "
                 + "TIMER_PINNED, TIMER_DEFERRABLE and both, CPUs uniform over those CPUs, in shuffled order.");
-        notes.add("lock_timer_base() is modelled without its raw_spin_lock_irqsave(): the lock's atomic and the interrupt toggle "
-                + "would cost more than the difference being measured. All data is hot in cache.");
+        notes.add("lock_timer_base() takes the timer base's lock as the kernel does: raw_spin_lock_irqsave() and "
+                + "raw_spin_unlock_irqrestore() are out-of-line calls in another translation unit (native/src/timerbase_lock.c: "
+                + "pushf; pop, then one lock cmpxchg; a release store, then a test of the saved IF bit; cli and sti fault in ring 3 "
+                + "and are left out), so the compiler must find the base before the call and keeps the table load in the loop. "
+                + "Every C figure includes the lock and the unlock; the Java model has no lock. All data is hot in cache.");
         notes.addAll(histogramMeaning());
         notes.addAll(familyNotes);
         return notes;
@@ -90,6 +104,11 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
                             op.before().result().score(), op.twoLoads().result().score(), op.after().result().score()),
                     e.getKey().equals("java") ? "JMH, no clock read per call" : "timed C batches, no clock read per call"));
         }
+        out.add("What the histograms beside the seed's can say: where this machine's samples of the same modelled call fall "
+                + "with the seed's way of timing (a clock read on each side), and how much of a sample is the clock (the empty "
+                + "column). What they cannot say: whether the seed's shift came from the patch. The seed's samples are whole "
+                + "kernel calls on another machine, with the kernel's own work and its timing around them; these are a user-space "
+                + "model of a few ns. The per-call figures and the instruction counts are this run's evidence about the patch.");
         double shift = TimerbaseView.seedMean(TimerbaseView.SEED_BEFORE) - TimerbaseView.seedMean(TimerbaseView.SEED_AFTER);
         double biggestCall = perOp.stream().flatMap(p -> java.util.stream.Stream.of(p.before(), p.twoLoads(), p.after()))
                 .mapToDouble(m -> m.result().score()).max().orElse(Double.NaN);
@@ -115,7 +134,7 @@ record TimerbaseReport(String pinning, String cpusWithBases, Map<Integer, Intege
                         Figure.of(p.after()), p.changes().stream().map(c -> new TimerbaseModel.Change(c.label(), c.difference(),
                         c.percent(), c.significant())).toList())).toList(),
                 contractHistograms.stream().map(h -> new TimerbaseModel.Column(h, meanBelowTable(h))).toList(),
-                notes());
+                paths, notes());
     }
 
     private Double meanBelowTable(Histogram h) {

@@ -79,6 +79,37 @@ final class TimerbaseView {
         }
         sb.append('\n');
 
+        if (!m.paths().isEmpty()) {
+            sb.append("Instructions on the path, per pass of lock_timer_base()'s retry loop: from the loop's header (the read of "
+                    + "timer->flags) up to and including the call of raw_spin_lock_irqsave(), followed through the C twins' "
+                    + "machine code (objdump) for a timer with the flags shown\n");
+            List<String> variants = m.paths().stream().map(TimerbaseModel.PathRow::variant).distinct().toList();
+            List<String> headers = new ArrayList<>(List.of("path", "timer flags"));
+            for (String v : variants) headers.add(">" + v);
+            headers.add(">after vs before");
+            TextTable pt = new TextTable(headers.toArray(String[]::new));
+            List<String> reasons = new ArrayList<>();
+            for (String path : m.paths().stream().map(TimerbaseModel.PathRow::path).distinct().toList()) {
+                List<Object> row = new ArrayList<>();
+                Map<String, TimerbaseModel.PathRow> byVariant = new LinkedHashMap<>();
+                for (TimerbaseModel.PathRow p : m.paths()) if (p.path().equals(path)) byVariant.put(p.variant(), p);
+                row.add(path);
+                row.add(byVariant.values().iterator().next().flags());
+                for (String v : variants) {
+                    TimerbaseModel.PathRow p = byVariant.get(v);
+                    row.add(p == null || p.instructions() == null ? "n/a" : p.instructions());
+                    if (p != null && p.reason() != null) reasons.add(v + " " + path + ": " + p.reason());
+                }
+                TimerbaseModel.PathRow b = byVariant.get(TimerbaseFamily.BEFORE), a = byVariant.get(TimerbaseFamily.AFTER);
+                row.add(b == null || a == null || b.instructions() == null || a.instructions() == null ? "n/a"
+                        : String.format(Locale.ROOT, "%d -> %d (%+d)", b.instructions(), a.instructions(), a.instructions() - b.instructions()));
+                pt.row(row.toArray());
+            }
+            sb.append(pt.render("  "));
+            for (String r : reasons) sb.append("  - not counted: ").append(r).append('\n');
+            sb.append('\n');
+        }
+
         sb.append("Per-call latency as the seed measured it (clock read, one call, clock read), counts per 20 ns bucket;\n")
                 .append("'empty' has nothing between the two clock reads: it is the clock's own cost. [300-319] includes everything above.\n");
         List<TimerbaseModel.Column> cols = m.columns();

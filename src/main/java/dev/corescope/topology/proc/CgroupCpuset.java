@@ -18,15 +18,18 @@ import java.util.Optional;
  */
 public record CgroupCpuset(CpuMask cpus, String cgroup) {
 
+    /** The process's cgroups: {@code 0::/path} (v2), {@code N:controllers:/path} (v1). */
+    public static final String FILE = "proc/self/cgroup";
+
     /** Under {@code root}, as a mask of {@code nbits}. */
     public static Optional<CgroupCpuset> read(Path root, int nbits) {
         return read(new SysfsReader(root), nbits);
     }
 
     public static Optional<CgroupCpuset> read(SysfsReader r, int nbits) {
-        Optional<List<String>> cgroups = r.readLines("proc/self/cgroup");
+        Optional<List<String>> cgroups = r.readLines(FILE);
         if (cgroups.isEmpty()) return Optional.empty();
-        Optional<List<String>> mounts = r.readLines("proc/self/mountinfo");
+        Optional<List<Mountinfo.Mount>> mounts = Mountinfo.read(r);
         if (mounts.isEmpty()) return Optional.empty();
         for (boolean v2 : new boolean[] {true, false}) {
             for (String line : cgroups.get()) {
@@ -41,18 +44,11 @@ public record CgroupCpuset(CpuMask cpus, String cgroup) {
         return Optional.empty();
     }
 
-    private static Optional<CpuMask> find(SysfsReader r, List<String> mounts, boolean v2, String cgroupPath, int nbits) {
-        for (String m : mounts) {
-            int dash = m.indexOf(" - ");
-            if (dash < 0) continue;
-            String[] left = m.substring(0, dash).split(" ");
-            String[] right = m.substring(dash + 3).split(" ");
-            if (left.length < 5 || right.length < 1) continue;
-            boolean match = v2 ? right[0].equals("cgroup2")
-                    : right[0].equals("cgroup") && right.length >= 3 && List.of(right[2].split(",")).contains("cpuset");
-            if (!match) continue;
-            String mountRoot = unescape(left[3]);
-            String mountPoint = unescape(left[4]);
+    private static Optional<CpuMask> find(SysfsReader r, List<Mountinfo.Mount> mounts, boolean v2, String cgroupPath, int nbits) {
+        for (Mountinfo.Mount m : mounts) {
+            if (!m.isCgroup(v2, "cpuset")) continue;
+            String mountRoot = m.root();
+            String mountPoint = m.point();
             String path = cgroupPath;
             if (!mountRoot.equals("/") && path.startsWith(mountRoot)) path = path.substring(mountRoot.length());
             List<String> files = v2 ? List.of("cpuset.cpus.effective") : List.of("cpuset.effective_cpus", "cpuset.cpus");
@@ -72,10 +68,5 @@ public record CgroupCpuset(CpuMask cpus, String cgroup) {
             }
         }
         return Optional.empty();
-    }
-
-    /** mountinfo escapes space, tab, newline and backslash as octal. */
-    private static String unescape(String s) {
-        return s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
     }
 }

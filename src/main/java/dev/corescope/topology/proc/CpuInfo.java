@@ -17,8 +17,12 @@ import java.util.Set;
  * @param model the CPU's name, or null when the file names none
  * @param flags the first CPU's {@code flags} (x86) or {@code Features} (Arm)
  * @param mhz   every {@code cpu MHz} line, in file order (empty where the kernel prints none)
+ * @param vendor x86's first {@code vendor_id} ({@code AuthenticAMD}), or null
+ * @param family x86's first {@code cpu family} ({@code 25}), or null
  */
-public record CpuInfo(String model, Set<String> flags, List<Double> mhz) {
+public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String vendor, String family) {
+
+    public static final String FILE = "proc/cpuinfo";
 
     /**
      * Keys naming the CPU, best first: x86's {@code model name}; old Arm's {@code Processor};
@@ -27,7 +31,7 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz) {
      */
     private static final List<String> MODEL_KEYS = List.of("model name", "Processor", "cpu model", "cpu", "uarch", "Model", "Hardware");
 
-    public static final CpuInfo NONE = new CpuInfo(null, Set.of(), List.of());
+    public static final CpuInfo NONE = new CpuInfo(null, Set.of(), List.of(), null, null);
 
     public CpuInfo {
         flags = Set.copyOf(flags);
@@ -40,7 +44,7 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz) {
     }
 
     public static CpuInfo read(SysfsReader r) {
-        return r.readLines("proc/cpuinfo").map(CpuInfo::parse).orElse(NONE);
+        return r.readLines(FILE).map(CpuInfo::parse).orElse(NONE);
     }
 
     public static CpuInfo parse(List<String> lines) {
@@ -61,7 +65,13 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz) {
             }
         }
         String features = Optional.ofNullable(first.get("flags")).orElse(first.getOrDefault("Features", ""));
-        return new CpuInfo(model(first), features.isBlank() ? Set.of() : Set.copyOf(Arrays.asList(features.split("\\s+"))), mhz);
+        return new CpuInfo(model(first), features.isBlank() ? Set.of() : Set.copyOf(Arrays.asList(features.split("\\s+"))), mhz,
+                first.get("vendor_id"), first.get("cpu family"));
+    }
+
+    /** AMD's Bulldozer families (0x15, 0x16), whose compute units the kernel lists as SMT siblings with their own core_id. */
+    public boolean amdWithComputeUnits() {
+        return "AuthenticAMD".equals(vendor) && ("21".equals(family) || "22".equals(family));
     }
 
     private static String model(Map<String, String> first) {

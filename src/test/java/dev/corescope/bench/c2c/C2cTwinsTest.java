@@ -34,6 +34,25 @@ class C2cTwinsTest {
         assertTrue(e.getMessage().matches("pthread_\\w+\\(ping=\\d+, pong=\\d+\\) failed: EINVAL \\(22\\)"), e.getMessage());
     }
 
+    /**
+     * Issue 28: the twin's CPU sets are sized for the CPU (CPU_ALLOC); with a fixed cpu_set_t it
+     * refused CPUs from 1024 up before asking the kernel (cs_c2c_pingpong EINVAL). Now a CPU
+     * beyond 1024 reaches pthread_attr_setaffinity_np / pthread_create, which on a machine
+     * without it fails there; on a machine with it, it runs.
+     */
+    @Test
+    void aCpuBeyond1024ReachesTheKernelWithADynamicallySizedSet() {
+        assumeTrue(C2cTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + C2cTwins.unavailableReason().orElseThrow());
+        var allowed = Affinity.processAllowed();
+        int beyond = 1500;
+        if (allowed.nbits() > beyond && allowed.test(beyond)) {
+            assertEquals(1, C2cTwins.pingPong(allowed.first(), beyond, 10, 1).length);
+            return;
+        }
+        NativeException e = assertThrows(NativeException.class, () -> C2cTwins.pingPong(allowed.first(), beyond, 10, 1));
+        assertTrue(e.function().startsWith("pthread_"), "refused before the kernel saw it: " + e.getMessage());
+    }
+
     @Test
     void nonsenseArgumentsAreRefusedBeforeAnyThreadStarts() {
         assumeTrue(C2cTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + C2cTwins.unavailableReason().orElseThrow());

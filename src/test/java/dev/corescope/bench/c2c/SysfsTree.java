@@ -14,26 +14,46 @@ public final class SysfsTree {
     }
 
     public static Path build(Path root, int packages, int cores) throws IOException {
-        int n = packages * cores;
+        int[][] pkgs = new int[packages][cores];
+        for (int p = 0; p < packages; p++) for (int c = 0; c < cores; c++) pkgs[p][c] = p * cores + c;
+        return build(root, pkgs);
+    }
+
+    /**
+     * A tree whose package {@code p} holds the CPUs {@code packages[p]} (ascending), one core
+     * each: numbers may leave gaps (CPUs 0-3 and 1280-1283), the gaps being possible but not
+     * present, so a small tree can have CPU numbers far beyond a fixed {@code cpu_set_t}.
+     */
+    public static Path build(Path root, int[][] packages) throws IOException {
+        StringBuilder online = new StringBuilder();
+        int last = 0;
+        for (int[] pkg : packages) {
+            for (int c : pkg) {
+                online.append(online.isEmpty() ? "" : ",").append(c);
+                last = Math.max(last, c);
+            }
+        }
         String cpu = "sys/devices/system/cpu/";
-        write(root, cpu + "possible", "0-" + (n - 1));
-        write(root, cpu + "present", "0-" + (n - 1));
-        write(root, cpu + "online", "0-" + (n - 1));
-        for (int c = 0; c < n; c++) {
-            int pkg = c / cores;
-            String first = String.valueOf(pkg * cores);
-            String pkgList = pkg * cores + "-" + (pkg * cores + cores - 1);
-            String d = cpu + "cpu" + c + "/";
-            write(root, d + "online", "1");
-            write(root, d + "topology/core_id", String.valueOf(c % cores));
-            write(root, d + "topology/physical_package_id", String.valueOf(pkg));
-            write(root, d + "topology/core_cpus_list", String.valueOf(c));
-            write(root, d + "topology/thread_siblings_list", String.valueOf(c));
-            write(root, d + "topology/package_cpus_list", pkgList);
-            write(root, d + "topology/core_siblings_list", pkgList);
-            cache(root, d + "cache/index0/", 1, "Data", "32K", String.valueOf(c), c);
-            cache(root, d + "cache/index2/", 2, "Unified", "1024K", String.valueOf(c), c);
-            cache(root, d + "cache/index3/", 3, "Unified", "32768K", pkgList, Integer.parseInt(first) / cores);
+        write(root, cpu + "possible", "0-" + last);
+        write(root, cpu + "present", online.toString());
+        write(root, cpu + "online", online.toString());
+        for (int pkg = 0; pkg < packages.length; pkg++) {
+            int[] cpus = packages[pkg];
+            String pkgList = java.util.Arrays.stream(cpus).mapToObj(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+            for (int k = 0; k < cpus.length; k++) {
+                int c = cpus[k];
+                String d = cpu + "cpu" + c + "/";
+                write(root, d + "online", "1");
+                write(root, d + "topology/core_id", String.valueOf(k));
+                write(root, d + "topology/physical_package_id", String.valueOf(pkg));
+                write(root, d + "topology/core_cpus_list", String.valueOf(c));
+                write(root, d + "topology/thread_siblings_list", String.valueOf(c));
+                write(root, d + "topology/package_cpus_list", pkgList);
+                write(root, d + "topology/core_siblings_list", pkgList);
+                cache(root, d + "cache/index0/", 1, "Data", "32K", String.valueOf(c), c);
+                cache(root, d + "cache/index2/", 2, "Unified", "1024K", String.valueOf(c), c);
+                cache(root, d + "cache/index3/", 3, "Unified", "32768K", pkgList, pkg);
+            }
         }
         return root;
     }

@@ -2,7 +2,7 @@ package dev.corescope.bench.locks;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.Fixtures;
-import dev.corescope.topology.Placement;
+import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.Test;
 
@@ -74,15 +74,15 @@ class ContendedPlacementsTest {
     @Test
     void everyKindTheTopologyOffersIsRunButAnyOnlyWhenThereIsNoOther() {
         List<ThreadPlacement> p = ContendedPlacements.fromPairs(List.of(
-                new Placement("smt", 0, 8, "CPU 0 and CPU 8: one core"),
-                new Placement("same-l3", 0, 1, "CPU 0 and CPU 1: same L3"),
-                new Placement("cross-package", 0, 4, "CPU 0 and CPU 4: two packages"),
-                new Placement("any", 0, 1, "CPU 0 and CPU 1")));
+                new CpuPair("smt", 0, 8, "CPU 0 and CPU 8: one core"),
+                new CpuPair("same-l3", 0, 1, "CPU 0 and CPU 1: same L3"),
+                new CpuPair("cross-package", 0, 4, "CPU 0 and CPU 4: two packages"),
+                new CpuPair("any", 0, 1, "CPU 0 and CPU 1")));
         assertEquals(List.of("smt", "same-l3", "cross-package"), p.stream().map(ThreadPlacement::name).toList());
         assertArrayEquals(new int[]{0, 8}, p.get(0).cpus());
         assertEquals("CPU 0 and CPU 8: one core", p.get(0).description());
 
-        List<ThreadPlacement> onlyAny = ContendedPlacements.fromPairs(List.of(new Placement("any", 2, 3, "CPU 2 and CPU 3")));
+        List<ThreadPlacement> onlyAny = ContendedPlacements.fromPairs(List.of(new CpuPair("any", 2, 3, "CPU 2 and CPU 3")));
         assertEquals(List.of("any"), onlyAny.stream().map(ThreadPlacement::name).toList());
     }
 }

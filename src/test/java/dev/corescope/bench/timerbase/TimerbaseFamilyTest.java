@@ -42,6 +42,10 @@ class TimerbaseFamilyTest {
                 assertEquals("ns/op", r.get("unit").asText());
                 assertTrue(r.get("error").asDouble() >= 0);
                 assertEquals(TimerbaseBenchmark.TIMERS, r.get("params").get("timers").asInt());
+            } else if (r.get("metric").asText().equals("pathInstructions")) {
+                assertEquals("instructions", r.get("unit").asText());
+                assertEquals("native", r.get("implementation").asText());
+                assertTrue(Set.of("deferrable", "global").contains(r.get("params").get("path").asText()), r.toString());
             } else {
                 assertEquals("codeSize", r.get("metric").asText());
             }
@@ -63,6 +67,20 @@ class TimerbaseFamilyTest {
         assertEquals(run.histograms().size(), back.histograms().size());
     }
 
+    /** The seed's claim is about the deferrable path: after skips the index computation there, and changes nothing for a global timer. */
+    @Test
+    void theDeferrablePathOfAfterIsShorterThanBeforesAndTheGlobalPathIsNot() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TimerbaseTwins.unavailableReason().isEmpty(), "C twins not built");
+        java.util.Map<String, Double> n = new java.util.HashMap<>();
+        for (var r : run.results()) {
+            if (r.metric().equals("pathInstructions")) n.put(r.variant() + "/" + r.params().get("path"), r.score());
+        }
+        assertEquals(6, n.size(), "three variants x two paths, all counted: " + n + "\n" + run.text());
+        assertTrue(n.get("after/deferrable") < n.get("before/deferrable"), n.toString());
+        assertEquals(n.get("before/global"), n.get("after/global"), n.toString());
+        assertTrue(run.text().contains("Instructions on the path"), run.text());
+    }
+
     @Test
     void histogramsCountEverySampleTaken() {
         for (Histogram h : run.histograms()) assertEquals(4_000, h.total(), h.implementation() + " " + h.variant());
@@ -75,6 +93,7 @@ class TimerbaseFamilyTest {
         assertTrue(text.contains("seed before") && text.contains("java empty"), text);
         assertTrue(text.contains("5262"), "the seed's counts are quoted");
         assertTrue(text.contains("mostly the clock"), text);
+        assertTrue(text.contains("What they cannot say: whether the seed's shift came from the patch"), text);
         assertTrue(text.contains("unpinned"), text);
         if (!TimerbaseTwins.unavailableReason().isEmpty()) {
             assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("native rows and histograms left out: ")));

@@ -67,6 +67,29 @@ class TimerbaseMachineCodeTest {
         assertEquals(1, tableLoads(before, true), before.disassembly());
     }
 
+    /**
+     * raw_spin_lock_irqsave() is an opaque call inside the retry loop, as in kernel/time/timer.c:
+     * each variant's loop calls it, and the table load lies on the way to it, inside the loop
+     * (without the lock, GCC sank after's load past the flags re-check and out of the loop).
+     */
+    @Test
+    void theLockIsAnOpaqueCallInTheRetryLoopAndTheTableLoadStaysInTheLoop() throws Exception {
+        java.nio.file.Path lib = NativeLibrary.file().orElseThrow();
+        for (MachineCode c : code.values()) {
+            List<MachineCodeReader.Instruction> body = MachineCodeReader.instructions(lib, c.symbol());
+            List<MachineCodeReader.NaturalLoop> loops = MachineCodeReader.naturalLoops(body);
+            assertEquals(1, loops.size(), c.variant() + ": one retry loop\n" + c.disassembly());
+            MachineCodeReader.NaturalLoop loop = loops.getFirst();
+            long lockCalls = loop.members().stream().mapToObj(body::get)
+                    .filter(i -> i.mnemonic().startsWith("call") && i.text().contains("<cs_timerbase_raw_spin_lock_irqsave>")).count();
+            assertEquals(1, lockCalls, c.variant() + ": the lock is called in the loop\n" + c.disassembly());
+            long loadsInLoop = loop.members().stream().mapToObj(body::get)
+                    .filter(i -> !i.text().startsWith("lea") && TABLE_LOAD.matcher(i.text()).find()).count();
+            long loadsInFunction = body.stream().filter(i -> !i.text().startsWith("lea") && TABLE_LOAD.matcher(i.text()).find()).count();
+            assertEquals(loadsInFunction, loadsInLoop, c.variant() + ": every table load is in the loop\n" + c.disassembly());
+        }
+    }
+
     @Test
     void theTableIsAnArrayInsideTheLibraryNotAPointerLoadedFirst() {
         for (MachineCode c : code.values()) {

@@ -1,8 +1,11 @@
-package dev.corescope.jitter;
+package dev.corescope.topology.proc;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -24,6 +27,9 @@ import java.util.Optional;
  * per-CPU columns ({@code ERR: 0}, {@code MIS: 0}), which are kept without per-CPU counts.
  */
 public record CounterTable(int[] cpus, Map<String, Row> rows) {
+
+    public static final String INTERRUPTS = "proc/interrupts";
+    public static final String SOFTIRQS = "proc/softirqs";
 
     /**
      * One source.
@@ -105,6 +111,35 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     }
 
     /**
+     * {@code rel} ({@link #INTERRUPTS} or {@link #SOFTIRQS}) through the reader; empty when
+     * absent or unreadable.
+     *
+     * @throws IllegalArgumentException as {@link #parse(Reader)} when the file is malformed
+     */
+    public static Optional<CounterTable> read(SysfsReader r, String rel) {
+        return r.readLines(rel).map(CounterTable::parse);
+    }
+
+    public static CounterTable parse(List<String> lines) {
+        try {
+            return parse(new StringReader(String.join("\n", lines)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Per CPU, the sum of its counts over every row. */
+    public Map<Integer, Long> sumsPerCpu() {
+        Map<Integer, Long> sums = new HashMap<>();
+        for (int col = 0; col < cpus.length; col++) {
+            long sum = 0;
+            for (Row row : rows.values()) sum += row.count(col);
+            sums.put(cpus[col], sum);
+        }
+        return sums;
+    }
+
+    /**
      * Parses the file.
      *
      * @throws IllegalArgumentException with the line number when the header has no {@code CPUn}
@@ -165,7 +200,7 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
         return new CounterTable(cpus, rows);
     }
 
-    static String clip(String s) {
+    public static String clip(String s) {
         return dev.corescope.text.Shorten.end(s, 43);
     }
 }

@@ -1,12 +1,12 @@
-package dev.corescope.jitter;
+package dev.corescope.topology.proc;
 
 import dev.corescope.cpumask.CpuMask;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -49,7 +49,7 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
      * The CPUs of an {@code isolcpus=}, {@code nohz_full=} or {@code rcu_nocbs=} value: a
      * cpulist after any flags ({@code isolcpus=managed_irq,domain,2-7}); empty when it has none.
      */
-    static CpuMask cpusOf(String value, int nbits) {
+    public static CpuMask cpusOf(String value, int nbits) {
         if (value == null) return CpuMask.empty(nbits);
         String v = value;
         while (v.matches("^[a-z_]+,.*")) v = v.substring(v.indexOf(',') + 1);
@@ -61,29 +61,29 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
         }
     }
 
+    public static final String CMDLINE = "proc/cmdline";
+
     /** Reads under {@code root} ({@code /} for this machine); what is missing or unreadable stays empty. */
     public static KernelHints read(Path root, int nbits) {
-        Map<String, String> cmd = parseCmdline(readOr(root.resolve("proc/cmdline"), ""));
-        CpuMask isolated = list(root.resolve("sys/devices/system/cpu/isolated"), nbits);
-        CpuMask nohz = list(root.resolve("sys/devices/system/cpu/nohz_full"), nbits);
+        return read(new SysfsReader(root), nbits);
+    }
+
+    public static KernelHints read(SysfsReader r, int nbits) {
+        Map<String, String> cmd = parseCmdline(r.read(CMDLINE).orElse(""));
+        CpuMask isolated = list(r, "sys/devices/system/cpu/isolated", nbits);
+        CpuMask nohz = list(r, "sys/devices/system/cpu/nohz_full", nbits);
         CpuMask rcu = cpusOf(cmd.get("rcu_nocbs"), nbits);
         Map<Integer, CpuMask> irqs = new LinkedHashMap<>();
-        Path irqDir = root.resolve("proc/irq");
-        if (Files.isDirectory(irqDir)) {
-            try (var dirs = Files.list(irqDir)) {
-                dirs.filter(p -> p.getFileName().toString().matches("\\d{1,9}"))
-                        .sorted((a, b) -> Integer.compare(Integer.parseInt(a.getFileName().toString()), Integer.parseInt(b.getFileName().toString())))
-                        .forEach(p -> {
-                            String text = readOr(p.resolve("smp_affinity_list"), "").strip();
-                            if (text.isEmpty()) return;
-                            try {
-                                irqs.put(Integer.parseInt(p.getFileName().toString()), CpuMask.parseList(text, Math.max(nbits, 1)));
-                            } catch (IllegalArgumentException e) {
-                                // an odd file: this IRQ's placement stays unknown
-                            }
-                        });
-            } catch (IOException e) {
-                // unreadable /proc/irq: no affinities
+        List<Integer> numbers = new ArrayList<>();
+        for (String name : r.list("proc/irq")) if (name.matches("\\d{1,9}")) numbers.add(Integer.parseInt(name));
+        numbers.sort(null);
+        for (int irq : numbers) {
+            String text = r.read("proc/irq/" + irq + "/smp_affinity_list").orElse("");
+            if (text.isEmpty()) continue;
+            try {
+                irqs.put(irq, CpuMask.parseList(text, Math.max(nbits, 1)));
+            } catch (IllegalArgumentException e) {
+                // an odd file: this IRQ's placement stays unknown
             }
         }
         return new KernelHints(cmd, isolated, nohz, rcu, irqs);
@@ -103,21 +103,13 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
         return sb.toString();
     }
 
-    private static CpuMask list(Path file, int nbits) {
-        String s = readOr(file, "").strip();
+    private static CpuMask list(SysfsReader r, String rel, int nbits) {
+        String s = r.read(rel).orElse("");
         if (s.isEmpty()) return CpuMask.empty(nbits);
         try {
             return CpuMask.parseList(s, nbits);
         } catch (IllegalArgumentException e) {
             return CpuMask.empty(nbits);
-        }
-    }
-
-    private static String readOr(Path file, String fallback) {
-        try {
-            return Files.readString(file);
-        } catch (IOException | RuntimeException e) {
-            return fallback;
         }
     }
 }

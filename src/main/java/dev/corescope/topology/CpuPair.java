@@ -1,0 +1,16 @@
+package dev.corescope.topology;
+
+/**
+ * Two CPUs chosen for what they share: {@code name} is one of {@link Placements#NAMES}
+ * ({@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package}, {@code any}); how the
+ * two relate exactly is {@link Topology#relation(int, int)}.
+ *
+ * @param description for people, e.g. {@code CPU 0 and CPU 1: different cores, same L3 (32 MiB)}
+ */
+public record CpuPair(String name, int from, int to, String description) {
+
+    /** The two CPUs, as a benchmark pins them (and hands them to a JMH fork). */
+    public int[] cpus() {
+        return new int[] {from, to};
+    }
+}

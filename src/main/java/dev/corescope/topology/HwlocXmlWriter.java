@@ -1,0 +1,311 @@
+package dev.corescope.topology;
+
+import dev.corescope.cpumask.CpuMask;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A {@link Topology} as hwloc's v2 XML ({@code lstopo --of xml}), so that
+ * {@code lstopo -i FILE.xml}, {@code hwloc-calc --input FILE.xml} and every hwloc-based tool
+ * read it as they read the machine itself.
+ *
+ * <p>The objects are nested by CPU set as hwloc nests them: an object goes under the smallest
+ * one holding its CPUs; where several have the same CPUs, hwloc's order decides (Group above
+ * Package above Die above the caches, largest first, above Core above PU). NUMA nodes are
+ * memory children of the highest object whose CPUs are exactly theirs (or the smallest one
+ * holding them). Clusters are Groups of subtype {@code Cluster}, as hwloc's Linux backend
+ * writes them; a die with exactly its package's CPUs is left out, as hwloc leaves it out.
+ * The machine's {@code allowed_cpuset} is the cgroup's cpuset where there is one (hwloc's
+ * meaning of "allowed"), else the online CPUs; offline CPUs are in its
+ * {@code complete_cpuset} only.
+ */
+public final class HwlocXmlWriter {
+
+    /** hwloc's {@code HWLOC_GROUP_KIND_LINUX_CLUSTER}, the kind its Linux backend gives clusters. */
+    static final int GROUP_KIND_LINUX_CLUSTER = 222;
+
+    /** hwloc's {@code HWLOC_DISTANCES_KIND_FROM_OS | HWLOC_DISTANCES_KIND_MEANS_LATENCY}, as for the kernel's SLIT. */
+    static final int DISTANCES_KIND_OS_LATENCY = 5;
+
+    private final Topology t;
+    private final int nbits;
+    private int gpIndex = 1;
+
+    private HwlocXmlWriter(Topology t) {
+        this.t = t;
+        this.nbits = t.nbits();
+    }
+
+    /** The whole document, starting with the XML declaration. */
+    public static String write(Topology t) {
+        return new HwlocXmlWriter(t).document();
+    }
+
+    /** One object of the document while it is assembled. */
+    private static final class Obj {
+        final String type;
+        final int order;
+        final CpuMask cpus;
+        final List<String[]> attrs = new ArrayList<>();
+        final List<String[]> infos = new ArrayList<>();
+        final List<Obj> children = new ArrayList<>();
+        final List<Obj> memory = new ArrayList<>();
+        Obj parent;
+
+        Obj(String type, int order, CpuMask cpus) {
+            this.type = type;
+            this.order = order;
+            this.cpus = cpus;
+        }
+
+        Obj attr(String name, Object value) {
+            attrs.add(new String[] {name, String.valueOf(value)});
+            return this;
+        }
+    }
+
+    // hwloc's obj_type_order: for the same CPUs, the lower number is the parent
+    private static final int ORDER_MACHINE = 0;
+    private static final int ORDER_GROUP = 1;
+    private static final int ORDER_PACKAGE = 4;
+    private static final int ORDER_DIE = 5;
+    private static final int ORDER_CORE = 14;
+    private static final int ORDER_PU = 18;
+
+    private static int cacheOrder(Cache c) {
+        // L5 6, L4 7, L3 8, L3i 9, L2 10, L2i 11, L1 12, L1i 13
+        int base = switch (c.level()) {
+            case 1 -> 12;
+            case 2 -> 10;
+            case 3 -> 8;
+            case 4 -> 7;
+            default -> 6;
+        };
+        return c.type() == Cache.Type.INSTRUCTION && c.level() <= 3 ? base + 1 : base;
+    }
+
+    private String document() {
+        CpuMask online = t.online().resize(nbits);
+        CpuMask complete = online.or(t.possible().resize(nbits));
+        CpuMask allowed = t.cgroupCpus().map(c -> c.resize(nbits).and(online)).filter(c -> !c.isEmpty()).orElse(online);
+        List<NumaNode> nodes = new ArrayList<>(t.numaNodes());
+        nodes.sort(Comparator.comparingInt(NumaNode::id));
+
+        Obj machine = new Obj("Machine", ORDER_MACHINE, online);
+        machine.attr("os_index", 0).attr("cpuset", bitmap(online)).attr("complete_cpuset", bitmap(complete))
+                .attr("allowed_cpuset", bitmap(allowed));
+        machine.infos.add(new String[] {"Backend", "Linux"});
+        machine.infos.add(new String[] {"OSName", "Linux"});
+        machine.infos.add(new String[] {"WrittenBy", "corescope"});
+
+        List<Obj> objs = new ArrayList<>();
+        for (TopologyNode n : t.roots()) collect(n, null, objs);
+        for (Cache c : t.caches()) {
+            if (c.cpus().isEmpty()) continue;
+            Obj o = new Obj("L" + c.level() + (c.type() == Cache.Type.INSTRUCTION ? "i" : "") + "Cache", cacheOrder(c), c.cpus().resize(nbits));
+            if (c.sizeBytes() >= 0) o.attr("cache_size", c.sizeBytes());
+            o.attr("depth", c.level());
+            if (c.lineSize() > 0) o.attr("cache_linesize", c.lineSize());
+            // hwloc: 0 unknown, -1 fully associative; the kernel (and Cache): 0 fully associative
+            if (c.ways() >= 0) o.attr("cache_associativity", c.ways() == 0 ? -1 : c.ways());
+            o.attr("cache_type", switch (c.type()) {
+                case UNIFIED -> 0;
+                case DATA -> 1;
+                case INSTRUCTION -> 2;
+            });
+            objs.add(o);
+        }
+        objs.sort(Comparator.comparingInt((Obj o) -> -o.cpus.weight()).thenComparingInt(o -> o.order)
+                .thenComparingInt(o -> o.cpus.isEmpty() ? -1 : o.cpus.first()));
+        for (Obj o : objs) insert(machine, o);
+
+        for (NumaNode n : nodes) {
+            CpuMask cpus = n.cpus().resize(nbits).and(online);
+            Obj o = new Obj("NUMANode", 3, cpus);
+            o.attr("os_index", n.id());
+            o.attr("cpuset", bitmap(cpus)).attr("complete_cpuset", bitmap(cpus));
+            o.attr("nodeset", nodeBitmap(List.of(n.id()))).attr("complete_nodeset", nodeBitmap(List.of(n.id())));
+            o.attr("gp_index", gpIndex++);
+            if (n.memoryBytes() >= 0) o.attr("local_memory", n.memoryBytes());
+            memoryParent(machine, cpus).memory.add(o);
+        }
+        List<Integer> nodeIds = new ArrayList<>();
+        for (NumaNode n : nodes) nodeIds.add(n.id());
+
+        StringBuilder sb = new StringBuilder(4096);
+        sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        sb.append("<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n");
+        sb.append("<topology version=\"2.0\">\n");
+        machine.attrs.add(new String[] {"nodeset", nodeBitmap(nodeIds)});
+        machine.attrs.add(new String[] {"complete_nodeset", nodeBitmap(nodeIds)});
+        machine.attrs.add(new String[] {"allowed_nodeset", nodeBitmap(nodeIds)});
+        machine.attr("gp_index", gpIndex++);
+        t.cpuModel().ifPresent(m -> {
+            for (Obj c : machine.children) if (c.type.equals("Package")) c.infos.add(new String[] {"CPUModel", m});
+        });
+        emit(sb, machine, nodes, "  ");
+        if (nodes.size() > 1) distances(sb, nodes);
+        for (CoreKind k : t.coreKinds()) cpukind(sb, k);
+        sb.append("</topology>\n");
+        return sb.toString();
+    }
+
+    private void collect(TopologyNode n, TopologyNode pkg, List<Obj> out) {
+        CpuMask cpus = n.cpus().resize(nbits);
+        Obj o = switch (n.kind()) {
+            case PACKAGE -> new Obj("Package", ORDER_PACKAGE, cpus);
+            case DIE -> pkg != null && pkg.cpus().sameCpus(n.cpus()) ? null : new Obj("Die", ORDER_DIE, cpus);
+            case CLUSTER -> new Obj("Group", ORDER_GROUP, cpus);
+            case CORE -> new Obj("Core", ORDER_CORE, cpus);
+            case PU -> new Obj("PU", ORDER_PU, cpus);
+        };
+        if (o != null && !cpus.isEmpty()) {
+            if (n.id() >= 0) o.attr("os_index", n.id());
+            if (n.kind() == TopologyNode.Kind.CLUSTER) {
+                o.attr("subtype", "Cluster").attr("kind", GROUP_KIND_LINUX_CLUSTER).attr("subkind", 0);
+            }
+            out.add(o);
+        }
+        TopologyNode p = n.kind() == TopologyNode.Kind.PACKAGE ? n : pkg;
+        for (TopologyNode c : n.children()) collect(c, p, out);
+    }
+
+    /** Under the deepest object already placed whose CPUs hold {@code o}'s. */
+    private static void insert(Obj machine, Obj o) {
+        Obj at = machine;
+        descend:
+        while (true) {
+            for (Obj c : at.children) {
+                if (o.cpus.isSubsetOf(c.cpus)) {
+                    at = c;
+                    continue descend;
+                }
+            }
+            break;
+        }
+        o.parent = at;
+        at.children.add(o);
+    }
+
+    /**
+     * Where hwloc hangs a NUMA node: down from the machine into a child holding its CPUs, stopping
+     * at the first whose CPUs are exactly the node's (so a package rather than its one L3).
+     */
+    private static Obj memoryParent(Obj machine, CpuMask cpus) {
+        if (cpus.isEmpty()) return machine;
+        Obj at = machine;
+        descend:
+        while (true) {
+            for (Obj c : at.children) {
+                if (cpus.isSubsetOf(c.cpus)) {
+                    at = c;
+                    if (c.cpus.sameCpus(cpus)) return at;
+                    continue descend;
+                }
+            }
+            return at;
+        }
+    }
+
+    private void emit(StringBuilder sb, Obj o, List<NumaNode> nodes, String indent) {
+        if (!o.type.equals("Machine") && !o.type.equals("NUMANode")) {
+            o.attr("cpuset", bitmap(o.cpus)).attr("complete_cpuset", bitmap(o.cpus));
+            List<Integer> ids = new ArrayList<>();
+            for (NumaNode n : nodes) if (n.cpus().resize(nbits).intersects(o.cpus)) ids.add(n.id());
+            o.attr("nodeset", nodeBitmap(ids)).attr("complete_nodeset", nodeBitmap(ids));
+            o.attr("gp_index", gpIndex++);
+        }
+        sb.append(indent).append("<object type=\"").append(o.type).append('"');
+        for (String[] a : o.attrs) sb.append(' ').append(a[0]).append("=\"").append(escape(a[1])).append('"');
+        o.children.sort(Comparator.comparingInt(c -> c.cpus.first()));
+        if (o.infos.isEmpty() && o.children.isEmpty() && o.memory.isEmpty()) {
+            sb.append("/>\n");
+            return;
+        }
+        sb.append(">\n");
+        String inner = indent + "  ";
+        for (String[] i : o.infos) {
+            sb.append(inner).append("<info name=\"").append(escape(i[0])).append("\" value=\"").append(escape(i[1])).append("\"/>\n");
+        }
+        for (Obj m : o.memory) emit(sb, m, nodes, inner);
+        for (Obj c : o.children) emit(sb, c, nodes, inner);
+        sb.append(indent).append("</object>\n");
+    }
+
+    private static void distances(StringBuilder sb, List<NumaNode> nodes) {
+        int n = nodes.size();
+        for (NumaNode node : nodes) if (node.distances().size() != n) return;
+        StringBuilder idx = new StringBuilder();
+        for (NumaNode node : nodes) idx.append(node.id()).append(' ');
+        StringBuilder vals = new StringBuilder();
+        for (NumaNode node : nodes) for (int d : node.distances()) vals.append(d).append(' ');
+        sb.append("  <distances2 type=\"NUMANode\" nbobjs=\"").append(n).append("\" kind=\"").append(DISTANCES_KIND_OS_LATENCY)
+                .append("\" name=\"NUMALatency\" indexing=\"os\">\n");
+        sb.append("    <indexes length=\"").append(idx.length()).append("\">").append(idx).append("</indexes>\n");
+        sb.append("    <u64values length=\"").append(vals.length()).append("\">").append(vals).append("</u64values>\n");
+        sb.append("  </distances2>\n");
+    }
+
+    private void cpukind(StringBuilder sb, CoreKind k) {
+        sb.append("  <cpukind cpuset=\"").append(bitmap(k.cpus().resize(nbits))).append("\"");
+        List<String[]> infos = new ArrayList<>();
+        k.hybridType().ifPresent(h -> infos.add(new String[] {"CoreType", h.equals("core") ? "IntelCore" : h.equals("atom") ? "IntelAtom" : h}));
+        k.maxFreqMHz().ifPresent(f -> infos.add(new String[] {"FrequencyMaxMHz", Integer.toString(f)}));
+        k.baseFreqMHz().ifPresent(f -> infos.add(new String[] {"FrequencyBaseMHz", Integer.toString(f)}));
+        k.capacity().ifPresent(c -> infos.add(new String[] {"LinuxCapacity", Integer.toString(c)}));
+        if (infos.isEmpty()) {
+            sb.append("/>\n");
+            return;
+        }
+        sb.append(">\n");
+        for (String[] i : infos) sb.append("    <info name=\"").append(i[0]).append("\" value=\"").append(escape(i[1])).append("\"/>\n");
+        sb.append("  </cpukind>\n");
+    }
+
+    /** hwloc's bitmap text: 32-bit words as {@code 0x%08x}, most significant first, comma-separated; {@code 0x0} when empty. */
+    static String bitmap(CpuMask m) {
+        if (m.isEmpty()) return "0x0";
+        int words = m.last() / 32 + 1;
+        StringBuilder sb = new StringBuilder(words * 11);
+        for (int w = words - 1; w >= 0; w--) {
+            long bits = (m.word(w / 2) >>> ((w % 2) * 32)) & 0xffffffffL;
+            if (sb.length() > 0) sb.append(',');
+            sb.append("0x").append(String.format("%08x", bits));
+        }
+        return sb.toString();
+    }
+
+    private static String nodeBitmap(List<Integer> ids) {
+        if (ids.isEmpty()) return "0x0";
+        int max = 0;
+        for (int i : ids) max = Math.max(max, i);
+        CpuMask.Builder b = CpuMask.builder(max + 1);
+        for (int i : ids) b.set(i);
+        return bitmap(b.build());
+    }
+
+    /** XML attribute text: the five predefined entities; a tab as a reference, other control characters as spaces. */
+    static String escape(String s) {
+        StringBuilder sb = null;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            String rep = switch (ch) {
+                case '&' -> "&amp;";
+                case '<' -> "&lt;";
+                case '>' -> "&gt;";
+                case '"' -> "&quot;";
+                case '\'' -> "&apos;";
+                // XML 1.0 has no way to write the other control characters, even as references
+                default -> ch < 0x20 ? (ch == '\t' ? "&#9;" : " ") : null;
+            };
+            if (rep != null && sb == null) sb = new StringBuilder(s.length() + 16).append(s, 0, i);
+            if (sb != null) {
+                if (rep != null) sb.append(rep);
+                else sb.append(ch);
+            }
+        }
+        return sb == null ? s : sb.toString();
+    }
+}

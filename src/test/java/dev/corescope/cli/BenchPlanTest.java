@@ -1,0 +1,44 @@
+package dev.corescope.cli;
+
+import dev.corescope.bench.c2c.SysfsTree;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Issue 28: {@code bench c2c --plan} says what a run measures and how long, for this machine or a saved tree. */
+class BenchPlanTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void planOfASavedTreeListsTheClassesThePairsAndTheEstimateAndMeasuresNothing() throws Exception {
+        SysfsTree.build(dir, new int[][]{{0, 1, 2, 3}, {1280, 1281, 1282, 1283}});
+        String out = CliRun.run("bench", "c2c", "--plan", "--root", dir.toString()).succeeded().out();
+        assertTrue(out.startsWith("# c2c plan for the tree under " + dir + ": 8 CPUs, 28 unordered pairs, by relation"), out);
+        assertTrue(out.contains("same L3"), out);
+        assertTrue(out.contains("other package"), out);
+        assertTrue(out.contains("estimated time:"), out);
+        assertTrue(out.contains("nviennot/core-to-core-latency's defaults"), out);
+        String full = CliRun.run("bench", "c2c", "--plan", "--full", "--quick", "--root", dir.toString(), "--cpus", "1280-1283").succeeded().out();
+        assertTrue(full.contains("4 CPUs, 6 unordered pairs, the full matrix"), full);
+    }
+
+    @Test
+    void planAndFullAreC2cOnlyAndRootGoesWithPlan() {
+        CliRun.run("bench", "cpumask", "--plan").badInput("only c2c has a plan");
+        CliRun.run("bench", "locks", "--full").badInput("only c2c has a plan and a full matrix");
+        CliRun.run("bench", "c2c", "--root", "/").badInput("--root: goes with --plan");
+        CliRun.run("bench", "c2c", "--plan", "--root", dir.resolve("none").toString()).badInput("not a directory");
+        CliRun.run("bench", "c2c", "--plan", "--format", "json").badInput("--plan: prints text");
+    }
+
+    @Test
+    void planOfThisMachineRuns() {
+        String out = CliRun.run("bench", "c2c", "--plan").succeeded().out();
+        assertTrue(out.startsWith("# c2c plan for this machine: "), out);
+    }
+}

@@ -1,0 +1,104 @@
+package dev.corescope.topology;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What {@code topology --from} refuses: DTDs with declarations, entities, bad XML, not hwloc's. */
+class HwlocXmlRefusalTest {
+
+    @TempDir
+    Path tmp;
+
+    private static final String MACHINE = "<topology version=\"2.0\"><object type=\"Machine\" cpuset=\"0x00000003\">"
+            + "<object type=\"Package\" os_index=\"0\" cpuset=\"0x00000003\"><object type=\"Core\" os_index=\"0\" cpuset=\"0x00000001\">"
+            + "<object type=\"PU\" os_index=\"0\" cpuset=\"0x00000001\"/></object><object type=\"Core\" os_index=\"1\" cpuset=\"0x00000002\">"
+            + "<object type=\"PU\" os_index=\"1\" cpuset=\"0x00000002\"/></object></object></object></topology>";
+
+    private String refusal(String xml) throws Exception {
+        Path f = Files.writeString(tmp.resolve("in.xml"), xml);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HwlocXmlReader.read(f));
+        assertTrue(e.getMessage().startsWith(f.toString()), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+        return e.getMessage();
+    }
+
+    @Test
+    void aPlainMachineReads() throws Exception {
+        Path f = Files.writeString(tmp.resolve("ok.xml"), "<?xml version=\"1.0\"?>\n<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n" + MACHINE);
+        Topology t = HwlocXmlReader.read(f);
+        assertEquals(new Topology.Summary(1, 0, 0, 2, 2, 1), t.summary());
+    }
+
+    @Test
+    void anExternalDtdIsNeitherFetchedNorNeeded() throws Exception {
+        Path f = Files.writeString(tmp.resolve("ext.xml"), "<!DOCTYPE topology SYSTEM \"http://127.0.0.1:9/hwloc2.dtd\">\n" + MACHINE);
+        assertEquals(2, HwlocXmlReader.read(f).summary().pus());
+    }
+
+    @Test
+    void anExternalEntityIsRefusedAndNotRead() throws Exception {
+        Path secret = Files.writeString(tmp.resolve("secret"), "TOP-SECRET-VALUE");
+        String xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE topology [<!ENTITY xxe SYSTEM \"" + secret.toUri() + "\">]>\n"
+                + MACHINE.replace("<object type=\"Package\"", "<info name=\"x\" value=\"&xxe;\"/><object type=\"Package\"");
+        String why = refusal(xml);
+        assertFalse(why.contains("TOP-SECRET"), why);
+        assertTrue(why.contains("DTD") || why.contains("entity"), why);
+    }
+
+    @Test
+    void anExternalEntityInTextIsRefused() throws Exception {
+        Path secret = Files.writeString(tmp.resolve("secret"), "TOP-SECRET-VALUE");
+        String xml = "<!DOCTYPE topology [<!ENTITY xxe SYSTEM \"" + secret.toUri() + "\">]>\n"
+                + "<topology version=\"2.0\"><object type=\"Machine\" cpuset=\"0x1\"><info name=\"a\">&xxe;</info></object></topology>";
+        assertFalse(refusal(xml).contains("TOP-SECRET"));
+    }
+
+    @Test
+    void billionLaughsIsRefusedQuickly() throws Exception {
+        StringBuilder dtd = new StringBuilder("<!DOCTYPE topology [<!ENTITY lol0 \"lol\">");
+        for (int i = 1; i <= 9; i++) {
+            dtd.append("<!ENTITY lol").append(i).append(" \"");
+            for (int j = 0; j < 10; j++) dtd.append("&lol").append(i - 1).append(';');
+            dtd.append("\">");
+        }
+        dtd.append("]>\n");
+        String why = refusal(dtd + "<topology version=\"2.0\"><object type=\"Machine\" cpuset=\"0x1\"><info name=\"a\" value=\"&lol9;\"/></object></topology>");
+        assertTrue(why.contains("DTD") || why.contains("entity"), why);
+    }
+
+    @Test
+    void anUndeclaredEntityIsRefused() throws Exception {
+        refusal(MACHINE.replace("<object type=\"Package\"", "<info name=\"a\" value=\"&nope;\"/><object type=\"Package\""));
+    }
+
+    @Test
+    void malformedXmlNamesTheLine() throws Exception {
+        String why = refusal("<topology version=\"2.0\">\n<object type=\"Machine\" cpuset=\"0x1\">\n</topology>");
+        assertTrue(why.contains("not well-formed XML: line"), why);
+    }
+
+    @Test
+    void otherXmlIsNotATopology() throws Exception {
+        assertTrue(refusal("<html><body/></html>").contains("not hwloc's <topology>"));
+    }
+
+    @Test
+    void aBadBitmapIsNamed() throws Exception {
+        assertTrue(refusal(MACHINE.replace("cpuset=\"0x00000003\">", "cpuset=\"zz\">")).contains("not an hwloc bitmap"));
+    }
+
+    @Test
+    void aMultiMachineSystemOfHwloc1IsRefused() throws Exception {
+        Path f = TopologyFixturesXml.dir().resolve("v1-8em64t-2mi2ma2c.xml");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HwlocXmlReader.read(f));
+        assertTrue(e.getMessage().contains("corescope reads one machine"), e.getMessage());
+    }
+}
