@@ -98,7 +98,12 @@ public final class HtmlReport {
         List<SeedVerdicts.Verdict> verdicts = verdictsOf == 0 ? List.of() : SeedVerdicts.of(inputs.get(verdictsOf - 1).file(), views.claims(), views.allowances());
         VerdictsHtml.toc(h, inputs, !verdicts.isEmpty());
         VerdictsHtml.section(h, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
-        if (inputs.size() == 2) {
+        MachineComparison machines = inputs.size() == 2
+                ? MachineComparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file()) : null;
+        if (machines != null && machines.differentMachines()) {
+            // two machines: by relation and by claim (MachinesHtml), never row by row
+            MachinesHtml.section(h, machines, inputs.get(0).file(), inputs.get(1).file());
+        } else if (inputs.size() == 2) {
             BeforeAfterHtml.section(h, Comparison.of(inputs.get(0).name(), List.of(inputs.get(0).file()), inputs.get(1).name(),
                             List.of(inputs.get(1).file()), null, views.allowances()),
                     inputs.get(0).file(), inputs.get(1).file());
