@@ -79,6 +79,12 @@ public final class Main implements Callable<Integer> {
      * failed families. Distinct from 1, after which stdout is empty (CONTRACT.md).
      */
     public static final int EXIT_PARTIAL = 3;
+    /**
+     * stdout's reader went away ({@code corescope ... | head}): 128 + SIGPIPE, the status a shell
+     * reports for {@code cat} in the same place, with nothing on stderr. Whatever the command
+     * saves to files is saved; only the rest of stdout is dropped.
+     */
+    public static final int EXIT_BROKEN_PIPE = 141;
 
     /** The environment variable that turns on {@code --debug} for every run. */
     static final String DEBUG_ENV = "CORESCOPE_DEBUG";
