@@ -148,6 +148,12 @@ case "${1:-}" in
       '-XX:CompileCommand=exclude,jdk.internal.foreign.abi.*::*')
     jvm_flags+=(-XX:-UsePerfData) ;;
 esac
+# report and compare read whole results files in one thread: the serial GC keeps their heap near
+# the live set, where G1 let it grow to several times it (comparing two 25 MiB files: peak RSS
+# 1.28 GiB with G1, 0.44 GiB serial, the same CPU time; docs/performance.md, issue 28).
+case "${1:-}" in
+  report|compare) user_sets '^-XX:[+-]Use[A-Za-z0-9]*GC$' || jvm_flags+=(-XX:+UseSerialGC) ;;
+esac
 # the user's own AOT or CDS settings replace corescope's cache
 use_aot=$short_command
 [ "${CORESCOPE_AOT:-1}" != 0 ] || use_aot=0

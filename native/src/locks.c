@@ -22,6 +22,14 @@
  * exceptions enabled: blocking them is useless (the kernel forces them through)
  * and fatal in a JVM, whose implicit null checks and safepoint polls raise SIGSEGV.
  *
+ * A second stand-in runs what local_irq_save()/local_irq_restore() ran on the seed's
+ * kernel (3.17, native_save_fl()/native_restore_fl()): pushfq; pop to save the flags,
+ * push; popfq to restore them, around the same xchg spin lock
+ * (cs_locks_spin_lock_irqsave_pushf). It omits cli: cli faults in ring 3 (#GP at
+ * IOPL 0), so interrupts stay enabled; and popfq in ring 3 leaves IF as it was. What
+ * it keeps is the flags register's round trip through the stack, popf's
+ * serialising cost included, which is most of what the kernel's save/restore runs.
+ *
  * Every lock lives in a struct cs_locks_state allocated here (cs_locks_state_new),
  * each on its own cache line, so Java can share one state between threads for the
  * contended mode and the exclusion tests.
@@ -194,6 +202,42 @@ static __attribute__((noinline)) int cs_spin_unlock_irqrestore(struct cs_locks_s
 	return irq_restore(flags);
 }
 
+#if defined(__x86_64__)
+/* local_irq_save() without cli, and local_irq_restore() (native_save_fl/native_restore_fl). */
+static inline unsigned long cs_irq_save_flags(void)
+{
+	unsigned long flags;
+
+	__asm__ __volatile__("pushfq\n\tpopq %0" : "=rm"(flags) : : "memory");
+	return flags;
+}
+
+static inline void cs_irq_restore_flags(unsigned long flags)
+{
+	__asm__ __volatile__("pushq %0\n\tpopfq" : : "g"(flags) : "memory", "cc");
+}
+#define CS_HAVE_PUSHF 1
+#else
+static inline unsigned long cs_irq_save_flags(void) { cs_barrier(); return 0; }
+static inline void cs_irq_restore_flags(unsigned long flags) { (void)flags; cs_barrier(); }
+#define CS_HAVE_PUSHF 0
+#endif
+
+/* spin_lock_irqsave()/spin_unlock_irqrestore() with the flags stand-in: one helper each. */
+static __attribute__((noinline)) unsigned long cs_spin_lock_irqsave_pushf(struct cs_locks_state *s)
+{
+	unsigned long flags = cs_irq_save_flags();
+
+	cs_spin_lock(&s->spin);
+	return flags;
+}
+
+static __attribute__((noinline)) void cs_spin_unlock_irqrestore_pushf(struct cs_locks_state *s, unsigned long flags)
+{
+	cs_spin_unlock(&s->spin);
+	cs_irq_restore_flags(flags);
+}
+
 /* The Java benchmarks' `++count` under the lock: a counter in memory, a load and a
  * store; the barrier keeps the compiler from moving it out of the critical section. */
 static inline void cs_locks_work(struct cs_locks_state *s)
@@ -327,6 +371,38 @@ CS_EXPORT int cs_locks_spin_lock_irqsave(void *state, uint64_t loops, struct cs_
 	bench_stop(&c, loops_cnt, rec);
 	pthread_sigmask(SIG_SETMASK, &original, NULL); /* whatever happened in the loop */
 	return rc;
+}
+
+/* spin_lock_irqsave with pushfq; pop / push; popfq as the flags save and restore (no cli). */
+CS_EXPORT int cs_locks_spin_lock_irqsave_pushf(void *state, uint64_t loops, struct cs_locks_record *rec)
+{
+	struct cs_locks_state *s = state;
+	uint64_t loops_cnt = 0;
+	struct cs_clock c;
+
+	if (!CS_HAVE_PUSHF)
+		return ENOTSUP;
+	bench_start(&c, -1);
+	for (uint64_t i = 0; i < loops; i++) {
+		unsigned long flags = cs_spin_lock_irqsave_pushf(s);
+
+		cs_locks_work(s);
+		cs_spin_unlock_irqrestore_pushf(s, flags);
+		loops_cnt++;
+	}
+	bench_stop(&c, loops_cnt, rec);
+	return 0;
+}
+
+/* For the Java row of the same stand-in: the flags save and restore alone, one downcall each. */
+CS_EXPORT unsigned long cs_locks_local_irq_save(void)
+{
+	return cs_irq_save_flags();
+}
+
+CS_EXPORT void cs_locks_local_irq_restore(unsigned long flags)
+{
+	cs_irq_restore_flags(flags);
 }
 
 CS_EXPORT int cs_locks_irqsave_manual(void *state, uint64_t loops, struct cs_locks_record *rec)

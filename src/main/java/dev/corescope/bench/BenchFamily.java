@@ -57,4 +57,13 @@ public interface BenchFamily {
     default java.util.List<dev.corescope.report.Claim> claims() {
         return java.util.List.of();
     }
+
+    /**
+     * This family's own between-run allowance per implementation, where single runs of its
+     * unchanged code spread wider than the figure over all benchmarks
+     * ({@code report.RunNoise}); none by default.
+     */
+    default java.util.List<dev.corescope.report.NoiseAllowance> allowances() {
+        return java.util.List.of();
+    }
 }

@@ -185,7 +185,8 @@ public final class BenchSession {
         Environment env = start == null ? null : probe.finish(start, Instant.now(), pinnedCpus(results));
         ResultsFile file = ResultsFile.builder().environment(env).results(results)
                 .layouts(layouts).histograms(histograms).matrix(matrix).failures(allFailures).counters(counters).topology(topology).code(code).models(models).build();
-        return file.withClaims(dev.corescope.report.SeedVerdicts.evaluate(file, Families.claims(families)));
+        ResultsFile withClaims = file.withClaims(dev.corescope.report.SeedVerdicts.evaluate(file, Families.claims(families), Families.allowances(families)));
+        return withClaims.toBuilder().machine(dev.corescope.report.MachineSummary.compute(withClaims)).build();
     }
 
     /** Failures for the families from {@link #processed} on: the one running, then those not started. */

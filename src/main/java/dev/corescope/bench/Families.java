@@ -32,6 +32,18 @@ public final class Families {
         return out;
     }
 
+    /** The own between-run allowances of every family in {@code families}. */
+    public static List<dev.corescope.report.NoiseAllowance> allowances(List<BenchFamily> families) {
+        List<dev.corescope.report.NoiseAllowance> out = new ArrayList<>();
+        for (BenchFamily f : families) out.addAll(f.allowances());
+        return out;
+    }
+
+    /** {@link #allowances(List)} of every registered family. */
+    public static List<dev.corescope.report.NoiseAllowance> allowances() {
+        return allowances(all());
+    }
+
     /** {@link #claims(List)} of every registered family. */
     public static List<dev.corescope.report.Claim> claims() {
         return claims(all());
@@ -40,6 +52,7 @@ public final class Families {
     /** The views of {@code families} for the HTML page: each one's text and pictures of a results file. */
     public static FamilyViews views(List<BenchFamily> families) {
         List<dev.corescope.report.Claim> claims = claims(families);
+        List<dev.corescope.report.NoiseAllowance> allowances = allowances(families);
         return new FamilyViews() {
             @Override
             public List<View> of(ResultsFile file) {
@@ -55,6 +68,11 @@ public final class Families {
             @Override
             public List<dev.corescope.report.Claim> claims() {
                 return claims;
+            }
+
+            @Override
+            public List<dev.corescope.report.NoiseAllowance> allowances() {
+                return allowances;
             }
         };
     }

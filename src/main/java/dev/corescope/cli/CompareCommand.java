@@ -81,8 +81,15 @@ final class CompareCommand implements Callable<Integer> {
         Double floor = noiseFloor == null ? null : parseFloor(noiseFloor);
         List<ResultsFile> a = read(before, moreBefore);
         List<ResultsFile> b = read(after, moreAfter);
-        Comparison c = Comparison.of(name(before, moreBefore), a, name(after, moreAfter), b, floor);
         PrintWriter out = spec.commandLine().getOut();
+        dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst());
+        if (machines.differentMachines() && format != OutputFormat.html) {
+            // two machines: by relation and by claim finding, never row by row or CPU pair by CPU pair
+            out.print(format == OutputFormat.json ? Json.write(machines) : machines.text());
+            out.flush();
+            return Main.EXIT_OK;
+        }
+        Comparison c = Comparison.of(name(before, moreBefore), a, name(after, moreAfter), b, floor, dev.corescope.bench.Families.allowances());
         out.print(switch (format) {
             case json -> Json.write(c);
             case html -> dev.corescope.report.HtmlReport.page(List.of(new dev.corescope.report.HtmlReport.Input(before.toString(), a.getFirst()),

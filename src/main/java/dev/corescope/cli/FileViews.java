@@ -41,6 +41,7 @@ final class FileViews {
     static FamilyViews of(Map<ResultsFile, Path> byIdentity) {
         List<BenchFamily> families = Families.all();
         List<dev.corescope.report.Claim> claims = Families.claims(families);
+        List<dev.corescope.report.NoiseAllowance> allowances = Families.allowances(families);
         return new FamilyViews() {
             @Override
             public List<View> of(ResultsFile file) {
@@ -54,6 +55,11 @@ final class FileViews {
             @Override
             public List<dev.corescope.report.Claim> claims() {
                 return claims;
+            }
+
+            @Override
+            public List<dev.corescope.report.NoiseAllowance> allowances() {
+                return allowances;
             }
         };
     }

@@ -96,7 +96,8 @@ final class JitterCommand implements Callable<Integer> {
             return Main.EXIT_FAILURE;
         }
         Environment env = probe.finish(start, Instant.now(), measured);
-        ResultsFile file = ResultsFile.builder().environment(env).topology(live.forResults()).jitter(report).build();
+        ResultsFile probed = ResultsFile.builder().environment(env).topology(live.forResults()).jitter(report).build();
+        ResultsFile file = probed.toBuilder().machine(dev.corescope.report.MachineSummary.compute(probed)).build();
         String json = Json.write(file);
         new ResultsWriter(target, false).finish(file, 1);
         PrintWriter out = spec.commandLine().getOut();

@@ -74,7 +74,18 @@ final class JmhCommand implements Callable<Integer> {
             options.listResultFormats();
         } else {
             JmhParams.check(args, options);
-            run(options);
+            JmhResultFile results = JmhResultFile.of(args, options);
+            if (results == null) {
+                run(options);
+            } else {
+                boolean ok = false;
+                try {
+                    run(parse(results.args()));
+                    ok = true;
+                } finally {
+                    results.finish(ok, spec.commandLine().getErr());
+                }
+            }
         }
         System.out.flush();
         return Main.EXIT_OK;

@@ -136,10 +136,20 @@ final class JmhParams {
         } else if (name.equals("placement")) {
             if (!Placements.NAMES.contains(value)) refuse.accept("allowed values are " + String.join(", ", Placements.NAMES));
         } else if (name.equals("cpus") && !value.isBlank()) {
+            CpuMask asked;
             try {
-                CpuMask.parseList(value, CPU_LIST_BITS);
+                asked = CpuMask.parseList(value, CPU_LIST_BITS);
             } catch (CpuMaskFormatException e) {
                 refuse.accept("not a CPU list (" + e.getMessage() + ")");
+                return;
+            }
+            // checked here, before JMH starts forks that would each fail with a stack trace
+            CpuMask usable = dev.corescope.topology.Topology.live().usable();
+            CpuMask outside = asked.andNot(usable.resize(CPU_LIST_BITS));
+            if (!outside.isEmpty()) {
+                refuse.accept((outside.weight() == 1 ? "CPU " + outside.toList() + " is" : "CPUs " + outside.toList() + " are")
+                        + " not among the usable CPUs " + (usable.isEmpty() ? "(none)" : usable.toList())
+                        + " (online and in this process's affinity mask)");
             }
         }
     }

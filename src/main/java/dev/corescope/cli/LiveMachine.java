@@ -38,6 +38,13 @@ record LiveMachine(Topology topology, String error) {
         } catch (RuntimeException e) {
             svg = null;
         }
-        return new MachineTopology(TopologyText.summaryLine(topology), svg, null);
+        return new MachineTopology(TopologyText.summaryLine(topology), svg, null, counts(topology));
+    }
+
+    /** The summary counts, SMT and the number of last-level caches, for comparing machines. */
+    static dev.corescope.report.MachineSummary.TopologyCounts counts(Topology t) {
+        Topology.Summary s = t.summary();
+        return new dev.corescope.report.MachineSummary.TopologyCounts(s.packages(), s.dies(), s.clusters(), s.cores(), s.pus(),
+                s.numaNodes(), t.lastLevelCaches().size(), t.smt().orElse(null));
     }
 }

@@ -66,6 +66,7 @@ import java.util.function.Supplier;
                 JmhCommand.class,
                 JitterCommand.class,
                 ReservationsCommand.class,
+                ExportCommand.class,
         })
 public final class Main implements Callable<Integer> {
 
@@ -222,8 +223,7 @@ public final class Main implements Callable<Integer> {
         } else if (ex instanceof IOException io) {
             msg = reason(io);
         } else if (ex instanceof OutOfMemoryError) {
-            msg = "out of memory (the Java heap is " + Runtime.getRuntime().maxMemory() / (1024 * 1024)
-                    + " MiB; a larger one: CORESCOPE_JVM_OPTS=-Xmx4g)";
+            msg = outOfMemory(Runtime.getRuntime().maxMemory());
         } else {
             msg = "internal error: " + ex.getClass().getName()
                     + (ex.getMessage() == null ? "" : ": " + ex.getMessage())
@@ -231,6 +231,13 @@ public final class Main implements Callable<Integer> {
         }
         // one line, and nothing quoted from an input or another process can steer the terminal
         return dev.corescope.text.Terminal.escape(String.valueOf(msg));
+    }
+
+    /** Running out of a heap of {@code maxBytes}: the advice is twice that, never less than what failed. */
+    static String outOfMemory(long maxBytes) {
+        long mib = maxBytes / (1024 * 1024);
+        long advice = Math.max(2, (2 * mib + 1023) / 1024);  // GiB, rounded up
+        return "out of memory (the Java heap is " + mib + " MiB; a larger one: CORESCOPE_JVM_OPTS=-Xmx" + advice + "g)";
     }
 
     /**

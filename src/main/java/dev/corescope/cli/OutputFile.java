@@ -31,7 +31,14 @@ import java.util.List;
  * <li>an output that is one of the command's inputs (the same file, also through links or
  *     hard links) is refused;</li>
  * <li>the folder must take a new file: one is created there and removed before the work starts,
- *     so a long benchmark does not end in "cannot be written".</li>
+ *     so a long benchmark does not end in "cannot be written";</li>
+ * <li>a file nobody may write (mode {@code 0444}) is not replaced, also when running as root;
+ *     a replaced file keeps its owner and group (root writing another user's file does not
+ *     make it root's), and a new one gets {@code 0666} less the umask, as a shell's {@code >};</li>
+ * <li>in a sticky folder anyone may write ({@code /tmp}), a symbolic link is followed only when
+ *     it belongs to this user or to the folder's owner, as the kernel's
+ *     {@code fs.protected_symlinks} does: a link another user planted there is refused, so it
+ *     cannot aim the output at a file of this user's.</li>
  * </ul>
  * Every refusal is bad usage ({@link UsageException}, exit 2) with one line naming the file; a
  * write that fails after the checks passed is exit 1 ({@link #cannotWrite}).
@@ -160,6 +167,7 @@ final class OutputFile {
         if (abs.getFileName() == null) throw new UsageException(name + ": not a file name");
         BasicFileAttributes link = attributes(given, LinkOption.NOFOLLOW_LINKS);
         BasicFileAttributes attrs = link != null && link.isSymbolicLink() ? attributes(given) : link;
+        if (link != null && link.isSymbolicLink()) protectedSymlink(name, abs);
         if (link != null && link.isSymbolicLink() && attrs == null) {
             throw new UsageException(name + ": a symbolic link to " + linkTarget(given) + ", which does not exist; the link is not replaced");
         }
@@ -191,11 +199,46 @@ final class OutputFile {
         } catch (IOException e) {
             throw new UsageException(name + ": cannot be resolved (" + Main.reason(e) + ")");
         }
-        if (!Files.isWritable(real)) {
+        if (!Files.isWritable(real) || (mode(real) & 0222) == 0) {  // root may write anything: the mode says what was meant
             throw new UsageException(name + (real.equals(abs) ? "" : " (" + real + ")") + ": the file is read-only; it is not replaced");
         }
         if (probe) probe(name, real.getParent());
         return new Target(real, Mode.ATOMIC);
+    }
+
+    /**
+     * Refuses a symbolic link in a sticky, world-writable folder unless it belongs to this user
+     * or to the folder's owner: the rule of the kernel's {@code fs.protected_symlinks}, which a
+     * write to the link's resolved path would otherwise get around.
+     */
+    private static void protectedSymlink(String name, Path link) {
+        Path dir = link.normalize().getParent();
+        if (dir == null) return;
+        int dirMode;
+        int linkOwner;
+        int dirOwner;
+        int me;
+        try {
+            dirMode = (Integer) Files.getAttribute(dir, "unix:mode");
+            linkOwner = (Integer) Files.getAttribute(link, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            dirOwner = (Integer) Files.getAttribute(dir, "unix:uid");
+            me = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (IOException | UnsupportedOperationException e) {
+            return;  // attributes unreadable: the checks after this one decide
+        }
+        if ((dirMode & 01000) == 0 || (dirMode & 0002) == 0) return;
+        if (linkOwner != me && linkOwner != dirOwner) {
+            throw new UsageException(name + ": a symbolic link of uid " + linkOwner + " in the sticky folder " + dir
+                    + ", which anyone may write; corescope does not follow another user's link there (as fs.protected_symlinks)");
+        }
+    }
+
+    private static int mode(Path p) {
+        try {
+            return (Integer) Files.getAttribute(p, "unix:mode");
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return 0777;
+        }
     }
 
     /** A file is created in {@code dir} and removed: the rename at the end will work there. */

@@ -13,14 +13,29 @@ import java.io.UnsupportedEncodingException;
  * {@code corescope topology > /dev/full} used to exit 0 with the output lost; {@link #install()}
  * puts a stream in its place that records the failure, and {@link #finish} turns it into exit 1
  * with one line on stderr (CONTRACT.md: a failed write of the main output is a runtime failure).
+ *
+ * <p>It is also the last guard of the terminal: whatever a command prints (a string from a
+ * results file, a saved tree, a JMH fork, another process's name), no control character but
+ * newline and tab reaches file descriptor 1 raw. Escape ({@code \e}), BEL, CR, the other C0
+ * and C1 controls, DEL, U+2028/U+2029 and the bidirectional overrides are written as
+ * {@link dev.corescope.text.Terminal#escape} writes them. (Each sink escapes its strings too,
+ * newlines included: this guard cannot tell an input's newline from the output's own.)
  */
 final class StandardOutput extends OutputStream {
 
     private final OutputStream fd;
     private volatile IOException failure;
+    /** The lead bytes of a UTF-8 sequence not yet complete at the end of the last write (0 to 2 of them). */
+    private final byte[] pending = new byte[2];
+    private int npending;
 
     private StandardOutput(OutputStream fd) {
         this.fd = fd;
+    }
+
+    /** A guarded stream over {@code out}: for tests. */
+    static StandardOutput over(OutputStream out) {
+        return new StandardOutput(out);
     }
 
     /** Replaces {@link System#out} with a checked stream on file descriptor 1; call once, first thing in main. */
@@ -39,22 +54,86 @@ final class StandardOutput extends OutputStream {
 
     @Override
     public void write(int b) throws IOException {
+        write(new byte[]{(byte) b}, 0, 1);
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) throws IOException {
         try {
-            fd.write(b);
+            byte[] safe = safe(b, off, len);
+            if (safe == null) fd.write(b, off, len);
+            else fd.write(safe);
         } catch (IOException e) {
             record(e);
             throw e;
         }
     }
 
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-        try {
-            fd.write(b, off, len);
-        } catch (IOException e) {
-            record(e);
-            throw e;
+    /**
+     * {@code b[off, off + len)} with control characters escaped, or null when it holds none
+     * (the common case: written as it is). A UTF-8 sequence cut by the end of the write is kept
+     * for the next.
+     */
+    private byte[] safe(byte[] b, int off, int len) {
+        if (npending == 0) {
+            int i = off;
+            int end = off + len;
+            while (i < end && clean(b[i])) i++;
+            if (i == end) return null;
         }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(len + 16);
+        byte[] all = b;
+        int start = off;
+        int end = off + len;
+        if (npending > 0) {
+            all = new byte[npending + len];
+            System.arraycopy(pending, 0, all, 0, npending);
+            System.arraycopy(b, off, all, npending, len);
+            start = 0;
+            end = all.length;
+            npending = 0;
+        }
+        for (int i = start; i < end; i++) {
+            int c = all[i] & 0xff;
+            if (c < 0x20 && c != '\n' && c != '\t' || c == 0x7f) {
+                escape(out, c);
+            } else if (c == 0xc2 || c == 0xe2) {
+                int need = c == 0xc2 ? 2 : 3;
+                if (end - i < need) {  // cut: finish it on the next write
+                    npending = end - i;
+                    System.arraycopy(all, i, pending, 0, npending);
+                    break;
+                }
+                int cp = c == 0xc2 ? ((c & 0x1f) << 6) | (all[i + 1] & 0x3f)
+                        : ((c & 0x0f) << 12) | ((all[i + 1] & 0x3f) << 6) | (all[i + 2] & 0x3f);
+                boolean cont = (all[i + 1] & 0xc0) == 0x80 && (need == 2 || (all[i + 2] & 0xc0) == 0x80);
+                if (cont && (cp >= 0x80 && cp < 0xa0 || cp == 0x2028 || cp == 0x2029 || cp >= 0x202a && cp <= 0x202e
+                        || cp >= 0x2066 && cp <= 0x2069 || cp == 0x200e || cp == 0x200f)) {
+                    out.writeBytes(String.format("\\u%04x", cp).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    i += need - 1;
+                } else {
+                    out.write(c);
+                }
+            } else {
+                out.write(c);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** A byte that needs no look: not a C0 control (but newline and tab), DEL, or a lead byte of a C1 or bidi character. */
+    private static boolean clean(byte b) {
+        int c = b & 0xff;
+        return (c >= 0x20 || c == '\n' || c == '\t') && c != 0x7f && c != 0xc2 && c != 0xe2;
+    }
+
+    private static void escape(java.io.ByteArrayOutputStream out, int c) {
+        String e = switch (c) {
+            case 0x1b -> "\\e";
+            case '\r' -> "\\r";
+            default -> String.format("\\x%02x", c);
+        };
+        out.writeBytes(e.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     }
 
     @Override
@@ -65,6 +144,18 @@ final class StandardOutput extends OutputStream {
             record(e);
             throw e;
         }
+    }
+
+    /** Writes the bytes of a UTF-8 sequence the output ended in the middle of (invalid, but the output's own). */
+    synchronized void drain() {
+        if (npending == 0) return;
+        try {
+            fd.write(pending, 0, npending);
+            fd.flush();
+        } catch (IOException e) {
+            record(e);
+        }
+        npending = 0;
     }
 
     private void record(IOException e) {
@@ -82,6 +173,7 @@ final class StandardOutput extends OutputStream {
      */
     int finish(int code, PrintStream err) {
         System.out.flush();
+        drain();
         if (failure == null) return code;
         if (code == Main.EXIT_OK || code == Main.EXIT_PARTIAL) {
             err.println("corescope: cannot write to standard output (" + Main.reason(failure) + "); the output is lost");

@@ -21,7 +21,11 @@ import java.util.Spliterators;
  * that find nothing return {@code nbits}, as the kernel's return {@code >= nr_cpu_ids}.
  * Bits at or beyond {@code nbits} are always clear.
  *
- * <p>Use {@link Builder} to build a mask bit by bit; {@link #parseList} and
+ * <p>Most code wants {@link #ofCpus(int...)} ({@code CpuMask.ofCpus(2, 3)}) or {@link #parse(String)}
+ * ({@code CpuMask.parse("0-3,8")}): both are sized for this machine ({@link #machineSize()}).
+ * The factories that take a bit count first ({@link #of(int, int...)}, {@link #empty},
+ * {@link #range}, {@link #parseList}) are for code that knows the size it wants.
+ * Use {@link Builder} to build a mask bit by bit; {@link #parseList} and
  * {@link #parseHex} read the kernel's two text forms; {@link #toList} and {@link #toHex}
  * print them as {@code %*pbl} and {@code %*pb} do.
  */
@@ -56,11 +60,118 @@ public final class CpuMask implements Iterable<Integer> {
         return b.build();
     }
 
-    /** The mask of {@code nbits} bits holding exactly {@code cpus}. */
+    /**
+     * The mask of {@code nbits} bits holding exactly {@code cpus}. The first argument is the
+     * bit count: for "CPUs 1 and 3 of this machine" use {@link #ofCpus(int...)}.
+     */
     public static CpuMask of(int nbits, int... cpus) {
         Builder b = builder(nbits);
         for (int cpu : cpus) b.set(cpu);
         return b.build();
+    }
+
+    /**
+     * Refused: {@code CpuMask.of(n)} would be an empty mask of {@code n} bits, which is never what
+     * it looks like. Use {@link #ofCpus(int...)} for the mask holding CPU {@code n}, or
+     * {@link #empty(int)} for an empty mask of {@code n} bits.
+     *
+     * @param nbits what the caller passed
+     * @return never
+     * @throws IllegalArgumentException always, naming the two factories
+     * @deprecated a call with the bit count alone is a mistake; see above
+     * @since 0.2.0
+     */
+    @Deprecated(since = "0.2.0")
+    public static CpuMask of(int nbits) {
+        throw new IllegalArgumentException("CpuMask.of(" + nbits + ") would be an empty mask of " + nbits
+                + " bits (the first argument of of(nbits, cpus...) is the bit count): use CpuMask.ofCpus("
+                + nbits + ") for CPU " + nbits + ", or CpuMask.empty(" + nbits + ")");
+    }
+
+    /**
+     * The mask holding exactly {@code cpus}, sized for this machine: {@link #machineSize()} bits,
+     * or more when a CPU is beyond it (the kernel would refuse to pin to such a CPU, with a
+     * message saying so).
+     *
+     * <pre>{@code
+     * CpuMask two = CpuMask.ofCpus(2, 3);        // CPUs 2 and 3
+     * try (var p = ThreadAffinity.pin(two)) { ... }
+     * }</pre>
+     *
+     * @param cpus CPU numbers, 0 or more; repeats are allowed
+     * @return the mask
+     * @throws IllegalArgumentException when a CPU number is negative
+     * @since 0.2.0
+     */
+    public static CpuMask ofCpus(int... cpus) {
+        int nbits = machineSize();
+        for (int cpu : cpus) {
+            if (cpu < 0) throw new IllegalArgumentException("a CPU number cannot be negative: " + cpu);
+            if (cpu >= nbits) nbits = cpu + 1;
+        }
+        return of(nbits, cpus);
+    }
+
+    /**
+     * Reads a cpulist such as {@code 0-3,8} (the form of {@code taskset -c}, {@code isolcpus=}
+     * and {@code /sys/devices/system/cpu/online}), sized for this machine like
+     * {@link #ofCpus(int...)}. {@code N} is the machine's last possible CPU.
+     *
+     * <pre>{@code
+     * CpuMask m = CpuMask.parse("0-3,8");   // m.toList() is "0-3,8", m.nbits() is the machine's
+     * }</pre>
+     *
+     * @param cpulist the list; see {@link CpuListParser} for the whole grammar
+     * @return the mask
+     * @throws CpuMaskFormatException when the text is not a cpulist
+     * @since 0.2.0
+     */
+    public static CpuMask parse(String cpulist) {
+        int nbits = machineSize();
+        try {
+            return parseList(cpulist, nbits);
+        } catch (CpuMaskFormatException e) {
+            // a CPU beyond this machine's count: size the mask by the list (N stays this machine's)
+            if (cpulist.indexOf('N') >= 0) throw e;
+            CpuMask wide;
+            try {
+                wide = parseList(cpulist, PARSE_LIMIT);
+            } catch (CpuMaskFormatException again) {
+                throw e;
+            }
+            return wide.isEmpty() ? wide.resize(nbits) : wide.resize(Math.max(nbits, wide.last() + 1));
+        }
+    }
+
+    /** The largest mask {@link #parse} makes for a list naming CPUs beyond the machine (the OS seam's limit). */
+    private static final int PARSE_LIMIT = 1 << 20;
+
+    /**
+     * The bit count {@link #ofCpus} and {@link #parse} give a mask: this machine's
+     * {@code nr_cpu_ids}, one more than the last CPU in {@code /sys/devices/system/cpu/possible}
+     * (read once), or the JVM's processor count where that file cannot be read. Masks the OS
+     * seam returns have the same size, so they compare {@link #equals equal} to these.
+     *
+     * @return the bit count, at least 1
+     * @since 0.2.0
+     */
+    public static int machineSize() {
+        return MachineSize.NBITS;
+    }
+
+    private static final class MachineSize {
+        static final int NBITS = read();
+
+        private static int read() {
+            try {
+                String possible = java.nio.file.Files.readString(java.nio.file.Path.of("/sys/devices/system/cpu/possible")).strip();
+                CpuMask m = parseList(possible, PARSE_LIMIT);
+                if (!m.isEmpty()) return m.last() + 1;
+            } catch (java.io.IOException | RuntimeException e) {
+                // no /sys (a container without it, another OS): the JVM's count
+            }
+            return Math.max(1, Runtime.getRuntime().availableProcessors());
+        }
     }
 
     /**

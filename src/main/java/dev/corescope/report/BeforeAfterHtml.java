@@ -98,6 +98,12 @@ final class BeforeAfterHtml {
      */
     static String overlaySvg(Histogram a, Histogram b, String beforeName, String afterName) {
         int n = Math.max(lastNonZero(a.counts()), lastNonZero(b.counts())) + 1;
+        int k = Histogram.factorFor(n);
+        if (k > 1) {  // more buckets than pixels: both drawn coarser by the same factor
+            a = a.coarser(k);
+            b = b.coarser(k);
+            n = (n + k - 1) / k;
+        }
         int left = 44, right = 16, top = 78, bottom = 40, plotW = 320, plotH = 140;
         int width = left + plotW + right, height = top + plotH + bottom;
         long max = 1;

@@ -139,6 +139,15 @@ public record Comparison(String before, String after, String test, List<Row> row
      */
     public static Comparison of(String beforeName, List<ResultsFile> a, String afterName, List<ResultsFile> b,
                                 Double noiseFloorPercent) {
+        return of(beforeName, a, afterName, b, noiseFloorPercent, List.of());
+    }
+
+    /**
+     * {@link #of(String, List, String, List, Double)} with the families' own between-run
+     * allowances ({@link NoiseAllowance}) for rows whose noise nothing measured.
+     */
+    public static Comparison of(String beforeName, List<ResultsFile> a, String afterName, List<ResultsFile> b,
+                                Double noiseFloorPercent, List<NoiseAllowance> allowances) {
         String[] beforeNames = beforeName.split(" \\+ "), afterNames = afterName.split(" \\+ ");
         for (int i = 0; i < a.size(); i++) RowIdentity.check(java.nio.file.Path.of(beforeNames[Math.min(i, beforeNames.length - 1)]), a.get(i).results());
         for (int i = 0; i < b.size(); i++) RowIdentity.check(java.nio.file.Path.of(afterNames[Math.min(i, afterNames.length - 1)]), b.get(i).results());
@@ -157,7 +166,7 @@ public record Comparison(String before, String after, String test, List<Row> row
             if (y == null) onlyBefore.add(x);
             else {
                 RunNoise noise = RunNoise.max(pools.get(RunNoise.poolKey(x)), floor);
-                if (noise == null && x.runs().size() <= 1 && y.runs().size() <= 1) noise = RunNoise.allowance(RunNoise.poolKey(x));
+                if (noise == null && x.runs().size() <= 1 && y.runs().size() <= 1) noise = RunNoise.allowance(RunNoise.poolKey(x), allowances);
                 if (noise != null) used.put(RunNoise.poolKey(x), noise);
                 rows.add(row(x, y, noise));
             }
@@ -268,7 +277,7 @@ public record Comparison(String before, String after, String test, List<Row> row
         if (noise.assumed() && !significant) {
             return row(x, y, unit, delta, null, null, "untested", lo, hi, floorPercent, NOT_RESOLVABLE,
                     UNKNOWN_RUN_TO_RUN + "; the change is within the between-run allowance of "
-                            + RunNoise.allowanceKey(RunNoise.poolKey(x)) + String.format(Locale.ROOT,
+                            + noise.allowanceOf() + String.format(Locale.ROOT,
                             " (single runs of unchanged code may differ by a factor of %.0f at %s); ", noise.factorOfTwoRuns(), CONFIDENCE)
                             + RESOLVE, kx, ky);
         }

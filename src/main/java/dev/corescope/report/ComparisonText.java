@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.text.Terminal;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,10 +28,10 @@ public final class ComparisonText {
     /** The text, no line wider than {@code width} where the data allows (file names and reasons wrap only at spaces). */
     public static String render(Comparison c, int width) {
         StringBuilder sb = new StringBuilder();
-        sb.append("before: ").append(c.before()).append('\n');
-        sb.append("after:  ").append(c.after()).append('\n');
+        sb.append("before: ").append(Terminal.escape(c.before())).append('\n');
+        sb.append("after:  ").append(Terminal.escape(c.after())).append('\n');
         wrap(sb, "test:   ", c.test(), width);
-        for (String d : c.environmentDiff()) sb.append("# environment changed: ").append(d).append('\n');
+        for (String d : c.environmentDiff()) sb.append("# environment changed: ").append(Terminal.escape(d)).append('\n');
         sb.append('\n');
         if (c.rows().isEmpty()) {
             sb.append("No rows in common.\n");
@@ -102,7 +104,7 @@ public final class ComparisonText {
     }
 
     private static String rowName(Comparison.Row r) {
-        return r.benchmark() + " " + r.variant() + " " + r.implementation() + " " + r.metric();
+        return Terminal.escape(r.benchmark() + " " + r.variant() + " " + r.implementation() + " " + r.metric());
     }
 
     private static String shortFinding(Comparison.Row r) {
@@ -137,6 +139,7 @@ public final class ComparisonText {
 
     /** {@code prefix} then {@code text}, wrapped at spaces to {@code width}, continuation lines indented. */
     static void wrap(StringBuilder sb, String prefix, String text, int width) {
+        text = Terminal.escape(text);  // reasons and params come from files: one line each, nothing a terminal obeys
         if (width == Integer.MAX_VALUE || prefix.length() + text.length() <= width) {
             sb.append(prefix).append(text).append('\n');
             return;
@@ -156,7 +159,7 @@ public final class ComparisonText {
 
     private static void only(StringBuilder sb, String title, List<Result> results) {
         if (results.isEmpty()) return;
-        sb.append('\n').append(title).append('\n');
+        sb.append('\n').append(Terminal.escape(title)).append('\n');
         TextTable t = new TextTable("benchmark", "variant", "impl", "metric", "params", ">score", "unit");
         for (Result r : results) {
             t.row(r.benchmark(), r.variant(), r.implementation(), r.metric(), ResultsText.params(r.params()),

@@ -22,6 +22,11 @@ public interface FamilyViews {
         return List.of();
     }
 
+    /** The families' own between-run allowances ({@link NoiseAllowance}); none by default. */
+    default List<NoiseAllowance> allowances() {
+        return List.of();
+    }
+
     /**
      * @param family the family's name
      * @param text   its full text report, or null when the file holds no model for it

@@ -10,4 +10,25 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Histogram(String benchmark, String variant, String implementation, int bucketNs, long[] counts,
                         long total, long overflow, Double p50, Double p99, Double max) {
+
+    /**
+     * The most bars a chart draws: one per pixel of its 300-pixel plot. A histogram with more
+     * buckets (up to its last non-empty one) is drawn {@link #coarser coarser}, so a page stays
+     * a small multiple of its input whatever the file holds.
+     */
+    public static final int MAX_BARS = 300;
+
+    /** {@code k} adjacent buckets merged into one ({@code k} 1: this histogram); the last bucket still holds the rest. */
+    public Histogram coarser(int k) {
+        if (k <= 1 || counts == null) return this;
+        long[] merged = new long[(counts.length + k - 1) / k];
+        for (int i = 0; i < counts.length; i++) merged[i / k] += counts[i];
+        int width = (int) Math.min(Integer.MAX_VALUE, (long) bucketNs * k);
+        return new Histogram(benchmark, variant, implementation, width, merged, total, overflow, p50, p99, max);
+    }
+
+    /** The factor {@link #coarser} needs so that {@code n} buckets become at most {@link #MAX_BARS} bars. */
+    public static int factorFor(int n) {
+        return n <= MAX_BARS ? 1 : (n + MAX_BARS - 1) / MAX_BARS;
+    }
 }

@@ -95,18 +95,24 @@ public final class HtmlReport {
 
         // The verdicts of the newest file (the after file of a pair) come first, then the contents.
         int verdictsOf = inputs.size() == 2 ? 2 : inputs.size() == 1 ? 1 : 0;
-        List<SeedVerdicts.Verdict> verdicts = verdictsOf == 0 ? List.of() : SeedVerdicts.of(inputs.get(verdictsOf - 1).file(), views.claims());
+        List<SeedVerdicts.Verdict> verdicts = verdictsOf == 0 ? List.of() : SeedVerdicts.of(inputs.get(verdictsOf - 1).file(), views.claims(), views.allowances());
         VerdictsHtml.toc(h, inputs, !verdicts.isEmpty());
         VerdictsHtml.section(h, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
-        if (inputs.size() == 2) {
-            BeforeAfterHtml.section(h, Comparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file()),
+        MachineComparison machines = inputs.size() == 2
+                ? MachineComparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file()) : null;
+        if (machines != null && machines.differentMachines()) {
+            // two machines: by relation and by claim (MachinesHtml), never row by row
+            MachinesHtml.section(h, machines, inputs.get(0).file(), inputs.get(1).file());
+        } else if (inputs.size() == 2) {
+            BeforeAfterHtml.section(h, Comparison.of(inputs.get(0).name(), List.of(inputs.get(0).file()), inputs.get(1).name(),
+                            List.of(inputs.get(1).file()), null, views.allowances()),
                     inputs.get(0).file(), inputs.get(1).file());
         } else if (inputs.size() > 2) {
             h.append("<p class=\"note\">The before/after view is drawn for exactly two files; with ")
                     .append(inputs.size()).append(", run <code>compare A B</code> for each pair of interest.</p>\n");
         }
         for (int i = 0; i < inputs.size(); i++) {
-            file(h, i + 1, inputs.get(i), heatmap, views.of(inputs.get(i).file()), SeedVerdicts.of(inputs.get(i).file(), views.claims()));
+            file(h, i + 1, inputs.get(i), heatmap, views.of(inputs.get(i).file()), SeedVerdicts.of(inputs.get(i).file(), views.claims(), views.allowances()));
         }
         h.append("</main>\n</body>\n</html>\n");
         return h.toString();
@@ -407,6 +413,12 @@ public final class HtmlReport {
         long[] counts = x.counts();
         int last = counts.length - 1;
         while (last > 0 && counts[last] == 0) last--;
+        int k = Histogram.factorFor(last + 1);
+        if (k > 1) {  // more buckets than pixels: drawn coarser, so the page stays near the file's size
+            x = x.coarser(k);
+            counts = x.counts();
+            last = (last + 1 + k - 1) / k - 1;
+        }
         int n = Math.max(1, last + 1);
         int left = 44, right = 12, top = 54, bottom = 40, plotW = 300, plotH = 140;
         int width = left + plotW + right;

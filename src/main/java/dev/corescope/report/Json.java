@@ -116,17 +116,54 @@ public final class Json {
     }
 
     /**
-     * A temporary file is created 0600; the file it replaces keeps its own permissions, and a
-     * new one gets 0644 like any file a shell writes under the usual umask, so results can be shared.
+     * A temporary file is created 0600; the file it replaces keeps its own permissions and its
+     * owner and group (root replacing another user's file leaves it theirs), and a new one gets
+     * 0666 less this process's umask, as a shell's {@code >} would.
      */
     private static void keepOrShare(Path tmp, Path target) throws IOException {
         try {
-            var perms = Files.exists(target) ? Files.getPosixFilePermissions(target)
-                    : PosixFilePermissions.fromString("rw-r--r--");
-            Files.setPosixFilePermissions(tmp, perms);
-        } catch (UnsupportedOperationException e) {
+            if (Files.exists(target)) {
+                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
+                int uid = (Integer) Files.getAttribute(target, "unix:uid");
+                int gid = (Integer) Files.getAttribute(target, "unix:gid");
+                if (uid != (Integer) Files.getAttribute(tmp, "unix:uid") || gid != (Integer) Files.getAttribute(tmp, "unix:gid")) {
+                    try {
+                        Files.setAttribute(tmp, "unix:uid", uid);
+                        Files.setAttribute(tmp, "unix:gid", gid);
+                    } catch (IOException e) {
+                        // not root: a user can give a file away to no one, and the new file is theirs as before
+                    }
+                }
+            } else {
+                Files.setPosixFilePermissions(tmp, permissions(0666 & ~umask()));
+            }
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
             // not a POSIX file system: its defaults apply
         }
+    }
+
+    /** This process's umask from {@code /proc/self/status} ({@code Umask: 0022}); 022 when it cannot be read. */
+    static int umask() {
+        try {
+            return umask(Files.readAllLines(Path.of("/proc/self/status")));
+        } catch (IOException | RuntimeException e) {
+            return 022;
+        }
+    }
+
+    /** The umask a {@code /proc/<pid>/status} names; 022 when it names none. */
+    public static int umask(java.util.List<String> status) {
+        for (String line : status) {
+            if (line.startsWith("Umask:")) return Integer.parseInt(line.substring(6).strip(), 8) & 0777;
+        }
+        return 022;
+    }
+
+    private static java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions(int mode) {
+        StringBuilder sb = new StringBuilder();
+        String rwx = "rwx";
+        for (int bit = 8; bit >= 0; bit--) sb.append((mode & (1 << bit)) != 0 ? rwx.charAt(2 - bit % 3) : '-');
+        return PosixFilePermissions.fromString(sb.toString());
     }
 
     /**
@@ -149,12 +186,16 @@ public final class Json {
      */
     public static final long MAX_INPUT_BYTES = 256L << 20;
 
+    /** How many files {@link #readTreeChecked} read as a whole JSON tree: tests check that a good results file needs none. */
+    static final java.util.concurrent.atomic.LongAdder TREES_READ = new java.util.concurrent.atomic.LongAdder();
+
     /**
      * The JSON tree of {@code file}, whose size is checked first; a FIFO or {@code /dev/stdin}
      * is read through a stream that stops at {@link #MAX_INPUT_BYTES}. Anything that is not
      * readable JSON of that size is a {@link BadResultsFileException} saying why.
      */
     public static JsonNode readTreeChecked(Path file) {
+        TREES_READ.increment();
         if (!Files.exists(file)) throw new BadResultsFileException(file, "no such file");
         if (Files.isDirectory(file)) throw new BadResultsFileException(file, "is a directory, not a results file");
         if (!Files.isReadable(file)) throw new BadResultsFileException(file, "not readable");
@@ -213,7 +254,52 @@ public final class Json {
      * {@link BadResultsFileException} saying why.
      */
     public static ResultsFile readResultsChecked(Path file) {
-        return readResultsChecked(file, readTreeChecked(file));
+        return readResultsStreaming(file).orElseGet(() -> readResultsChecked(file, readTreeChecked(file)));
+    }
+
+    /**
+     * A results file bound straight from its bytes, without the JSON tree that
+     * {@link #readTreeChecked} builds (about ten times the file in the heap, issue 28): the
+     * common case, a well-formed {@code corescope-results/1} file, costs the model only. Empty
+     * when anything is not as expected (not an object, another schema, a type or shape Jackson
+     * or {@link ResultsShape} refuses, no {@code results}): the caller then reads the tree, whose
+     * path says exactly what is wrong. A file that cannot be read at all or is too large is
+     * refused here as there.
+     */
+    public static java.util.Optional<ResultsFile> readResultsStreaming(Path file) {
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) return java.util.Optional.empty();
+        ResultsFile f;
+        try {
+            if (Files.size(file) > MAX_INPUT_BYTES) throw tooLarge(file, Files.size(file));
+            try (InputStream in = new BoundedInput(new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16), file)) {
+                int first = firstByte(in);
+                if (first != '{') return java.util.Optional.empty();
+            }
+            try (InputStream in = new BoundedInput(Files.newInputStream(file), file)) {
+                f = MAPPER.readerFor(ResultsFile.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(in);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof BadResultsFileException bad) throw bad;
+            return java.util.Optional.empty();
+        }
+        if (f == null || !ResultsFile.SCHEMA.equals(f.schema()) || f.results().isEmpty()) return java.util.Optional.empty();
+        // the one inner list the model does not copy (List.copyOf refuses the others' nulls while binding)
+        if (f.layouts().stream().anyMatch(l -> l.rows() != null && l.rows().contains(null))) return java.util.Optional.empty();
+        try {
+            ResultsShape.check(file, f);
+        } catch (BadResultsFileException e) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(f);
+    }
+
+    /** The first byte that is not JSON white space, or -1. */
+    static int firstByte(InputStream in) throws IOException {
+        int b;
+        do {
+            b = in.read();
+        } while (b == ' ' || b == '\t' || b == '\n' || b == '\r');
+        return b;
     }
 
     /** {@link #readResultsChecked(Path)} of a tree already read from {@code file}. */

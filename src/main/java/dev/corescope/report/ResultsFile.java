@@ -31,7 +31,7 @@ public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                           MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models,
-                          JitterReport jitter, List<ClaimResult> claims) {
+                          JitterReport jitter, List<ClaimResult> claims, MachineSummary machine) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -72,6 +72,7 @@ public record ResultsFile(String schema, Environment environment,
         b.models.putAll(models);
         b.jitter = jitter;
         b.claims.addAll(claims);
+        b.machine = machine;
         return b;
     }
 
@@ -97,6 +98,7 @@ public record ResultsFile(String schema, Environment environment,
         private final Map<String, JsonNode> models = new LinkedHashMap<>();
         private JitterReport jitter;
         private final List<ClaimResult> claims = new ArrayList<>();
+        private MachineSummary machine;
 
         private Builder() {
         }
@@ -177,9 +179,15 @@ public record ResultsFile(String schema, Environment environment,
             return replace(this.claims, claims);
         }
 
+        /** The machine this file was measured on, summarised to compare machines ({@link MachineSummary#compute}). */
+        public Builder machine(MachineSummary machine) {
+            this.machine = machine;
+            return this;
+        }
+
         public ResultsFile build() {
             return new ResultsFile(schema, environment, results, layouts, histograms, matrix, failures, counters,
-                    topology, code, models, jitter, claims);
+                    topology, code, models, jitter, claims, machine);
         }
 
         private <T> Builder replace(List<T> to, List<T> from) {

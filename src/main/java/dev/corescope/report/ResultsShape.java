@@ -11,11 +11,23 @@ import java.util.List;
  * list holds entries. Jackson checks the types; this checks the shapes the types cannot say.
  * The first problem is a {@link BadResultsFileException} naming the field by its JSON path,
  * {@code matrix.values[1]: 1 values for 2 cpus}.
+ *
+ * <p>One check for every command that reads a results file ({@code report}, {@code compare},
+ * {@code export}, ...): the rows are checked as {@link RowIdentity} checks them (finite scores,
+ * errors and runs, samples at least 1, no row twice), {@code "results"} must be a list, and a
+ * matrix is at most {@link #MAX_MATRIX_CPUS} CPUs a side, so what a page draws stays
+ * proportional to the file (histograms are drawn coarser past {@link Histogram#MAX_BARS}).
  */
 public final class ResultsShape {
 
     private ResultsShape() {
     }
+
+    /**
+     * The most CPUs a side of a matrix may have: 512 (262,144 cells, a page of about 30 MB). A
+     * c2c run on a larger machine samples CPUs rather than measure every pair.
+     */
+    public static final int MAX_MATRIX_CPUS = 512;
 
     public static void check(Path file, ResultsFile f) {
         List<Result> results = f.results();
@@ -24,6 +36,7 @@ public final class ResultsShape {
             String at = "results[" + i + "]";
             if (r.benchmark() == null) throw new BadResultsFileException(file, at + " has no \"benchmark\"; every row names its family");
         }
+        RowIdentity.check(file, results);  // the same rows compare accepts, no others
         if (f.matrix() != null) matrix(file, "matrix", f.matrix());
         for (int i = 0; i < f.histograms().size(); i++) histogram(file, "histograms[" + i + "]", f.histograms().get(i));
         for (int i = 0; i < f.layouts().size(); i++) layout(file, "layouts[" + i + "]", f.layouts().get(i));
@@ -39,6 +52,11 @@ public final class ResultsShape {
      * lists cannot hold, so Jackson would name a Java constructor) is refused by its path.
      */
     public static void checkTree(Path file, JsonNode root) {
+        JsonNode rows = root.get("results");
+        if (rows == null || !rows.isArray()) {
+            throw new BadResultsFileException(file, "\"results\" is " + (rows == null ? "missing" : rows.isNull() ? "null" : "not a list")
+                    + "; a results file lists its rows there ([] when none)");
+        }
         for (String name : LISTS) {
             JsonNode list = root.get(name);
             if (list == null || !list.isArray()) continue;
@@ -60,6 +78,10 @@ public final class ResultsShape {
         if (m.cpus() == null) throw bad(file, at + ".cpus", "missing; a matrix lists its CPUs");
         if (m.values() == null) throw bad(file, at + ".values", "missing; a matrix has one row of values per CPU");
         int n = m.cpus().length;
+        if (n > MAX_MATRIX_CPUS) {
+            throw bad(file, at + ".cpus", n + " CPUs; corescope draws a matrix of at most " + MAX_MATRIX_CPUS
+                    + " CPUs a side (measure a sample of the CPUs on a machine this large)");
+        }
         for (int cpu : m.cpus()) if (cpu < 0) throw bad(file, at + ".cpus", "CPU " + cpu + " is negative");
         square(file, at + ".values", m.values(), n);
         if (m.errors() != null) square(file, at + ".errors", m.errors(), n);

@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.text.Terminal;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -117,7 +119,7 @@ public final class ResultsText {
         Map<String, List<String>> byReason = unavailable.entrySet().stream().collect(Collectors.groupingBy(
                 e -> e.getKey().replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"),
                 TreeMap::new, Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
-        byReason.forEach((why, events) -> sb.append("  n/a ").append(String.join(", ", events)).append(": ").append(why).append('\n'));
+        byReason.forEach((why, events) -> sb.append("  n/a ").append(Terminal.escape(String.join(", ", events))).append(": ").append(Terminal.escape(why)).append('\n'));
         return sb.toString();
     }
 
@@ -125,7 +127,7 @@ public final class ResultsText {
     public static String failures(List<ResultsFile.Failure> failures) {
         if (failures.isEmpty()) return "";
         StringBuilder sb = new StringBuilder("FAILED:\n");
-        for (ResultsFile.Failure f : failures) sb.append("  ").append(f.benchmark()).append(": ").append(f.reason()).append('\n');
+        for (ResultsFile.Failure f : failures) sb.append("  ").append(Terminal.escape(f.benchmark())).append(": ").append(Terminal.escape(f.reason())).append('\n');
         return sb.toString();
     }
 
@@ -149,7 +151,7 @@ public final class ResultsText {
                 : e.hardwareCounters() ? "available" : "not available: " + e.hardwareCountersReason());
         t.row("#   run", orUnknown(e.startedAt()) + " to " + orUnknown(e.endedAt()) + duration(e.startedAt(), e.endedAt()));
         StringBuilder sb = new StringBuilder(t.render(""));
-        if (e.warnings() != null) for (String w : e.warnings()) sb.append("# WARNING: ").append(w).append('\n');
+        if (e.warnings() != null) for (String w : e.warnings()) sb.append("# WARNING: ").append(Terminal.escape(w)).append('\n');
         return sb.toString();
     }
 

@@ -27,6 +27,12 @@ public final class RowIdentity {
      * {@link BadResultsFileException}.
      */
     public static ResultsFile read(Path file) {
+        // a corescope file with rows: bound without its JSON tree (the tree path below names what is wrong otherwise)
+        var streamed = Json.readResultsStreaming(file);
+        if (streamed.isPresent()) {
+            check(file, streamed.get().results());
+            return streamed.get();
+        }
         JsonNode tree = Json.readTreeChecked(file);
         if (tree.isArray()) {
             ResultsFile jmh = JmhJson.read(file, tree);

@@ -43,34 +43,30 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
     }
 
     /**
-     * The between-run allowance: for each {@code family/implementation}, the standard deviation of
-     * one run's mean on the log scale ({@code ln} of the ratio of two runs has twice its variance)
-     * and its degrees of freedom, measured between two tours of unchanged code
+     * The between-run allowance of every benchmark: the standard deviation of one run's mean on
+     * the log scale ({@code ln} of the ratio of two runs has twice its variance) and its degrees of
+     * freedom, measured between two tours of unchanged code
      * ({@code src/test/resources/results/tour-before.json} and {@code tour-after.json}, one fork per
      * row, recorded back to back on a 2-vCPU KVM guest shared with several builds: the noisiest
-     * machine we measured on). Each figure is {@code sqrt(sum(ln(after/before)^2) / 2n)} over the
-     * family's n timed rows, rounded up; {@code RunNoiseAllowanceTest} recomputes them. Every
-     * benchmark gets at least the figure over all 116 rows: a family is never assumed steadier
-     * than the rows together (a calibration under heavier load saw single cpumask runs differ by
-     * a factor of 11, far beyond cpumask's own figure from the tours), and families with fewer
-     * than 8 rows there have no figure of their own.
+     * machine we measured on), as {@code sqrt(sum(ln(after/before)^2) / 2n)} over all 116 timed
+     * rows, rounded up; {@code RunNoiseAllowanceTest} recomputes it. A family whose own rows there
+     * spread wider declares its own figure ({@link NoiseAllowance}, {@code BenchFamily.allowances()});
+     * a family is never assumed steadier than the rows together (a calibration under heavier load
+     * saw single runs differ by a factor of 11, far beyond some families' own figure from the tours).
      * A quiet machine varies far less: there the allowance is very conservative, and bench without
      * {@code --quick} measures the real figure.
      */
-    static final Map<String, double[]> ALLOWANCE = Map.of(
-            "cpumask/java", new double[]{0.23, 8},
-            "cpumask/native", new double[]{0.54, 16},
-            "cpupri/java", new double[]{1.27, 24},
-            "locks/java", new double[]{0.78, 30},
-            "locks/native", new double[]{0.96, 29});
-
-    /** The allowance of every other benchmark: all 116 timed rows of the two tours. */
     static final double[] ALLOWANCE_ANY = {0.90, 116};
 
-    /** The family the allowance of {@code poolKey} comes from: itself, or {@code all benchmarks}. */
-    static String allowanceKey(String poolKey) {
-        double[] a = ALLOWANCE.get(poolKey);
-        return a != null && a[0] > ALLOWANCE_ANY[0] ? poolKey : "all benchmarks";
+    /** The family the allowance of {@code poolKey} comes from: itself (when its own figure is wider), or {@code all benchmarks}. */
+    static String allowanceKey(String poolKey, java.util.List<NoiseAllowance> known) {
+        NoiseAllowance a = find(poolKey, known);
+        return a != null && a.logSd() > ALLOWANCE_ANY[0] ? poolKey : "all benchmarks";
+    }
+
+    private static NoiseAllowance find(String poolKey, java.util.List<NoiseAllowance> known) {
+        for (NoiseAllowance a : known) if (a.poolKey().equals(poolKey)) return a;
+        return null;
     }
 
     /**
@@ -86,16 +82,24 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
     /**
      * The run-to-run noise assumed for the rows of {@code poolKey} ({@code family/implementation})
      * when one run per side is all there is and nothing else measured or stated it. Its interval is
-     * wide (at 99.9% two single runs of locks/java must differ by a factor of about 54 to show),
+     * wide (at 99.9% two single runs must differ by a factor of about 74 to show),
      * so only effects far beyond what runs of unchanged code did on a loaded machine get a verdict;
      * smaller ones stay "not resolvable here".
      */
-    static RunNoise allowance(String poolKey) {
-        String of = allowanceKey(poolKey);
-        double[] a = of.equals(poolKey) ? ALLOWANCE.get(poolKey) : ALLOWANCE_ANY;
+    static RunNoise allowance(String poolKey, java.util.List<NoiseAllowance> known) {
+        String of = allowanceKey(poolKey, known);
+        NoiseAllowance own = find(poolKey, known);
+        double[] a = of.equals(poolKey) ? new double[]{own.logSd(), own.df()} : ALLOWANCE_ANY;
         return new RunNoise(a[0] * a[0], a[1], 0, String.format(java.util.Locale.ROOT,
                 "the between-run allowance of %s (log-scale sd %.2f, df %.0f: what two tours of unchanged code showed "
                         + "on a loaded 2-vCPU machine; docs/compare.md)", of, a[0], a[1]), true);
+    }
+
+    /** For an {@link #assumed} allowance: whose figure it is, {@code all benchmarks} or {@code family/implementation}. */
+    String allowanceOf() {
+        String from = "the between-run allowance of ";
+        if (!assumed || !source.startsWith(from)) return "";
+        return source.substring(from.length(), source.indexOf(" (", from.length()));
     }
 
     /** The degrees of freedom for JSON: null for a stated floor (infinite). */

@@ -90,7 +90,12 @@ public final class SeedVerdicts {
      * saved {@code claims} are grouped into verdicts.
      */
     public static List<Verdict> of(ResultsFile file, List<Claim> claims) {
-        List<ClaimResult> results = claims.isEmpty() ? file.claims() : evaluate(file, claims);
+        return of(file, claims, List.of());
+    }
+
+    /** {@link #of(ResultsFile, List)} with the families' own between-run allowances. */
+    public static List<Verdict> of(ResultsFile file, List<Claim> claims, List<NoiseAllowance> allowances) {
+        List<ClaimResult> results = claims.isEmpty() ? file.claims() : evaluate(file, claims, allowances);
         Map<String, List<ClaimResult>> bySeed = new LinkedHashMap<>();
         Map<String, String[]> names = new LinkedHashMap<>();
         for (ClaimResult r : results) {
@@ -110,12 +115,20 @@ public final class SeedVerdicts {
 
     /** Each claim whose family has rows in {@code file}, tested against it. */
     public static List<ClaimResult> evaluate(ResultsFile file, List<Claim> claims) {
+        return evaluate(file, claims, List.of());
+    }
+
+    /**
+     * Each claim whose family has rows in {@code file}, tested against it, with the families' own
+     * between-run allowances for rows whose noise nothing measured.
+     */
+    public static List<ClaimResult> evaluate(ResultsFile file, List<Claim> claims, List<NoiseAllowance> allowances) {
         Map<String, RunNoise> pools = RunNoise.pools(List.of(file.results()), RunNoise::shapeKey);
         Map<String, RunNoise> familyPools = RunNoise.pools(List.of(file.results()), RunNoise::poolKey);
         List<ClaimResult> out = new ArrayList<>();
         for (Claim c : claims) {
             if (file.results().stream().noneMatch(r -> r.benchmark().equals(c.family()))) continue;
-            out.add(test(file, c, pools, familyPools));
+            out.add(test(file, c, pools, familyPools, allowances));
         }
         return out;
     }
@@ -155,7 +168,8 @@ public final class SeedVerdicts {
     private record Pair(Result before, Result after) {
     }
 
-    private static ClaimResult test(ResultsFile file, Claim c, Map<String, RunNoise> pools, Map<String, RunNoise> familyPools) {
+    private static ClaimResult test(ResultsFile file, Claim c, Map<String, RunNoise> pools, Map<String, RunNoise> familyPools,
+                                    List<NoiseAllowance> allowances) {
         if (c.notTestable() != null) return result(c, Finding.NOT_TESTABLE, List.of(), notCounted(file, c), c.notTestable(), null, null, null);
         Claim.Rows sel = c.rows();
         List<Claim.Excluded> excluded = new ArrayList<>(sel.excluded());
@@ -188,7 +202,7 @@ public final class SeedVerdicts {
             } else {
                 noise = pools.get(RunNoise.shapeKey(b));
                 if (noise == null) noise = familyPools.get(RunNoise.poolKey(b));
-                if (noise == null && b.runs().size() <= 1 && a.runs().size() <= 1) noise = RunNoise.allowance(RunNoise.poolKey(b));
+                if (noise == null && b.runs().size() <= 1 && a.runs().size() <= 1) noise = RunNoise.allowance(RunNoise.poolKey(b), allowances);
             }
             Comparison.Row row = Comparison.row(b, a, noise);
             if (row.deltaPercent() == null) {

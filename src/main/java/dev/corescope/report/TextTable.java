@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.text.Terminal;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +30,8 @@ public final class TextTable {
         if (cells.length != header.length) {
             throw new IllegalArgumentException("row has " + cells.length + " cells, table has " + header.length + " columns");
         }
-        rows.add(Arrays.stream(cells).map(c -> c == null ? "" : String.valueOf(c)).toArray(String[]::new));
+        // a cell from a file or another process is one line with nothing a terminal would obey
+        rows.add(Arrays.stream(cells).map(c -> c == null ? "" : Terminal.escape(String.valueOf(c))).toArray(String[]::new));
         return this;
     }
 

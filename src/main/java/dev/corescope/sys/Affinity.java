@@ -90,6 +90,7 @@ public final class Affinity {
 
     /** {@code sched_setaffinity(pid, cpus)}. */
     public static void set(int pid, CpuMask cpus) {
+        if (pid == 0) Pinning.refuseVirtualThread();
         int words = Math.max(1, cpus.wordCount());
         long bytes = (long) words * 8;
         Scratch scratch = Scratch.forThisThread();
@@ -112,6 +113,7 @@ public final class Affinity {
      * with a {@link CpuNotAllowedException} before anything changes.
      */
     public static Pinning pin(CpuMask cpus) {
+        Pinning.refuseVirtualThread();
         if (cpus.isEmpty()) throw new IllegalArgumentException("cannot pin to an empty CPU set");
         CpuMask allowed = processAllowed();
         if (!cpus.isSubsetOf(allowed)) throw new CpuNotAllowedException(cpus.andNot(allowed), allowed);

@@ -239,7 +239,8 @@ final class TopologyReader {
             try {
                 return SysfsReader.parseList(text.get(), nbits);
             } catch (IllegalArgumentException e) {
-                r.problem(rel, "not a CPU list: " + e.getMessage());
+                // the path, never the content (a tree's file may be a link to anything)
+                r.problem(rel, "not a CPU list" + (e instanceof dev.corescope.cpumask.CpuMaskFormatException f ? " (" + SysfsReader.contentFree(f) + ")" : ""));
             }
         } else if (what != null) {
             warnings.add("no " + rel + ": " + what + " CPUs taken from the cpuN directories");

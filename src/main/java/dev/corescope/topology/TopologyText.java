@@ -1,5 +1,7 @@
 package dev.corescope.topology;
 
+import dev.corescope.text.Terminal;
+
 import dev.corescope.cpumask.CpuMask;
 
 import java.util.ArrayList;
@@ -61,7 +63,7 @@ public final class TopologyText {
                 }
             }
         }
-        for (String w : t.warnings()) sb.append("warning: ").append(w).append('\n');
+        for (String w : t.warnings()) sb.append("warning: ").append(Terminal.escape(w)).append('\n');
         sb.append(summaryLine(t)).append('\n');
         return sb.toString();
     }
@@ -69,7 +71,7 @@ public final class TopologyText {
     /** {@code Machine: AMD EPYC (2 of 2 possible CPUs online, 5.2 GiB memory)}. */
     static String machineLine(Topology t) {
         StringBuilder sb = new StringBuilder("Machine");
-        t.cpuModel().ifPresent(m -> sb.append(": ").append(m));
+        t.cpuModel().ifPresent(m -> sb.append(": ").append(Terminal.escape(m)));
         sb.append(" (").append(t.online().weight()).append(" of ").append(t.possible().weight()).append(" possible CPUs online");
         long mem = 0;
         boolean memKnown = !t.numaNodes().isEmpty();
@@ -82,7 +84,7 @@ public final class TopologyText {
     }
 
     private static void renderItem(StringBuilder sb, DisplayTree.Item item, int depth) {
-        sb.append("  ".repeat(depth)).append(item.label()).append('\n');
+        sb.append("  ".repeat(depth)).append(Terminal.escape(item.label())).append('\n');
         for (DisplayTree.Item c : item.children()) renderItem(sb, c, depth + 1);
     }
 

@@ -9,8 +9,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
+import java.nio.file.Files;
 import java.util.function.Supplier;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,6 +113,37 @@ class JmhCommandTest {
         assertEquals(1, c.run().err().lines().count(), c.run().err());
         assertTrue(c.jmhOut().contains("<failure>"), c.jmhOut());
         assertTrue(!c.jmhOut().contains("\tat "), "no stack trace without --debug: " + c.jmhOut());
+    }
+
+    /** A failed run never replaces a result file with less (issue 23, point 12): the old results stay. */
+    @Test
+    void aFailedRunKeepsTheResultFile() throws Exception {
+        Path keep = dir.resolve("keep.json");
+        Files.copy(Path.of("src/test/resources/results/jmh-calibration.json"), keep);
+        byte[] before = Files.readAllBytes(keep);
+        Captured c = capture(() -> CliRun.run("jmh", "C2cBenchmark", "-p", "cpus=0", "-f", "0", "-wi", "0", "-i", "1", "-r", "10ms",
+                "-rf", "json", "-rff", keep.toString()));
+        assertEquals(1, c.run().exitCode(), c.run().err() + c.jmhOut());
+        assertArrayEquals(before, Files.readAllBytes(keep), "the earlier results are kept");
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of("keep.json"), files.map(p -> p.getFileName().toString()).toList(), "no temporary file left");
+        }
+    }
+
+    @Test
+    void aPatternThatMatchesNothingCreatesNoResultFile() {
+        Path none = dir.resolve("none.json");
+        capture(() -> CliRun.run("jmh", "NoSuchBenchmark", "-f", "0", "-rf", "json", "-rff", none.toString())).run()
+                .badInput("no benchmark matches");
+        assertFalse(Files.exists(none));
+    }
+
+    /** {@code -p cpus=65000} (as {@code cpus=99} on a 2-CPU machine): refused before JMH starts a fork. */
+    @Test
+    void cpusOutsideTheUsableSetAreRefusedBeforeJmhRuns() {
+        Captured c = capture(() -> CliRun.run("jmh", "C2cBenchmark", "-p", "cpus=65000", "-f", "0"));
+        c.run().badInput("-p cpus=65000: CPU 65000 is not among the usable CPUs");
+        assertEquals("", c.jmhOut(), "JMH did not start");
     }
 
     @Test

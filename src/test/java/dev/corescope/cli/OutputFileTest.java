@@ -177,9 +177,65 @@ class OutputFileTest {
         Path ro = tmp.resolve("ro.json");
         Files.writeString(ro, "keep");
         assertTrue(ro.toFile().setWritable(false, false));
-        assumeTrue(!Files.isWritable(ro), "running as root: every file is writable");
+        // as root too: root may write anything, but a 0444 file says it is not to be replaced
         CliRun.run("topology", "--root", tree().toString(), "-o", ro.toString()).badInput("read-only");
         assertEquals("keep", Files.readString(ro));
+    }
+
+    /** A new file gets 0666 less the umask, as a shell's {@code >} would: umask 077 gives 0600, not 0644. */
+    @Test
+    void aNewFileTakesTheUmask() throws Exception {
+        Path out = tmp.resolve("private.json");
+        List<String> cmd = new ArrayList<>(List.of("/bin/sh", "-c", "umask 077 && exec \"$@\"", "sh",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "topology", "--root", tree().toString(), "-o", out.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), said);
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
+        assertEquals(077, dev.corescope.report.Json.umask(List.of("Name:\tx", "Umask:\t0077")));
+    }
+
+    /** Root replacing another user's file leaves it theirs (owner, group and mode kept). */
+    @Test
+    void rootReplacingAnotherUsersFileLeavesItTheirs() throws Exception {
+        assumeTrue(isRoot(), "needs root to give a file to another user");
+        Path theirs = tmp.resolve("theirs.txt");
+        Files.writeString(theirs, "old");
+        Files.setAttribute(theirs, "unix:uid", 54321);
+        Files.setAttribute(theirs, "unix:gid", 54322);
+        assertEquals(0, CliRun.run("topology", "--root", tree().toString(), "-o", theirs.toString()).exitCode());
+        assertTrue(Files.readString(theirs).contains("CPUs"), "replaced");
+        assertEquals(54321, (Integer) Files.getAttribute(theirs, "unix:uid"));
+        assertEquals(54322, (Integer) Files.getAttribute(theirs, "unix:gid"));
+    }
+
+    /**
+     * In a sticky folder anyone may write, a link another user planted is not followed (as
+     * fs.protected_symlinks): it cannot aim root's output at root's own files. A link of this
+     * user's own is followed as before.
+     */
+    @Test
+    void aLinkAnotherUserPlantedInAStickyFolderIsRefused() throws Exception {
+        assumeTrue(isRoot(), "needs root to make a link of another user");
+        Path shared = Files.createDirectory(tmp.resolve("shared"));
+        assertTrue(run("chmod", "1777", shared.toString()));
+        Path victim = tmp.resolve("victim.txt");
+        Files.writeString(victim, "precious");
+        Path planted = Files.createSymbolicLink(shared.resolve("out.txt"), victim);
+        assertTrue(run("chown", "-h", "54321", planted.toString()));
+        CliRun.run("topology", "--root", tree().toString(), "-o", planted.toString()).badInput("protected_symlinks");
+        assertEquals("precious", Files.readString(victim));
+        Path mine = Files.createSymbolicLink(shared.resolve("mine.txt"), victim);
+        assertEquals(0, CliRun.run("topology", "--root", tree().toString(), "-o", mine.toString()).exitCode());
+        assertTrue(Files.isSymbolicLink(mine));
+        assertTrue(Files.readString(victim).contains("CPUs"), "one's own link is followed");
+    }
+
+    private static boolean isRoot() throws Exception {
+        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
     }
 
     /** Runs {@link Main#main} in a child JVM with stdout going to {@code stdout}. */

@@ -113,6 +113,19 @@ class RunScriptTest {
                 "pin's command's own options are not corescope's");
     }
 
+    /** Issue 28: report and compare run with the serial GC (peak RSS near the live set), unless the user names a GC. */
+    @Test
+    void reportAndCompareGetTheSerialGc() throws Exception {
+        assertTrue(javaArgs("", "compare", "a.json", "b.json").contains("-XX:+UseSerialGC"));
+        clearRecordedArgs();
+        assertTrue(javaArgs("", "report", "a.json", "-o", "x.html").contains("-XX:+UseSerialGC"));
+        clearRecordedArgs();
+        List<String> own = javaArgs("-XX:+UseParallelGC", "compare", "a.json", "b.json");
+        assertFalse(own.contains("-XX:+UseSerialGC"), own.toString());
+        clearRecordedArgs();
+        assertFalse(javaArgs("", "bench", "c2c").contains("-XX:+UseSerialGC"), "benchmarks keep the JVM's default GC");
+    }
+
     private static String cacheOf(List<String> args) {
         return args.stream().filter(a -> a.startsWith("-XX:AOTCache=")).findFirst().orElseThrow(() -> new AssertionError(args.toString()));
     }

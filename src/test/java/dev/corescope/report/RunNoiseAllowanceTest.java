@@ -45,7 +45,9 @@ class RunNoiseAllowanceTest {
                 s[1]++;
             }
         }
-        RunNoise.ALLOWANCE.forEach((k, v) -> {
+        Map<String, double[]> own = new java.util.HashMap<>();
+        for (NoiseAllowance n : dev.corescope.bench.Families.allowances()) own.put(n.poolKey(), new double[]{n.logSd(), n.df()});
+        own.forEach((k, v) -> {
             double[] s = sums.get(k);
             assertNotNull(s, k + " has no rows in the tours it is said to come from");
             double sigma = Math.sqrt(s[0] / (2 * s[1]));
@@ -58,13 +60,14 @@ class RunNoiseAllowanceTest {
         assertTrue(RunNoise.ALLOWANCE_ANY[0] >= sigma && RunNoise.ALLOWANCE_ANY[0] < sigma + 0.01, "all rows: " + sigma);
         assertEquals(all[1], RunNoise.ALLOWANCE_ANY[1]);
         sums.forEach((k, s) -> {
-            if (!k.equals("all") && s[1] >= 8) assertTrue(RunNoise.ALLOWANCE.containsKey(k), k + " has 8+ rows but no figure of its own");
+            if (!k.equals("all") && s[1] >= 8) assertTrue(own.containsKey(k), k + " has 8+ rows but no figure of its own");
         });
     }
 
     @Test
     void twoToursOfUnchangedCodeDifferInNoRow() throws Exception {
-        Comparison c = Comparison.of(BEFORE.toString(), Json.readResults(BEFORE), AFTER.toString(), Json.readResults(AFTER));
+        Comparison c = Comparison.of(BEFORE.toString(), List.of(Json.readResults(BEFORE)), AFTER.toString(), List.of(Json.readResults(AFTER)), null,
+                dev.corescope.bench.Families.allowances());
         long timed = c.rows().stream().filter(r -> r.noiseFloorPercent() == null || r.noiseFloorPercent() != 0).count();
         List<Comparison.Row> flagged = c.rows().stream()
                 .filter(r -> Comparison.SIGNIFICANT.equals(r.finding()) && (r.noiseFloorPercent() == null || r.noiseFloorPercent() != 0)).toList();
@@ -76,7 +79,7 @@ class RunNoiseAllowanceTest {
 
     @Test
     void anEffectFarBeyondTheAllowanceGetsAVerdictWithAWideInterval() throws Exception {
-        Comparison.Row huge = Comparison.row(single("nosuch", "java", 10), single("nosuch", "java", 10_000), RunNoise.allowance("nosuch/java"));
+        Comparison.Row huge = Comparison.row(single("nosuch", "java", 10), single("nosuch", "java", 10_000), RunNoise.allowance("nosuch/java", List.of()));
         assertEquals(Comparison.SIGNIFICANT, huge.finding(), huge.reason());
         assertEquals("worse", huge.verdict());
         assertTrue(huge.ciLowPercent() > 100 && huge.ciLowPercent() < 99_900 && huge.ciHighPercent() > 99_900, huge.effectText());
@@ -85,7 +88,7 @@ class RunNoiseAllowanceTest {
     @Test
     void aChangeWithinTheAllowanceStaysNotResolvable() {
         // 3x for cpumask/java: its own figure from the tours is smaller than all rows' (factor 74), which wins ...
-        Comparison.Row row = Comparison.row(single("cpumask", "java", 10), single("cpumask", "java", 30), RunNoise.allowance("cpumask/java"));
+        Comparison.Row row = Comparison.row(single("cpumask", "java", 10), single("cpumask", "java", 30), RunNoise.allowance("cpumask/java", dev.corescope.bench.Families.allowances()));
         assertEquals(Comparison.NOT_RESOLVABLE, row.finding(), row.reason());
         assertEquals("untested", row.verdict());
         assertNull(row.significant());
@@ -93,7 +96,7 @@ class RunNoiseAllowanceTest {
         assertTrue(row.reason().startsWith("one run per side, so the run-to-run error is unknown; the change is within the between-run "
                 + "allowance of all benchmarks (single runs of unchanged code may differ by a factor of 74 at 99.9%)"), row.reason());
         // ... and 300x for cpupri/java, whose own figure is wider (a factor of about 800).
-        Comparison.Row cpupri = Comparison.row(single("cpupri", "java", 10), single("cpupri", "java", 3000), RunNoise.allowance("cpupri/java"));
+        Comparison.Row cpupri = Comparison.row(single("cpupri", "java", 10), single("cpupri", "java", 3000), RunNoise.allowance("cpupri/java", dev.corescope.bench.Families.allowances()));
         assertEquals(Comparison.NOT_RESOLVABLE, cpupri.finding(), cpupri.reason());
         assertTrue(cpupri.reason().contains("allowance of cpupri/java"), cpupri.reason());
     }

@@ -1,15 +1,313 @@
 package dev.corescope.report;
 
 import dev.corescope.bench.Families;
+import org.apache.commons.math3.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * The finding rules, property style: results files built here with a known effect and a known
+ * run-to-run spread, tested against claims built here, and A/A pairs of real runs.
+ */
 class SeedVerdictsTest {
+
+    private static final String FAMILY = "fam";
+
+    /**
+     * A row of {@code forks} runs around {@code mean}, each run's mean off by a relative
+     * {@code spread} drawn from {@code random}, each run's iterations with a 0.5% spread.
+     */
+    static Result row(String variant, String impl, Map<String, Object> params, double mean, int forks, double spread, Random random) {
+        List<Run> runs = new ArrayList<>();
+        double sum = 0;
+        for (int i = 0; i < forks; i++) {
+            double m = mean * (1 + spread * random.nextGaussian());
+            runs.add(new Run(m, 10, m * 0.005));
+            sum += m;
+        }
+        return withError(Result.builder().benchmark(FAMILY).variant(variant).implementation(impl).metric("op").unit("ns/op")
+                .score(sum / forks).samples(10L * forks).cpus("0").params(params).runs(forks > 1 ? runs : null).build(), runs);
+    }
+
+    /** The row's error as JMH gives it: the 99.9% half-width of the iterations' mean. */
+    static Result withError(Result r, List<Run> runs) {
+        double within = RunNoise.withinVariance(runs);
+        double t = new TDistribution(null, r.samples() - 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
+        return r.toBuilder().error(Math.sqrt(within) * t).build();
+    }
+
+    static Claim claim(Claim.Direction direction, Double size, Claim.Scale scale, String... implementations) {
+        return new Claim(FAMILY + ".claim", FAMILY, "a seed", "the patch makes it faster", "time per call",
+                scale == Claim.Scale.ABSOLUTE ? "ns per call" : "%", direction, size, scale, "the seed's machine",
+                Claim.Rows.of(FAMILY, "op", "old", "new", implementations.length == 0 ? new String[]{"java"} : implementations), null);
+    }
+
+    static ResultsFile file(List<Result> rows) {
+        return ResultsFile.builder().results(rows).build();
+    }
+
+    static ClaimResult test(ResultsFile f, Claim c) {
+        List<ClaimResult> r = SeedVerdicts.evaluate(f, List.of(c));
+        assertEquals(1, r.size());
+        return r.getFirst();
+    }
+
+    /** {@code configs} configurations, each old at 10 ns and new at {@code 10 * (1 + change)}, 3 forks each. */
+    static ResultsFile changed(int configs, double change, double spread, long seed) {
+        Random random = new Random(seed);
+        List<Result> rows = new ArrayList<>();
+        for (int i = 0; i < configs; i++) {
+            rows.add(row("old", "java", Map.of("n", i), 10, 3, spread, random));
+            rows.add(row("new", "java", Map.of("n", i), 10 * (1 + change), 3, spread, random));
+        }
+        return file(rows);
+    }
+
+    @Test
+    void aSlowerVariantContradictsAFasterClaimForManySizesOfSlowdown() {
+        for (double slower : new double[]{0.05, 0.10, 0.30, 1.0, 3.0}) {
+            for (long seed = 1; seed <= 5; seed++) {
+                ResultsFile f = changed(4, slower, 0.002, seed);
+                for (Claim c : List.of(claim(Claim.Direction.LESS, 20.0, Claim.Scale.RELATIVE),
+                        claim(Claim.Direction.LESS, 1.2, Claim.Scale.ABSOLUTE),
+                        claim(Claim.Direction.LESS, null, Claim.Scale.ABSOLUTE))) {
+                    ClaimResult r = test(f, c);
+                    assertEquals(Finding.CONTRADICTS, r.finding(), slower + " slower, claim " + c.claimedText() + ": " + r.reason());
+                    {
+                        assertTrue(r.reason().contains("opposite direction"), slower + ": " + r.reason());
+                        assertTrue(r.effect() > 0 && r.low() > 0, "measured in the claim's unit, slower is positive: " + r);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aMixedFileNeverSupports() {
+        for (long seed = 1; seed <= 20; seed++) {
+            Random random = new Random(seed);
+            List<Result> rows = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                double change = i % 2 == 0 ? -0.30 : 0.30;
+                rows.add(row("old", "java", Map.of("n", i), 10, 3, 0.002, random));
+                rows.add(row("new", "java", Map.of("n", i), 10 * (1 + change), 3, 0.002, random));
+            }
+            for (Claim c : List.of(claim(Claim.Direction.LESS, 30.0, Claim.Scale.RELATIVE), claim(Claim.Direction.LESS, null, Claim.Scale.RELATIVE),
+                    claim(Claim.Direction.MORE, 3.0, Claim.Scale.ABSOLUTE))) {
+                ClaimResult r = test(file(rows), c);
+                assertNotEquals(Finding.SUPPORTS, r.finding(), r.reason());
+                assertNotEquals(Finding.SUPPORTS_SMALLER, r.finding(), r.reason());
+                assertNotEquals(Finding.SUPPORTS_LARGER, r.finding(), r.reason());
+                assertEquals(Finding.INCONCLUSIVE, r.finding(), r.reason());
+                assertTrue(r.reason().contains("the rows split: 4 supports") && r.reason().contains("4 contradicts"), r.reason());
+            }
+        }
+    }
+
+    @Test
+    void aLargeEffectAgainstASmallClaimIsLargerThanClaimedAndASmallOneSmaller() {
+        ResultsFile f = changed(3, -0.50, 0.002, 7);
+        ClaimResult r = test(f, claim(Claim.Direction.LESS, 0.6, Claim.Scale.RELATIVE));
+        assertEquals(Finding.SUPPORTS_LARGER, r.finding(), r.reason());
+        assertTrue(r.effectPercent() < -45 && r.claimedSize() == 0.6, r.toString());
+        ClaimResult abs = test(f, claim(Claim.Direction.LESS, 1.2, Claim.Scale.ABSOLUTE));
+        assertEquals(Finding.SUPPORTS_LARGER, abs.finding(), abs.reason());
+        assertTrue(abs.effect() < -4.5 && abs.effect() > -5.5, "-50% of 10 ns is about -5 ns per call: " + abs.effect());
+        assertTrue(SeedVerdicts.measuredText(abs).matches("-[0-9.]+ ns per call \\(-[0-9.]+%\\), the largest of 3 rows, 99\\.9% interval "
+                + "-[0-9.]+\\.\\.-[0-9.]+ ns per call \\(-[0-9.]+\\.\\.-[0-9.]+%\\)"), "both ways: " + SeedVerdicts.measuredText(abs));
+
+        ClaimResult small = test(changed(3, -0.02, 0.002, 8), claim(Claim.Direction.LESS, 1.2, Claim.Scale.ABSOLUTE));
+        assertEquals(Finding.SUPPORTS_SMALLER, small.finding(), small.reason());
+        ClaimResult within = test(changed(3, -0.10, 0.002, 9), claim(Claim.Direction.LESS, 1.2, Claim.Scale.ABSOLUTE));
+        assertEquals(Finding.SUPPORTS, within.finding(), "1 ns against a claimed 1.2 ns: " + within.reason());
+    }
+
+    @Test
+    void anIntervalHoldingZeroAndTheClaimIsInconclusiveWithTheRunsNeeded() {
+        ResultsFile f = changed(1, -0.05, 0.05, 3);
+        ClaimResult r = test(f, claim(Claim.Direction.LESS, 5.0, Claim.Scale.RELATIVE));
+        assertEquals(Finding.INCONCLUSIVE, r.finding(), r.reason());
+        assertTrue(r.lowPercent() < -2.5 && r.highPercent() > 0, r.toString());
+        assertNotNull(r.runsNeeded(), r.reason());
+        assertTrue(r.runsNeeded() > 3, "more than the 3 forks behind it: " + r.runsNeeded());
+        assertTrue(r.smallestEffect() > 2.5, "the run could not see half the claim: " + r.smallestEffect());
+        assertTrue(r.reason().contains("about " + r.runsNeeded() + " runs (forks) per side would resolve the claimed -5%"), r.reason());
+
+        // the runs-needed figure does resolve it: the same spread with that many forks decides
+        ResultsFile more = ResultsFile.builder().results(List.of(row("old", "java", Map.of(), 10, r.runsNeeded() * 2, 0.05, new Random(4)),
+                row("new", "java", Map.of(), 9.5, r.runsNeeded() * 2, 0.05, new Random(5)))).build();
+        assertNotEquals(Finding.INCONCLUSIVE, test(more, claim(Claim.Direction.LESS, 5.0, Claim.Scale.RELATIVE)).finding());
+    }
+
+    @Test
+    void anEffectWellShortOfTheClaimContradictsItByEquivalence() {
+        ResultsFile f = changed(2, 0.0, 0.002, 11);
+        ClaimResult r = test(f, claim(Claim.Direction.LESS, 30.0, Claim.Scale.RELATIVE));
+        assertEquals(Finding.CONTRADICTS, r.finding(), r.reason());
+        assertTrue(r.reason().contains("no effect as large as claimed"), r.reason());
+    }
+
+    @Test
+    void oneRunPerSideIsNotMeasuredInsteadOfAUselessInterval() {
+        Random random = new Random(1);
+        ResultsFile f = file(List.of(row("old", "java", Map.of(), 10, 1, 0, random), row("new", "java", Map.of(), 9, 1, 0, random)));
+        ClaimResult r = test(f, claim(Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE));
+        assertEquals(Finding.INCONCLUSIVE, r.finding(), r.reason());
+        assertEquals(false, r.measured());
+        assertNull(r.low(), "no -99..+6962% interval");
+        assertTrue(SeedVerdicts.measuredText(r).endsWith("interval not measured (one run per side)"), SeedVerdicts.measuredText(r));
+        assertTrue(r.reason().contains("not measured (one run per side)"), r.reason());
+        // ... but a change far beyond the between-run allowance is found even so
+        ResultsFile huge = file(List.of(row("old", "java", Map.of(), 1000, 1, 0, random), row("new", "java", Map.of(), 5, 1, 0, random)));
+        assertEquals(Finding.SUPPORTS_LARGER, test(huge, claim(Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE)).finding());
+    }
+
+    @Test
+    void rowsThatDoNotCountAreListedWithTheirReasonAndNoneLeftIsNotTestable() {
+        ResultsFile f = changed(2, -0.5, 0.002, 1);
+        Claim c = new Claim("x", FAMILY, "s", "w", "q", "ns per call", Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE, null,
+                Claim.Rows.of(FAMILY, "op", "old", "new", "java").excluding(null, Map.of("n", List.of("0")), "a synthetic case"), null);
+        ClaimResult r = test(f, c);
+        assertEquals(1, r.rows().size());
+        assertEquals(List.of(new ClaimResult.NotCounted("java", Map.of("n", 0), "a synthetic case")), r.notCounted());
+        Claim none = new Claim("x", FAMILY, "s", "w", "q", "ns per call", Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE, null,
+                Claim.Rows.of(FAMILY, "op", "old", "new", "java").excluding("java", Map.of(), "the stand-in differs"), null);
+        ClaimResult n = test(f, none);
+        assertEquals(Finding.NOT_TESTABLE, n.finding());
+        assertTrue(n.reason().contains("2 rows: the stand-in differs"), n.reason());
+    }
+
+    @Test
+    void aSpeedFindingInCHoldsOnlyWhereBothCodeLayoutsAgree() {
+        Random random = new Random(2);
+        List<Result> rows = new ArrayList<>();
+        for (String layout : List.of("align64", "align32")) {
+            double after = layout.equals("align64") ? 9.0 : 10.5;
+            rows.add(row("old", "native", Map.of("layout", layout), 10, 1, 0, random));
+            rows.add(row("new", "native", Map.of("layout", layout), after, 1, 0, random));
+        }
+        Claim c = new Claim("x", FAMILY, "s", "w", "q", "ns per call", Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE, null,
+                Claim.Rows.of(FAMILY, "op", "old", "new", "native").interleaved("layout", "native"), null);
+        ClaimResult r = test(file(rows), c);
+        assertEquals(Finding.INCONCLUSIVE, r.finding(), r.reason());
+        assertTrue(r.reason().contains("2 layouts (align64, align32)"), r.reason());
+        assertEquals(Finding.SUPPORTS, r.rows().getFirst().finding());
+        assertEquals(Finding.CONTRADICTS, r.rows().get(1).finding());
+    }
+
+    @Test
+    void theSeedsSummaryFollowsFromItsClaims() {
+        ClaimResult s = result(Finding.SUPPORTS), c = result(Finding.CONTRADICTS), n = result(Finding.NOT_TESTABLE),
+                i = result(Finding.INCONCLUSIVE), d = result(Finding.SUPPORTS_SMALLER);
+        assertEquals("partly supported: 1 of 3 claims supported, 2 not testable here", SeedVerdicts.summary(List.of(s, n, n)));
+        assertEquals("supported: 2 of 2 claims supported", SeedVerdicts.summary(List.of(s, s)));
+        assertEquals("mixed: 1 of 2 claims supported, 1 contradicted", SeedVerdicts.summary(List.of(s, c)));
+        assertEquals("partly contradicted: 1 of 2 claims contradicted, 1 not testable here", SeedVerdicts.summary(List.of(c, n)));
+        assertEquals("contradicted: 1 of 1 claim contradicted", SeedVerdicts.summary(List.of(c)));
+        assertEquals("inconclusive: 1 of 2 claims inconclusive, 1 not testable here", SeedVerdicts.summary(List.of(i, n)));
+        assertEquals("not testable here: 1 of 1 claim not testable here", SeedVerdicts.summary(List.of(n)));
+        assertEquals("partly supported: 1 of 2 claims supported in direction only (size off), 1 inconclusive",
+                SeedVerdicts.summary(List.of(d, i)));
+    }
+
+    private static ClaimResult result(Finding f) {
+        return new ClaimResult("i", FAMILY, "s", "w", "q", "u", Claim.Direction.LESS, Claim.Scale.ABSOLUTE, null, "lower", null, f,
+                null, null, null, null, null, null, false, null, null, "", null, null);
+    }
+
+    /**
+     * A/A: rows of unchanged code on both sides. (1) The two committed tours
+     * ({@code tour-before.json}, {@code tour-after.json}: one fork per row, recorded back to back),
+     * every timed row of the first as the baseline of the same row of the second. (2) The full
+     * run's Java rows with 3 forks ({@code docs/results/bench-all.json}), split three ways into 2
+     * forks against the third. Every claim of a direction (both directions) and of a size (0.6%,
+     * 5%, 30%, both directions) is tested; at most 1% may support or contradict by direction.
+     * An A/A pair whose interval excludes a claimed size is rightly "no effect as large as
+     * claimed" (the change is none), so the equivalence test's contradicts is not counted here.
+     */
+    @Test
+    void aToAPairsOfRealRunsAlmostNeverSupportOrContradict() throws Exception {
+        List<List<Result[]>> sets = List.of(tours(), forkSplits());
+        int claims = 0, decided = 0;
+        EnumMap<Finding, Integer> seen = new EnumMap<>(Finding.class);
+        List<String> wrong = new ArrayList<>();
+        for (List<Result[]> pairs : sets) {
+            assertTrue(pairs.size() > 60, "enough A/A pairs: " + pairs.size());
+            for (Result[] p : pairs) {
+                ResultsFile f = file(List.of(p[0], p[1]));
+                for (Claim.Direction dir : Claim.Direction.values()) {
+                    for (Double size : new Double[]{null, 0.6, 5.0, 30.0}) {
+                        Claim c = new Claim("aa", p[0].benchmark(), "s", "w", "q", "%", dir, size, Claim.Scale.RELATIVE, null,
+                                Claim.Rows.of(p[0].benchmark(), p[0].metric(), "A", "B", p[0].implementation()), null);
+                        ClaimResult r = test(f, c);
+                        claims++;
+                        seen.merge(r.finding(), 1, Integer::sum);
+                        boolean direction = switch (r.finding()) {
+                            case SUPPORTS, SUPPORTS_SMALLER, SUPPORTS_LARGER -> true;
+                            case CONTRADICTS -> !r.reason().contains("no effect as large as claimed");
+                            default -> false;
+                        };
+                        if (direction) {
+                            decided++;
+                            wrong.add(p[0].key().label() + " " + c.claimedText() + ": " + r.finding() + " " + r.effectPercent());
+                        }
+                    }
+                }
+            }
+        }
+        System.out.println("A/A: " + claims + " claims, " + decided + " decided by direction; findings " + seen);
+        assertTrue(decided <= claims / 100, decided + " of " + claims + " A/A claims decided " + seen + ": " + wrong);
+        assertTrue(claims > 1000, "claims tested: " + claims);
+    }
+
+    /** Every timed row of tour-before against the same row of tour-after, renamed A and B. */
+    private static List<Result[]> tours() throws Exception {
+        ResultsFile a = Json.readResults(Path.of("src/test/resources/results/tour-before.json"));
+        ResultsFile b = Json.readResults(Path.of("src/test/resources/results/tour-after.json"));
+        Map<RowKey, Result> after = new java.util.HashMap<>();
+        for (Result r : b.results()) after.put(r.key(), r);
+        List<Result[]> out = new ArrayList<>();
+        for (Result r : a.results()) {
+            Result s = after.get(r.key());
+            if (s == null || r.error() != null && r.error() == 0.0) continue;
+            out.add(new Result[]{r.toBuilder().variant("A").build(), s.toBuilder().variant("B").build()});
+        }
+        return out;
+    }
+
+    /** The full run's 3-fork Java rows: forks {i, j} against fork k, for each k. */
+    private static List<Result[]> forkSplits() throws Exception {
+        ResultsFile full = Json.readResults(Path.of("docs/results/bench-all.json"));
+        List<Result[]> out = new ArrayList<>();
+        for (Result r : full.results()) {
+            if (r.runs().size() != 3) continue;
+            for (int k = 0; k < 3; k++) {
+                List<Run> two = new ArrayList<>(r.runs());
+                Run one = two.remove(k);
+                out.add(new Result[]{side(r, "A", two), side(r, "B", List.of(one))});
+            }
+        }
+        return out;
+    }
+
+    private static Result side(Result r, String variant, List<Run> runs) {
+        double mean = runs.stream().mapToDouble(Run::mean).average().orElseThrow();
+        long n = runs.stream().mapToLong(Run::n).sum();
+        Result x = r.toBuilder().variant(variant).score(mean).samples(n).runs(runs.size() > 1 ? runs : null).build();
+        return withError(x, runs);
+    }
 
     @Test
     void aQuickTourNamesEachSeedsClaimsAndTheirFindings() throws Exception {
@@ -19,8 +317,11 @@ class SeedVerdictsTest {
         String text = SeedVerdicts.text(v, 120);
         assertTrue(text.lines().allMatch(l -> l.length() <= 120), text);
         assertTrue(text.startsWith("Verdicts"), text);
-        System.out.println(text);
-        ResultsFile full = Json.readResults(Path.of("docs/results/bench-all.json"));
-        System.out.println(SeedVerdicts.text(SeedVerdicts.of(full, Families.claims()), 120));
+        for (SeedVerdicts.Verdict x : v) {
+            assertTrue(text.contains(x.line()), "each seed's line: " + x.line());
+            for (ClaimResult c : x.claims()) assertTrue(text.contains(c.finding().words()), c.id());
+        }
+        assertTrue(text.contains("| " + Finding.INCONCLUSIVE.words() + ":"), "a legend of the words at first use");
+        assertTrue(!text.contains("significant") && !text.contains("no change detectable"), "row-level words only: " + text);
     }
 }

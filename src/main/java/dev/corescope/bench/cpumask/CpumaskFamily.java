@@ -67,6 +67,19 @@ public final class CpumaskFamily implements BenchFamily {
         return out;
     }
 
+    /**
+     * How far single runs of this family's unchanged code were apart between the two committed tours
+     * ({@code src/test/resources/results/tour-before.json}, {@code tour-after.json}, one fork per row, a
+     * loaded 2-vCPU KVM guest): per implementation, {@code sqrt(sum(ln(after/before)^2) / 2n)} over its n
+     * timed rows, rounded up, with n degrees of freedom ({@code RunNoiseAllowanceTest} recomputes them).
+     * The report uses a figure only where it is wider than the one over all benchmarks.
+     */
+    @Override
+    public List<dev.corescope.report.NoiseAllowance> allowances() {
+        return List.of(new dev.corescope.report.NoiseAllowance("cpumask", "java", 0.23, 8),
+                new dev.corescope.report.NoiseAllowance("cpumask", "native", 0.54, 16));
+    }
+
     /** Seed's claims, as data: {@link CpumaskClaims}. */
     @Override
     public List<dev.corescope.report.Claim> claims() {

@@ -69,6 +69,18 @@ public final class CpupriFamily implements BenchFamily {
                 new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_writer", null, Map.of("metric", "set")));
     }
 
+    /**
+     * How far single runs of this family's unchanged code were apart between the two committed tours
+     * ({@code src/test/resources/results/tour-before.json}, {@code tour-after.json}, one fork per row, a
+     * loaded 2-vCPU KVM guest): per implementation, {@code sqrt(sum(ln(after/before)^2) / 2n)} over its n
+     * timed rows, rounded up, with n degrees of freedom ({@code RunNoiseAllowanceTest} recomputes them).
+     * The report uses a figure only where it is wider than the one over all benchmarks.
+     */
+    @Override
+    public List<dev.corescope.report.NoiseAllowance> allowances() {
+        return List.of(new dev.corescope.report.NoiseAllowance("cpupri", "java", 1.27, 24));
+    }
+
     /** Seed's claims, as data: {@link CpupriClaims}. */
     @Override
     public List<dev.corescope.report.Claim> claims() {

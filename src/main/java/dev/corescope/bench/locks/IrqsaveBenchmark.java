@@ -30,6 +30,15 @@ import java.util.concurrent.TimeUnit;
  * <p>APPROACH 1, {@link #spinLockIrqsave()}: one out-of-line helper blocks and locks, another
  * unlocks and restores, as the kernel's {@code _raw_spin_lock_irqsave} is one function.
  *
+ * <p>APPROACH 1b, {@link #spinLockIrqsavePushf()}: the second stand-in, what
+ * {@code local_irq_save()}/{@code local_irq_restore()} ran on the seed's kernel without the
+ * {@code cli} (which faults in ring 3): {@code pushfq; pop} before the lock, {@code push; popfq}
+ * after the unlock. Java cannot run those instructions, so each is a critical downcall
+ * ({@link LocksTwins#localIrqSave()}, {@link LocksTwins#localIrqRestore(long)}) around the Java
+ * SpinLock: two downcalls per element, whose cost the {@code function_call call=downcall_critical}
+ * row shows; the C twin ({@code cs_locks_spin_lock_irqsave_pushf}) runs the same instructions
+ * with no downcall, and is the row to compare with the seed.
+ *
  * <p>APPROACH 2, {@link #irqsaveManual()}: the mask saved inline, then the lock.
  *
  * <p>APPROACH 3, {@link #irqDisableSpinLock()}: block without saving, lock, unlock, unblock the
@@ -91,6 +100,14 @@ public class IrqsaveBenchmark extends PinnedBenchmark {
     }
 
     @Benchmark
+    public long spinLockIrqsavePushf() {
+        long flags = spinLockIrqsavePushf(lock);
+        long c = ++count;
+        spinUnlockIrqrestorePushf(lock, flags);
+        return c;
+    }
+
+    @Benchmark
     public long irqsaveManual() {
         mask.blockSaving();
         lock.lock();
@@ -114,6 +131,19 @@ public class IrqsaveBenchmark extends PinnedBenchmark {
     static void spinLockIrqsave(SpinLock lock, SignalMask flags) {
         flags.blockSaving();
         lock.lock();
+    }
+
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+    static long spinLockIrqsavePushf(SpinLock lock) {
+        long flags = LocksTwins.localIrqSave();
+        lock.lock();
+        return flags;
+    }
+
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+    static void spinUnlockIrqrestorePushf(SpinLock lock, long flags) {
+        lock.unlock();
+        LocksTwins.localIrqRestore(flags);
     }
 
     @CompilerControl(CompilerControl.Mode.DONT_INLINE)

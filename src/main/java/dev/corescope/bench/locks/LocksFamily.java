@@ -74,6 +74,19 @@ public final class LocksFamily implements BenchFamily {
                 l.symbol(), null, Map.of(), dev.corescope.bench.MeasuredFunction.Loop.TIMED)).toList();
     }
 
+    /**
+     * How far single runs of this family's unchanged code were apart between the two committed tours
+     * ({@code src/test/resources/results/tour-before.json}, {@code tour-after.json}, one fork per row, a
+     * loaded 2-vCPU KVM guest): per implementation, {@code sqrt(sum(ln(after/before)^2) / 2n)} over its n
+     * timed rows, rounded up, with n degrees of freedom ({@code RunNoiseAllowanceTest} recomputes them).
+     * The report uses a figure only where it is wider than the one over all benchmarks.
+     */
+    @Override
+    public List<dev.corescope.report.NoiseAllowance> allowances() {
+        return List.of(new dev.corescope.report.NoiseAllowance("locks", "java", 0.78, 30),
+                new dev.corescope.report.NoiseAllowance("locks", "native", 0.96, 29));
+    }
+
     /** Seed's claims, as data: {@link LocksClaims}. */
     @Override
     public List<dev.corescope.report.Claim> claims() {

@@ -27,6 +27,45 @@ final class LocksReport {
     private LocksReport() {
     }
 
+    /** A ratio's interval against the band [1/target, target]. */
+    enum RatioFinding {
+        /** the whole interval lies inside the band */
+        MET("met"),
+        /** the whole interval lies outside it, on one side */
+        NOT_MET("not met"),
+        /** the interval crosses an edge of the band, or is unbounded: this run cannot tell */
+        NOT_RESOLVED("not resolved by this run");
+
+        final String words;
+
+        RatioFinding(String words) {
+            this.words = words;
+        }
+    }
+
+    /**
+     * The ratio {@code a / b} of two figures with 99.9% half-widths, its interval ({@code
+     * (a - ea) / (b + eb)} .. {@code (a + ea) / (b - eb)}, infinite when {@code b - eb <= 0}),
+     * and that interval against the two-sided band [1/target, target]: "within 1.3x" means
+     * neither more than 1.3 times slower nor more than 1.3 times faster.
+     *
+     * @return {ratio, low, high}
+     */
+    static double[] ratioInterval(double a, double ea, double b, double eb) {
+        ea = Double.isNaN(ea) ? 0 : ea;
+        eb = Double.isNaN(eb) ? 0 : eb;
+        double low = Math.max(0, (a - ea) / (b + eb));
+        double high = b - eb > 0 ? (a + ea) / (b - eb) : Double.POSITIVE_INFINITY;
+        return new double[]{a / b, low, high};
+    }
+
+    /** The interval [low, high] against the band [1/target, target]. */
+    static RatioFinding ratioFinding(double low, double high, double target) {
+        if (low >= 1 / target && high <= target) return RatioFinding.MET;
+        if (high < 1 / target || low > target) return RatioFinding.NOT_MET;
+        return RatioFinding.NOT_RESOLVED;
+    }
+
     /** What a reader of the JSON needs too: rows left out and why. */
     static List<String> notes(LocksRun run) {
         List<String> notes = new ArrayList<>(run.notes());

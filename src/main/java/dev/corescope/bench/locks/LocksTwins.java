@@ -41,6 +41,11 @@ public final class LocksTwins {
         PTHREAD_SPIN_LOCK,
         /** one out-of-line helper that blocks signals (saving the mask) and locks, and its mirror. */
         SPIN_LOCK_IRQSAVE,
+        /**
+         * the same helpers with the flags stand-in that runs what local_irq_save/restore ran:
+         * {@code pushfq; pop} ... {@code push; popfq} around the same xchg lock (no {@code cli}).
+         */
+        SPIN_LOCK_IRQSAVE_PUSHF,
         /** the mask saved inline, then the lock. */
         IRQSAVE_MANUAL,
         /** signals blocked without saving, lock, unlock, unblocked. */
@@ -233,6 +238,29 @@ public final class LocksTwins {
         }
     }
 
+    /**
+     * {@code local_irq_save()} without {@code cli}: {@code pushfq; pop}, the flags register's
+     * value (a critical downcall: no thread-state transition).
+     */
+    public static long localIrqSave() {
+        requireLibrary();
+        try {
+            return (long) Handles.IRQ_SAVE.invokeExact();
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    /** {@code local_irq_restore()}: {@code push; popfq} of a value from {@link #localIrqSave()} (critical downcall). */
+    public static void localIrqRestore(long flags) {
+        requireLibrary();
+        try {
+            Handles.IRQ_RESTORE.invokeExact(flags);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
     /** Whether the twins can read a TSC (x86). */
     public static boolean hasTsc() {
         requireLibrary();
@@ -307,6 +335,10 @@ public final class LocksTwins {
         static final MethodHandle CONTEND_RESET = NativeLibrary.downcall("cs_locks_contend_reset", FunctionDescriptor.ofVoid(ADDRESS));
         static final MethodHandle EMPTY = NativeLibrary.downcall("cs_locks_empty", FunctionDescriptor.ofVoid());
         static final MethodHandle EMPTY_CRITICAL = NativeLibrary.downcall("cs_locks_empty", FunctionDescriptor.ofVoid(),
+                Linker.Option.critical(false));
+        static final MethodHandle IRQ_SAVE = NativeLibrary.downcall("cs_locks_local_irq_save", FunctionDescriptor.of(JAVA_LONG),
+                Linker.Option.critical(false));
+        static final MethodHandle IRQ_RESTORE = NativeLibrary.downcall("cs_locks_local_irq_restore", FunctionDescriptor.ofVoid(JAVA_LONG),
                 Linker.Option.critical(false));
         static final MethodHandle HAS_TSC = NativeLibrary.downcall("cs_locks_has_tsc", FunctionDescriptor.of(JAVA_INT));
         static final MethodHandle CALIBRATE = NativeLibrary.downcall("cs_locks_calibrate_tsc_mhz",

@@ -37,6 +37,14 @@ import java.util.function.Function;
  * <p>Every parser of /proc and /sys in this package reads through one of these, so the size cap,
  * the refusal of FIFOs and devices and the root all hold for each file corescope reads.
  *
+ * <p>A saved tree is read as if it were the root: every path is resolved (each symbolic link
+ * followed, as sysfs's own links must be) and refused when it ends outside the tree, so a link
+ * planted in a capture ({@code core_id -> /etc/machine-id}, {@code proc/cpuinfo -> /root/x})
+ * reads nothing of this machine; the file is then opened without following a link at its last
+ * component. A problem names the path and never quotes what a file holds. (What remains: a
+ * tree changed by someone else while it is read could swap a directory for a link between the
+ * check and the open; a tree is the user's own input.)
+ *
  * <p><b>Note:</b> not thread-safe; one reader per {@code Topology} being built.
  */
 public final class SysfsReader {
@@ -56,6 +64,9 @@ public final class SysfsReader {
     public static final int MAX_CPUS = 65536;
 
     private final Path root;
+    /** The tree's real path, or null when the root is {@code /} (nothing can lead out of it). */
+    private Path realRoot;
+    private boolean realRootKnown;
     private final Map<String, byte[]> filesRead = new LinkedHashMap<>();
     private final SequencedSet<String> dirsSeen = new LinkedHashSet<>();
     private final List<String> problems = new ArrayList<>();
@@ -106,14 +117,15 @@ public final class SysfsReader {
      * can neither block the reader nor feed it without end.
      */
     private Optional<byte[]> bytes(String rel) {
-        Path p = root.resolve(rel);
+        Path p = beneath(rel);
+        if (p == null) return Optional.empty();
         if (Files.notExists(p)) return Optional.empty();
         if (!Files.isRegularFile(p)) {
             unreadable.add(rel);
             problem(rel, Files.isDirectory(p) ? "is a directory" : "not a regular file");
             return Optional.empty();
         }
-        try (InputStream in = Files.newInputStream(p)) {
+        try (InputStream in = realRoot == null ? Files.newInputStream(p) : Files.newInputStream(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
             if (bytes.length > MAX_FILE_BYTES) {
                 problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
@@ -134,6 +146,45 @@ public final class SysfsReader {
         }
     }
 
+    /**
+     * {@code rel} under the root, resolved: for a saved tree the real path, or null (recorded as
+     * a problem) when it leads outside the tree; a path that does not exist is returned as it is.
+     */
+    private Path beneath(String rel) {
+        Path p = root.resolve(rel);
+        Path top = realRoot();
+        if (top == null) return p;
+        Path real;
+        try {
+            real = p.toRealPath();
+        } catch (NoSuchFileException e) {
+            return p;  // missing, or a link to nothing: there is nothing to read either way
+        } catch (IOException e) {
+            return p;  // unreadable: the read says why
+        }
+        if (!real.startsWith(top)) {
+            unreadable.add(rel);
+            problem(rel, "a symbolic link that leads out of the tree (refused: a saved tree is read as if it were the root)");
+            return null;
+        }
+        return real;
+    }
+
+    /** The tree's real path; null for {@code /}. */
+    private Path realRoot() {
+        if (!realRootKnown) {
+            realRootKnown = true;
+            try {
+                Path r = root.toRealPath();
+                realRoot = r.getParent() == null ? null : r;
+            } catch (IOException e) {
+                Path abs = root.toAbsolutePath().normalize();
+                realRoot = abs.getParent() == null ? null : abs;
+            }
+        }
+        return realRoot;
+    }
+
     /** An integer file, e.g. {@code core_id}; empty when absent, unreadable or not a number (recorded). */
     public OptionalInt readInt(String rel) {
         OptionalLong v = readLong(rel);
@@ -146,7 +197,8 @@ public final class SysfsReader {
     }
 
     public OptionalLong readLong(String rel) {
-        return parsed(rel, Long::parseLong, NumberFormatException.class, (text, e) -> "not an integer: \"" + shorten(text) + "\"")
+        // the path, never the content: what a file holds is not repeated in a warning
+        return parsed(rel, Long::parseLong, NumberFormatException.class, (text, e) -> "not an integer (" + text.length() + " characters)")
                 .map(OptionalLong::of).orElse(OptionalLong.empty());
     }
 
@@ -169,12 +221,12 @@ public final class SysfsReader {
 
     /** A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped. */
     public Optional<CpuMask> readList(String rel, int nbits) {
-        return parsed(rel, text -> parseList(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU list: " + e.getMessage());
+        return parsed(rel, text -> parseList(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU list (" + contentFree(e) + ")");
     }
 
     /** A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}. */
     public Optional<CpuMask> readMap(String rel, int nbits) {
-        return parsed(rel, text -> parseMap(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU map: " + e.getMessage());
+        return parsed(rel, text -> parseMap(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU map (" + contentFree(e) + ")");
     }
 
     /**
@@ -187,9 +239,19 @@ public final class SysfsReader {
         return m.isPresent() ? m : readMap(mapRel, nbits);
     }
 
+    /** Why a mask did not parse, without quoting the file: {@code malformed}, {@code a number out of range}, ... */
+    public static String contentFree(CpuMaskFormatException e) {
+        return switch (e.code()) {
+            case EINVAL -> "malformed";
+            case ERANGE -> "a number out of range";
+            case EOVERFLOW -> "a CPU number too large";
+        };
+    }
+
     /** The names in a directory, sorted; empty when it does not exist. The listing is recorded for capture. */
     public List<String> list(String rel) {
-        Path p = root.resolve(rel);
+        Path p = beneath(rel);
+        if (p == null) return List.of();
         if (!Files.isDirectory(p)) return List.of();
         List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {
@@ -205,7 +267,8 @@ public final class SysfsReader {
 
     /** Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even if nothing in it is read. */
     public boolean isDirectory(String rel) {
-        boolean dir = Files.isDirectory(root.resolve(rel));
+        Path p = beneath(rel);
+        boolean dir = p != null && Files.isDirectory(p);
         if (dir) dirsSeen.add(rel);
         return dir;
     }

@@ -29,6 +29,7 @@ class LocksReportTest {
         List<LockMeasurement> rows = new ArrayList<>();
         rows.add(nat(Line.FOR_LOOP, 0.3));
         rows.add(nat(Line.SPIN_LOCK_UNLOCK, 2.0));
+        rows.add(nat(Line.SPIN_LOCK_IRQSAVE_PUSHF, 12.0));
         rows.add(nat(Line.SPIN_LOCK_IRQSAVE, 420.0));
         rows.add(nat(Line.IRQSAVE_MANUAL, 410.0));
         rows.add(nat(Line.IRQ_DISABLE_SPIN_LOCK, 405.0));
@@ -42,6 +43,7 @@ class LocksReportTest {
         rows.add(java(Line.FOR_LOOP, 0.4));
         rows.add(java(Line.SPIN_LOCK_UNLOCK, 3.0));
         rows.add(java(Line.SPIN_LOCK_UNLOCK_BOUNDED, 6.0));
+        rows.add(java(Line.SPIN_LOCK_IRQSAVE_PUSHF, 20.0));
         rows.add(java(Line.SPIN_LOCK_IRQSAVE, 480.0));
         rows.add(java(Line.IRQSAVE_MANUAL, 470.0));
         rows.add(java(Line.IRQ_DISABLE_SPIN_LOCK, 460.0));
@@ -110,6 +112,37 @@ class LocksReportTest {
                 "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of());
         assertTrue(LocksView.text(LocksModel.of(skipped)).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
         assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksReport.notes(skipped));
+    }
+
+    /** "Within 1.3x" bounds the ratio's interval both ways: an unbounded or one-sided interval is not "met". */
+    @Test
+    void theRatioTargetIsTestedOnTheWholeIntervalInBothDirections() {
+        double t = LocksReport.TARGET_RATIO;
+        assertEquals(LocksReport.RatioFinding.NOT_RESOLVED, LocksReport.ratioFinding(0.20, Double.POSITIVE_INFINITY, t),
+                "0.71x between 0.20x and unbounded was called met");
+        assertEquals(LocksReport.RatioFinding.MET, LocksReport.ratioFinding(0.9, 1.2, t));
+        assertEquals(LocksReport.RatioFinding.NOT_MET, LocksReport.ratioFinding(0.4, 0.7, t), "1.4x faster is not within 1.3x");
+        assertEquals(LocksReport.RatioFinding.NOT_MET, LocksReport.ratioFinding(1.4, 2.0, t));
+        assertEquals(LocksReport.RatioFinding.NOT_RESOLVED, LocksReport.ratioFinding(1.1, 1.4, t));
+        assertEquals(LocksReport.RatioFinding.NOT_RESOLVED, LocksReport.ratioFinding(0.6, 0.9, t));
+        double[] r = LocksReport.ratioInterval(2.0, 0.5, 2.0, 2.5);
+        assertTrue(Double.isInfinite(r[2]), "a C interval reaching zero leaves the ratio unbounded");
+        r = LocksReport.ratioInterval(3.0, 0.3, 2.0, 0.2);
+        assertEquals(1.5, r[0], 1e-9);
+        assertEquals(2.7 / 2.2, r[1], 1e-9);
+        assertEquals(3.3 / 1.8, r[2], 1e-9);
+    }
+
+    /** The pushf/popf stand-in is a line of the seed's spin_lock_irqsave, told apart by standIn on both sides. */
+    @Test
+    void thePushfStandInIsALabelledSpinLockIrqsaveRow() {
+        assertEquals(Variant.SPIN_LOCK_IRQSAVE, Line.SPIN_LOCK_IRQSAVE_PUSHF.variant());
+        assertEquals(java.util.Map.of("standIn", "pushf_popf"), Line.SPIN_LOCK_IRQSAVE_PUSHF.params("java"));
+        assertEquals(java.util.Map.of("standIn", "pushf_popf"), Line.SPIN_LOCK_IRQSAVE_PUSHF.params("native"));
+        assertEquals(LocksTwins.Loop.SPIN_LOCK_IRQSAVE_PUSHF, Line.SPIN_LOCK_IRQSAVE_PUSHF.loop());
+        assertTrue(Line.SPIN_LOCK_IRQSAVE.params("native").isEmpty(), "pthread_sigmask stays the second stand-in");
+        String text = LocksView.text(LocksModel.of(model()));
+        assertTrue(text.contains("standIn=pushf_popf"), text);
     }
 
     static void assertApproved(String name, String actual) {

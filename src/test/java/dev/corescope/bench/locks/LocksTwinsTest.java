@@ -131,6 +131,36 @@ class LocksTwinsTest {
         }
     }
 
+    /**
+     * The pushf stand-in runs what the kernel's local_irq_save/restore ran (less cli): the
+     * lock helper starts with pushfq; pop, the unlock helper ends with push; popfq, and the
+     * harness's timed loop calls both (checked on the machine code of the built library).
+     */
+    @Test
+    void thePushfStandInRunsPushfPopAndPushPopfAroundTheLock() throws Exception {
+        java.nio.file.Path lib = dev.corescope.sys.NativeLibrary.file().orElseThrow();
+        List<dev.corescope.bench.MachineCodeReader.Instruction> lock;
+        try {
+            lock = dev.corescope.bench.MachineCodeReader.instructions(lib, "cs_spin_lock_irqsave_pushf");
+        } catch (java.io.IOException e) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, "no objdump or no symbol table: " + e.getMessage());
+            return;
+        }
+        List<String> lockOps = lock.stream().filter(i -> !i.padding()).map(dev.corescope.bench.MachineCodeReader.Instruction::mnemonic).toList();
+        assertEquals(List.of("pushf", "pop"), lockOps.subList(0, 2), lock.toString());
+        assertTrue(lockOps.contains("xchg"), "the same xchg lock: " + lockOps);
+        List<String> unlockOps = dev.corescope.bench.MachineCodeReader.instructions(lib, "cs_spin_unlock_irqrestore_pushf").stream()
+                .filter(i -> !i.padding()).map(dev.corescope.bench.MachineCodeReader.Instruction::mnemonic).toList();
+        assertEquals(List.of("push", "popf", "ret"), unlockOps.subList(unlockOps.size() - 3, unlockOps.size()), unlockOps.toString());
+        assertTrue(unlockOps.getFirst().startsWith("mov"), "the unlock is a store before the flags restore: " + unlockOps);
+        var harness = dev.corescope.bench.MachineCodeReader.instructions(lib, LocksTwins.Loop.SPIN_LOCK_IRQSAVE_PUSHF.symbol());
+        var loops = dev.corescope.bench.MachineCodeReader.naturalLoops(harness);
+        assertEquals(1, loops.size());
+        String loopText = loops.getFirst().members().stream().mapToObj(k -> harness.get(k).text()).reduce("", (a, b) -> a + b + "\n");
+        assertTrue(loopText.contains("<cs_spin_lock_irqsave_pushf>") && loopText.contains("<cs_spin_unlock_irqrestore_pushf>"), loopText);
+        assertTrue(LocksTwins.localIrqSave() != 0, "the flags register is never 0 (bit 1 is always set)");
+    }
+
     /** The work under the lock is a counter in memory, as the Java benchmarks' {@code ++count} field. */
     @Test
     void theUncontendedLockLoopsIncrementACounterInMemoryUnderTheLock() {

@@ -1,0 +1,199 @@
+package dev.corescope.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.corescope.jitter.CpuJitter;
+import dev.corescope.jitter.JitterReport;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The machine a results file was measured on, in a form that sets two machines side by side
+ * ({@code machine} in the results file): what the machine is (model, kernel, topology counts)
+ * and what it measured, summarised so that machines of different sizes compare: core-to-core
+ * latency by how the two CPUs relate (never the N&sup2; matrix), and the jitter of its CPUs as
+ * quantiles. Computed from the file's own data ({@link #of(ResultsFile)}), so an older file
+ * without it gets the same summary when it is read.
+ *
+ * <p>Relations come from the c2c model's CPUs (core, last-level cache, package): {@code same_core}
+ * (SMT siblings), {@code same_l3} (other core, same last-level cache), {@code other_l3} (same
+ * package, other last-level cache), {@code other_package}. {@code same_l2} needs a cache
+ * level the c2c model does not record, so it is absent rather than guessed.
+ *
+ * @param cpuModel the CPU model from the environment
+ * @param kernel   the kernel release
+ * @param online   the online CPUs
+ * @param topology the topology's counts, when the file has them
+ * @param c2c      one-way latency by relation and implementation; empty without a c2c run
+ * @param jitter   the jitter run's quantiles over CPUs; null without one
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record MachineSummary(String cpuModel, String kernel, String online, TopologyCounts topology,
+                             List<RelationLatency> c2c, JitterQuantiles jitter) {
+
+    /** The relations, innermost first, as label values ({@code relation="same_l3"}). */
+    public static final List<String> RELATIONS = List.of("same_core", "same_l2", "same_l3", "other_l3", "other_package");
+
+    public MachineSummary {
+        c2c = c2c == null ? List.of() : List.copyOf(c2c);
+    }
+
+    /**
+     * The counts of {@code topology --format json}'s summary, with SMT and the number of
+     * last-level caches.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record TopologyCounts(int packages, int dies, int clusters, int cores, int pus, int numaNodes,
+                                 Integer lastLevelCaches, Boolean smt) {
+    }
+
+    /**
+     * The pairs of one relation measured by one implementation: how many, and the quantiles of
+     * their median one-way latencies.
+     */
+    public record RelationLatency(String relation, String implementation, int pairs, double p50Ns, double p99Ns,
+                                  double minNs, double maxNs) {
+    }
+
+    /**
+     * The jitter run over its CPUs: for each quantity, the median CPU, the 99th-percentile CPU
+     * and the worst.
+     *
+     * @param cpus                 CPUs measured
+     * @param maxGapNs             each CPU's longest gap: median, p99 and max over CPUs
+     * @param interruptionsPerSecond each CPU's recorded gaps per second: median, p99 and max over CPUs
+     */
+    public record JitterQuantiles(int cpus, Quantiles maxGapNs, Quantiles interruptionsPerSecond) {
+    }
+
+    /** Median, 99th percentile and maximum. */
+    public record Quantiles(double p50, double p99, double max) {
+        static Quantiles of(double[] values) {
+            double[] v = values.clone();
+            Arrays.sort(v);
+            return new Quantiles(quantile(v, 0.5), quantile(v, 0.99), v[v.length - 1]);
+        }
+    }
+
+    /** The summary of {@code file}: the one it carries if it has one, else computed from its data. */
+    public static MachineSummary of(ResultsFile file) {
+        if (file.machine() != null) return file.machine();
+        return compute(file);
+    }
+
+    /** Computed from the file's data, ignoring a saved summary. */
+    public static MachineSummary compute(ResultsFile file) {
+        Environment env = file.environment();
+        TopologyCounts counts = file.topology() == null ? null : file.topology().counts();
+        return new MachineSummary(env == null ? null : env.cpuModel(), env == null ? null : env.kernel(),
+                env == null ? null : env.online(), counts, c2c(file.models().get("c2c")), jitter(file.jitter()));
+    }
+
+    /** A shorthand that tells machines apart: {@code AMD EPYC, 2 CPUs (0-1), kernel 6.18}. */
+    public String describe() {
+        StringBuilder sb = new StringBuilder(cpuModel == null ? "unknown CPU" : cpuModel);
+        if (topology != null) {
+            sb.append(", ").append(topology.packages()).append(topology.packages() == 1 ? " package, " : " packages, ")
+                    .append(topology.cores()).append(" cores, ").append(topology.pus()).append(" PUs");
+        } else if (online != null) {
+            sb.append(", CPUs ").append(online);
+        }
+        if (kernel != null) sb.append(", kernel ").append(kernel);
+        return sb.toString();
+    }
+
+    /**
+     * Whether {@code other} describes a different machine: another CPU model, topology or online
+     * set. The kernel alone does not make another machine (an upgrade is a before/after).
+     */
+    public boolean differsFrom(MachineSummary other) {
+        if (!Objects.equals(cpuModel, other.cpuModel)) return true;
+        if (!Objects.equals(online, other.online)) return true;
+        if (topology != null && other.topology != null) {
+            TopologyCounts a = topology;
+            TopologyCounts b = other.topology;
+            return a.packages() != b.packages() || a.cores() != b.cores() || a.pus() != b.pus() || a.numaNodes() != b.numaNodes();
+        }
+        return false;
+    }
+
+    /** The latency of {@code relation} by {@code implementation}, if measured. */
+    public java.util.Optional<RelationLatency> latency(String relation, String implementation) {
+        for (RelationLatency r : c2c) if (r.relation().equals(relation) && r.implementation().equals(implementation)) return java.util.Optional.of(r);
+        return java.util.Optional.empty();
+    }
+
+    // ---- from the file's data ---------------------------------------------------------------
+
+    private record Place(Integer core, String cache, Integer pkg) {
+    }
+
+    /** The c2c model ({@code models.c2c}: cpus[] with core, cache, pkg; pairs[] with java/nativeTwin medians). */
+    static List<RelationLatency> c2c(JsonNode model) {
+        if (model == null || !model.path("cpus").isArray() || !model.path("pairs").isArray()) return List.of();
+        Map<Integer, Place> places = new LinkedHashMap<>();
+        for (JsonNode c : model.path("cpus")) {
+            places.put(c.path("cpu").asInt(), new Place(intOrNull(c.path("core")), c.path("cache").isTextual() ? c.path("cache").asText() : null,
+                    intOrNull(c.path("pkg"))));
+        }
+        Map<String, List<Double>> byKey = new LinkedHashMap<>();
+        for (JsonNode p : model.path("pairs")) {
+            Place a = places.get(p.path("from").asInt());
+            Place b = places.get(p.path("to").asInt());
+            if (a == null || b == null) continue;
+            String rel = relation(a, b);
+            if (rel == null) continue;
+            for (String impl : List.of("java", "native")) {
+                JsonNode s = p.path(impl.equals("java") ? "java" : "nativeTwin");
+                if (s.isObject() && s.path("median").isNumber()) {
+                    byKey.computeIfAbsent(rel + "/" + impl, k -> new ArrayList<>()).add(s.path("median").asDouble());
+                }
+            }
+        }
+        List<RelationLatency> out = new ArrayList<>();
+        for (String rel : RELATIONS) {
+            for (String impl : List.of("java", "native")) {
+                List<Double> v = byKey.get(rel + "/" + impl);
+                if (v == null || v.isEmpty()) continue;
+                double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                out.add(new RelationLatency(rel, impl, a.length, quantile(a, 0.5), quantile(a, 0.99), a[0], a[a.length - 1]));
+            }
+        }
+        return out;
+    }
+
+    /** The innermost thing two CPUs share, or null when the model does not say. */
+    static String relation(Place a, Place b) {
+        if (a.pkg != null && b.pkg != null && !a.pkg.equals(b.pkg)) return "other_package";
+        if (a.core != null && a.core.equals(b.core) && Objects.equals(a.pkg, b.pkg)) return "same_core";
+        if (a.cache != null && b.cache != null) return a.cache.equals(b.cache) ? "same_l3" : "other_l3";
+        return null;
+    }
+
+    private static Integer intOrNull(JsonNode n) {
+        return n.isInt() ? n.asInt() : null;
+    }
+
+    static JitterQuantiles jitter(JitterReport j) {
+        if (j == null || j.rows().isEmpty()) return null;
+        double[] gaps = j.rows().stream().mapToDouble(CpuJitter::maxNs).toArray();
+        double[] rate = j.rows().stream().mapToDouble(MachineSummary::interruptionsPerSecond).toArray();
+        return new JitterQuantiles(j.rows().size(), Quantiles.of(gaps), Quantiles.of(rate));
+    }
+
+    /** Recorded gaps (those above the run's threshold) per second of spinning. */
+    public static double interruptionsPerSecond(CpuJitter c) {
+        return c.seconds() > 0 ? c.gaps() / c.seconds() : 0;
+    }
+
+    /** The nearest-rank quantile of sorted values. */
+    static double quantile(double[] sorted, double q) {
+        int rank = (int) Math.ceil(q * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+}

@@ -1,0 +1,45 @@
+package dev.corescope.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** stdout as the last guard of the terminal: no control character but newline and tab reaches it raw. */
+class StandardOutputTest {
+
+    private static String through(String... writes) throws Exception {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        StandardOutput out = StandardOutput.over(sink);
+        for (String w : writes) {
+            byte[] b = w.getBytes(StandardCharsets.UTF_8);
+            out.write(b, 0, b.length);
+        }
+        out.drain();
+        return sink.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void controlCharactersAreEscapedNewlinesAndTabsKept() throws Exception {
+        assertEquals("\\e]0;PWNED\\x07\\e[2J\\r\nFAKE\tLINE\n", through("\u001b]0;PWNED\u0007\u001b[2J\r\nFAKE\tLINE\n"));
+        assertEquals("a\\u009bb\\u202ec\\x7f", through("a\u009bb\u202ec\u007f"));
+        assertEquals("1.0 ± 0.2 µs … ×2 — ok\n", through("1.0 ± 0.2 µs … ×2 — ok\n"), "ordinary text untouched");
+    }
+
+    /** A C1 control whose two UTF-8 bytes are cut between two writes (a full buffer) is still caught. */
+    @Test
+    void aSequenceCutBetweenWritesIsStillEscaped() throws Exception {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        StandardOutput out = StandardOutput.over(sink);
+        byte[] csi = "x\u009by".getBytes(StandardCharsets.UTF_8);  // 78 c2 9b 79
+        out.write(csi, 0, 2);
+        out.write(csi, 2, 2);
+        byte[] bidi = "\u202e".getBytes(StandardCharsets.UTF_8);
+        out.write(bidi, 0, 1);
+        out.write(bidi, 1, 2);
+        out.drain();
+        assertEquals("x\\u009by\\u202e", sink.toString(StandardCharsets.UTF_8));
+    }
+}
