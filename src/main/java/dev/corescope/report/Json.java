@@ -1,6 +1,6 @@
 package dev.corescope.report;
 
-import dev.corescope.topology.proc.SysfsReader;
+import dev.corescope.topology.proc.ProcPid;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -146,7 +146,7 @@ public final class Json {
     /** This process's umask from {@code /proc/self/status} ({@code Umask: 0022}); 022 when it cannot be read. */
     static int umask() {
         try {
-            return new SysfsReader(Path.of("/")).readLines("proc/self/status").map(Json::umask).orElse(022);
+            return ProcPid.selfStatus().map(Json::umask).orElse(022);
         } catch (RuntimeException e) {
             return 022;
         }
