@@ -45,15 +45,18 @@ import java.util.stream.Collectors;
                 "layouts and the perf_event_open counters. With exactly two files, the",
                 "compare table of the first (before) and the second (after) comes first.",
                 "",
-                "--format text prints each family's report from the file instead (the",
-                "family's own tables where the file holds its model, else its rows), then",
-                "the machine code, counters, failures and environment; --family limits it",
-                "to one family, its machine code and the environment.",
+                "--format text prints the verdicts (each seed's claims tested against the",
+                "file: supports, contradicts, inconclusive, ... docs/verdicts.md), then each",
+                "family's report from the file (the family's own tables where the file holds",
+                "its model, else its rows), the machine code, counters, failures and",
+                "environment; --family limits it to one family, its machine code and the",
+                "environment; --verdicts prints the verdicts alone.",
                 "",
                 "Examples:",
                 "  ./run.sh report corescope-results.json -o corescope-report.html",
                 "  ./run.sh report before.json after.json -o change.html",
-                "  ./run.sh report corescope-results.json --format text --family cpumask"})
+                "  ./run.sh report corescope-results.json --format text --family cpumask",
+                "  ./run.sh report corescope-results.json --format text --verdicts"})
 final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -72,6 +75,10 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--family", paramLabel = "NAME", description = "with --format text: only this family")
     String family;
 
+    @Option(names = "--verdicts", description = "with --format text: only the verdicts (each seed's claims tested against "
+            + "the file, docs/verdicts.md), without the families' reports")
+    boolean verdictsOnly;
+
     @Option(names = "--wide", description = "with --format text: every table row on one line, however long "
             + "(by default the text fits 120 columns: wide tables are cut into groups of columns, long lines wrap)")
     boolean wide;
@@ -82,6 +89,7 @@ final class ReportCommand implements Callable<Integer> {
             case html -> {
                 if (family != null) throw new UsageException("report --family: goes with --format text");
                 if (wide) throw new UsageException("report --wide: goes with --format text");
+                if (verdictsOnly) throw new UsageException("report --verdicts: goes with --format text");
                 if (output == null) throw new UsageException("report: -o FILE.html is needed for the page (or --format text to print)");
             }
             case text -> {
@@ -119,7 +127,8 @@ final class ReportCommand implements Callable<Integer> {
             throw new UsageException("--family " + family + ": not a family (one of "
                     + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
         }
-        String text = dev.corescope.report.TextFit.fit(render(results, families, family, input),
+        String text = dev.corescope.report.TextFit.fit(verdictsOnly ? verdicts(results, families, family, wide)
+                        : render(results, families, family, input),
                 wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH);
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
@@ -136,6 +145,14 @@ final class ReportCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
+    /** The seeds' verdicts on {@code file} (of family {@code only}, or all), from the families' claims; empty when none. */
+    static String verdicts(ResultsFile file, List<BenchFamily> families, String only, boolean wide) {
+        List<dev.corescope.report.SeedVerdicts.Verdict> verdicts = dev.corescope.report.SeedVerdicts.of(file,
+                Families.claims(families), Families.allowances(families));
+        return dev.corescope.report.SeedVerdicts.text(verdicts.stream().filter(v -> only == null || v.family().equals(only)).toList(),
+                wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH);
+    }
+
     /**
      * The text of a saved run: each family with results in it, through its own view where the
      * file holds its model and as its rows otherwise, then its machine code; without a family
@@ -148,18 +165,22 @@ final class ReportCommand implements Callable<Integer> {
     /** {@link #render(ResultsFile, List, String)} of a file read from {@code path}: a family part it cannot render is bad input. */
     static String render(ResultsFile file, List<BenchFamily> families, String only, Path path) {
         StringBuilder sb = new StringBuilder();
+        // the answer first, as bench, the tour and the page give it: the seeds' claims tested against this file
+        String verdictText = verdicts(file, families, only, false);
+        int opening = verdictText.length();
+        sb.append(verdictText);
         for (BenchFamily f : families) {
             if (only != null && !f.name().equals(only)) continue;
             List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
             Optional<String> own = FileViews.render(path, file, f.name(), () -> f.text(file));
             if (rows.isEmpty() && own.isEmpty()) continue;
-            if (!sb.isEmpty()) sb.append('\n');
+            if (sb.length() > opening) sb.append('\n');
             sb.append("== ").append(f.name()).append(": ").append(f.summary()).append('\n');
             sb.append(own.orElseGet(() -> ResultsText.summary(rows)));
             String code = MachineCodeText.of(file.code(), f.name());
             if (!code.isEmpty()) sb.append('\n').append(code);
         }
-        if (sb.isEmpty()) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
+        if (sb.length() == opening) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
         if (only == null) {
             String c = ResultsText.counters(file.counters());
             if (!c.isEmpty()) sb.append('\n').append(c);

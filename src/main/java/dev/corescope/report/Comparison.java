@@ -103,6 +103,7 @@ public record Comparison(String before, String after, String test, List<Row> row
             if (deltaPercent == null) return "n/a";
             if (ciLowPercent == null) return String.format(Locale.ROOT, "%+.1f%%", deltaPercent);
             if (noiseFloorPercent != null && noiseFloorPercent == 0) return String.format(Locale.ROOT, "%+.1f%% (exact)", deltaPercent);
+            if (NOT_RESOLVABLE.equals(finding)) return String.format(Locale.ROOT, "%+.1f%%, interval not measured (one run per side)", deltaPercent);
             String u = unit.strip().toLowerCase(Locale.ROOT);
             boolean time = isTime(u), rate = u.startsWith("ops/") || u.startsWith("op/");
             if (SIGNIFICANT.equals(finding) && (time || rate)) {
@@ -154,6 +155,7 @@ public record Comparison(String before, String after, String test, List<Row> row
         List<Result> beforeRows = RunNoise.mergeRuns(a.stream().map(ResultsFile::results).toList());
         List<Result> afterRows = RunNoise.mergeRuns(b.stream().map(ResultsFile::results).toList());
         Map<String, RunNoise> pools = RunNoise.pools(List.of(beforeRows, afterRows));
+        Map<String, RunNoise> shapes = RunNoise.pools(List.of(beforeRows, afterRows), RunNoise::shapeKey);
         RunNoise floor = noiseFloorPercent == null ? null : RunNoise.floor(noiseFloorPercent);
         Map<String, RunNoise> used = new java.util.TreeMap<>();
         Map<RowKey, Result> after = keyed(afterRows);
@@ -165,9 +167,12 @@ public record Comparison(String before, String after, String test, List<Row> row
             Result y = after.get(e.getKey());
             if (y == null) onlyBefore.add(x);
             else {
-                RunNoise noise = RunNoise.max(pools.get(RunNoise.poolKey(x)), floor);
+                // pooled over rows of the same shape where they have repeated runs, else over the family
+                String shape = RunNoise.shapeKey(x);
+                String key = shapes.containsKey(shape) ? shape : RunNoise.poolKey(x);
+                RunNoise noise = RunNoise.max(shapes.containsKey(shape) ? shapes.get(shape) : pools.get(RunNoise.poolKey(x)), floor);
                 if (noise == null && x.runs().size() <= 1 && y.runs().size() <= 1) noise = RunNoise.allowance(RunNoise.poolKey(x), allowances);
-                if (noise != null) used.put(RunNoise.poolKey(x), noise);
+                if (noise != null) used.put(noise.assumed() ? RunNoise.poolKey(x) : key, noise);
                 rows.add(row(x, y, noise));
             }
         }

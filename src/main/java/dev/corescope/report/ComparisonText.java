@@ -1,6 +1,7 @@
 package dev.corescope.report;
 
 import dev.corescope.text.Terminal;
+import dev.corescope.text.TextTable;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,7 +99,9 @@ public final class ComparisonText {
             }
         }
         wrap(sb, "finding: ", "faster, slower, higher, lower: significant; no change: no change detectable here (the change "
-                + "is within the row's noise floor); unresolved: not resolvable here (why below)", width);
+                + "is within the row's noise floor); unresolved: not resolvable here (why below); a 99.9% CI \"not measured\": "
+                + "one run per side, the run-to-run noise unknown (row-level statistics; the seeds' claims are tested by "
+                + "report and bench, docs/verdicts.md)", width);
         for (Map.Entry<String, String> k : keys.entrySet()) wrap(sb, k.getValue() + " ", k.getKey(), width);
         return sb.toString();
     }
@@ -125,6 +128,8 @@ public final class ComparisonText {
     private static String ci(Comparison.Row r) {
         if (r.ciLowPercent() == null) return "-";
         if (r.noiseFloorPercent() != null && r.noiseFloorPercent() == 0) return "exact";
+        // the between-run allowance stood in for unmeasured noise: its interval says nothing of the change
+        if (Comparison.NOT_RESOLVABLE.equals(r.finding())) return "not measured";
         return percent(r.ciLowPercent()) + ".." + percent(r.ciHighPercent());
     }
 

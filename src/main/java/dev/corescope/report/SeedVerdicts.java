@@ -241,17 +241,17 @@ public final class SeedVerdicts {
         Finding finding = combine(c, rows);
         StringBuilder why = new StringBuilder(because(c, finding, rows));
         if (notes.contains("interleaved") && layouts.size() >= 2) {
-            why.append("; C: both variants' batches ran interleaved in one process, so an interval has no run-to-run part; "
-                    + "code layout varies between builds, so the same code built with " + layouts.size() + " layouts ("
-                    + String.join(", ", layouts) + ") counts as separate rows, and a finding holds only where they agree");
+            why.append("; C: the variants' batches interleave in one process (no run-to-run part in an interval) and code "
+                    + "layout varies between builds, so each of " + layouts.size() + " layouts (" + String.join(", ", layouts)
+                    + ") is a row of its own and a finding holds only where they agree");
         } else if (notes.contains("interleaved")) {
-            why.append("; C: both variants' batches ran interleaved in one process, so the interval has no run-to-run part, "
-                    + "and code layout is not in it (one build: a C finding may be its layout's)");
+            why.append("; C: the variants' batches interleave in one process (no run-to-run part in the interval) from one "
+                    + "build (code layout not varied: a C finding may be its layout's)");
         }
         if (finding == Finding.INCONCLUSIVE) {
             if (runsUnknown) {
-                why.append("; not measured (one run per side): the run-to-run noise is unknown; run bench without --quick "
-                        + "(2+ forks per side) to measure it");
+                why.append("; not measured (one run per side): bench without --quick (2+ forks per side) measures the "
+                        + "run-to-run noise");
             } else if (runsNeeded != null) {
                 why.append(String.format(Locale.ROOT, "; the smallest change this run could see is %s %s; about %d runs (forks) "
                         + "per side would resolve the claimed %s at the variance measured", number(widest), c.scale() == Claim.Scale.RELATIVE
@@ -338,13 +338,14 @@ public final class SeedVerdicts {
     /** The rule behind the finding, in words, with the measured and the claimed size side by side. */
     private static String because(Claim c, Finding f, List<ClaimResult.RowFinding> rows) {
         String claimed = c.claimedText();
-        String band = c.size() == null ? "" : " (within a factor of " + number(BAND) + " of it counts as its size)";
+        String band = c.size() == null ? "" : " (within a factor of " + String.format(Locale.ROOT, "%.0f", BAND) + " of it counts as its size)";
         java.util.EnumMap<Finding, Integer> count = new java.util.EnumMap<>(Finding.class);
         for (ClaimResult.RowFinding r : rows) count.merge(r.finding(), 1, Integer::sum);
         String split = count.size() <= 1 ? "" : "; the rows split: " + count.entrySet().stream()
                 .map(e -> e.getValue() + " " + e.getKey().words()).reduce((x, y) -> x + ", " + y).orElse("");
         return switch (f) {
-            case SUPPORTS -> "every counted interval excludes zero in the claimed direction and reaches the claimed " + claimed + band;
+            case SUPPORTS -> c.size() == null ? "every counted interval excludes zero in the claimed direction (" + claimed + ")"
+                    : "every counted interval excludes zero in the claimed direction and reaches the claimed " + claimed + band;
             case SUPPORTS_SMALLER -> "the intervals exclude zero in the claimed direction but stay below half the claimed " + claimed + split;
             case SUPPORTS_LARGER -> "the intervals exclude zero in the claimed direction and lie beyond twice the claimed " + claimed + split;
             case CONTRADICTS -> rows.stream().allMatch(r -> oppositeDirection(c, r))
@@ -443,11 +444,11 @@ public final class SeedVerdicts {
         return sb.append('\n').toString();
     }
 
-    /** One claim in words: {@code quantity (claimed X): finding. Measured ...; why}. */
+    /** One claim in words: {@code quantity: finding. Claimed X (conditions). Measured ... Why: ...}. */
     public static String claimLine(ClaimResult r) {
         StringBuilder sb = new StringBuilder();
-        sb.append(r.quantity()).append(" (claimed ").append(r.claimed()).append(r.conditions() == null ? "" : "; " + r.conditions())
-                .append("): ").append(r.finding().words()).append('.');
+        sb.append(r.quantity()).append(": ").append(r.finding().words()).append(". Claimed ").append(r.claimed())
+                .append(r.conditions() == null ? "" : " (" + r.conditions() + ")").append('.');
         String m = measuredText(r);
         if (!m.isEmpty()) sb.append(" Measured ").append(m).append('.');
         if (r.reason() != null && !r.reason().isEmpty()) sb.append(" Why: ").append(r.reason()).append('.');
@@ -475,11 +476,12 @@ public final class SeedVerdicts {
 
     private static String signed(double v) {
         String n = number(Math.abs(v));
-        return (v < 0 ? "-" : "+") + n;
+        return (v < 0 ? "-" : v > 0 ? "+" : "") + n;
     }
 
     static String number(double v) {
         double a = Math.abs(v);
+        if (v == Math.rint(v) && a < 1e15) return String.format(Locale.ROOT, "%.0f", v);
         if (a >= 100) return String.format(Locale.ROOT, "%.0f", v);
         if (a >= 10) return String.format(Locale.ROOT, "%.1f", v);
         if (a >= 1) return String.format(Locale.ROOT, "%.2f", v);

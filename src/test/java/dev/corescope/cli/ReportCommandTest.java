@@ -40,6 +40,21 @@ class ReportCommandTest {
     }
 
     @Test
+    void theTextOpensWithTheVerdictsAndTheirLegendAndVerdictsAlonePrintsOnlyThem() {
+        String text = CliRun.run("report", fixture("tour-before.json").toString(), "--format", "text").succeeded().out();
+        assertTrue(text.startsWith("Verdicts ("), text);
+        assertTrue(text.indexOf("| inconclusive: ") < text.indexOf("cpumask (cpumask_first_but(), June 2025): "), "the legend first");
+        assertTrue(text.indexOf("locks (slub irqsave") < text.indexOf("== cpumask:"), "the verdicts before the evidence");
+        String only = CliRun.run("report", fixture("tour-before.json").toString(), "--format", "text", "--verdicts").succeeded().out();
+        assertTrue(only.startsWith("Verdicts (") && !only.contains("== cpumask:"), only);
+        String one = CliRun.run("report", fixture("tour-before.json").toString(), "--format", "text", "--verdicts", "--family", "locks")
+                .succeeded().out();
+        assertTrue(one.contains("locks (slub irqsave") && !one.contains("cpumask (cpumask_first_but"), one);
+        CliRun.run("report", fixture("tour-before.json").toString(), "--verdicts", "-o", dir.resolve("x.html").toString())
+                .badInput("--verdicts");
+    }
+
+    @Test
     void withoutOutputItIsBadInput() {
         CliRun.run("report", fixture("tour-before.json").toString()).badInput("-o");
     }

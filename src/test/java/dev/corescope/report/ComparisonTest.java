@@ -209,7 +209,7 @@ class ComparisonTest {
         assertEquals(2, row.runsBefore());
         assertEquals(10.5, row.before(), 1e-12);
         assertEquals(Comparison.NO_CHANGE, row.finding(), "runs 10 and 11 make 10.5 vs 10.45 no change: " + row.reason());
-        assertTrue(c.runNoise().containsKey("cpumask/native"));
+        assertTrue(c.runNoise().containsKey("cpumask/native/op"), "pooled per row shape: " + c.runNoise().keySet());
     }
 
     /**

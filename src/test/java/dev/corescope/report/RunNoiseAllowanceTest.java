@@ -125,7 +125,7 @@ class RunNoiseAllowanceTest {
         assertEquals(-70.9, row.deltaPercent(), 0.1);
         assertEquals(Comparison.NO_CHANGE, row.finding(), row.reason());
         assertTrue(row.reason().contains("this row's own runs"), row.reason());
-        assertTrue(c.runNoise().get("cpumask/native").cvPercent() < 20, "the family's pool stays far below the row's swing: " + c.runNoise());
+        assertTrue(c.runNoise().get("cpumask/native/op").cvPercent() < 20, "the family's pool stays far below the row's swing: " + c.runNoise());
     }
 
     private static Result withRuns(Result r, double... means) {

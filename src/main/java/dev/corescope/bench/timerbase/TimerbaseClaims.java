@@ -15,8 +15,9 @@ public final class TimerbaseClaims {
     static final String SEED = "get_timer_cpu_base(), December 2024";
 
     /**
-     * The metric of the instructions a deferrable timer's lookup executes before the lock call,
-     * read from the C twins' machine code (an exact count).
+     * The metric of the instructions a timer's lookup executes from the entry of
+     * {@code lock_timer_base()} up to the lock call, counted from the C twins' machine code along
+     * the path a deferrable (params {@code path=deferrable}) or a global timer takes (an exact count).
      */
     static final String PATH_METRIC = "pathInstructions";
 
@@ -31,7 +32,8 @@ public final class TimerbaseClaims {
                         "With the patch, assembly code (on x86 and ARM64) to be executed in loop is reduced",
                         "instructions on the deferrable path of lock_timer_base()'s loop", "instructions", Claim.Direction.LESS,
                         null, Claim.Scale.ABSOLUTE, "x86 and ARM64 kernel builds, NO_HZ_COMMON, a deferrable timer",
-                        Claim.Rows.of(f, PATH_METRIC, TimerbaseFamily.BEFORE, TimerbaseFamily.AFTER, "native"), null),
+                        Claim.Rows.of(f, PATH_METRIC, TimerbaseFamily.BEFORE, TimerbaseFamily.AFTER, "native")
+                                .where("path", "deferrable"), null),
                 new Claim("timerbase.time-per-call", f, SEED,
                         "the distribution of runtime tends to favor smaller time intervals",
                         "time per timer-base lookup (the direction of the seed's shift)", "ns per call", Claim.Direction.LESS,
