@@ -115,8 +115,11 @@ public record MachineComparison(String a, String b, String machineA, String mach
         StringBuilder sb = new StringBuilder();
         sb.append(differentMachines ? "Two different machines: compared by relation and by claim, not CPU pair by CPU pair.\n"
                 : "The same machine (model, topology and online CPUs agree).\n");
-        sb.append("  A = ").append(a).append(": ").append(machineA).append('\n');
-        sb.append("  B = ").append(b).append(": ").append(machineB).append('\n');
+        // file names and machine descriptions come from outside: escaped, one line each
+        sb.append("  A = ").append(dev.corescope.text.Terminal.escape(String.valueOf(a))).append(": ")
+                .append(dev.corescope.text.Terminal.escape(String.valueOf(machineA))).append('\n');
+        sb.append("  B = ").append(dev.corescope.text.Terminal.escape(String.valueOf(b))).append(": ")
+                .append(dev.corescope.text.Terminal.escape(String.valueOf(machineB))).append('\n');
         sb.append("\nMachine\n");
         table(sb, List.of("", "A", "B"), topology.stream().map(r -> List.of(r.what(), dash(r.a()), dash(r.b()))).toList());
         sb.append("\nCore-to-core one-way latency by relation (ns; p50 and p99 over the pairs' medians)\n");
@@ -148,7 +151,8 @@ public record MachineComparison(String a, String b, String machineA, String mach
         return s == null ? "-" : dev.corescope.text.Terminal.escape(s);
     }
 
-    private static void table(StringBuilder sb, List<String> head, List<List<String>> rows) {
+    private static void table(StringBuilder sb, List<String> head, List<List<String>> rawRows) {
+        List<List<String>> rows = rawRows.stream().map(r -> r.stream().map(dev.corescope.text.Terminal::escape).toList()).toList();
         int[] w = new int[head.size()];
         for (int i = 0; i < w.length; i++) w[i] = head.get(i).length();
         for (List<String> r : rows) for (int i = 0; i < w.length; i++) w[i] = Math.max(w[i], r.get(i).length());
