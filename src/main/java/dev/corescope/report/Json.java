@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import dev.corescope.topology.proc.ProcPid;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -145,8 +146,8 @@ public final class Json {
     /** This process's umask from {@code /proc/self/status} ({@code Umask: 0022}); 022 when it cannot be read. */
     static int umask() {
         try {
-            return umask(Files.readAllLines(Path.of("/proc/self/status")));
-        } catch (IOException | RuntimeException e) {
+            return ProcPid.selfStatus().map(Json::umask).orElse(022);
+        } catch (RuntimeException e) {
             return 022;
         }
     }
