@@ -223,13 +223,17 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --cpus LIST}: a cpulist within the allowed set, or exit 2 naming the value; or
+     * {@code --cpus LIST}: a cpulist within the allowed set, or exit 2 naming the value;
+     * {@code all}: the allowed set; or
      * {@code quiet} / {@code quiet:N}, the N (default 1) quietest allowed CPUs, measured now by
      * the jitter probe (about half a second per CPU), with one stderr line saying which.
      */
     static CpuMask parseCpus(String list) {
         if (list.equals("quiet") || list.startsWith("quiet:")) return QuietCpus.choose(list);
         CpuMask allowed = Affinity.processAllowed();
+        // "all": every CPU this process may use (the kernel's "all" is every possible CPU, most of
+        // which a pinned or cgroup-limited process may not run on, so it could never work here)
+        if (list.strip().equals("all")) return allowed;
         CpuMask m;
         try {
             m = CpuMask.parseList(list, Math.max(allowed.nbits(), 1 << 16));
