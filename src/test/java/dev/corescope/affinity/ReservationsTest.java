@@ -355,14 +355,13 @@ class ReservationsTest {
 
     /**
      * A class path user {@code nobody} can read wherever the clone is (a 0700 folder, /root):
-     * the project's class directories and jars (the tool's classes, and the library module's
-     * classes or jar, whichever the reactor put on the path) copied into {@code base} (mode 0755),
-     * not root's ~/.m2.
+     * the project's class directories copied into {@code base} (mode 0755), not root's ~/.m2.
      */
     static String readableClassPath(Path base) throws Exception {
         List<String> out = new ArrayList<>();
         int n = 0;
         for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            // class folders, and the library's jar (build/affinity/target/*.jar once it is packaged)
             if (!e.contains("/target/") || !Files.exists(Path.of(e))) continue;
             Path copy = base.resolve("cp" + n++);
             assertEquals(0, new ProcessBuilder("cp", "-r", e, copy.toString()).inheritIO().start().waitFor());
