@@ -206,6 +206,10 @@ public final class Json {
                 JsonNode tree = MAPPER.readTree(in);
                 return tree == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : tree;
             }
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            // valid JSON, but deeper, longer or larger than the parser's limits: say that, not "not JSON"
+            String why = String.valueOf(e.getOriginalMessage()).lines().findFirst().orElse("").replaceAll("\\(.*\\)", "").strip();
+            throw new BadResultsFileException(file, "JSON beyond what corescope reads (" + why + "); a results file is far smaller and flatter");
         } catch (JsonProcessingException e) {
             var loc = e.getLocation();
             throw new BadResultsFileException(file, "not JSON" + (loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")"));
