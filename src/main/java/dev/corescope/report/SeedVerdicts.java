@@ -429,7 +429,9 @@ public final class SeedVerdicts {
             Finding.CONTRADICTS.words() + ": the interval excludes zero in the opposite direction, or excludes every effect of half "
                     + "the claimed size",
             Finding.INCONCLUSIVE.words() + ": the interval holds both zero and the claimed size (the runs needed are given)",
-            Finding.NOT_TESTABLE.words() + ": the claim cannot be measured on this machine or in this file (the reason is given)");
+            Finding.NOT_TESTABLE.words() + ": the claim cannot be measured on this machine or in this file (the reason is given)",
+            "tables below: \"significant\" there is a row-level test of one row's iterations (run-to-run noise not in it); "
+                    + "the findings above take runs as the unit and test the claim");
 
     /** The verdicts as text wrapped to {@code width}: a heading, the legend, then per seed its summary and claims. */
     public static String text(List<Verdict> verdicts, int width) {
