@@ -212,7 +212,8 @@ public final class SeedVerdicts {
             boolean exact = row.noiseFloorPercent() != null && row.noiseFloorPercent() == 0;
             boolean measured = row.ciLowPercent() != null && (exact || noise == null || !noise.assumed());
             double scaleBy = c.scale() == Claim.Scale.ABSOLUTE ? Math.abs(b.score()) / 100 : 1;
-            double effect = row.deltaPercent() * scaleBy;
+            // an absolute claim's effect is the difference itself (exact for exact figures), not a percentage scaled back
+            double effect = c.scale() == Claim.Scale.ABSOLUTE ? a.score() - b.score() : row.deltaPercent();
             Double lo = row.ciLowPercent() == null ? null : row.ciLowPercent() * scaleBy;
             Double hi = row.ciHighPercent() == null ? null : row.ciHighPercent() * scaleBy;
             Finding f = lo == null ? Finding.INCONCLUSIVE : classify(c, lo, hi);
