@@ -87,13 +87,40 @@ sources_newer() {
 # (./run.sh mask 1 & ./run.sh mask 2) must not run two Maven builds into one target/: the build
 # holds an exclusive flock on target/.build.lock, a second run waits for it and then checks
 # again, so it finds the fresh jar and does not build a second time.
+#
+# The jar is built under a temporary name and renamed when complete, so an interrupted build
+# (Ctrl-C) never leaves a broken target/corescope.jar behind; target/.corescope.jar.ok, touched
+# after the rename, says the jar was checked. A jar newer than that stamp (built by ./mvnw
+# directly, or left by an older run.sh) is checked once for a zip's end record, and rebuilt when
+# it has none.
+ok="$here/target/.corescope.jar.ok"
+partial="$here/target/.corescope.jar.partial"
+jar_broken() {
+  [ "$jar" -nt "$ok" ] || return 1
+  local tailhex
+  tailhex=$(tail -c 22 "$jar" 2>/dev/null | od -An -tx1 -N4 | tr -d ' \n')
+  if [ "$tailhex" = "504b0506" ]; then : > "$ok" 2>/dev/null; return 1; fi
+  return 0
+}
 build_jar() {
-  if ! mvn_quiet -DskipTests package >&2; then
+  local rc=0 interrupted=0
+  rm -f "$partial"
+  trap 'interrupted=1' INT TERM
+  mvn_quiet -DskipTests -Dcorescope.jarOutput="$partial" package >&2 || rc=$?
+  trap - INT TERM
+  if [ "$interrupted" = 1 ] || [ "$rc" -gt 128 ]; then
+    rm -f "$partial"
+    echo "corescope: the build was interrupted; target/corescope.jar is unchanged, and the next run builds again" >&2
+    exit 130
+  fi
+  if [ "$rc" -ne 0 ] || [ ! -s "$partial" ]; then
+    rm -f "$partial"
     echo "corescope: the build failed (see above); try: ./mvnw -B package" >&2
     exit 1
   fi
+  mv -f "$partial" "$jar" && : > "$ok"
 }
-if [ ! -f "$jar" ] || sources_newer; then
+if [ ! -f "$jar" ] || sources_newer || jar_broken; then
   lock="$here/target/.build.lock"
   if command -v flock >/dev/null 2>&1 && mkdir -p "$here/target" 2>/dev/null && touch "$lock" 2>/dev/null; then
     exec 9>>"$lock"
@@ -101,7 +128,7 @@ if [ ! -f "$jar" ] || sources_newer; then
       echo "corescope: another run is building target/corescope.jar; waiting for it ..." >&2
       flock 9
     fi
-    if [ ! -f "$jar" ] || sources_newer; then
+    if [ ! -f "$jar" ] || sources_newer || jar_broken; then
       echo "corescope: building target/corescope.jar with JDK at $JDK (first run or sources changed) ..." >&2
       build_jar
     fi

@@ -26,8 +26,9 @@ for placement in smt same-l3 cross-l3 cross-package quiet any; do
     fi
     ran=$((ran + 1))
   else
-    # one plain line: the reason of the refusal without its exception class and stack trace
-    why=$(sed -n -E 's/^.*(ReservationException|ProfilerException|Exception): //p' "$out" | head -n 1)
+    # the profiler's one line (JMH's "Profilers failed to initialize" path, or a benchmark it
+    # could not place), without its "corescope pinning: " prefix
+    why=$(sed -n -E 's/^corescope pinning: //p' "$out" | head -n 1)
     echo "== placement $placement: not run here: ${why:-see the JMH output}"
   fi
   rm -f "$out" "$out.json"

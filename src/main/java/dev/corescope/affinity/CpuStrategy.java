@@ -48,6 +48,32 @@ public enum CpuStrategy {
         throw new IllegalArgumentException("strategy " + name + ": not one of smt, same-l3, cross-l3, cross-package, any");
     }
 
+    /**
+     * Whether two of the {@code usable} CPUs of {@code topology} are related as this strategy
+     * asks, whoever holds them: whether {@code Reservations.reserveGroup(2, this)} could ever
+     * succeed there. {@code SAME_CORE} on a machine without SMT is {@code false}.
+     *
+     * <pre>{@code
+     * Topology t = Topology.live();
+     * if (!CpuStrategy.SAME_CORE.possibleOn(t, t.usable())) System.out.println("no SMT siblings here");
+     * }</pre>
+     *
+     * @param topology the machine
+     * @param usable   the CPUs to choose among
+     * @return whether some pair of them is so related
+     * @since 0.2.0
+     */
+    public boolean possibleOn(dev.corescope.topology.Topology topology, dev.corescope.cpumask.CpuMask usable) {
+        CpuIndex ix = new CpuIndex(topology);
+        int[] cpus = usable.toArray();
+        for (int a : cpus) {
+            for (int b : cpus) {
+                if (accepts(ix, a, b)) return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code cpu} fits this strategy relative to {@code anchor} (negative: no anchor). */
     boolean accepts(CpuIndex ix, int anchor, int cpu) {
         if (anchor < 0) return true;

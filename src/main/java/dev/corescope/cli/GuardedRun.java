@@ -112,7 +112,9 @@ final class GuardedRun {
     private void onShutdown() {
         signalled = true;
         JMH_LOG.setLevel(java.util.logging.Level.OFF);
+        StandardOutput.muteAfterInterrupt();  // exit 130 leaves stdout clean: no fork's stack trace relayed there
         if (!session.abort("interrupted by " + signalName(), STOP_WAIT)) {
+            StandardOutput.unmute();  // it had finished: its output goes on
             // finished just before the signal: the results are saved now, then the caller may
             // finish printing (finish is done once, whoever comes first)
             try {

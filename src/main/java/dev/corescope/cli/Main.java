@@ -79,6 +79,12 @@ public final class Main implements Callable<Integer> {
      * failed families. Distinct from 1, after which stdout is empty (CONTRACT.md).
      */
     public static final int EXIT_PARTIAL = 3;
+    /**
+     * stdout's reader went away ({@code corescope ... | head}): 128 + SIGPIPE, the status a shell
+     * reports for {@code cat} in the same place, with nothing on stderr. Whatever the command
+     * saves to files is saved; only the rest of stdout is dropped.
+     */
+    public static final int EXIT_BROKEN_PIPE = 141;
 
     /** The environment variable that turns on {@code --debug} for every run. */
     static final String DEBUG_ENV = "CORESCOPE_DEBUG";
@@ -114,7 +120,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
         return new Tour(families.get(), output != null ? output : tourResults, output != null, cl.getOut(), cl.getErr())
-                .width(wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH).run();
+                .width(dev.corescope.text.Width.of(wide)).run();
     }
 
     public static void main(String[] args) {
@@ -277,21 +283,7 @@ public final class Main implements Callable<Integer> {
      * list or file name is quoted by its start and its length, not whole.
      */
     static String shorten(String line) {
-        StringBuilder out = new StringBuilder(Math.min(line.length(), 1024));
-        int i = 0;
-        while (i < line.length()) {
-            int j = i;
-            boolean space = Character.isWhitespace(line.charAt(i));
-            while (j < line.length() && Character.isWhitespace(line.charAt(j)) == space) j++;
-            String word = line.substring(i, j);
-            if (!space && word.length() > QUOTE_LIMIT) {
-                out.append(word, 0, QUOTE_LIMIT - 20).append("...(").append(word.length()).append(" characters)");
-            } else {
-                out.append(word);
-            }
-            i = j;
-        }
-        return out.length() > 4 * QUOTE_LIMIT * 2 ? out.substring(0, 4 * QUOTE_LIMIT * 2) + "..." : out.toString();
+        return dev.corescope.text.Shorten.end(dev.corescope.text.Shorten.words(line, QUOTE_LIMIT), 4 * QUOTE_LIMIT * 2 + 3);
     }
 
     /** Number options take ASCII digits only, as CPU lists do: {@code ١} (Arabic-Indic one) is not 1. */

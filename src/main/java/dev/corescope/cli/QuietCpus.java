@@ -45,6 +45,6 @@ final class QuietCpus {
     }
 
     private static String clip(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
+        return dev.corescope.text.Shorten.end(s, 43);
     }
 }

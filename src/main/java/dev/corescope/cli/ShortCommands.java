@@ -57,7 +57,7 @@ final class ShortCommands {
         try {
             if (o.has("--nbits")) c.nbits = asciiInt(o.get("--nbits"));
             if (o.has("--input")) c.input = MaskCommand.Input.valueOf(o.get("--input"));
-            if (o.has("--format")) c.format = new OutputFormat.TextOrJson().convert(o.get("--format"));
+            if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
         } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
             return OptionalInt.empty();
         }
@@ -71,7 +71,7 @@ final class ShortCommands {
         if (o == null || !o.positional.isEmpty()) return OptionalInt.empty();
         try {
             if (o.has("--pid")) c.pid = asciiInt(o.get("--pid"));
-            if (o.has("--format")) c.format = new OutputFormat.TextOrJson().convert(o.get("--format"));
+            if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
         } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
             return OptionalInt.empty();
         }

@@ -25,6 +25,10 @@ final class StandardOutput extends OutputStream {
 
     private final OutputStream fd;
     private volatile IOException failure;
+    /** The stream {@link #install} put in place, for {@link #muteAfterInterrupt}. */
+    private static volatile StandardOutput installed;
+    /** Set when a signal stops the run: nothing more reaches stdout (a JMH fork's dying words included). */
+    private volatile boolean muted;
     /** The lead bytes of a UTF-8 sequence not yet complete at the end of the last write (0 to 2 of them). */
     private final byte[] pending = new byte[2];
     private int npending;
@@ -49,6 +53,7 @@ final class StandardOutput extends OutputStream {
             ps = new PrintStream(new BufferedOutputStream(s, 8192), true);
         }
         System.setOut(ps);
+        installed = s;
         return s;
     }
 
@@ -57,8 +62,25 @@ final class StandardOutput extends OutputStream {
         write(new byte[]{(byte) b}, 0, 1);
     }
 
+    /**
+     * After Ctrl-C (or SIGTERM) stops a run, stdout stays clean: what is printed from then on
+     * (a forked JMH JVM that the signal reached too prints its stack trace, and JMH's host relays
+     * it to stdout) is dropped. The run's own interrupt line goes to stderr.
+     */
+    static void muteAfterInterrupt() {
+        StandardOutput s = installed;
+        if (s != null) s.muted = true;
+    }
+
+    /** Undoes {@link #muteAfterInterrupt} when the signal came after the run had finished, so its output goes on. */
+    static void unmute() {
+        StandardOutput s = installed;
+        if (s != null) s.muted = false;
+    }
+
     @Override
     public synchronized void write(byte[] b, int off, int len) throws IOException {
+        if (muted || brokenPipe(failure)) return;  // a closed pipe: the rest is dropped quietly, as cat would stop
         try {
             byte[] safe = safe(b, off, len);
             if (safe == null) fd.write(b, off, len);
@@ -138,6 +160,7 @@ final class StandardOutput extends OutputStream {
 
     @Override
     public void flush() throws IOException {
+        if (muted || brokenPipe(failure)) return;
         try {
             fd.flush();
         } catch (IOException e) {
@@ -148,7 +171,7 @@ final class StandardOutput extends OutputStream {
 
     /** Writes the bytes of a UTF-8 sequence the output ended in the middle of (invalid, but the output's own). */
     synchronized void drain() {
-        if (npending == 0) return;
+        if (npending == 0 || muted || brokenPipe(failure)) return;
         try {
             fd.write(pending, 0, npending);
             fd.flush();
@@ -160,6 +183,11 @@ final class StandardOutput extends OutputStream {
 
     private void record(IOException e) {
         if (failure == null) failure = e;
+    }
+
+    /** EPIPE: the read end of stdout's pipe was closed. */
+    static boolean brokenPipe(IOException e) {
+        return e != null && e.getMessage() != null && e.getMessage().contains("Broken pipe");
     }
 
     /** The first failed write, or null. */
@@ -175,6 +203,10 @@ final class StandardOutput extends OutputStream {
         System.out.flush();
         drain();
         if (failure == null) return code;
+        if (brokenPipe(failure)) {
+            // the reader went away (| head): a quiet stop, with the status a shell gives cat killed by SIGPIPE
+            return code == Main.EXIT_OK || code == Main.EXIT_PARTIAL ? Main.EXIT_BROKEN_PIPE : code;
+        }
         if (code == Main.EXIT_OK || code == Main.EXIT_PARTIAL) {
             err.println("corescope: cannot write to standard output (" + Main.reason(failure) + "); the output is lost");
             err.flush();

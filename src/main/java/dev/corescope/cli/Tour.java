@@ -11,7 +11,7 @@ import dev.corescope.report.ComparisonText;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.report.TextFit;
-import dev.corescope.report.TextTable;
+import dev.corescope.text.TextTable;
 import dev.corescope.sys.Os;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyText;
@@ -38,7 +38,7 @@ final class Tour {
     private final boolean named;
     private final PrintWriter out;
     private final PrintWriter err;
-    private int width = ComparisonText.WIDTH;
+    private int width = dev.corescope.text.Width.DEFAULT;
 
     /**
      * @param saveTo where the results go
@@ -58,21 +58,18 @@ final class Tour {
      * (its notes that say "not measured", "skipped" or "not available"); empty when nothing was
      * left out. The summary table alone would just be missing those rows.
      */
-    static String notMeasured(java.util.List<dev.corescope.bench.FamilyRun> runs) {
-        StringBuilder sb = new StringBuilder();
+    static List<String> notMeasured(java.util.List<dev.corescope.bench.FamilyRun> runs) {
+        List<String> out = new java.util.ArrayList<>();
         for (var r : runs) {
             for (String note : r.notes()) {
                 String n = note.toLowerCase(Locale.ROOT);
-                if (n.contains("not measured") || n.contains("skipped") || n.contains("not available")) {
-                    if (sb.isEmpty()) sb.append("\nNot measured here:\n");
-                    sb.append("  ").append(r.family()).append(": ").append(note).append('\n');
-                }
+                if (n.contains("not measured") || n.contains("skipped") || n.contains("not available")) out.add(r.family() + ": " + note);
             }
         }
-        return sb.toString();
+        return out;
     }
 
-    /** The text's width: {@link ComparisonText#WIDTH} by default, {@link Integer#MAX_VALUE} for {@code --wide}. */
+    /** The text's width: the terminal's ({@link dev.corescope.text.Width#of}) by default, {@link Integer#MAX_VALUE} for {@code --wide}. */
     Tour width(int columns) {
         this.width = columns;
         return this;
@@ -88,7 +85,7 @@ final class Tour {
         EnvironmentProbe probe = live.probe();
         out.println("corescope tour: the machine, then each benchmark family in quick mode, then a summary.");
         out.println();
-        out.print(TextFit.fit(machine(live.topology(), probe.finish(probe.start(Instant.now()), Instant.now(), null)), width));
+        out.print(TourText.machine(probe.finish(probe.start(Instant.now()), Instant.now(), null), live.forResults()).render(width));
         out.println();
         if (families.isEmpty()) {
             out.println("No benchmark families are registered in this build.");
@@ -118,12 +115,15 @@ final class Tour {
             ResultsWriter.Saved saved = writer.finish(file, Math.max(1, session.runs().size()));
             Path earlier = saved.beside() ? target.path() : null;
             out.println();
-            out.print(TextFit.fit(SeedVerdicts.text(SeedVerdicts.of(file), width) + ResultsText.full(file) + notMeasured(session.runs()), width));
+            out.print(TourText.summary(file, families, notMeasured(session.runs()), launcher(), saved.path(), width).render(width));
+            String failed = ResultsText.failures(file.failures());
+            if (!failed.isEmpty()) out.print("\n" + failed);
             out.println();
             out.printf(Locale.ROOT, "Took %.0f s. %s%n", (System.nanoTime() - t0) / 1e9,
                     saved.line().replaceFirst("^results written to ", "Saved ").replaceFirst(" \\(.*\\)$", ""));
             if (earlier != null) out.println("(" + earlier + " from an earlier run was kept.)");
-            out.print(nextSteps(launcher(), saved.path(), earlier));
+            out.println();
+            out.print(TourText.next(launcher(), saved.path(), earlier).render(width));
             out.flush();
             if (file.failures().isEmpty()) return Main.EXIT_OK;
             err.println("corescope: " + BenchCommand.failureLine(file.failures(), families.size()));
@@ -132,24 +132,6 @@ final class Tour {
         } finally {
             guarded.done();
         }
-    }
-
-    /**
-     * The commands to run next, written so they work from the folder the user is in: the
-     * launcher and the results file as paths from there, quoted for a shell where needed; with
-     * an earlier run kept, the compare of the two.
-     */
-    static String nextSteps(String launcher, Path results, Path earlier) {
-        String r = shell(results.toString());
-        TextTable next = new TextTable("Next:", "");
-        next.row("  " + launcher + " report " + r + " -o corescope-report.html", "one page: tables, charts, environment");
-        if (earlier != null) {
-            next.row("  " + launcher + " compare " + shell(earlier.toString()) + " " + r, "the earlier run against this one");
-        } else {
-            next.row("  " + launcher + " compare " + r + " AFTER.json", "run again after a change, then compare");
-        }
-        next.row("  " + launcher + " bench NAME", "one family in full, with its own report");
-        return next.render("");
     }
 
     /**
@@ -185,22 +167,4 @@ final class Tour {
         return "'" + s.replace("'", "'\\''") + "'";
     }
 
-    /**
-     * The machine in a few lines: the topology's first line and summary (the full tree is
-     * {@code ./run.sh topology}), the CPU sets and the software.
-     */
-    static String machine(Topology t, Environment e) {
-        StringBuilder sb = new StringBuilder();
-        if (t != null) {
-            sb.append(TopologyText.render(t).lines().findFirst().orElse("Machine")).append('\n');
-            sb.append("  ").append(TopologyText.summaryLine(t)).append('\n');
-        } else {
-            sb.append("Machine: ").append(e.cpuModel() == null ? "unknown CPU" : e.cpuModel()).append('\n');
-        }
-        sb.append("  CPUs online ").append(e.online()).append(", allowed ").append(e.allowed())
-                .append(", SMT ").append(e.smt() == null ? "unknown" : e.smt() ? "on" : "off").append('\n');
-        sb.append("  ").append(e.kernel()).append("; ").append(e.jdk()).append('\n');
-        sb.append("  (the whole tree: ./run.sh topology; as a picture: ./run.sh topology --format svg -o topology.svg)\n");
-        return sb.toString();
-    }
 }

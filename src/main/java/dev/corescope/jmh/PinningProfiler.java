@@ -3,8 +3,13 @@ package dev.corescope.jmh;
 import dev.corescope.affinity.CpuPreference;
 import dev.corescope.affinity.CpuStrategy;
 import dev.corescope.affinity.Reservation;
+import dev.corescope.affinity.ReservationException;
 import dev.corescope.affinity.Reservations;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Affinity;
+import dev.corescope.sys.CpuNotAllowedException;
+import dev.corescope.topology.Topology;
+import org.openjdk.jmh.runner.BenchmarkException;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.ExternalProfiler;
@@ -54,7 +59,28 @@ import java.util.TreeSet;
  * {@code placement=NAME}, {@code prefer=quiet|kernel-hints}, {@code cpus=LIST}, {@code reserve=false}, {@code counters=false},
  * separated by {@code ;} or {@code ,} before a key.
  *
- * <p>Needs forked runs (the default): the pinning is set up through the fork's JVM options.
+ * <p>Each iteration also records {@code ·pin.thread-N.cpu}, the CPU JMH thread N was pinned to
+ * (the highest, when forks were given different CPUs), so the JSON results say where the
+ * threads ran as the text line does.
+ *
+ * <p>What this machine can never give ({@code placement=smt} without SMT, {@code cpus=5} on two
+ * CPUs) is refused before the run, in one line through JMH's profiler error path ("Profilers
+ * failed to initialize, exiting."). What cannot be had for one benchmark (more threads than
+ * CPUs so related, CPUs another run holds) fails that benchmark alone, with one line on
+ * standard error.
+ *
+ * <p>Needs forked runs (the default): the pinning is set up through the fork's JVM options,
+ * which include {@code --enable-native-access=ALL-UNNAMED} unless the benchmark's JVM arguments
+ * grant native access already. The host JVM needs it too: run it with
+ * {@code --enable-native-access=ALL-UNNAMED}, or put {@code Enable-Native-Access: ALL-UNNAMED}
+ * in the manifest of the benchmarks jar that {@code java -jar} starts.
+ *
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED -jar target/benchmarks.jar MyBenchmark \
+ *     -prof 'dev.corescope.jmh.PinningProfiler:placement=same-l3' -rf json
+ * </pre>
+ *
+ * @since 0.1.0
  */
 public final class PinningProfiler implements ExternalProfiler, InternalProfiler {
 
@@ -107,6 +133,41 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
         this.explicitCpus = cpus;
         this.reserve = r;
         this.counters = c;
+        checkTheMachineCanGiveIt();
+    }
+
+    /**
+     * Refuses, before any benchmark runs, what this machine can never give: CPUs outside the
+     * process's usable set ({@code cpus=5} on 2 CPUs), or a placement that relates two CPUs
+     * in a way no two free CPUs here are related ({@code placement=smt} without SMT). JMH prints
+     * the message of a {@link ProfilerException} from the constructor as one line and exits
+     * ("Profilers failed to initialize"), which is its own error path for a profiler.
+     */
+    private void checkTheMachineCanGiveIt() throws ProfilerException {
+        CpuMask usable = Affinity.processAllowed();
+        if (explicitCpus != null) {
+            CpuMask outside = CpuMask.ofCpus(explicitCpus).andNot(usable);
+            if (!outside.isEmpty()) {
+                throw new ProfilerException("corescope pinning: cpus=" + CpuMask.ofCpus(explicitCpus).toList() + ": CPU"
+                        + (outside.weight() == 1 ? " " : "s ") + outside.toList() + " not among the usable CPUs " + usable.toList()
+                        + " of this process");
+            }
+            return;
+        }
+        if (quietPlacement || placement == CpuStrategy.ANY) return;
+        // a placement relates the threads to the first: two CPUs so related must exist here
+        Topology t = Topology.live();
+        if (!placement.possibleOn(t, usable)) {
+            throw new ProfilerException("corescope pinning: placement=" + placement.placementName()
+                    + " cannot be given here: no two of the usable CPUs " + usable.toList() + " are "
+                    + switch (placement) {
+                        case SAME_CORE -> "SMT siblings";
+                        case SAME_L3 -> "different cores on one last-level cache";
+                        case DIFFERENT_L3 -> "on different last-level caches";
+                        case DIFFERENT_PACKAGE -> "in different packages";
+                        case ANY -> "different CPUs";
+                    });
+        }
     }
 
     public PinningProfiler() throws ProfilerException {
@@ -125,21 +186,48 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
         return List.of();
     }
 
+    /**
+     * Plans and reserves the CPUs for the next fork and passes them to it, with
+     * {@code --enable-native-access=ALL-UNNAMED} unless the benchmark's JVM arguments grant it
+     * already (JMH starts the fork on the class path, where a jar's {@code Enable-Native-Access}
+     * manifest attribute does not count).
+     *
+     * <p>When the CPUs cannot be had for this benchmark (more threads than free CPUs so related,
+     * or CPUs taken since the run began), the reason goes to standard error as one line and the
+     * benchmark fails through JMH's own path ({@link BenchmarkException}): skipped, or the run
+     * stopped with {@code -foe true}.
+     */
     @Override
     public synchronized Collection<String> addJVMOptions(BenchmarkParams params) {
         release();
-        int[] cpus = plan(params.getThreads());
+        int[] cpus;
+        try {
+            cpus = plan(params.getThreads());
+        } catch (ReservationException | CpuNotAllowedException e) {
+            release();
+            String why = "corescope pinning: " + params.getBenchmark() + " with " + params.getThreads() + " thread"
+                    + (params.getThreads() == 1 ? "" : "s") + " not run: " + e.getMessage();
+            System.err.println(why);
+            throw new BenchmarkException(why, List.of());
+        }
         StringBuilder list = new StringBuilder();
         for (int cpu : cpus) list.append(list.isEmpty() ? "" : ",").append(cpu);
-        return List.of("-Djmh.executor=CUSTOM",
+        List<String> options = new ArrayList<>(List.of("-Djmh.executor=CUSTOM",
                 "-Djmh.executor.class=" + PinningExecutor.class.getName(),
                 "-D" + PinningExecutor.CPUS + "=" + list,
-                "-D" + PinningExecutor.COUNTERS + "=" + counters);
+                "-D" + PinningExecutor.COUNTERS + "=" + counters));
+        if (params.getJvmArgs().stream().noneMatch(a -> a.startsWith("--enable-native-access"))) {
+            options.add("--enable-native-access=ALL-UNNAMED");
+        }
+        return options;
     }
 
     /** One CPU per JMH thread index, reserved unless {@code reserve=false}. */
     private int[] plan(int threads) {
-        Reservations machine = Reservations.shared();
+        // the directory as configured now (-Dcorescope.reservations.dir may be set by the run),
+        // not the one Reservations.shared() fixed when it was first used in this JVM
+        Topology t = Topology.live();
+        Reservations machine = Reservations.of(Reservations.configuredDirectory(), t, t.usable());
         if (explicitCpus != null) {
             if (reserve) for (int cpu : explicitCpus) held.add(machine.reserveCpu(cpu));
             int[] out = new int[threads];
@@ -213,6 +301,9 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
             if (r.endCpu() != r.cpu() || (r.migrations() != null && r.migrations() > 0)) migrated++;
         }
         out.add(new ScalarResult("pin.migrated", migrated, "threads", AggregationPolicy.MAX));
+        // where each thread ran, as numbers, so the JSON results have it too (JMH writes a text
+        // result's text only to the human-readable output)
+        cpuOf.forEach((t, c) -> out.add(new ScalarResult("pin.thread-" + t + ".cpu", c, "CPU", AggregationPolicy.MAX)));
         if (refused == null && counters) {
             out.add(new ScalarResult("pin.cpu-migrations", migrations, "#", AggregationPolicy.AVG));
             out.add(new ScalarResult("pin.context-switches", switches, "#", AggregationPolicy.AVG));

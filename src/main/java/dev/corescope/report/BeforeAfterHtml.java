@@ -159,7 +159,7 @@ final class BeforeAfterHtml {
     }
 
     private static String shorten(String s, int max) {
-        return s.length() <= max ? s : "..." + s.substring(s.length() - max + 3);
+        return dev.corescope.text.Shorten.start(s, max);
     }
 
     private static int lastNonZero(long[] c) {

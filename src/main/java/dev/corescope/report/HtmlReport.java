@@ -540,7 +540,7 @@ public final class HtmlReport {
     }
 
     private static String shorten(String s) {
-        return s == null || s.length() <= 120 ? s : s.substring(0, 117) + "...";
+        return dev.corescope.text.Shorten.end(s, 120);
     }
 
     /** An SVG document as an element of the page: without an XML declaration or doctype. */
@@ -553,19 +553,6 @@ public final class HtmlReport {
 
     /** HTML text and attribute escaping. */
     static String esc(String s) {
-        if (s == null) return "";
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&#39;");
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
+        return dev.corescope.text.Markup.escape(s);
     }
 }

@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import dev.corescope.text.TextTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

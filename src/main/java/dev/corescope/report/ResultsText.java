@@ -1,6 +1,7 @@
 package dev.corescope.report;
 
 import dev.corescope.text.Terminal;
+import dev.corescope.text.TextTable;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.corescope.report;
 
-/** Escaping for the text and attribute values of the SVG pictures the family views draw. */
+/** Escaping for the SVG pictures the family views draw: {@link dev.corescope.text.Markup#escape}. */
 public final class Xml {
 
     private Xml() {
@@ -8,6 +8,6 @@ public final class Xml {
 
     /** {@code s} with {@code & < > "} escaped. */
     public static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return dev.corescope.text.Markup.escape(s);
     }
 }

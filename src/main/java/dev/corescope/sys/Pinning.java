@@ -19,11 +19,12 @@ import java.util.function.Consumer;
  * thread's next pin at the same depth once it is closed, so it must not be kept (or closed
  * again) after its {@code close()}.
  *
- * <p>Nested pins must be closed innermost first, as try-with-resources does. Closing an outer
- * pin while an inner one is open is detected: the thread gets back the mask it had before the
- * outer pin (which is what closing it asks for), the inner pins are closed with it (their own
- * {@code close()} then does nothing), and {@code close()} throws an
- * {@link IllegalStateException} naming both, since the code that did it has a bug.
+ * <p>Pins of one thread may be closed in any order, and the thread ends where it should. Each
+ * pin stands for "this thread on these CPUs until I close": while pins are open the thread runs
+ * on the CPUs of the latest one; closing the latest puts back the mask from before it, and
+ * closing an earlier one (an outer pin before an inner one, or a harness's per-iteration pin
+ * around a benchmark's own longer one) changes nothing now but hands its saved mask to the pin
+ * made after it, so when that one closes the thread gets the mask it had before both.
  *
  * <p>Virtual threads are refused with an {@link UnsupportedOperationException}: a virtual
  * thread runs on whichever carrier thread the scheduler gives it, so pinning it would pin that
@@ -136,11 +137,11 @@ public final class Pinning implements AutoCloseable {
     }
 
     /**
-     * Puts back the mask the thread had before this pin. Closing a closed pinning does nothing.
+     * Ends this pin: the latest open pin of the thread puts back the mask from before it; an
+     * earlier one leaves the thread where the later pins put it and hands its saved mask on (see
+     * the class comment). Closing a closed pinning does nothing.
      *
-     * @throws IllegalStateException when called on another thread than the one that pinned, or
-     *         when a pin made after this one on the same thread is still open: then the thread has
-     *         its mask from before this pin back all the same, and those later pins are closed
+     * @throws IllegalStateException when called on another thread than the one that pinned
      */
     @Override
     public void close() {
@@ -148,17 +149,14 @@ public final class Pinning implements AutoCloseable {
         if (Thread.currentThread() != owner) {
             throw new IllegalStateException("a Pinning must be closed on the thread that pinned (" + owner.getName() + ")");
         }
-        String inner = stack == null ? null : stack.openAbove(this);
         closed = true;
+        if (stack != null && stack.hasLaterOpen(this)) {
+            stack.removeEarlier(this);
+            return;
+        }
         if (reused) restoreSaved(stack.callState);
         else restore.accept(previous);
-        if (stack != null) stack.popTo(this);
-        if (inner != null) {
-            throw new IllegalStateException("pinnings closed out of order: the pin to CPUs " + pinned.toList()
-                    + " was closed while " + inner + " made after it on this thread still open; the thread is back on"
-                    + " its CPUs from before that pin, and the later pin is closed too (close nested pins innermost"
-                    + " first, e.g. with try-with-resources)");
-        }
+        if (stack != null) stack.removeLatest(this);
     }
 
     // ---- the reused kind ---------------------------------------------------------------
@@ -201,15 +199,39 @@ public final class Pinning implements AutoCloseable {
         if (rc == -1) throw new NativeException("sched_setaffinity", "pid=0, restoring " + savedMask().toList(), Libc.errno(callState));
     }
 
+    /**
+     * Takes over the mask {@code earlier} would have put back (it is being closed while this
+     * pin, made after it, is open), so this pin's close restores that one instead of the mask
+     * it saved, which was {@code earlier}'s own CPUs.
+     */
+    private void inheritPrevious(Pinning earlier) {
+        if (!reused) {
+            previous = earlier.previous();
+            return;
+        }
+        if (earlier.reused) {
+            if (saved.byteSize() < earlier.savedBytes) saved = Arena.ofAuto().allocate(earlier.savedBytes, 8);
+            MemorySegment.copy(earlier.saved, 0, saved, 0, earlier.savedBytes);
+            savedBytes = earlier.savedBytes;
+            previous = earlier.previous;
+        } else {
+            CpuMask m = earlier.previous;
+            int words = Math.max(1, m.wordCount());
+            long bytes = (long) words * 8;
+            if (saved.byteSize() < bytes) saved = Arena.ofAuto().allocate(bytes, 8);
+            saved.fill((byte) 0);
+            for (int i = 0; i < words; i++) saved.setAtIndex(Libc.WORD, i, m.word(i));
+            savedBytes = bytes;
+            previous = m;
+        }
+    }
+
     private CpuMask savedMask() {
         // as Affinity.get builds it, so the two kinds' previous() compare equal
         return Affinity.maskOf(saved, savedBytes);
     }
 
-    /**
-     * A thread's open pins, innermost last, and its reused handles, one per nesting depth (a
-     * reused handle at depth d is only ever open at depth d).
-     */
+    /** A thread's open pins, in the order they were made, and its reused handles. */
     private static final class Stack {
         static final ThreadLocal<Stack> CURRENT = ThreadLocal.withInitial(Stack::new);
 
@@ -219,12 +241,16 @@ public final class Pinning implements AutoCloseable {
         Pinning[] open = new Pinning[4];
         int depth;
 
-        /** The reused handle for the next depth. */
+        /** A closed reused handle (there are never more open ones than pins open). */
         Pinning next() {
-            if (depth == frames.length) frames = Arrays.copyOf(frames, depth * 2);
-            Pinning p = frames[depth];
-            if (p == null) frames[depth] = p = new Pinning(this);
-            return p;
+            for (int i = 0; i < frames.length; i++) {
+                Pinning p = frames[i];
+                if (p == null) return frames[i] = new Pinning(this);
+                if (p.closed) return p;
+            }
+            int n = frames.length;
+            frames = Arrays.copyOf(frames, n * 2);
+            return frames[n] = new Pinning(this);
         }
 
         void push(Pinning p) {
@@ -233,23 +259,30 @@ public final class Pinning implements AutoCloseable {
             open[depth++] = p;
         }
 
-        /** The pins still open above {@code p} in words, or null when {@code p} is the innermost. */
-        String openAbove(Pinning p) {
-            if (p.level + 1 >= depth || open[p.level] != p) return null;
-            int n = depth - p.level - 1;
-            Pinning innermost = open[depth - 1];
-            return (n == 1 ? "the pin to CPUs " : n + " pins (the innermost to CPUs ") + innermost.pinned.toList() + (n == 1 ? " was" : ") were");
+        private boolean onStack(Pinning p) {
+            return p.level < depth && open[p.level] == p;
         }
 
-        /** Closes the pins above {@code p} (they are undone with it) and pops them and {@code p}. */
-        void popTo(Pinning p) {
-            if (p.level >= depth || open[p.level] != p) return;
-            for (int i = depth - 1; i > p.level; i--) {
-                open[i].closed = true;
-                open[i] = null;
+        /** Whether a pin made after {@code p} is still open. */
+        boolean hasLaterOpen(Pinning p) {
+            return onStack(p) && p.level < depth - 1;
+        }
+
+        /** {@code p} is the latest: pop it. */
+        void removeLatest(Pinning p) {
+            if (!onStack(p)) return;
+            open[--depth] = null;
+        }
+
+        /** {@code p} is closed before a later pin: the next one takes over its saved mask. */
+        void removeEarlier(Pinning p) {
+            int i = p.level;
+            open[i + 1].inheritPrevious(p);
+            for (int j = i; j < depth - 1; j++) {
+                open[j] = open[j + 1];
+                open[j].level = j;
             }
-            open[p.level] = null;
-            depth = p.level;
+            open[--depth] = null;
         }
     }
 }

@@ -304,19 +304,6 @@ public final class TopologySvg {
     }
 
     private static String esc(String s) {
-        StringBuilder sb = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '&' -> sb.append("&amp;");
-                case '<' -> sb.append("&lt;");
-                case '>' -> sb.append("&gt;");
-                case '"' -> sb.append("&quot;");
-                default -> {
-                    if (c >= 0x20 || c == '\t') sb.append(c);
-                }
-            }
-        }
-        return sb.toString();
+        return dev.corescope.text.Markup.escape(s);
     }
 }

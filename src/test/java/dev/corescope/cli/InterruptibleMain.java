@@ -14,8 +14,9 @@ public final class InterruptibleMain {
 
     public static void main(String[] args) {
         Path tour = Path.of(System.getProperty("corescope.tour", "corescope-results.json"));
+        StandardOutput stdout = StandardOutput.install();  // as Launcher does: the guarded stdout
         int code = Main.commandLine(() -> List.of(new TestFamilies.Sleeping("finishes"), new TestFamilies.Blocking(),
                 new TestFamilies.Sleeping("never")), tour).execute(args);
-        System.exit(code);
+        System.exit(stdout.finish(code, System.err));
     }
 }

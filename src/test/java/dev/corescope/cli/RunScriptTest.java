@@ -42,8 +42,13 @@ class RunScriptTest {
                 # a build that refuses to run beside another one, as two Maven builds of one target/ collide
                 here=$(cd "$(dirname "$0")" && pwd)
                 mkdir "$here/building" 2>/dev/null || { echo "fake mvnw: another build is running" >&2; exit 1; }
+                out="$here/target/corescope.jar"
+                for a in "$@"; do case $a in -Dcorescope.jarOutput=*) out=${a#*=} ;; esac; done
+                mkdir -p "$here/target"
+                printf 'PK\003\004 a jar begun' > "$out"
+                [ -f "$here/slow-build" ] && sleep 30
                 sleep 1
-                mkdir -p "$here/target" && echo jar > "$here/target/corescope.jar"
+                printf 'PK\005\006 and ended' >> "$out"
                 echo built >> "$here/builds.log"
                 rmdir "$here/building"
                 """);
@@ -71,6 +76,48 @@ class RunScriptTest {
         assertEquals(0, b.exitValue(), "second run: " + errB);
         assertEquals(List.of("built"), Files.readAllLines(checkout.resolve("builds.log")),
                 "the second run waits for the first build and then finds the jar fresh");
+    }
+
+    /**
+     * Ctrl-C during the first build (issue 23, point 14): exit 130 with "interrupted", not "the
+     * build failed"; no jar is left behind; the next run builds again and runs.
+     */
+    @Test
+    void anInterruptedBuildLeavesNoJarAndTheNextRunBuildsAgain() throws Exception {
+        Files.writeString(checkout.resolve("slow-build"), "");
+        List<String> cmd = new ArrayList<>(List.of("setsid", "env", "-u", "JAVA_HOME", "-u", "CORESCOPE_JVM_OPTS",
+                "CORESCOPE_JAVA_HOME=" + fakeJdk, "CORESCOPE_AOT=1", "bash", checkout.resolve("run.sh").toString(), "mask", "1"));
+        Process p = new ProcessBuilder(cmd).directory(checkout.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Path partial = checkout.resolve("target/.corescope.jar.partial");
+        for (int i = 0; i < 600 && !Files.exists(partial); i++) Thread.sleep(50);
+        assertTrue(Files.exists(partial), "the build began");
+        assertEquals(0, new ProcessBuilder("kill", "-INT", "--", "-" + p.pid()).inheritIO().start().waitFor(), "Ctrl-C to the group");
+        String err = finish(p);
+        assertEquals(130, p.exitValue(), err);
+        assertTrue(err.contains("the build was interrupted"), err);
+        assertFalse(err.contains("the build failed"), err);
+        assertFalse(Files.exists(checkout.resolve("target/corescope.jar")), "no jar");
+        assertFalse(Files.exists(partial), "no half jar");
+        Files.delete(checkout.resolve("slow-build"));
+        Files.deleteIfExists(checkout.resolve("building"));  // the killed fake build's own lock
+        Process again = runSh(List.of(), "mask", "1");
+        String err2 = finish(again);
+        assertEquals(0, again.exitValue(), err2);
+        assertTrue(err2.contains("building target/corescope.jar"), err2);
+    }
+
+    /** A broken jar left by an older run.sh (a 54-byte zip start, no end) is built again, not run. */
+    @Test
+    void aBrokenJarIsRebuilt() throws Exception {
+        Files.createDirectories(checkout.resolve("target"));
+        Files.write(checkout.resolve("target/corescope.jar"), new byte[]{'P', 'K', 3, 4, 20, 0, 8, 8});
+        Process p = runSh(List.of(), "mask", "1");
+        String err = finish(p);
+        assertEquals(0, p.exitValue(), err);
+        assertEquals(List.of("built"), Files.readAllLines(checkout.resolve("builds.log")), err);
+        Process q = runSh(List.of(), "mask", "2");
+        finish(q);
+        assertEquals(List.of("built"), Files.readAllLines(checkout.resolve("builds.log")), "a good jar is not built again");
     }
 
     @Test

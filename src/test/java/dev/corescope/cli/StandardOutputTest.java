@@ -42,4 +42,33 @@ class StandardOutputTest {
         out.drain();
         assertEquals("x\\u009by\\u202e", sink.toString(StandardCharsets.UTF_8));
     }
+
+    /**
+     * {@code corescope ... | head}: the reader goes away; that is a quiet stop with exit 141
+     * (128 + SIGPIPE, what a shell reports for cat), not "the output is lost" with exit 1.
+     */
+    @Test
+    void aClosedPipeIsAQuietStop() throws Exception {
+        java.util.List<String> cmd = java.util.List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Launcher.class.getName(),
+                "mask", "0-3");
+        Process p = new ProcessBuilder(cmd).start();
+        p.getInputStream().close();  // the reader is gone before the first write
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        org.junit.jupiter.api.Assertions.assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals("", err);
+        assertEquals(Main.EXIT_BROKEN_PIPE, p.exitValue());
+    }
+
+    @Test
+    void afterAnInterruptNothingMoreReachesStdout() throws Exception {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        StandardOutput out = StandardOutput.over(sink);
+        out.write("before\n".getBytes(StandardCharsets.UTF_8));
+        java.lang.reflect.Field f = StandardOutput.class.getDeclaredField("muted");
+        f.setAccessible(true);
+        f.set(out, true);
+        out.write("java.lang.InterruptedException\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals("before\n", sink.toString(StandardCharsets.UTF_8));
+    }
 }

@@ -121,6 +121,10 @@ final class TestFamilies {
                 Thread.sleep(Long.MAX_VALUE);
                 throw new AssertionError("unreachable");
             } finally {
+                // what JMH's host relays from a forked JVM that Ctrl-C reached too: its stack trace, on stdout
+                System.out.println("java.lang.InterruptedException: the fork was interrupted");
+                System.out.println("\tat org.openjdk.jmh.runner.ForkedMain.main(ForkedMain.java:86)");
+                System.out.flush();
                 helper.interrupt();
                 helper.join();
                 System.err.println("blocking: helper stopped=" + !helper.isAlive() + ", affinity restored="

@@ -38,7 +38,7 @@ class TourTest {
         assertTrue(text.contains("\n  CPUs online "), text);
         assertTrue(text.contains(" package"), "the topology summary line: " + text);
         assertTrue(text.contains("Running 3 families in quick mode (one, failing, two)"), text);
-        assertTrue(text.contains("Results (mean ± half-width of the 99.9% confidence interval; Java and C side by side):"), text);
+        assertTrue(text.contains("Where to look next"), text);
         assertTrue(text.contains("Saved " + saved), text);
         assertTrue(text.contains(Tour.launcher() + " report " + Tour.shell(saved.toString()) + " -o corescope-report.html"), text);
         ResultsFile f = Json.readResults(saved);
@@ -81,8 +81,8 @@ class TourTest {
         var partial = new dev.corescope.bench.FamilyRun("c2c", List.of(), null, null, null,
                 List.of("not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable", "one-way = round trip / 2"), "");
 
-        assertEquals("", Tour.notMeasured(List.of(measured)));
-        assertEquals("\nNot measured here:\n  c2c: not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable\n",
+        assertEquals(List.of(), Tour.notMeasured(List.of(measured)));
+        assertEquals(List.of("c2c: not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable"),
                 Tour.notMeasured(List.of(measured, partial)));
     }
 
@@ -102,7 +102,7 @@ class TourTest {
         String earlier = Json.write(ResultsFile.builder().build());
         Files.writeString(saved, earlier);
 
-        CliRun r = tour(saved);
+        CliRun r = tour(saved, "--wide");
         assertEquals(0, r.exitCode(), r.err());
 
         assertEquals(earlier, Files.readString(saved), "the earlier run is untouched");
@@ -204,7 +204,7 @@ class TourTest {
         assertEquals("../x/run.sh", Tour.fromHere(cwd.getParent().resolve("x/run.sh")));
         assertEquals("'my results.json'", Tour.shell("my results.json"));
         assertEquals("'it'\\''s.json'", Tour.shell("it's.json"));
-        String next = Tour.nextSteps("../corescope/run.sh", Path.of("out/r.json"), null);
+        String next = TourText.next("../corescope/run.sh", Path.of("out/r.json"), null).render(100);
         assertTrue(next.contains("../corescope/run.sh report out/r.json -o corescope-report.html"), next);
     }
 }

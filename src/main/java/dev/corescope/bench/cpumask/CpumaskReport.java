@@ -4,7 +4,7 @@ import dev.corescope.bench.Figure;
 import dev.corescope.bench.Measured;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
-import dev.corescope.report.TextTable;
+import dev.corescope.text.TextTable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

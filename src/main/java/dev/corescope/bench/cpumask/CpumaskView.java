@@ -3,7 +3,7 @@ package dev.corescope.bench.cpumask;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.SavedModel;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.TextTable;
+import dev.corescope.text.TextTable;
 
 import java.util.List;
 import java.util.Locale;

@@ -4,7 +4,7 @@ import dev.corescope.bench.Figure;
 import dev.corescope.bench.SavedModel;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.TextTable;
+import dev.corescope.text.TextTable;
 import dev.corescope.report.Xml;
 
 import java.util.ArrayList;

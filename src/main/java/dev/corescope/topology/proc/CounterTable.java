@@ -201,6 +201,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     }
 
     public static String clip(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
+        return dev.corescope.text.Shorten.end(s, 43);
     }
 }

@@ -335,6 +335,6 @@ public final class SysfsReader {
     }
 
     private static String shorten(String s) {
-        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+        return dev.corescope.text.Shorten.end(s, 43);
     }
 }

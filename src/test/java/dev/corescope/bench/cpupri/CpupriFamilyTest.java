@@ -97,4 +97,22 @@ class CpupriFamilyTest {
         var missing = assertThrows(IllegalStateException.class, () -> CpupriBenchmark.choose(t, "smt", four, 1));
         assertTrue(missing.getMessage().contains("placement smt is not available"), missing.getMessage());
     }
+
+    /** With 3 or more CPUs every run has as many writers as the CPUs allow; on 2 only one fits, and the note says the claim is not testable. */
+    @Test
+    void asManyWritersAsTheCpusAllowAndOnTwoCpusTheNoteSaysWhy(@TempDir Path root) throws IOException {
+        assertEquals(List.of(3), CpupriFamily.writerCounts(4, true), "--quick: the most writers");
+        assertEquals(List.of(1, 3), CpupriFamily.writerCounts(4, false));
+        assertEquals(List.of(1), CpupriFamily.writerCounts(2, true));
+        Topology t = Topology.read(SysfsTree.build(root, 2, 4));
+        CpuMask four = CpuMask.of(t.nbits(), 1, 2, 5, 6);
+        var quick = new dev.corescope.bench.BenchContext(java.util.Optional.empty(), dev.corescope.bench.RunSize.QUICK,
+                dev.corescope.bench.Progress.NONE);
+        List<String> notes = new java.util.ArrayList<>();
+        var runs = CpupriFamily.plan(t, four, quick, notes);
+        assertTrue(!runs.isEmpty() && runs.stream().allMatch(r -> r.writers() == 3), runs.toString());
+        List<String> twoNotes = new java.util.ArrayList<>();
+        CpupriFamily.plan(t, CpuMask.of(t.nbits(), 1, 2), quick, twoNotes);
+        assertTrue(twoNotes.stream().anyMatch(n -> n.contains("not testable here")), twoNotes.toString());
+    }
 }

@@ -1,0 +1,72 @@
+package dev.corescope.cli;
+
+import dev.corescope.bench.BenchFamily;
+import dev.corescope.bench.Families;
+import dev.corescope.report.Json;
+import dev.corescope.report.ResultsFile;
+import dev.corescope.testing.Approved;
+import dev.corescope.text.TextDoc;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The tour's text from committed real results files, at 80, 100 and 120 columns: approved
+ * outputs, and three rules checked on each: no line is wider than the width, every line of a
+ * family's table starts with its row's key, and no line appears more than twice.
+ */
+class TourTextTest {
+
+    static String render(String file, int width) throws Exception {
+        ResultsFile f = Json.readResults(Path.of("src/test/resources/results", file + ".json"));
+        List<BenchFamily> families = Families.all();
+        Path saved = Path.of(Tour.RESULTS_FILE);
+        TextDoc d = new TextDoc()
+                .add(TourText.machine(f.environment(), f.topology())).blank()
+                .add(TourText.summary(f, families, List.of(), "./run.sh", saved, width)).blank()
+                .add(TourText.next("./run.sh", saved, null));
+        return d.render(width);
+    }
+
+    @ParameterizedTest(name = "{0} at {1}")
+    @CsvSource({"tour-after, 80", "tour-after, 100", "tour-after, 120",
+            "cpumask-quick, 80", "cpumask-quick, 100", "cpumask-quick, 120",
+            "timerbase-quick, 80", "timerbase-quick, 100", "timerbase-quick, 120",
+            "cpupri-quick, 80", "cpupri-quick, 100", "cpupri-quick, 120",
+            "locks-quick, 80", "locks-quick, 100", "locks-quick, 120",
+            "c2c-quick, 80", "c2c-quick, 100", "c2c-quick, 120"})
+    void theTourReadsAsASummaryAtEveryWidth(String file, int width) throws Exception {
+        String text = render(file, width);
+        Approved.verify("cli/tour/" + file + "-" + width + ".txt", text);
+        List<String> lines = text.lines().toList();
+        for (String l : lines) assertTrue(l.length() <= width, "wider than " + width + ": " + l);
+        Map<String, Integer> seen = new HashMap<>();
+        for (String l : lines) if (!l.isBlank()) seen.merge(l, 1, Integer::sum);
+        seen.forEach((l, n) -> assertTrue(n <= 2, n + " times: " + l));
+        // every line of a family's table starts with the key of a row: the family's claim id
+        Pattern header = Pattern.compile("  ([a-z0-9]+) claim  .*");
+        String family = null;
+        for (String l : lines) {
+            var m = header.matcher(l);
+            if (m.matches()) {
+                family = m.group(1);
+                continue;
+            }
+            if (family == null) continue;
+            if (l.isBlank() || !l.startsWith("  ") || l.startsWith("  (")) {
+                if (!l.startsWith("  ")) family = null;
+                continue;
+            }
+            String claimId = l.strip().split(" ")[0];
+            String fam = family;
+            assertTrue(Families.claims().stream().anyMatch(c -> c.id().equals(fam + "." + claimId)), "a row without its key: " + l);
+        }
+    }
+}

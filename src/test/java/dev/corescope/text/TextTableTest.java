@@ -1,0 +1,78 @@
+package dev.corescope.text;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A table laid out at a width keeps each row's key on every line it prints. */
+class TextTableTest {
+
+    private static TextTable wide() {
+        TextTable t = new TextTable(TextTable.Column.key("variant"), TextTable.Column.key("params"),
+                TextTable.Column.number("java ns/op"), TextTable.Column.number("java 99.9%"),
+                TextTable.Column.number("C ns/op"), TextTable.Column.number("C 99.9%"),
+                TextTable.Column.text("cpus").optional(1));
+        t.row("first_but", "input=random nrCpus=64", "8.62", "[8.36, 8.88]", "7.36", "[7.23, 7.50]", "0-1");
+        t.row("any_but_loop", "input=random nrCpus=64", "8.62", "[8.36, 8.88]", "7.36", "[7.23, 7.50]", "0-1");
+        return t;
+    }
+
+    @Test
+    void atItsNaturalWidthATableIsOneLinePerRow() {
+        String s = wide().render("", Width.NONE);
+        assertEquals(3, s.lines().count(), s);
+    }
+
+    @Test
+    void anOptionalColumnIsLeftOutFirstAndSaidSo() {
+        String full = wide().render("");
+        int natural = full.lines().mapToInt(String::length).max().orElseThrow();
+        String s = wide().render("", natural - 2);
+        assertTrue(s.lines().limit(3).noneMatch(l -> l.contains("0-1")), s);
+        assertTrue(s.contains("(left out at " + (natural - 2) + " columns: cpus; --wide shows them)"), s);
+        assertEquals(3, s.lines().filter(l -> !l.startsWith("(")).count(), s);
+    }
+
+    @Test
+    void foldedRowsKeepTheirKeyOnEveryLineAndNoLineIsWider() {
+        for (int width : List.of(50, 60, 70)) {
+            String s = wide().render("", width);
+            for (String l : s.lines().toList()) {
+                assertTrue(l.length() <= width, width + ": " + l);
+                if (l.isEmpty() || l.startsWith("variant") || l.startsWith("(") || l.startsWith(" ")) continue;
+                assertTrue(l.matches("(first_but|any_but_loop) +input=random nrCpus=64 .*"), l);
+            }
+            assertTrue(s.lines().filter(l -> l.startsWith("any_but_loop")).count() >= 2, "folded: " + s);
+        }
+    }
+
+    @Test
+    void aLongLastCellWrapsUnderItselfWithTheKeyRepeated() {
+        TextTable t = new TextTable(TextTable.Column.key("family"), TextTable.Column.text("note"));
+        t.row("cpumask", "the native rows are missing because no C compiler was found when corescope was built");
+        String s = t.render("", 40);
+        assertTrue(s.lines().skip(1).allMatch(l -> l.startsWith("cpumask  ")), s);
+        assertTrue(s.lines().allMatch(l -> l.length() <= 40), s);
+    }
+
+    @Test
+    void cellsFromInputAreEscapedForTheTerminal() {
+        TextTable t = new TextTable("key", "value");
+        t.row("x", "\u001b]0;PWNED\u0007");
+        assertTrue(t.render("").contains("\\e]0;PWNED\\x07"), t.render(""));
+    }
+
+    @Test
+    void numbersHaveThreeSignificantFiguresAndIntervalsTheirDecimals() {
+        assertEquals("8.62", Num.of(8.622));
+        assertEquals("40.9", Num.of(40.90));
+        assertEquals("0.0123", Num.of(0.012345));
+        assertEquals("1235", Num.of(1234.6));
+        assertEquals("8.62 [8.37, 8.88]", Num.withInterval(8.622, 0.2565));
+        assertEquals("40.9 [40.1, 41.7]", Num.withInterval(40.90, 0.7756));
+        assertEquals("+3.10", Num.signed(3.1));
+    }
+}
