@@ -135,6 +135,17 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
         return new double[]{lo + warm, hi + warm};
     }
 
+    /** Every measured pair one way at {@code max} samples: what a run costs when no pair is tight before nviennot's sample count. */
+    public double secondsOneWayAtMax() {
+        double t = 0;
+        for (Map.Entry<Relation, List<int[]>> e : representatives.entrySet()) {
+            long reps = e.getValue().size();
+            long javaPairs = full ? pairsInClass.getOrDefault(e.getKey(), 0L) : reps;
+            t += measure(javaPairs + 1 + (nativeTwin ? reps + 1 : 0), sampling.max(), assumedNs(e.getKey()));
+        }
+        return t + 6.0 * 100 * ROUND_TRIPS * 2 * assumedNs(Relation.SAME_L3) / 1e9;
+    }
+
     /** nviennot/core-to-core-latency's defaults on these CPUs: every unordered pair once, 300 samples, one implementation. */
     public double nviennotSeconds() {
         double s = 0;
@@ -190,6 +201,8 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
         out.append(String.format(Locale.ROOT, "measurements: %d to %d (pair x direction x implementation)%n", measurementsAtLeast(), measurementsAtMost()));
         out.append(String.format(Locale.ROOT, "estimated time: %s to %s (assumed latencies above, %.1f ms per measurement to start its threads)%n",
                 duration(s[0]), duration(s[1]), OVERHEAD_MS));
+        out.append(String.format(Locale.ROOT, "  %s if every pair stops at %d samples; %s if none is tight before %d, one way; %s at %d both ways%n",
+                duration(s[0]), sampling.min(), duration(secondsOneWayAtMax()), sampling.max(), duration(s[1]), sampling.max()));
         out.append(String.format(Locale.ROOT, "plus the JMH cross-check on one pair: about %s (its forks, warm-up and measurement iterations)%n",
                 duration(jmhSeconds)));
         out.append(String.format(Locale.ROOT, "nviennot/core-to-core-latency's defaults on these CPUs (every pair once, %d x %d, one implementation): %s%n",

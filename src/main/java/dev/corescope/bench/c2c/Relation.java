@@ -8,6 +8,8 @@ import dev.corescope.topology.TopologyNode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,7 +113,8 @@ public enum Relation {
          * {@code {from, to}} with {@code from < to}, classes innermost first; a class the
          * machine does not have among them is absent. Representatives are spread over the
          * machine: within each group of a level (a core, an L2, ...), the first CPU of one of its
-         * parts paired with the first CPU of the next part, groups taken in turn, so three
+         * parts paired with the first CPU of the next part (then their middle and last CPUs),
+         * groups taken in turn, so three
          * representatives of {@code other L3} come from three L3 pairs, in different packages
          * where there are several. Linear in {@code cpus}: no scan over pairs.
          */
@@ -121,20 +124,27 @@ public enum Relation {
                 int level = r.ordinal();
                 // groups at this level (all CPUs one group for OTHER_PACKAGE), each split into its
                 // parts: the CPUs that share the level below (the CPU itself below SAME_CORE)
-                Map<Integer, Map<Integer, Integer>> groups = new LinkedHashMap<>();
+                Map<Integer, Map<Integer, List<Integer>>> groups = new LinkedHashMap<>();
                 for (int cpu : cpus) {
                     int g = level < LEVELS ? key(level, cpu) : 0;
                     if (level < LEVELS && g < 0) continue;
                     int part = partOf(level, cpu);
-                    groups.computeIfAbsent(g, x -> new LinkedHashMap<>()).putIfAbsent(part, cpu);
+                    groups.computeIfAbsent(g, x -> new LinkedHashMap<>()).computeIfAbsent(part, x -> new ArrayList<>()).add(cpu);
                 }
+                // per group: consecutive parts paired at their first CPUs, then at their middle and last
+                // ones, so a group of two parts (two packages) still gives several pairs
                 List<List<int[]>> perGroup = new ArrayList<>();
-                for (Map<Integer, Integer> parts : groups.values()) {
-                    List<Integer> firsts = new ArrayList<>(parts.values());
+                for (Map<Integer, List<Integer>> parts : groups.values()) {
+                    List<List<Integer>> ps = new ArrayList<>(parts.values());
                     List<int[]> pairs = new ArrayList<>();
-                    for (int k = 0; k + 1 < firsts.size(); k++) {
-                        int a = firsts.get(k), b = firsts.get(k + 1);
-                        if (of(a, b) == r) pairs.add(new int[]{Math.min(a, b), Math.max(a, b)});
+                    Set<Long> seen = new HashSet<>();
+                    for (int pos = 0; pos < 3; pos++) {
+                        for (int k = 0; k + 1 < ps.size(); k++) {
+                            int a = at(ps.get(k), pos), b = at(ps.get(k + 1), pos);
+                            if (of(a, b) == r && seen.add(((long) Math.min(a, b) << 32) | Math.max(a, b))) {
+                                pairs.add(new int[]{Math.min(a, b), Math.max(a, b)});
+                            }
+                        }
                     }
                     if (!pairs.isEmpty()) perGroup.add(pairs);
                 }
@@ -153,6 +163,11 @@ public enum Relation {
                 if (!chosen.isEmpty()) out.put(r, List.copyOf(chosen));
             }
             return out;
+        }
+
+        /** The first, middle or last CPU of a part ({@code pos} 0, 1, 2). */
+        private static int at(List<Integer> part, int pos) {
+            return part.get(pos == 0 ? 0 : pos == 1 ? part.size() / 2 : part.size() - 1);
         }
 
         /** The part of {@code cpu} inside its group at {@code level}: its group one level in, the nearest one known, else itself. */
