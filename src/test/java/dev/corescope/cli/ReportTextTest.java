@@ -23,8 +23,7 @@ class ReportTextTest {
     @Test
     void familyLimitsTheTextToThatFamily() {
         CliRun r = CliRun.run("report", TOUR, "--format", "text", "--family", "timerbase").succeeded();
-        assertTrue(r.out().startsWith("Verdicts (") && r.out().contains("\n== timerbase: "), "its verdict, then its report: " + r.out());
-        assertTrue(!r.out().contains("cpumask (cpumask_first_but"), "only the family's verdict: " + r.out());
+        assertTrue(r.out().startsWith("== timerbase: "), r.out());
         assertTrue(!r.out().contains("== cpumask"), r.out());
         assertTrue(r.out().contains("# Environment"), "the machine is named under every figure: " + r.out());
     }
