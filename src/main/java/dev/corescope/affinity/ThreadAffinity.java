@@ -1,8 +1,10 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Os;
 import dev.corescope.sys.Pinning;
+import dev.corescope.topology.Topology;
 
 /**
  * The calling thread's CPUs: {@link #allowed()}, {@link #pin(int)} (restored on close) and
@@ -56,6 +58,33 @@ public final class ThreadAffinity {
             if (m == null) MASKS[cpu] = m = CpuMask.of(MASKS.length, cpu);  // a benign race: equal masks
             return m;
         }
+    }
+
+    /**
+     * The CPUs a thread of this process may be pinned to: the process's mask at start, plus the
+     * CPUs the kernel isolated ({@code isolcpus=}) that are online and that the process's cgroup
+     * cpuset allows. A JVM started normally on an {@code isolcpus} host does not have the
+     * isolated CPUs in its mask, so {@link #allowed()} and {@code Reservations.shared()} never
+     * offer them; reservations over this set do, isolated CPUs first:
+     *
+     * <pre>{@code
+     * Topology t = Topology.live();
+     * Reservations r = Reservations.of(Reservations.configuredDirectory(), t, ThreadAffinity.pinnable());
+     * try (Reservation cpu = r.reserveAny(); Pinning p = cpu.pin()) {
+     *     // on an isolated CPU when there is a free one
+     * }
+     * }</pre>
+     *
+     * @return the CPUs, never empty
+     * @since 0.2.0
+     */
+    public static CpuMask pinnable() {
+        Topology t = Topology.live();
+        CpuMask m = Affinity.pinnable();
+        CpuMask isolated = m.andNot(Affinity.processAllowed().resize(m.nbits()));
+        isolated = isolated.and(t.online().resize(m.nbits()));
+        if (t.cgroupCpus().isPresent()) isolated = isolated.and(t.cgroupCpus().get().resize(m.nbits()));
+        return Affinity.processAllowed().resize(m.nbits()).or(isolated);
     }
 
     /** The CPU the calling thread runs on at this instant ({@code sched_getcpu}). */

@@ -23,6 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -185,7 +186,7 @@ final class BenchCommand implements Callable<Integer> {
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(dev.corescope.report.TextFit.fit(text(file, runs), wide ? Integer.MAX_VALUE : ComparisonText.WIDTH));
+            out.print(dev.corescope.report.TextFit.fit(text(file, selectFamilies(), runs), wide ? Integer.MAX_VALUE : ComparisonText.WIDTH));
             if (saved != null) out.println(saved.line());
         }
         out.flush();
@@ -199,22 +200,11 @@ final class BenchCommand implements Callable<Integer> {
         return Main.EXIT_PARTIAL;
     }
 
-    /** The seeds' verdicts, each family's own report, then the counters, the failures and the environment. */
-    static String text(ResultsFile file, List<FamilyRun> runs) {
-        StringBuilder sb = new StringBuilder(SeedVerdicts.text(SeedVerdicts.of(file), ComparisonText.WIDTH));
-        for (FamilyRun r : runs) {
-            sb.append(r.text());
-            if (!r.text().endsWith("\n")) sb.append('\n');
-            String code = MachineCodeText.of(file.code(), r.family());
-            if (!code.isEmpty()) sb.append('\n').append(code);
-            sb.append('\n');
-        }
-        String counters = ResultsText.counters(file.counters());
-        if (!counters.isEmpty()) sb.append(counters).append('\n');
-        String failures = ResultsText.failures(file.failures());
-        if (!failures.isEmpty()) sb.append(failures).append('\n');
-        if (file.environment() != null) sb.append(ResultsText.environment(file.environment()));
-        return sb.toString();
+    /** The run's full text through the one composer ({@link RunText}), with each family's live text where its view of the file is empty. */
+    static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs) {
+        Map<String, String> live = new java.util.LinkedHashMap<>();
+        for (FamilyRun r : runs) live.put(r.family(), r.text());
+        return RunText.of(file, selected, null, null, live, ComparisonText.WIDTH);
     }
 
     /** {@code 1 of 5 families failed: locks (reason)}: one line however many failed. */
@@ -233,13 +223,17 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --cpus LIST}: a cpulist within the allowed set, or exit 2 naming the value; or
+     * {@code --cpus LIST}: a cpulist within the allowed set, or exit 2 naming the value;
+     * {@code all}: the allowed set; or
      * {@code quiet} / {@code quiet:N}, the N (default 1) quietest allowed CPUs, measured now by
      * the jitter probe (about half a second per CPU), with one stderr line saying which.
      */
     static CpuMask parseCpus(String list) {
         if (list.equals("quiet") || list.startsWith("quiet:")) return QuietCpus.choose(list);
         CpuMask allowed = Affinity.processAllowed();
+        // "all": every CPU this process may use (the kernel's "all" is every possible CPU, most of
+        // which a pinned or cgroup-limited process may not run on, so it could never work here)
+        if (list.strip().equals("all")) return allowed;
         CpuMask m;
         try {
             m = CpuMask.parseList(list, Math.max(allowed.nbits(), 1 << 16));

@@ -1,7 +1,14 @@
 package dev.corescope.cli;
 
+import dev.corescope.jitter.ProcSnapshot;
+import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.topology.Capture;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.proc.KernelHints;
+import dev.corescope.topology.proc.LoadAvg;
+import dev.corescope.topology.proc.ProcLocks;
+import dev.corescope.topology.proc.SysfsReader;
+import java.time.Instant;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -36,11 +43,20 @@ final class CaptureCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         OutputFile file = OutputFile.check(output, "-o");
-        Topology t = Topology.live();
+        // one reader for every parser, keeping what it reads: the archive holds every /proc and /sys
+        // file any command reads (topology, environment, cgroup, kernel hints, counters, locks)
+        SysfsReader reader = new SysfsReader(Path.of("/"), true);
+        Topology t = Topology.read(reader);
+        EnvironmentProbe probe = new EnvironmentProbe(reader, EnvironmentProbe.Facts.live(), t);
+        probe.finish(probe.start(Instant.now()), Instant.now(), null);
+        KernelHints.read(reader, t.nbits());
+        ProcSnapshot.read(reader);
+        LoadAvg.read(reader);
+        ProcLocks.read(reader);
         String folder = Capture.folderName(output.toAbsolutePath().normalize().getFileName().toString());
         Capture.Result[] r = new Capture.Result[1];
         try {
-            file.write(os -> r[0] = Capture.write(t, folder, os));
+            file.write(os -> r[0] = Capture.write(reader, folder, os));
         } catch (IOException e) {
             throw file.cannotWrite(e);
         }

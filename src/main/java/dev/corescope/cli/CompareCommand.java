@@ -84,8 +84,12 @@ final class CompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst());
         if (machines.differentMachines() && format != OutputFormat.html) {
-            // two machines: by relation and by claim finding, never row by row or CPU pair by CPU pair
-            out.print(format == OutputFormat.json ? Json.write(machines) : machines.text());
+            // two machines: first side by side by relation and by claim finding; then the rows
+            // that mean the same on both (a benchmark's variant), without c2c's CPU pairs
+            Comparison rows = Comparison.of(name(before, moreBefore), withoutCpuPairs(a), name(after, moreAfter), withoutCpuPairs(b), floor,
+                    dev.corescope.bench.Families.allowances());
+            out.print(format == OutputFormat.json ? Json.write(new TwoMachines(machines, rows))
+                    : machines.text() + "\n" + ComparisonText.render(rows, wide ? Integer.MAX_VALUE : ComparisonText.WIDTH));
             out.flush();
             return Main.EXIT_OK;
         }
@@ -99,6 +103,20 @@ final class CompareCommand implements Callable<Integer> {
         });
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    /** {@code compare --format json} for two machines: the machines side by side, then the rows without CPU pairs. */
+    record TwoMachines(dev.corescope.report.MachineComparison machines, Comparison rows) {
+    }
+
+    /** The file without c2c's per-pair rows (params from/to): CPU n on one machine is not CPU n on another. */
+    private static List<ResultsFile> withoutCpuPairs(List<ResultsFile> files) {
+        List<ResultsFile> out = new ArrayList<>();
+        for (ResultsFile f : files) {
+            out.add(f.toBuilder().results(f.results().stream()
+                    .filter(r -> !(r.benchmark().equals("c2c") && r.params() != null && r.params().containsKey("from"))).toList()).build());
+        }
+        return out;
     }
 
     private static List<ResultsFile> read(Path first, List<Path> more) {

@@ -74,6 +74,7 @@ final class JmhCommand implements Callable<Integer> {
             options.listResultFormats();
         } else {
             JmhParams.check(args, options);
+            checkJvm(options);
             JmhResultFile results = JmhResultFile.of(args, options);
             if (results == null) {
                 run(options);
@@ -89,6 +90,17 @@ final class JmhCommand implements Callable<Integer> {
         }
         System.out.flush();
         return Main.EXIT_OK;
+    }
+
+    /** {@code -jvm PATH}: a program that can be run, checked before JMH tries to start forks with it (2 otherwise). */
+    static void checkJvm(CommandLineOptions options) {
+        if (!options.getJvm().hasValue()) return;
+        String jvm = options.getJvm().get();
+        java.nio.file.Path p = java.nio.file.Path.of(jvm);
+        String why = !java.nio.file.Files.exists(p) ? "no such file"
+                : java.nio.file.Files.isDirectory(p) ? "a folder, not a java program"
+                : !java.nio.file.Files.isExecutable(p) ? "not executable" : null;
+        if (why != null) throw new UsageException("jmh -jvm " + dev.corescope.text.Terminal.escape(jvm) + ": " + why + " (give the path of a java binary, e.g. $JAVA_HOME/bin/java)");
     }
 
     /** JMH's options, or a {@link UsageException} saying in plain words what is wrong with them. */

@@ -165,6 +165,9 @@ public final class Main implements Callable<Integer> {
     }
 
     private static CommandLine configure(CommandLine cl) {
+        // @FILE is an argument like any other, not a file to read arguments from (picocli's default
+        // would read /etc/hostname for "mask @/etc/hostname" and quote its first word back)
+        cl.setExpandAtFiles(false);
         // pin --cpus 1 ls -l: everything from COMMAND on is COMMAND's, even without --
         cl.getSubcommands().get("pin").setStopAtPositional(true);
         // jmh -f 1 -wi 3 ...: JMH's options are JMH's, not picocli's

@@ -164,31 +164,6 @@ final class ReportCommand implements Callable<Integer> {
 
     /** {@link #render(ResultsFile, List, String)} of a file read from {@code path}: a family part it cannot render is bad input. */
     static String render(ResultsFile file, List<BenchFamily> families, String only, Path path) {
-        StringBuilder sb = new StringBuilder();
-        // the answer first, as bench, the tour and the page give it: the seeds' claims tested against this file
-        String verdictText = verdicts(file, families, only, false);
-        int opening = verdictText.length();
-        sb.append(verdictText);
-        for (BenchFamily f : families) {
-            if (only != null && !f.name().equals(only)) continue;
-            List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
-            Optional<String> own = FileViews.render(path, file, f.name(), () -> f.text(file));
-            if (rows.isEmpty() && own.isEmpty()) continue;
-            if (sb.length() > opening) sb.append('\n');
-            sb.append("== ").append(f.name()).append(": ").append(f.summary()).append('\n');
-            sb.append(own.orElseGet(() -> ResultsText.summary(rows)));
-            String code = MachineCodeText.of(file.code(), f.name());
-            if (!code.isEmpty()) sb.append('\n').append(code);
-        }
-        if (sb.length() == opening) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
-        if (only == null) {
-            String c = ResultsText.counters(file.counters());
-            if (!c.isEmpty()) sb.append('\n').append(c);
-            String failed = ResultsText.failures(file.failures());
-            if (!failed.isEmpty()) sb.append('\n').append(failed);
-        }
-        // the machine and the run, also under one family: no figure without its machine
-        if (file.environment() != null) sb.append('\n').append(ResultsText.environment(file.environment()));
-        return sb.toString();
+        return RunText.of(file, families, only, path, Map.of(), dev.corescope.report.ComparisonText.WIDTH);
     }
 }

@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import dev.corescope.topology.proc.ProcPid;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -145,8 +146,8 @@ public final class Json {
     /** This process's umask from {@code /proc/self/status} ({@code Umask: 0022}); 022 when it cannot be read. */
     static int umask() {
         try {
-            return umask(Files.readAllLines(Path.of("/proc/self/status")));
-        } catch (IOException | RuntimeException e) {
+            return ProcPid.selfStatus().map(Json::umask).orElse(022);
+        } catch (RuntimeException e) {
             return 022;
         }
     }
@@ -205,6 +206,10 @@ public final class Json {
                 JsonNode tree = MAPPER.readTree(in);
                 return tree == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : tree;
             }
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            // valid JSON, but deeper, longer or larger than the parser's limits: say that, not "not JSON"
+            String why = String.valueOf(e.getOriginalMessage()).lines().findFirst().orElse("").replaceAll("\\(.*\\)", "").strip();
+            throw new BadResultsFileException(file, "JSON beyond what corescope reads (" + why + "); a results file is far smaller and flatter");
         } catch (JsonProcessingException e) {
             var loc = e.getLocation();
             throw new BadResultsFileException(file, "not JSON" + (loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")"));

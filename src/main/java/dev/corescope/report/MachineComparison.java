@@ -13,7 +13,7 @@ import java.util.Map;
  * machines differ in size: the topology counts, core-to-core latency by relation (same core,
  * same L3, other L3, other package; never CPU pair by CPU pair, since CPU 5 on one machine is not
  * CPU 5 on the other), the jitter quantiles and each claim's finding. {@code compare} prints it
- * instead of the row-by-row table when {@link MachineSummary#differsFrom} says the files come
+ * before the row-by-row table (without c2c's CPU pairs) when {@link MachineSummary#differsFrom} says the files come
  * from two machines; {@code report A B} draws it as a section ({@link MachinesHtml}).
  *
  * @param a          the first file's name; {@code b} the second's
@@ -115,8 +115,8 @@ public record MachineComparison(String a, String b, String machineA, String mach
         StringBuilder sb = new StringBuilder();
         sb.append(differentMachines ? "Two different machines: compared by relation and by claim, not CPU pair by CPU pair.\n"
                 : "The same machine (model, topology and online CPUs agree).\n");
-        sb.append("  A = ").append(a).append(": ").append(machineA).append('\n');
-        sb.append("  B = ").append(b).append(": ").append(machineB).append('\n');
+        sb.append("  A = ").append(dash(a)).append(": ").append(dash(machineA)).append('\n');
+        sb.append("  B = ").append(dash(b)).append(": ").append(dash(machineB)).append('\n');
         sb.append("\nMachine\n");
         table(sb, List.of("", "A", "B"), topology.stream().map(r -> List.of(r.what(), dash(r.a()), dash(r.b()))).toList());
         sb.append("\nCore-to-core one-way latency by relation (ns; p50 and p99 over the pairs' medians)\n");

@@ -115,7 +115,7 @@ public final class Affinity {
     public static Pinning pin(CpuMask cpus) {
         Pinning.refuseVirtualThread();
         if (cpus.isEmpty()) throw new IllegalArgumentException("cannot pin to an empty CPU set");
-        CpuMask allowed = processAllowed();
+        CpuMask allowed = pinnable();
         if (!cpus.isSubsetOf(allowed)) throw new CpuNotAllowedException(cpus.andNot(allowed), allowed);
         CpuMask previous = allowed();
         set(0, cpus);
@@ -254,6 +254,35 @@ public final class Affinity {
      * Read once, on first use; it does not change while corescope runs. Apart from
      * {@link ProcessAllowed}, so that {@code mask} (which needs only this) makes no native call.
      */
+    /**
+     * The CPUs a pin may ask for: {@link #processAllowed()}, plus the CPUs the kernel isolated
+     * ({@code isolcpus=}, {@code /sys/devices/system/cpu/isolated}), which are outside the mask of
+     * a process started normally but which it may still move a thread to when its cgroup's
+     * cpuset allows them (the kernel refuses otherwise, with {@code EINVAL}). Read once.
+     */
+    public static CpuMask pinnable() {
+        return Pinnable.VALUE;
+    }
+
+    /** {@link #pinnable()} from its parts: the process's mask and the isolated CPUs. */
+    static CpuMask pinnable(CpuMask processAllowed, CpuMask isolated) {
+        int nbits = Math.max(processAllowed.nbits(), isolated.nbits());
+        return processAllowed.resize(nbits).or(isolated.resize(nbits));
+    }
+
+    private static final class Pinnable {
+        static final CpuMask VALUE = pinnable(processAllowed(), readIsolated());
+
+        private static CpuMask readIsolated() {
+            try {
+                String text = Files.readString(Path.of("/sys/devices/system/cpu/isolated")).strip();
+                return text.isEmpty() ? CpuMask.empty(nrCpuIds()) : CpuMask.parseList(text, Math.max(nrCpuIds(), 1));
+            } catch (IOException | IllegalArgumentException e) {
+                return CpuMask.empty(nrCpuIds());  // no such file: no isolated CPUs
+            }
+        }
+    }
+
     private static final class NrCpuIds {
         static final int VALUE = readNrCpuIds();
     }

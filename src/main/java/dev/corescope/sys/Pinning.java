@@ -106,12 +106,12 @@ public final class Pinning implements AutoCloseable {
     /**
      * Pins the calling thread to {@code cpus} like {@link Affinity#pin(CpuMask)}, allocating
      * nothing: the handle is this thread's, reused (see the class comment). CPUs outside
-     * {@link Affinity#processAllowed()} are refused before anything changes.
+     * {@link Affinity#pinnable()} are refused before anything changes.
      */
     public static Pinning pinReused(CpuMask cpus) {
         refuseVirtualThread();
         if (cpus.isEmpty()) throw new IllegalArgumentException("cannot pin to an empty CPU set");
-        CpuMask allowed = Affinity.processAllowed();
+        CpuMask allowed = Affinity.pinnable();
         if (!cpus.isSubsetOf(allowed)) throw new CpuNotAllowedException(cpus.andNot(allowed), allowed);
         Stack s = Stack.CURRENT.get();
         Pinning p = s.next();

@@ -1,16 +1,12 @@
 package dev.corescope.topology;
 
-import java.io.BufferedOutputStream;
+import dev.corescope.topology.proc.SysfsReader;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -65,8 +61,30 @@ public final class Capture {
      */
     public static Result write(Topology t, String folder, OutputStream os) throws IOException {
         Map<String, byte[]> files = t.fileContents();
+        boolean kept = files.isEmpty() || files.values().stream().anyMatch(b -> b.length > 0);
+        if (!kept) {
+            // read without keeping bytes (every command but capture): read again, keeping them
+            SysfsReader again = new SysfsReader(Path.of(t.source()), true);
+            Topology.read(again);
+            return write(again, folder, os);
+        }
+        return write(files, t.directoriesSeen(), t.unreadableFiles(), folder, os);
+    }
+
+    /**
+     * Writes every file {@code reader} read (it must keep bytes: {@code new SysfsReader(root, true)}),
+     * the topology's and every other parser's that read through it: the environment, the cgroup,
+     * the kernel hints, the interrupt counters.
+     */
+    public static Result write(SysfsReader reader, String folder, OutputStream os) throws IOException {
+        if (!reader.keepsBytes()) throw new IllegalArgumentException("capture needs a reader that keeps the bytes it reads");
+        return write(reader.filesRead(), reader.dirsSeen(), reader.unreadable(), folder, os);
+    }
+
+    private static Result write(Map<String, byte[]> files, List<String> directoriesSeen, List<String> unreadable, String folder,
+                                OutputStream os) throws IOException {
         TreeSet<String> dirs = new TreeSet<>();
-        for (String d : t.directoriesSeen()) addWithParents(dirs, d);
+        for (String d : directoriesSeen) addWithParents(dirs, d);
         for (String f : files.keySet()) {
             int slash = f.lastIndexOf('/');
             if (slash > 0) addWithParents(dirs, f.substring(0, slash));
@@ -93,7 +111,7 @@ public final class Capture {
                 bytes += e.getValue().length;
             }
         }
-        return new Result(null, folder, files.size(), dirs.size(), bytes, t.unreadableFiles());
+        return new Result(null, folder, files.size(), dirs.size(), bytes, unreadable);
     }
 
     /** {@code box.tar.gz} and {@code box.tgz} unpack to {@code box/}. */

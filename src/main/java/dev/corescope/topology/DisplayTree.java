@@ -3,7 +3,11 @@ package dev.corescope.topology;
 import dev.corescope.cpumask.CpuMask;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The tree people see, in the text and SVG reports: objects nested by CPU-set inclusion as
@@ -31,15 +35,19 @@ final class DisplayTree {
         final String title;
         final String detail;
         final CpuMask cpus;
+        final int weight;
         final int rank;
         final List<Cache> coreCaches;
         final List<Item> children = new ArrayList<>();
+        /** The children that can hold others (not cores or PUs), in insertion order: what {@link #insert} compares. */
+        final List<Item> containers = new ArrayList<>();
 
         Item(Kind kind, String title, String detail, CpuMask cpus, int rank, List<Cache> coreCaches) {
             this.kind = kind;
             this.title = title;
             this.detail = detail;
             this.cpus = cpus;
+            this.weight = cpus.weight();
             this.rank = rank;
             this.coreCaches = coreCaches;
         }
@@ -75,6 +83,8 @@ final class DisplayTree {
 
     private final Topology t;
     private final List<Item> roots = new ArrayList<>();
+    /** Items and candidates visited while building: a count for the test that keeps this linear. */
+    long work;
 
     private DisplayTree(Topology t) {
         this.t = t;
@@ -92,7 +102,12 @@ final class DisplayTree {
 
     private void build() {
         List<Item> items = new ArrayList<>();
-        List<CpuMask> shownSets = new ArrayList<>();
+        // CPU sets already shown, hashed: a die or cluster is looked up, not compared with every core
+        Set<CpuMask> shownSets = new HashSet<>();
+        // the caches the model hangs on cores, by identity (a record's equals bootstraps through
+        // invokedynamic, a start-up cost); one pass over the cores, not one per cache
+        Set<Cache> corePrivate = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (TopologyNode core : t.cores()) corePrivate.addAll(core.caches());
         for (TopologyNode p : t.packages()) {
             items.add(new Item(Kind.PACKAGE, "Package P#" + p.id(), "CPUs " + p.cpus().toList(), p.cpus(), 0, List.of()));
             shownSets.add(p.cpus());
@@ -100,18 +115,21 @@ final class DisplayTree {
         for (TopologyNode c : t.cores()) shownSets.add(c.cpus());
         List<Cache> levelCaches = new ArrayList<>();
         for (Cache c : t.caches()) {
-            if (!isCorePrivate(c)) {
+            work++;
+            if (!corePrivate.contains(c)) {
                 levelCaches.add(c);
                 shownSets.add(c.cpus());
             }
         }
         for (TopologyNode d : t.dies()) {
-            if (containsSame(shownSets, d.cpus())) continue;
+            work++;
+            if (shownSets.contains(d.cpus())) continue;
             items.add(new Item(Kind.DIE, "Die P#" + d.id(), "CPUs " + d.cpus().toList(), d.cpus(), 10, List.of()));
             shownSets.add(d.cpus());
         }
         for (TopologyNode c : t.clusters()) {
-            if (containsSame(shownSets, c.cpus())) continue;
+            work++;
+            if (shownSets.contains(c.cpus())) continue;
             items.add(new Item(Kind.CLUSTER, "Cluster P#" + c.id(), "CPUs " + c.cpus().toList(), c.cpus(), 30, List.of()));
             shownSets.add(c.cpus());
         }
@@ -133,7 +151,7 @@ final class DisplayTree {
 
         List<NumaNode> memoryOnly = new ArrayList<>();
         for (NumaNode n : t.numaNodes()) {
-            if (!n.cpus().isEmpty() && insidePackage(n.cpus()) && !containsSame(shownSets, n.cpus())) {
+            if (!n.cpus().isEmpty() && insidePackage(n.cpus()) && !shownSets.contains(n.cpus())) {
                 // a node strictly inside a package (EPYC NPS2/NPS4, Intel SNC, Arm servers): a level
                 // of the tree around its caches and cores, as lstopo draws its group
                 items.add(new Item(Kind.NUMA, "NUMANode P#" + n.id(), "(" + memory(n) + ")  CPUs " + n.cpus().toList(),
@@ -144,11 +162,12 @@ final class DisplayTree {
         }
 
         items.sort((a, b) -> {
-            if (a.cpus.weight() != b.cpus.weight()) return Integer.compare(b.cpus.weight(), a.cpus.weight());
+            if (a.weight != b.weight) return Integer.compare(b.weight, a.weight);
             if (a.rank != b.rank) return Integer.compare(a.rank, b.rank);
             return Integer.compare(a.cpus.first(), b.cpus.first());
         });
-        for (Item item : items) insert(roots, item);
+        List<Item> rootContainers = new ArrayList<>();
+        for (Item item : items) insert(roots, rootContainers, item);
 
         for (NumaNode n : memoryOnly) {
             Item item = new Item(Kind.NUMA, "NUMANode P#" + n.id(), "(" + memory(n) + (n.cpus().isEmpty() ? ", no CPUs" : "") + ")",
@@ -171,28 +190,29 @@ final class DisplayTree {
         return false;
     }
 
-    /** A cache the model hangs on a core, shown on the core line. */
-    private boolean isCorePrivate(Cache c) {
-        for (TopologyNode core : t.cores()) {
-            // identity, not equals: a record's equals bootstraps through invokedynamic, a start-up cost
-            for (Cache own : core.caches()) if (own == c) return true;
-        }
-        return false;
-    }
-
-    private static boolean containsSame(List<CpuMask> sets, CpuMask m) {
-        for (CpuMask s : sets) if (s.sameCpus(m)) return true;
-        return false;
-    }
-
-    private static void insert(List<Item> level, Item item) {
-        for (Item candidate : level) {
-            if (item.cpus.isSubsetOf(candidate.cpus) && candidate.kind != Kind.CORE && candidate.kind != Kind.PU) {
-                insert(candidate.children, item);
-                return;
+    /**
+     * Into the first item of {@code level} holding it, recursively. Only the items that can hold
+     * others (not cores, not PUs) are compared, from a list of their own, so a core is not
+     * compared with the cores inserted before it.
+     */
+    private void insert(List<Item> level, List<Item> containers, Item item) {
+        List<Item> into = level;
+        List<Item> holders = containers;
+        while (true) {
+            Item holder = null;
+            for (Item candidate : holders) {
+                work++;
+                if (item.cpus.isSubsetOf(candidate.cpus)) {
+                    holder = candidate;
+                    break;
+                }
             }
+            if (holder == null) break;
+            into = holder.children;
+            holders = holder.containers;
         }
-        level.add(item);
+        into.add(item);
+        if (item.kind != Kind.CORE && item.kind != Kind.PU) holders.add(item);
     }
 
     private static List<Item> deepestHolding(List<Item> level, CpuMask cpus) {

@@ -2,6 +2,7 @@ package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.proc.CgroupCpuset;
+import dev.corescope.topology.proc.SysfsReader;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,6 +70,7 @@ public final class Topology {
     private final List<TopologyNode> pus;
     private final List<Cache> caches;
     private final PlaceIndex index;
+    private final long readWork;
 
     Topology(Builder b) {
         this.source = b.source;
@@ -106,6 +108,7 @@ public final class Topology {
         this.pus = List.copyOf(byKind.get(TopologyNode.Kind.PU));
         this.caches = List.copyOf(all);
         this.index = new PlaceIndex(this);
+        this.readWork = b.readWork;
     }
 
     private static void collect(TopologyNode n, Map<TopologyNode.Kind, List<TopologyNode>> byKind, List<Cache> caches) {
@@ -134,6 +137,15 @@ public final class Topology {
      */
     public static Topology live() {
         return TopologyReader.read(Path.of("/"), true);
+    }
+
+    /**
+     * Reads through {@code reader} (its root; live when the root is {@code /}), so that what the
+     * topology read is in the reader's record beside what other parsers read with it:
+     * {@code capture} saves that record.
+     */
+    public static Topology read(SysfsReader reader) {
+        return TopologyReader.read(reader, reader.root().equals(Path.of("/")));
     }
 
     // ---- accessors ---------------------------------------------------------------------
@@ -275,6 +287,11 @@ public final class Topology {
         return unreadable;
     }
 
+    /** Objects visited and candidates compared while reading (a count for tests of linearity; 0 when not read from files). */
+    long readWork() {
+        return readWork;
+    }
+
     // ---- derived -----------------------------------------------------------------------
 
     /** CONTRACT.md's {@code summary}: online objects only. */
@@ -385,6 +402,7 @@ public final class Topology {
         Map<String, byte[]> filesRead = new LinkedHashMap<>();
         List<String> dirsSeen = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
+        long readWork;
 
         Topology build() {
             return new Topology(this);

@@ -57,20 +57,29 @@ final class TopologyReader {
     private final List<String> warnings = new ArrayList<>();
     private int nbits;
     private CpuInfo cpuInfo = CpuInfo.NONE;
+    /**
+     * Objects visited and candidates compared while building the tree: a count, not a time, that
+     * a test compares across tree sizes to keep reading linear (issue 28).
+     */
+    long work;
 
-    private TopologyReader(Path root) {
-        this.r = new SysfsReader(root);
+    private TopologyReader(SysfsReader reader) {
+        this.r = reader;
     }
 
     static Topology read(Path root, boolean live) {
+        return read(new SysfsReader(root), live);
+    }
+
+    static Topology read(SysfsReader reader, boolean live) {
+        Path root = reader.root();
         if (live && !Files.isDirectory(root.resolve(CPU))) {
             // Not bad input but a machine without sysfs (a bare chroot or container): exit 1, not 2.
             throw new IllegalStateException(root.resolve(CPU) + ": missing, so the topology is not available"
                     + " (sysfs is not mounted here; mount -t sysfs sysfs /sys)");
         }
         checkRoot(root);
-        TopologyReader reader = new TopologyReader(root);
-        return reader.build(root, live);
+        return new TopologyReader(reader).build(root, live);
     }
 
     private static void checkRoot(Path root) {
@@ -159,6 +168,7 @@ final class TopologyReader {
         b.filesRead = r.filesRead();
         b.dirsSeen = r.dirsSeen();
         b.unreadable = r.unreadable();
+        b.readWork = work;
         return b.build();
     }
 
@@ -297,6 +307,7 @@ final class TopologyReader {
                     {TopologyNode.Kind.CLUSTER, c.clusterId, c.cluster},
                     {TopologyNode.Kind.CORE, c.coreId, c.core}};
             for (Object[] step : path) {
+                work++;
                 TopologyNode.Kind kind = (TopologyNode.Kind) step[0];
                 CpuMask mask = (CpuMask) step[2];
                 if (mask == null) continue;
@@ -379,12 +390,13 @@ final class TopologyReader {
     }
 
     /** True when the package masks are pairwise equal or disjoint (each CPU in its own). */
-    private static boolean masksArePartition(List<CpuTopo> topos) {
+    private boolean masksArePartition(List<CpuTopo> topos) {
         List<CpuMask> distinct = new ArrayList<>();
         for (CpuTopo t : topos) {
             if (t.pkg == null) continue;
             boolean seen = false;
             for (CpuMask m : distinct) {
+                work++;
                 if (m.sameCpus(t.pkg)) {
                     seen = true;
                     break;
@@ -481,6 +493,7 @@ final class TopologyReader {
             boolean any = false;
             for (String idx : entries) {
                 if (!idx.startsWith("index") || !isDigits(idx, 5)) continue;
+                work++;
                 String p = dir + "/" + idx;
                 OptionalInt level = r.readInt(p + "/level");
                 Optional<Cache.Type> type = r.read(p + "/type").map(Cache.Type::parse);
@@ -509,7 +522,8 @@ final class TopologyReader {
         } else if (!cpus.isEmpty() && none.sameCpus(cpus)) {
             warnings.add("no cache/ information in sysfs (cpuN/cache): caches unknown" + cachesDescribedElsewhere(cpus.first()));
         }
-        for (Cache c : found.values()) attach(c, roots);
+        ObjectIndex index = new ObjectIndex(roots, this);
+        for (Cache c : found.values()) attach(c, index);
 
         b.cacheLineSize = Topology.DEFAULT_CACHE_LINE;
         Cache l1d = null;
@@ -527,33 +541,62 @@ final class TopologyReader {
     }
 
     /**
+     * Every object of the tree by its CPUs, and each CPU's chain of objects from its package
+     * inwards: built once, in one walk of the tree, so that hanging each cache is a look-up and
+     * a walk of one chain, not a pass over the whole tree ({@link #attach}).
+     */
+    private static final class ObjectIndex {
+        final Map<CpuMask, List<NodeBuilder>> byCpus = new HashMap<>();
+        final Map<Integer, List<NodeBuilder>> chainOf = new HashMap<>();
+
+        ObjectIndex(List<NodeBuilder> roots, TopologyReader reader) {
+            for (NodeBuilder n : roots) walk(n, new ArrayList<>(), reader);
+        }
+
+        private void walk(NodeBuilder n, List<NodeBuilder> chain, TopologyReader reader) {
+            reader.work++;
+            byCpus.computeIfAbsent(n.cpus, k -> new ArrayList<>(1)).add(n);
+            if (n.kind == TopologyNode.Kind.PU) {
+                chainOf.put(n.id, List.copyOf(chain));
+                return;
+            }
+            chain.add(n);
+            for (NodeBuilder c : n.children.values()) walk(c, chain, reader);
+            chain.removeLast();
+        }
+    }
+
+    /** Attach order for an L1 or L2: the innermost object with its CPUs first. */
+    private static final List<TopologyNode.Kind> INNER_FIRST = List.of(TopologyNode.Kind.CORE, TopologyNode.Kind.CLUSTER,
+            TopologyNode.Kind.DIE, TopologyNode.Kind.PACKAGE, TopologyNode.Kind.PU);
+    /** Attach order for an L3 or higher: the outermost first. */
+    private static final List<TopologyNode.Kind> OUTER_FIRST = List.of(TopologyNode.Kind.PACKAGE, TopologyNode.Kind.DIE,
+            TopologyNode.Kind.CLUSTER, TopologyNode.Kind.CORE, TopologyNode.Kind.PU);
+
+    /**
      * Hangs a cache on the object whose CPUs it covers exactly; where several objects have the
      * same CPUs, an L1 or L2 goes to the innermost (the core) and an L3 or higher to the
      * outermost (the package), as people think of them. Else on the smallest object holding
-     * it; else on the machine.
+     * it (one of its first CPU's chain, since an object holding the cache holds that CPU); else
+     * on the machine. Costs the objects with the cache's CPUs plus one chain: linear overall.
      */
-    private void attach(Cache c, List<NodeBuilder> roots) {
-        List<NodeBuilder> all = new ArrayList<>();
-        for (NodeBuilder n : roots) flatten(n, all);
+    private void attach(Cache c, ObjectIndex index) {
         NodeBuilder best = null;
-        List<TopologyNode.Kind> order = c.level() >= 3
-                ? List.of(TopologyNode.Kind.PACKAGE, TopologyNode.Kind.DIE, TopologyNode.Kind.CLUSTER, TopologyNode.Kind.CORE, TopologyNode.Kind.PU)
-                : List.of(TopologyNode.Kind.CORE, TopologyNode.Kind.CLUSTER, TopologyNode.Kind.DIE, TopologyNode.Kind.PACKAGE, TopologyNode.Kind.PU);
-        for (TopologyNode.Kind k : order) {
-            for (NodeBuilder n : all) {
-                if (n.kind == k && n.cpus.sameCpus(c.cpus())) {
+        List<NodeBuilder> same = index.byCpus.getOrDefault(c.cpus(), List.of());
+        for (TopologyNode.Kind k : c.level() >= 3 ? OUTER_FIRST : INNER_FIRST) {
+            for (NodeBuilder n : same) {
+                work++;
+                if (n.kind == k) {
                     best = n;
                     break;
                 }
             }
             if (best != null) break;
         }
-        if (best == null) {
-            for (NodeBuilder n : all) {
-                if (n.kind != TopologyNode.Kind.PU && c.cpus().isSubsetOf(n.cpus)
-                        && (best == null || n.cpus.weight() < best.cpus.weight())) {
-                    best = n;
-                }
+        if (best == null && !c.cpus().isEmpty()) {
+            for (NodeBuilder n : index.chainOf.getOrDefault(c.cpus().first(), List.of())) {
+                work++;
+                if (c.cpus().isSubsetOf(n.cpus) && (best == null || n.cpus.weight() < best.cpus.weight())) best = n;
             }
         }
         if (best == null) {
@@ -561,11 +604,6 @@ final class TopologyReader {
         } else {
             best.caches.add(c);
         }
-    }
-
-    private static void flatten(NodeBuilder n, List<NodeBuilder> out) {
-        out.add(n);
-        for (NodeBuilder c : n.children.values()) flatten(c, out);
     }
 
     // ---- NUMA --------------------------------------------------------------------------

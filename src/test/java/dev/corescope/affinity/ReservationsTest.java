@@ -361,7 +361,8 @@ class ReservationsTest {
         List<String> out = new ArrayList<>();
         int n = 0;
         for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-            if (!e.contains("/target/") || !Files.isDirectory(Path.of(e))) continue;
+            // class folders, and the library's jar (build/affinity/target/*.jar once it is packaged)
+            if (!e.contains("/target/") || !Files.exists(Path.of(e))) continue;
             Path copy = base.resolve("cp" + n++);
             assertEquals(0, new ProcessBuilder("cp", "-r", e, copy.toString()).inheritIO().start().waitFor());
             assertEquals(0, new ProcessBuilder("chmod", "-R", "a+rX", copy.toString()).inheritIO().start().waitFor());

@@ -45,8 +45,9 @@ class CompareMachinesTest {
         assertTrue(out.lines().anyMatch(l -> l.contains("c2c.synthetic") && l.contains("supports") && l.contains("contradicts") && l.contains("differs")), out);
         assertFalse(out.contains("from=0"), "no CPU pair rows: " + out);
         JsonNode j = Json.MAPPER.readTree(CliRun.run("compare", f[0].toString(), f[1].toString(), "--format", "json").succeeded().out());
-        assertTrue(j.path("differentMachines").asBoolean());
-        assertEquals("same_l3", j.path("c2c").get(0).path("relation").asText());
+        assertTrue(j.path("machines").path("differentMachines").asBoolean());
+        assertEquals("same_l3", j.path("machines").path("c2c").get(0).path("relation").asText());
+        assertFalse(j.path("rows").toString().contains("\"from\""), "no c2c pair rows");
     }
 
     @Test

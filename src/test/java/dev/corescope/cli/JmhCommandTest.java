@@ -146,6 +146,13 @@ class JmhCommandTest {
         assertEquals("", c.jmhOut(), "JMH did not start");
     }
 
+    /** {@code -jvm /nonexistent/java} is bad input, not "a bug in corescope" (issue 23, point 18). */
+    @Test
+    void aJvmThatDoesNotExistIsBadInput() {
+        Captured c = capture(() -> CliRun.run("jmh", "CpumaskBenchmark.first_but", "-jvm", "/nonexistent/java", "-f", "1"));
+        c.run().badInput("jmh -jvm /nonexistent/java: no such file");
+    }
+
     @Test
     void aProfilerJmhDoesNotKnowIsBadInput() {
         capture(() -> CliRun.run("jmh", "CpumaskBenchmark.first_but", "-prof", "nosuchprofiler", "-f", "0")).run()

@@ -5,6 +5,10 @@ import dev.corescope.sys.Affinity;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -95,5 +99,24 @@ class PinCommandTest {
     void aCommandThatCannotBeStartedExits2() {
         CliRun.run("pin", "--cpus", before.toList(), "--", "/nonexistent/corescope-test-command")
                 .badInput("/nonexistent/corescope-test-command: cannot run it: No such file or directory");
+    }
+
+    /** {@code --cpus all} is every allowed CPU (the kernel's "all" is every possible CPU, which could never be allowed). */
+    @Test
+    void allIsEveryAllowedCpu() {
+        assertEquals(dev.corescope.sys.Affinity.processAllowed(), BenchCommand.parseCpus("all"));
+        CliRun run = CliRun.run("pin", "--cpus", "all", "--", "true");
+        assertEquals(0, run.exitCode(), run.err());
+    }
+
+    /** {@code @FILE} is an argument, not a file of arguments: {@code mask @/etc/hostname} reads nothing. */
+    @Test
+    void anAtFileArgumentIsNotExpanded(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path args = tmp.resolve("args");
+        java.nio.file.Files.writeString(args, "0-3\n");
+        CliRun run = CliRun.run("mask", "@" + args);
+        assertEquals(2, run.exitCode(), run.out());
+        assertTrue(run.err().contains("'@" + args + "'"), run.err());
+        assertFalse(run.out().contains("0-3"), run.out());
     }
 }

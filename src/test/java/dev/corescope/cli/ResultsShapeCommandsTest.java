@@ -119,4 +119,14 @@ class ResultsShapeCommandsTest {
         assertTrue(six.contains("the Java heap is 6144 MiB") && six.contains("-Xmx12g"), six);
         assertTrue(Main.outOfMemory(256L << 20).contains("-Xmx2g"), Main.outOfMemory(256L << 20));
     }
+
+    /** Valid JSON past the parser's nesting limit is named as such, not "not JSON" (issue 23, point 18). */
+    @Test
+    void jsonPastAParserLimitIsNotCalledNotJson() throws Exception {
+        Path deep = tmp.resolve("deep.json");
+        Files.writeString(deep, "[".repeat(3000) + "]".repeat(3000));
+        CliRun run = CliRun.run("report", deep.toString(), "--format", "text");
+        assertEquals(2, run.exitCode(), run.err());
+        assertTrue(run.err().contains("JSON beyond what corescope reads"), run.err());
+    }
 }

@@ -31,8 +31,7 @@ final class DeferrablePath {
     /** A plain timer of CPU 1: the global base, where the patch changes nothing. */
     static final int GLOBAL = 1;
     /** The paths counted, as the {@code path} param: name and timer flags. */
-    static final Map<String, Integer> PATHS = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(Map.of(
-            "deferrable", DEFERRABLE, "global", GLOBAL)));
+    static final Map<String, Integer> PATHS = paths();
     /** The lock's symbol, the path's end. */
     static final String LOCK = "cs_timerbase_raw_spin_lock_irqsave";
 
@@ -42,6 +41,13 @@ final class DeferrablePath {
             "sar", "sal", "rol", "ror", "inc", "dec", "neg", "bt", "bsf", "bsr", "tzcnt", "lzcnt", "popcnt", "imul", "mul");
 
     private DeferrablePath() {
+    }
+
+    private static Map<String, Integer> paths() {
+        Map<String, Integer> m = new java.util.LinkedHashMap<>();
+        m.put("deferrable", DEFERRABLE);
+        m.put("global", GLOBAL);
+        return java.util.Collections.unmodifiableMap(m);
     }
 
     /** A count, or why there is none. */

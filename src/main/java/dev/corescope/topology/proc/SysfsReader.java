@@ -72,8 +72,28 @@ public final class SysfsReader {
     private final List<String> problems = new ArrayList<>();
     private final SequencedSet<String> unreadable = new LinkedHashSet<>();
 
+    /** Whether the bytes of each file are kept for {@code capture}, or only its path (every other command). */
+    private final boolean keepBytes;
+
+    private static final byte[] NOT_KEPT = new byte[0];
+
+    /** A reader that records the paths it reads, not their bytes. */
     public SysfsReader(Path root) {
+        this(root, false);
+    }
+
+    /**
+     * @param keepBytes keep every file's bytes as read, for {@code capture} (a tree of 8192 CPUs
+     *                  reads hundreds of MB of CPU maps; a command that only answers keeps none)
+     */
+    public SysfsReader(Path root, boolean keepBytes) {
         this.root = root;
+        this.keepBytes = keepBytes;
+    }
+
+    /** Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays. */
+    public boolean keepsBytes() {
+        return keepBytes;
     }
 
     public Path root() {
@@ -111,7 +131,7 @@ public final class SysfsReader {
                 problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
                 return Optional.empty();
             }
-            filesRead.put(rel, bytes);
+            filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
             return Optional.of(bytes);
         } catch (NoSuchFileException e) {
             return Optional.empty();
@@ -209,10 +229,14 @@ public final class SysfsReader {
         return parsed(rel, text -> parseMap(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU map (" + contentFree(e) + ")");
     }
 
-    /** The first of a hex map or a list file that exists, e.g. {@code shared_cpu_map} then {@code shared_cpu_list}. */
+    /**
+     * The first of a list or a hex map file that exists, e.g. {@code shared_cpu_list} then
+     * {@code shared_cpu_map}. The list first: the kernel prints both from one mask, and a map is
+     * as wide as {@code nr_cpu_ids} (2 KiB a file at 8192 CPUs) where the list is a few ranges.
+     */
     public Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
-        Optional<CpuMask> m = readMap(mapRel, nbits);
-        return m.isPresent() ? m : readList(listRel, nbits);
+        Optional<CpuMask> m = readList(listRel, nbits);
+        return m.isPresent() ? m : readMap(mapRel, nbits);
     }
 
     /** Why a mask did not parse, without quoting the file: {@code malformed}, {@code a number out of range}, ... */
@@ -257,7 +281,7 @@ public final class SysfsReader {
         return problems;
     }
 
-    /** Every file read, relative path to the bytes as read, in reading order. */
+    /** Every file read, relative path to the bytes as read (empty unless {@link #keepsBytes()}), in reading order. */
     public Map<String, byte[]> filesRead() {
         return filesRead;
     }

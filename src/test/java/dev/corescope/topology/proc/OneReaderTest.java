@@ -30,14 +30,15 @@ class OneReaderTest {
             "\"proc/cmdline\"", "\"proc/self/cgroup\"", "\"proc/loadavg\"", "\"proc/softirqs\"");
 
     /**
-     * Below {@code topology} in the package map, so they cannot call up to its reader: two reads
+     * Below {@code topology} in the package map, so they cannot call up to its reader: reads
      * of the live machine at start-up ({@code cpu/possible} for the size of a {@code cpu_set_t},
      * {@code perf_event_paranoid} for why counters are refused). Links ({@code /proc/self/fd/N})
      * are not files read and are not counted.
      */
     private static final Map<String, String> ALLOWED = Map.of(
             "sys/Affinity.java", "nr_cpu_ids before any topology exists, in the package the topology reader uses",
-            "sys/PerfCounters.java", "perf_event_paranoid and the PMU list, for the message when counters are refused");
+            "sys/PerfCounters.java", "perf_event_paranoid and the PMU list, for the message when counters are refused",
+            "cpumask/CpuMask.java", "nr_cpu_ids for the default width, at the bottom of the map below topology");
 
     private static final Pattern FILE_READ = Pattern.compile(
             "Files\\.(readString|readAllLines|readAllBytes|lines|newBufferedReader|newInputStream|list|walk)\\(");

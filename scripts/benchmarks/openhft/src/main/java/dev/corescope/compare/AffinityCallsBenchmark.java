@@ -34,13 +34,22 @@ import java.util.concurrent.TimeUnit;
  * <p>BASELINE: each library's call as a user writes it. Bytes per call: run with
  * {@code -prof gc} ({@code gc.alloc.rate.norm}).
  *
+ * <p>ORDER: JMH runs benchmarks in the order of their names, so each is named
+ * {@code call_library}: the two libraries' versions of a call run one after the other, not all
+ * of corescope's before all of OpenHFT's (the machine's load drifts over a run). Two forks, so
+ * a figure is not one JVM's luck.
+ *
+ * <p>PIN + RESTORE: OpenHFT has no pin-and-restore handle; its version is the three calls a
+ * user writes (get the mask, set it, set the old one back), against corescope's
+ * {@code try (Pinning p = ThreadAffinity.pin(mask)) {}}.
+ *
  * <p>HOW TO RUN: {@code ./run.sh} in this folder (installs corescope, builds, runs JMH with -prof gc).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+@Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 @State(Scope.Thread)
 public class AffinityCallsBenchmark {
 
@@ -73,45 +82,52 @@ public class AffinityCallsBenchmark {
     }
 
     @Benchmark
-    public int corescopeCurrentCpu() {
+    public int currentCpu_corescope() {
         return ThreadAffinity.currentCpu();
     }
 
     @Benchmark
-    public int openhftCurrentCpu() {
+    public int currentCpu_openhft() {
         return Affinity.getCpu();
     }
 
     @Benchmark
-    public void corescopeSetAffinity() {
+    public void setAffinity_corescope() {
         dev.corescope.sys.Affinity.set(0, allowedMask);
     }
 
     /** pin and restore on close: what {@code ThreadAffinity.pin} costs, two set calls and one get. */
     @Benchmark
-    public void corescopePinAndRestore() {
+    public void pinAndRestore_corescope() {
         try (dev.corescope.sys.Pinning p = ThreadAffinity.pin(allowedMask)) {
             // nothing: the pair of calls is the measurement
         }
     }
 
     @Benchmark
-    public void openhftSetAffinity() {
+    public void pinAndRestore_openhft() {
+        BitSet before = Affinity.getAffinity();
+        Affinity.setAffinity(allowedBits);
+        Affinity.setAffinity(before);
+    }
+
+    @Benchmark
+    public void setAffinity_openhft() {
         Affinity.setAffinity(allowedBits);
     }
 
     @Benchmark
-    public CpuMask corescopeGetAffinity() {
+    public CpuMask getAffinity_corescope() {
         return ThreadAffinity.allowed();
     }
 
     @Benchmark
-    public BitSet openhftGetAffinity() {
+    public BitSet getAffinity_openhft() {
         return Affinity.getAffinity();
     }
 
     @Benchmark
-    public int corescopeReserveRelease() {
+    public int reserveRelease_corescope() {
         try (Reservation r = reservations.reserveAny()) {
             return r.cpu();
         }
@@ -119,14 +135,14 @@ public class AffinityCallsBenchmark {
 
     /** The floor under {@link #corescopeReserveRelease}: the two {@code flock} calls alone, on an open file. */
     @Benchmark
-    public boolean flockLockUnlockFloor() {
+    public boolean reserveRelease_floorFlockPair() {
         boolean locked = dev.corescope.sys.Flock.tryLockExclusive(floorFd);
         dev.corescope.sys.Flock.unlock(floorFd);
         return locked;
     }
 
     @Benchmark
-    public int openhftReserveRelease() {
+    public int reserveRelease_openhft() {
         AffinityLock lock = AffinityLock.acquireLock(false);
         int cpu = lock.cpuId();
         lock.release();

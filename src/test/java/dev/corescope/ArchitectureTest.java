@@ -1,0 +1,85 @@
+package dev.corescope;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * docs/architecture.md's package map is the code's: each package it names exists, each package
+ * of the code is named, and no package imports one of a higher layer, nor library code tool code.
+ */
+class ArchitectureTest {
+
+    private static final Path MAIN = Path.of("src/main/java/dev/corescope");
+    private static final Pattern ROW = Pattern.compile("^\\| `([a-z.<>]+)` \\| (\\d+) \\| (library|tool) \\|", Pattern.MULTILINE);
+    private static final Pattern IMPORT = Pattern.compile("^import (?:static )?dev\\.corescope\\.([a-z0-9.]+?)\\.[A-Z]", Pattern.MULTILINE);
+
+    private record Layer(int rank, boolean library) {
+    }
+
+    private static Map<String, Layer> map() throws IOException {
+        Map<String, Layer> out = new TreeMap<>();
+        Matcher m = ROW.matcher(Files.readString(Path.of("docs/architecture.md")));
+        while (m.find()) out.put(m.group(1), new Layer(Integer.parseInt(m.group(2)), m.group(3).equals("library")));
+        return out;
+    }
+
+    /** Every package with a Java file, as {@code topology.proc}. */
+    private static Map<String, List<Path>> packages() throws IOException {
+        Map<String, List<Path>> out = new TreeMap<>();
+        try (Stream<Path> s = Files.walk(MAIN)) {
+            for (Path p : s.filter(f -> f.toString().endsWith(".java")).toList()) {
+                String pkg = MAIN.relativize(p.getParent()).toString().replace('/', '.');
+                out.computeIfAbsent(pkg, k -> new ArrayList<>()).add(p);
+            }
+        }
+        return out;
+    }
+
+    /** {@code bench.c2c} is the map's {@code bench.<family>}. */
+    private static String entry(String pkg) {
+        return pkg.startsWith("bench.") ? "bench.<family>" : pkg;
+    }
+
+    @Test
+    void theMapNamesEveryPackageAndOnlyThose() throws IOException {
+        TreeSet<String> inCode = new TreeSet<>();
+        for (String p : packages().keySet()) inCode.add(entry(p));
+        assertEquals(inCode, new TreeSet<>(map().keySet()));
+    }
+
+    @Test
+    void noPackageImportsOneAboveIt() throws IOException {
+        Map<String, Layer> map = map();
+        List<String> wrong = new ArrayList<>();
+        for (var e : packages().entrySet()) {
+            Layer from = map.get(entry(e.getKey()));
+            if (from == null) continue;
+            for (Path f : e.getValue()) {
+                Matcher m = IMPORT.matcher(Files.readString(f));
+                while (m.find()) {
+                    String to = m.group(1);
+                    if (to.equals(e.getKey())) continue;
+                    Layer used = map.get(entry(to));
+                    if (used == null) continue;
+                    if (used.rank() > from.rank() || (from.library() && !used.library())) {
+                        wrong.add(MAIN.relativize(f) + " imports " + to);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), wrong);
+    }
+}
