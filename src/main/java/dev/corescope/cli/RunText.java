@@ -33,7 +33,8 @@ final class RunText {
     static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, Map<String, String> live, int width) {
         StringBuilder sb = new StringBuilder();
         if (only == null) {
-            List<SeedVerdicts.Verdict> verdicts = file.claims().isEmpty() ? SeedVerdicts.of(file, Families.claims(families)) : SeedVerdicts.of(file);
+            List<SeedVerdicts.Verdict> verdicts = file.claims().isEmpty() ? SeedVerdicts.of(file, Families.claims(families), Families.allowances(families))
+                    : SeedVerdicts.of(file);
             sb.append(SeedVerdicts.text(verdicts, width));
         }
         boolean any = false;

@@ -212,7 +212,8 @@ public final class SeedVerdicts {
             boolean exact = row.noiseFloorPercent() != null && row.noiseFloorPercent() == 0;
             boolean measured = row.ciLowPercent() != null && (exact || noise == null || !noise.assumed());
             double scaleBy = c.scale() == Claim.Scale.ABSOLUTE ? Math.abs(b.score()) / 100 : 1;
-            double effect = row.deltaPercent() * scaleBy;
+            // an absolute claim's effect is the difference itself (exact for exact figures), not a percentage scaled back
+            double effect = c.scale() == Claim.Scale.ABSOLUTE ? a.score() - b.score() : row.deltaPercent();
             Double lo = row.ciLowPercent() == null ? null : row.ciLowPercent() * scaleBy;
             Double hi = row.ciHighPercent() == null ? null : row.ciHighPercent() * scaleBy;
             Finding f = lo == null ? Finding.INCONCLUSIVE : classify(c, lo, hi);
@@ -429,7 +430,9 @@ public final class SeedVerdicts {
             Finding.CONTRADICTS.words() + ": the interval excludes zero in the opposite direction, or excludes every effect of half "
                     + "the claimed size",
             Finding.INCONCLUSIVE.words() + ": the interval holds both zero and the claimed size (the runs needed are given)",
-            Finding.NOT_TESTABLE.words() + ": the claim cannot be measured on this machine or in this file (the reason is given)");
+            Finding.NOT_TESTABLE.words() + ": the claim cannot be measured on this machine or in this file (the reason is given)",
+            "tables below: \"significant\" there is a row-level test of one row's iterations (run-to-run noise not in it); "
+                    + "the findings above take runs as the unit and test the claim");
 
     /** The verdicts as text wrapped to {@code width}: a heading, the legend, then per seed its summary and claims. */
     public static String text(List<Verdict> verdicts, int width) {

@@ -71,7 +71,7 @@ class JmhCommandTest {
     @Test
     void aValueOutsideAClosedStringParamIsBadInputListingTheAllowedValues() {
         Captured c = capture(() -> CliRun.run("jmh", "CpumaskBenchmark.first_but", "-p", "mask=bogus", "-f", "0", "-wi", "0", "-i", "1", "-r", "10ms"));
-        c.run().badInput("-p mask=bogus: allowed values are allowed, high");
+        c.run().badInput("-p mask=bogus: allowed values are online, high");
         assertEquals("", c.jmhOut(), "nothing runs");
     }
 
@@ -86,7 +86,7 @@ class JmhCommandTest {
     @Test
     void aParamNoSelectedBenchmarkHasIsBadInputNamingTheirs() {
         capture(() -> CliRun.run("jmh", "CpumaskBenchmark", "-p", "foo=1")).run()
-                .badInput("no parameter foo (theirs: input, mask, nrCpus)");
+                .badInput("no parameter foo (theirs: mask, nrCpus, online)");
     }
 
     @Test
