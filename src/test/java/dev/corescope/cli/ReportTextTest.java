@@ -28,6 +28,14 @@ class ReportTextTest {
         assertTrue(r.out().contains("# Environment"), "the machine is named under every figure: " + r.out());
     }
 
+    /** A file written before the round-two cpumask model (rows keyed by input, no callers) still renders. */
+    @Test
+    void aResultsFileFromBeforeTheRoundTwoModelsStillRenders() {
+        String old = Path.of("src/test/resources/results/before-round3/bench-all-quick.json").toString();
+        CliRun r = CliRun.run("report", old, "--format", "text", "--family", "cpumask").succeeded();
+        assertTrue(r.out().contains("first_but"), r.out());
+    }
+
     @Test
     void anUnknownFamilyOrFormatIsBadInput() {
         CliRun.run("report", TOUR, "--format", "text", "--family", "nosuch").badInput("--family nosuch: not a family");

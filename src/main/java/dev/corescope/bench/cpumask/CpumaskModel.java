@@ -23,6 +23,7 @@ import java.util.List;
  * @param hsdis          whether the measuring JVM could show C2's machine code, in words
  * @param notes          every note the run printed
  */
+@com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
 public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String javaSettings, int nativeBatches, String load,
                            List<Row> comparisons, List<SplitRow> splits, List<CallerSize> callers, String callerFlags, String hsdis,
                            List<String> notes) {
@@ -30,7 +31,7 @@ public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String 
     public CpumaskModel {
         comparisons = List.copyOf(comparisons);
         splits = List.copyOf(splits);
-        callers = List.copyOf(callers);
+        callers = callers == null ? List.of() : List.copyOf(callers); // absent in files from before round two
         notes = List.copyOf(notes);
     }
 
@@ -41,6 +42,9 @@ public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String 
      * @param mask   {@code online} or {@code high} (a synthetic worst case)
      * @param layout the C code layout ({@code align64}, {@code align32}); null for Java
      */
+    // Files from before the round-two models carry input=precomputed|random and no online/layout:
+    // the row still reads (input is ignored, online and layout are absent), so old files render.
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
     public record Row(String implementation, int nrCpus, String online, String mask, String layout, Figure baseline,
                       Figure approach, boolean significant) {
 
@@ -51,6 +55,7 @@ public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String 
     }
 
     /** A Java gap split in two: calls (loop vs loop of first()) and shape (loop of first() vs first_but). */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
     public record SplitRow(int nrCpus, String online, String mask, Figure loop, Figure loopFirst, Figure firstBut,
                            boolean callsSignificant, boolean shapeSignificant) {
     }
