@@ -52,6 +52,7 @@ import java.util.stream.Collectors;
                 "  ./run.sh bench cpumask --quick",
                 "  ./run.sh bench c2c --quick --format svg > c2c.svg   (the heatmap)",
                 "  ./run.sh bench c2c --plan --root saved-tree --full  (pairs and time, before a run)",
+                "  ./run.sh bench c2c --plan --from node.xml            (the same for hwloc XML from any machine)",
                 "  ./run.sh bench all --cpus 0-1 --format json -o before.json"})
 final class BenchCommand implements Callable<Integer> {
 
@@ -86,6 +87,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--root", paramLabel = "DIR", description = "with --plan: plan for the saved sysfs tree under DIR (capture's, or /) instead of this machine")
     Path root;
 
+    @Option(names = "--from", paramLabel = "FILE.xml", description = "with --plan: plan for the machine in an hwloc XML file (lstopo --of xml, hwloc-gather-topology) instead of this machine")
+    Path from;
+
     private final Supplier<List<BenchFamily>> families;
 
     BenchCommand() {
@@ -103,6 +107,8 @@ final class BenchCommand implements Callable<Integer> {
             throw new UsageException("bench " + name + (plan ? " --plan" : " --full") + ": only c2c has a plan and a full matrix");
         }
         if (root != null && !plan) throw new UsageException("bench --root: goes with --plan (a benchmark runs on this machine)");
+        if (from != null && !plan) throw new UsageException("bench --from: goes with --plan (a benchmark runs on this machine)");
+        if (from != null && root != null) throw new UsageException("bench --from " + from + ": give --root or --from, not both");
         if (plan) return printPlan();
         List<BenchFamily> selected = selectFamilies();
         if (full) {
@@ -145,6 +151,13 @@ final class BenchCommand implements Callable<Integer> {
             if (!java.nio.file.Files.isDirectory(root)) throw new UsageException("--root " + root + ": not a directory");
             topology = dev.corescope.topology.Topology.read(root);
             source = "the tree under " + root;
+        } else if (from != null) {
+            try {
+                topology = dev.corescope.topology.HwlocXmlReader.read(from);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            source = "the machine in " + from;
         } else {
             topology = LiveMachine.read().topology();
             source = "this machine";

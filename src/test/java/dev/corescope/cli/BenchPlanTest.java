@@ -36,6 +36,19 @@ class BenchPlanTest {
         CliRun.run("bench", "c2c", "--plan", "--format", "json").badInput("--plan: prints text");
     }
 
+    /** Issue 27: hwloc XML from a machine corescope never ran on is enough to plan for it. */
+    @Test
+    void planOfAnHwlocXmlFileComesFromItsTopology() throws Exception {
+        Path xml = Path.of("src/test/resources/fixtures/hwloc-xml/v2-16amd64-4distances.xml");
+        String out = CliRun.run("bench", "c2c", "--plan", "--from", xml.toString()).succeeded().out();
+        assertTrue(out.startsWith("# c2c plan for the machine in " + xml + ": 16 CPUs, 120 unordered pairs"), out);
+        assertTrue(out.contains("estimated time:"), out);
+        java.nio.file.Files.writeString(dir.resolve("bad.xml"), "<topology><object");
+        CliRun.run("bench", "c2c", "--plan", "--from", dir.resolve("bad.xml").toString()).badInput("bad.xml");
+        CliRun.run("bench", "c2c", "--from", xml.toString()).badInput("--from: goes with --plan");
+        CliRun.run("bench", "c2c", "--plan", "--from", xml.toString(), "--root", "/").badInput("give --root or --from, not both");
+    }
+
     @Test
     void planOfThisMachineRuns() {
         String out = CliRun.run("bench", "c2c", "--plan").succeeded().out();
