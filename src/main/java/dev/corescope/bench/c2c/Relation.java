@@ -19,8 +19,9 @@ import java.util.Map;
  * level the topology does not describe (no L2 information, one NUMA node unknown) is skipped, not
  * guessed: two cores whose L2 is unknown but that share an L3 are {@link #SAME_L3}.
  *
- * <p>The c2c matrix samples by these classes ({@link C2cPlan}). Helper "reader" is adding the
- * same query to {@code Topology}; this copy goes when it lands (see /work/notes/scale.md).
+ * <p>The c2c matrix samples by these classes ({@link C2cPlan}). {@code Topology.relation} now
+ * answers the same question with {@code topology.Placement}; the planner still uses this index,
+ * and moving it to that one is open work (issue 26).
  */
 public enum Relation {
     /** Two hardware threads of one core (SMT siblings). */
