@@ -58,6 +58,22 @@ class C2cPlanTest {
     }
 
     @Test
+    void withoutCacheInformationEveryPairStillGetsTheInnermostClassItIsKnownToShare() throws Exception {
+        Path root = SysfsTree.build(dir, 2, 2);
+        for (int cpu = 0; cpu < 4; cpu++) {
+            try (var walk = java.nio.file.Files.walk(root.resolve("sys/devices/system/cpu/cpu" + cpu + "/cache"))) {
+                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.delete(p);
+            }
+        }
+        Topology t = Topology.read(root);
+        assertEquals(Optional.empty(), t.relation(0, 1), "the tree cannot tell which cache two cores share");
+        PairClasses ix = new PairClasses(t);
+        assertEquals(Placement.OTHER_L3, ix.of(0, 1), "same package, caches unknown: the innermost known level");
+        assertEquals(Placement.OTHER_PACKAGE, ix.of(1, 2));
+        assertEquals("other-l3", PairClasses.key(ix.of(0, 1)));
+    }
+
+    @Test
     void theIndexClassifiesPairsByWhatTheyShare() throws Exception {
         Topology t = tree(2, 4);
         PairClasses ix = new PairClasses(t);
