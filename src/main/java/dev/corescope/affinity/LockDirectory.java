@@ -1,8 +1,8 @@
 package dev.corescope.affinity;
 
 import dev.corescope.sys.Errno;
-import dev.corescope.sys.Flock;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.internal.Flock;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

@@ -1,9 +1,10 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
-import dev.corescope.sys.Os;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
+import dev.corescope.sys.internal.ThreadPin;
 import dev.corescope.topology.Topology;
 
 /**
@@ -40,12 +41,12 @@ public final class ThreadAffinity {
      * @throws dev.corescope.sys.CpuNotAllowedException when a CPU is outside this process's allowed set
      */
     public static Pinning pin(CpuMask cpus) {
-        return Pinning.pinReused(cpus);
+        return ThreadPin.pinReused(cpus);
     }
 
     /** Pins the calling thread to {@code cpu}, as {@link #pin(CpuMask)}; allocates nothing for a possible CPU. */
     public static Pinning pin(int cpu) {
-        return Pinning.pinReused(SingleCpu.of(cpu));
+        return ThreadPin.pinReused(SingleCpu.of(cpu));
     }
 
     /** One-CPU masks of the possible CPUs, made on first use and shared (a {@link CpuMask} is immutable). */

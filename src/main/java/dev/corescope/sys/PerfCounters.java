@@ -2,6 +2,8 @@ package dev.corescope.sys;
 
 import dev.corescope.sys.ffi.LibC;
 import dev.corescope.sys.ffi.perf_event_attr;
+import dev.corescope.sys.internal.Libc;
+import dev.corescope.sys.internal.NativeCalls;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
