@@ -2,6 +2,7 @@ package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.TopologyNode;
 import dev.corescope.topology.proc.ProcLocks;
 
 import java.io.IOException;
@@ -87,7 +88,6 @@ public final class Reservations {
     private final Path directory;
     private final Topology topology;
     private final CpuMask usable;
-    private final CpuIndex index;
     private final CpuOrder preference;
     private final Path procRoot;
     /** The usable CPUs in preference order, and each as a mask: what {@link #reserveAny()} walks. */
@@ -105,7 +105,6 @@ public final class Reservations {
         this.topology = topology;
         int nbits = Math.max(usable.nbits(), topology.nbits());
         this.usable = usable.resize(nbits).and(topology.online().resize(nbits));
-        this.index = new CpuIndex(topology);
         this.procRoot = procRoot;
         this.preference = preference != null ? preference : CpuOrder.of(topology, procRoot);
         this.order = this.preference.order(this.usable);
@@ -269,6 +268,12 @@ public final class Reservations {
         return waitFor(timeout, () -> tryReserve(one, false, null), () -> "CPU " + cpu + " is " + heldBy(cpu));
     }
 
+    /** Every online CPU of {@code cpu}'s core, from {@link Topology#nodeOf} (just {@code cpu} when the tree has no cores). */
+    private CpuMask coreOf(int cpu) {
+        return topology.nodeOf(TopologyNode.Kind.CORE, cpu).map(TopologyNode::cpus)
+                .orElseGet(() -> CpuMask.of(Math.max(topology.nbits(), cpu + 1), cpu));
+    }
+
     /**
      * Every online hardware thread of {@code cpu}'s core, all or nothing, without waiting.
      *
@@ -277,7 +282,7 @@ public final class Reservations {
      * @throws ReservationException when a thread of the core is held or not usable
      */
     public Reservation reserveCoreOf(int cpu) {
-        CpuMask core = index.coreOf(cpu);
+        CpuMask core = coreOf(cpu);
         checkUsable(core);
         Reservation r = tryReserve(core, true, null);
         if (r == null) throw new ReservationException("core " + core.toList() + " is not free: " + heldList(core));
@@ -512,7 +517,7 @@ public final class Reservations {
     private List<CpuMask> cpuCandidates(int anchor, CpuStrategy s) {
         List<CpuMask> out = new ArrayList<>();
         for (int i = 0; i < order.length; i++) {
-            if (s.accepts(index, anchor, order[i])) out.add(single[i]);
+            if (s.accepts(topology, anchor, order[i])) out.add(single[i]);
         }
         return out;
     }
@@ -523,10 +528,10 @@ public final class Reservations {
         for (int i = 0; i < order.length; i++) rank.put(order[i], i);
         Map<String, CpuMask> cores = new LinkedHashMap<>();
         for (int cpu : order) {
-            CpuMask core = index.coreOf(cpu).resize(usable.nbits());
+            CpuMask core = coreOf(cpu).resize(usable.nbits());
             if (!core.isSubsetOf(usable)) continue;
             boolean fits = true;
-            for (int c : core.toArray()) fits &= s.accepts(index, anchor, c) && c != anchor;
+            for (int c : core.toArray()) fits &= s.accepts(topology, anchor, c) && c != anchor;
             if (fits) cores.putIfAbsent(core.toList(), core);
         }
         List<CpuMask> out = new ArrayList<>(cores.values());
@@ -570,7 +575,7 @@ public final class Reservations {
     private CpuMask partialCores() {
         CpuMask.Builder b = CpuMask.builder(usable.nbits());
         for (int cpu : usable.toArray()) {
-            if (!index.coreOf(cpu).resize(usable.nbits()).isSubsetOf(usable)) b.set(cpu);
+            if (!coreOf(cpu).resize(usable.nbits()).isSubsetOf(usable)) b.set(cpu);
         }
         return b.build();
     }

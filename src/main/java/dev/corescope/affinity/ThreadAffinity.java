@@ -10,7 +10,7 @@ import dev.corescope.topology.Topology;
 /**
  * The calling thread's CPUs: {@link #allowed()}, {@link #pin(int)} (restored on close) and
  * {@link #currentCpu()}; pinning and the current CPU allocate nothing.
- * A thin face of the OS seam {@code sys.Os.live()} (FFM {@code sched_getaffinity},
+ * A thin face of the OS seam {@code sys.internal.Os.live()} (FFM {@code sched_getaffinity},
  * {@code sched_setaffinity}, {@code sched_getcpu}), which sizes masks from {@code nr_cpu_ids},
  * so any CPU count works.
  *

@@ -1,6 +1,7 @@
 package dev.corescope.bench;
 
 import dev.corescope.report.ResultsFile;
+import dev.corescope.text.TextDoc;
 
 import java.util.Optional;
 
@@ -29,11 +30,19 @@ public interface BenchFamily {
     }
 
     /**
-     * The family's full text report from the model a results file holds (a live run's or a
-     * saved one), the same text the run printed; empty when the file holds no model of it.
+     * The family's full report as a document ({@link TextDoc}: headings, paragraphs, tables
+     * with typed columns and a row key, figures, notes and findings as lists), built from the
+     * model a results file holds (a live run's or a saved one); empty when the file holds no
+     * model of it. {@code bench NAME}, {@code report --format text} and the HTML page all
+     * render this one document: text lays it out at a width, the page as HTML.
      */
-    default Optional<String> text(ResultsFile file) {
+    default Optional<TextDoc> document(ResultsFile file) {
         return Optional.empty();
+    }
+
+    /** {@link #document} as text at no width limit (the document laid out for {@code --wide}). */
+    default Optional<String> text(ResultsFile file) {
+        return document(file).map(d -> d.render(Integer.MAX_VALUE));
     }
 
     /** The family's picture (an SVG document) of the run in {@code file}, or empty. */

@@ -58,9 +58,12 @@ public final class Families {
             public List<View> of(ResultsFile file) {
                 List<FamilyViews.View> views = new ArrayList<>();
                 for (BenchFamily f : families) {
-                    Optional<String> text = f.text(file);
+                    Optional<dev.corescope.text.TextDoc> doc = f.document(file);
+                    Optional<String> text = doc.isPresent() ? doc.map(d -> d.render(Integer.MAX_VALUE)) : f.text(file);
                     List<String> svgs = f.picture(file).map(List::of).orElse(List.of());
-                    if (text.isPresent() || !svgs.isEmpty()) views.add(new FamilyViews.View(f.name(), text.orElse(null), svgs));
+                    if (text.isPresent() || !svgs.isEmpty()) {
+                        views.add(new FamilyViews.View(f.name(), text.orElse(null), svgs, doc.orElse(null)));
+                    }
                 }
                 return views;
             }

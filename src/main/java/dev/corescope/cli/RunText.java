@@ -41,7 +41,10 @@ final class RunText {
         for (BenchFamily f : families) {
             if (only != null && !f.name().equals(only)) continue;
             List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
-            Optional<String> own = FileViews.render(path, file, f.name(), () -> f.text(file));
+            Optional<String> own = FileViews.render(path, file, f.name(), () -> {
+                Optional<dev.corescope.text.TextDoc> doc = f.document(file);
+                return doc.isPresent() ? doc.map(d -> d.render(width)) : f.text(file);
+            });
             if (own.isEmpty() && live.containsKey(f.name())) own = Optional.of(live.get(f.name()));
             if (rows.isEmpty() && own.isEmpty()) continue;
             if (any) sb.append('\n');

@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.text.TextDoc;
+
 import java.util.List;
 
 /**
@@ -28,13 +30,20 @@ public interface FamilyViews {
     }
 
     /**
-     * @param family the family's name
-     * @param text   its full text report, or null when the file holds no model for it
-     * @param svgs   its pictures (SVG documents), possibly none
+     * @param family   the family's name
+     * @param text     its full text report, or null when the file holds no model for it
+     * @param svgs     its pictures (SVG documents), possibly none
+     * @param document its report as data (headings, paragraphs, typed tables, notes, findings),
+     *                 or null when the file holds no model for it or the family has none yet;
+     *                 {@code text} is this document rendered
      */
-    record View(String family, String text, List<String> svgs) {
+    record View(String family, String text, List<String> svgs, TextDoc document) {
         public View {
             svgs = List.copyOf(svgs);
+        }
+
+        public View(String family, String text, List<String> svgs) {
+            this(family, text, svgs, null);
         }
     }
 }

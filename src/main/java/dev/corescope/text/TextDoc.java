@@ -4,40 +4,98 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A text document for people: headings, paragraphs, tables and notes, laid out at a width by
- * {@link #render(int)} (the terminal's, {@link Width#of}; {@link Integer#MAX_VALUE} for
- * {@code --wide}). Paragraphs and notes wrap at spaces; a table keeps its row key on every
- * line and leaves out or folds columns ({@link TextTable#render(String, int)}). Strings from
- * input are escaped for the terminal once, when rendered.
+ * A document for people, as data: headings, paragraphs, tables, figures, notes and findings.
+ * {@link #render(int)} lays it out as text at a width (the terminal's, {@link Width#of};
+ * {@link Integer#MAX_VALUE} for {@code --wide}): paragraphs and notes wrap at spaces; a table
+ * keeps its row key on every line and leaves out or folds columns
+ * ({@link TextTable#render(String, int)}). The HTML page renders the same {@link #parts()}, so
+ * nothing is read back out of rendered text. Strings from input are kept as given and escaped
+ * for the terminal once, when rendered as text.
  */
 public final class TextDoc {
 
-    private sealed interface Block permits Heading, Paragraph, Table, Notes, Blank, Doc {
+    /** One part of a document, in order ({@link #parts()}). */
+    public sealed interface Part permits Heading, Paragraph, Table, Figure, Notes, Findings, Blank {
     }
 
-    private record Heading(String text) implements Block {
+    /**
+     * A heading.
+     *
+     * @param level 1: the document's title; 2: a section; 3: a part of a section
+     */
+    public record Heading(String text, int level) implements Part {
     }
 
-    private record Paragraph(String text, String indent) implements Block {
+    /** A paragraph; {@code indent} is a hint for text (the page ignores it). */
+    public record Paragraph(String text, String indent) implements Part {
     }
 
-    private record Table(TextTable table, String indent) implements Block {
+    /** A table with typed columns and a row key ({@link TextTable#columns()}, {@link TextTable#rows()}). */
+    public record Table(TextTable table, String indent) implements Part {
     }
 
-    private record Notes(List<String> notes, String mark, String indent) implements Block {
+    /**
+     * A figure: a picture the family draws (SVG) of this document's data, with words that say
+     * what it shows. Text prints the caption and where to see the picture; the page draws it.
+     *
+     * @param id      which of the family's pictures ({@code "heatmap"}, ...), for the page
+     * @param caption what it shows
+     * @param svg     the picture, or null when only the page or {@code --format svg} draws it
+     */
+    public record Figure(String id, String caption, String svg) implements Part {
     }
 
-    private record Blank() implements Block {
+    /** Notes as a list: each under a {@code -} mark in text, a list item in the page. */
+    public record Notes(List<String> notes, String mark, String indent) implements Part {
+        public Notes {
+            notes = List.copyOf(notes);
+        }
     }
 
-    private record Doc(TextDoc doc) implements Block {
+    /**
+     * Findings as a list: what the measurements say of a claim, in the report's words.
+     *
+     * @param findings each with its finding word ({@code report.Finding.words()}) and the claim it is of
+     */
+    public record Findings(List<Finding> findings, String indent) implements Part {
+        public Findings {
+            findings = List.copyOf(findings);
+        }
     }
 
-    private final List<Block> blocks = new ArrayList<>();
+    /**
+     * One finding.
+     *
+     * @param words    the finding, e.g. {@code "supports"}, {@code "inconclusive"}
+     * @param claim    what it is about, e.g. the claim's words
+     * @param measured what was measured, e.g. {@code "-0.8% [-1.2, -0.4]"}; may be empty
+     */
+    public record Finding(String words, String claim, String measured) {
+    }
 
-    /** A heading line (a section's title); it wraps like a paragraph when long. */
+    /** An empty line (text only; the page separates parts itself). */
+    public record Blank() implements Part {
+    }
+
+    private final List<Part> parts = new ArrayList<>();
+
+    /** The parts in order, other documents {@linkplain #add added} in place. */
+    public List<Part> parts() {
+        return List.copyOf(parts);
+    }
+
+    /** A section heading (level 2); it wraps like a paragraph when long. */
     public TextDoc heading(String text) {
-        blocks.add(new Heading(text));
+        return heading(2, text);
+    }
+
+    /** The document's title (level 1). */
+    public TextDoc title(String text) {
+        return heading(1, text);
+    }
+
+    public TextDoc heading(int level, String text) {
+        parts.add(new Heading(text, level));
         return this;
     }
 
@@ -47,7 +105,7 @@ public final class TextDoc {
 
     /** A paragraph indented by {@code indent}, its later lines too. */
     public TextDoc paragraph(String indent, String text) {
-        blocks.add(new Paragraph(text, indent));
+        parts.add(new Paragraph(text, indent));
         return this;
     }
 
@@ -56,56 +114,83 @@ public final class TextDoc {
     }
 
     public TextDoc table(String indent, TextTable table) {
-        blocks.add(new Table(table, indent));
+        parts.add(new Table(table, indent));
         return this;
     }
 
-    /** Notes as a list, each under a {@code -} mark, wrapped with a hanging indent. */
+    public TextDoc figure(String id, String caption, String svg) {
+        parts.add(new Figure(id, caption, svg));
+        return this;
+    }
+
+    /** Notes as a list, each under a {@code -} mark, wrapped with a hanging indent; none: nothing. */
     public TextDoc notes(List<String> notes) {
         return notes("  ", "- ", notes);
     }
 
     public TextDoc notes(String indent, String mark, List<String> notes) {
-        if (!notes.isEmpty()) blocks.add(new Notes(List.copyOf(notes), mark, indent));
+        if (!notes.isEmpty()) parts.add(new Notes(notes, mark, indent));
+        return this;
+    }
+
+    /** Findings as a list; none: nothing. */
+    public TextDoc findings(List<Finding> findings) {
+        if (!findings.isEmpty()) parts.add(new Findings(findings, "  "));
         return this;
     }
 
     /** An empty line. */
     public TextDoc blank() {
-        blocks.add(new Blank());
+        parts.add(new Blank());
         return this;
     }
 
-    /** Another document's blocks, in place. */
+    /** Another document's parts, in place. */
     public TextDoc add(TextDoc other) {
-        blocks.add(new Doc(other));
+        parts.addAll(other.parts);
         return this;
     }
 
     public boolean isEmpty() {
-        return blocks.isEmpty();
+        return parts.isEmpty();
+    }
+
+    /** Every note of the document, in order (the page lists them together). */
+    public List<String> allNotes() {
+        List<String> out = new ArrayList<>();
+        for (Part p : parts) if (p instanceof Notes n) out.addAll(n.notes());
+        return out;
+    }
+
+    /** Every table of the document, in order. */
+    public List<TextTable> tables() {
+        List<TextTable> out = new ArrayList<>();
+        for (Part p : parts) if (p instanceof Table t) out.add(t.table());
+        return out;
     }
 
     /** The document with no line wider than {@code width} where its words and keys allow. */
     public String render(int width) {
         StringBuilder sb = new StringBuilder();
-        render(sb, width);
-        return sb.toString();
-    }
-
-    private void render(StringBuilder sb, int width) {
-        for (Block b : blocks) {
+        for (Part b : parts) {
             switch (b) {
                 case Heading h -> Paragraphs.wrap(sb, "", "  ", Terminal.escape(h.text()), width);
                 case Paragraph p -> Paragraphs.wrap(sb, p.indent(), p.indent(), Terminal.escape(p.text()), width);
                 case Table t -> sb.append(t.table().render(t.indent(), width));
+                case Figure f -> Paragraphs.wrap(sb, "  ", "  ", Terminal.escape("[figure: " + f.caption() + "; the HTML page draws it]"), width);
                 case Notes n -> {
                     String cont = n.indent() + " ".repeat(n.mark().length());
                     for (String note : n.notes()) Paragraphs.wrap(sb, n.indent() + n.mark(), cont, Terminal.escape(note), width);
                 }
+                case Findings fs -> {
+                    for (Finding f : fs.findings()) {
+                        String line = f.words() + ": " + f.claim() + (f.measured() == null || f.measured().isEmpty() ? "" : " (" + f.measured() + ")");
+                        Paragraphs.wrap(sb, fs.indent() + "- ", fs.indent() + "  ", Terminal.escape(line), width);
+                    }
+                }
                 case Blank x -> sb.append('\n');
-                case Doc d -> d.doc().render(sb, width);
             }
         }
+        return sb.toString();
     }
 }

@@ -24,36 +24,57 @@ public final class TextTable {
     /**
      * One column.
      *
-     * @param name     the header
+     * @param name     what the column holds, e.g. {@code "java"}
+     * @param unit     the unit of its values, e.g. {@code "ns/op"}; empty when none
      * @param align    right for numbers
      * @param key      whether it is part of the row's key (kept on every line)
      * @param priority 0: always shown; 1, 2, ...: left out, highest first, when the table does not fit
      */
-    public record Column(String name, Align align, boolean key, int priority) {
+    public record Column(String name, String unit, Align align, boolean key, int priority) {
+
+        public Column {
+            unit = unit == null ? "" : unit;
+        }
 
         /** A key column: names the row, shown on every line. */
         public static Column key(String name) {
-            return new Column(name, Align.LEFT, true, 0);
+            return new Column(name, "", Align.LEFT, true, 0);
         }
 
         /** A left-aligned value column. */
         public static Column text(String name) {
-            return new Column(name, Align.LEFT, false, 0);
+            return new Column(name, "", Align.LEFT, false, 0);
         }
 
         /** A right-aligned value column. */
         public static Column number(String name) {
-            return new Column(name, Align.RIGHT, false, 0);
+            return new Column(name, "", Align.RIGHT, false, 0);
+        }
+
+        /** A right-aligned value column of numbers in {@code unit}. */
+        public static Column number(String name, String unit) {
+            return new Column(name, unit, Align.RIGHT, false, 0);
         }
 
         /** This column, left out first (highest number) when the table does not fit. */
         public Column optional(int priority) {
-            return new Column(name, align, key, priority);
+            return new Column(name, unit, align, key, priority);
+        }
+
+        /** This column with its values in {@code unit}. */
+        public Column unit(String unit) {
+            return new Column(name, unit, align, key, priority);
+        }
+
+        /** The header text: the name, then the unit. */
+        public String header() {
+            return unit.isEmpty() ? name : name + " " + unit;
         }
     }
 
     private final List<Column> columns;
     private final List<String[]> rows = new ArrayList<>();
+    private final List<String[]> raw = new ArrayList<>();
     private String name = "";
 
     /** What the table is, for the line that names the columns left out ({@code "cpumask: left out ..."}). */
@@ -71,7 +92,7 @@ public final class TextTable {
         for (int i = 0; i < names.length; i++) {
             boolean right = names[i].startsWith(">");
             String n = right ? names[i].substring(1) : names[i];
-            cs.add(new Column(n, right ? Align.RIGHT : Align.LEFT, i == 0, 0));
+            cs.add(new Column(n, "", right ? Align.RIGHT : Align.LEFT, i == 0, 0));
         }
         this.columns = List.copyOf(cs);
     }
@@ -93,8 +114,19 @@ public final class TextTable {
         if (cells.length != columns.size()) {
             throw new IllegalArgumentException("row has " + cells.length + " cells, table has " + columns.size() + " columns");
         }
+        raw.add(Arrays.stream(cells).map(c -> c == null ? "" : String.valueOf(c)).toArray(String[]::new));
         rows.add(Arrays.stream(cells).map(c -> c == null ? "" : Terminal.escape(String.valueOf(c))).toArray(String[]::new));
         return this;
+    }
+
+    /** The rows' cells as given (not escaped: the page escapes for HTML, text for the terminal). */
+    public List<List<String>> rows() {
+        return raw.stream().map(List::of).toList();
+    }
+
+    /** The name given by {@link #named}, or empty. */
+    public String name() {
+        return name;
     }
 
     public boolean isEmpty() {
@@ -124,7 +156,7 @@ public final class TextTable {
             }
             if (drop < 0) break;
             shown.remove(Integer.valueOf(drop));
-            dropped.add(columns.get(drop).name());
+            dropped.add(columns.get(drop).header());
         }
         StringBuilder sb = new StringBuilder();
         if (natural(indent, shown, w) <= width) {
@@ -141,7 +173,7 @@ public final class TextTable {
 
     private int[] widths() {
         int[] w = new int[columns.size()];
-        for (int i = 0; i < w.length; i++) w[i] = columns.get(i).name().length();
+        for (int i = 0; i < w.length; i++) w[i] = Terminal.escape(columns.get(i).header()).length();
         for (String[] r : rows) for (int i = 0; i < r.length; i++) w[i] = Math.max(w[i], r[i].length());
         return w;
     }
@@ -154,7 +186,7 @@ public final class TextTable {
 
     /** The shown columns as one block: header, then the rows; a too-long last cell of words wraps. */
     private void block(StringBuilder sb, String indent, List<Integer> shown, int[] w, int width) {
-        String[] header = columns.stream().map(Column::name).toArray(String[]::new);
+        String[] header = columns.stream().map(c -> Terminal.escape(c.header())).toArray(String[]::new);
         line(sb, indent, header, shown, w, width, List.of());
         for (String[] r : rows) line(sb, indent, r, shown, w, width, keyOf(shown));
     }

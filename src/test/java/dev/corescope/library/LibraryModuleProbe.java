@@ -53,7 +53,7 @@ public final class LibraryModuleProbe {
      * must live in a package the module does not export (issue #24 points 3 and 10).
      */
     private static final Set<String> CAPABILITY_CLASSES = Set.of("Affinity", "CurrentCpu", "Flock", "Threads",
-            "NativeCalls", "Libc", "Os", "ThreadPin");
+            "NativeCalls", "Libc", "Os", "ThreadPin", "BeneathDirectory");
 
     /** The one public way to pin (and Reservation's pin to its own CPU), and the one current CPU. */
     private static final Set<String> PIN_METHODS = Set.of("dev.corescope.affinity.ThreadAffinity.pin",

@@ -75,4 +75,20 @@ class TextTableTest {
         assertEquals("40.9 [40.1, 41.7]", Num.withInterval(40.90, 0.7756));
         assertEquals("+3.10", Num.signed(3.1));
     }
+
+    @Test
+    void aDocumentGivesItsPartsAsDataForThePageWithCellsAsGivenAndUnitsApart() {
+        TextTable t = new TextTable(TextTable.Column.key("variant"), TextTable.Column.number("java", "ns/op"));
+        t.row("first_but", "<8.62>");
+        TextDoc d = new TextDoc().title("bench cpumask").table(t).notes(List.of("one", "two"))
+                .findings(List.of(new TextDoc.Finding("supports", "0.6% faster", "-0.8% [-1.2, -0.4]")));
+        assertEquals(List.of(TextDoc.Heading.class, TextDoc.Table.class, TextDoc.Notes.class, TextDoc.Findings.class),
+                d.parts().stream().map(Object::getClass).toList());
+        assertEquals(List.of(List.of("first_but", "<8.62>")), d.tables().getFirst().rows());
+        assertEquals("ns/op", d.tables().getFirst().columns().get(1).unit());
+        assertEquals(List.of("one", "two"), d.allNotes());
+        String text = d.render(80);
+        assertTrue(text.contains("java ns/op"), text);
+        assertTrue(text.contains("- supports: 0.6% faster (-0.8% [-1.2, -0.4])"), text);
+    }
 }

@@ -2,6 +2,7 @@ package dev.corescope.bench.c2c;
 
 import dev.corescope.bench.SampleStats;
 import dev.corescope.report.Result;
+import dev.corescope.topology.Placement;
 
 import java.util.Comparator;
 import java.util.List;
@@ -80,8 +81,8 @@ final class C2cReport {
     private static void byRelation(StringBuilder out, List<C2cFamily.Pair> pairs) {
         if (pairs.stream().anyMatch(p -> p.relation() == null)) return;
         java.util.Map<String, List<C2cFamily.Pair>> by = new java.util.LinkedHashMap<>();
-        for (Relation r : Relation.values()) {
-            List<C2cFamily.Pair> in = pairs.stream().filter(p -> p.relation().equals(r.key())).toList();
+        for (Placement r : Placement.values()) {
+            List<C2cFamily.Pair> in = pairs.stream().filter(p -> p.relation().equals(PairClasses.key(r))).toList();
             if (!in.isEmpty()) by.put(r.words(), in);
         }
         out.append(String.format(Locale.ROOT, "%-16s %6s %22s %22s%n", "relation", "pairs", "java median (min-max)", "C median (min-max)"));
