@@ -69,6 +69,25 @@ class CpupriTwinsTest {
         assertTrue(e.function().startsWith("pthread_"), e.getMessage());
     }
 
+    /** Many writers: each on its own CPU, the reader's not among them; a CPU given twice is refused. */
+    @Test
+    void writersRunOnTheirOwnCpusAndACpuGivenTwiceIsRefused() {
+        assumeTrue(CpupriTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpupriTwins.unavailableReason().orElseThrow());
+        var allowed = Affinity.processAllowed();
+        assumeTrue(allowed.weight() >= 2, "needs 2 allowed CPUs, has " + allowed.toList());
+        int a = allowed.first();
+        int b = allowed.next(a);
+        NativeException twice = assertThrows(NativeException.class, () -> CpupriTwins.run(false, false, new int[]{a, b, b},
+                packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 1, 5));
+        assertEquals("cs_cpupri_run", twice.function());
+        assertThrows(NativeException.class, () -> CpupriTwins.run(false, false, new int[]{a},
+                packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 1, 5), "no writer");
+        assumeTrue(allowed.weight() >= 3, "a reader and 2 or more writers need 3 CPUs; has " + allowed.toList());
+        int[] cpus = allowed.stream().limit(Math.min(4, allowed.weight())).toArray();
+        var s = CpupriTwins.run(false, false, cpus, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 2, 5);
+        for (int i = 0; i < 2; i++) assertTrue(s.readerNs()[i] > 0 && s.writerNs()[i] > 0, "sample " + i);
+    }
+
     @Test
     void nonsenseArgumentsAreRefusedBeforeAnyThreadStarts() {
         assumeTrue(CpupriTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpupriTwins.unavailableReason().orElseThrow());
