@@ -115,7 +115,7 @@ public final class BenchSession {
             try {
                 topology = topologyReader.get();
             } catch (RuntimeException e) {
-                topology = new MachineTopology(null, null, describe(e));
+                topology = MachineTopology.unreadable(describe(e));
             }
             worker = new Thread(this::runAll, "corescope-bench");
         }

@@ -2,6 +2,9 @@ package dev.corescope.topology.proc;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
+import dev.corescope.sys.BeneathDirectory;
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.NativeException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,13 +40,20 @@ import java.util.function.Function;
  * <p>Every parser of /proc and /sys in this package reads through one of these, so the size cap,
  * the refusal of FIFOs and devices and the root all hold for each file corescope reads.
  *
- * <p>A saved tree is read as if it were the root: every path is resolved (each symbolic link
- * followed, as sysfs's own links must be) and refused when it ends outside the tree, so a link
- * planted in a capture ({@code core_id -> /etc/machine-id}, {@code proc/cpuinfo -> /root/x})
- * reads nothing of this machine; the file is then opened without following a link at its last
- * component. A problem names the path and never quotes what a file holds. (What remains: a
- * tree changed by someone else while it is read could swap a directory for a link between the
- * check and the open; a tree is the user's own input.)
+ * <p>A saved tree is read as if it were the root: every path is opened by the kernel beneath
+ * the tree's directory ({@link BeneathDirectory}: {@code openat2} with {@code RESOLVE_BENEATH |
+ * RESOLVE_NO_MAGICLINKS}), links inside the tree followed as sysfs's own links must be, and a
+ * path that would leave it at any component (an absolute link, a {@code ..} too many, a
+ * {@code /proc/self} magic link) refused at the open itself, so a link planted in a capture
+ * ({@code core_id -> /etc/machine-id}, {@code proc/cpuinfo -> /root/x}) reads nothing of this
+ * machine, even when someone swaps a directory for a link while the tree is read. A problem
+ * names the path and never quotes what a file holds.
+ *
+ * <p>Where {@code openat2} is not available ({@link #containment()} says why: a kernel before
+ * 5.6 or a seccomp filter) the reader falls back to resolving each path to its real path and
+ * refusing it when it ends outside the tree, then opening it without following a link at its
+ * last component; that check and the open are two steps, so a tree changed by someone else
+ * between them could still lead one open outside.
  *
  * <p><b>Note:</b> not thread-safe; one reader per {@code Topology} being built.
  */
@@ -67,6 +77,10 @@ public final class SysfsReader {
     /** The tree's real path, or null when the root is {@code /} (nothing can lead out of it). */
     private Path realRoot;
     private boolean realRootKnown;
+    /** The tree opened for {@code openat2} beneath it; null for {@code /}, or when the fallback check is used. */
+    private BeneathDirectory tree;
+    private String containment;
+    private final boolean realPathCheckOnly;
     private final Map<String, byte[]> filesRead = new LinkedHashMap<>();
     private final SequencedSet<String> dirsSeen = new LinkedHashSet<>();
     private final List<String> problems = new ArrayList<>();
@@ -87,8 +101,24 @@ public final class SysfsReader {
      *                  reads hundreds of MB of CPU maps; a command that only answers keeps none)
      */
     public SysfsReader(Path root, boolean keepBytes) {
+        this(root, keepBytes, false);
+    }
+
+    /** @param realPathCheckOnly use the fallback check even where {@code openat2} works (tests of the fallback) */
+    SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly) {
         this.root = root;
         this.keepBytes = keepBytes;
+        this.realPathCheckOnly = realPathCheckOnly;
+    }
+
+    /**
+     * How paths are kept inside the root: {@code "root"} for {@code /} (nothing leads out of
+     * it), {@code "openat2 beneath the tree"}, or {@code "real-path check (...)"} with the
+     * reason {@code openat2} is not used.
+     */
+    public String containment() {
+        realRoot();
+        return containment;
     }
 
     /** Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays. */
@@ -117,6 +147,7 @@ public final class SysfsReader {
      * can neither block the reader nor feed it without end.
      */
     private Optional<byte[]> bytes(String rel) {
+        if (realRoot() != null && tree != null) return treeBytes(rel);
         Path p = beneath(rel);
         if (p == null) return Optional.empty();
         if (Files.notExists(p)) return Optional.empty();
@@ -146,6 +177,48 @@ public final class SysfsReader {
         }
     }
 
+    /** {@link #bytes(String)} for a saved tree, every open beneath it. */
+    private Optional<byte[]> treeBytes(String rel) {
+        try {
+            BeneathDirectory.Kind kind = tree.kind(rel);
+            Optional<byte[]> read = kind == BeneathDirectory.Kind.REGULAR ? tree.read(rel, (int) MAX_FILE_BYTES) : Optional.empty();
+            if (read.isEmpty()) {
+                unreadable.add(rel);
+                problem(rel, kind == BeneathDirectory.Kind.DIRECTORY ? "is a directory" : "not a regular file");
+                return Optional.empty();
+            }
+            byte[] bytes = read.get();
+            if (bytes.length > MAX_FILE_BYTES) {
+                problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
+                return Optional.empty();
+            }
+            filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
+            return read;
+        } catch (NativeException e) {
+            refused(rel, e, "cannot be read");
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Records why an open beneath the tree failed; a path that does not exist (or goes through
+     * a file) is an ordinary answer and records nothing.
+     */
+    private void refused(String rel, NativeException e, String verb) {
+        Errno errno = e.errno();
+        if (errno == Errno.ENOENT || errno == Errno.ENOTDIR) return;
+        unreadable.add(rel);
+        problem(rel, switch (errno) {
+            case EXDEV -> OUT_OF_TREE;
+            case ELOOP -> "a link that cannot be followed beneath the tree (a loop or a /proc magic link; refused)";
+            case EACCES, EPERM -> "permission denied";
+            default -> verb + ": " + errno.name();
+        });
+    }
+
+    private static final String OUT_OF_TREE =
+            "a symbolic link that leads out of the tree (refused: a saved tree is read as if it were the root)";
+
     /**
      * {@code rel} under the root, resolved: for a saved tree the real path, or null (recorded as
      * a problem) when it leads outside the tree; a path that does not exist is returned as it is.
@@ -164,7 +237,7 @@ public final class SysfsReader {
         }
         if (!real.startsWith(top)) {
             unreadable.add(rel);
-            problem(rel, "a symbolic link that leads out of the tree (refused: a saved tree is read as if it were the root)");
+            problem(rel, OUT_OF_TREE);
             return null;
         }
         return real;
@@ -181,8 +254,22 @@ public final class SysfsReader {
                 Path abs = root.toAbsolutePath().normalize();
                 realRoot = abs.getParent() == null ? null : abs;
             }
+            containment = realRoot == null ? "root" : openTree();
         }
         return realRoot;
+    }
+
+    /** Opens the tree for {@code openat2}, or says why the real-path check is used instead. */
+    private String openTree() {
+        if (realPathCheckOnly) return "real-path check (asked for)";
+        Optional<String> why = BeneathDirectory.unavailable();
+        if (why.isPresent()) return "real-path check (" + why.get() + ")";
+        try {
+            tree = BeneathDirectory.open(realRoot);
+            return "openat2 beneath the tree";
+        } catch (NativeException e) {
+            return "real-path check (the tree cannot be opened: " + e.errno().name() + ")";
+        }
     }
 
     /** An integer file, e.g. {@code core_id}; empty when absent, unreadable or not a number (recorded). */
@@ -250,6 +337,19 @@ public final class SysfsReader {
 
     /** The names in a directory, sorted; empty when it does not exist. The listing is recorded for capture. */
     public List<String> list(String rel) {
+        if (realRoot() != null && tree != null) {
+            List<String> names;
+            try {
+                names = new ArrayList<>(tree.list(rel));
+            } catch (NativeException e) {
+                if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot list");
+                else if (e.errno() != Errno.ENOENT && e.errno() != Errno.ENOTDIR) problem(rel, "cannot list: " + e.errno().name());
+                return List.of();
+            }
+            dirsSeen.add(rel);
+            names.sort(null);
+            return names;
+        }
         Path p = beneath(rel);
         if (p == null) return List.of();
         if (!Files.isDirectory(p)) return List.of();
@@ -267,6 +367,17 @@ public final class SysfsReader {
 
     /** Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even if nothing in it is read. */
     public boolean isDirectory(String rel) {
+        if (realRoot() != null && tree != null) {
+            boolean dir;
+            try {
+                dir = tree.kind(rel) == BeneathDirectory.Kind.DIRECTORY;
+            } catch (NativeException e) {
+                if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot be read");
+                dir = false;
+            }
+            if (dir) dirsSeen.add(rel);
+            return dir;
+        }
         Path p = beneath(rel);
         boolean dir = p != null && Files.isDirectory(p);
         if (dir) dirsSeen.add(rel);
