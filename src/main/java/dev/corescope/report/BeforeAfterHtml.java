@@ -25,7 +25,7 @@ final class BeforeAfterHtml {
     static final double CI_SCALE_PERCENT = 50;
 
     /** Average width of a digit of the 11 px sans-serif labels, in px, with room to spare. */
-    static final double CHAR_PX = 7;
+    static final double CHAR_PX = Histogram.CHAR_PX;
 
     private BeforeAfterHtml() {
     }
@@ -138,7 +138,7 @@ final class BeforeAfterHtml {
                     pts.toString().strip(), x == a ? "#4a78b5" : "#e67e22"));
         }
         s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", left, top + plotH, left + plotW, top + plotH));
-        int step = labelStep(n, bw, (long) n * a.bucketNs());
+        int step = Histogram.labelStep(n, bw, (long) n * a.bucketNs());
         for (int i = 0; i <= n; i += step) {
             s.append(String.format(Locale.ROOT, "<text class=\"xlabel\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%d</text>%n",
                     left + i * bw, top + plotH + 14, (long) i * a.bucketNs()));
@@ -148,11 +148,6 @@ final class BeforeAfterHtml {
         return s.append("</svg>").toString();
     }
 
-    /** Every how many buckets an x label goes, so that labels as wide as {@code widest}'s digits leave a gap. */
-    static int labelStep(int buckets, double bucketPx, long widest) {
-        double labelPx = String.valueOf(widest).length() * CHAR_PX + 8;
-        return Math.max(1, Math.max((int) Math.ceil(buckets / 8.0), (int) Math.ceil(labelPx / bucketPx)));
-    }
 
     private static String stats(Histogram x) {
         return (x.p50() == null ? "" : ", p50 " + ResultsText.number(x.p50()) + " ns") + (x.p99() == null ? "" : ", p99 " + ResultsText.number(x.p99()) + " ns");

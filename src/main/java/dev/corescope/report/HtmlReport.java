@@ -309,7 +309,7 @@ public final class HtmlReport {
             s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" fill=\"#e67e22\" font-size=\"10\">p%d</text>%n", px + 2, top + 10 + 11 * labelRow++, (int) mark[1]));
         }
         s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", left, top + plotH, left + plotW, top + plotH));
-        int step = BeforeAfterHtml.labelStep(n, bw, (long) n * x.bucketNs());
+        int step = Histogram.labelStep(n, bw, (long) n * x.bucketNs());
         for (int i = 0; i <= n; i += step) {
             double px = left + i * bw;
             s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%d</text>%n", px, top + plotH + 14, (long) i * x.bucketNs()));

@@ -33,9 +33,8 @@ final class VerdictsHtml {
         h.append("<p class=\"note\">One line per seed, then each of its claims tested against this run: the measured effect "
                 + "with its 99.9% interval (runs, i.e. JMH forks, as the unit) against zero and against the claimed size. "
                 + "The words (docs/verdicts.md):</p>\n<dl class=\"legend\">\n");
-        for (String l : SeedVerdicts.LEGEND) {
-            int colon = l.indexOf(": ");
-            h.append("<dt>").append(escape(l.substring(0, colon))).append("</dt><dd>").append(escape(l.substring(colon + 2))).append("</dd>\n");
+        for (SeedVerdicts.Term t : SeedVerdicts.TERMS) {
+            h.append("<dt>").append(escape(t.words())).append("</dt><dd>").append(escape(t.meaning())).append("</dd>\n");
         }
         h.append("</dl>\n<ul class=\"verdicts\">\n");
         for (SeedVerdicts.Verdict v : verdicts) {

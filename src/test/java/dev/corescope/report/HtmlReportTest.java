@@ -290,7 +290,7 @@ class HtmlReportTest {
         for (int buckets : new int[] {3, 15, 40, 200, 1000}) {
             for (int bucketNs : new int[] {1, 20, 500, 100_000}) {
                 double bucketPx = 320.0 / buckets;
-                int step = BeforeAfterHtml.labelStep(buckets, bucketPx, (long) buckets * bucketNs);
+                int step = Histogram.labelStep(buckets, bucketPx, (long) buckets * bucketNs);
                 double widest = String.valueOf((long) buckets * bucketNs).length() * BeforeAfterHtml.CHAR_PX;
                 assertTrue(step * bucketPx >= widest + 4, buckets + " buckets of " + bucketNs + " ns: step " + step);
             }

@@ -64,7 +64,21 @@ public final class CpumaskFamily implements BenchFamily {
                 }
             }
         }
+        String mask = dev.corescope.cpumask.CpuMask.class.getName() + "::";
+        out.add(dev.corescope.bench.MeasuredFunction.of("any_but_loop", null, mask + "anyButLoop"));
+        out.add(dev.corescope.bench.MeasuredFunction.of("first_but", null, mask + "firstBut"));
+        out.add(dev.corescope.bench.MeasuredFunction.of("any_but_loop_first", null, CpumaskBenchmark.class.getName() + "::anyButLoopFirst"));
         return out;
+    }
+
+    /**
+     * C2 compiles the Java variants in the JMH benchmark at the seed's condition (16 CPUs online,
+     * mask online) with NR_CPUS=64: one method serves every mask size, so one compilation each.
+     */
+    @Override
+    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
+        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(CpumaskBenchmark.class,
+                "any_but_loop|first_but|any_but_loop_first", java.util.Map.of("nrCpus", "64", "online", "16", "mask", "online")));
     }
 
     /**

@@ -76,6 +76,13 @@ public final class TimerbaseFamily implements BenchFamily {
                 MeasuredFunction.of(AFTER, TimerbaseTwins.symbol(TimerbaseTwins.Variant.AFTER), model + "lockTimerBaseAfter"));
     }
 
+    /** C2 compiles the three Java lookups in the JMH benchmark's own loop. */
+    @Override
+    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
+        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(TimerbaseBenchmark.class,
+                "before|before_two_loads|after", Map.of()));
+    }
+
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
         Jmh.Settings settings = ctx.size().pick(SMOKE, QUICK, FULL);
