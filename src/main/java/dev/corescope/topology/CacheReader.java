@@ -49,7 +49,8 @@ final class CacheReader {
 
     /** Reads the caches of the online CPUs {@code cpus} and hangs each on its object of {@code roots}. */
     void read(CpuMask cpus, List<NodeBuilder> roots) {
-        Map<String, Cache> found = new LinkedHashMap<>();
+        // keyed by (level, type, CPUs): the masks are shared instances, so a key costs a hash, not a cpulist string
+        Map<List<Object>, Cache> found = new LinkedHashMap<>();
         CpuMask.Builder noCache = CpuMask.builder(nbits);
         for (int cpu : cpus.toArray()) {
             String dir = CPU + "/cpu" + cpu + "/cache";
@@ -69,8 +70,8 @@ final class CacheReader {
                 any = true;
                 Optional<CpuMask> shared = r.readMapOrList(p + "/shared_cpu_map", p + "/shared_cpu_list", nbits);
                 if (shared.isEmpty()) r.problem(p + "/shared_cpu_map", "missing; taken as private to CPU " + cpu);
-                CpuMask mask = shared.orElse(CpuMask.empty(nbits)).and(online).with(cpu);
-                String key = level.getAsInt() + "/" + type.get() + "/" + mask.toList();
+                CpuMask mask = shared.isPresent() ? x.onlineWith(shared.get(), cpu) : CpuMask.of(nbits, cpu);
+                List<Object> key = List.of(level.getAsInt(), type.get(), mask);
                 if (found.containsKey(key)) continue;
                 Optional<String> sizeText = r.read(p + "/size");
                 long size = sizeText.isPresent() ? Sizes.parseKernelSize(sizeText.get()) : -1;

@@ -110,7 +110,7 @@ final class CpuTreeReader {
     /** A CPU mask file limited to online CPUs and always holding the CPU itself. */
     private Optional<CpuMask> mapOrList(String dir, String name, int cpu) {
         return r.readMapOrList(dir + "/" + name, dir + "/" + name + "_list", nbits)
-                .map(m -> m.and(online).with(cpu));
+                .map(m -> x.onlineWith(m, cpu));
     }
 
     /** Where a tree has an id but no mask (some old kernels), the mask is the CPUs sharing the id. */

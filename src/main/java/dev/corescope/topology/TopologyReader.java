@@ -163,6 +163,7 @@ final class TopologyReader {
         all.addAll(warnings);
         b.warnings = all;
         b.filesRead = r.filesRead();
+        b.readRecorded = r.recordsFiles();
         b.dirsSeen = r.dirsSeen();
         b.unreadable = r.unreadable();
         b.readWork = x.work;
