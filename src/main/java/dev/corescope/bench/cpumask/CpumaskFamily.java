@@ -12,8 +12,8 @@ import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;

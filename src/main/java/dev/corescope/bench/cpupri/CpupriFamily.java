@@ -12,7 +12,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;

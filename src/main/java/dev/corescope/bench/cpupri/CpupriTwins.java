@@ -1,8 +1,8 @@
 package dev.corescope.bench.cpupri;
 
-import dev.corescope.sys.NativeCalls;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.TwinLinker;
+import dev.corescope.sys.internal.NativeCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;

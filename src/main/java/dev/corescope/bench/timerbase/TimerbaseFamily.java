@@ -13,10 +13,10 @@ import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;

@@ -2,9 +2,9 @@ package dev.corescope.topology.proc;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
-import dev.corescope.sys.BeneathDirectory;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.internal.BeneathDirectory;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,7 +41,7 @@ import java.util.function.Function;
  * the refusal of FIFOs and devices and the root all hold for each file corescope reads.
  *
  * <p>A saved tree is read as if it were the root: every path is opened by the kernel beneath
- * the tree's directory ({@link BeneathDirectory}: {@code openat2} with {@code RESOLVE_BENEATH |
+ * the tree's directory ({@code sys.internal.BeneathDirectory}: {@code openat2} with {@code RESOLVE_BENEATH |
  * RESOLVE_NO_MAGICLINKS}), links inside the tree followed as sysfs's own links must be, and a
  * path that would leave it at any component (an absolute link, a {@code ..} too many, a
  * {@code /proc/self} magic link) refused at the open itself, so a link planted in a capture
@@ -91,12 +91,19 @@ public final class SysfsReader {
 
     private static final byte[] NOT_KEPT = new byte[0];
 
-    /** A reader that records the paths it reads, not their bytes. */
+    /**
+     * A reader that records the paths it reads, not their bytes.
+     *
+     * @param root {@code /} for this machine, or a saved tree holding {@code sys/} and {@code proc/}
+     */
     public SysfsReader(Path root) {
         this(root, false);
     }
 
     /**
+     * A reader that may keep what it reads.
+     *
+     * @param root {@code /} for this machine, or a saved tree holding {@code sys/} and {@code proc/}
      * @param keepBytes keep every file's bytes as read, for {@code capture} (a tree of 8192 CPUs
      *                  reads hundreds of MB of CPU maps; a command that only answers keeps none)
      */
@@ -121,21 +128,41 @@ public final class SysfsReader {
         return containment;
     }
 
-    /** Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays. */
+    /**
+     * Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays.
+     *
+     * @return the {@code keepBytes} it was made with
+     */
     public boolean keepsBytes() {
         return keepBytes;
     }
 
+    /**
+     * The root every relative path is read under.
+     *
+     * @return the path given to the constructor
+     */
     public Path root() {
         return root;
     }
 
-    /** The file's text, stripped of white space and NULs; empty when it does not exist or cannot be read. */
+    /**
+     * The file's text, stripped of white space and NULs at both ends.
+     *
+     * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
+     * @return the text, or empty when the file does not exist, cannot be read (recorded in
+     *         {@link #unreadable()}) or leads outside a saved tree (recorded in {@link #problems()})
+     */
     public Optional<String> read(String rel) {
         return bytes(rel).map(b -> clean(new String(b, StandardCharsets.UTF_8)));
     }
 
-    /** The whole file with its lines intact (for /proc files); empty when absent or unreadable. */
+    /**
+     * The whole file with its lines intact (for /proc files).
+     *
+     * @param rel a path relative to the root, e.g. {@code proc/stat}
+     * @return the lines without their line ends, or empty as for {@link #read(String)}
+     */
     public Optional<List<String>> readLines(String rel) {
         return bytes(rel).map(b -> new String(b, StandardCharsets.UTF_8).lines().toList());
     }
@@ -272,7 +299,12 @@ public final class SysfsReader {
         }
     }
 
-    /** An integer file, e.g. {@code core_id}; empty when absent, unreadable or not a number (recorded). */
+    /**
+     * An integer file, e.g. {@code core_id}.
+     *
+     * @param rel a path relative to the root
+     * @return the value, or empty when absent, unreadable or not an {@code int} (the last two recorded)
+     */
     public OptionalInt readInt(String rel) {
         OptionalLong v = readLong(rel);
         if (v.isEmpty()) return OptionalInt.empty();
@@ -283,6 +315,13 @@ public final class SysfsReader {
         return OptionalInt.of((int) v.getAsLong());
     }
 
+    /**
+     * A 64-bit integer file, e.g. a cache's {@code size} in bytes or a counter.
+     *
+     * @param rel a path relative to the root
+     * @return the value, or empty when absent, unreadable or not a number (recorded, without
+     *         quoting the file)
+     */
     public OptionalLong readLong(String rel) {
         // the path, never the content: what a file holds is not repeated in a warning
         return parsed(rel, Long::parseLong, NumberFormatException.class, (text, e) -> "not an integer (" + text.length() + " characters)")
@@ -306,12 +345,25 @@ public final class SysfsReader {
         }
     }
 
-    /** A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped. */
+    /**
+     * A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped.
+     *
+     * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
+     * @param nbits the mask's bit count
+     * @return the mask, or empty when absent, unreadable or not a cpulist (recorded)
+     */
     public Optional<CpuMask> readList(String rel, int nbits) {
         return parsed(rel, text -> parseList(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU list (" + contentFree(e) + ")");
     }
 
-    /** A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}. */
+    /**
+     * A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}; CPUs at or
+     * beyond nbits are dropped.
+     *
+     * @param rel a path relative to the root, e.g. {@code .../cpu0/topology/core_cpus}
+     * @param nbits the mask's bit count
+     * @return the mask, or empty when absent, unreadable or not a cpumap (recorded)
+     */
     public Optional<CpuMask> readMap(String rel, int nbits) {
         return parsed(rel, text -> parseMap(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU map (" + contentFree(e) + ")");
     }
@@ -320,13 +372,23 @@ public final class SysfsReader {
      * The first of a list or a hex map file that exists, e.g. {@code shared_cpu_list} then
      * {@code shared_cpu_map}. The list first: the kernel prints both from one mask, and a map is
      * as wide as {@code nr_cpu_ids} (2 KiB a file at 8192 CPUs) where the list is a few ranges.
+     *
+     * @param mapRel the hex map file, read when the list is missing
+     * @param listRel the cpulist file, read first
+     * @param nbits the mask's bit count
+     * @return the mask, or empty when neither can be read
      */
     public Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
         Optional<CpuMask> m = readList(listRel, nbits);
         return m.isPresent() ? m : readMap(mapRel, nbits);
     }
 
-    /** Why a mask did not parse, without quoting the file: {@code malformed}, {@code a number out of range}, ... */
+    /**
+     * Why a mask did not parse, without quoting the file.
+     *
+     * @param e the parser's failure
+     * @return {@code malformed}, {@code a number out of range} or {@code a CPU number too large}
+     */
     public static String contentFree(CpuMaskFormatException e) {
         return switch (e.code()) {
             case EINVAL -> "malformed";
@@ -335,7 +397,13 @@ public final class SysfsReader {
         };
     }
 
-    /** The names in a directory, sorted; empty when it does not exist. The listing is recorded for capture. */
+    /**
+     * The names in a directory, sorted. The listing is recorded for capture.
+     *
+     * @param rel a path relative to the root
+     * @return the names (not paths), or an empty list when it is not a directory, cannot be
+     *         listed (recorded) or leads outside a saved tree
+     */
     public List<String> list(String rel) {
         if (realRoot() != null && tree != null) {
             List<String> names;
@@ -365,7 +433,13 @@ public final class SysfsReader {
         return names;
     }
 
-    /** Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even if nothing in it is read. */
+    /**
+     * Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even
+     * if nothing in it is read.
+     *
+     * @param rel a path relative to the root
+     * @return true for a directory inside the tree
+     */
     public boolean isDirectory(String rel) {
         if (realRoot() != null && tree != null) {
             boolean dir;
@@ -384,29 +458,62 @@ public final class SysfsReader {
         return dir;
     }
 
+    /**
+     * Records a problem with a file, for the topology's warnings. Never quote the file's
+     * contents in {@code why}: a saved tree is untrusted input.
+     *
+     * @param rel the path relative to the root
+     * @param why what is wrong, e.g. {@code not an integer}
+     */
     public void problem(String rel, String why) {
         problems.add("could not read " + rel + ": " + why);
     }
 
+    /**
+     * The problems recorded so far, in order.
+     *
+     * @return lines such as {@code could not read sys/.../core_id: not an integer}; the live list
+     */
     public List<String> problems() {
         return problems;
     }
 
-    /** Every file read, relative path to the bytes as read (empty unless {@link #keepsBytes()}), in reading order. */
+    /**
+     * Every file read, in reading order.
+     *
+     * @return relative path to the bytes as read (empty arrays unless {@link #keepsBytes()}); the live map
+     */
     public Map<String, byte[]> filesRead() {
         return filesRead;
     }
 
-    /** Files that exist but could not be read (permission, I/O error): capture lists them as skipped. */
+    /**
+     * Files that exist but could not be read (permission, I/O error): capture lists them as skipped.
+     *
+     * @return relative paths, a copy
+     */
     public List<String> unreadable() {
         return List.copyOf(unreadable);
     }
 
-    /** Directories listed or found to be directories. */
+    /**
+     * Directories listed or found to be directories.
+     *
+     * @return relative paths, a copy
+     */
     public List<String> dirsSeen() {
         return List.copyOf(dirsSeen);
     }
 
+    /**
+     * A cpulist as sysfs prints it ({@code 0-3,8}, empty or {@code (null)} for none), with CPUs
+     * at or beyond {@code nbits} dropped instead of refused.
+     *
+     * @param text the file's text
+     * @param nbits the mask's bit count
+     * @return the mask
+     * @throws CpuMaskFormatException when it is not a cpulist, or names a CPU of {@link #MAX_CPUS} or more
+     */
     public static CpuMask parseList(String text, int nbits) {
         String t = text.strip();
         if (t.isEmpty() || t.equals("(null)")) return CpuMask.empty(nbits);
@@ -415,6 +522,15 @@ public final class SysfsReader {
         return CpuMask.parseList(t, Math.max(nbits, last + 1)).resize(nbits);
     }
 
+    /**
+     * A hex cpumap as sysfs prints it ({@code 00000000,00000101}), with CPUs at or beyond
+     * {@code nbits} dropped instead of refused.
+     *
+     * @param text the file's text
+     * @param nbits the mask's bit count
+     * @return the mask
+     * @throws CpuMaskFormatException when it is not a cpumap, or is wider than {@link #MAX_CPUS} bits
+     */
     public static CpuMask parseMap(String text, int nbits) {
         String t = text.strip();
         if (t.isEmpty()) return CpuMask.empty(nbits);
@@ -433,7 +549,12 @@ public final class SysfsReader {
                 "CPU " + cpu + " is beyond " + (MAX_CPUS - 1) + ", the largest CPU number corescope reads");
     }
 
-    /** The largest number in a cpulist, so that it can be parsed before nbits is known. */
+    /**
+     * The largest number in a cpulist, so that it can be parsed before nbits is known.
+     *
+     * @param text a cpulist (not checked)
+     * @return the largest run of digits as a number, capped at 2^24; 0 when there is none
+     */
     public static int lastNumber(String text) {
         int max = 0;
         int cur = -1;
@@ -450,7 +571,12 @@ public final class SysfsReader {
         return Math.max(max, cur);
     }
 
-    /** {@code //a///b} → {@code /a/b}, always starting with one slash. */
+    /**
+     * {@code //a///b} → {@code /a/b}, always starting with one slash.
+     *
+     * @param path a path as text
+     * @return it with one leading slash and no repeated ones
+     */
     public static String squeezeSlashes(String path) {
         StringBuilder sb = new StringBuilder(path.length() + 1);
         sb.append('/');

@@ -6,7 +6,7 @@ import dev.corescope.bench.c2c.SysfsTree;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

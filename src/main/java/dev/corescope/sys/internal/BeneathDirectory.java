@@ -1,5 +1,8 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.NativeException;
+import dev.corescope.sys.NativeUnavailableException;
 import dev.corescope.sys.ffi.LibC;
 
 import java.io.ByteArrayOutputStream;
