@@ -80,7 +80,7 @@ final class ReportCommand implements Callable<Integer> {
     boolean verdictsOnly;
 
     @Option(names = "--wide", description = "with --format text: every table row on one line, however long "
-            + "(by default the text fits 120 columns: wide tables are cut into groups of columns, long lines wrap)")
+            + "(by default the text fits the terminal, COLUMNS, else 100: a table leaves out or folds columns, each line keeps its row's key)")
     boolean wide;
 
     @Override
@@ -127,9 +127,8 @@ final class ReportCommand implements Callable<Integer> {
             throw new UsageException("--family " + family + ": not a family (one of "
                     + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
         }
-        String text = dev.corescope.report.TextFit.fit(verdictsOnly ? verdicts(results, families, family, wide)
-                        : render(results, families, family, input),
-                wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH);
+        int width = dev.corescope.text.Width.of(wide);
+        String text = verdictsOnly ? verdicts(results, families, family, wide) : render(results, families, family, input, width);
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
@@ -150,7 +149,7 @@ final class ReportCommand implements Callable<Integer> {
         List<dev.corescope.report.SeedVerdicts.Verdict> verdicts = dev.corescope.report.SeedVerdicts.of(file,
                 Families.claims(families), Families.allowances(families));
         return dev.corescope.report.SeedVerdicts.text(verdicts.stream().filter(v -> only == null || v.family().equals(only)).toList(),
-                wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH);
+                dev.corescope.text.Width.of(wide));
     }
 
     /**
@@ -164,6 +163,11 @@ final class ReportCommand implements Callable<Integer> {
 
     /** {@link #render(ResultsFile, List, String)} of a file read from {@code path}: a family part it cannot render is bad input. */
     static String render(ResultsFile file, List<BenchFamily> families, String only, Path path) {
-        return RunText.of(file, families, only, path, Map.of(), dev.corescope.report.ComparisonText.WIDTH);
+        return render(file, families, only, path, dev.corescope.text.Width.DEFAULT);
+    }
+
+    /** {@link #render(ResultsFile, List, String, Path)} laid out at {@code width}. */
+    static String render(ResultsFile file, List<BenchFamily> families, String only, Path path, int width) {
+        return RunText.of(file, families, only, path, Map.of(), width);
     }
 }

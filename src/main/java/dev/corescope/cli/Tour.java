@@ -10,7 +10,6 @@ import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ComparisonText;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
-import dev.corescope.report.TextFit;
 import dev.corescope.text.TextTable;
 import dev.corescope.sys.Os;
 import dev.corescope.topology.Topology;
