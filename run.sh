@@ -64,6 +64,9 @@ fi
 export JAVA_HOME="$JDK"
 
 mvn_quiet() { "$here/mvnw" -B -q -f "$here/pom.xml" "$@"; }
+# The mvnw that run.sh starts while it holds target/.build.lock (below) must not wait for it:
+# mvnw takes the same lock when run by hand (a plain ./mvnw beside a build of run.sh).
+mvn_locked() { CORESCOPE_BUILD_LOCK="$lock" mvn_quiet "$@"; }
 
 if [ "${1:-}" = "test" ]; then
   shift
@@ -106,7 +109,7 @@ build_jar() {
   local rc=0 interrupted=0
   rm -f "$partial"
   trap 'interrupted=1' INT TERM
-  mvn_quiet -DskipTests -Dcorescope.jarOutput="$partial" package >&2 || rc=$?
+  mvn_locked -DskipTests -Dcorescope.jarOutput="$partial" package >&2 || rc=$?
   trap - INT TERM
   if [ "$interrupted" = 1 ] || [ "$rc" -gt 128 ]; then
     rm -f "$partial"
@@ -125,7 +128,7 @@ if [ ! -f "$jar" ] || sources_newer || jar_broken; then
   if command -v flock >/dev/null 2>&1 && mkdir -p "$here/target" 2>/dev/null && touch "$lock" 2>/dev/null; then
     exec 9>>"$lock"
     if ! flock -n 9; then
-      echo "corescope: another run is building target/corescope.jar; waiting for it ..." >&2
+      echo "corescope: another build (run.sh or ./mvnw) is using target/; waiting for it to end ..." >&2
       flock 9
     fi
     if [ ! -f "$jar" ] || sources_newer || jar_broken; then
@@ -135,6 +138,7 @@ if [ ! -f "$jar" ] || sources_newer || jar_broken; then
     exec 9>&-
   else
     # no flock(1) or a read-only checkout: build unguarded, as before
+    lock=none
     echo "corescope: building target/corescope.jar with JDK at $JDK (first run or sources changed) ..." >&2
     build_jar
   fi

@@ -1,5 +1,7 @@
 package dev.corescope.affinity;
 
+import dev.corescope.topology.Placement;
+
 import java.util.Locale;
 
 /**
@@ -64,27 +66,40 @@ public enum CpuStrategy {
      * @since 0.2.0
      */
     public boolean possibleOn(dev.corescope.topology.Topology topology, dev.corescope.cpumask.CpuMask usable) {
-        CpuIndex ix = new CpuIndex(topology);
         int[] cpus = usable.toArray();
         for (int a : cpus) {
             for (int b : cpus) {
-                if (accepts(ix, a, b)) return true;
+                if (accepts(topology, a, b)) return true;
             }
         }
         return false;
     }
 
-    /** Whether {@code cpu} fits this strategy relative to {@code anchor} (negative: no anchor). */
-    boolean accepts(CpuIndex ix, int anchor, int cpu) {
+    /**
+     * Whether {@code cpu} fits this strategy relative to {@code anchor} (negative: no anchor), from
+     * {@link dev.corescope.topology.Topology#relation} and {@link dev.corescope.topology.Topology#where}
+     * (O(1) each): the last-level cache is {@code where(cpu).llc()}, unknown ({@code -1}) never
+     * counting as the same or as a different one.
+     */
+    boolean accepts(dev.corescope.topology.Topology t, int anchor, int cpu) {
         if (anchor < 0) return true;
         if (cpu == anchor) return false;
         return switch (this) {
-            case SAME_CORE -> ix.sameCore(anchor, cpu);
-            case SAME_L3 -> !ix.sameCore(anchor, cpu) && ix.sameLlc(anchor, cpu);
-            case DIFFERENT_L3 -> ix.differentLlc(anchor, cpu);
-            case DIFFERENT_PACKAGE -> ix.differentPackage(anchor, cpu);
+            case SAME_CORE -> t.relation(anchor, cpu).orElse(null) == Placement.SAME_CORE;
+            case SAME_L3 -> t.relation(anchor, cpu).orElse(null) != Placement.SAME_CORE && sameLlc(t, anchor, cpu);
+            case DIFFERENT_L3 -> {
+                int a = t.where(anchor).llc();
+                int b = t.where(cpu).llc();
+                yield a >= 0 && b >= 0 && a != b;
+            }
+            case DIFFERENT_PACKAGE -> t.relation(anchor, cpu).orElse(null) == Placement.OTHER_PACKAGE;
             case ANY -> true;
         };
+    }
+
+    private static boolean sameLlc(dev.corescope.topology.Topology t, int a, int b) {
+        int x = t.where(a).llc();
+        return x >= 0 && x == t.where(b).llc();
     }
 
     String describe(int anchor) {

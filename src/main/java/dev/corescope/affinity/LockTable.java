@@ -1,14 +1,13 @@
 package dev.corescope.affinity;
 
 import dev.corescope.sys.Errno;
-import dev.corescope.sys.Flock;
-import dev.corescope.topology.proc.ProcLocks;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.internal.Flock;
+import dev.corescope.topology.proc.ProcLocks;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -50,17 +49,20 @@ final class LockTable {
         final long dev;
         final long ino;
         final String key;
+        /** {@code cpu-<n>.lock}, kept so the check after each lock makes no string. */
+        final String name;
         boolean held;
         /** The thread the reservation is for: the one that took it, or the one it was handed to. */
         Thread owner;
         String thread;
         long sinceMillis;
 
-        Slot(int fd, long dev, long ino) {
+        Slot(int fd, long dev, long ino, String name) {
             this.fd = fd;
             this.dev = dev;
             this.ino = ino;
             this.key = ProcLocks.key(dev, ino);
+            this.name = name;
         }
 
         /** True when the thread the CPU is held for has ended: the reservation is stale. */
@@ -156,15 +158,16 @@ final class LockTable {
         return n.isEmpty() ? (t.isVirtual() ? "virtual#" : "#") + t.threadId() : n;
     }
 
-    /** True when {@code cpu-<n>.lock} in the directory is still the file {@code s} has open. */
+    /**
+     * True when {@code cpu-<n>.lock} in the directory is still the file {@code s} has open: one
+     * {@code statx} relative to the directory's descriptor, allocating nothing (the check runs
+     * after every lock, so it is on the reserve path).
+     */
     private boolean namesLockedFile(int cpu, Slot s) {
         try {
-            Map<String, Object> a = Files.readAttributes(dirByFd.resolve(fileName(cpu)), "unix:dev,ino", LinkOption.NOFOLLOW_LINKS);
-            return (Long) a.get("dev") == s.dev && (Long) a.get("ino") == s.ino;
-        } catch (NoSuchFileException e) {
-            return false;
-        } catch (IOException | RuntimeException e) {
-            throw new ReservationException("cannot check the lock file " + directory.resolve(fileName(cpu)) + ": " + e.getMessage(), e);
+            return Flock.names(dirFd, s.name, s.dev, s.ino);
+        } catch (NativeException e) {
+            throw new ReservationException("cannot check the lock file " + directory.resolve(s.name) + ": " + e.getMessage(), e);
         }
     }
 
@@ -182,7 +185,7 @@ final class LockTable {
     synchronized Slot heldHere(int cpu) {
         Slot s = cpu < slots.length ? slots[cpu] : null;
         if (s == null || !s.held) return null;
-        Slot copy = new Slot(s.fd, s.dev, s.ino);
+        Slot copy = new Slot(s.fd, s.dev, s.ino, s.name);
         copy.held = true;
         copy.owner = s.owner;
         copy.thread = s.thread;
@@ -245,7 +248,7 @@ final class LockTable {
             Map<String, Object> a = Files.readAttributes(proc, "unix:mode,uid,nlink,dev,ino");
             String why = untrusted((Integer) a.get("mode"), (Integer) a.get("uid"), (Integer) a.get("nlink"), dirOwner);
             if (why != null) throw notALockFile(name, why);
-            return new Slot(fd, (Long) a.get("dev"), (Long) a.get("ino"));
+            return new Slot(fd, (Long) a.get("dev"), (Long) a.get("ino"), name);
         } catch (IOException | RuntimeException e) {
             Flock.close(fd);
             if (e instanceof ReservationException r) throw r;

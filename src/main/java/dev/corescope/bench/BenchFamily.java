@@ -59,6 +59,15 @@ public interface BenchFamily {
     }
 
     /**
+     * The short JMH run that makes C2 compile the Java methods of {@link #measuredFunctions()},
+     * so their machine code can be printed where an hsdis plugin is found
+     * ({@link JavaMachineCode}). None by default.
+     */
+    default Optional<JavaMachineCode.Run> javaCodeRun() {
+        return Optional.empty();
+    }
+
+    /**
      * The claims of the seed this family re-runs, as data ({@code bench.<family>.<Family>Claims}):
      * what the patch's mail says, which rows measure it here and which do not count. The report
      * tests them with rules that name no seed ({@code report.SeedVerdicts}). None by default.

@@ -115,7 +115,7 @@ public final class BenchSession {
             try {
                 topology = topologyReader.get();
             } catch (RuntimeException e) {
-                topology = new MachineTopology(null, null, describe(e));
+                topology = MachineTopology.unreadable(describe(e));
             }
             worker = new Thread(this::runAll, "corescope-bench");
         }
@@ -247,7 +247,7 @@ public final class BenchSession {
             if (abortReason != null) {
                 return new ResultsFile.Failure(f.name(), "interrupted before it finished: " + abortReason);
             }
-            List<MachineCode> machineCode = MachineCodeReader.read(f.name(), f.measuredFunctions());
+            List<MachineCode> machineCode = MachineCodeReader.read(f.name(), f.measuredFunctions(), f.javaCodeRun());
             synchronized (this) {
                 runs.add(run);
                 counters.add(toCounters(f.name(), counts, perfFailure));

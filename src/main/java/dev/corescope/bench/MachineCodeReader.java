@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * installed, its disassembly with instruction, load and store counts, for the whole function
  * and for its measured loop, found from the control-flow graph ({@link #loop}; see
  * {@link MachineCode}). Without {@code objdump} the size alone
- * is recorded, with the reason. For the Java side it says whether C2's code can be shown
- * ({@code -XX:+PrintAssembly} needs the hsdis plugin).
+ * is recorded, with the reason. For the Java side, C2's code where an hsdis plugin is found
+ * ({@link JavaMachineCode}), else one line saying why not.
  *
  * <p>The counts come from AT&amp;T syntax, where the destination is the last operand: a
  * memory source is a load; a memory destination is a store, and a load too when the
@@ -42,7 +42,7 @@ public final class MachineCodeReader {
     private static final String LIBRARY = "libcorescope.so";
     private static final Pattern FUNCTION = Pattern.compile("^([0-9a-f]+) <(.+)>:$");
     private static final Pattern INSTRUCTION = Pattern.compile("^\\s*([0-9a-f]+):\\s+(.*)$");
-    private static final Pattern DIRECT_TARGET = Pattern.compile("^([0-9a-f]+)(\\s+<.*>)?$");
+    private static final Pattern DIRECT_TARGET = Pattern.compile("^(?:0x)?([0-9a-f]+)(\\s+<.*>)?$");
     private static final Set<String> PREFIXES = Set.of("lock", "rep", "repz", "repnz", "repe", "repne", "data16", "cs", "ds",
             "es", "ss", "fs", "gs", "notrack", "bnd", "addr32", "rex", "rex.w", "rex.W");
     private static final Set<String> READ_ONLY_DESTINATION = Set.of("cmp", "cmpb", "cmpw", "cmpl", "cmpq", "test", "testb",
@@ -100,6 +100,16 @@ public final class MachineCodeReader {
      * entry says why its fields are missing.
      */
     public static List<MachineCode> read(String benchmark, List<MeasuredFunction> functions) {
+        return read(benchmark, functions, Optional.empty());
+    }
+
+    /**
+     * As {@link #read(String, List)}; where an hsdis plugin is found ({@link JavaMachineCode#plugin()})
+     * and the family names the JMH run that makes C2 compile its Java methods ({@code javaRun}),
+     * each {@code java} entry has C2's code with the same counts as a C twin's.
+     */
+    public static List<MachineCode> read(String benchmark, List<MeasuredFunction> functions,
+                                         Optional<JavaMachineCode.Run> javaRun) {
         List<MachineCode> out = new ArrayList<>();
         if (functions.isEmpty()) return out;
         Optional<Path> lib = NativeLibrary.file();
@@ -109,11 +119,38 @@ public final class MachineCodeReader {
             if (f.symbol() == null) continue;
             out.add(lib.isEmpty() ? missing(benchmark, f, null, libReason) : nativeCode(benchmark, f, lib.get(), OBJDUMP));
         }
-        String javaReason = javaReason();
+        List<MeasuredFunction> java = functions.stream().filter(f -> f.javaMethod() != null).toList();
+        if (!java.isEmpty()) out.addAll(javaCode(benchmark, java, javaRun, JavaMachineCode.plugin()));
+        return out;
+    }
+
+    /** The {@code java} entries of {@code functions}: C2's code printed through {@code plugin}, or why not. */
+    static List<MachineCode> javaCode(String benchmark, List<MeasuredFunction> functions, Optional<JavaMachineCode.Run> run,
+                                      Optional<Path> plugin) {
+        List<MachineCode> out = new ArrayList<>();
+        Map<String, JavaMachineCode.Compiled> compiled = Map.of();
+        String reason = null;
+        if (plugin.isEmpty()) reason = JavaMachineCode.noPluginReason();
+        else if (run.isEmpty()) reason = "C2's machine code is not shown: hsdis is at " + plugin.get()
+                + ", but this family names no JMH run that makes C2 compile its Java methods";
+        else {
+            try {
+                compiled = JavaMachineCode.print(run.get(), functions.stream().map(MeasuredFunction::javaMethod).distinct().toList(),
+                        plugin.get());
+            } catch (IOException e) {
+                reason = "C2's machine code is not shown: " + e.getMessage();
+            }
+        }
         for (MeasuredFunction f : functions) {
-            if (f.javaMethod() == null) continue;
+            JavaMachineCode.Compiled c = compiled.get(f.javaMethod());
+            if (c != null) {
+                out.add(facts(benchmark, f, "java", f.javaMethod(), c.start(), c.bytes(), c.instructions()));
+                continue;
+            }
+            String why = reason != null ? reason : "C2 did not compile " + f.javaMethod() + " in the JMH run that prints its code ("
+                    + run.get().benchmark().getSimpleName() + " " + run.get().paramsText() + ")";
             out.add(new MachineCode(benchmark, f.variant(), "java", f.params(), f.javaMethod(), null, null, null, null, null,
-                    null, javaReason));
+                    null, why));
         }
         return out;
     }
@@ -142,6 +179,12 @@ public final class MachineCodeReader {
 
     /** The counts and the text of one function's instructions. */
     static MachineCode facts(String benchmark, MeasuredFunction f, long start, long bytes, List<Instruction> body) {
+        return facts(benchmark, f, "native", f.symbol(), start, bytes, body);
+    }
+
+    /** {@link #facts(String, MeasuredFunction, long, long, List)} for either implementation. */
+    static MachineCode facts(String benchmark, MeasuredFunction f, String implementation, String symbol, long start, long bytes,
+                             List<Instruction> body) {
         int instructions = 0, loads = 0, stores = 0;
         StringBuilder text = new StringBuilder();
         for (Instruction i : body) {
@@ -151,7 +194,7 @@ public final class MachineCodeReader {
             loads += i.loads();
             stores += i.stores();
         }
-        return new MachineCode(benchmark, f.variant(), "native", f.params(), f.symbol(), bytes, instructions, loads, stores,
+        return new MachineCode(benchmark, f.variant(), implementation, f.params(), symbol, bytes, instructions, loads, stores,
                 loop(start, body, f.loop()), text.toString(), null);
     }
 
@@ -484,29 +527,4 @@ public final class MachineCodeReader {
         return out;
     }
 
-    /**
-     * Why C2's machine code is not in the report: {@code -XX:+PrintAssembly} needs the hsdis
-     * plugin, which JDK builds do not ship. Looks where HotSpot looks: the JDK's
-     * {@code lib/server} and {@code lib}, then the library path.
-     */
-    static String javaReason() {
-        Path home = Path.of(System.getProperty("java.home"));
-        String name = "hsdis-amd64.so";
-        List<Path> places = new ArrayList<>(List.of(home.resolve("lib/server").resolve(name), home.resolve("lib").resolve(name)));
-        String ldPath = System.getenv("LD_LIBRARY_PATH");
-        if (ldPath != null) {
-            for (String dir : ldPath.split(":")) if (!dir.isBlank()) places.add(Path.of(dir).resolve(name));
-        }
-        for (Path p : places) {
-            if (Files.isRegularFile(p)) {
-                return "hsdis is installed (" + p + "), so -XX:+PrintAssembly works, but bench does not run it yet: "
-                        + "./run.sh jmh CLASS -jvmArgsAppend '-XX:+UnlockDiagnosticVMOptions -XX:+PrintAssembly' prints C2's code";
-            }
-        }
-        return "C2's machine code is not shown: -XX:+PrintAssembly needs the hsdis plugin (" + name + "), which this JDK lacks "
-                + "(not in " + home.resolve("lib/server") + ", " + home.resolve("lib") + " nor on LD_LIBRARY_PATH); JDK builds do not ship it, none was "
-                + "found on Maven Central, and Debian's libhsdis0-fcml (1.2.2) installs libhsdis.so.0, under a name this JDK does not "
-                + "look for and with only the old decode_instructions entry point, not the decode_instructions_virtual that "
-                + "HotSpot calls since JDK 9";
-    }
 }

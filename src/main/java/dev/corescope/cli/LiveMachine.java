@@ -3,8 +3,8 @@ package dev.corescope.cli;
 import dev.corescope.bench.BenchSession;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.MachineTopology;
+import dev.corescope.topology.HwlocXmlWriter;
 import dev.corescope.topology.Topology;
-import dev.corescope.topology.TopologySvg;
 import dev.corescope.topology.TopologyText;
 
 /**
@@ -29,16 +29,13 @@ record LiveMachine(Topology topology, String error) {
         return EnvironmentProbe.live(topology);
     }
 
-    /** The topology as the results file keeps it: the summary line and the picture. */
+    /**
+     * The topology as the results file keeps it: the summary line, the counts and the model
+     * (hwloc XML), from which the page draws the picture.
+     */
     MachineTopology forResults() {
-        if (topology == null) return new MachineTopology(null, null, error);
-        String svg;
-        try {
-            svg = TopologySvg.render(topology);
-        } catch (RuntimeException e) {
-            svg = null;
-        }
-        return new MachineTopology(TopologyText.summaryLine(topology), svg, null, counts(topology));
+        if (topology == null) return MachineTopology.unreadable(error);
+        return MachineTopology.of(TopologyText.summaryLine(topology), counts(topology), HwlocXmlWriter.write(topology));
     }
 
     /** The summary counts, SMT and the number of last-level caches, for comparing machines. */

@@ -79,6 +79,10 @@ final class ReportCommand implements Callable<Integer> {
             + "the file, docs/verdicts.md), without the families' reports")
     boolean verdictsOnly;
 
+    @Option(names = "--disassembly", description = "with --format text and --family: the family's disassemblies instead of "
+            + "its report, each C twin followed by the same variant's Java method (C2's code, where hsdis printed it)")
+    boolean disassembly;
+
     @Option(names = "--wide", description = "with --format text: every table row on one line, however long "
             + "(by default the text fits the terminal, COLUMNS, else 100: a table leaves out or folds columns, each line keeps its row's key)")
     boolean wide;
@@ -90,6 +94,7 @@ final class ReportCommand implements Callable<Integer> {
                 if (family != null) throw new UsageException("report --family: goes with --format text");
                 if (wide) throw new UsageException("report --wide: goes with --format text");
                 if (verdictsOnly) throw new UsageException("report --verdicts: goes with --format text");
+                if (disassembly) throw new UsageException("report --disassembly: goes with --format text");
                 if (output == null) throw new UsageException("report: -o FILE.html is needed for the page (or --format text to print)");
             }
             case text -> {
@@ -127,8 +132,13 @@ final class ReportCommand implements Callable<Integer> {
             throw new UsageException("--family " + family + ": not a family (one of "
                     + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
         }
+        if (disassembly && (family == null || verdictsOnly)) {
+            throw new UsageException("report --disassembly: goes with --family NAME, without --verdicts");
+        }
         int width = dev.corescope.text.Width.of(wide);
-        String text = verdictsOnly ? verdicts(results, families, family, wide) : render(results, families, family, input, width);
+        // a disassembly is printed as objdump and hsdis wrote it: its lines are code, not prose to wrap
+        String text = disassembly ? disassemblies(results, family)
+                : verdictsOnly ? verdicts(results, families, family, wide) : render(results, families, family, input, width);
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
@@ -142,6 +152,12 @@ final class ReportCommand implements Callable<Integer> {
             throw file.cannotWrite(e);
         }
         return Main.EXIT_OK;
+    }
+
+    /** The disassemblies of {@code family} in {@code file}, or one line saying there are none. */
+    static String disassemblies(ResultsFile file, String family) {
+        String text = dev.corescope.report.MachineCodeText.disassemblies(file.code() == null ? List.of() : file.code(), family);
+        return text.isEmpty() ? "no disassembly of " + family + "'s functions in this file\n" : text;
     }
 
     /** The seeds' verdicts on {@code file} (of family {@code only}, or all), from the families' claims; empty when none. */

@@ -1,8 +1,8 @@
 package dev.corescope.jmh;
 
-import dev.corescope.sys.Os;
 import dev.corescope.sys.PerfCounters;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Os;
 
 import java.lang.reflect.Field;
 import java.util.List;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
-import static dev.corescope.report.HtmlReport.esc;
+import static dev.corescope.text.Markup.escape;
 
 /**
  * The before/after view of two results files ({@code report before.json after.json},
@@ -25,35 +25,35 @@ final class BeforeAfterHtml {
     static final double CI_SCALE_PERCENT = 50;
 
     /** Average width of a digit of the 11 px sans-serif labels, in px, with room to spare. */
-    static final double CHAR_PX = 7;
+    static final double CHAR_PX = Histogram.CHAR_PX;
 
     private BeforeAfterHtml() {
     }
 
     static void section(StringBuilder h, Comparison c, ResultsFile before, ResultsFile after) {
-        h.append("<section id=\"compare\">\n<h2>Before and after: ").append(esc(c.before())).append(" &rarr; ").append(esc(c.after())).append("</h2>\n");
-        h.append("<p class=\"summaryline\">").append(esc(c.summaryLine())).append("</p>\n");
-        h.append("<p class=\"note\">").append(esc(c.test())).append(". The bar shows the 99.9% interval of the change between ")
+        h.append("<section id=\"compare\">\n<h2>Before and after: ").append(escape(c.before())).append(" &rarr; ").append(escape(c.after())).append("</h2>\n");
+        h.append("<p class=\"summaryline\">").append(escape(c.summaryLine())).append("</p>\n");
+        h.append("<p class=\"note\">").append(escape(c.test())).append(". The bar shows the 99.9% interval of the change between ")
                 .append((int) -CI_SCALE_PERCENT).append("% and +").append((int) CI_SCALE_PERCENT).append("%.</p>\n");
-        for (String n : c.noiseNotes()) h.append("<p class=\"note\">Noise: ").append(esc(n)).append("</p>\n");
-        for (String d : c.environmentDiff()) h.append("<div class=\"warn\"><b>Environment changed:</b> ").append(esc(d)).append("</div>\n");
+        for (String n : c.noiseNotes()) h.append("<p class=\"note\">Noise: ").append(escape(n)).append("</p>\n");
+        for (String d : c.environmentDiff()) h.append("<div class=\"warn\"><b>Environment changed:</b> ").append(escape(d)).append("</div>\n");
         if (!c.rows().isEmpty()) {
             h.append("<div class=\"scroll\"><table class=\"compare\">\n<tr><th>row</th><th>params</th><th>before</th><th>after</th><th>unit</th>"
                     + "<th>effect</th><th>99.9% interval</th><th>finding</th></tr>\n");
             for (Comparison.Row r : c.rows()) {
-                h.append("<tr class=\"").append(VerdictsHtml.cssClass(r.finding())).append(' ').append(esc(r.verdict().replace(' ', '-')))
-                        .append("\"><td>").append(esc(r.benchmark() + " " + r.variant() + " " + r.implementation() + " " + r.metric()))
-                        .append("</td><td class=\"mono\">").append(esc(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
-                        .append(esc(ComparisonText.withError(r.before(), r.beforeError()))).append("</td><td class=\"num\">")
-                        .append(esc(ComparisonText.withError(r.after(), r.afterError()))).append("</td><td>").append(esc(r.unit()))
-                        .append("</td><td>").append(esc(r.effectText())).append("</td><td>").append(ciSvg(r))
-                        .append("</td><td class=\"finding\" title=\"").append(esc(r.reason())).append("\">").append(esc(r.finding()))
+                h.append("<tr class=\"").append(VerdictsHtml.cssClass(r.finding())).append(' ').append(escape(r.verdict().replace(' ', '-')))
+                        .append("\"><td>").append(escape(r.benchmark() + " " + r.variant() + " " + r.implementation() + " " + r.metric()))
+                        .append("</td><td class=\"mono\">").append(escape(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
+                        .append(escape(ComparisonText.withError(r.before(), r.beforeError()))).append("</td><td class=\"num\">")
+                        .append(escape(ComparisonText.withError(r.after(), r.afterError()))).append("</td><td>").append(escape(r.unit()))
+                        .append("</td><td>").append(escape(r.effectText())).append("</td><td>").append(ciSvg(r))
+                        .append("</td><td class=\"finding\" title=\"").append(escape(r.reason())).append("\">").append(escape(r.finding()))
                         .append("</td></tr>\n");
             }
             h.append("</table></div>\n");
         }
-        HtmlReport.onlyIn(h, "Only in " + c.before() + " (removed)", c.onlyBefore());
-        HtmlReport.onlyIn(h, "Only in " + c.after() + " (added)", c.onlyAfter());
+        ResultsHtml.onlyIn(h, "Only in " + c.before() + " (removed)", c.onlyBefore());
+        ResultsHtml.onlyIn(h, "Only in " + c.after() + " (added)", c.onlyAfter());
         List<String> overlays = new ArrayList<>();
         for (Histogram a : before.histograms()) {
             for (Histogram b : after.histograms()) {
@@ -84,7 +84,7 @@ final class BeforeAfterHtml {
                         + "<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"14\" stroke=\"#bbb\"/>"
                         + "<line x1=\"%.1f\" y1=\"7\" x2=\"%.1f\" y2=\"7\" stroke=\"%s\" stroke-width=\"3\"/>"
                         + "<circle cx=\"%.1f\" cy=\"7\" r=\"3\" fill=\"#1b1b1b\"/>",
-                w, w, esc(String.format(Locale.ROOT, "%+.1f%% (%+.1f..%+.1f%%)", r.deltaPercent(), r.ciLowPercent(), r.ciHighPercent())),
+                w, w, escape(String.format(Locale.ROOT, "%+.1f%% (%+.1f..%+.1f%%)", r.deltaPercent(), r.ciLowPercent(), r.ciHighPercent())),
                 mid, mid, mid + lo * k, mid + hi * k, color, mid + d * k));
         if (r.ciLowPercent() < -CI_SCALE_PERCENT) s.append("<path d=\"M0 7 L6 3 L6 11 Z\" fill=\"" + color + "\"/>");
         if (r.ciHighPercent() > CI_SCALE_PERCENT) s.append(String.format(Locale.ROOT, "<path d=\"M%d 7 L%d 3 L%d 11 Z\" fill=\"%s\"/>", w, w - 6, w - 6, color));
@@ -113,13 +113,13 @@ final class BeforeAfterHtml {
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"histogram overlay\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                         + "font-family=\"sans-serif\" font-size=\"11\">%n", width, height, width, height));
-        s.append("<title>").append(esc(title + ": before and after")).append("</title>\n");
-        s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"15\" font-size=\"13\" font-weight=\"bold\">%s</text>%n", esc(title)));
+        s.append("<title>").append(escape(title + ": before and after")).append("</title>\n");
+        s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"15\" font-size=\"13\" font-weight=\"bold\">%s</text>%n", escape(title)));
         String[][] legend = {{"#4a78b5", "before: " + beforeName + stats(a)}, {"#e67e22", "after: " + afterName + stats(b)}};
         for (int i = 0; i < legend.length; i++) {
             int y = 32 + 14 * i;
             s.append(String.format(Locale.ROOT, "<rect x=\"4\" y=\"%d\" width=\"12\" height=\"4\" fill=\"%s\"/>", y - 5, legend[i][0]));
-            s.append(String.format(Locale.ROOT, "<text class=\"legend\" x=\"20\" y=\"%d\" fill=\"#333\">%s</text>%n", y, esc(shorten(legend[i][1], 50))));
+            s.append(String.format(Locale.ROOT, "<text class=\"legend\" x=\"20\" y=\"%d\" fill=\"#333\">%s</text>%n", y, escape(shorten(legend[i][1], 50))));
         }
         for (int d = 0; d <= (int) Math.floor(logMax); d++) {
             double y = top + plotH - plotH * Math.log10(Math.pow(10, d) + 1) / logMax;
@@ -138,7 +138,7 @@ final class BeforeAfterHtml {
                     pts.toString().strip(), x == a ? "#4a78b5" : "#e67e22"));
         }
         s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", left, top + plotH, left + plotW, top + plotH));
-        int step = labelStep(n, bw, (long) n * a.bucketNs());
+        int step = Histogram.labelStep(n, bw, (long) n * a.bucketNs());
         for (int i = 0; i <= n; i += step) {
             s.append(String.format(Locale.ROOT, "<text class=\"xlabel\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%d</text>%n",
                     left + i * bw, top + plotH + 14, (long) i * a.bucketNs()));
@@ -148,11 +148,6 @@ final class BeforeAfterHtml {
         return s.append("</svg>").toString();
     }
 
-    /** Every how many buckets an x label goes, so that labels as wide as {@code widest}'s digits leave a gap. */
-    static int labelStep(int buckets, double bucketPx, long widest) {
-        double labelPx = String.valueOf(widest).length() * CHAR_PX + 8;
-        return Math.max(1, Math.max((int) Math.ceil(buckets / 8.0), (int) Math.ceil(labelPx / bucketPx)));
-    }
 
     private static String stats(Histogram x) {
         return (x.p50() == null ? "" : ", p50 " + ResultsText.number(x.p50()) + " ns") + (x.p99() == null ? "" : ", p99 " + ResultsText.number(x.p99()) + " ns");

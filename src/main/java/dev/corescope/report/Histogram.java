@@ -31,4 +31,13 @@ public record Histogram(String benchmark, String variant, String implementation,
     public static int factorFor(int n) {
         return n <= MAX_BARS ? 1 : (n + MAX_BARS - 1) / MAX_BARS;
     }
+
+    /** The width of a digit in the charts' 11px sans-serif labels, in pixels (rounded up). */
+    public static final double CHAR_PX = 7;
+
+    /** Every how many buckets a chart's x label goes, so that labels as wide as {@code widest}'s digits leave a gap. */
+    public static int labelStep(int buckets, double bucketPx, long widest) {
+        double labelPx = String.valueOf(widest).length() * CHAR_PX + 8;
+        return Math.max(1, Math.max((int) Math.ceil(buckets / 8.0), (int) Math.ceil(labelPx / bucketPx)));
+    }
 }

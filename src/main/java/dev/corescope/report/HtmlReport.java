@@ -1,6 +1,7 @@
 package dev.corescope.report;
 
 import dev.corescope.jitter.JitterHtml;
+import dev.corescope.text.Markup;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,6 +53,8 @@ public final class HtmlReport {
             .scroll{overflow-x:auto;max-width:100%}
             .summaryline{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;background:#fff;border:1px solid #ddd;padding:6px 10px;display:inline-block}
             details{margin:.4em 0 1em}summary{cursor:pointer;color:#2b4f86}
+            .doc-table th[scope=row]{background:#fafafa;font-weight:normal;white-space:nowrap}.doc-table .unit{color:#666;font-weight:normal}
+            ul.findings{font-size:13px;margin:.3em 0 .8em;padding-left:1.4em}.doc h4{margin:1em 0 .3em}.doc p{max-width:60em}
             """ + VerdictsHtml.CSS + BeforeAfterHtml.CSS;
 
     /**
@@ -86,11 +89,11 @@ public final class HtmlReport {
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         h.append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CONTENT_SECURITY_POLICY).append("\">\n");
         h.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-        h.append("<title>corescope report: ").append(esc(String.join(", ", inputs.stream().map(Input::name).toList()))).append("</title>\n");
+        h.append("<title>corescope report: ").append(Markup.escape(String.join(", ", inputs.stream().map(Input::name).toList()))).append("</title>\n");
         h.append("<style>\n").append(CSS).append(MachineCodeHtml.CSS).append("</style>\n</head>\n<body>\n<main>\n");
         h.append("<h1>corescope report</h1>\n");
-        h.append("<p class=\"note\">Made ").append(esc(madeAt.toString())).append(" from ")
-                .append(esc(String.join(", ", inputs.stream().map(Input::name).toList())))
+        h.append("<p class=\"note\">Made ").append(Markup.escape(madeAt.toString())).append(" from ")
+                .append(Markup.escape(String.join(", ", inputs.stream().map(Input::name).toList())))
                 .append(". Scores are means &plusmn; the half-width of the 99.9% confidence interval.</p>\n");
 
         // The verdicts of the newest file (the after file of a pair) come first, then the contents.
@@ -124,69 +127,83 @@ public final class HtmlReport {
                              List<SeedVerdicts.Verdict> verdicts) {
         ResultsFile f = in.file();
         h.append("<section id=\"file-").append(index).append("\" class=\"results-file\">\n");
-        h.append("<h2>").append(esc(in.name())).append("</h2>\n");
+        h.append("<h2>").append(Markup.escape(in.name())).append("</h2>\n");
         Environment e = f.environment();
         if (e != null && e.warnings() != null) {
-            for (String w : e.warnings()) h.append("<div class=\"warn\"><b>Warning:</b> ").append(esc(w)).append("</div>\n");
+            for (String w : e.warnings()) h.append("<div class=\"warn\"><b>Warning:</b> ").append(Markup.escape(w)).append("</div>\n");
         }
         for (ResultsFile.Failure fl : f.failures()) {
-            h.append("<div class=\"fail\"><b>Failed:</b> ").append(esc(fl.benchmark())).append(": ").append(esc(fl.reason())).append("</div>\n");
+            h.append("<div class=\"fail\"><b>Failed:</b> ").append(Markup.escape(fl.benchmark())).append(": ").append(Markup.escape(fl.reason())).append("</div>\n");
         }
 
         NoisyRows.section(h, index, f);
         h.append("<h3 id=\"file-").append(index).append("-machine\">Machine</h3>\n");
-        topology(h, index, f.topology());
-        if (e != null) environment(h, e);
+        MachineHtml.topology(h, index, f.topology());
+        if (e != null) MachineHtml.environment(h, e);
 
         Map<String, List<Result>> byFamily = new LinkedHashMap<>();
         for (Result r : f.results()) byFamily.computeIfAbsent(r.benchmark(), k -> new ArrayList<>()).add(r);
-        // Each family: its verdict and notes first, then the Java/C table, then the pictures, then
-        // the machine code and the full text report, folded.
+        // Each family: its verdict first, then its own document (the parts bench NAME prints as
+        // text: tables, figures, notes, findings), then every saved row and the machine code, folded.
         for (var fam : byFamily.entrySet()) {
-            h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(esc(fam.getKey())).append("\">\n<h3>")
-                    .append(esc(fam.getKey())).append("</h3>\n");
-            VerdictsHtml.familyVerdict(h, verdicts, fam.getKey());
             List<FamilyViews.View> own = views.stream().filter(v -> v.family().equals(fam.getKey())).toList();
-            notes(h, own);
-            results(h, fam.getKey(), fam.getValue());
-            List<Histogram> hs = f.histograms().stream().filter(x -> fam.getKey().equals(x.benchmark())).toList();
-            if (!hs.isEmpty()) histograms(h, hs);
-            own.forEach(v -> pictures(h, v));
+            boolean documented = own.stream().anyMatch(v -> v.document() != null);
+            family(h, index, fam.getKey(), own, verdicts);
+            ResultsHtml.results(h, fam.getKey(), fam.getValue(), documented);
+            if (!documented) legacy(h, fam.getKey(), own, f);
             h.append(MachineCodeHtml.of(f.code(), fam.getKey()));
-            own.forEach(v -> fullText(h, v));
+            if (!documented) own.forEach(v -> fullText(h, v));
             h.append("</section>\n");
         }
-        views.stream().filter(v -> !byFamily.containsKey(v.family())).forEach(v -> {
-            h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(esc(v.family())).append("\">\n<h3>")
-                    .append(esc(v.family())).append("</h3>\n");
-            notes(h, List.of(v));
-            pictures(h, v);
-            fullText(h, v);
+        for (FamilyViews.View v : views) {
+            if (byFamily.containsKey(v.family())) continue;
+            family(h, index, v.family(), List.of(v), verdicts);
+            if (v.document() == null) {
+                legacy(h, v.family(), List.of(v), f);
+                fullText(h, v);
+            }
             h.append("</section>\n");
-        });
-        List<Histogram> orphans = f.histograms().stream().filter(x -> !byFamily.containsKey(x.benchmark())).toList();
+        }
+        List<Histogram> orphans = f.histograms().stream().filter(x -> !byFamily.containsKey(x.benchmark())
+                && views.stream().noneMatch(v -> v.family().equals(x.benchmark()))).toList();
         if (!orphans.isEmpty()) {
             h.append("<h3>Histograms</h3>\n");
             histograms(h, orphans);
         }
         if (heatmap != null && f.matrix() != null) {
             h.append("<h3>Core-to-core latency</h3>\n<figure class=\"heatmap\">")
-                    .append(safeSvg(heatmap.apply(f.matrix()), "heatmap")).append("</figure>\n");
+                    .append(SvgSanitizer.embed(heatmap.apply(f.matrix()), "heatmap")).append("</figure>\n");
         }
         if (!f.layouts().isEmpty()) {
             h.append("<h3 id=\"file-").append(index).append("-layouts\">Memory layouts</h3>\n<details><summary>")
                     .append(f.layouts().size()).append(f.layouts().size() == 1 ? " layout table" : " layout tables")
                     .append(" (field offsets and cache lines)</summary>\n");
-            layouts(h, f.layouts());
+            ResultsHtml.layouts(h, f.layouts());
             h.append("</details>\n");
         }
         if (!f.counters().isEmpty()) {
             h.append("<span id=\"file-").append(index).append("-counters\"></span>");
-            counters(h, f.counters());
+            ResultsHtml.counters(h, f.counters());
         }
         if (f.jitter() != null) h.append(JitterHtml.section(f.jitter()));
         if (f.results().isEmpty() && f.failures().isEmpty() && f.jitter() == null) h.append("<p class=\"note\">This file has no results.</p>\n");
         h.append("</section>\n");
+    }
+
+    /** A family section's opening: its heading, its verdict, then its views' documents. */
+    private static void family(StringBuilder h, int index, String family, List<FamilyViews.View> own, List<SeedVerdicts.Verdict> verdicts) {
+        h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(Markup.escape(family)).append("\">\n<h3>")
+                .append(Markup.escape(family)).append("</h3>\n");
+        VerdictsHtml.familyVerdict(h, verdicts, family);
+        if (own.stream().anyMatch(v -> v.document() == null)) notes(h, own.stream().filter(v -> v.document() == null).toList());
+        for (FamilyViews.View v : own) if (v.document() != null) DocHtml.render(h, v.document(), family, v.svgs());
+    }
+
+    /** A family whose view is still text (no document): its histograms and pictures after the rows. */
+    private static void legacy(StringBuilder h, String family, List<FamilyViews.View> own, ResultsFile f) {
+        List<Histogram> hs = f.histograms().stream().filter(x -> family.equals(x.benchmark())).toList();
+        if (!hs.isEmpty()) histograms(h, hs);
+        own.forEach(v -> pictures(h, v));
     }
 
     /** The notes of a family's text report (its {@code Notes} section), as a list. */
@@ -195,7 +212,7 @@ public final class HtmlReport {
         for (FamilyViews.View v : views) notes.addAll(notesOf(v.text()));
         if (notes.isEmpty()) return;
         h.append("<ul class=\"family-notes\">\n");
-        for (String n : notes) h.append("<li>").append(esc(n)).append("</li>\n");
+        for (String n : notes) h.append("<li>").append(Markup.escape(n)).append("</li>\n");
         h.append("</ul>\n");
     }
 
@@ -232,169 +249,16 @@ public final class HtmlReport {
     /** A family's own pictures. */
     private static void pictures(StringBuilder h, FamilyViews.View v) {
         for (String svg : v.svgs()) {
-            h.append("<figure class=\"heatmap\">").append(safeSvg(svg, v.family())).append("</figure>\n");
+            h.append("<figure class=\"heatmap\">").append(SvgSanitizer.embed(svg, v.family())).append("</figure>\n");
         }
     }
 
     /** The text report {@code bench} printed, folded. */
     private static void fullText(StringBuilder h, FamilyViews.View v) {
         if (v.text() != null) {
-            h.append("<details class=\"family-report\"><summary>the full <code>bench ").append(esc(v.family()))
-                    .append("</code> report</summary>\n<pre>").append(esc(v.text())).append("</pre></details>\n");
+            h.append("<details class=\"family-report\"><summary>the full <code>bench ").append(Markup.escape(v.family()))
+                    .append("</code> report</summary>\n<pre>").append(Markup.escape(v.text())).append("</pre></details>\n");
         }
-    }
-
-    private static void topology(StringBuilder h, int index, MachineTopology t) {
-        if (t == null) {
-            h.append("<p class=\"note\">No topology in this file (it was written by a corescope without topology support); "
-                    + "draw this machine's with <code>./run.sh topology --format svg -o topology.svg</code>.</p>\n");
-            return;
-        }
-        if (t.summary() != null && t.svg() == null) h.append("<p>").append(esc(t.summary())).append("</p>\n");
-        if (t.svg() != null) {
-            h.append("<figure class=\"topology\" id=\"topology-").append(index).append("\"><figcaption>Topology of the machine the results were measured on</figcaption>")
-                    .append(safeSvg(t.svg(), "topology picture")).append("</figure>\n");
-        } else {
-            h.append("<p class=\"note\">No topology picture: ").append(esc(t.error() == null ? "it could not be drawn" : t.error())).append("</p>\n");
-        }
-    }
-
-    private static void environment(StringBuilder h, Environment e) {
-        h.append("<table class=\"env\">\n");
-        row(h, "CPU", e.cpuModel());
-        row(h, "kernel", e.kernel());
-        row(h, "JDK", e.jdk());
-        if (e.jvmFlags() != null && !e.jvmFlags().isEmpty()) row(h, "JVM flags", String.join(" ", e.jvmFlags()));
-        row(h, "CPUs", ResultsText.cpus(e));
-        if (e.pinnedCpus() != null) row(h, "pinned", e.pinnedCpus());
-        row(h, "cgroup", "cpuset " + ResultsText.set(e.cgroupCpuset()) + ", CPU quota " + (e.cpuQuota() == null ? "unknown" : e.cpuQuota()));
-        row(h, "cpufreq", "governor " + (e.governor() == null ? "not readable" : e.governor())
-                + (e.frequencyMHz() == null ? "" : "; " + e.frequencyMHz().get("lowest") + "-" + e.frequencyMHz().get("highest")
-                + " MHz (" + e.frequencyMHz().get("source") + ")"));
-        row(h, "hypervisor", e.hypervisor() == null ? "none seen" : e.hypervisor()
-                + (e.stealPercent() == null ? "" : String.format(Locale.ROOT, "; steal %.1f%% during the run", e.stealPercent())));
-        row(h, "hardware counters", e.hardwareCounters() == null ? "unknown" : e.hardwareCounters() ? "available"
-                : "not available: " + e.hardwareCountersReason());
-        row(h, "run", e.startedAt() + " to " + e.endedAt());
-        h.append("</table>\n");
-    }
-
-    /**
-     * The family's rows with Java and C side by side (a row per variant, metric and params), each
-     * score with its error and a bar scaled to the largest score of the same metric and unit.
-     */
-    private static void results(StringBuilder h, String family, List<Result> rs) {
-        Map<String, Double> maxByGroup = new LinkedHashMap<>();
-        for (Result r : rs) maxByGroup.merge(r.metric() + "|" + r.unit(), Math.abs(r.score()), Math::max);
-        Map<String, Result[]> rows = new LinkedHashMap<>();
-        for (Result r : rs) {
-            String key = r.variant() + "\u0000" + r.metric() + "\u0000" + ResultsText.params(r.params()) + "\u0000" + r.unit();
-            int slot = "native".equals(r.implementation()) ? 1 : 0;
-            Result[] pair = rows.computeIfAbsent(key, k -> new Result[2]);
-            if (pair[slot] == null) pair[slot] = r;
-            else rows.put(key + "\u0000" + rows.size(), slot == 0 ? new Result[]{r, null} : new Result[]{null, r});
-        }
-        h.append("<div class=\"scroll\"><table class=\"results\" data-family=\"").append(esc(family)).append("\">\n");
-        h.append("<tr><th>variant</th><th>metric</th><th>params</th><th>Java</th><th>C</th><th>unit</th><th>cpus</th>"
-                + "<th title=\"scaled to the largest score of the same metric and unit; Java above, C below\">relative</th></tr>\n");
-        for (Result[] pair : rows.values()) {
-            Result any = pair[0] != null ? pair[0] : pair[1];
-            double max = maxByGroup.get(any.metric() + "|" + any.unit());
-            h.append("<tr><td>").append(esc(any.variant())).append("</td><td>").append(esc(any.metric()))
-                    .append("</td><td class=\"mono\">").append(esc(ResultsText.params(any.params()))).append("</td>");
-            for (Result r : pair) {
-                h.append("<td class=\"num\"");
-                if (r != null) {
-                    h.append(" title=\"").append(esc(r.implementation() + ", " + r.samples() + " samples")).append("\">")
-                            .append(ResultsText.number(r.score()))
-                            .append(r.error() == null ? "" : " &plusmn; " + ResultsText.number(r.error()));
-                } else {
-                    h.append(">");
-                }
-                h.append("</td>");
-            }
-            java.util.TreeSet<String> cpus = new java.util.TreeSet<>();
-            for (Result r : pair) if (r != null) cpus.add(r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus());
-            h.append("<td>").append(esc(any.unit())).append("</td><td>").append(esc(String.join(" / ", cpus))).append("</td><td>");
-            for (Result r : pair) if (r != null) bar(h, r, max, r == pair[1]);
-            h.append("</td></tr>\n");
-        }
-        h.append("</table></div>\n");
-    }
-
-    private static void bar(StringBuilder h, Result r, double max, boolean c) {
-        double w = max == 0 ? 0 : 100 * Math.abs(r.score()) / max;
-        double ew = max == 0 || r.error() == null ? 0 : 100 * r.error() / max;
-        h.append("<div class=\"bar").append(c ? " c" : "").append("\"><span style=\"width:").append(pct(w)).append("%\"></span>");
-        if (ew > 0) {
-            double from = Math.max(0, w - ew);
-            double to = Math.min(100, w + ew);
-            h.append("<i style=\"left:").append(pct(from)).append("%;width:").append(pct(to - from)).append("%\"></i>");
-        }
-        h.append("</div>");
-    }
-
-    private static void counters(StringBuilder h, List<Counters> counters) {
-        h.append("<h3>Counters</h3>\n<p class=\"note\">perf_event_open around each family: ").append(esc(counters.getFirst().scope())).append(".</p>\n");
-        List<String> names = new ArrayList<>();
-        for (Counters c : counters) for (Counters.Counter x : c.counters()) if (!names.contains(x.name())) names.add(x.name());
-        h.append("<table class=\"counters\">\n<tr><th>family</th>");
-        for (String n : names) h.append("<th>").append(esc(n)).append(n.equals("task-clock") ? " (ms)" : "").append("</th>");
-        h.append("</tr>\n");
-        List<String> reasons = new ArrayList<>();
-        for (Counters c : counters) {
-            h.append("<tr><td>").append(esc(c.benchmark())).append("</td>");
-            for (String n : names) {
-                Counters.Counter x = c.get(n);
-                if (x == null || x.value() == null) {
-                    String why = x == null ? "not counted" : x.unavailable();
-                    if (why != null && !reasons.contains(why.replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"))) {
-                        reasons.add(why.replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"));
-                    }
-                    h.append("<td class=\"num\" title=\"").append(esc(why == null ? "" : why)).append("\">n/a</td>");
-                } else {
-                    String v = n.equals("task-clock") ? String.format(Locale.ROOT, "%,.1f", x.value() / 1e6) : String.format(Locale.ROOT, "%,d", x.value());
-                    h.append("<td class=\"num\">").append(v).append(x.runningPercent() != null ? "*" : "").append("</td>");
-                }
-            }
-            h.append("</tr>\n");
-        }
-        h.append("</table>\n");
-        for (String r : reasons) h.append("<p class=\"note\">n/a: ").append(esc(r)).append("</p>\n");
-    }
-
-    private static void layouts(StringBuilder h, List<Layout> layouts) {
-        h.append("<p class=\"note\">Offsets and sizes in bytes, in the manner of JOL; "
-                + "a blue rule marks the start of each cache line; padding rows are grey.</p>\n");
-        for (Layout l : layouts) {
-            h.append("<figure class=\"layout\"><figcaption><b>").append(esc(l.name())).append("</b>: ").append(l.sizeBytes())
-                    .append(" bytes, ").append(l.cacheLines()).append(" cache lines of ").append(l.lineSize()).append(" bytes");
-            if (l.params() != null && !l.params().isEmpty()) h.append(" (").append(esc(ResultsText.params(l.params()))).append(")");
-            h.append("</figcaption>\n");
-            if (l.rows() != null && !l.rows().isEmpty()) {
-                h.append("<table class=\"layout-rows\">\n<tr><th>offset</th><th>size</th><th>line</th><th>field</th></tr>\n");
-                for (Layout.Row r : l.rows()) {
-                    boolean newLine = l.lineSize() > 0 && r.offset() % l.lineSize() == 0;
-                    List<String> cls = new ArrayList<>();
-                    if ("padding".equals(r.kind())) cls.add("padding");
-                    if (newLine && r.offset() > 0) cls.add("line");
-                    h.append("<tr").append(cls.isEmpty() ? "" : " class=\"" + String.join(" ", cls) + "\"").append("><td class=\"num\">")
-                            .append(r.offset()).append("</td><td class=\"num\">").append(r.size()).append("</td><td class=\"num\">")
-                            .append(lines(r, l.lineSize())).append("</td><td class=\"mono\">")
-                            .append(esc(r.name())).append("</td></tr>\n");
-                }
-                h.append("</table>\n");
-            }
-            h.append("</figure>\n");
-        }
-    }
-
-    /** The cache line(s) a row occupies: {@code 3}, or {@code 0-24} for a row spanning lines. */
-    private static String lines(Layout.Row r, int lineSize) {
-        if (lineSize <= 0) return "";
-        long first = r.offset() / lineSize;
-        long last = (r.offset() + Math.max(1, r.size()) - 1) / lineSize;
-        return first == last ? String.valueOf(first) : first + "-" + last;
     }
 
     // ---- histograms -------------------------------------------------------------------------
@@ -432,12 +296,12 @@ public final class HtmlReport {
         String title = x.benchmark() + " " + x.variant() + (x.implementation() == null ? "" : " (" + x.implementation() + ")");
         s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"histogram\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n",
                 width, height, width, height));
-        s.append("<title>").append(esc(title)).append("</title>\n");
-        s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"15\" font-size=\"13\" font-weight=\"bold\">%s</text>%n", esc(title)));
+        s.append("<title>").append(Markup.escape(title)).append("</title>\n");
+        s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"15\" font-size=\"13\" font-weight=\"bold\">%s</text>%n", Markup.escape(title)));
         // two caption lines: one line of a million samples, a max in ms and the overflow did not fit the chart's width
         List<String> stats = stats(x);
         for (int i = 0; i < stats.size(); i++) {
-            s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\" fill=\"#444\">%s</text>%n", 30 + 13 * i, esc(stats.get(i))));
+            s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\" fill=\"#444\">%s</text>%n", 30 + 13 * i, Markup.escape(stats.get(i))));
         }
         for (int d = 0; d <= (int) Math.floor(logMax); d++) {
             double y = top + plotH - plotH * Math.log10(Math.pow(10, d) + 1) / logMax;
@@ -451,7 +315,7 @@ public final class HtmlReport {
             long from = (long) i * x.bucketNs();
             String tip = overflowBucket ? "≥ " + from + " ns: " + counts[i] : from + "-" + (from + x.bucketNs() - 1) + " ns: " + counts[i];
             s.append(String.format(Locale.ROOT, "<rect class=\"bucket\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s</title></rect>%n",
-                    left + i * bw + 0.5, top + plotH - bh, Math.max(1, bw - 1), bh, overflowBucket ? "#c0392b" : "#4a78b5", esc(tip)));
+                    left + i * bw + 0.5, top + plotH - bh, Math.max(1, bw - 1), bh, overflowBucket ? "#c0392b" : "#4a78b5", Markup.escape(tip)));
         }
         int labelRow = 0;
         for (double[] mark : new double[][] {{x.p50() == null ? -1 : x.p50(), 50}, {x.p99() == null ? -1 : x.p99(), 99}}) {
@@ -461,7 +325,7 @@ public final class HtmlReport {
             s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" fill=\"#e67e22\" font-size=\"10\">p%d</text>%n", px + 2, top + 10 + 11 * labelRow++, (int) mark[1]));
         }
         s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", left, top + plotH, left + plotW, top + plotH));
-        int step = BeforeAfterHtml.labelStep(n, bw, (long) n * x.bucketNs());
+        int step = Histogram.labelStep(n, bw, (long) n * x.bucketNs());
         for (int i = 0; i <= n; i += step) {
             double px = left + i * bw;
             s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%d</text>%n", px, top + plotH + 14, (long) i * x.bucketNs()));
@@ -497,62 +361,5 @@ public final class HtmlReport {
             case 6 -> "1M";
             default -> "1e" + decade;
         };
-    }
-
-    // ---- rows found in one file of a pair -------------------------------------------------
-
-    static void onlyIn(StringBuilder h, String title, List<Result> rs) {
-        if (rs.isEmpty()) return;
-        h.append("<h3>").append(esc(title)).append("</h3>\n<table class=\"only\">\n<tr><th>benchmark</th><th>variant</th><th>impl</th><th>metric</th><th>params</th><th>score</th><th>unit</th></tr>\n");
-        for (Result r : rs) {
-            h.append("<tr><td>").append(esc(r.benchmark())).append("</td><td>").append(esc(r.variant())).append("</td><td>")
-                    .append(esc(r.implementation())).append("</td><td>").append(esc(r.metric())).append("</td><td class=\"mono\">")
-                    .append(esc(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
-                    .append(esc(ComparisonText.withError(r.score(), r.error()))).append("</td><td>").append(esc(r.unit())).append("</td></tr>\n");
-        }
-        h.append("</table>\n");
-    }
-
-    // ---- helpers ------------------------------------------------------------------------
-
-    private static void row(StringBuilder h, String k, String v) {
-        h.append("<tr><th>").append(esc(k)).append("</th><td>").append(esc(v == null ? "unknown" : v)).append("</td></tr>\n");
-    }
-
-    private static String pct(double v) {
-        return String.format(Locale.ROOT, "%.1f", Math.max(0, Math.min(100, v)));
-    }
-
-    /**
-     * An SVG picture made from a results file, rebuilt by {@link SvgSanitizer} (only drawing
-     * elements and presentation attributes): anything else is left out with a note, and a
-     * picture that is not well-formed SVG is replaced by a note.
-     */
-    static String safeSvg(String svg, String what) {
-        try {
-            SvgSanitizer.Result r = SvgSanitizer.sanitize(inlineSvg(svg));
-            if (r.removed() == 0) return r.svg();
-            return r.svg() + "<p class=\"note\">" + r.removed() + " part" + (r.removed() == 1 ? "" : "s")
-                    + " of this " + esc(what) + " that are not plain drawing (scripts, links, event handlers, styles) were left out.</p>";
-        } catch (IllegalArgumentException e) {
-            return "<p class=\"note\">The " + esc(what) + " in this file cannot be shown: " + esc(shorten(e.getMessage())) + "</p>";
-        }
-    }
-
-    private static String shorten(String s) {
-        return dev.corescope.text.Shorten.end(s, 120);
-    }
-
-    /** An SVG document as an element of the page: without an XML declaration or doctype. */
-    static String inlineSvg(String svg) {
-        String s = svg.strip();
-        if (s.startsWith("<?xml")) s = s.substring(s.indexOf("?>") + 2).strip();
-        if (s.startsWith("<!DOCTYPE")) s = s.substring(s.indexOf('>') + 1).strip();
-        return s;
-    }
-
-    /** HTML text and attribute escaping. */
-    static String esc(String s) {
-        return dev.corescope.text.Markup.escape(s);
     }
 }

@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.text.Markup;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -34,7 +36,7 @@ public final class MachineCodeHtml {
         if (mine.isEmpty()) return "";
         StringBuilder h = new StringBuilder();
         long shown = mine.stream().filter(c -> c.disassembly() != null).count();
-        h.append("<details class=\"code\" data-family=\"").append(HtmlReport.esc(family)).append("\">\n<summary>Machine code: ")
+        h.append("<details class=\"code\" data-family=\"").append(Markup.escape(family)).append("\">\n<summary>Machine code: ")
                 .append(mine.size()).append(mine.size() == 1 ? " function" : " functions").append(", ").append(shown)
                 .append(" disassembled</summary>\n");
         h.append("<p class=\"note\">Static counts (each instruction once, alignment padding left out); a load or store is a memory "
@@ -44,9 +46,9 @@ public final class MachineCodeHtml {
                 + "<th>loop stores</th></tr>\n");
         for (MachineCode c : mine) {
             MachineCode.HotLoop l = c.hotLoop();
-            h.append("<tr><td>").append(HtmlReport.esc(c.implementation())).append("</td><td>").append(HtmlReport.esc(c.variant()))
-                    .append("</td><td class=\"mono\">").append(HtmlReport.esc(ResultsText.params(c.params())))
-                    .append("</td><td class=\"mono\">").append(HtmlReport.esc(c.symbol())).append("</td>")
+            h.append("<tr><td>").append(Markup.escape(c.implementation())).append("</td><td>").append(Markup.escape(c.variant()))
+                    .append("</td><td class=\"mono\">").append(Markup.escape(ResultsText.params(c.params())))
+                    .append("</td><td class=\"mono\">").append(Markup.escape(c.symbol())).append("</td>")
                     .append(num(c.bytes())).append(num(c.instructions())).append(num(c.loads())).append(num(c.stores()))
                     .append(loop(c, l == null ? null : l.instructions())).append(loop(c, l == null ? null : l.loads()))
                     .append(loop(c, l == null ? null : l.stores())).append("</tr>\n");
@@ -58,16 +60,16 @@ public final class MachineCodeHtml {
         for (List<MachineCode> g : groups.values()) {
             h.append("<div class=\"code-side\">\n");
             for (MachineCode c : g) {
-                h.append("<div><h4>").append(HtmlReport.esc(c.variant()));
-                if (!c.params().isEmpty()) h.append(" ").append(HtmlReport.esc(ResultsText.params(c.params())));
-                h.append(" <code>").append(HtmlReport.esc(c.symbol())).append("</code></h4><pre>")
-                        .append(HtmlReport.esc(c.disassembly())).append("</pre></div>\n");
+                h.append("<div><h4>").append(Markup.escape(c.variant()));
+                if (!c.params().isEmpty()) h.append(" ").append(Markup.escape(ResultsText.params(c.params())));
+                h.append(" <code>").append(Markup.escape(c.symbol())).append("</code></h4><pre>")
+                        .append(Markup.escape(c.disassembly())).append("</pre></div>\n");
             }
             h.append("</div>\n");
         }
         Set<String> reasons = new LinkedHashSet<>();
         for (MachineCode c : mine) if (c.reason() != null) reasons.add(c.implementation() + ": " + c.reason());
-        for (String r : reasons) h.append("<p class=\"note\">").append(HtmlReport.esc(r)).append("</p>\n");
+        for (String r : reasons) h.append("<p class=\"note\">").append(Markup.escape(r)).append("</p>\n");
         h.append("</details>\n");
         return h.toString();
     }

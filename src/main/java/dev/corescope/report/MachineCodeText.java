@@ -51,8 +51,42 @@ public final class MachineCodeText {
         }
         Set<String> reasons = new LinkedHashSet<>();
         for (MachineCode c : mine) if (c.reason() != null) reasons.add(c.implementation() + ": " + c.reason());
+        if (shown.stream().anyMatch(c -> c.implementation().equals("java"))) reasons.add(JAVA_SOURCE);
         d.notes(List.copyOf(reasons));
         return d;
+    }
+
+    /** Where the {@code java} counts come from, said once under the table. */
+    static final String JAVA_SOURCE = "java: C2's code of each method as HotSpot printed it through hsdis "
+            + "(-XX:CompileCommand=print), compiled on its own (dontinline) in a short JMH run of the family's benchmark in one JVM; "
+            + "in the measured forks C2 inlines it into JMH's loop, so they ran this code inside a bigger function. Its bytes are "
+            + "the nmethod's main code: entry barrier, slow paths and uncommon traps included";
+
+    /**
+     * Every disassembly of {@code family}'s measured functions, variant by variant, each C twin
+     * followed by the same variant's Java method (C2's code, where hsdis printed it), each headed
+     * by its counts; {@code ""} when the file has none.
+     */
+    public static String disassemblies(List<MachineCode> code, String family) {
+        Map<String, List<MachineCode>> byVariant = new LinkedHashMap<>();
+        for (MachineCode c : code) {
+            if (family.equals(c.benchmark()) && c.disassembly() != null) byVariant.computeIfAbsent(c.variant(), k -> new ArrayList<>()).add(c);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (List<MachineCode> v : byVariant.values()) {
+            List<MachineCode> ordered = new ArrayList<>(v.stream().filter(c -> !c.implementation().equals("java")).toList());
+            ordered.addAll(v.stream().filter(c -> c.implementation().equals("java")).toList());
+            for (MachineCode c : ordered) {
+                String p = params(c.params());
+                sb.append(String.format(Locale.ROOT, "%s%s: %s %s (%s; %s bytes, %s instructions, loop: %s)%n", c.variant(),
+                        p.isEmpty() ? "" : " " + p, c.implementation().equals("java") ? "Java, C2's code of" : "C,", c.symbol(),
+                        c.implementation().equals("java") ? "-XX:CompileCommand=print through hsdis" : "objdump -d",
+                        cell(c.bytes()), cell(c.instructions()), c.hotLoop() == null ? "none" : c.hotLoop().kind() + ", "
+                                + c.hotLoop().instructions() + " instructions"));
+                sb.append(c.disassembly().stripTrailing()).append("\n\n");
+            }
+        }
+        return sb.toString();
     }
 
     private static TextTable deltas(List<MachineCode> shown, String family) {

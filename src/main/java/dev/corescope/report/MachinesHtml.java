@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.text.Markup;
+
 import java.util.List;
 
 /**
@@ -30,7 +32,7 @@ final class MachinesHtml {
             h.append("<table>\n<tr><th>relation</th><th>impl</th><th>A p50 ns</th><th>A p99 ns</th><th>A pairs</th>"
                     + "<th>B p50 ns</th><th>B p99 ns</th><th>B pairs</th><th>B/A p50</th></tr>\n");
             for (MachineComparison.LatencyRow r : c.c2c()) {
-                h.append("<tr><td>").append(esc(r.relation().replace('_', ' '))).append("</td><td>").append(esc(r.implementation())).append("</td>");
+                h.append("<tr><td>").append(Markup.escape(r.relation().replace('_', ' '))).append("</td><td>").append(Markup.escape(r.implementation())).append("</td>");
                 cell(h, MachineComparison.ns(r.aP50Ns()));
                 cell(h, MachineComparison.ns(r.aP99Ns()));
                 cell(h, r.aPairs() == null ? "-" : "" + r.aPairs());
@@ -52,8 +54,8 @@ final class MachinesHtml {
         } else {
             h.append("<table>\n<tr><th>claim</th><th>A</th><th>B</th><th></th></tr>\n");
             for (MachineComparison.ClaimRow r : c.claims()) {
-                h.append("<tr><td>").append(esc(r.claim())).append("</td><td>").append(esc(dash(r.a()))).append("</td><td>")
-                        .append(esc(dash(r.b()))).append("</td><td>").append(r.same() ? "same" : "differs").append("</td></tr>\n");
+                h.append("<tr><td>").append(Markup.escape(r.claim())).append("</td><td>").append(Markup.escape(dash(r.a()))).append("</td><td>")
+                        .append(Markup.escape(dash(r.b()))).append("</td><td>").append(r.same() ? "same" : "differs").append("</td></tr>\n");
             }
             h.append("</table>\n");
         }
@@ -61,29 +63,24 @@ final class MachinesHtml {
     }
 
     private static void picture(StringBuilder h, String title, String machine, ResultsFile f) {
-        h.append("<figure class=\"topology\" style=\"flex:1;min-width:320px\"><figcaption>").append(esc(title)).append(": ").append(esc(machine)).append("</figcaption>");
-        if (f.topology() != null && f.topology().svg() != null) h.append(HtmlReport.safeSvg(f.topology().svg(), "topology picture"));
-        else h.append("<p class=\"note\">No topology picture in this file.</p>");
+        h.append("<figure class=\"topology\" style=\"flex:1;min-width:320px\"><figcaption>").append(Markup.escape(title)).append(": ").append(Markup.escape(machine)).append("</figcaption>");
+        h.append(MachineHtml.picture(f.topology()).orElse("<p class=\"note\">No topology picture in this file.</p>"));
         h.append("</figure>\n");
     }
 
     private static void rows(StringBuilder h, List<MachineComparison.Row> rows) {
         h.append("<table>\n<tr><th></th><th>A</th><th>B</th></tr>\n");
         for (MachineComparison.Row r : rows) {
-            h.append("<tr><td>").append(esc(r.what())).append("</td><td>").append(esc(dash(r.a()))).append("</td><td>").append(esc(dash(r.b()))).append("</td></tr>\n");
+            h.append("<tr><td>").append(Markup.escape(r.what())).append("</td><td>").append(Markup.escape(dash(r.a()))).append("</td><td>").append(Markup.escape(dash(r.b()))).append("</td></tr>\n");
         }
         h.append("</table>\n");
     }
 
     private static void cell(StringBuilder h, String s) {
-        h.append("<td class=\"num\">").append(esc(s)).append("</td>");
+        h.append("<td class=\"num\">").append(Markup.escape(s)).append("</td>");
     }
 
     private static String dash(String s) {
         return s == null ? "-" : s;
-    }
-
-    private static String esc(String s) {
-        return HtmlReport.esc(s);
     }
 }

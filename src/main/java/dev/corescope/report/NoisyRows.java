@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import static dev.corescope.report.HtmlReport.esc;
+import static dev.corescope.text.Markup.escape;
 
 /**
  * Rows whose error is more than {@link #FRACTION} of their score, each with the likely cause
@@ -66,10 +66,10 @@ final class NoisyRows {
                 .append("<div class=\"scroll\"><table class=\"noisy\">\n<tr><th>row</th><th>params</th><th>score</th><th>error</th><th>likely cause</th></tr>\n");
         for (Noisy n : noisy) {
             Result r = n.row();
-            h.append("<tr class=\"noisy\"><td>").append(esc(r.benchmark() + " " + r.variant() + " " + r.implementation() + " " + r.metric()))
-                    .append("</td><td class=\"mono\">").append(esc(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
-                    .append(esc(ResultsText.number(r.score()) + " " + r.unit())).append("</td><td class=\"num\">&plusmn; ")
-                    .append(esc(String.format(Locale.ROOT, "%.0f%%", n.fraction() * 100))).append("</td><td>").append(esc(n.cause()))
+            h.append("<tr class=\"noisy\"><td>").append(escape(r.benchmark() + " " + r.variant() + " " + r.implementation() + " " + r.metric()))
+                    .append("</td><td class=\"mono\">").append(escape(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
+                    .append(escape(ResultsText.number(r.score()) + " " + r.unit())).append("</td><td class=\"num\">&plusmn; ")
+                    .append(escape(String.format(Locale.ROOT, "%.0f%%", n.fraction() * 100))).append("</td><td>").append(escape(n.cause()))
                     .append("</td></tr>\n");
         }
         h.append("</table></div>\n</details>\n");

@@ -422,17 +422,38 @@ public final class SeedVerdicts {
 
     // ---------------------------------------------------------------- text
 
-    /** The legend of the finding words, one line each, for the first place they are used. */
-    public static final List<String> LEGEND = List.of(
-            Finding.SUPPORTS.words() + ": the 99.9% interval excludes zero in the claimed direction and reaches the claimed size "
-                    + "(within a factor of 2)",
-            Finding.SUPPORTS_SMALLER.words() + " / larger than claimed: the direction holds, the size is off by more than a factor of 2",
-            Finding.CONTRADICTS.words() + ": the interval excludes zero in the opposite direction, or excludes every effect of half "
-                    + "the claimed size",
-            Finding.INCONCLUSIVE.words() + ": the interval holds both zero and the claimed size (the runs needed are given)",
-            Finding.NOT_TESTABLE.words() + ": the claim cannot be measured on this machine or in this file (the reason is given)",
-            "tables below: \"significant\" there is a row-level test of one row's iterations (run-to-run noise not in it); "
-                    + "the findings above take runs as the unit and test the claim");
+    /**
+     * One entry of the legend: the words as the reports print them, what they mean, and the
+     * findings they stand for (none for an entry about the tables).
+     */
+    public record Term(String words, String meaning, List<Finding> findings) {
+        public Term {
+            findings = List.copyOf(findings);
+        }
+
+        /** {@code words: meaning}, one legend line. */
+        public String line() {
+            return words + ": " + meaning;
+        }
+    }
+
+    /** The legend of the finding words, as data (the page lists it; text prints {@link #LEGEND}). */
+    public static final List<Term> TERMS = List.of(
+            new Term(Finding.SUPPORTS.words(), "the 99.9% interval excludes zero in the claimed direction and reaches the claimed size "
+                    + "(within a factor of 2)", List.of(Finding.SUPPORTS)),
+            new Term(Finding.SUPPORTS_SMALLER.words() + " / larger than claimed", "the direction holds, the size is off by more than a factor of 2",
+                    List.of(Finding.SUPPORTS_SMALLER, Finding.SUPPORTS_LARGER)),
+            new Term(Finding.CONTRADICTS.words(), "the interval excludes zero in the opposite direction, or excludes every effect of half "
+                    + "the claimed size", List.of(Finding.CONTRADICTS)),
+            new Term(Finding.INCONCLUSIVE.words(), "the interval holds both zero and the claimed size (the runs needed are given)",
+                    List.of(Finding.INCONCLUSIVE)),
+            new Term(Finding.NOT_TESTABLE.words(), "the claim cannot be measured on this machine or in this file (the reason is given)",
+                    List.of(Finding.NOT_TESTABLE)),
+            new Term("tables below", "\"significant\" there is a row-level test of one row's iterations (run-to-run noise not in it); "
+                    + "the findings above take runs as the unit and test the claim", List.of()));
+
+    /** The legend of the finding words, one line each ({@link Term#line()}), for the first place they are used. */
+    public static final List<String> LEGEND = TERMS.stream().map(Term::line).toList();
 
     /** The verdicts as text wrapped to {@code width}: a heading, the legend, then per seed its summary and claims. */
     public static String text(List<Verdict> verdicts, int width) {

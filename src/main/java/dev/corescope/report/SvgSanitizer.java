@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.text.Markup;
+import dev.corescope.text.Shorten;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -57,6 +59,30 @@ public final class SvgSanitizer {
     }
 
     /**
+     * An SVG picture as an element of a page, rebuilt by {@link #sanitize} (only drawing
+     * elements and presentation attributes): anything else is left out with a note, and a
+     * picture that is not well-formed SVG is replaced by a note. {@code what} names it in the notes.
+     */
+    static String embed(String svg, String what) {
+        try {
+            Result r = sanitize(inline(svg));
+            if (r.removed() == 0) return r.svg();
+            return r.svg() + "<p class=\"note\">" + r.removed() + " part" + (r.removed() == 1 ? "" : "s")
+                    + " of this " + Markup.escape(what) + " that are not plain drawing (scripts, links, event handlers, styles) were left out.</p>";
+        } catch (IllegalArgumentException e) {
+            return "<p class=\"note\">The " + Markup.escape(what) + " in this file cannot be shown: " + Markup.escape(Shorten.end(e.getMessage(), 120)) + "</p>";
+        }
+    }
+
+    /** An SVG document as an element of the page: without an XML declaration or doctype. */
+    static String inline(String svg) {
+        String s = svg.strip();
+        if (s.startsWith("<?xml")) s = s.substring(s.indexOf("?>") + 2).strip();
+        if (s.startsWith("<!DOCTYPE")) s = s.substring(s.indexOf('>') + 1).strip();
+        return s;
+    }
+
+    /**
      * {@code svg} rebuilt from the allow-list; throws {@link IllegalArgumentException} when it is
      * not a well-formed SVG document (then nothing of it should be shown).
      */
@@ -104,7 +130,7 @@ public final class SvgSanitizer {
             Attr a = (Attr) attrs.item(i);
             if (XMLConstants.XMLNS_ATTRIBUTE_NS_URI.equals(a.getNamespaceURI())) continue;
             if (a.getNamespaceURI() == null && ATTRIBUTES.contains(a.getLocalName()) && safeValue(a.getValue())) {
-                out.append(' ').append(a.getLocalName()).append("=\"").append(HtmlReport.esc(a.getValue())).append('"');
+                out.append(' ').append(a.getLocalName()).append("=\"").append(Markup.escape(a.getValue())).append('"');
             } else {
                 removed[0]++;
             }
@@ -120,7 +146,7 @@ public final class SvgSanitizer {
                         removed[0]++;
                     }
                 }
-                case Node.TEXT_NODE, Node.CDATA_SECTION_NODE -> out.append(HtmlReport.esc(c.getNodeValue()));
+                case Node.TEXT_NODE, Node.CDATA_SECTION_NODE -> out.append(Markup.escape(c.getNodeValue()));
                 default -> {
                     // comments and processing instructions: not part of the picture
                 }

@@ -3,7 +3,7 @@ package dev.corescope.report;
 import java.util.List;
 import java.util.Locale;
 
-import static dev.corescope.report.HtmlReport.esc;
+import static dev.corescope.text.Markup.escape;
 
 /**
  * The parts of the report page that answer before they show: the seeds' verdicts at the top,
@@ -29,19 +29,18 @@ final class VerdictsHtml {
     /** The verdicts of {@code file} (the page's file number {@code index}), or nothing when it holds no seed's family. */
     static void section(StringBuilder h, String title, List<SeedVerdicts.Verdict> verdicts, int index) {
         if (verdicts.isEmpty()) return;
-        h.append("<section id=\"verdicts\">\n<h2>").append(esc(title)).append("</h2>\n");
+        h.append("<section id=\"verdicts\">\n<h2>").append(escape(title)).append("</h2>\n");
         h.append("<p class=\"note\">One line per seed, then each of its claims tested against this run: the measured effect "
                 + "with its 99.9% interval (runs, i.e. JMH forks, as the unit) against zero and against the claimed size. "
                 + "The words (docs/verdicts.md):</p>\n<dl class=\"legend\">\n");
-        for (String l : SeedVerdicts.LEGEND) {
-            int colon = l.indexOf(": ");
-            h.append("<dt>").append(esc(l.substring(0, colon))).append("</dt><dd>").append(esc(l.substring(colon + 2))).append("</dd>\n");
+        for (SeedVerdicts.Term t : SeedVerdicts.TERMS) {
+            h.append("<dt>").append(escape(t.words())).append("</dt><dd>").append(escape(t.meaning())).append("</dd>\n");
         }
         h.append("</dl>\n<ul class=\"verdicts\">\n");
         for (SeedVerdicts.Verdict v : verdicts) {
             h.append("<li class=\"").append(cssClass(v.word())).append("\"><a href=\"#file-").append(index).append('-')
-                    .append(esc(v.family())).append("\">").append(esc(v.family())).append("</a> (").append(esc(v.seed())).append("): ")
-                    .append("<span class=\"finding\">").append(esc(v.summary())).append("</span>");
+                    .append(escape(v.family())).append("\">").append(escape(v.family())).append("</a> (").append(escape(v.seed())).append("): ")
+                    .append("<span class=\"finding\">").append(escape(v.summary())).append("</span>");
             claims(h, v);
             h.append("</li>\n");
         }
@@ -51,14 +50,14 @@ final class VerdictsHtml {
     private static void claims(StringBuilder h, SeedVerdicts.Verdict v) {
         h.append("<ul class=\"claims\">");
         for (ClaimResult r : v.claims()) {
-            h.append("<li class=\"").append(cssClass(r.finding().words())).append("\">").append(esc(r.quantity()))
-                    .append(" (claimed ").append(esc(r.claimed())).append("): <span class=\"finding\">")
-                    .append(esc(r.finding().words())).append("</span>");
+            h.append("<li class=\"").append(cssClass(r.finding().words())).append("\">").append(escape(r.quantity()))
+                    .append(" (claimed ").append(escape(r.claimed())).append("): <span class=\"finding\">")
+                    .append(escape(r.finding().words())).append("</span>");
             String m = SeedVerdicts.measuredText(r);
-            if (!m.isEmpty()) h.append(". Measured ").append(esc(m));
-            h.append("<div>Claim: &ldquo;").append(esc(r.claim())).append("&rdquo;")
-                    .append(r.conditions() == null ? "" : " (" + esc(r.conditions()) + ")").append("</div>");
-            if (r.reason() != null && !r.reason().isEmpty()) h.append("<div>Why: ").append(esc(r.reason())).append("</div>");
+            if (!m.isEmpty()) h.append(". Measured ").append(escape(m));
+            h.append("<div>Claim: &ldquo;").append(escape(r.claim())).append("&rdquo;")
+                    .append(r.conditions() == null ? "" : " (" + escape(r.conditions()) + ")").append("</div>");
+            if (r.reason() != null && !r.reason().isEmpty()) h.append("<div>Why: ").append(escape(r.reason())).append("</div>");
             h.append("</li>");
         }
         h.append("</ul>");
@@ -69,7 +68,7 @@ final class VerdictsHtml {
         for (SeedVerdicts.Verdict v : verdicts) {
             if (!v.family().equals(family)) continue;
             h.append("<div class=\"verdict-family ").append(cssClass(v.word())).append("\"><b>Verdict:</b> ")
-                    .append(esc(v.summary())).append(". <span class=\"verdicts\">");
+                    .append(escape(v.summary())).append(". <span class=\"verdicts\">");
             claims(h, v);
             h.append("</span></div>\n");
         }
@@ -83,11 +82,11 @@ final class VerdictsHtml {
         for (int i = 0; i < inputs.size(); i++) {
             ResultsFile f = inputs.get(i).file();
             int n = i + 1;
-            h.append("<li><a href=\"#file-").append(n).append("\">").append(esc(inputs.get(i).name())).append("</a>\n<ol>");
+            h.append("<li><a href=\"#file-").append(n).append("\">").append(escape(inputs.get(i).name())).append("</a>\n<ol>");
             h.append("<li><a href=\"#file-").append(n).append("-machine\">Machine</a></li>");
             if (!NoisyRows.of(f).isEmpty()) h.append("<li><a href=\"#file-").append(n).append("-noisy\">Noisy rows</a></li>");
             f.results().stream().map(Result::benchmark).distinct().forEach(fam -> h.append("<li><a href=\"#file-").append(n).append('-')
-                    .append(esc(fam)).append("\">").append(esc(fam)).append("</a></li>"));
+                    .append(escape(fam)).append("\">").append(escape(fam)).append("</a></li>"));
             if (!f.layouts().isEmpty()) h.append("<li><a href=\"#file-").append(n).append("-layouts\">Memory layouts</a></li>");
             if (!f.counters().isEmpty()) h.append("<li><a href=\"#file-").append(n).append("-counters\">Counters</a></li>");
             h.append("</ol></li>\n");

@@ -8,8 +8,10 @@ import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,6 +79,18 @@ public final class HwlocXmlReader {
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage());
         }
+    }
+
+    /**
+     * Reads hwloc XML held in a string (the topology a results file saved); {@code name} names
+     * it in the reasons, with the protections of the class comment.
+     *
+     * @throws IllegalArgumentException {@code NAME: why}, as {@link #read(Path)}
+     */
+    public static Topology read(String xml, String name) {
+        if (xml.length() > MAX_BYTES) throw new IllegalArgumentException(name + ": larger than " + (MAX_BYTES >> 20) + " MiB, not an hwloc XML topology");
+        Element root = parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), name);
+        return new Interpreter(name).topology(root);
     }
 
     /** The element tree of a document, with the protections of the class comment. */

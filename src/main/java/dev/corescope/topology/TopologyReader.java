@@ -1,8 +1,8 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
-import dev.corescope.sys.Threads;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Threads;
 import dev.corescope.topology.proc.CgroupCpuset;
 import dev.corescope.topology.proc.CpuInfo;
 import dev.corescope.topology.proc.SysfsReader;

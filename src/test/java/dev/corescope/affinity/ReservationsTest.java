@@ -257,7 +257,7 @@ class ReservationsTest {
         LockDirectory.Opened d = LockDirectory.open(def);
         int mode = (Integer) Files.getAttribute(def, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
         assertEquals("1777", LockDirectory.octal(mode), "sticky and open to every user");
-        dev.corescope.sys.Flock.close(d.fd());
+        dev.corescope.sys.internal.Flock.close(d.fd());
     }
 
     @Test
@@ -650,6 +650,56 @@ class ReservationsTest {
             for (Process p : kids) {
                 p.getOutputStream().close();
                 if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            }
+        }
+    }
+
+    /**
+     * Reserving and releasing a CPU allocates the {@link Reservation} and nothing per call (the
+     * check after each lock used to read the lock file's attributes through {@code /proc}: about
+     * 1.1 KB a pair). Measured in a forked JVM with {@code -Xbatch}, C2 only and warm-up rounds,
+     * so the figure does not depend on when the JIT compiles (as ThreadAffinityTest does).
+     */
+    @Test
+    void reserveAndReleaseAllocateLittleMoreThanTheReservation() throws Exception {
+        Path locks = Files.createDirectories(tmp.resolve("locks"));
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-Xbatch", "-XX:-TieredCompilation", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), ReserveAllocationProbe.class.getName(), locks.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the probe did not finish");
+        assertEquals(0, p.exitValue(), out);
+        assumeTrue(!out.startsWith("unsupported"), out);
+        long bytes = Long.parseLong(out.lines().reduce((a, b) -> b).orElseThrow());
+        assertTrue(bytes < 20_000L * 128, bytes + " bytes allocated by 20 000 reserve+release pairs (at most 128 each expected)");
+    }
+
+    /** The forked JVM of {@link #reserveAndReleaseAllocateLittleMoreThanTheReservation}: prints the bytes the measured round allocated. */
+    public static final class ReserveAllocationProbe {
+        public static void main(String[] args) {
+            var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            if (!threads.isThreadAllocatedMemorySupported() || !threads.isThreadAllocatedMemoryEnabled()) {
+                System.out.println("unsupported: no per-thread allocation counter");
+                return;
+            }
+            Topology t = Topology.live();
+            Reservations r = Reservations.of(Path.of(args[0]), t, t.usable());
+            long sum = 0;
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < 20_000; i++) sum += reserveOnce(r);
+            }
+            long id = Thread.currentThread().threadId();
+            long start = threads.getThreadAllocatedBytes(id);
+            for (int i = 0; i < 20_000; i++) sum += reserveOnce(r);
+            long used = threads.getThreadAllocatedBytes(id) - start;
+            System.out.println("cpu sum " + sum);
+            System.out.println(used);
+        }
+
+        private static int reserveOnce(Reservations r) {
+            try (Reservation x = r.reserveAny()) {
+                return x.cpu();
             }
         }
     }

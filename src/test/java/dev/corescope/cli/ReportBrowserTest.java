@@ -125,19 +125,46 @@ class ReportBrowserTest {
      */
     @Test
     void aHostileResultsFileCannotRunScriptInThePage() throws Exception {
-        Path chromium = chromium();
-        assumeTrue(chromium != null, "chromium is not installed (apt-get install -y chromium; .ci/run installs it)");
         var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(ReportCommandTest.fixture("tour-before.json").toFile());
         String svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"50\" onload=\"document.title='pwned-onload'\">"
                 + "<script>document.title='pwned-script'</script>"
                 + "<foreignObject width=\"10\" height=\"10\"><img xmlns=\"http://www.w3.org/1999/xhtml\" src=\"x\" onerror=\"document.title='pwned-img'\"/></foreignObject>"
                 + "<rect width=\"10\" height=\"10\" fill=\"#4a78b5\"/></svg>";
         ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("topology")).put("svg", svg);
+        assertNoScriptRuns(tree, "hostile-picture");
+    }
+
+    /**
+     * A results file's topology model (hwloc XML) with script where hwloc keeps names, in a CDATA
+     * section and as attributes: the page draws the machine from it, and none of it runs.
+     */
+    @Test
+    void aHostileTopologyModelCannotRunScriptInThePage() throws Exception {
+        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(ReportCommandTest.fixture("tour-before.json").toFile());
+        String xml = dev.corescope.topology.HwlocXmlWriter.write(dev.corescope.topology.Topology.read(dev.corescope.topology.Fixtures.root("16amd64-8n2c")));
+        String hostile = xml.replaceFirst("<info name=\"CPUModel\" value=\"[^\"]*\"/>",
+                        "<info name=\"CPUModel\" value=\"&lt;/svg&gt;&lt;/figure&gt;&lt;script&gt;document.title='pwned-model'&lt;/script&gt;&lt;img src=x onerror=document.title='pwned-img'&gt;\"/>")
+                .replaceFirst("<object type=\"Package\"", "<object onload=\"document.title='pwned-onload'\" type=\"Package\"")
+                .replaceFirst("<info name=\"Backend\" value=\"Linux\"/>", "<info name=\"Backend\" value=\"Linux\"/><![CDATA[<script>document.title='pwned-cdata'</script>]]>");
+        assertTrue(hostile.contains("pwned-model") && hostile.contains("pwned-onload") && hostile.contains("pwned-cdata"), "every hostile part went in");
+        var topology = (com.fasterxml.jackson.databind.node.ObjectNode) tree.get("topology");
+        topology.remove("svg");
+        topology.put("hwlocXml", hostile);
+        String d = assertNoScriptRuns(tree, "hostile-model");
+        assertEquals(1, count(d, "<figure class=\"topology\""), "the machine is drawn from the model");
+        assertTrue(count(d, "<text[^>]*>PU ") >= 16, "with every PU of the 16-CPU machine");
+        assertTrue(d.contains("pwned-model"), "the CPU model is shown, as text");
+    }
+
+    /** {@code tree} with a hostile row label too, as a page in Chromium: its title is the page's own and no markup came in. */
+    private String assertNoScriptRuns(com.fasterxml.jackson.databind.node.ObjectNode tree, String name) throws Exception {
+        Path chromium = chromium();
+        assumeTrue(chromium != null, "chromium is not installed (apt-get install -y chromium; .ci/run installs it)");
         var first = (com.fasterxml.jackson.databind.node.ObjectNode) tree.get("results").get(0);
         first.put("variant", "</title><script>document.title='pwned-variant'</script>");
-        Path hostile = dir.resolve("hostile.json");
+        Path hostile = dir.resolve(name + ".json");
         Files.writeString(hostile, Json.MAPPER.writeValueAsString(tree));
-        Path html = dir.resolve("hostile.html");
+        Path html = dir.resolve(name + ".html");
         CliRun.run("report", hostile.toString(), "-o", html.toString()).succeeded();
 
         Browser dom = run(chromium, html, "--dump-dom");
@@ -146,8 +173,9 @@ class ReportBrowserTest {
         assertTrue(title.find(), dom.stdout());
         assertEquals("corescope report: " + hostile, title.group(1), "document.title is the page's own");
         String d = dom.stdout();
-        assertFalse(d.contains("<script") || d.contains("onload=") || d.contains("onerror=") || d.contains("<foreignObject"),
-                "nothing of them is markup: " + d);
+        assertFalse(d.contains("<script") || d.contains("<foreignObject") || d.contains("<img"), "nothing of them is markup: " + d);
+        assertEquals(0, count(d, "<[^>]*\\son(load|error)="), "no event handler on any element: " + d);
+        return d;
     }
 
     /**
@@ -264,7 +292,7 @@ class ReportBrowserTest {
         assertTrue(title.matches("links [0-9]+ broken 0 bad 0 "), title);
         assertTrue(Integer.parseInt(title.split(" ")[1]) >= 10, "the verdicts and the contents link: " + title);
 
-        // A file that holds the family's model carries its notes: they come between the verdict and the table.
+        // A file that holds the family's model carries its notes: in its document, after the verdict.
         Path quick = dir.resolve("timerbase.html");
         CliRun.run("report", ReportCommandTest.fixture("timerbase-quick.json").toString(), "-o", quick.toString()).succeeded();
         String timerbase = Files.readString(quick);
@@ -273,7 +301,8 @@ class ReportBrowserTest {
                 const order = [...sec.children].map(e => e.tagName + '.' + e.className).join(' ');
                 document.title += ' notes ' + sec.querySelectorAll('ul.family-notes li').length + ' | ' + order;
                 """, "390,4000");
-        assertTrue(t.matches("links [0-9]+ broken 0 bad 0 +notes [1-9][0-9]* \\| H3\\. DIV\\.verdict-family [a-z-]+ UL\\.family-notes DIV\\.scroll DIV\\.histograms .*"), t);
+        // the family's document (report.DocHtml) holds its notes, tables and figures, after the verdict
+        assertTrue(t.matches("links [0-9]+ broken 0 bad 0 +notes [1-9][0-9]* \\| H3\\. DIV\\.verdict-family [a-z-]+ DIV\\.doc .*"), t);
     }
 
     /**

@@ -50,6 +50,7 @@ class RunScriptTest {
                 sleep 1
                 printf 'PK\005\006 and ended' >> "$out"
                 echo built >> "$here/builds.log"
+                echo "${CORESCOPE_BUILD_LOCK-}" > "$here/lock-seen"
                 rmdir "$here/building"
                 """);
         fakeJdk = checkout.resolve("jdk");
@@ -191,6 +192,79 @@ class RunScriptTest {
         try (var files = Files.list(checkout)) {
             for (Path f : files.filter(f -> f.getFileName().toString().startsWith("java-args.")).toList()) Files.delete(f);
         }
+    }
+
+    /**
+     * A plain {@code ./mvnw} takes the lock run.sh builds under (issue 23): while something holds
+     * {@code target/.build.lock} it says so and waits, and Maven starts only once the lock is
+     * free; the mvnw that run.sh starts under the lock is told so and does not wait for it. The
+     * real mvnw, in a scratch checkout whose Maven distribution is a script that records its start.
+     */
+    @Test
+    void aPlainMvnwWaitsForTheBuildLockAndTheMvnwOfRunShDoesNot() throws Exception {
+        Path real = checkout.resolve("real");
+        Files.createDirectories(real.resolve(".mvn/wrapper"));
+        Files.createDirectories(real.resolve("target"));
+        Files.copy(Path.of("mvnw").toAbsolutePath(), real.resolve("mvnw"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        Path props = Path.of(".mvn/wrapper/maven-wrapper.properties").toAbsolutePath();
+        Files.copy(props, real.resolve(".mvn/wrapper/maven-wrapper.properties"));
+        String url = Files.readAllLines(props).stream().filter(l -> l.startsWith("distributionUrl="))
+                .findFirst().orElseThrow().substring("distributionUrl=".length()).strip();
+        String main = url.substring(url.lastIndexOf('/') + 1).replaceFirst("\\.zip$", "").replaceFirst("-bin$", "");
+        Path mavenHome = real.resolve("m2/wrapper/dists").resolve(main).resolve(Integer.toHexString(url.hashCode()));
+        Files.createDirectories(mavenHome.resolve("bin"));
+        Path started = real.resolve("maven-started");
+        executable(mavenHome.resolve("bin/mvn"), "#!/bin/sh\necho \"$@\" >> '" + started + "'\n");
+        Path lock = real.resolve("target/.build.lock");
+
+        Process holder = new ProcessBuilder("flock", lock.toString(), "-c", "echo locked; read x").start();
+        try {
+            assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8)).readLine());
+            Process mvnw = mvnw(real, List.of(), "-v");
+            String firstLine = new java.io.BufferedReader(new java.io.InputStreamReader(mvnw.getErrorStream(), StandardCharsets.UTF_8)).readLine();
+            assertTrue(firstLine != null && firstLine.contains("waiting for it to end"), String.valueOf(firstLine));
+            assertTrue(mvnw.isAlive(), "mvnw waits while the lock is held");
+            assertFalse(Files.exists(started), "Maven did not start while the lock was held");
+
+            holder.getOutputStream().close();  // the holder ends: the lock is free
+            assertTrue(mvnw.waitFor(60, TimeUnit.SECONDS), "mvnw did not go on after the lock was freed");
+            assertEquals(0, mvnw.exitValue());
+            assertEquals(List.of("-v"), Files.readAllLines(started));
+        } finally {
+            holder.destroy();
+            holder.waitFor(60, TimeUnit.SECONDS);
+        }
+
+        Process again = new ProcessBuilder("flock", lock.toString(), "-c", "echo locked; read x").start();
+        try {
+            assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(again.getInputStream(), StandardCharsets.UTF_8)).readLine());
+            Process underRunSh = mvnw(real, List.of("CORESCOPE_BUILD_LOCK=" + lock), "-q");
+            String err = finish(underRunSh);
+            assertEquals(0, underRunSh.exitValue(), err);
+            assertFalse(err.contains("waiting"), err);
+            assertEquals(List.of("-v", "-q"), Files.readAllLines(started));
+        } finally {
+            again.getOutputStream().close();
+            again.waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** run.sh tells the mvnw it runs which lock it holds (so that mvnw does not wait for run.sh). */
+    @Test
+    void runShNamesTheLockItHoldsToItsMvnw() throws Exception {
+        Process p = runSh(List.of(), "mask", "1");
+        String err = finish(p);
+        assertEquals(0, p.exitValue(), err);
+        assertEquals(List.of(checkout.resolve("target/.build.lock").toString()), Files.readAllLines(checkout.resolve("lock-seen")));
+    }
+
+    private static Process mvnw(Path dir, List<String> env, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("env", "-u", "CORESCOPE_BUILD_LOCK", "CORESCOPE_MVNW_KEEP_JDK=1",
+                "JAVA_HOME=" + System.getProperty("java.home"), "MAVEN_USER_HOME=" + dir.resolve("m2")));
+        cmd.addAll(env);
+        cmd.add(dir.resolve("mvnw").toString());
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     }
 
     /** The java command line run.sh builds for {@code command} with {@code CORESCOPE_JVM_OPTS=opts}. */

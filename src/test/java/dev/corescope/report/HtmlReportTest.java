@@ -1,5 +1,7 @@
 package dev.corescope.report;
 
+import dev.corescope.topology.HwlocXmlWriter;
+import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -125,7 +127,7 @@ class HtmlReportTest {
 
     @Test
     void anXmlDeclarationIsDroppedWhenAnSvgIsInlined() {
-        assertEquals("<svg/>", HtmlReport.inlineSvg("<?xml version=\"1.0\"?>\n<svg/>"));
+        assertEquals("<svg/>", SvgSanitizer.inline("<?xml version=\"1.0\"?>\n<svg/>"));
     }
 
     static final String HOSTILE_SVG = "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" class=\"topo\" onload=\"document.title='onload'\">"
@@ -170,6 +172,65 @@ class HtmlReportTest {
         }
     }
 
+    // ---- the topology as a model (hwloc XML), drawn at page time ----------------------------
+
+    static ResultsFile withTopologyModel(String hwlocXml) {
+        return file(1, "before").toBuilder().topology(MachineTopology.of("1 package", null, hwlocXml)).build();
+    }
+
+    /** A real machine's saved model with script where hwloc keeps names, and attributes hwloc has not. */
+    static String hostileModel() {
+        String xml = HwlocXmlWriter.write(Topology.read(dev.corescope.topology.Fixtures.root("16amd64-8n2c")));
+        String hostile = xml.replaceFirst("<info name=\"CPUModel\" value=\"[^\"]*\"/>",
+                        "<info name=\"CPUModel\" value=\"&lt;/svg&gt;&lt;script&gt;document.title='model'&lt;/script&gt;\"/>")
+                .replaceFirst("<object type=\"Package\"", "<object onload=\"document.title='onload'\" type=\"Package\"")
+                .replaceFirst("<info name=\"Backend\" value=\"Linux\"/>",
+                        "<info name=\"Backend\" value=\"Linux\"/><![CDATA[</svg><script>document.title='cdata'</script>]]>");
+        assertTrue(hostile.contains("document.title='model'") && hostile.contains("onload=") && hostile.contains("CDATA"), "every hostile part went in");
+        return hostile;
+    }
+
+    @Test
+    void aTopologyModelIsDrawnAtPageTimeAndWhatItNamesStaysText() {
+        String html = render(new HtmlReport.Input("a.json", withTopologyModel(hostileModel())));
+        String lower = html.toLowerCase(java.util.Locale.ROOT);
+        assertEquals(1, count(html, "<figure class=\"topology\" id=\"topology-1\"><figcaption>[^<]*</figcaption><svg "), "the picture is drawn from the model");
+        assertTrue(count(html, "<text[^>]*>PU ") >= 16, "every PU of the 16-CPU machine is drawn");
+        assertFalse(lower.contains("<script") || lower.contains("onload"), html);
+        assertTrue(html.contains("&lt;/svg&gt;&lt;script&gt;document.title=&#39;model&#39;&lt;/script&gt;"), "the CPU model is text in the picture");
+        assertFalse(html.contains("that are not plain drawing"), "corescope's own drawing needs nothing left out");
+    }
+
+    @Test
+    void aTopologyModelWithDeclarationsEntitiesOrNotHwlocsIsNotDrawnAndSaysWhyInOneNote() {
+        String xxe = "<?xml version=\"1.0\"?><!DOCTYPE topology [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>"
+                + "<topology version=\"2.0\"><object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\"><info name=\"CPUModel\" value=\"&x;\"/>"
+                + "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\"/></object></topology>";
+        String laughs = "<?xml version=\"1.0\"?><!DOCTYPE topology [<!ENTITY a \"ha\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]>"
+                + "<topology version=\"2.0\"><object type=\"Machine\" cpuset=\"0x1\"><info name=\"x\" value=\"&b;\"/></object></topology>";
+        String entity = "<topology version=\"2.0\"><object type=\"Machine\" cpuset=\"0x1\">&x;</object></topology>";
+        String svgInstead = "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"document.title='svg'\"><script>alert(1)</script></svg>";
+        String broken = "<topology version=\"2.0\"><object type=\"Machine\" cpuset=\"0x1\"><script>alert(1)</script>";
+        String nested = "<topology version=\"2.0\">" + "<object type=\"Group\">".repeat(200) + "</topology>";
+        for (String bad : List.of(xxe, laughs, entity, svgInstead, broken, nested)) {
+            String html = render(new HtmlReport.Input("a.json", withTopologyModel(bad)));
+            String lower = html.toLowerCase(java.util.Locale.ROOT);
+            assertFalse(lower.contains("<script") || lower.contains("onload"), html);
+            assertFalse(html.contains("root:") || html.contains("hahaha"), "no entity was expanded");
+            assertEquals(1, count(html, "<p class=\"note\">The topology in this file cannot be drawn: the file&#39;s topology \\(hwloc XML\\): [^<\n]+</p>"), html);
+            assertEquals(0, count(html, "<svg[^>]*class=\"topology"), "no picture");
+        }
+    }
+
+    @Test
+    void aFileOfBothKindsIsDrawnFromTheModelNotFromTheSavedPicture() {
+        ResultsFile both = file(1, "before").toBuilder().topology(new MachineTopology("1 package", HOSTILE_SVG, null, null,
+                HwlocXmlWriter.write(Topology.read(dev.corescope.topology.Fixtures.root("16amd64-8n2c"))))).build();
+        String html = render(new HtmlReport.Input("a.json", both));
+        assertEquals(0, count(html, "class=\"topo\""), "the saved picture is not used when the model is there");
+        assertTrue(count(html, "<text[^>]*>PU ") >= 16, html);
+    }
+
     @Test
     void thePageForbidsEveryScriptWithAContentSecurityPolicy() {
         String html = render(new HtmlReport.Input("a.json", file(2.5, "before")));
@@ -180,7 +241,7 @@ class HtmlReportTest {
     @Test
     void corescopesOwnTopologyPictureSurvivesTheSanitiserUnchangedInContent() throws Exception {
         ResultsFile tour = Json.readResults(java.nio.file.Path.of("src/test/resources/results/tour-before.json"));
-        SvgSanitizer.Result r = SvgSanitizer.sanitize(HtmlReport.inlineSvg(tour.topology().svg()));
+        SvgSanitizer.Result r = SvgSanitizer.sanitize(SvgSanitizer.inline(tour.topology().svg()));
         assertEquals(0, r.removed(), "nothing of corescope's own picture is dropped");
         assertEquals(count(tour.topology().svg(), "<(rect|text|line|pattern)\\b"), count(r.svg(), "<(rect|text|line|pattern)\\b"));
     }
@@ -229,7 +290,7 @@ class HtmlReportTest {
         for (int buckets : new int[] {3, 15, 40, 200, 1000}) {
             for (int bucketNs : new int[] {1, 20, 500, 100_000}) {
                 double bucketPx = 320.0 / buckets;
-                int step = BeforeAfterHtml.labelStep(buckets, bucketPx, (long) buckets * bucketNs);
+                int step = Histogram.labelStep(buckets, bucketPx, (long) buckets * bucketNs);
                 double widest = String.valueOf((long) buckets * bucketNs).length() * BeforeAfterHtml.CHAR_PX;
                 assertTrue(step * bucketPx >= widest + 4, buckets + " buckets of " + bucketNs + " ns: step " + step);
             }

@@ -12,6 +12,7 @@ import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.topology.CpuPair;
+import dev.corescope.topology.Placement;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
 import org.openjdk.jmh.results.RunResult;
@@ -56,7 +57,7 @@ public final class C2cFamily implements BenchFamily {
         return "seed 002: core-to-core latency, one cache line ping-ponged between every pair of CPUs (Java and C)";
     }
 
-    /** One ordered pair's figures: Java always, C when the twin ran on it; {@code relation} a {@link Relation#key()}, null in older files. */
+    /** One ordered pair's figures: Java always, C when the twin ran on it; {@code relation} a {@link PairClasses#key}, null in older files. */
     record Pair(int from, int to, SampleStats java, SampleStats nativeTwin, String relation) {
         Pair(int from, int to, SampleStats java, SampleStats nativeTwin) {
             this(from, to, java, nativeTwin, null);
@@ -84,7 +85,7 @@ public final class C2cFamily implements BenchFamily {
     /** What a run on {@code cpus} of {@code topology} will measure ({@code bench c2c --plan}). */
     public C2cPlan plan(Topology topology, CpuMask cpus, dev.corescope.bench.RunSize size) {
         CpuMask usable = cpus.resize(topology.nbits()).and(topology.usable());
-        return C2cPlan.of(new Relation.Index(topology), usable.toArray(), full, size, C2cTwins.unavailableReason().isEmpty());
+        return C2cPlan.of(new PairClasses(topology), usable.toArray(), full, size, C2cTwins.unavailableReason().isEmpty());
     }
 
     @Override
@@ -105,7 +106,7 @@ public final class C2cFamily implements BenchFamily {
         MachineLoad.busyNote(Path.of("/"), topology.online().weight()).ifPresent(notes::add);
         Optional<String> noTwin = sampler == C2cSweep.LIVE ? C2cTwins.unavailableReason() : Optional.empty();
         noTwin.ifPresent(r -> notes.add("C twin not run: " + r));
-        Relation.Index index = new Relation.Index(topology);
+        PairClasses index = new PairClasses(topology);
         C2cPlan plan = C2cPlan.of(index, cpus, full, context.size(), noTwin.isEmpty());
         notes.add(plan.line());
 
@@ -119,9 +120,9 @@ public final class C2cFamily implements BenchFamily {
 
         C2cSweep sweep = new C2cSweep(plan, index, sampler, context.progress());
         List<Pair> pairs = new ArrayList<>();
-        for (C2cSweep.Measured m : sweep.run()) pairs.add(new Pair(m.from(), m.to(), m.java(), m.nativeTwin(), m.relation().key()));
+        for (C2cSweep.Measured m : sweep.run()) pairs.add(new Pair(m.from(), m.to(), m.java(), m.nativeTwin(), PairClasses.key(m.relation())));
         if (!sweep.asymmetric.isEmpty()) {
-            notes.add("both directions measured for " + sweep.asymmetric.stream().sorted().map(Relation::words).toList()
+            notes.add("both directions measured for " + sweep.asymmetric.stream().sorted().map(Placement::words).toList()
                     + ": their first pair's two directions disagreed");
         }
 

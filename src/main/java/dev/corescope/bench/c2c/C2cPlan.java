@@ -1,6 +1,7 @@
 package dev.corescope.bench.c2c;
 
 import dev.corescope.bench.RunSize;
+import dev.corescope.topology.Placement;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -12,7 +13,7 @@ import java.util.Map;
  * What a {@code bench c2c} run will measure and about how long it takes, known before it starts
  * ({@code bench c2c --plan} prints it for this machine or a {@code --root} tree).
  *
- * <p><b>By relation</b> (the default): every class of pair the CPUs offer ({@link Relation}:
+ * <p><b>By relation</b> (the default): every class of pair the CPUs offer ({@link Placement}:
  * same core, same L2, same L3, other L3, other NUMA node, other package) with up to
  * {@link #REPRESENTATIVES} representative pairs each, in Java and in C. <b>Full</b>
  * ({@code --full}): besides those, every other pair of the matrix once, in Java. Either way a
@@ -33,8 +34,8 @@ import java.util.Map;
  * @param nativeTwin      whether the C twin runs
  * @param jmhSeconds      about how long the JMH cross-check takes
  */
-public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation, List<int[]>> representatives,
-                      Map<Relation, Long> pairsInClass, boolean nativeTwin, double jmhSeconds) {
+public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Placement, List<int[]>> representatives,
+                      Map<Placement, Long> pairsInClass, boolean nativeTwin, double jmhSeconds) {
 
     /** Representative pairs per class. */
     public static final int REPRESENTATIVES = 3;
@@ -64,7 +65,7 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
     }
 
     /** A typical one-way latency for each class, in ns, for the estimate only (x86 servers; a VM may be slower). */
-    public static double assumedNs(Relation r) {
+    public static double assumedNs(Placement r) {
         return switch (r) {
             case SAME_CORE -> 15;
             case SAME_L2 -> 30;
@@ -75,8 +76,8 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
         };
     }
 
-    public static C2cPlan of(Relation.Index index, int[] cpus, boolean full, RunSize size, boolean nativeTwin) {
-        Map<Relation, List<int[]>> reps = cpus.length < 2 ? Map.of() : index.representatives(cpus, REPRESENTATIVES);
+    public static C2cPlan of(PairClasses index, int[] cpus, boolean full, RunSize size, boolean nativeTwin) {
+        Map<Placement, List<int[]>> reps = cpus.length < 2 ? Map.of() : index.representatives(cpus, REPRESENTATIVES);
         var jmh = size.pick(dev.corescope.bench.Jmh.Settings.SMOKE, dev.corescope.bench.Jmh.Settings.QUICK, dev.corescope.bench.Jmh.Settings.FULL);
         // each fork: a JVM start (~1.5 s) plus its iterations; 0 forks run in this JVM
         double jmhSeconds = Math.max(1, jmh.forks()) * (1.5 * Math.min(1, jmh.forks())
@@ -85,13 +86,13 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
     }
 
     /** Unordered pairs per class: n(n-1)/2 look-ups in the index. */
-    static Map<Relation, Long> count(Relation.Index index, int[] cpus) {
-        long[] n = new long[Relation.values().length];
+    static Map<Placement, Long> count(PairClasses index, int[] cpus) {
+        long[] n = new long[Placement.values().length];
         for (int i = 0; i < cpus.length; i++) {
             for (int j = i + 1; j < cpus.length; j++) n[index.of(cpus[i], cpus[j]).ordinal()]++;
         }
-        Map<Relation, Long> out = new EnumMap<>(Relation.class);
-        for (Relation r : Relation.values()) if (n[r.ordinal()] > 0) out.put(r, n[r.ordinal()]);
+        Map<Placement, Long> out = new EnumMap<>(Placement.class);
+        for (Placement r : Placement.values()) if (n[r.ordinal()] > 0) out.put(r, n[r.ordinal()]);
         return out;
     }
 
@@ -123,7 +124,7 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
     /** The estimate in seconds, from every pair at {@code min} samples one way to every pair at {@code max} both ways. */
     public double[] seconds() {
         double lo = 0, hi = 0;
-        for (Map.Entry<Relation, List<int[]>> e : representatives.entrySet()) {
+        for (Map.Entry<Placement, List<int[]>> e : representatives.entrySet()) {
             double ns = assumedNs(e.getKey());
             long reps = e.getValue().size();
             long javaPairs = full ? pairsInClass.getOrDefault(e.getKey(), 0L) : reps;
@@ -131,25 +132,25 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
             lo += measure(javaPairs + 1 + (nativeTwin ? cPairs + 1 : 0), sampling.min(), ns);
             hi += measure(2 * (javaPairs + cPairs), sampling.max(), ns);
         }
-        double warm = 6.0 * 100 * ROUND_TRIPS * 2 * assumedNs(Relation.SAME_L3) / 1e9;
+        double warm = 6.0 * 100 * ROUND_TRIPS * 2 * assumedNs(Placement.SAME_L3) / 1e9;
         return new double[]{lo + warm, hi + warm};
     }
 
     /** Every measured pair one way at {@code max} samples: what a run costs when no pair is tight before nviennot's sample count. */
     public double secondsOneWayAtMax() {
         double t = 0;
-        for (Map.Entry<Relation, List<int[]>> e : representatives.entrySet()) {
+        for (Map.Entry<Placement, List<int[]>> e : representatives.entrySet()) {
             long reps = e.getValue().size();
             long javaPairs = full ? pairsInClass.getOrDefault(e.getKey(), 0L) : reps;
             t += measure(javaPairs + 1 + (nativeTwin ? reps + 1 : 0), sampling.max(), assumedNs(e.getKey()));
         }
-        return t + 6.0 * 100 * ROUND_TRIPS * 2 * assumedNs(Relation.SAME_L3) / 1e9;
+        return t + 6.0 * 100 * ROUND_TRIPS * 2 * assumedNs(Placement.SAME_L3) / 1e9;
     }
 
     /** nviennot/core-to-core-latency's defaults on these CPUs: every unordered pair once, 300 samples, one implementation. */
     public double nviennotSeconds() {
         double s = 0;
-        for (Map.Entry<Relation, Long> e : pairsInClass.entrySet()) s += measure(e.getValue(), NVIENNOT_SAMPLES - 1, assumedNs(e.getKey()));
+        for (Map.Entry<Placement, Long> e : pairsInClass.entrySet()) s += measure(e.getValue(), NVIENNOT_SAMPLES - 1, assumedNs(e.getKey()));
         return s;
     }
 
@@ -181,7 +182,7 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Relation,
         out.append('\n');
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[]{"relation", "pairs", "measured", "representatives", "assumed ns"});
-        for (Relation r : Relation.values()) {
+        for (Placement r : Placement.values()) {
             long inClass = pairsInClass.getOrDefault(r, 0L);
             List<int[]> reps = representatives.getOrDefault(r, List.of());
             if (inClass == 0 && reps.isEmpty()) continue;

@@ -2,6 +2,7 @@ package dev.corescope.bench.c2c;
 
 import dev.corescope.bench.Progress;
 import dev.corescope.bench.SampleStats;
+import dev.corescope.topology.Placement;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,19 +31,19 @@ final class C2cSweep {
             : PingPong.run(from, to, roundTrips, samples);
 
     /** One measured ordered pair; {@code nativeTwin} null where C did not run. */
-    record Measured(int from, int to, Relation relation, SampleStats java, SampleStats nativeTwin) {
+    record Measured(int from, int to, Placement relation, SampleStats java, SampleStats nativeTwin) {
     }
 
     private final C2cPlan plan;
-    private final Relation.Index index;
+    private final PairClasses index;
     private final Sampler sampler;
     private final Progress progress;
     /** Samples taken, dropped ones included: the work done, for tests. */
     long samplesTaken;
     /** Classes whose first pair disagreed both ways: measured in both directions. */
-    final Set<Relation> asymmetric = new HashSet<>();
+    final Set<Placement> asymmetric = new HashSet<>();
 
-    C2cSweep(C2cPlan plan, Relation.Index index, Sampler sampler, Progress progress) {
+    C2cSweep(C2cPlan plan, PairClasses index, Sampler sampler, Progress progress) {
         this.plan = plan;
         this.index = index;
         this.sampler = sampler;
@@ -52,8 +53,8 @@ final class C2cSweep {
     List<Measured> run() throws InterruptedException {
         List<Measured> out = new ArrayList<>();
         Set<Long> done = new HashSet<>();
-        for (Map.Entry<Relation, List<int[]>> e : plan.representatives().entrySet()) {
-            Relation r = e.getKey();
+        for (Map.Entry<Placement, List<int[]>> e : plan.representatives().entrySet()) {
+            Placement r = e.getKey();
             boolean first = true;
             for (int[] p : e.getValue()) {
                 Measured there = measure(p[0], p[1], r, plan.nativeTwin());
@@ -76,7 +77,7 @@ final class C2cSweep {
             for (int i = 0; i < cpus.length; i++) {
                 for (int j = i + 1; j < cpus.length; j++) {
                     if (done.contains(key(cpus[i], cpus[j]))) continue;
-                    Relation r = index.of(cpus[i], cpus[j]);
+                    Placement r = index.of(cpus[i], cpus[j]);
                     out.add(measure(cpus[i], cpus[j], r, false));
                     if (asymmetric.contains(r)) out.add(measure(cpus[j], cpus[i], r, false));
                 }
@@ -95,7 +96,7 @@ final class C2cSweep {
         return gap <= errors || gap <= 0.05 * Math.min(a.median(), b.median());
     }
 
-    private Measured measure(int from, int to, Relation r, boolean withTwin) throws InterruptedException {
+    private Measured measure(int from, int to, Placement r, boolean withTwin) throws InterruptedException {
         if (Thread.interrupted()) throw new InterruptedException("c2c stopped at CPU " + from + " \u2192 " + to);
         SampleStats java = adaptive(false, from, to);
         SampleStats c = withTwin ? adaptive(true, from, to) : null;

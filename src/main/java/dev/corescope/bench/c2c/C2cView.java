@@ -8,6 +8,7 @@ import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
+import dev.corescope.topology.Placement;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -81,8 +82,8 @@ final class C2cView {
         if (pairs.stream().anyMatch(p -> p.relation() == null)) return;
         TextTable t = new TextTable(Column.key("relation"), Column.number("pairs"), Column.number("java median (min-max)", "ns"),
                 Column.number("C median (min-max)", "ns")).named("c2c");
-        for (Relation r : Relation.values()) {
-            List<C2cModel.Pair> in = pairs.stream().filter(p -> p.relation().equals(r.key())).toList();
+        for (Placement r : Placement.values()) {
+            List<C2cModel.Pair> in = pairs.stream().filter(p -> p.relation().equals(PairClasses.key(r))).toList();
             if (!in.isEmpty()) t.row(r.words(), in.size(), range(in, C2cModel.Pair::java), range(in, C2cModel.Pair::nativeTwin));
         }
         d.heading("By relation (what the two CPUs share)").table(t).blank();

@@ -1,8 +1,7 @@
 package dev.corescope.bench.c2c;
 
-import dev.corescope.topology.Cache;
+import dev.corescope.topology.CpuPlace;
 import dev.corescope.topology.Topology;
-import dev.corescope.topology.TopologyNode;
 
 import java.util.Arrays;
 import java.util.List;
@@ -50,17 +49,16 @@ public final class CpuLabels {
         }
     }
 
+    /** {@code cpu}'s place from {@link Topology#where(int)} (O(1)). */
     public static Place of(Topology t, int cpu) {
-        List<Cache> llcs = t.lastLevelCaches();
-        Optional<String> cache = Optional.empty();
-        for (int i = 0; i < llcs.size(); i++) {
-            if (llcs.get(i).cpus().test(cpu)) {
-                cache = Optional.of(llcs.get(i).name() + "#" + i);
-                break;
-            }
-        }
-        return new Place(cpu, t.nodeOf(TopologyNode.Kind.CORE, cpu).map(TopologyNode::id), cache,
-                t.nodeOf(TopologyNode.Kind.PACKAGE, cpu).map(TopologyNode::id));
+        CpuPlace p = t.where(cpu);
+        Optional<String> cache = p.llc() < 0 ? Optional.empty()
+                : Optional.of(t.lastLevelCaches().get(p.llc()).name() + "#" + p.llc());
+        return new Place(cpu, known(p.coreId()), cache, known(p.packageId()));
+    }
+
+    private static Optional<Integer> known(int id) {
+        return id < 0 ? Optional.empty() : Optional.of(id);
     }
 
     public static List<Place> of(Topology t, int[] cpus) {

@@ -13,8 +13,8 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;
@@ -65,7 +65,21 @@ public final class CpumaskFamily implements BenchFamily {
                 }
             }
         }
+        String mask = dev.corescope.cpumask.CpuMask.class.getName() + "::";
+        out.add(dev.corescope.bench.MeasuredFunction.of("any_but_loop", null, mask + "anyButLoop"));
+        out.add(dev.corescope.bench.MeasuredFunction.of("first_but", null, mask + "firstBut"));
+        out.add(dev.corescope.bench.MeasuredFunction.of("any_but_loop_first", null, CpumaskBenchmark.class.getName() + "::anyButLoopFirst"));
         return out;
+    }
+
+    /**
+     * C2 compiles the Java variants in the JMH benchmark at the seed's condition (16 CPUs online,
+     * mask online) with NR_CPUS=64: one method serves every mask size, so one compilation each.
+     */
+    @Override
+    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
+        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(CpumaskBenchmark.class,
+                "any_but_loop|first_but|any_but_loop_first", java.util.Map.of("nrCpus", "64", "online", "16", "mask", "online")));
     }
 
     /**

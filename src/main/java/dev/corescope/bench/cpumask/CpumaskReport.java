@@ -1,6 +1,7 @@
 package dev.corescope.bench.cpumask;
 
 import dev.corescope.bench.Figure;
+import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Measured;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
@@ -174,18 +175,10 @@ record CpumaskReport(String pinning, CpuMask allowed, int nrCpuIds, String javaS
                 callers, KernelCallers.FLAGS, splits.isEmpty() ? null : hsdis(), notes());
     }
 
-    /** Whether this JVM can show C2's machine code ({@code -XX:+PrintAssembly} needs the hsdis plug-in). */
+    /** Whether this run could show C2's machine code of the Java variants, in one line ({@link JavaMachineCode}). */
     static String hsdis() {
-        String arch = System.getProperty("os.arch").equals("x86_64") ? "amd64" : System.getProperty("os.arch");
-        java.nio.file.Path home = java.nio.file.Path.of(System.getProperty("java.home"), "lib");
-        for (java.nio.file.Path p : List.of(home.resolve("server"), home)) {
-            java.nio.file.Path lib = p.resolve("hsdis-" + arch + ".so");
-            if (java.nio.file.Files.exists(lib)) {
-                return "hsdis is at " + lib + ": ./run.sh jmh CpumaskBenchmark -jvmArgsAppend "
-                        + "'-XX:+UnlockDiagnosticVMOptions -XX:+PrintAssembly' shows C2's code for each variant.";
-            }
-        }
-        return "hsdis-" + arch + ".so is not in " + home + " (it is not part of the JDK), so -XX:+PrintAssembly cannot "
-                + "show C2's code here: the split above is the evidence, not the machine code.";
+        return JavaMachineCode.plugin().map(p -> "C2's code of the Java variants (hsdis at " + p + ") is in the machine code "
+                + "section, beside the C twins': read it with the split above.").orElse(JavaMachineCode.noPluginReason()
+                + ": the split above is the evidence, not the machine code.");
     }
 }

@@ -12,7 +12,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
@@ -237,7 +237,7 @@ public final class CpupriFamily implements BenchFamily {
                     + "samples of the same length as JMH's measurement iterations; median of the samples with its "
                     + "distribution-free 99.9% interval (params.statistic median). Java rows are JMH's mean of its iterations "
                     + "with the 99.9% Student-t interval (params.statistic mean). Ratios compare Java with Java and C with C; "
-                    + "one writer only");
+                    + "as many writers as the Java row (params.writers), on the same CPUs; a C row's set is the writers' mean");
         }
         boolean brief = context.size().brief();
         List<Run> runs = new ArrayList<>();
@@ -252,7 +252,7 @@ public final class CpupriFamily implements BenchFamily {
                                 runs.add(new Run(workload, v, "java", p, w, cpus, rt));
                             }
                         }
-                        if (twin && w == 1) {
+                        if (twin) {
                             for (Kind k : Kind.values()) runs.add(new Run(workload, k.variant(), "native", p, w, cpus, rt));
                         }
                     }
@@ -287,7 +287,7 @@ public final class CpupriFamily implements BenchFamily {
             masks[p] = CpupriLayouts.maskOffset(layout, kind, p);
         }
         Jmh.Settings js = settings(context);
-        CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus()[0], r.cpus()[1],
+        CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus(),
                 counts, masks, layout.byteSize(), line, Affinity.nrCpuIds(), js.warmupIterations(), js.warmupMillis(),
                 nativeSamples(js), js.measurementMillis());
         Map<String, Object> params = params(r, "median");

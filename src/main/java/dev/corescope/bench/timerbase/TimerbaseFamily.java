@@ -13,10 +13,10 @@ import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;
@@ -74,6 +74,13 @@ public final class TimerbaseFamily implements BenchFamily {
                 MeasuredFunction.of(BEFORE_TWO_LOADS, TimerbaseTwins.symbol(TimerbaseTwins.Variant.BEFORE_TWO_LOADS),
                         model + "lockTimerBaseBeforeTwoLoads"),
                 MeasuredFunction.of(AFTER, TimerbaseTwins.symbol(TimerbaseTwins.Variant.AFTER), model + "lockTimerBaseAfter"));
+    }
+
+    /** C2 compiles the three Java lookups in the JMH benchmark's own loop. */
+    @Override
+    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
+        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(TimerbaseBenchmark.class,
+                "before|before_two_loads|after", Map.of()));
     }
 
     @Override

@@ -2,6 +2,9 @@ package dev.corescope.topology.proc;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.NativeException;
+import dev.corescope.sys.internal.BeneathDirectory;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,13 +40,20 @@ import java.util.function.Function;
  * <p>Every parser of /proc and /sys in this package reads through one of these, so the size cap,
  * the refusal of FIFOs and devices and the root all hold for each file corescope reads.
  *
- * <p>A saved tree is read as if it were the root: every path is resolved (each symbolic link
- * followed, as sysfs's own links must be) and refused when it ends outside the tree, so a link
- * planted in a capture ({@code core_id -> /etc/machine-id}, {@code proc/cpuinfo -> /root/x})
- * reads nothing of this machine; the file is then opened without following a link at its last
- * component. A problem names the path and never quotes what a file holds. (What remains: a
- * tree changed by someone else while it is read could swap a directory for a link between the
- * check and the open; a tree is the user's own input.)
+ * <p>A saved tree is read as if it were the root: every path is opened by the kernel beneath
+ * the tree's directory ({@code sys.internal.BeneathDirectory}: {@code openat2} with {@code RESOLVE_BENEATH |
+ * RESOLVE_NO_MAGICLINKS}), links inside the tree followed as sysfs's own links must be, and a
+ * path that would leave it at any component (an absolute link, a {@code ..} too many, a
+ * {@code /proc/self} magic link) refused at the open itself, so a link planted in a capture
+ * ({@code core_id -> /etc/machine-id}, {@code proc/cpuinfo -> /root/x}) reads nothing of this
+ * machine, even when someone swaps a directory for a link while the tree is read. A problem
+ * names the path and never quotes what a file holds.
+ *
+ * <p>Where {@code openat2} is not available ({@link #containment()} says why: a kernel before
+ * 5.6 or a seccomp filter) the reader falls back to resolving each path to its real path and
+ * refusing it when it ends outside the tree, then opening it without following a link at its
+ * last component; that check and the open are two steps, so a tree changed by someone else
+ * between them could still lead one open outside.
  *
  * <p><b>Note:</b> not thread-safe; one reader per {@code Topology} being built.
  */
@@ -67,6 +77,10 @@ public final class SysfsReader {
     /** The tree's real path, or null when the root is {@code /} (nothing can lead out of it). */
     private Path realRoot;
     private boolean realRootKnown;
+    /** The tree opened for {@code openat2} beneath it; null for {@code /}, or when the fallback check is used. */
+    private BeneathDirectory tree;
+    private String containment;
+    private final boolean realPathCheckOnly;
     private final Map<String, byte[]> filesRead = new LinkedHashMap<>();
     private final SequencedSet<String> dirsSeen = new LinkedHashSet<>();
     private final List<String> problems = new ArrayList<>();
@@ -77,35 +91,78 @@ public final class SysfsReader {
 
     private static final byte[] NOT_KEPT = new byte[0];
 
-    /** A reader that records the paths it reads, not their bytes. */
+    /**
+     * A reader that records the paths it reads, not their bytes.
+     *
+     * @param root {@code /} for this machine, or a saved tree holding {@code sys/} and {@code proc/}
+     */
     public SysfsReader(Path root) {
         this(root, false);
     }
 
     /**
+     * A reader that may keep what it reads.
+     *
+     * @param root {@code /} for this machine, or a saved tree holding {@code sys/} and {@code proc/}
      * @param keepBytes keep every file's bytes as read, for {@code capture} (a tree of 8192 CPUs
      *                  reads hundreds of MB of CPU maps; a command that only answers keeps none)
      */
     public SysfsReader(Path root, boolean keepBytes) {
-        this.root = root;
-        this.keepBytes = keepBytes;
+        this(root, keepBytes, false);
     }
 
-    /** Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays. */
+    /** @param realPathCheckOnly use the fallback check even where {@code openat2} works (tests of the fallback) */
+    SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly) {
+        this.root = root;
+        this.keepBytes = keepBytes;
+        this.realPathCheckOnly = realPathCheckOnly;
+    }
+
+    /**
+     * How paths are kept inside the root: {@code "root"} for {@code /} (nothing leads out of
+     * it), {@code "openat2 beneath the tree"}, or {@code "real-path check (...)"} with the
+     * reason {@code openat2} is not used.
+     */
+    public String containment() {
+        realRoot();
+        return containment;
+    }
+
+    /**
+     * Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays.
+     *
+     * @return the {@code keepBytes} it was made with
+     */
     public boolean keepsBytes() {
         return keepBytes;
     }
 
+    /**
+     * The root every relative path is read under.
+     *
+     * @return the path given to the constructor
+     */
     public Path root() {
         return root;
     }
 
-    /** The file's text, stripped of white space and NULs; empty when it does not exist or cannot be read. */
+    /**
+     * The file's text, stripped of white space and NULs at both ends.
+     *
+     * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
+     * @return the text, or empty when the file does not exist, cannot be read (recorded in
+     *         {@link #unreadable()}) or leads outside a saved tree (recorded in {@link #problems()})
+     */
     public Optional<String> read(String rel) {
         return bytes(rel).map(b -> clean(new String(b, StandardCharsets.UTF_8)));
     }
 
-    /** The whole file with its lines intact (for /proc files); empty when absent or unreadable. */
+    /**
+     * The whole file with its lines intact (for /proc files).
+     *
+     * @param rel a path relative to the root, e.g. {@code proc/stat}
+     * @return the lines without their line ends, or empty as for {@link #read(String)}
+     */
     public Optional<List<String>> readLines(String rel) {
         return bytes(rel).map(b -> new String(b, StandardCharsets.UTF_8).lines().toList());
     }
@@ -117,6 +174,7 @@ public final class SysfsReader {
      * can neither block the reader nor feed it without end.
      */
     private Optional<byte[]> bytes(String rel) {
+        if (realRoot() != null && tree != null) return treeBytes(rel);
         Path p = beneath(rel);
         if (p == null) return Optional.empty();
         if (Files.notExists(p)) return Optional.empty();
@@ -146,6 +204,48 @@ public final class SysfsReader {
         }
     }
 
+    /** {@link #bytes(String)} for a saved tree, every open beneath it. */
+    private Optional<byte[]> treeBytes(String rel) {
+        try {
+            BeneathDirectory.Kind kind = tree.kind(rel);
+            Optional<byte[]> read = kind == BeneathDirectory.Kind.REGULAR ? tree.read(rel, (int) MAX_FILE_BYTES) : Optional.empty();
+            if (read.isEmpty()) {
+                unreadable.add(rel);
+                problem(rel, kind == BeneathDirectory.Kind.DIRECTORY ? "is a directory" : "not a regular file");
+                return Optional.empty();
+            }
+            byte[] bytes = read.get();
+            if (bytes.length > MAX_FILE_BYTES) {
+                problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
+                return Optional.empty();
+            }
+            filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
+            return read;
+        } catch (NativeException e) {
+            refused(rel, e, "cannot be read");
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Records why an open beneath the tree failed; a path that does not exist (or goes through
+     * a file) is an ordinary answer and records nothing.
+     */
+    private void refused(String rel, NativeException e, String verb) {
+        Errno errno = e.errno();
+        if (errno == Errno.ENOENT || errno == Errno.ENOTDIR) return;
+        unreadable.add(rel);
+        problem(rel, switch (errno) {
+            case EXDEV -> OUT_OF_TREE;
+            case ELOOP -> "a link that cannot be followed beneath the tree (a loop or a /proc magic link; refused)";
+            case EACCES, EPERM -> "permission denied";
+            default -> verb + ": " + errno.name();
+        });
+    }
+
+    private static final String OUT_OF_TREE =
+            "a symbolic link that leads out of the tree (refused: a saved tree is read as if it were the root)";
+
     /**
      * {@code rel} under the root, resolved: for a saved tree the real path, or null (recorded as
      * a problem) when it leads outside the tree; a path that does not exist is returned as it is.
@@ -164,7 +264,7 @@ public final class SysfsReader {
         }
         if (!real.startsWith(top)) {
             unreadable.add(rel);
-            problem(rel, "a symbolic link that leads out of the tree (refused: a saved tree is read as if it were the root)");
+            problem(rel, OUT_OF_TREE);
             return null;
         }
         return real;
@@ -181,11 +281,30 @@ public final class SysfsReader {
                 Path abs = root.toAbsolutePath().normalize();
                 realRoot = abs.getParent() == null ? null : abs;
             }
+            containment = realRoot == null ? "root" : openTree();
         }
         return realRoot;
     }
 
-    /** An integer file, e.g. {@code core_id}; empty when absent, unreadable or not a number (recorded). */
+    /** Opens the tree for {@code openat2}, or says why the real-path check is used instead. */
+    private String openTree() {
+        if (realPathCheckOnly) return "real-path check (asked for)";
+        Optional<String> why = BeneathDirectory.unavailable();
+        if (why.isPresent()) return "real-path check (" + why.get() + ")";
+        try {
+            tree = BeneathDirectory.open(realRoot);
+            return "openat2 beneath the tree";
+        } catch (NativeException e) {
+            return "real-path check (the tree cannot be opened: " + e.errno().name() + ")";
+        }
+    }
+
+    /**
+     * An integer file, e.g. {@code core_id}.
+     *
+     * @param rel a path relative to the root
+     * @return the value, or empty when absent, unreadable or not an {@code int} (the last two recorded)
+     */
     public OptionalInt readInt(String rel) {
         OptionalLong v = readLong(rel);
         if (v.isEmpty()) return OptionalInt.empty();
@@ -196,6 +315,13 @@ public final class SysfsReader {
         return OptionalInt.of((int) v.getAsLong());
     }
 
+    /**
+     * A 64-bit integer file, e.g. a cache's {@code size} in bytes or a counter.
+     *
+     * @param rel a path relative to the root
+     * @return the value, or empty when absent, unreadable or not a number (recorded, without
+     *         quoting the file)
+     */
     public OptionalLong readLong(String rel) {
         // the path, never the content: what a file holds is not repeated in a warning
         return parsed(rel, Long::parseLong, NumberFormatException.class, (text, e) -> "not an integer (" + text.length() + " characters)")
@@ -219,12 +345,25 @@ public final class SysfsReader {
         }
     }
 
-    /** A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped. */
+    /**
+     * A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped.
+     *
+     * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
+     * @param nbits the mask's bit count
+     * @return the mask, or empty when absent, unreadable or not a cpulist (recorded)
+     */
     public Optional<CpuMask> readList(String rel, int nbits) {
         return parsed(rel, text -> parseList(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU list (" + contentFree(e) + ")");
     }
 
-    /** A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}. */
+    /**
+     * A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}; CPUs at or
+     * beyond nbits are dropped.
+     *
+     * @param rel a path relative to the root, e.g. {@code .../cpu0/topology/core_cpus}
+     * @param nbits the mask's bit count
+     * @return the mask, or empty when absent, unreadable or not a cpumap (recorded)
+     */
     public Optional<CpuMask> readMap(String rel, int nbits) {
         return parsed(rel, text -> parseMap(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU map (" + contentFree(e) + ")");
     }
@@ -233,13 +372,23 @@ public final class SysfsReader {
      * The first of a list or a hex map file that exists, e.g. {@code shared_cpu_list} then
      * {@code shared_cpu_map}. The list first: the kernel prints both from one mask, and a map is
      * as wide as {@code nr_cpu_ids} (2 KiB a file at 8192 CPUs) where the list is a few ranges.
+     *
+     * @param mapRel the hex map file, read when the list is missing
+     * @param listRel the cpulist file, read first
+     * @param nbits the mask's bit count
+     * @return the mask, or empty when neither can be read
      */
     public Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
         Optional<CpuMask> m = readList(listRel, nbits);
         return m.isPresent() ? m : readMap(mapRel, nbits);
     }
 
-    /** Why a mask did not parse, without quoting the file: {@code malformed}, {@code a number out of range}, ... */
+    /**
+     * Why a mask did not parse, without quoting the file.
+     *
+     * @param e the parser's failure
+     * @return {@code malformed}, {@code a number out of range} or {@code a CPU number too large}
+     */
     public static String contentFree(CpuMaskFormatException e) {
         return switch (e.code()) {
             case EINVAL -> "malformed";
@@ -248,8 +397,27 @@ public final class SysfsReader {
         };
     }
 
-    /** The names in a directory, sorted; empty when it does not exist. The listing is recorded for capture. */
+    /**
+     * The names in a directory, sorted. The listing is recorded for capture.
+     *
+     * @param rel a path relative to the root
+     * @return the names (not paths), or an empty list when it is not a directory, cannot be
+     *         listed (recorded) or leads outside a saved tree
+     */
     public List<String> list(String rel) {
+        if (realRoot() != null && tree != null) {
+            List<String> names;
+            try {
+                names = new ArrayList<>(tree.list(rel));
+            } catch (NativeException e) {
+                if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot list");
+                else if (e.errno() != Errno.ENOENT && e.errno() != Errno.ENOTDIR) problem(rel, "cannot list: " + e.errno().name());
+                return List.of();
+            }
+            dirsSeen.add(rel);
+            names.sort(null);
+            return names;
+        }
         Path p = beneath(rel);
         if (p == null) return List.of();
         if (!Files.isDirectory(p)) return List.of();
@@ -265,37 +433,87 @@ public final class SysfsReader {
         return names;
     }
 
-    /** Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even if nothing in it is read. */
+    /**
+     * Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even
+     * if nothing in it is read.
+     *
+     * @param rel a path relative to the root
+     * @return true for a directory inside the tree
+     */
     public boolean isDirectory(String rel) {
+        if (realRoot() != null && tree != null) {
+            boolean dir;
+            try {
+                dir = tree.kind(rel) == BeneathDirectory.Kind.DIRECTORY;
+            } catch (NativeException e) {
+                if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot be read");
+                dir = false;
+            }
+            if (dir) dirsSeen.add(rel);
+            return dir;
+        }
         Path p = beneath(rel);
         boolean dir = p != null && Files.isDirectory(p);
         if (dir) dirsSeen.add(rel);
         return dir;
     }
 
+    /**
+     * Records a problem with a file, for the topology's warnings. Never quote the file's
+     * contents in {@code why}: a saved tree is untrusted input.
+     *
+     * @param rel the path relative to the root
+     * @param why what is wrong, e.g. {@code not an integer}
+     */
     public void problem(String rel, String why) {
         problems.add("could not read " + rel + ": " + why);
     }
 
+    /**
+     * The problems recorded so far, in order.
+     *
+     * @return lines such as {@code could not read sys/.../core_id: not an integer}; the live list
+     */
     public List<String> problems() {
         return problems;
     }
 
-    /** Every file read, relative path to the bytes as read (empty unless {@link #keepsBytes()}), in reading order. */
+    /**
+     * Every file read, in reading order.
+     *
+     * @return relative path to the bytes as read (empty arrays unless {@link #keepsBytes()}); the live map
+     */
     public Map<String, byte[]> filesRead() {
         return filesRead;
     }
 
-    /** Files that exist but could not be read (permission, I/O error): capture lists them as skipped. */
+    /**
+     * Files that exist but could not be read (permission, I/O error): capture lists them as skipped.
+     *
+     * @return relative paths, a copy
+     */
     public List<String> unreadable() {
         return List.copyOf(unreadable);
     }
 
-    /** Directories listed or found to be directories. */
+    /**
+     * Directories listed or found to be directories.
+     *
+     * @return relative paths, a copy
+     */
     public List<String> dirsSeen() {
         return List.copyOf(dirsSeen);
     }
 
+    /**
+     * A cpulist as sysfs prints it ({@code 0-3,8}, empty or {@code (null)} for none), with CPUs
+     * at or beyond {@code nbits} dropped instead of refused.
+     *
+     * @param text the file's text
+     * @param nbits the mask's bit count
+     * @return the mask
+     * @throws CpuMaskFormatException when it is not a cpulist, or names a CPU of {@link #MAX_CPUS} or more
+     */
     public static CpuMask parseList(String text, int nbits) {
         String t = text.strip();
         if (t.isEmpty() || t.equals("(null)")) return CpuMask.empty(nbits);
@@ -304,6 +522,15 @@ public final class SysfsReader {
         return CpuMask.parseList(t, Math.max(nbits, last + 1)).resize(nbits);
     }
 
+    /**
+     * A hex cpumap as sysfs prints it ({@code 00000000,00000101}), with CPUs at or beyond
+     * {@code nbits} dropped instead of refused.
+     *
+     * @param text the file's text
+     * @param nbits the mask's bit count
+     * @return the mask
+     * @throws CpuMaskFormatException when it is not a cpumap, or is wider than {@link #MAX_CPUS} bits
+     */
     public static CpuMask parseMap(String text, int nbits) {
         String t = text.strip();
         if (t.isEmpty()) return CpuMask.empty(nbits);
@@ -322,7 +549,12 @@ public final class SysfsReader {
                 "CPU " + cpu + " is beyond " + (MAX_CPUS - 1) + ", the largest CPU number corescope reads");
     }
 
-    /** The largest number in a cpulist, so that it can be parsed before nbits is known. */
+    /**
+     * The largest number in a cpulist, so that it can be parsed before nbits is known.
+     *
+     * @param text a cpulist (not checked)
+     * @return the largest run of digits as a number, capped at 2^24; 0 when there is none
+     */
     public static int lastNumber(String text) {
         int max = 0;
         int cur = -1;
@@ -339,7 +571,12 @@ public final class SysfsReader {
         return Math.max(max, cur);
     }
 
-    /** {@code //a///b} → {@code /a/b}, always starting with one slash. */
+    /**
+     * {@code //a///b} → {@code /a/b}, always starting with one slash.
+     *
+     * @param path a path as text
+     * @return it with one leading slash and no repeated ones
+     */
     public static String squeezeSlashes(String path) {
         StringBuilder sb = new StringBuilder(path.length() + 1);
         sb.append('/');

@@ -5,7 +5,8 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Progress;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Os;
+import dev.corescope.sys.internal.Os;
+import dev.corescope.topology.Placement;
 import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,18 +58,34 @@ class C2cPlanTest {
     }
 
     @Test
+    void withoutCacheInformationEveryPairStillGetsTheInnermostClassItIsKnownToShare() throws Exception {
+        Path root = SysfsTree.build(dir, 2, 2);
+        for (int cpu = 0; cpu < 4; cpu++) {
+            try (var walk = java.nio.file.Files.walk(root.resolve("sys/devices/system/cpu/cpu" + cpu + "/cache"))) {
+                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.delete(p);
+            }
+        }
+        Topology t = Topology.read(root);
+        assertEquals(Optional.empty(), t.relation(0, 1), "the tree cannot tell which cache two cores share");
+        PairClasses ix = new PairClasses(t);
+        assertEquals(Placement.OTHER_L3, ix.of(0, 1), "same package, caches unknown: the innermost known level");
+        assertEquals(Placement.OTHER_PACKAGE, ix.of(1, 2));
+        assertEquals("other-l3", PairClasses.key(ix.of(0, 1)));
+    }
+
+    @Test
     void theIndexClassifiesPairsByWhatTheyShare() throws Exception {
         Topology t = tree(2, 4);
-        Relation.Index ix = new Relation.Index(t);
-        assertEquals(Relation.SAME_L3, ix.of(0, 1));
-        assertEquals(Relation.SAME_L3, ix.of(5, 7));
-        assertEquals(Relation.OTHER_PACKAGE, ix.of(0, 4));
-        Map<Relation, List<int[]>> reps = ix.representatives(t.usable().toArray(), 3);
-        assertEquals(List.of(Relation.SAME_L3, Relation.OTHER_PACKAGE), List.copyOf(reps.keySet()));
+        PairClasses ix = new PairClasses(t);
+        assertEquals(Placement.SAME_L3, ix.of(0, 1));
+        assertEquals(Placement.SAME_L3, ix.of(5, 7));
+        assertEquals(Placement.OTHER_PACKAGE, ix.of(0, 4));
+        Map<Placement, List<int[]>> reps = ix.representatives(t.usable().toArray(), 3);
+        assertEquals(List.of(Placement.SAME_L3, Placement.OTHER_PACKAGE), List.copyOf(reps.keySet()));
         for (var e : reps.entrySet()) for (int[] p : e.getValue()) assertEquals(e.getKey(), ix.of(p[0], p[1]));
-        assertTrue(reps.get(Relation.SAME_L3).stream().anyMatch(p -> p[0] >= 4), "representatives from both packages");
+        assertTrue(reps.get(Placement.SAME_L3).stream().anyMatch(p -> p[0] >= 4), "representatives from both packages");
         C2cPlan plan = C2cPlan.of(ix, t.usable().toArray(), false, RunSize.FULL, true);
-        assertEquals(Map.of(Relation.SAME_L3, 12L, Relation.OTHER_PACKAGE, 16L), plan.pairsInClass());
+        assertEquals(Map.of(Placement.SAME_L3, 12L, Placement.OTHER_PACKAGE, 16L), plan.pairsInClass());
     }
 
     @Test
@@ -93,11 +110,11 @@ class C2cPlanTest {
     @Test
     void aNoisyPairTakesMoreSamplesUpToTheMaximumAndAQuietOneStopsAtTheMinimum() throws Exception {
         Topology t = tree(1, 2);
-        C2cPlan plan = C2cPlan.of(new Relation.Index(t), t.usable().toArray(), false, RunSize.FULL, false);
+        C2cPlan plan = C2cPlan.of(new PairClasses(t), t.usable().toArray(), false, RunSize.FULL, false);
         Fake quiet = new Fake(0.001, (a, b) -> 50);
-        new C2cSweep(plan, new Relation.Index(t), quiet, Progress.NONE).run();
+        new C2cSweep(plan, new PairClasses(t), quiet, Progress.NONE).run();
         Fake noisy = new Fake(1.5, (a, b) -> 50);
-        C2cSweep sweep = new C2cSweep(plan, new Relation.Index(t), noisy, Progress.NONE);
+        C2cSweep sweep = new C2cSweep(plan, new PairClasses(t), noisy, Progress.NONE);
         List<C2cSweep.Measured> measured = sweep.run();
         C2cPlan.Sampling s = plan.sampling();
         assertEquals(2L * (s.min() + 1), quiet.samples, "two directions, each done after its first batch");
@@ -108,19 +125,19 @@ class C2cPlanTest {
     void aClassWhoseDirectionsDisagreeIsMeasuredBothWays() throws Exception {
         Topology t = tree(1, 8);
         Fake lopsided = new Fake(0, (a, b) -> a < b ? 40 : 80);
-        C2cPlan plan = C2cPlan.of(new Relation.Index(t), t.usable().toArray(), false, RunSize.QUICK, false);
-        C2cSweep sweep = new C2cSweep(plan, new Relation.Index(t), lopsided, Progress.NONE);
+        C2cPlan plan = C2cPlan.of(new PairClasses(t), t.usable().toArray(), false, RunSize.QUICK, false);
+        C2cSweep sweep = new C2cSweep(plan, new PairClasses(t), lopsided, Progress.NONE);
         List<C2cSweep.Measured> m = sweep.run();
         assertEquals(2 * 3, m.size(), "3 representatives, each both ways");
-        assertEquals(java.util.Set.of(Relation.SAME_L3), sweep.asymmetric);
+        assertEquals(java.util.Set.of(Placement.SAME_L3), sweep.asymmetric);
     }
 
     @Test
     void fullMeasuresEveryPairOnceInJavaWhereTheDirectionsAgree() throws Exception {
         Topology t = tree(2, 6);
         Fake fake = new Fake(0, (a, b) -> a / 6 == b / 6 ? 40 : 200);
-        C2cPlan plan = C2cPlan.of(new Relation.Index(t), t.usable().toArray(), true, RunSize.QUICK, true);
-        List<C2cSweep.Measured> m = new C2cSweep(plan, new Relation.Index(t), fake, Progress.NONE).run();
+        C2cPlan plan = C2cPlan.of(new PairClasses(t), t.usable().toArray(), true, RunSize.QUICK, true);
+        List<C2cSweep.Measured> m = new C2cSweep(plan, new PairClasses(t), fake, Progress.NONE).run();
         assertEquals(12 * 11 / 2 + 2, m.size(), "every unordered pair once, plus one reverse check per class");
         assertEquals(plan.pairsAtLeast(), m.size());
         long twinned = m.stream().filter(x -> x.nativeTwin() != null).count();
@@ -136,11 +153,11 @@ class C2cPlanTest {
         Topology t = Topology.read(SysfsTree.build(dir, new int[][]{{0, 1, 2, 3}, {1280, 1281, 1282, 1283}}));
         assertEquals(8, t.usable().weight());
         assertTrue(t.nbits() > 1280, "nbits " + t.nbits());
-        Relation.Index ix = new Relation.Index(t);
-        assertEquals(Relation.SAME_L3, ix.of(1281, 1283));
-        assertEquals(Relation.OTHER_PACKAGE, ix.of(3, 1280));
+        PairClasses ix = new PairClasses(t);
+        assertEquals(Placement.SAME_L3, ix.of(1281, 1283));
+        assertEquals(Placement.OTHER_PACKAGE, ix.of(3, 1280));
         C2cPlan plan = C2cPlan.of(ix, t.usable().toArray(), false, RunSize.QUICK, true);
-        assertEquals(Map.of(Relation.SAME_L3, 12L, Relation.OTHER_PACKAGE, 16L), plan.pairsInClass());
+        assertEquals(Map.of(Placement.SAME_L3, 12L, Placement.OTHER_PACKAGE, 16L), plan.pairsInClass());
         int[] high = plan.representatives().values().stream().flatMap(List::stream).flatMapToInt(Arrays::stream).filter(c -> c >= 1024).toArray();
         assertTrue(high.length > 0, "a representative beyond 1024");
         Fake fake = new Fake(0, (a, b) -> 100);

@@ -1,5 +1,7 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.NativeException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -64,6 +66,27 @@ public final class Flock {
     private static final class Fchmod {
         static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("fchmod"), INT_INT_INT);
     }
+
+    /** {@code int statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *buf)}. */
+    private static final class Statx {
+        static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("statx"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+    }
+
+    private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    private static final int STATX_INO = 0x100;
+    /** {@code struct statx}: 256 bytes; {@code stx_ino} (u64) at 32, {@code stx_dev_major}/{@code minor} (u32) at 136/140. */
+    private static final long STATX_SIZE = 256;
+    private static final long STX_INO = 32;
+    private static final long STX_DEV_MAJOR = 136;
+    private static final long STX_DEV_MINOR = 140;
+    /** Room for a lock file's name ({@code cpu-N.lock}) and its NUL after the statx buffer. */
+    private static final long NAME_SIZE = 64;
+
+    /** Per-thread statx buffer and name, so the check after each lock allocates nothing. */
+    private static final ThreadLocal<MemorySegment> STAT_SCRATCH =
+            // automatic arena by design: the segment lives as long as its thread
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(STATX_SIZE + NAME_SIZE, 8));
 
     private static final class Close {
         static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("close"), INT_INT);
@@ -148,6 +171,50 @@ public final class Flock {
             throw NativeCalls.rethrow(t);
         }
         if (rc == -1) throw new NativeException("flock", "fd=" + fd + ", LOCK_UN", Libc.errno(state));
+    }
+
+    /**
+     * Whether {@code name} in the directory {@code dirFd} is, without following a link, the
+     * file with device {@code dev} ({@code stat}'s {@code st_dev} encoding) and inode
+     * {@code ino}: {@code statx(dirFd, name, AT_SYMLINK_NOFOLLOW)}. False when the name does not
+     * exist. Allocates nothing for an ASCII name shorter than 64 characters (a lock file's).
+     */
+    public static boolean names(int dirFd, String name, long dev, long ino) {
+        MemorySegment state = CALL_STATE.get();
+        MemorySegment scratch = STAT_SCRATCH.get();
+        MemorySegment buf = scratch.asSlice(0, STATX_SIZE);
+        MemorySegment path = asciiName(scratch, name);
+        int rc;
+        try {
+            rc = (int) Statx.HANDLE.invokeExact(state, dirFd, path, AT_SYMLINK_NOFOLLOW, STATX_INO, buf);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+        if (rc == -1) {
+            int errno = Libc.errno(state);
+            if (errno == Errno.ENOENT.number()) return false;
+            throw new NativeException("statx", name + ", AT_SYMLINK_NOFOLLOW", errno);
+        }
+        long major = Integer.toUnsignedLong(buf.get(ValueLayout.JAVA_INT, STX_DEV_MAJOR));
+        long minor = Integer.toUnsignedLong(buf.get(ValueLayout.JAVA_INT, STX_DEV_MINOR));
+        return buf.get(ValueLayout.JAVA_LONG, STX_INO) == ino && makedev(major, minor) == dev;
+    }
+
+    /** glibc's {@code makedev}: how {@code st_dev} (and Java's {@code unix:dev}) encodes a device number. */
+    static long makedev(long major, long minor) {
+        return ((major & 0xfffL) << 8) | ((major & 0xfffff000L) << 32) | (minor & 0xffL) | ((minor & 0xffffff00L) << 12);
+    }
+
+    /** {@code name} as a C string in the scratch segment, or in a fresh one when it is not short ASCII. */
+    private static MemorySegment asciiName(MemorySegment scratch, String name) {
+        int n = name.length();
+        boolean ascii = n < NAME_SIZE;
+        for (int i = 0; ascii && i < n; i++) ascii = name.charAt(i) > 0 && name.charAt(i) < 0x80;
+        if (!ascii) return Arena.ofAuto().allocateFrom(name);  // automatic arena: rare, and freed with the segment
+        MemorySegment path = scratch.asSlice(STATX_SIZE, NAME_SIZE);
+        for (int i = 0; i < n; i++) path.set(ValueLayout.JAVA_BYTE, i, (byte) name.charAt(i));
+        path.set(ValueLayout.JAVA_BYTE, n, (byte) 0);
+        return path;
     }
 
     /** {@code close(fd)}, errors ignored: nothing is written through these descriptors. */

@@ -1,0 +1,166 @@
+package dev.corescope.report;
+
+import dev.corescope.text.Markup;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The page's tables of a results file's rows: each family's Java and C scores side by side with
+ * bars, the {@code perf_event_open} counters, the memory layouts, and the rows found in one file
+ * of a pair. Every string from the file is escaped by {@link Markup}.
+ */
+final class ResultsHtml {
+
+    private ResultsHtml() {
+    }
+    /**
+     * The family's rows with Java and C side by side (a row per variant, metric and params), each
+     * score with its error and a bar scaled to the largest score of the same metric and unit;
+     * {@code folded} (the family's own document shows its tables) puts them in a closed
+     * {@code <details>}.
+     */
+    static void results(StringBuilder h, String family, List<Result> rs, boolean folded) {
+        if (folded) {
+            h.append("<details class=\"rows\"><summary>every saved row (").append(rs.size())
+                    .append("), Java and C side by side</summary>\n");
+        }
+        table(h, family, rs);
+        if (folded) h.append("</details>\n");
+    }
+
+    private static void table(StringBuilder h, String family, List<Result> rs) {
+        Map<String, Double> maxByGroup = new LinkedHashMap<>();
+        for (Result r : rs) maxByGroup.merge(r.metric() + "|" + r.unit(), Math.abs(r.score()), Math::max);
+        Map<String, Result[]> rows = new LinkedHashMap<>();
+        for (Result r : rs) {
+            String key = r.variant() + "\u0000" + r.metric() + "\u0000" + ResultsText.params(r.params()) + "\u0000" + r.unit();
+            int slot = "native".equals(r.implementation()) ? 1 : 0;
+            Result[] pair = rows.computeIfAbsent(key, k -> new Result[2]);
+            if (pair[slot] == null) pair[slot] = r;
+            else rows.put(key + "\u0000" + rows.size(), slot == 0 ? new Result[]{r, null} : new Result[]{null, r});
+        }
+        h.append("<div class=\"scroll\"><table class=\"results\" data-family=\"").append(Markup.escape(family)).append("\">\n");
+        h.append("<tr><th>variant</th><th>metric</th><th>params</th><th>Java</th><th>C</th><th>unit</th><th>cpus</th>"
+                + "<th title=\"scaled to the largest score of the same metric and unit; Java above, C below\">relative</th></tr>\n");
+        for (Result[] pair : rows.values()) {
+            Result any = pair[0] != null ? pair[0] : pair[1];
+            double max = maxByGroup.get(any.metric() + "|" + any.unit());
+            h.append("<tr><td>").append(Markup.escape(any.variant())).append("</td><td>").append(Markup.escape(any.metric()))
+                    .append("</td><td class=\"mono\">").append(Markup.escape(ResultsText.params(any.params()))).append("</td>");
+            for (Result r : pair) {
+                h.append("<td class=\"num\"");
+                if (r != null) {
+                    h.append(" title=\"").append(Markup.escape(r.implementation() + ", " + r.samples() + " samples")).append("\">")
+                            .append(ResultsText.number(r.score()))
+                            .append(r.error() == null ? "" : " &plusmn; " + ResultsText.number(r.error()));
+                } else {
+                    h.append(">");
+                }
+                h.append("</td>");
+            }
+            TreeSet<String> cpus = new TreeSet<>();
+            for (Result r : pair) if (r != null) cpus.add(r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus());
+            h.append("<td>").append(Markup.escape(any.unit())).append("</td><td>").append(Markup.escape(String.join(" / ", cpus))).append("</td><td>");
+            for (Result r : pair) if (r != null) bar(h, r, max, r == pair[1]);
+            h.append("</td></tr>\n");
+        }
+        h.append("</table></div>\n");
+    }
+
+    private static void bar(StringBuilder h, Result r, double max, boolean c) {
+        double w = max == 0 ? 0 : 100 * Math.abs(r.score()) / max;
+        double ew = max == 0 || r.error() == null ? 0 : 100 * r.error() / max;
+        h.append("<div class=\"bar").append(c ? " c" : "").append("\"><span style=\"width:").append(pct(w)).append("%\"></span>");
+        if (ew > 0) {
+            double from = Math.max(0, w - ew);
+            double to = Math.min(100, w + ew);
+            h.append("<i style=\"left:").append(pct(from)).append("%;width:").append(pct(to - from)).append("%\"></i>");
+        }
+        h.append("</div>");
+    }
+
+    static void counters(StringBuilder h, List<Counters> counters) {
+        h.append("<h3>Counters</h3>\n<p class=\"note\">perf_event_open around each family: ").append(Markup.escape(counters.getFirst().scope())).append(".</p>\n");
+        List<String> names = new ArrayList<>();
+        for (Counters c : counters) for (Counters.Counter x : c.counters()) if (!names.contains(x.name())) names.add(x.name());
+        h.append("<table class=\"counters\">\n<tr><th>family</th>");
+        for (String n : names) h.append("<th>").append(Markup.escape(n)).append(n.equals("task-clock") ? " (ms)" : "").append("</th>");
+        h.append("</tr>\n");
+        List<String> reasons = new ArrayList<>();
+        for (Counters c : counters) {
+            h.append("<tr><td>").append(Markup.escape(c.benchmark())).append("</td>");
+            for (String n : names) {
+                Counters.Counter x = c.get(n);
+                if (x == null || x.value() == null) {
+                    String why = x == null ? "not counted" : x.unavailable();
+                    if (why != null && !reasons.contains(why.replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"))) {
+                        reasons.add(why.replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"));
+                    }
+                    h.append("<td class=\"num\" title=\"").append(Markup.escape(why == null ? "" : why)).append("\">n/a</td>");
+                } else {
+                    String v = n.equals("task-clock") ? String.format(Locale.ROOT, "%,.1f", x.value() / 1e6) : String.format(Locale.ROOT, "%,d", x.value());
+                    h.append("<td class=\"num\">").append(v).append(x.runningPercent() != null ? "*" : "").append("</td>");
+                }
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n");
+        for (String r : reasons) h.append("<p class=\"note\">n/a: ").append(Markup.escape(r)).append("</p>\n");
+    }
+
+    static void layouts(StringBuilder h, List<Layout> layouts) {
+        h.append("<p class=\"note\">Offsets and sizes in bytes, in the manner of JOL; "
+                + "a blue rule marks the start of each cache line; padding rows are grey.</p>\n");
+        for (Layout l : layouts) {
+            h.append("<figure class=\"layout\"><figcaption><b>").append(Markup.escape(l.name())).append("</b>: ").append(l.sizeBytes())
+                    .append(" bytes, ").append(l.cacheLines()).append(" cache lines of ").append(l.lineSize()).append(" bytes");
+            if (l.params() != null && !l.params().isEmpty()) h.append(" (").append(Markup.escape(ResultsText.params(l.params()))).append(")");
+            h.append("</figcaption>\n");
+            if (l.rows() != null && !l.rows().isEmpty()) {
+                h.append("<table class=\"layout-rows\">\n<tr><th>offset</th><th>size</th><th>line</th><th>field</th></tr>\n");
+                for (Layout.Row r : l.rows()) {
+                    boolean newLine = l.lineSize() > 0 && r.offset() % l.lineSize() == 0;
+                    List<String> cls = new ArrayList<>();
+                    if ("padding".equals(r.kind())) cls.add("padding");
+                    if (newLine && r.offset() > 0) cls.add("line");
+                    h.append("<tr").append(cls.isEmpty() ? "" : " class=\"" + String.join(" ", cls) + "\"").append("><td class=\"num\">")
+                            .append(r.offset()).append("</td><td class=\"num\">").append(r.size()).append("</td><td class=\"num\">")
+                            .append(lines(r, l.lineSize())).append("</td><td class=\"mono\">")
+                            .append(Markup.escape(r.name())).append("</td></tr>\n");
+                }
+                h.append("</table>\n");
+            }
+            h.append("</figure>\n");
+        }
+    }
+
+    /** The cache line(s) a row occupies: {@code 3}, or {@code 0-24} for a row spanning lines. */
+    private static String lines(Layout.Row r, int lineSize) {
+        if (lineSize <= 0) return "";
+        long first = r.offset() / lineSize;
+        long last = (r.offset() + Math.max(1, r.size()) - 1) / lineSize;
+        return first == last ? String.valueOf(first) : first + "-" + last;
+    }
+
+
+    static void onlyIn(StringBuilder h, String title, List<Result> rs) {
+        if (rs.isEmpty()) return;
+        h.append("<h3>").append(Markup.escape(title)).append("</h3>\n<table class=\"only\">\n<tr><th>benchmark</th><th>variant</th><th>impl</th><th>metric</th><th>params</th><th>score</th><th>unit</th></tr>\n");
+        for (Result r : rs) {
+            h.append("<tr><td>").append(Markup.escape(r.benchmark())).append("</td><td>").append(Markup.escape(r.variant())).append("</td><td>")
+                    .append(Markup.escape(r.implementation())).append("</td><td>").append(Markup.escape(r.metric())).append("</td><td class=\"mono\">")
+                    .append(Markup.escape(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
+                    .append(Markup.escape(ComparisonText.withError(r.score(), r.error()))).append("</td><td>").append(Markup.escape(r.unit())).append("</td></tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
+    private static String pct(double v) {
+        return String.format(Locale.ROOT, "%.1f", Math.max(0, Math.min(100, v)));
+    }
+}
