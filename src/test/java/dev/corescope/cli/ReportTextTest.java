@@ -23,7 +23,8 @@ class ReportTextTest {
     @Test
     void familyLimitsTheTextToThatFamily() {
         CliRun r = CliRun.run("report", TOUR, "--format", "text", "--family", "timerbase").succeeded();
-        assertTrue(r.out().startsWith("== timerbase: "), r.out());
+        assertTrue(r.out().startsWith("Verdicts ") && r.out().contains("\n== timerbase: "), "its verdicts, then its text: " + r.out());
+        assertTrue(r.out().contains("  timerbase (") && !r.out().contains("  cpumask ("), "only its own verdicts: " + r.out());
         assertTrue(!r.out().contains("== cpumask"), r.out());
         assertTrue(r.out().contains("\nEnvironment\n"), "the machine is named under every figure: " + r.out());
     }
