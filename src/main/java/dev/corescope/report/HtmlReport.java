@@ -53,6 +53,8 @@ public final class HtmlReport {
             .scroll{overflow-x:auto;max-width:100%}
             .summaryline{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;background:#fff;border:1px solid #ddd;padding:6px 10px;display:inline-block}
             details{margin:.4em 0 1em}summary{cursor:pointer;color:#2b4f86}
+            .doc-table th[scope=row]{background:#fafafa;font-weight:normal;white-space:nowrap}.doc-table .unit{color:#666;font-weight:normal}
+            ul.findings{font-size:13px;margin:.3em 0 .8em;padding-left:1.4em}.doc h4{margin:1em 0 .3em}.doc p{max-width:60em}
             """ + VerdictsHtml.CSS + BeforeAfterHtml.CSS;
 
     /**
@@ -141,31 +143,29 @@ public final class HtmlReport {
 
         Map<String, List<Result>> byFamily = new LinkedHashMap<>();
         for (Result r : f.results()) byFamily.computeIfAbsent(r.benchmark(), k -> new ArrayList<>()).add(r);
-        // Each family: its verdict and notes first, then the Java/C table, then the pictures, then
-        // the machine code and the full text report, folded.
+        // Each family: its verdict first, then its own document (the parts bench NAME prints as
+        // text: tables, figures, notes, findings), then every saved row and the machine code, folded.
         for (var fam : byFamily.entrySet()) {
-            h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(Markup.escape(fam.getKey())).append("\">\n<h3>")
-                    .append(Markup.escape(fam.getKey())).append("</h3>\n");
-            VerdictsHtml.familyVerdict(h, verdicts, fam.getKey());
             List<FamilyViews.View> own = views.stream().filter(v -> v.family().equals(fam.getKey())).toList();
-            notes(h, own);
-            ResultsHtml.results(h, fam.getKey(), fam.getValue());
-            List<Histogram> hs = f.histograms().stream().filter(x -> fam.getKey().equals(x.benchmark())).toList();
-            if (!hs.isEmpty()) histograms(h, hs);
-            own.forEach(v -> pictures(h, v));
+            boolean documented = own.stream().anyMatch(v -> v.document() != null);
+            family(h, index, fam.getKey(), own, verdicts);
+            ResultsHtml.results(h, fam.getKey(), fam.getValue(), documented);
+            if (!documented) legacy(h, fam.getKey(), own, f);
             h.append(MachineCodeHtml.of(f.code(), fam.getKey()));
-            own.forEach(v -> fullText(h, v));
+            if (!documented) own.forEach(v -> fullText(h, v));
             h.append("</section>\n");
         }
-        views.stream().filter(v -> !byFamily.containsKey(v.family())).forEach(v -> {
-            h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(Markup.escape(v.family())).append("\">\n<h3>")
-                    .append(Markup.escape(v.family())).append("</h3>\n");
-            notes(h, List.of(v));
-            pictures(h, v);
-            fullText(h, v);
+        for (FamilyViews.View v : views) {
+            if (byFamily.containsKey(v.family())) continue;
+            family(h, index, v.family(), List.of(v), verdicts);
+            if (v.document() == null) {
+                legacy(h, v.family(), List.of(v), f);
+                fullText(h, v);
+            }
             h.append("</section>\n");
-        });
-        List<Histogram> orphans = f.histograms().stream().filter(x -> !byFamily.containsKey(x.benchmark())).toList();
+        }
+        List<Histogram> orphans = f.histograms().stream().filter(x -> !byFamily.containsKey(x.benchmark())
+                && views.stream().noneMatch(v -> v.family().equals(x.benchmark()))).toList();
         if (!orphans.isEmpty()) {
             h.append("<h3>Histograms</h3>\n");
             histograms(h, orphans);
@@ -188,6 +188,22 @@ public final class HtmlReport {
         if (f.jitter() != null) h.append(JitterHtml.section(f.jitter()));
         if (f.results().isEmpty() && f.failures().isEmpty() && f.jitter() == null) h.append("<p class=\"note\">This file has no results.</p>\n");
         h.append("</section>\n");
+    }
+
+    /** A family section's opening: its heading, its verdict, then its views' documents. */
+    private static void family(StringBuilder h, int index, String family, List<FamilyViews.View> own, List<SeedVerdicts.Verdict> verdicts) {
+        h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(Markup.escape(family)).append("\">\n<h3>")
+                .append(Markup.escape(family)).append("</h3>\n");
+        VerdictsHtml.familyVerdict(h, verdicts, family);
+        if (own.stream().anyMatch(v -> v.document() == null)) notes(h, own.stream().filter(v -> v.document() == null).toList());
+        for (FamilyViews.View v : own) if (v.document() != null) DocHtml.render(h, v.document(), family, v.svgs());
+    }
+
+    /** A family whose view is still text (no document): its histograms and pictures after the rows. */
+    private static void legacy(StringBuilder h, String family, List<FamilyViews.View> own, ResultsFile f) {
+        List<Histogram> hs = f.histograms().stream().filter(x -> family.equals(x.benchmark())).toList();
+        if (!hs.isEmpty()) histograms(h, hs);
+        own.forEach(v -> pictures(h, v));
     }
 
     /** The notes of a family's text report (its {@code Notes} section), as a list. */
@@ -346,5 +362,4 @@ public final class HtmlReport {
             default -> "1e" + decade;
         };
     }
-
 }
