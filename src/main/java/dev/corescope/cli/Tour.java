@@ -10,7 +10,6 @@ import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
-import dev.corescope.report.TextFit;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.text.TextTable;
 import dev.corescope.topology.Topology;

@@ -89,7 +89,7 @@ public final class TextDoc {
         return heading(2, text);
     }
 
-    /** The document's title (level 1). */
+    /** The document's title (level 1; text prints it after {@code == }, as the composer separates families). */
     public TextDoc title(String text) {
         return heading(1, text);
     }
@@ -174,7 +174,7 @@ public final class TextDoc {
         StringBuilder sb = new StringBuilder();
         for (Part b : parts) {
             switch (b) {
-                case Heading h -> Paragraphs.wrap(sb, "", "  ", Terminal.escape(h.text()), width);
+                case Heading h -> Paragraphs.wrap(sb, h.level() == 1 ? "== " : "", "  ", Terminal.escape(h.text()), width);
                 case Paragraph p -> Paragraphs.wrap(sb, p.indent(), p.indent(), Terminal.escape(p.text()), width);
                 case Table t -> sb.append(t.table().render(t.indent(), width));
                 case Figure f -> Paragraphs.wrap(sb, "  ", "  ", Terminal.escape("[figure: " + f.caption() + "; the HTML page draws it]"), width);

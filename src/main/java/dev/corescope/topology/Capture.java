@@ -79,9 +79,9 @@ public final class Capture {
      */
     public static Result write(Topology t, String folder, OutputStream os) throws IOException {
         Map<String, byte[]> files = t.fileContents();
-        boolean kept = files.isEmpty() || files.values().stream().anyMatch(b -> b.length > 0);
+        boolean kept = t.readRecorded() && (files.isEmpty() || files.values().stream().anyMatch(b -> b.length > 0));
         if (!kept) {
-            // read without keeping bytes (every command but capture): read again, keeping them
+            // read without keeping bytes (every command but capture) or without a record at all: read again, keeping them
             SysfsReader again = new SysfsReader(Path.of(t.source()), true);
             Topology.read(again);
             return write(again, folder, os);

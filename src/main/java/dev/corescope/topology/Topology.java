@@ -83,6 +83,7 @@ public final class Topology {
     private final int cacheLineSize;
     private final List<String> warnings;
     private final Map<String, byte[]> filesRead;
+    private final boolean readRecorded;
     private final List<String> dirsSeen;
     private final List<String> unreadable;
 
@@ -114,7 +115,8 @@ public final class Topology {
         this.coreKinds = List.copyOf(b.coreKinds);
         this.cacheLineSize = b.cacheLineSize;
         this.warnings = List.copyOf(b.warnings);
-        this.filesRead = Collections.unmodifiableMap(new LinkedHashMap<>(b.filesRead));
+        this.filesRead = b.filesRead.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.filesRead));
+        this.readRecorded = b.readRecorded;
         this.dirsSeen = List.copyOf(b.dirsSeen);
         this.unreadable = List.copyOf(b.unreadable);
 
@@ -412,7 +414,8 @@ public final class Topology {
     }
 
     /**
-     * The files read, in reading order: what {@code capture} saves.
+     * The files read, in reading order: what {@code capture} saves. Empty when read through a
+     * reader that records nothing ({@link SysfsReader#unrecorded}).
      *
      * @return paths relative to the root, such as {@code sys/devices/system/cpu/online}
      */
@@ -423,6 +426,11 @@ public final class Topology {
     /** The bytes of each file as they were read, for {@link Capture}: a capture holds what this report was made from. */
     Map<String, byte[]> fileContents() {
         return filesRead;
+    }
+
+    /** Whether the reader recorded the files it read (false for {@link SysfsReader#unrecorded}): {@link Capture} reads again when not. */
+    boolean readRecorded() {
+        return readRecorded;
     }
 
     /**
@@ -597,6 +605,7 @@ public final class Topology {
         int cacheLineSize = DEFAULT_CACHE_LINE;
         List<String> warnings = new ArrayList<>();
         Map<String, byte[]> filesRead = new LinkedHashMap<>();
+        boolean readRecorded = true;
         List<String> dirsSeen = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
         long readWork;

@@ -166,6 +166,7 @@ final class TopologyReader {
         all.addAll(warnings);
         b.warnings = all;
         b.filesRead = r.filesRead();
+        b.readRecorded = r.recordsFiles();
         b.dirsSeen = r.dirsSeen();
         b.unreadable = r.unreadable();
         b.readWork = work;
@@ -329,7 +330,24 @@ final class TopologyReader {
     /** A CPU mask file limited to online CPUs and always holding the CPU itself. */
     private Optional<CpuMask> mapOrList(String dir, String name, int cpu) {
         return r.readMapOrList(dir + "/" + name, dir + "/" + name + "_list", nbits)
-                .map(m -> m.and(b.online).with(cpu));
+                .map(m -> onlineWith(m, cpu));
+    }
+
+    /** {@code m}'s online CPUs as one shared instance per mask read (the reader shares those per text). */
+    private final Map<CpuMask, CpuMask> onlineOf = new java.util.IdentityHashMap<>();
+
+    /**
+     * {@code m.and(online).with(cpu)} without a new mask where nothing changes: a mask read from
+     * a file is the same instance for each CPU that lists the same text, and so is this, so a
+     * package's CPUs share one mask (at 8192 CPUs each is 1 KiB, read ~8 times per CPU).
+     */
+    private CpuMask onlineWith(CpuMask m, int cpu) {
+        CpuMask on = onlineOf.get(m);
+        if (on == null) {
+            on = m.isSubsetOf(b.online) ? m : m.and(b.online);
+            onlineOf.put(m, on);
+        }
+        return on.test(cpu) ? on : on.with(cpu);
     }
 
     /** Where a tree has an id but no mask (some old kernels), the mask is the CPUs sharing the id. */
@@ -485,7 +503,8 @@ final class TopologyReader {
     // ---- caches ------------------------------------------------------------------------
 
     private void readCaches(CpuMask cpus, List<NodeBuilder> roots) {
-        Map<String, Cache> found = new LinkedHashMap<>();
+        // keyed by (level, type, CPUs): the masks are shared instances, so a key costs a hash, not a cpulist string
+        Map<List<Object>, Cache> found = new LinkedHashMap<>();
         CpuMask.Builder noCache = CpuMask.builder(nbits);
         for (int cpu : cpus.toArray()) {
             String dir = CPU + "/cpu" + cpu + "/cache";
@@ -505,8 +524,8 @@ final class TopologyReader {
                 any = true;
                 Optional<CpuMask> shared = r.readMapOrList(p + "/shared_cpu_map", p + "/shared_cpu_list", nbits);
                 if (shared.isEmpty()) r.problem(p + "/shared_cpu_map", "missing; taken as private to CPU " + cpu);
-                CpuMask mask = shared.orElse(CpuMask.empty(nbits)).and(b.online).with(cpu);
-                String key = level.getAsInt() + "/" + type.get() + "/" + mask.toList();
+                CpuMask mask = shared.isPresent() ? onlineWith(shared.get(), cpu) : CpuMask.of(nbits, cpu);
+                List<Object> key = List.of(level.getAsInt(), type.get(), mask);
                 if (found.containsKey(key)) continue;
                 Optional<String> sizeText = r.read(p + "/size");
                 long size = sizeText.isPresent() ? Sizes.parseKernelSize(sizeText.get()) : -1;

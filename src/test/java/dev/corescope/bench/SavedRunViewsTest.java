@@ -28,7 +28,7 @@ class SavedRunViewsTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "c2c       | Min latency: 27.3 \u00b1 0.1 ns, CPUs (0,1)",
+            "c2c       | Min latency: 27.3 [27.1, 27.4] ns, CPUs (0,1)",
             "cpumask   | Where a Java gap comes from",
             "timerbase | Per-call latency as the seed measured it",
             "cpupri    | The Java-heap analogue",

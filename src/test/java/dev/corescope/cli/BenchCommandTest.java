@@ -116,8 +116,8 @@ class BenchCommandTest {
         assertTrue(r.out().contains("first: mean sleep(1) "), r.out());
         assertTrue(r.out().contains("Counters (perf_event_open; "), r.out());
         assertTrue(r.out().contains("FAILED:\n  failing: IllegalStateException: boom"), r.out());
-        assertTrue(r.out().contains("# Environment"), r.out());
-        assertTrue(r.out().contains("#   hw counters"), r.out());
+        assertTrue(r.out().contains("\nEnvironment\n"), r.out());
+        assertTrue(r.out().contains("\n  hw counters "), r.out());
     }
 
     @Test

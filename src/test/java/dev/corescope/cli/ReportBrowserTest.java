@@ -292,7 +292,7 @@ class ReportBrowserTest {
         assertTrue(title.matches("links [0-9]+ broken 0 bad 0 "), title);
         assertTrue(Integer.parseInt(title.split(" ")[1]) >= 10, "the verdicts and the contents link: " + title);
 
-        // A file that holds the family's model carries its notes: they come between the verdict and the table.
+        // A file that holds the family's model carries its notes: in its document, after the verdict.
         Path quick = dir.resolve("timerbase.html");
         CliRun.run("report", ReportCommandTest.fixture("timerbase-quick.json").toString(), "-o", quick.toString()).succeeded();
         String timerbase = Files.readString(quick);
@@ -301,7 +301,8 @@ class ReportBrowserTest {
                 const order = [...sec.children].map(e => e.tagName + '.' + e.className).join(' ');
                 document.title += ' notes ' + sec.querySelectorAll('ul.family-notes li').length + ' | ' + order;
                 """, "390,4000");
-        assertTrue(t.matches("links [0-9]+ broken 0 bad 0 +notes [1-9][0-9]* \\| H3\\. DIV\\.verdict-family [a-z-]+ UL\\.family-notes DIV\\.scroll DIV\\.histograms .*"), t);
+        // the family's document (report.DocHtml) holds its notes, tables and figures, after the verdict
+        assertTrue(t.matches("links [0-9]+ broken 0 bad 0 +notes [1-9][0-9]* \\| H3\\. DIV\\.verdict-family [a-z-]+ DIV\\.doc .*"), t);
     }
 
     /**

@@ -139,12 +139,12 @@ public final class CpupriFamily implements BenchFamily {
                     + "99 aligned, 8 split; there the aligned layout (and the padded heap objects) pay for their size.");
         }
 
-        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, results, notes);
-        return new FamilyRun(name(), results, layouts, List.of(), null, notes, CpupriView.text(model), model);
+        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, notes);
+        return new FamilyRun(name(), results, layouts, List.of(), null, notes, CpupriView.document(model, results).render(Integer.MAX_VALUE), model);
     }
 
     private static CpupriModel model(int line, List<Layout> layouts, List<Layout> seedLayouts, List<HeapLayouts.HeapLayout> heap,
-                                     List<Run> runs, List<Result> results, List<String> notes) {
+                                     List<Run> runs, List<String> notes) {
         List<CpupriModel.Struct> structs = new ArrayList<>();
         List<Layout> offstack = layouts.stream().filter(l -> Boolean.TRUE.equals(l.params().get("offstack"))).toList();
         for (int i = 0; i < offstack.size(); i++) {
@@ -168,7 +168,7 @@ public final class CpupriFamily implements BenchFamily {
                 h.instanceSize(), h.apart(line), h.layout())).toList();
         List<CpupriModel.Run> saved = runs.stream().map(r -> new CpupriModel.Run(r.workload(), r.variant(), r.implementation(),
                 r.placement().name(), r.placement().description(), r.writers(), Arrays.stream(r.cpus()).boxed().toList(), r.rt())).toList();
-        return new CpupriModel(line, structs, inline, heaps, HeapLayouts.vmDetails(), saved, results, notes);
+        return new CpupriModel(line, structs, inline, heaps, HeapLayouts.vmDetails(), saved, List.of(), notes);
     }
 
     @Override
@@ -177,8 +177,9 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<String> text(ResultsFile file) {
-        return CpupriView.model(file).map(CpupriView::text);
+    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+        List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(name())).toList();
+        return CpupriView.model(file).map(m -> CpupriView.document(m, rows));
     }
 
     /** The cache lines of each layout, showing which counts and masks share a line. */

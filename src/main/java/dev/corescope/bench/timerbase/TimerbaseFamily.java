@@ -149,7 +149,7 @@ public final class TimerbaseFamily implements BenchFamily {
         TimerbaseReport report = new TimerbaseReport(ForkPinning.describe(ctx.cpus()), cpusWithBases, firstTouchedOn,
                 describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, paths, notes, load);
         TimerbaseModel model = report.model();
-        return new FamilyRun(name(), results, null, contractHistograms, null, model.notes(), TimerbaseView.text(model), model);
+        return new FamilyRun(name(), results, null, contractHistograms, null, model.notes(), TimerbaseView.document(model).render(Integer.MAX_VALUE), model);
     }
 
     @Override
@@ -158,8 +158,8 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<String> text(ResultsFile file) {
-        return TimerbaseView.model(file).map(TimerbaseView::text);
+    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+        return TimerbaseView.model(file).map(TimerbaseView::document);
     }
 
     /** The histograms beside the seed's, from the saved model. */

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,6 +89,8 @@ public final class SysfsReader {
 
     /** Whether the bytes of each file are kept for {@code capture}, or only its path (every other command). */
     private final boolean keepBytes;
+    /** Whether the path of each file read is recorded at all ({@link #unrecorded}: not). */
+    private final boolean recordPaths;
 
     private static final byte[] NOT_KEPT = new byte[0];
 
@@ -108,14 +111,44 @@ public final class SysfsReader {
      *                  reads hundreds of MB of CPU maps; a command that only answers keeps none)
      */
     public SysfsReader(Path root, boolean keepBytes) {
-        this(root, keepBytes, false);
+        this(root, keepBytes, false, true);
     }
 
     /** @param realPathCheckOnly use the fallback check even where {@code openat2} works (tests of the fallback) */
     SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly) {
+        this(root, keepBytes, realPathCheckOnly, true);
+    }
+
+    private SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly, boolean recordPaths) {
         this.root = root;
         this.keepBytes = keepBytes;
         this.realPathCheckOnly = realPathCheckOnly;
+        this.recordPaths = recordPaths;
+    }
+
+    /**
+     * A reader that records no file it reads ({@link #filesRead()} stays empty; problems,
+     * unreadable files and directories are still recorded): for a command that answers and saves
+     * nothing. At 8192 CPUs a tree is ~200,000 files, whose paths alone were ~20 MB of the heap.
+     *
+     * @param root {@code /} or a saved tree
+     * @return a reader whose {@link #filesRead()} stays empty
+     */
+    public static SysfsReader unrecorded(Path root) {
+        return new SysfsReader(root, false, false, false);
+    }
+
+    /**
+     * Whether {@link #filesRead()} records the files read.
+     *
+     * @return false for a reader made by {@link #unrecorded}
+     */
+    public boolean recordsFiles() {
+        return recordPaths;
+    }
+
+    private void recordRead(String rel, byte[] bytes) {
+        if (recordPaths) filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
     }
 
     /**
@@ -189,7 +222,7 @@ public final class SysfsReader {
                 problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
                 return Optional.empty();
             }
-            filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
+            recordRead(rel, bytes);
             return Optional.of(bytes);
         } catch (NoSuchFileException e) {
             return Optional.empty();
@@ -219,7 +252,7 @@ public final class SysfsReader {
                 problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
                 return Optional.empty();
             }
-            filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
+            recordRead(rel, bytes);
             return read;
         } catch (NativeException e) {
             refused(rel, e, "cannot be read");
@@ -347,25 +380,47 @@ public final class SysfsReader {
 
     /**
      * A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped.
+     * The same text read again gives the same (immutable) mask instance: the package list of a
+     * 1024-CPU package is read once per CPU, and at 8192 CPUs each mask is 1 KiB.
      *
      * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
      * @param nbits the mask's bit count
      * @return the mask, or empty when absent, unreadable or not a cpulist (recorded)
      */
     public Optional<CpuMask> readList(String rel, int nbits) {
-        return parsed(rel, text -> parseList(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU list (" + contentFree(e) + ")");
+        return parsed(rel, text -> shared(text, nbits, false), CpuMaskFormatException.class, (text, e) -> "not a CPU list (" + contentFree(e) + ")");
     }
 
     /**
      * A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}; CPUs at or
-     * beyond nbits are dropped.
+     * beyond nbits are dropped; the same text gives the same instance.
      *
      * @param rel a path relative to the root, e.g. {@code .../cpu0/topology/core_cpus}
      * @param nbits the mask's bit count
      * @return the mask, or empty when absent, unreadable or not a cpumap (recorded)
      */
     public Optional<CpuMask> readMap(String rel, int nbits) {
-        return parsed(rel, text -> parseMap(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU map (" + contentFree(e) + ")");
+        return parsed(rel, text -> shared(text, nbits, true), CpuMaskFormatException.class, (text, e) -> "not a CPU map (" + contentFree(e) + ")");
+    }
+
+    /** Masks parsed from each distinct text at {@link #parsedNbits} bits (lists and maps apart: {@code 1} is CPU 1 in one, CPU 0 in the other). */
+    private final Map<String, CpuMask> parsedLists = new HashMap<>();
+    private final Map<String, CpuMask> parsedMaps = new HashMap<>();
+    private int parsedNbits = -1;
+
+    private CpuMask shared(String text, int nbits, boolean map) {
+        if (nbits != parsedNbits) {
+            parsedLists.clear();
+            parsedMaps.clear();
+            parsedNbits = nbits;
+        }
+        Map<String, CpuMask> parsed = map ? parsedMaps : parsedLists;
+        CpuMask m = parsed.get(text);
+        if (m == null) {
+            m = map ? parseMap(text, nbits) : parseList(text, nbits);  // a bad text throws and is not kept
+            parsed.put(text, m);
+        }
+        return m;
     }
 
     /**
@@ -479,7 +534,7 @@ public final class SysfsReader {
     }
 
     /**
-     * Every file read, in reading order.
+     * Every file read, in reading order; empty for a reader made by {@link #unrecorded}.
      *
      * @return relative path to the bytes as read (empty arrays unless {@link #keepsBytes()}); the live map
      */
@@ -519,7 +574,8 @@ public final class SysfsReader {
         if (t.isEmpty() || t.equals("(null)")) return CpuMask.empty(nbits);
         int last = lastNumber(t);
         if (last >= MAX_CPUS) throw beyondLimit(t, last);
-        return CpuMask.parseList(t, Math.max(nbits, last + 1)).resize(nbits);
+        if (last < nbits) return CpuMask.parseList(t, nbits);  // the common case: no copy to resize
+        return CpuMask.parseList(t, last + 1).resize(nbits);
     }
 
     /**
@@ -537,7 +593,8 @@ public final class SysfsReader {
         int chunks = 1;
         for (int i = 0; i < t.length(); i++) if (t.charAt(i) == ',') chunks++;
         if ((long) chunks * 32 > MAX_CPUS) throw beyondLimit(t, chunks * 32L - 1);
-        return CpuMask.parseHex(t, Math.max(nbits, chunks * 32)).resize(nbits);
+        if (chunks * 32 <= nbits) return CpuMask.parseHex(t, nbits);
+        return CpuMask.parseHex(t, chunks * 32).resize(nbits);
     }
 
     /**
