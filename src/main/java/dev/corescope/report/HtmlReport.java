@@ -152,12 +152,14 @@ public final class HtmlReport {
             List<FamilyViews.View> own = views.stream().filter(v -> v.family().equals(fam.getKey())).toList();
             family(h, index, fam.getKey(), own, verdicts);
             ResultsHtml.results(h, fam.getKey(), fam.getValue(), own.stream().anyMatch(v -> v.document() != null));
+            pictures(h, fam.getKey(), own);
             h.append(MachineCodeHtml.of(f.code(), fam.getKey()));
             h.append("</section>\n");
         }
         for (FamilyViews.View v : views) {
             if (byFamily.containsKey(v.family())) continue;
             family(h, index, v.family(), List.of(v), verdicts);
+            pictures(h, v.family(), List.of(v));
             h.append("</section>\n");
         }
         Map<String, Long> undrawn = new LinkedHashMap<>();
@@ -188,13 +190,17 @@ public final class HtmlReport {
 
     /**
      * A family's section up to its rows: its heading, its verdict, then each view's document (the
-     * parts {@code bench NAME} prints, with the family's pictures where its figures are), or, from
-     * a file without the family's model, only its pictures.
+     * parts {@code bench NAME} prints, with the family's pictures where its figures are).
      */
     private static void family(StringBuilder h, int index, String family, List<FamilyViews.View> own, List<SeedVerdicts.Verdict> verdicts) {
         h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(Markup.escape(family)).append("\">\n<h3>")
                 .append(Markup.escape(family)).append("</h3>\n");
         VerdictsHtml.familyVerdict(h, verdicts, family);
-        for (FamilyViews.View v : own) DocHtml.render(h, v.document() == null ? new TextDoc() : v.document(), family, v.svgs());
+        for (FamilyViews.View v : own) if (v.document() != null) DocHtml.render(h, v.document(), family, v.svgs());
+    }
+
+    /** The pictures of the views without a document (a file without the family's model), after its rows. */
+    private static void pictures(StringBuilder h, String family, List<FamilyViews.View> own) {
+        for (FamilyViews.View v : own) if (v.document() == null && !v.svgs().isEmpty()) DocHtml.render(h, new TextDoc(), family, v.svgs());
     }
 }
