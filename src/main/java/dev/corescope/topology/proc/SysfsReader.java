@@ -242,8 +242,9 @@ public final class SysfsReader {
     /** {@link #bytes(String)} for a saved tree, every open beneath it. */
     private Optional<byte[]> treeBytes(String rel) {
         try {
-            BeneathDirectory.Kind kind = tree.kind(rel);
-            Optional<byte[]> read = kind == BeneathDirectory.Kind.REGULAR ? tree.read(rel, (int) MAX_FILE_BYTES) : Optional.empty();
+            BeneathDirectory.Kind[] kinds = new BeneathDirectory.Kind[1];
+            Optional<byte[]> read = tree.readIfRegular(rel, (int) MAX_FILE_BYTES, kinds);
+            BeneathDirectory.Kind kind = kinds[0];
             if (read.isEmpty()) {
                 unreadable.add(rel);
                 problem(rel, kind == BeneathDirectory.Kind.DIRECTORY ? "is a directory" : "not a regular file");
