@@ -177,6 +177,11 @@ case "${1:-}" in
     user_sets '^-XX:CompileCommand' || jvm_flags+=(-XX:CompileCommand=quiet
       '-XX:CompileCommand=exclude,jdk.internal.classfile.*::*' '-XX:CompileCommand=exclude,java.lang.classfile.*::*'
       '-XX:CompileCommand=exclude,jdk.internal.foreign.abi.*::*')
+    # A young generation of 16 MiB instead of a third of the initial heap (~125 MiB on a 24 GiB
+    # machine): a big tree's reading makes its garbage a little at a time, so the eden a default
+    # heap fills once is peak RSS and nothing else (topology --root of 8192 CPUs: 195 -> 98 MiB,
+    # the same CPU time; docs/performance.md, issue 28).
+    user_sets '^-Xmn|^-XX:(Max)?NewSize=' || jvm_flags+=(-Xmn16m)
     jvm_flags+=(-XX:-UsePerfData) ;;
 esac
 # report and compare read whole results files in one thread: the serial GC keeps their heap near

@@ -1,21 +1,21 @@
 /*
  * C twin of bench cpupri: the same struct cpupri, laid out at the offsets the Java side
- * computed with FFM MemoryLayout (packed, aligned or split), accessed by one reader and one
- * writer thread pinned inside C.
+ * computed with FFM MemoryLayout (packed, aligned or split), accessed by one reader and
+ * nr_writers writer threads (as many as the Java run's), each pinned inside C to its own CPU.
  *
- *   workload 0, "mechanism": the writer does atomic_inc + atomic_dec of pri_to_cpu[99].count,
+ *   workload 0, "mechanism": each writer does atomic_inc + atomic_dec of pri_to_cpu[99].count,
  *       the reader loads pri_to_cpu[99].mask (the pointer);
- *   workload 1, "cpupri": the writer runs cpupri_set() moving its CPU between CPUPRI_NORMAL
+ *   workload 1, "cpupri": each writer runs cpupri_set() moving its own CPU between CPUPRI_NORMAL
  *       and RT99, the reader runs cpupri_find() for an RT99 task (kernel/sched/cpupri.c, 6.x).
  *
  * At the start every CPU of the run is in cpupri, as rq_online_rt() puts every online CPU in
- * it (cpupri_set(..., CPUPRI_NORMAL)): the writer's at NORMAL and, with rt_all == 0, the
+ * it (cpupri_set(..., CPUPRI_NORMAL)): the writers' at NORMAL and, with rt_all == 0, the
  * reader's at NORMAL too, so a find stops at index 0 (one count read). With rt_all == 1 the
- * reader's CPU runs RT99 instead ("every CPU runs RT"): a find stops at 0 only while the
+ * reader's CPU runs RT99 instead ("every CPU runs RT"): a find stops at 0 only while a
  * writer is at NORMAL, and otherwise reads all 99 counts and finds nothing.
  *
- * A sample runs both threads for sample_ms; each thread times its own loop, and
- * ns/op = its elapsed time / its operations. warmup_samples samples of warmup_ms run first,
+ * A sample runs all threads for sample_ms; each thread times its own loop, and
+ * ns/op = its elapsed time / its operations (for the writers, the mean of theirs). warmup_samples samples of warmup_ms run first,
  * the same way, and are thrown away (the Java side's JMH warm-up iterations).
  */
 #define _GNU_SOURCE
@@ -32,6 +32,7 @@
 #define CS_CPUPRI_NORMAL 0
 #define CS_CPUPRI_RT99 99
 #define CS_CPUPRI_CHECK_EVERY 1024
+#define CS_CPUPRI_MAX_WRITERS 1023
 
 struct cs_cpupri_run {
     char *cp;
@@ -43,11 +44,11 @@ struct cs_cpupri_run {
     uint64_t *task_mask;
     int workload;
     int rt_all;
-    int reader_cpu, writer_cpu;
+    int reader_cpu;
     _Alignas(128) atomic_int stop;
     char pad[128 - sizeof(atomic_int)];
     atomic_int go; /* 0: wait, 1: run, -1: give up (the other thread could not start) */
-    double reader_ns, writer_ns;
+    double reader_ns;
     double counts_per_find;
     int64_t sink;
     int error;
@@ -155,10 +156,19 @@ static void *cs_cpupri_reader(void *arg)
     return NULL;
 }
 
+/* One writer thread: its CPU and its ns/op. */
+struct cs_cpupri_writer {
+    struct cs_cpupri_run *r;
+    int cpu;
+    double ns;
+    pthread_t thread;
+};
+
 static void *cs_cpupri_writer(void *arg)
 {
-    struct cs_cpupri_run *r = arg;
-    if (!cs_cpupri_ready(r, r->writer_cpu))
+    struct cs_cpupri_writer *wr = arg;
+    struct cs_cpupri_run *r = wr->r;
+    if (!cs_cpupri_ready(r, wr->cpu))
         return NULL;
     int64_t ops = 0;
     uint64_t t0 = cs_cpupri_now_ns();
@@ -168,16 +178,16 @@ static void *cs_cpupri_writer(void *arg)
                 atomic_fetch_add(cs_cpupri_count(r, CS_CPUPRI_RT99), 1);
                 atomic_fetch_sub(cs_cpupri_count(r, CS_CPUPRI_RT99), 1);
             } else {
-                cs_cpupri_toggle(r, r->writer_cpu);
+                cs_cpupri_toggle(r, wr->cpu);
             }
         }
         ops += CS_CPUPRI_CHECK_EVERY;
     } while (!atomic_load_explicit(&r->stop, memory_order_relaxed));
-    r->writer_ns = (double)(cs_cpupri_now_ns() - t0) / (double)ops;
+    wr->ns = (double)(cs_cpupri_now_ns() - t0) / (double)ops;
     return NULL;
 }
 
-static int cs_cpupri_start(struct cs_cpupri_run *r, pthread_t *t, int cpu, void *(*body)(void *))
+static int cs_cpupri_start(struct cs_cpupri_run *r, pthread_t *t, int cpu, void *(*body)(void *), void *arg)
 {
     pthread_attr_t attr;
     cpu_set_t set;
@@ -191,7 +201,7 @@ static int cs_cpupri_start(struct cs_cpupri_run *r, pthread_t *t, int cpu, void 
     rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
     if (rc)
         cs_cpupri_fail(r, rc, "pthread_attr_setaffinity_np");
-    else if ((rc = pthread_create(t, &attr, body, r)))
+    else if ((rc = pthread_create(t, &attr, body, arg)))
         cs_cpupri_fail(r, rc, "pthread_create");
     pthread_attr_destroy(&attr);
     return rc;
@@ -207,30 +217,36 @@ static void cs_cpupri_enter(struct cs_cpupri_run *r, int cpu, int pri)
 
 /*
  * Runs warmup_samples samples of warmup_ms (thrown away), then `samples` samples of
- * `sample_ms` each. count_off/mask_off: byte offsets of pri_to_cpu[p].count and .mask (or
- * counts[p], masks[p]) in a struct of struct_bytes, placed on a line_size boundary. nr_cpu_ids
- * sizes the masks. rt_all: 0, the reader's CPU starts at CPUPRI_NORMAL; 1, at RT99.
- * reader_ns/writer_ns get one ns/op per sample, counts_per_find the counts a find read on
- * average in that sample (0 for the mechanism workload). Returns 0, or an errno value with
- * the failing function's name in failed.
+ * `sample_ms` each. cpus: the reader's CPU, then nr_writers writers' CPUs, all distinct.
+ * count_off/mask_off: byte offsets of pri_to_cpu[p].count and .mask (or counts[p], masks[p])
+ * in a struct of struct_bytes, placed on a line_size boundary. nr_cpu_ids sizes the masks.
+ * rt_all: 0, the reader's CPU starts at CPUPRI_NORMAL; 1, at RT99. reader_ns/writer_ns get one
+ * ns/op per sample (writer_ns: the mean over the writers), counts_per_find the counts a find
+ * read on average in that sample (0 for the mechanism workload). Returns 0, or an errno value
+ * with the failing function's name in failed.
  */
 __attribute__((visibility("default")))
-int cs_cpupri_run(int workload, int rt_all, int reader_cpu, int writer_cpu, const int64_t *count_off,
+int cs_cpupri_run(int workload, int rt_all, const int *cpus, int nr_writers, const int64_t *count_off,
                   const int64_t *mask_off, int64_t struct_bytes, int line_size, int nr_cpu_ids, int warmup_samples,
                   int warmup_ms, int samples, int sample_ms, double *reader_ns, double *writer_ns,
                   double *counts_per_find, char *failed, int failed_len)
 {
-    if ((workload != 0 && workload != 1) || (rt_all != 0 && rt_all != 1) || reader_cpu < 0 || writer_cpu < 0 ||
-        reader_cpu == writer_cpu || reader_cpu >= nr_cpu_ids || writer_cpu >= nr_cpu_ids ||
-        reader_cpu >= CPU_SETSIZE || writer_cpu >= CPU_SETSIZE || struct_bytes <= 0 || line_size <= 0 ||
-        (line_size & (line_size - 1)) || samples <= 0 || sample_ms <= 0 || warmup_samples < 0 ||
-        (warmup_samples > 0 && warmup_ms <= 0)) {
+    int bad = (workload != 0 && workload != 1) || (rt_all != 0 && rt_all != 1) || !cpus || nr_writers < 1 ||
+              nr_writers > CS_CPUPRI_MAX_WRITERS || struct_bytes <= 0 || line_size <= 0 || (line_size & (line_size - 1)) ||
+              samples <= 0 || sample_ms <= 0 || warmup_samples < 0 || (warmup_samples > 0 && warmup_ms <= 0);
+    for (int i = 0; !bad && i <= nr_writers; i++) {
+        bad = cpus[i] < 0 || cpus[i] >= nr_cpu_ids || cpus[i] >= CPU_SETSIZE;
+        for (int j = 0; !bad && j < i; j++)
+            bad = cpus[i] == cpus[j];
+    }
+    if (bad) {
         if (failed_len > 0) {
             strncpy(failed, "cs_cpupri_run", (size_t)failed_len - 1);
             failed[failed_len - 1] = '\0';
         }
         return EINVAL;
     }
+    int reader_cpu = cpus[0];
     int words = (nr_cpu_ids + 63) / 64;
     size_t cp_bytes = ((size_t)struct_bytes + line_size - 1) / line_size * line_size;
     static struct cs_cpupri_run zero;
@@ -239,9 +255,10 @@ int cs_cpupri_run(int workload, int rt_all, int reader_cpu, int writer_cpu, cons
     char *masks = calloc(CS_CPUPRI_NR_PRIORITIES, (size_t)words * 8);
     int *cpu_to_pri = calloc((size_t)nr_cpu_ids, sizeof(int));
     uint64_t *task_mask = calloc((size_t)words, 8);
+    struct cs_cpupri_writer *writers = calloc((size_t)nr_writers, sizeof(*writers));
     int error = 0;
     const char *what = "";
-    if (!r || !cp || !masks || !cpu_to_pri || !task_mask) {
+    if (!r || !cp || !masks || !cpu_to_pri || !task_mask || !writers) {
         error = ENOMEM;
         what = "malloc";
         goto out;
@@ -264,47 +281,56 @@ int cs_cpupri_run(int workload, int rt_all, int reader_cpu, int writer_cpu, cons
         r->workload = workload;
         r->rt_all = rt_all;
         r->reader_cpu = reader_cpu;
-        r->writer_cpu = writer_cpu;
         memset(task_mask, 0, (size_t)words * 8);
-        task_mask[reader_cpu >> 6] |= 1ull << (reader_cpu & 63);
-        task_mask[writer_cpu >> 6] |= 1ull << (writer_cpu & 63);
-        /* rq_online_rt(): every CPU of the run is in cpupri; the writer's at NORMAL */
-        cs_cpupri_enter(r, writer_cpu, CS_CPUPRI_NORMAL);
+        for (int i = 0; i <= nr_writers; i++)
+            task_mask[cpus[i] >> 6] |= 1ull << (cpus[i] & 63);
+        /* rq_online_rt(): every CPU of the run is in cpupri; the writers' at NORMAL */
+        for (int i = 1; i <= nr_writers; i++)
+            cs_cpupri_enter(r, cpus[i], CS_CPUPRI_NORMAL);
         cs_cpupri_enter(r, reader_cpu, rt_all ? CS_CPUPRI_RT99 : CS_CPUPRI_NORMAL);
         atomic_init(&r->stop, 0);
         atomic_init(&r->go, 0);
         pthread_mutex_init(&r->lock, NULL);
 
-        pthread_t reader, writer;
-        int started = 0;
-        if (cs_cpupri_start(r, &reader, reader_cpu, cs_cpupri_reader) == 0) {
-            started = 1;
-            if (cs_cpupri_start(r, &writer, writer_cpu, cs_cpupri_writer) == 0)
-                started = 2;
+        pthread_t reader;
+        int reader_started = cs_cpupri_start(r, &reader, reader_cpu, cs_cpupri_reader, r) == 0;
+        int started = 0; /* writers started */
+        while (reader_started && started < nr_writers) {
+            writers[started].r = r;
+            writers[started].cpu = cpus[started + 1];
+            writers[started].ns = 0;
+            if (cs_cpupri_start(r, &writers[started].thread, writers[started].cpu, cs_cpupri_writer, &writers[started]))
+                break;
+            started++;
         }
-        if (started == 2) {
+        if (reader_started && started == nr_writers) {
             int ms = s < 0 ? warmup_ms : sample_ms;
             atomic_store(&r->go, 1);
             struct timespec d = {ms / 1000, (long)(ms % 1000) * 1000000L};
             nanosleep(&d, NULL);
             atomic_store(&r->stop, 1);
-            pthread_join(writer, NULL);
-            pthread_join(reader, NULL);
-        } else if (started == 1) {
+        } else {
             atomic_store(&r->go, -1);
-            pthread_join(reader, NULL);
         }
+        for (int i = 0; i < started; i++)
+            pthread_join(writers[i].thread, NULL);
+        if (reader_started)
+            pthread_join(reader, NULL);
         pthread_mutex_destroy(&r->lock);
         if (r->error) {
             error = r->error;
             what = r->failed;
         } else if (s >= 0) {
+            double sum = 0;
+            for (int i = 0; i < nr_writers; i++)
+                sum += writers[i].ns;
             reader_ns[s] = r->reader_ns;
-            writer_ns[s] = r->writer_ns;
+            writer_ns[s] = sum / nr_writers;
             counts_per_find[s] = r->counts_per_find;
         }
     }
 out:
+    free(writers);
     free(task_mask);
     free(cpu_to_pri);
     free(masks);

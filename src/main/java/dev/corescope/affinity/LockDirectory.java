@@ -1,8 +1,8 @@
 package dev.corescope.affinity;
 
 import dev.corescope.sys.Errno;
-import dev.corescope.sys.Flock;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.internal.Flock;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -23,7 +23,7 @@ import java.nio.file.Path;
  * should create it (once, or at boot with {@code systemd-tmpfiles}: see {@link #remedy}).
  *
  * <p>Lock files are created {@code 0444} with {@code O_CREAT|O_EXCL|O_NOFOLLOW} and are never
- * written: every user opens them read-only and takes an {@code flock} (see {@code sys.Flock}).
+ * written: every user opens them read-only and takes an {@code flock} (see {@code sys.internal.Flock}).
  *
  * <p>Another directory (for example one private to a user or a group) is chosen with the system
  * property {@value #PROPERTY} or the environment variable {@value #ENV}; the same checks apply,

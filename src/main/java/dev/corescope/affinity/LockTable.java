@@ -1,9 +1,9 @@
 package dev.corescope.affinity;
 
 import dev.corescope.sys.Errno;
-import dev.corescope.sys.Flock;
-import dev.corescope.topology.proc.ProcLocks;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.internal.Flock;
+import dev.corescope.topology.proc.ProcLocks;
 
 import java.io.IOException;
 import java.nio.file.Files;

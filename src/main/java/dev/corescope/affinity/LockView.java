@@ -1,9 +1,9 @@
 package dev.corescope.affinity;
 
-import dev.corescope.sys.Flock;
+import dev.corescope.sys.internal.Flock;
+import dev.corescope.text.Terminal;
 import dev.corescope.topology.proc.ProcLocks;
 import dev.corescope.topology.proc.ProcPid;
-import dev.corescope.text.Terminal;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

@@ -120,6 +120,7 @@ public final class Reservations {
      * This machine: the live topology, the CPUs this process may use, and the default (or
      * configured) directory. Made once per process.
      *
+     * @return the process's reservations, the same object on every call
      * @throws ReservationException when the directory cannot be used
      */
     public static Reservations shared() {
@@ -140,6 +141,8 @@ public final class Reservations {
      * The directory {@link #shared()} uses: {@code -Dcorescope.reservations.dir}, else
      * {@code CORESCOPE_RESERVATIONS_DIR}, else {@code /tmp/corescope-reservations}. Nothing is
      * created or opened.
+     *
+     * @return the directory, read from the property and environment on each call
      */
     public static Path configuredDirectory() {
         return LockDirectory.configured();
@@ -149,6 +152,14 @@ public final class Reservations {
      * Reservations in {@code directory} over {@code topology} (live or saved), choosing only
      * among {@code usable}: for tests, tools that plan for another machine, and a process that
      * wants a directory of its own.
+     *
+     * @param directory the lock files' directory, created if missing (mode 1777 for the default
+     *        shared one, else 0700)
+     * @param topology what "core", "same L3" and the kernel hints mean, not null
+     * @param usable the CPUs to choose from (e.g. {@code ThreadAffinity.pinnable()} to include
+     *        isolated CPUs); only its online CPUs are offered
+     * @return new reservations (cheap to keep; make one per directory and share it)
+     * @throws ReservationException when the directory cannot be used
      */
     public static Reservations of(Path directory, Topology topology, CpuMask usable) {
         return new Reservations(directory, topology, usable, Path.of(topology.source()));
@@ -158,6 +169,9 @@ public final class Reservations {
      * These reservations (same directory, topology and usable CPUs) offering free CPUs in the
      * order {@code p} says; {@link CpuPreference#QUIET} measures now, for
      * {@link Quietness#WINDOW 200 ms}. The default is {@link CpuPreference#KERNEL_HINTS}.
+     *
+     * @param p the order, not null
+     * @return new reservations sharing this one's directory and locks
      */
     public Reservations preferring(CpuPreference p) {
         return p == CpuPreference.QUIET ? preferQuiet(Quietness.WINDOW)
@@ -167,38 +181,69 @@ public final class Reservations {
     /**
      * {@link CpuPreference#QUIET} measured over {@code window}: the CPUs disturbed least in it
      * first (after the isolated ones). The calling thread sleeps for the window.
+     *
+     * @param window how long to watch the CPUs' interrupts and steal, e.g. 200 ms
+     * @return new reservations sharing this one's directory and locks
      */
     public Reservations preferQuiet(Duration window) {
         return new Reservations(table, topology, usable, procRoot, preference.quiet(Quietness.measure(procRoot, window)));
     }
 
-    /** The order free CPUs are offered in. */
+    /**
+     * The order free CPUs are offered in.
+     *
+     * @return the preference, never null
+     */
     public CpuPreference preference() {
         return preference.quietness() == null ? CpuPreference.KERNEL_HINTS : CpuPreference.QUIET;
     }
 
-    /** The usable CPUs in the order they are offered (when all are free and no strategy narrows them). */
+    /**
+     * The usable CPUs in the order they are offered (when all are free and no strategy narrows them).
+     *
+     * @return a new array of CPU numbers, most preferred first
+     */
     public int[] preferenceOrder() {
         return order.clone();
     }
 
-    /** The directory of the lock files (its real path). */
+    /**
+     * The directory of the lock files.
+     *
+     * @return its real path (symbolic links of the parents resolved)
+     */
     public Path directory() {
         return directory;
     }
 
+    /**
+     * The topology the strategies are judged on.
+     *
+     * @return the topology given (or the live one for {@link #shared()})
+     */
     public Topology topology() {
         return topology;
     }
 
-    /** The CPUs reservations choose from: online and allowed. */
+    /**
+     * The CPUs reservations choose from: online and allowed.
+     *
+     * @return a mask of the topology's bit count
+     */
     public CpuMask usable() {
         return usable;
     }
 
     // ---- reserving ---------------------------------------------------------------------
 
-    /** Exactly {@code cpu}. */
+    /**
+     * Exactly {@code cpu}, without waiting.
+     *
+     * @param cpu the CPU number
+     * @return the reservation, to close
+     * @throws ReservationException when it is held by anyone (this process included), not usable,
+     *         or its lock file cannot be used; the message says which
+     */
     public Reservation reserveCpu(int cpu) {
         CpuMask one = CpuMask.of(Math.max(usable.nbits(), cpu + 1), cpu);
         checkUsable(one);
@@ -211,6 +256,10 @@ public final class Reservations {
      * Exactly {@code cpu}, waiting up to {@code timeout} while another holds it (a CPU that
      * cannot be reserved at all fails at once).
      *
+     * @param cpu the CPU number
+     * @param timeout the longest wait; zero tries once
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     * @return the reservation, to close
      * @throws ReservationException when it is still held after {@code timeout}, or the wait is interrupted
      */
     public Reservation reserveCpu(int cpu, Duration timeout) {
@@ -225,7 +274,13 @@ public final class Reservations {
                 .orElseGet(() -> CpuMask.of(Math.max(topology.nbits(), cpu + 1), cpu));
     }
 
-    /** Every online hardware thread of {@code cpu}'s core. */
+    /**
+     * Every online hardware thread of {@code cpu}'s core, all or nothing, without waiting.
+     *
+     * @param cpu any CPU of the core
+     * @return one reservation holding the whole core
+     * @throws ReservationException when a thread of the core is held or not usable
+     */
     public Reservation reserveCoreOf(int cpu) {
         CpuMask core = coreOf(cpu);
         checkUsable(core);
@@ -238,6 +293,9 @@ public final class Reservations {
      * The most preferred free CPU (see the class comment). A CPU whose lock file cannot be used
      * (another user's, a directory or FIFO in its place, unreadable) is skipped; when no CPU is
      * left, the message says why for each.
+     *
+     * @return the reservation, to close
+     * @throws ReservationException when no usable CPU is free
      */
     public Reservation reserveAny() {
         for (int i = 0; i < order.length; i++) {
@@ -254,6 +312,9 @@ public final class Reservations {
     /**
      * The most preferred free CPU, waiting up to {@code timeout} for one to be released.
      *
+     * @param timeout the longest wait; zero tries once
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     * @return the reservation, to close
      * @throws ReservationException when none is free after {@code timeout} (or none can ever be:
      *                              at once), or the wait is interrupted
      */
@@ -261,29 +322,61 @@ public final class Reservations {
         return reserve(timeout, -1, false, CpuStrategy.ANY);
     }
 
-    /** The most preferred free whole core: every SMT sibling of it. */
+    /**
+     * The most preferred free whole core: every SMT sibling of it, without waiting.
+     *
+     * @return one reservation holding the core
+     * @throws ReservationException when no core has all its online CPUs usable and free
+     */
     public Reservation reserveWholeCore() {
         return reserve(-1, true, CpuStrategy.ANY);
     }
 
-    /** The most preferred free whole core, waiting up to {@code timeout} for one. */
+    /**
+     * The most preferred free whole core, waiting up to {@code timeout} for one.
+     *
+     * @param timeout the longest wait; zero tries once
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     * @return one reservation holding the core
+     * @throws ReservationException when none is free after {@code timeout}, or the wait is interrupted
+     */
     public Reservation reserveWholeCore(Duration timeout) {
         return reserve(timeout, -1, true, CpuStrategy.ANY);
     }
 
-    /** A free CPU that relates to {@code near}'s first CPU as the first fitting strategy says. */
+    /**
+     * A free CPU that relates to {@code near}'s first CPU as the first fitting strategy says.
+     *
+     * @param near a reservation of this process (open), the anchor
+     * @param strategies tried in order, e.g. {@code SAME_L3, ANY}; none means {@code ANY}
+     * @return the reservation, to close
+     * @throws ReservationException when no strategy finds a free usable CPU; the message lists why for each
+     */
     public Reservation reserveNear(Reservation near, CpuStrategy... strategies) {
         return reserve(near.cpu(), false, strategies);
     }
 
-    /** A free whole core whose CPUs relate to {@code near}'s first CPU as the first fitting strategy says. */
+    /**
+     * A free whole core whose CPUs relate to {@code near}'s first CPU as the first fitting strategy says.
+     *
+     * @param near a reservation of this process (open), the anchor
+     * @param strategies tried in order; none means {@code ANY}
+     * @return one reservation holding the core
+     * @throws ReservationException when no strategy finds a free whole core
+     */
     public Reservation reserveWholeCoreNear(Reservation near, CpuStrategy... strategies) {
         return reserve(near.cpu(), true, strategies);
     }
 
     /**
      * A free CPU (or whole core) relative to CPU {@code anchor} (negative: none), trying
-     * {@code strategies} in order.
+     * {@code strategies} in order, without waiting.
+     *
+     * @param anchor the CPU the strategies relate to, or negative for none
+     * @param wholeCore true for every SMT sibling of a core, false for one CPU
+     * @param strategies tried in order; none means {@code ANY}
+     * @return the reservation, to close
+     * @throws ReservationException when no strategy finds a free usable CPU (or core)
      */
     public Reservation reserve(int anchor, boolean wholeCore, CpuStrategy... strategies) {
         Attempt at = new Attempt();
@@ -296,6 +389,14 @@ public final class Reservations {
      * {@link #reserve(int, boolean, CpuStrategy...)}, waiting up to {@code timeout} while every
      * fitting CPU is held by someone; fails at once when none could ever be reserved (none fits,
      * or every fitting one is unusable).
+     *
+     * @param timeout the longest wait; zero tries once
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     * @param anchor the CPU the strategies relate to, or negative for none
+     * @param wholeCore true for every SMT sibling of a core, false for one CPU
+     * @param strategies tried in order; none means {@code ANY}
+     * @return the reservation, to close
+     * @throws ReservationException when nothing fits after {@code timeout}, or the wait is interrupted
      */
     public Reservation reserve(Duration timeout, int anchor, boolean wholeCore, CpuStrategy... strategies) {
         Attempt[] last = new Attempt[1];
@@ -380,6 +481,11 @@ public final class Reservations {
      * each relate to the first as {@code strategy} says (two SMT siblings, four cores on one
      * L3, ...). First CPUs are tried in preference order until a whole group is free; all or
      * nothing.
+     *
+     * @param n how many CPUs, at least 1
+     * @param strategy how each of the others relates to the first
+     * @return {@code n} reservations, the first one first; close each
+     * @throws ReservationException when no first CPU has {@code n - 1} free partners
      */
     public List<Reservation> reserveGroup(int n, CpuStrategy strategy) {
         if (n < 1) throw new IllegalArgumentException("a group needs at least 1 CPU, not " + n);
@@ -481,6 +587,8 @@ public final class Reservations {
      * process), stale (held for a thread that has ended), free, unknown (no {@code /proc/locks}),
      * or unusable (why); also every holder of a lock file removed while held, and files that are
      * no corescope lock file ({@code cpu} -1, state {@code foreign}).
+     *
+     * @return a new list, by CPU; reads {@code /proc/locks} once
      */
     public List<Holding> holdings() {
         return LockView.holdings(directory, table);
@@ -490,6 +598,8 @@ public final class Reservations {
      * The holdings of {@code directory}, read without creating or locking anything (a missing
      * directory holds nothing): what {@code corescope reservations} shows.
      *
+     * @param directory a reservations directory, not null
+     * @return a new list, by CPU; empty for a missing directory
      * @throws ReservationException when it exists but cannot be used (a symbolic link, not a directory, ...)
      */
     public static List<Holding> holdingsIn(Path directory) {
@@ -508,12 +618,21 @@ public final class Reservations {
      *   -  foreign  -        not a corescope lock file: cpu-99999999999.lock
      * </pre>
      * Every string from outside is escaped ({@code \e}, {@code \n}, ...): one line per row.
+     *
+     * @return the table, one line per lock file, ending in a newline
      */
     public String dump() {
         return dump(directory, usable, holdings(), true);
     }
 
-    /** {@link #dump()} for {@link #holdingsIn(Path)}: nothing is created or locked. */
+    /**
+     * {@link #dump()} for {@link #holdingsIn(Path)}: nothing is created or locked.
+     *
+     * @param directory a reservations directory
+     * @param usable the CPUs named in the heading line
+     * @return the table
+     * @throws ReservationException when the directory exists but cannot be used
+     */
     public static String dumpOf(Path directory, CpuMask usable) {
         Path abs = directory.toAbsolutePath().normalize();
         boolean exists = Files.exists(abs, LinkOption.NOFOLLOW_LINKS);

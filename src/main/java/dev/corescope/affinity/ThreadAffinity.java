@@ -1,15 +1,16 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
-import dev.corescope.sys.Os;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
+import dev.corescope.sys.internal.ThreadPin;
 import dev.corescope.topology.Topology;
 
 /**
  * The calling thread's CPUs: {@link #allowed()}, {@link #pin(int)} (restored on close) and
  * {@link #currentCpu()}; pinning and the current CPU allocate nothing.
- * A thin face of the OS seam {@code sys.Os.live()} (FFM {@code sched_getaffinity},
+ * A thin face of the OS seam {@code sys.internal.Os.live()} (FFM {@code sched_getaffinity},
  * {@code sched_setaffinity}, {@code sched_getcpu}), which sizes masks from {@code nr_cpu_ids},
  * so any CPU count works.
  *
@@ -26,7 +27,12 @@ public final class ThreadAffinity {
     private ThreadAffinity() {
     }
 
-    /** The CPUs the calling thread may run on now ({@code sched_getaffinity(0)}). */
+    /**
+     * The CPUs the calling thread may run on now ({@code sched_getaffinity(0)}).
+     *
+     * @return a mask of {@link CpuMask#machineSize()} bits (or more), never empty
+     * @throws dev.corescope.sys.NativeException when the kernel refuses the call
+     */
     public static CpuMask allowed() {
         return Os.live().allowed();
     }
@@ -34,18 +40,33 @@ public final class ThreadAffinity {
     /**
      * Pins the calling thread to {@code cpus}; {@link Pinning#close()} (on this thread) restores
      * the previous mask. Allocates nothing: the handle is the thread's own, reused by its next
-     * pin once closed ({@link Pinning#pinReused}), so use it in try-with-resources and do not
-     * keep it after {@code close()}.
+     * pin once closed, so use it in try-with-resources and do not keep it after
+     * {@code close()}. Pins nest and may be closed in any order (see {@link Pinning}).
      *
-     * @throws dev.corescope.sys.CpuNotAllowedException when a CPU is outside this process's allowed set
+     * @param cpus the CPUs to run on, not empty; any bit count
+     * @return the pin, to close on this thread
+     * @throws dev.corescope.sys.CpuNotAllowedException when a CPU is outside {@link #pinnable()}
+     *         (nothing changed)
+     * @throws IllegalArgumentException when {@code cpus} is empty
+     * @throws UnsupportedOperationException on a virtual thread (it would pin its carrier)
+     * @throws dev.corescope.sys.NativeException when the kernel refuses the mask (e.g. a cgroup
+     *         cpuset narrower than the start mask)
      */
     public static Pinning pin(CpuMask cpus) {
-        return Pinning.pinReused(cpus);
+        return ThreadPin.pinReused(cpus);
     }
 
-    /** Pins the calling thread to {@code cpu}, as {@link #pin(CpuMask)}; allocates nothing for a possible CPU. */
+    /**
+     * Pins the calling thread to one CPU, as {@link #pin(CpuMask)}; allocates nothing for a
+     * possible CPU (the one-CPU masks are made once and shared).
+     *
+     * @param cpu the CPU number
+     * @return the pin, to close on this thread
+     * @throws dev.corescope.sys.CpuNotAllowedException when {@code cpu} is outside {@link #pinnable()}
+     * @throws UnsupportedOperationException on a virtual thread
+     */
     public static Pinning pin(int cpu) {
-        return Pinning.pinReused(SingleCpu.of(cpu));
+        return ThreadPin.pinReused(SingleCpu.of(cpu));
     }
 
     /** One-CPU masks of the possible CPUs, made on first use and shared (a {@link CpuMask} is immutable). */
@@ -87,7 +108,14 @@ public final class ThreadAffinity {
         return Affinity.processAllowed().resize(m.nbits()).or(isolated);
     }
 
-    /** The CPU the calling thread runs on at this instant ({@code sched_getcpu}). */
+    /**
+     * The CPU the calling thread runs on at this instant: rseq's {@code cpu_id} where the kernel
+     * registered it for the thread, else {@code sched_getcpu}. Allocates nothing; a few
+     * nanoseconds. The answer may be stale as soon as it is read, unless the thread is pinned
+     * to one CPU.
+     *
+     * @return the CPU number, 0 or more
+     */
     public static int currentCpu() {
         return Os.live().currentCpu();
     }

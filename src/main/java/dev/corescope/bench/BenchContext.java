@@ -1,7 +1,7 @@
 package dev.corescope.bench;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Os;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.topology.Topology;
 
 import java.util.Optional;

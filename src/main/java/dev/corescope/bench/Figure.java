@@ -2,7 +2,7 @@ package dev.corescope.bench;
 
 import dev.corescope.report.Result;
 
-import java.util.Locale;
+import dev.corescope.text.Num;
 
 /**
  * One measured row as a family's model saves it: the row, and whether its samples include time
@@ -14,15 +14,27 @@ public record Figure(Result result, boolean includesPreemptions) {
         return new Figure(m.result(), m.includesPreemptions());
     }
 
-    /** {@code 1.234 ± 0.005}, with {@code " *"} when the samples include preemptions. */
+    /**
+     * {@code 8.62 [8.36, 8.88]}: the score and its 99.9% interval at three significant figures
+     * ({@link Num}), with {@code " *"} when the samples include preemptions.
+     */
     public String cell() {
         Result r = result;
-        String mark = includesPreemptions ? " *" : "";
-        return (r.error() == null ? String.format(Locale.ROOT, "%.3f", r.score())
-                : String.format(Locale.ROOT, "%.3f ± %.3f", r.score(), r.error())) + mark;
+        return Num.withInterval(r.score(), r.error()) + (includesPreemptions ? " *" : "");
     }
 
-    /** The footnote a table with a {@code *} cell needs. */
+    /** {@code to} minus {@code from} and that as a share of {@code from}: {@code -0.0500 (-0.58%)}. */
+    public static String change(Figure from, Figure to) {
+        double d = to.result().score() - from.result().score();
+        return Num.signed(d) + " (" + Num.signed(100.0 * d / from.result().score()) + "%)";
+    }
+
+    /** Whether any of {@code figures} includes preemptions (then a table needs {@link #PREEMPTIONS_NOTE}). */
+    public static boolean anyPreempted(java.util.stream.Stream<Figure> figures) {
+        return figures.anyMatch(Figure::includesPreemptions);
+    }
+
+    /** The note a table with a {@code *} cell needs. */
     public static final String PREEMPTIONS_NOTE =
-            "  * fewer than 3 samples ran undisturbed, so all were kept: this figure includes time the thread was descheduled\n";
+            "* fewer than 3 samples ran undisturbed, so all were kept: this figure includes time the thread was descheduled.";
 }

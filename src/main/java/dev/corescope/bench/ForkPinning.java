@@ -1,8 +1,8 @@
 package dev.corescope.bench;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.corescope.cli;
 
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 
 import java.util.List;
 

@@ -12,8 +12,8 @@ import dev.corescope.report.MachineCodeText;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
-import dev.corescope.sys.Affinity;
-import dev.corescope.sys.Os;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -75,7 +75,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "also write the results as JSON to FILE (atomically)")
     Path output;
 
-    @Option(names = "--wide", description = "text: every table row on one line, however long (by default the text fits 120 columns)")
+    @Option(names = "--wide", description = "text: every table row on one line, however long (by default the text fits the terminal: COLUMNS, else 100)")
     boolean wide;
 
     @Option(names = "--plan", description = "c2c: print what the run would measure (pair classes, pairs, samples) and how long it would take, then stop")
@@ -199,7 +199,7 @@ final class BenchCommand implements Callable<Integer> {
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(dev.corescope.report.TextFit.fit(text(file, selectFamilies(), runs), wide ? Integer.MAX_VALUE : ComparisonText.WIDTH));
+            out.print(text(file, selectFamilies(), runs, dev.corescope.text.Width.of(wide)));
             if (saved != null) out.println(saved.line());
         }
         out.flush();
@@ -214,10 +214,10 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The run's full text through the one composer ({@link RunText}), with each family's live text where its view of the file is empty. */
-    static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs) {
+    static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width) {
         Map<String, String> live = new java.util.LinkedHashMap<>();
         for (FamilyRun r : runs) live.put(r.family(), r.text());
-        return RunText.of(file, selected, null, null, live, ComparisonText.WIDTH);
+        return RunText.of(file, selected, null, null, live, width);
     }
 
     /** {@code 1 of 5 families failed: locks (reason)}: one line however many failed. */

@@ -1,10 +1,10 @@
 package dev.corescope.cli;
 
+import dev.corescope.cpumask.CpuListParser;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
-import dev.corescope.cpumask.CpuListParser;
 import dev.corescope.report.Json;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

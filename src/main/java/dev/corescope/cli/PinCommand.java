@@ -1,10 +1,10 @@
 package dev.corescope.cli;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Exec;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -2,8 +2,8 @@ package dev.corescope.cli;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.jitter.Quiet;
+import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.Topology;
-import dev.corescope.sys.Affinity;
 
 import java.io.PrintStream;
 

@@ -84,7 +84,7 @@ final class ReportCommand implements Callable<Integer> {
     boolean disassembly;
 
     @Option(names = "--wide", description = "with --format text: every table row on one line, however long "
-            + "(by default the text fits 120 columns: wide tables are cut into groups of columns, long lines wrap)")
+            + "(by default the text fits the terminal, COLUMNS, else 100: a table leaves out or folds columns, each line keeps its row's key)")
     boolean wide;
 
     @Override
@@ -135,9 +135,10 @@ final class ReportCommand implements Callable<Integer> {
         if (disassembly && (family == null || verdictsOnly)) {
             throw new UsageException("report --disassembly: goes with --family NAME, without --verdicts");
         }
-        String text = dev.corescope.report.TextFit.fit(disassembly ? disassemblies(results, family)
-                        : verdictsOnly ? verdicts(results, families, family, wide) : render(results, families, family, input),
-                wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH);
+        int width = dev.corescope.text.Width.of(wide);
+        // a disassembly is printed as objdump and hsdis wrote it: its lines are code, not prose to wrap
+        String text = disassembly ? disassemblies(results, family)
+                : verdictsOnly ? verdicts(results, families, family, wide) : render(results, families, family, input, width);
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
@@ -164,7 +165,7 @@ final class ReportCommand implements Callable<Integer> {
         List<dev.corescope.report.SeedVerdicts.Verdict> verdicts = dev.corescope.report.SeedVerdicts.of(file,
                 Families.claims(families), Families.allowances(families));
         return dev.corescope.report.SeedVerdicts.text(verdicts.stream().filter(v -> only == null || v.family().equals(only)).toList(),
-                wide ? Integer.MAX_VALUE : dev.corescope.report.ComparisonText.WIDTH);
+                dev.corescope.text.Width.of(wide));
     }
 
     /**
@@ -178,6 +179,11 @@ final class ReportCommand implements Callable<Integer> {
 
     /** {@link #render(ResultsFile, List, String)} of a file read from {@code path}: a family part it cannot render is bad input. */
     static String render(ResultsFile file, List<BenchFamily> families, String only, Path path) {
-        return RunText.of(file, families, only, path, Map.of(), dev.corescope.report.ComparisonText.WIDTH);
+        return render(file, families, only, path, dev.corescope.text.Width.DEFAULT);
+    }
+
+    /** {@link #render(ResultsFile, List, String, Path)} laid out at {@code width}. */
+    static String render(ResultsFile file, List<BenchFamily> families, String only, Path path, int width) {
+        return RunText.of(file, families, only, path, Map.of(), width);
     }
 }

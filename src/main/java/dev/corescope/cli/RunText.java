@@ -7,6 +7,7 @@ import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
+import dev.corescope.text.TextDoc;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -41,30 +42,35 @@ final class RunText {
         for (BenchFamily f : families) {
             if (only != null && !f.name().equals(only)) continue;
             List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
-            Optional<String> own = FileViews.render(path, file, f.name(), () -> {
-                Optional<dev.corescope.text.TextDoc> doc = f.document(file);
-                return doc.isPresent() ? doc.map(d -> d.render(width)) : f.text(file);
-            });
-            if (own.isEmpty() && live.containsKey(f.name())) own = Optional.of(live.get(f.name()));
-            if (rows.isEmpty() && own.isEmpty()) continue;
+            Optional<TextDoc> own = FileViews.render(path, file, f.name(), () -> f.document(file));
+            // a family without a document (a test's, an extension's) may still give its text, else the live run's
+            Optional<String> liveText = own.isEmpty()
+                    ? FileViews.render(path, file, f.name(), () -> f.text(file)).or(() -> Optional.ofNullable(live.get(f.name())))
+                    : Optional.empty();
+            if (rows.isEmpty() && own.isEmpty() && liveText.isEmpty()) continue;
             if (any) sb.append('\n');
             any = true;
-            sb.append("== ").append(f.name()).append(": ").append(f.summary()).append('\n');
-            String body = own.orElseGet(() -> ResultsText.summary(rows));
-            sb.append(body);
-            if (!body.endsWith("\n")) sb.append('\n');
-            String code = MachineCodeText.of(file.code(), f.name());
-            if (!code.isEmpty()) sb.append('\n').append(code);
+            boolean titled = own.isPresent() && !own.get().parts().isEmpty()
+                    && own.get().parts().getFirst() instanceof TextDoc.Heading h && h.level() == 1;
+            TextDoc d = titled ? new TextDoc() : new TextDoc().title(f.name() + ": " + f.summary());
+            if (own.isPresent()) d.add(own.get());
+            else if (liveText.isEmpty()) d.add(ResultsText.summaryDocument(f.name(), rows));
+            sb.append(d.render(width));
+            liveText.ifPresent(t -> sb.append(t).append(t.endsWith("\n") ? "" : "\n"));
+            TextDoc code = MachineCodeText.document(file.code(), f.name());
+            if (!code.isEmpty()) sb.append('\n').append(code.render(width));
         }
         if (!any) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
         if (only == null) {
-            String c = ResultsText.counters(file.counters());
-            if (!c.isEmpty()) sb.append('\n').append(c);
-            String failed = ResultsText.failures(file.failures());
-            if (!failed.isEmpty()) sb.append('\n').append(failed);
+            TextDoc c = ResultsText.countersDocument(file.counters());
+            if (!c.isEmpty()) sb.append('\n').append(c.render(width));
+            if (!file.failures().isEmpty()) {
+                sb.append('\n').append(new TextDoc().heading("FAILED:").notes("  ", "", file.failures().stream()
+                        .map(f -> f.benchmark() + ": " + f.reason()).toList()).render(width));
+            }
         }
         // the machine and the run, also under one family: no figure without its machine
-        if (file.environment() != null) sb.append('\n').append(ResultsText.environment(file.environment()));
+        if (file.environment() != null) sb.append('\n').append(ResultsText.environmentDocument(file.environment()).render(width));
         return sb.toString();
     }
 }

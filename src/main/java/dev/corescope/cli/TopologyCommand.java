@@ -6,6 +6,7 @@ import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyJson;
 import dev.corescope.topology.TopologySvg;
 import dev.corescope.topology.TopologyText;
+import dev.corescope.topology.proc.SysfsReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -163,7 +164,10 @@ final class TopologyCommand implements Callable<Integer> {
             throw new UsageException("--root " + root + ": a capture archive; unpack it first (tar xzf " + root + ") and pass the folder");
         }
         try {
-            return Topology.read(root);
+            // nothing is saved from here: a reader that records no path (a tree of 8192 CPUs is
+            // ~200,000 files); "/" as a root stays a saved-tree read, not a live one
+            boolean slash = root.toAbsolutePath().normalize().getParent() == null;
+            return slash ? Topology.read(root) : Topology.read(SysfsReader.unrecorded(root));
         } catch (IllegalArgumentException e) {
             throw new UsageException("--root " + e.getMessage());
         }

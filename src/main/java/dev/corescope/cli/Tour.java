@@ -3,16 +3,15 @@ package dev.corescope.cli;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.BenchSession;
+import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.ComparisonText;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
-import dev.corescope.report.TextFit;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.text.TextTable;
-import dev.corescope.sys.Os;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyText;
 

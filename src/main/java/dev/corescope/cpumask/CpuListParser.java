@@ -37,12 +37,26 @@ public final class CpuListParser {
     private CpuListParser() {
     }
 
-    /** {@code bitmap_parselist(text, mask, nbits)}. */
+    /**
+     * {@code bitmap_parselist(text, mask, nbits)}: a cpulist such as {@code 0-3,8}.
+     *
+     * @param text the cpulist, not null
+     * @param nbits the bit count of the mask (what {@code N} and the range check use), at least 1
+     * @return the mask of {@code nbits} bits
+     * @throws CpuMaskFormatException as the kernel would fail, with its error code
+     */
     public static CpuMask parseList(String text, int nbits) {
         return new ListReader(text, nbits).read();
     }
 
-    /** {@code bitmap_parse(text, UINT_MAX, mask, nbits)}. */
+    /**
+     * {@code bitmap_parse(text, UINT_MAX, mask, nbits)}: a hex cpumap such as {@code ff,0000000f}.
+     *
+     * @param text the cpumap, not null
+     * @param nbits the bit count of the mask, at least 1
+     * @return the mask of {@code nbits} bits
+     * @throws CpuMaskFormatException as the kernel would fail, with its error code
+     */
     public static CpuMask parseHex(String text, int nbits) {
         CpuMask.Builder b = CpuMask.builder(nbits);
         String s = firstLine(text);
@@ -88,6 +102,9 @@ public final class CpuListParser {
      * How many 32-bit chunks a hex cpumap holds, as {@code bitmap_parse()} counts them
      * (runs of commas and white space separate, a newline ends the text): a caller that sizes
      * a mask to what was typed uses {@code 32 * hexChunks(text)} bits.
+     *
+     * @param text a hex cpumap, not null (not checked: see {@link #parseHex})
+     * @return the number of chunks, 0 for blank text
      */
     public static int hexChunks(String text) {
         String s = firstLine(text);
@@ -110,6 +127,10 @@ public final class CpuListParser {
      * list names parses it once at {@code widestEnd(text, max) + 1} bits instead of widening
      * and parsing again at each CPU beyond the width (once per 32 CPUs of an ascending list).
      * Text that is not a cpulist gives some value; {@link #parseList} then says what is wrong.
+     *
+     * @param text a cpulist, not null
+     * @param limit ends at or above this are ignored
+     * @return the largest end below {@code limit}, or -1
      */
     public static long widestEnd(String text, long limit) {
         long widest = -1;
@@ -144,7 +165,11 @@ public final class CpuListParser {
      * Reads a cpulist file such as {@code /sys/devices/system/cpu/online} (one line, ending
      * in a newline) into a mask of {@code nbits} bits.
      *
+     * @param file the file, read whole (use it on sysfs-sized files only)
+     * @param nbits the bit count of the mask, at least 1
+     * @return the mask
      * @throws UncheckedIOException when the file cannot be read
+     * @throws CpuMaskFormatException when its text is not a cpulist
      */
     public static CpuMask readList(Path file, int nbits) {
         try {

@@ -43,17 +43,37 @@ public final class CpuMask implements Iterable<Integer> {
 
     // ---- construction ------------------------------------------------------------------
 
-    /** The empty mask of {@code nbits} bits. */
+    /**
+     * The empty mask of {@code nbits} bits.
+     *
+     * @param nbits the bit count (the {@code nr_cpu_ids} of the mask), at least 1
+     * @return a mask with no CPU set
+     * @throws IllegalArgumentException when {@code nbits < 1}
+     */
     public static CpuMask empty(int nbits) {
         return new CpuMask(checkNbits(nbits), new long[wordsFor(nbits)]);
     }
 
-    /** All of {@code 0 .. nbits-1}. */
+    /**
+     * All of {@code 0 .. nbits-1}.
+     *
+     * @param nbits the bit count, at least 1
+     * @return a mask with every CPU below {@code nbits} set
+     * @throws IllegalArgumentException when {@code nbits < 1}
+     */
     public static CpuMask full(int nbits) {
         return range(nbits, 0, nbits - 1);
     }
 
-    /** The CPUs {@code from .. to}, both included; empty when {@code to < from}. */
+    /**
+     * The CPUs {@code from .. to}, both included; empty when {@code to < from}.
+     *
+     * @param nbits the bit count, at least 1
+     * @param from the first CPU, {@code 0 <= from < nbits} (unless the range is empty)
+     * @param to the last CPU, {@code to < nbits}
+     * @return the mask
+     * @throws IndexOutOfBoundsException when a bound of a non-empty range is outside {@code 0 .. nbits-1}
+     */
     public static CpuMask range(int nbits, int from, int to) {
         Builder b = builder(nbits);
         if (to >= from) b.setRange(from, to);
@@ -63,6 +83,11 @@ public final class CpuMask implements Iterable<Integer> {
     /**
      * The mask of {@code nbits} bits holding exactly {@code cpus}. The first argument is the
      * bit count: for "CPUs 1 and 3 of this machine" use {@link #ofCpus(int...)}.
+     *
+     * @param nbits the bit count, at least 1
+     * @param cpus CPU numbers below {@code nbits}; repeats are allowed
+     * @return the mask
+     * @throws IndexOutOfBoundsException when a CPU is negative or not below {@code nbits}
      */
     public static CpuMask of(int nbits, int... cpus) {
         Builder b = builder(nbits);
@@ -177,6 +202,10 @@ public final class CpuMask implements Iterable<Integer> {
     /**
      * The mask whose words are {@code words} (bit {@code i} in {@code words[i/64]}), as the
      * kernel and {@code cpu_set_t} store it. Bits at or beyond {@code nbits} are dropped.
+     *
+     * @param nbits the bit count, at least 1
+     * @param words the bitmap; copied, shorter arrays are padded with zeros
+     * @return the mask
      */
     public static CpuMask fromWords(int nbits, long[] words) {
         checkNbits(nbits);
@@ -185,52 +214,102 @@ public final class CpuMask implements Iterable<Integer> {
         return new CpuMask(nbits, w);
     }
 
-    /** The mask of {@code nbits} bits holding the set bits of {@code set} below {@code nbits}. */
+    /**
+     * The mask of {@code nbits} bits holding the set bits of {@code set} below {@code nbits}.
+     *
+     * @param nbits the bit count, at least 1
+     * @param set the CPUs (bit {@code i} = CPU {@code i}); not changed
+     * @return the mask
+     */
     public static CpuMask fromBitSet(int nbits, BitSet set) {
         return fromWords(nbits, set.toLongArray());
     }
 
+    /**
+     * A builder for a mask of {@code nbits} bits, empty at first.
+     *
+     * @param nbits the bit count, at least 1
+     * @return a new builder (not thread-safe)
+     */
     public static Builder builder(int nbits) {
         return new Builder(checkNbits(nbits));
     }
 
-    /** Reads a cpulist ({@code 0-3,8}, {@code 0-31:1/4}, {@code N}, {@code all}); see {@link CpuListParser}. */
+    /**
+     * Reads a cpulist ({@code 0-3,8}, {@code 0-31:1/4}, {@code N}, {@code all}) into a mask of
+     * {@code nbits} bits; see {@link CpuListParser}.
+     *
+     * @param text the list; white space as the kernel takes it (see {@link CpuListParser})
+     * @param nbits the bit count; {@code N} means {@code nbits - 1}
+     * @return the mask
+     * @throws CpuMaskFormatException when the text is not a cpulist or names a CPU at or beyond {@code nbits}
+     */
     public static CpuMask parseList(String text, int nbits) {
         return CpuListParser.parseList(text, nbits);
     }
 
-    /** Reads a hex cpumap ({@code ff,ffffffff}); see {@link CpuListParser}. */
+    /**
+     * Reads a hex cpumap ({@code ff,ffffffff}, the form of {@code /proc/irq/N/smp_affinity})
+     * into a mask of {@code nbits} bits; see {@link CpuListParser}.
+     *
+     * @param text comma-separated 32-bit hex chunks, most significant first
+     * @param nbits the bit count
+     * @return the mask
+     * @throws CpuMaskFormatException when the text is not a cpumap or sets a bit at or beyond {@code nbits}
+     */
     public static CpuMask parseHex(String text, int nbits) {
         return CpuListParser.parseHex(text, nbits);
     }
 
     // ---- queries -----------------------------------------------------------------------
 
-    /** The number of bits, the {@code nr_cpu_ids} of this mask. */
+    /**
+     * The number of bits, the {@code nr_cpu_ids} of this mask.
+     *
+     * @return at least 1
+     */
     public int nbits() {
         return nbits;
     }
 
-    /** {@code cpumask_test_cpu}. A CPU at or beyond {@code nbits} is never set. */
+    /**
+     * {@code cpumask_test_cpu}: whether {@code cpu} is set.
+     *
+     * @param cpu a CPU number, 0 or more
+     * @return true when set; false for a CPU at or beyond {@code nbits}
+     * @throws IndexOutOfBoundsException when {@code cpu} is negative
+     */
     public boolean test(int cpu) {
         if (cpu < 0) throw new IndexOutOfBoundsException("cpu " + cpu + " is negative");
         return cpu < nbits && (words[cpu >>> 6] & (1L << cpu)) != 0;
     }
 
-    /** {@code cpumask_weight}: how many CPUs are set. */
+    /**
+     * {@code cpumask_weight}: how many CPUs are set.
+     *
+     * @return 0 to {@code nbits}
+     */
     public int weight() {
         int n = 0;
         for (long w : words) n += Long.bitCount(w);
         return n;
     }
 
-    /** {@code cpumask_empty}. */
+    /**
+     * {@code cpumask_empty}: whether no CPU is set.
+     *
+     * @return true for the empty mask
+     */
     public boolean isEmpty() {
         for (long w : words) if (w != 0) return false;
         return true;
     }
 
-    /** {@code cpumask_first}: the lowest set CPU, or {@code nbits} if none. */
+    /**
+     * {@code cpumask_first}: the lowest set CPU.
+     *
+     * @return the CPU, or {@code nbits} when the mask is empty
+     */
     public int first() {
         for (int i = 0; i < words.length; i++) {
             long w = words[i];
@@ -242,6 +321,9 @@ public final class CpuMask implements Iterable<Integer> {
     /**
      * {@code cpumask_next(n, mask)}: the lowest set CPU strictly above {@code n}, or
      * {@code nbits} if none. {@code n = -1} gives {@link #first()}, as in the kernel.
+     *
+     * @param n the CPU to search above; -1 to start at 0
+     * @return the CPU, or {@code nbits} when none is set above {@code n}
      */
     public int next(int n) {
         int start = n + 1;
@@ -259,6 +341,9 @@ public final class CpuMask implements Iterable<Integer> {
     /**
      * {@code cpumask_next_zero(n, mask)}: the lowest clear CPU strictly above {@code n}, or
      * {@code nbits} if every CPU above {@code n} is set.
+     *
+     * @param n the CPU to search above; -1 to start at 0
+     * @return the CPU, or {@code nbits}
      */
     public int nextZero(int n) {
         int start = n + 1;
@@ -273,7 +358,11 @@ public final class CpuMask implements Iterable<Integer> {
         }
     }
 
-    /** {@code cpumask_last}: the highest set CPU, or {@code nbits} if none. */
+    /**
+     * {@code cpumask_last}: the highest set CPU.
+     *
+     * @return the CPU, or {@code nbits} when the mask is empty
+     */
     public int last() {
         for (int i = words.length - 1; i >= 0; i--) {
             long w = words[i];
@@ -285,6 +374,9 @@ public final class CpuMask implements Iterable<Integer> {
     /**
      * {@code cpumask_first_but(mask, cpu)}, the function seed 000 adds (RFC, June 2025):
      * the first CPU, or the next one when the first is {@code cpu}; {@code nbits} if none.
+     *
+     * @param cpu the CPU to skip (any number; one not in the mask skips nothing)
+     * @return the CPU, or {@code nbits}
      */
     public int firstBut(int cpu) {
         int i = first();
@@ -295,6 +387,9 @@ public final class CpuMask implements Iterable<Integer> {
     /**
      * {@code cpumask_any_but(mask, cpu)} as the kernel has it after seed 000: a macro for
      * {@link #firstBut}.
+     *
+     * @param cpu the CPU to skip
+     * @return {@code firstBut(cpu)}
      */
     public int anyBut(int cpu) {
         return firstBut(cpu);
@@ -307,6 +402,9 @@ public final class CpuMask implements Iterable<Integer> {
      * {@code for_each_cpu} is {@code for_each_set_bit}, which starts with
      * {@code find_next_bit(mask, size, 0)}, that is {@code next(-1)}, not {@link #first()}
      * ({@code find_first_bit}); that call is the difference the patch made.
+     *
+     * @param cpu the CPU to skip
+     * @return the same as {@link #firstBut}
      */
     public int anyButLoop(int cpu) {
         int i;
@@ -316,20 +414,36 @@ public final class CpuMask implements Iterable<Integer> {
         return i;
     }
 
-    /** {@code cpumask_equal}: same bits (masks of different {@code nbits} may be equal). */
+    /**
+     * {@code cpumask_equal}: the same CPUs, whatever the two bit counts ({@link #equals} also
+     * compares {@code nbits}).
+     *
+     * @param other the other mask, not null
+     * @return true when both hold exactly the same CPUs
+     */
     public boolean sameCpus(CpuMask other) {
         int n = Math.max(words.length, other.words.length);
         for (int i = 0; i < n; i++) if (word(i) != other.word(i)) return false;
         return true;
     }
 
-    /** {@code cpumask_subset}: every CPU of this mask is in {@code other}. */
+    /**
+     * {@code cpumask_subset}: every CPU of this mask is in {@code other}.
+     *
+     * @param other the other mask, of any bit count, not null
+     * @return true when this mask is a subset (the empty mask is a subset of any)
+     */
     public boolean isSubsetOf(CpuMask other) {
         for (int i = 0; i < words.length; i++) if ((words[i] & ~other.word(i)) != 0) return false;
         return true;
     }
 
-    /** {@code cpumask_intersects}. */
+    /**
+     * {@code cpumask_intersects}: whether a CPU is in both masks.
+     *
+     * @param other the other mask, of any bit count, not null
+     * @return true when they share a CPU
+     */
     public boolean intersects(CpuMask other) {
         int n = Math.min(words.length, other.words.length);
         for (int i = 0; i < n; i++) if ((words[i] & other.words[i]) != 0) return true;
@@ -338,14 +452,25 @@ public final class CpuMask implements Iterable<Integer> {
 
     // ---- operations returning new masks (nbits of this mask) ---------------------------
 
-    /** {@code cpumask_and}. */
+    /**
+     * {@code cpumask_and}: the CPUs in both.
+     *
+     * @param other the other mask, of any bit count, not null
+     * @return a new mask of this mask's {@code nbits}
+     */
     public CpuMask and(CpuMask other) {
         long[] w = new long[words.length];
         for (int i = 0; i < w.length; i++) w[i] = words[i] & other.word(i);
         return new CpuMask(nbits, w);
     }
 
-    /** {@code cpumask_or}. */
+    /**
+     * {@code cpumask_or}: the CPUs in either; those of {@code other} at or beyond this mask's
+     * {@code nbits} are dropped.
+     *
+     * @param other the other mask, of any bit count, not null
+     * @return a new mask of this mask's {@code nbits}
+     */
     public CpuMask or(CpuMask other) {
         long[] w = new long[words.length];
         for (int i = 0; i < w.length; i++) w[i] = words[i] | other.word(i);
@@ -353,14 +478,24 @@ public final class CpuMask implements Iterable<Integer> {
         return new CpuMask(nbits, w);
     }
 
-    /** {@code cpumask_andnot}: this mask without the CPUs of {@code other}. */
+    /**
+     * {@code cpumask_andnot}: this mask without the CPUs of {@code other}.
+     *
+     * @param other the CPUs to remove, a mask of any bit count, not null
+     * @return a new mask of this mask's {@code nbits}
+     */
     public CpuMask andNot(CpuMask other) {
         long[] w = new long[words.length];
         for (int i = 0; i < w.length; i++) w[i] = words[i] & ~other.word(i);
         return new CpuMask(nbits, w);
     }
 
-    /** {@code cpumask_xor}. */
+    /**
+     * {@code cpumask_xor}: the CPUs in exactly one of the two (below this mask's {@code nbits}).
+     *
+     * @param other the other mask, of any bit count, not null
+     * @return a new mask of this mask's {@code nbits}
+     */
     public CpuMask xor(CpuMask other) {
         long[] w = new long[words.length];
         for (int i = 0; i < w.length; i++) w[i] = words[i] ^ other.word(i);
@@ -368,7 +503,11 @@ public final class CpuMask implements Iterable<Integer> {
         return new CpuMask(nbits, w);
     }
 
-    /** {@code cpumask_complement}: the CPUs below {@code nbits} not in this mask. */
+    /**
+     * {@code cpumask_complement}: the CPUs below {@code nbits} not in this mask.
+     *
+     * @return a new mask of the same {@code nbits}
+     */
     public CpuMask complement() {
         long[] w = new long[words.length];
         for (int i = 0; i < w.length; i++) w[i] = ~words[i];
@@ -376,21 +515,44 @@ public final class CpuMask implements Iterable<Integer> {
         return new CpuMask(nbits, w);
     }
 
-    /** This mask with {@code cpu} set ({@code cpumask_set_cpu} on a copy). */
+    /**
+     * This mask with {@code cpu} set ({@code cpumask_set_cpu} on a copy).
+     *
+     * @param cpu the CPU, {@code 0 <= cpu < nbits}
+     * @return a new mask; this one is unchanged
+     * @throws IndexOutOfBoundsException when {@code cpu} is outside the mask
+     */
     public CpuMask with(int cpu) {
         return toBuilder().set(cpu).build();
     }
 
-    /** This mask with {@code cpu} cleared ({@code cpumask_clear_cpu} on a copy). */
+    /**
+     * This mask with {@code cpu} cleared ({@code cpumask_clear_cpu} on a copy).
+     *
+     * @param cpu the CPU, {@code 0 <= cpu < nbits}
+     * @return a new mask; this one is unchanged
+     * @throws IndexOutOfBoundsException when {@code cpu} is outside the mask
+     */
     public CpuMask without(int cpu) {
         return toBuilder().clear(cpu).build();
     }
 
-    /** The same CPUs in a mask of {@code newNbits} bits; CPUs at or beyond it are dropped. */
+    /**
+     * The same CPUs in a mask of {@code newNbits} bits; CPUs at or beyond it are dropped. Masks
+     * of two sizes compare {@link #equals equal} after resizing one to the other's size.
+     *
+     * @param newNbits the new bit count, at least 1
+     * @return a mask of {@code newNbits} bits
+     */
     public CpuMask resize(int newNbits) {
         return fromWords(newNbits, words);
     }
 
+    /**
+     * A builder holding this mask's CPUs, to change a few bits without a copy per change.
+     *
+     * @return a new builder of the same {@code nbits}
+     */
     public Builder toBuilder() {
         Builder b = new Builder(nbits);
         System.arraycopy(words, 0, b.words, 0, words.length);
@@ -399,7 +561,12 @@ public final class CpuMask implements Iterable<Integer> {
 
     // ---- iteration and conversion ------------------------------------------------------
 
-    /** {@code for_each_cpu}: calls {@code action} for every set CPU, lowest first. */
+    /**
+     * {@code for_each_cpu}: calls {@code action} for every set CPU, lowest first, without
+     * boxing (the {@link #iterator()} boxes when used as an {@code Iterable<Integer>}).
+     *
+     * @param action called once per CPU, not null
+     */
     public void forEachCpu(IntConsumer action) {
         for (int i = 0; i < words.length; i++) {
             long w = words[i];
@@ -410,6 +577,11 @@ public final class CpuMask implements Iterable<Integer> {
         }
     }
 
+    /**
+     * The set CPUs, lowest first; {@code nextInt()} does not box.
+     *
+     * @return a new iterator over this (immutable) mask
+     */
     @Override
     public PrimitiveIterator.OfInt iterator() {
         return new PrimitiveIterator.OfInt() {
@@ -430,7 +602,11 @@ public final class CpuMask implements Iterable<Integer> {
         };
     }
 
-    /** The set CPUs, lowest first. */
+    /**
+     * The set CPUs, lowest first.
+     *
+     * @return a sequential, sorted stream of distinct CPU numbers
+     */
     public IntStream stream() {
         return StreamSupport.intStream(
                 Spliterators.spliterator(iterator(), weight(),
@@ -438,6 +614,11 @@ public final class CpuMask implements Iterable<Integer> {
                 false);
     }
 
+    /**
+     * The set CPUs, lowest first.
+     *
+     * @return a new array of {@link #weight()} CPU numbers
+     */
     public int[] toArray() {
         int[] out = new int[weight()];
         int[] k = {0};
@@ -445,20 +626,40 @@ public final class CpuMask implements Iterable<Integer> {
         return out;
     }
 
-    /** A copy of the words, bit {@code i} in word {@code i/64}. */
+    /**
+     * A copy of the words, bit {@code i} in word {@code i/64}: the bytes of a {@code cpu_set_t}
+     * on 64-bit Linux.
+     *
+     * @return a new array of {@link #wordCount()} words
+     */
     public long[] toWords() {
         return words.clone();
     }
 
-    /** Word {@code i}, or 0 past the end: no copy, for the sys layer and benchmarks. */
+    /**
+     * Word {@code i} (CPUs {@code 64*i .. 64*i+63}), without copying the others.
+     *
+     * @param i the word index, 0 or more
+     * @return the word, or 0 past the end
+     */
     public long word(int i) {
         return i < words.length ? words[i] : 0L;
     }
 
+    /**
+     * How many 64-bit words hold the mask.
+     *
+     * @return {@code ceil(nbits / 64)}
+     */
     public int wordCount() {
         return words.length;
     }
 
+    /**
+     * The set CPUs as a {@link BitSet} (bit {@code i} = CPU {@code i}).
+     *
+     * @return a new, independent bit set
+     */
     public BitSet toBitSet() {
         return BitSet.valueOf(words);
     }
@@ -467,6 +668,8 @@ public final class CpuMask implements Iterable<Integer> {
      * The canonical cpulist, as the kernel's {@code %*pbl} prints it ({@code bitmap_list_string()}
      * in lib/vsprintf.c): ascending, runs of two or more as {@code a-b}: {@code 0-3,8};
      * {@code ""} when empty.
+     *
+     * @return the list; {@link #parseList} reads it back
      */
     public String toList() {
         StringBuilder sb = new StringBuilder();
@@ -484,6 +687,8 @@ public final class CpuMask implements Iterable<Integer> {
      * The hex cpumap, as the kernel's {@code %*pb} prints it ({@code bitmap_string()} in
      * lib/vsprintf.c): 32-bit chunks, most significant first, separated by commas; the
      * first chunk is as wide as the bits it holds, the others 8 digits.
+     *
+     * @return the cpumap, e.g. {@code 00000000,0000ff0f}; {@link #parseHex} reads it back
      */
     public String toHex() {
         StringBuilder sb = new StringBuilder();
@@ -504,6 +709,11 @@ public final class CpuMask implements Iterable<Integer> {
         return o instanceof CpuMask m && m.nbits == nbits && Arrays.equals(m.words, words);
     }
 
+    /**
+     * A hash of the bits and {@code nbits}, consistent with {@link #equals}.
+     *
+     * @return the hash
+     */
     @Override
     public int hashCode() {
         return 31 * nbits + Arrays.hashCode(words);
@@ -531,7 +741,11 @@ public final class CpuMask implements Iterable<Integer> {
         if (rem != 0 && w.length > 0) w[w.length - 1] &= (1L << rem) - 1;
     }
 
-    /** A mutable mask under construction: {@code cpumask_set_cpu}, {@code cpumask_clear_cpu}. */
+    /**
+     * A mutable mask under construction: {@code cpumask_set_cpu}, {@code cpumask_clear_cpu}.
+     * Made by {@link CpuMask#builder} or {@link CpuMask#toBuilder}; not thread-safe;
+     * {@link #build()} copies, so the builder may go on changing afterwards.
+     */
     public static final class Builder {
         private final int nbits;
         private final long[] words;
@@ -541,23 +755,50 @@ public final class CpuMask implements Iterable<Integer> {
             this.words = new long[wordsFor(nbits)];
         }
 
+        /**
+         * The bit count of the mask being built.
+         *
+         * @return at least 1
+         */
         public int nbits() {
             return nbits;
         }
 
+        /**
+         * Sets {@code cpu}.
+         *
+         * @param cpu the CPU, {@code 0 <= cpu < nbits}
+         * @return this builder
+         * @throws IndexOutOfBoundsException when {@code cpu} is outside the mask
+         */
         public Builder set(int cpu) {
             check(cpu);
             words[cpu >>> 6] |= 1L << cpu;
             return this;
         }
 
+        /**
+         * Clears {@code cpu}.
+         *
+         * @param cpu the CPU, {@code 0 <= cpu < nbits}
+         * @return this builder
+         * @throws IndexOutOfBoundsException when {@code cpu} is outside the mask
+         */
         public Builder clear(int cpu) {
             check(cpu);
             words[cpu >>> 6] &= ~(1L << cpu);
             return this;
         }
 
-        /** Sets {@code from .. to}, both included, a word at a time. */
+        /**
+         * Sets {@code from .. to}, both included, a word at a time.
+         *
+         * @param from the first CPU, {@code 0 <= from < nbits}
+         * @param to the last CPU, {@code from <= to < nbits}
+         * @return this builder
+         * @throws IndexOutOfBoundsException when a bound is outside the mask
+         * @throws IllegalArgumentException when {@code to < from}
+         */
         public Builder setRange(int from, int to) {
             check(from);
             check(to);
@@ -575,11 +816,23 @@ public final class CpuMask implements Iterable<Integer> {
             return this;
         }
 
+        /**
+         * Whether {@code cpu} is set so far.
+         *
+         * @param cpu the CPU, {@code 0 <= cpu < nbits}
+         * @return true when set
+         * @throws IndexOutOfBoundsException when {@code cpu} is outside the mask
+         */
         public boolean test(int cpu) {
             check(cpu);
             return (words[cpu >>> 6] & (1L << cpu)) != 0;
         }
 
+        /**
+         * The mask of the bits set so far.
+         *
+         * @return a new immutable mask (a copy: later changes to the builder do not show in it)
+         */
         public CpuMask build() {
             return new CpuMask(nbits, words.clone());
         }

@@ -1,9 +1,9 @@
 package dev.corescope.jitter;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.PerfCounters;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyNode;
 import dev.corescope.topology.proc.CounterTable;

@@ -1,8 +1,8 @@
 package dev.corescope.report;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.PerfCounters;
+import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyNode;
 import dev.corescope.topology.proc.CgroupCpuset;

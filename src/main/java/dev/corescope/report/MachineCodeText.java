@@ -1,6 +1,8 @@
 package dev.corescope.report;
 
+import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
+import dev.corescope.text.TextTable.Column;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,30 +23,37 @@ public final class MachineCodeText {
 
     /** The section for {@code family}, or {@code ""} when the file has no machine code for it. */
     public static String of(List<MachineCode> code, String family) {
+        return document(code, family).render(Integer.MAX_VALUE);
+    }
+
+    /** The section for {@code family} as a document; empty when the file has no machine code for it. */
+    public static TextDoc document(List<MachineCode> code, String family) {
         List<MachineCode> mine = code.stream().filter(c -> family.equals(c.benchmark())).toList();
         List<MachineCode> shown = mine.stream().filter(c -> c.bytes() != null || c.instructions() != null).toList();
-        if (mine.isEmpty()) return "";
-        StringBuilder sb = new StringBuilder();
+        TextDoc d = new TextDoc();
+        if (mine.isEmpty()) return d;
         if (!shown.isEmpty()) {
-            sb.append("Machine code of the measured functions (objdump -d; static counts, alignment padding left out; "
-                    + "loop = a natural loop of the control-flow graph, the timed one for a harness, else the innermost; see docs/formats-code.md)\n");
-            TextTable t = new TextTable("impl", "variant", "params", "symbol", ">bytes", ">instructions", ">loads", ">stores",
-                    ">loop instructions", ">loop loads", ">loop stores");
+            d.heading("Machine code of the measured functions (objdump -d; static counts, alignment padding left out; "
+                    + "loop = a natural loop of the control-flow graph, the timed one for a harness, else the innermost; see docs/formats-code.md)");
+            TextTable t = new TextTable(Column.key("impl"), Column.key("variant"), Column.key("params"), Column.text("symbol").optional(3),
+                    Column.number("bytes"), Column.number("instructions"), Column.number("loads").optional(1),
+                    Column.number("stores").optional(1), Column.number("loop instructions"), Column.number("loop loads").optional(2),
+                    Column.number("loop stores").optional(2)).named(family + " machine code");
             for (MachineCode c : shown) {
                 MachineCode.HotLoop l = c.hotLoop();
                 t.row(c.implementation(), c.variant(), params(c.params()), c.symbol(), cell(c.bytes()), cell(c.instructions()),
                         cell(c.loads()), cell(c.stores()), loopCell(c, l == null ? null : l.instructions()),
                         loopCell(c, l == null ? null : l.loads()), loopCell(c, l == null ? null : l.stores()));
             }
-            sb.append(t.render("  "));
-            String deltas = deltas(shown);
-            if (!deltas.isEmpty()) sb.append("Each against the first of its group, as bloat-o-meter (old new delta):\n").append(deltas);
+            d.table(t);
+            TextTable deltas = deltas(shown, family);
+            if (!deltas.isEmpty()) d.heading("Each against the first of its group, as bloat-o-meter (old -> new (delta))").table(deltas);
         }
         Set<String> reasons = new LinkedHashSet<>();
         for (MachineCode c : mine) if (c.reason() != null) reasons.add(c.implementation() + ": " + c.reason());
         if (shown.stream().anyMatch(c -> c.implementation().equals("java"))) reasons.add(JAVA_SOURCE);
-        for (String r : reasons) sb.append("  - ").append(r).append('\n');
-        return sb.toString();
+        d.notes(List.copyOf(reasons));
+        return d;
     }
 
     /** Where the {@code java} counts come from, said once under the table. */
@@ -80,23 +89,22 @@ public final class MachineCodeText {
         return sb.toString();
     }
 
-    private static String deltas(List<MachineCode> shown) {
+    private static TextTable deltas(List<MachineCode> shown, String family) {
         Map<String, List<MachineCode>> groups = new LinkedHashMap<>();
         for (MachineCode c : shown) groups.computeIfAbsent(c.groupKey(), k -> new ArrayList<>()).add(c);
-        TextTable t = new TextTable("change", "params", ">bytes", ">instructions", ">loads", ">stores", ">loop instructions",
-                ">loop loads");
-        boolean any = false;
+        TextTable t = new TextTable(Column.key("change"), Column.key("params"), Column.number("bytes"), Column.number("instructions"),
+                Column.number("loads").optional(1), Column.number("stores").optional(1), Column.number("loop instructions"),
+                Column.number("loop loads").optional(2)).named(family + " machine code");
         for (List<MachineCode> g : groups.values()) {
             MachineCode base = g.getFirst();
             for (MachineCode c : g.subList(1, g.size())) {
-                any = true;
                 t.row(base.variant() + " -> " + c.variant(), params(c.params()), delta(base.bytes(), c.bytes()),
                         delta(base.instructions(), c.instructions()), delta(base.loads(), c.loads()),
                         delta(base.stores(), c.stores()), loopDelta(base, c, loopInstructions(base), loopInstructions(c)),
                         loopDelta(base, c, loopLoads(base), loopLoads(c)));
             }
         }
-        return any ? t.render("  ") : "";
+        return t;
     }
 
     /** A loop count, {@code no loop} for disassembled code without one, {@code n/a} without a disassembly. */

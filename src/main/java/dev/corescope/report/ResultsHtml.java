@@ -20,9 +20,20 @@ final class ResultsHtml {
     }
     /**
      * The family's rows with Java and C side by side (a row per variant, metric and params), each
-     * score with its error and a bar scaled to the largest score of the same metric and unit.
+     * score with its error and a bar scaled to the largest score of the same metric and unit;
+     * {@code folded} (the family's own document shows its tables) puts them in a closed
+     * {@code <details>}.
      */
-    static void results(StringBuilder h, String family, List<Result> rs) {
+    static void results(StringBuilder h, String family, List<Result> rs, boolean folded) {
+        if (folded) {
+            h.append("<details class=\"rows\"><summary>every saved row (").append(rs.size())
+                    .append("), Java and C side by side</summary>\n");
+        }
+        table(h, family, rs);
+        if (folded) h.append("</details>\n");
+    }
+
+    private static void table(StringBuilder h, String family, List<Result> rs) {
         Map<String, Double> maxByGroup = new LinkedHashMap<>();
         for (Result r : rs) maxByGroup.merge(r.metric() + "|" + r.unit(), Math.abs(r.score()), Math::max);
         Map<String, Result[]> rows = new LinkedHashMap<>();

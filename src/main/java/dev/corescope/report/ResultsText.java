@@ -1,6 +1,8 @@
 package dev.corescope.report;
 
 import dev.corescope.text.Terminal;
+import dev.corescope.text.Num;
+import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 
 import java.time.Duration;
@@ -67,6 +69,31 @@ public final class ResultsText {
         return "Results (mean ± half-width of the 99.9% confidence interval; Java and C side by side):\n" + t.render("  ") + note;
     }
 
+    /**
+     * A family's rows as a document, for a file that holds no model of it: one table keyed by
+     * variant and metric (the params after the figures), Java and C side by side as {@code value [low, high]}.
+     */
+    public static TextDoc summaryDocument(String family, List<Result> results) {
+        Map<RowKey, Result[]> rows = new LinkedHashMap<>();
+        for (Result r : results) {
+            Result[] pair = rows.computeIfAbsent(r.key().withoutImplementation(), k -> new Result[2]);
+            pair["native".equals(r.implementation()) ? 1 : 0] = r;
+        }
+        // params last: a long one wraps under itself, each line keyed by variant and metric
+        TextTable t = new TextTable(TextTable.Column.key("variant"), TextTable.Column.key("metric"),
+                TextTable.Column.number("java"), TextTable.Column.number("native"), TextTable.Column.text("unit"),
+                TextTable.Column.text("cpus").optional(1), TextTable.Column.text("params")).named(family);
+        for (Result[] pair : rows.values()) {
+            Result any = pair[0] != null ? pair[0] : pair[1];
+            t.row(any.variant(), any.metric(), interval(pair[0]), interval(pair[1]), any.unit(), cpusCell(pair), params(any.params()));
+        }
+        return new TextDoc().heading("Results (mean [99.9% confidence interval]; Java and C side by side)").table(t);
+    }
+
+    private static String interval(Result r) {
+        return r == null ? "" : Num.withInterval(r.score(), r.error());
+    }
+
     private static String scoreCell(Result r) {
         if (r == null) return "";
         return number(r.score()) + (r.error() == null ? "" : " ± " + number(r.error()));
@@ -80,14 +107,19 @@ public final class ResultsText {
 
     /** One row per family: the software counters, then the hardware ones or why they are missing. */
     public static String counters(List<Counters> counters) {
-        if (counters.isEmpty()) return "";
+        return countersDocument(counters).render(Integer.MAX_VALUE);
+    }
+
+    /** {@link #counters} as a document: a table keyed by family, then what its marks mean and why counters are missing. */
+    public static TextDoc countersDocument(List<Counters> counters) {
+        TextDoc d = new TextDoc();
+        if (counters.isEmpty()) return d;
         List<String> names = COUNTER_ORDER.stream()
                 .filter(n -> counters.stream().anyMatch(c -> c.get(n) != null))
                 .toList();
-        String[] columns = new String[names.size() + 1];
-        columns[0] = "family";
-        for (int i = 0; i < names.size(); i++) columns[i + 1] = ">" + names.get(i) + (names.get(i).equals("task-clock") ? " (ms)" : "");
-        TextTable t = new TextTable(columns);
+        List<TextTable.Column> columns = new ArrayList<>(List.of(TextTable.Column.key("family")));
+        for (String n : names) columns.add(TextTable.Column.number(n, n.equals("task-clock") ? "ms" : ""));
+        TextTable t = new TextTable(columns).named("counters");
         TreeMap<String, String> unavailable = new TreeMap<>();
         boolean scaled = false;
         boolean userOnly = false;
@@ -113,15 +145,15 @@ public final class ResultsText {
             }
             t.row(row);
         }
-        StringBuilder sb = new StringBuilder("Counters (perf_event_open; " + counters.getFirst().scope() + "):\n");
-        sb.append(t.render("  "));
-        if (scaled) sb.append("  * multiplexed: scaled by time enabled / time running\n");
-        if (userOnly) sb.append("  user space only: the kernel refused counting kernel work (perf_event_paranoid)\n");
+        d.heading("Counters (perf_event_open; " + counters.getFirst().scope() + "):").table(t);
+        List<String> notes = new ArrayList<>();
+        if (scaled) notes.add("* multiplexed: scaled by time enabled / time running");
+        if (userOnly) notes.add("user space only: the kernel refused counting kernel work (perf_event_paranoid)");
         Map<String, List<String>> byReason = unavailable.entrySet().stream().collect(Collectors.groupingBy(
                 e -> e.getKey().replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"),
                 TreeMap::new, Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
-        byReason.forEach((why, events) -> sb.append("  n/a ").append(Terminal.escape(String.join(", ", events))).append(": ").append(Terminal.escape(why)).append('\n'));
-        return sb.toString();
+        byReason.forEach((why, events) -> notes.add("n/a " + String.join(", ", events) + ": " + why));
+        return d.notes("  ", "", notes);
     }
 
     /** The families that did not finish, one line each. */
@@ -135,25 +167,40 @@ public final class ResultsText {
     /** The environment as {@code # } lines, then one {@code # WARNING:} line per warning. */
     public static String environment(Environment e) {
         TextTable t = new TextTable("# Environment", "");
-        t.row("#   CPU", orUnknown(e.cpuModel()));
-        t.row("#   kernel", orUnknown(e.kernel()));
-        t.row("#   JDK", orUnknown(e.jdk()));
-        if (e.jvmFlags() != null && !e.jvmFlags().isEmpty()) t.row("#   JVM flags", String.join(" ", e.jvmFlags()));
-        t.row("#   CPUs", cpus(e));
-        if (e.pinnedCpus() != null) t.row("#   pinned", e.pinnedCpus());
-        t.row("#   cgroup", "cpuset " + set(e.cgroupCpuset()) + ", CPU quota " + (e.cpuQuota() == null ? "unknown" : e.cpuQuota())
-                + (e.cgroup() == null ? "" : " (" + e.cgroup() + ")"));
-        String freq = e.frequencyMHz() == null ? "frequency not readable"
-                : String.format(Locale.ROOT, "%s-%s MHz (%s)", e.frequencyMHz().get("lowest"), e.frequencyMHz().get("highest"), e.frequencyMHz().get("source"));
-        t.row("#   cpufreq", "governor " + (e.governor() == null ? "not readable (no cpufreq)" : e.governor()) + "; " + freq);
-        t.row("#   hypervisor", e.hypervisor() == null ? "none seen" : e.hypervisor()
-                + (e.stealPercent() == null ? "" : String.format(Locale.ROOT, "; steal %.1f%%", e.stealPercent())));
-        t.row("#   hw counters", e.hardwareCounters() == null ? "unknown"
-                : e.hardwareCounters() ? "available" : "not available: " + e.hardwareCountersReason());
-        t.row("#   run", orUnknown(e.startedAt()) + " to " + orUnknown(e.endedAt()) + duration(e.startedAt(), e.endedAt()));
+        for (String[] r : environmentRows(e)) t.row("#   " + r[0], r[1]);
         StringBuilder sb = new StringBuilder(t.render(""));
         if (e.warnings() != null) for (String w : e.warnings()) sb.append("# WARNING: ").append(Terminal.escape(w)).append('\n');
         return sb.toString();
+    }
+
+    /** The machine and the run as a document: a table of what was measured on, then the warnings as notes. */
+    public static TextDoc environmentDocument(Environment e) {
+        TextTable t = new TextTable(TextTable.Column.key("machine"), TextTable.Column.text("")).named("environment");
+        for (String[] r : environmentRows(e)) t.row(r[0], r[1]);
+        TextDoc d = new TextDoc().heading("Environment").table(t);
+        if (e.warnings() != null) d.notes(e.warnings().stream().map(w -> "WARNING: " + w).toList());
+        return d;
+    }
+
+    private static List<String[]> environmentRows(Environment e) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[]{"CPU", orUnknown(e.cpuModel())});
+        rows.add(new String[]{"kernel", orUnknown(e.kernel())});
+        rows.add(new String[]{"JDK", orUnknown(e.jdk())});
+        if (e.jvmFlags() != null && !e.jvmFlags().isEmpty()) rows.add(new String[]{"JVM flags", String.join(" ", e.jvmFlags())});
+        rows.add(new String[]{"CPUs", cpus(e)});
+        if (e.pinnedCpus() != null) rows.add(new String[]{"pinned", e.pinnedCpus()});
+        rows.add(new String[]{"cgroup", "cpuset " + set(e.cgroupCpuset()) + ", CPU quota " + (e.cpuQuota() == null ? "unknown" : e.cpuQuota())
+                + (e.cgroup() == null ? "" : " (" + e.cgroup() + ")")});
+        String freq = e.frequencyMHz() == null ? "frequency not readable"
+                : e.frequencyMHz().get("lowest") + "-" + e.frequencyMHz().get("highest") + " MHz (" + e.frequencyMHz().get("source") + ")";
+        rows.add(new String[]{"cpufreq", "governor " + (e.governor() == null ? "not readable (no cpufreq)" : e.governor()) + "; " + freq});
+        rows.add(new String[]{"hypervisor", e.hypervisor() == null ? "none seen" : e.hypervisor()
+                + (e.stealPercent() == null ? "" : "; steal " + Num.of(e.stealPercent()) + "%")});
+        rows.add(new String[]{"hw counters", e.hardwareCounters() == null ? "unknown"
+                : e.hardwareCounters() ? "available" : "not available: " + e.hardwareCountersReason()});
+        rows.add(new String[]{"run", orUnknown(e.startedAt()) + " to " + orUnknown(e.endedAt()) + duration(e.startedAt(), e.endedAt())});
+        return rows;
     }
 
     /** {@code nrCpus=64 workload=cpupri}, keys sorted. */

@@ -458,8 +458,9 @@ public final class SeedVerdicts {
     /** The verdicts as text wrapped to {@code width}: a heading, the legend, then per seed its summary and claims. */
     public static String text(List<Verdict> verdicts, int width) {
         if (verdicts.isEmpty()) return "";
-        StringBuilder sb = new StringBuilder("Verdicts (each seed's claims tested one by one against this run; 99.9% intervals, "
-                + "runs as the unit; docs/verdicts.md):\n");
+        StringBuilder sb = new StringBuilder();
+        ComparisonText.wrap(sb, "", "Verdicts (each seed's claims tested one by one against this run; 99.9% intervals, "
+                + "runs as the unit; docs/verdicts.md):", width);
         for (String l : LEGEND) ComparisonText.wrap(sb, "  | ", l, width);
         for (Verdict v : verdicts) {
             ComparisonText.wrap(sb, "  ", v.line() + ".", width);

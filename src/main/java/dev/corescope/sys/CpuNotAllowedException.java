@@ -8,9 +8,17 @@ import dev.corescope.cpumask.CpuMask;
  */
 public final class CpuNotAllowedException extends IllegalArgumentException {
 
+    /** The CPUs asked for that are not allowed. */
     private final CpuMask refused;
+    /** The CPUs that are. */
     private final CpuMask allowed;
 
+    /**
+     * A refused request.
+     *
+     * @param refused the CPUs asked for that are not in {@code allowed}, not empty
+     * @param allowed the CPUs this process may use
+     */
     public CpuNotAllowedException(CpuMask refused, CpuMask allowed) {
         super((refused.weight() == 1 ? "CPU " + refused.toList() + " is" : "CPUs " + refused.toList() + " are")
                 + " not in the allowed set " + allowed.toList());
@@ -18,10 +26,20 @@ public final class CpuNotAllowedException extends IllegalArgumentException {
         this.allowed = allowed;
     }
 
+    /**
+     * The CPUs asked for that are not allowed.
+     *
+     * @return a mask, not empty
+     */
     public CpuMask refused() {
         return refused;
     }
 
+    /**
+     * The CPUs this process may be pinned to (see {@code ThreadAffinity.pinnable()}).
+     *
+     * @return a mask, not empty
+     */
     public CpuMask allowed() {
         return allowed;
     }

@@ -1,6 +1,9 @@
 package dev.corescope.sys;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Libc;
+import dev.corescope.sys.internal.NativeCalls;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

@@ -6,11 +6,22 @@ package dev.corescope.sys;
  */
 public final class NativeException extends RuntimeException {
 
+    /** The C function. */
     private final String function;
+    /** The arguments that matter. */
     private final String arguments;
+    /** The errno as a constant. */
     private final Errno errno;
+    /** The errno as the call left it. */
     private final int errnoNumber;
 
+    /**
+     * A failed call.
+     *
+     * @param function the C function's name, e.g. {@code sched_setaffinity}
+     * @param arguments the arguments that matter, e.g. {@code pid=0, cpus=99} (not escaped: no text from outside)
+     * @param errnoNumber the {@code errno} the call left
+     */
     public NativeException(String function, String arguments, int errnoNumber) {
         super(message(function, arguments, errnoNumber));
         this.function = function;
@@ -24,21 +35,38 @@ public final class NativeException extends RuntimeException {
         return function + "(" + arguments + ") failed: " + Errno.of(errnoNumber).name() + " (" + errnoNumber + ")";
     }
 
-    /** The C function's name, e.g. {@code sched_setaffinity}. */
+    /**
+     * The C function that failed.
+     *
+     * @return its name, e.g. {@code sched_setaffinity}
+     */
     public String function() {
         return function;
     }
 
-    /** The arguments that matter, as written in the message, e.g. {@code pid=0, cpus=99}. */
+    /**
+     * The arguments that matter, as written in the message.
+     *
+     * @return e.g. {@code pid=0, cpus=99}
+     */
     public String arguments() {
         return arguments;
     }
 
+    /**
+     * The error, to branch on without parsing the message ({@code e.errno() == Errno.EINVAL}).
+     *
+     * @return the constant, {@link Errno#UNKNOWN} for a number the table does not have
+     */
     public Errno errno() {
         return errno;
     }
 
-    /** The raw errno number (kept even when {@link #errno()} is {@link Errno#UNKNOWN}). */
+    /**
+     * The raw errno number (kept even when {@link #errno()} is {@link Errno#UNKNOWN}).
+     *
+     * @return the number the call left in {@code errno}
+     */
     public int errnoNumber() {
         return errnoNumber;
     }

@@ -2,6 +2,8 @@ package dev.corescope.sys;
 
 import dev.corescope.sys.ffi.LibC;
 import dev.corescope.sys.ffi.perf_event_attr;
+import dev.corescope.sys.internal.Libc;
+import dev.corescope.sys.internal.NativeCalls;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -61,12 +63,19 @@ public final class PerfCounters {
 
     /** The events corescope counts, with {@code perf stat}'s names. */
     public enum Event {
+        /** CPU time of the counted threads, in nanoseconds (software: always available). */
         TASK_CLOCK("task-clock", "ns", false, LibC.PERF_COUNT_SW_TASK_CLOCK()),
+        /** Times a counted thread was switched out (software). */
         CONTEXT_SWITCHES("context-switches", "count", false, LibC.PERF_COUNT_SW_CONTEXT_SWITCHES()),
+        /** Times a counted thread moved to another CPU (software): 0 for a pinned thread. */
         CPU_MIGRATIONS("cpu-migrations", "count", false, LibC.PERF_COUNT_SW_CPU_MIGRATIONS()),
+        /** Page faults, minor and major (software). */
         PAGE_FAULTS("page-faults", "count", false, LibC.PERF_COUNT_SW_PAGE_FAULTS()),
+        /** CPU cycles (hardware: needs a PMU; most virtual machines have none). */
         CYCLES("cycles", "count", true, LibC.PERF_COUNT_HW_CPU_CYCLES()),
+        /** Instructions retired (hardware). */
         INSTRUCTIONS("instructions", "count", true, LibC.PERF_COUNT_HW_INSTRUCTIONS()),
+        /** Last-level cache misses as the PMU defines them (hardware). */
         CACHE_MISSES("cache-misses", "count", true, LibC.PERF_COUNT_HW_CACHE_MISSES());
 
         private final String perfName;
@@ -81,17 +90,29 @@ public final class PerfCounters {
             this.config = config;
         }
 
-        /** The name {@code perf stat -e} uses, e.g. {@code cpu-migrations}. */
+        /**
+         * The name {@code perf stat -e} uses.
+         *
+         * @return e.g. {@code cpu-migrations}
+         */
         public String perfName() {
             return perfName;
         }
 
-        /** {@code ns} for task-clock, {@code count} for the rest. */
+        /**
+         * The unit of its count.
+         *
+         * @return {@code ns} for task-clock, {@code count} for the rest
+         */
         public String unit() {
             return unit;
         }
 
-        /** Needs a PMU ({@code PERF_TYPE_HARDWARE}). */
+        /**
+         * Whether it needs a PMU ({@code PERF_TYPE_HARDWARE}).
+         *
+         * @return true for cycles, instructions and cache misses
+         */
         public boolean hardware() {
             return hardware;
         }
@@ -104,12 +125,18 @@ public final class PerfCounters {
     /**
      * One event's count over a session.
      *
+     * @param event          what was counted
      * @param value          the count (scaled if multiplexed); null when not available
      * @param runningPercent share of the enabled time the counter was on the PMU, 100 unless multiplexed
      * @param userOnly       opened with {@code exclude_kernel} because the kernel refused more
      * @param unavailable    why there is no value, e.g. {@code perf_event_open(cycles) failed: ENOENT (2)}; null when there is one
      */
     public record Count(Event event, Long value, double runningPercent, boolean userOnly, String unavailable) {
+        /**
+         * Whether there is a count.
+         *
+         * @return true when {@link #value()} is not null
+         */
         public boolean available() {
             return value != null;
         }
@@ -135,7 +162,15 @@ public final class PerfCounters {
             this.baseline = new long[events.size()][];
         }
 
-        /** Reads every counter, closes them and returns the counts since {@link #start}. */
+        /**
+         * Reads every counter, closes them and returns the counts since {@link #start}. Call it
+         * after the counted work has joined its threads and reaped its processes (their counts
+         * are added when they exit).
+         *
+         * @return one count per event, in the order they were asked for
+         * @throws IllegalStateException when already stopped
+         * @throws NativeException when a counter cannot be read
+         */
         public synchronized List<Count> stop() {
             if (closed) throw new IllegalStateException("counters already stopped");
             List<Count> counts = new ArrayList<>();
@@ -178,6 +213,10 @@ public final class PerfCounters {
      * Opens a counter for each of {@code events} on the calling thread, inherited by the
      * threads and processes it creates from now on, and reads their starting values. Events
      * that cannot be opened come back from {@link Session#stop()} as not available.
+     *
+     * @param events the events, in the order the counts come back
+     * @return the open session; stop or close it (it holds one file descriptor per event)
+     * @throws NativeException when a counter opened but its starting value cannot be read
      */
     public static Session start(List<Event> events) {
         Session s = new Session(events);
@@ -197,7 +236,11 @@ public final class PerfCounters {
         return s;
     }
 
-    /** {@link #start(List)} of every {@link Event}. */
+    /**
+     * {@link #start(List)} of every {@link Event}.
+     *
+     * @return the open session; stop or close it
+     */
     public static Session start() {
         return start(List.of(Event.values()));
     }
@@ -206,6 +249,8 @@ public final class PerfCounters {
      * Whether this machine counts hardware events for this process: null when a cycles counter
      * opens, else why not (the errno of {@code perf_event_open}, and whether any PMU is listed
      * under {@code /sys/bus/event_source/devices}).
+     *
+     * @return null when hardware counters work, else one line saying why not
      */
     public static String hardwareUnavailableReason() {
         Opened o = open(Event.CYCLES, false);

@@ -2,22 +2,16 @@ package dev.corescope.sys;
 
 import dev.corescope.cpumask.CpuMask;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
-import java.util.function.Consumer;
-
 /**
- * A thread pinned by {@link Affinity#pin} or {@link #pinReused}: {@link #close()} restores the
- * mask the thread had before. Use it in try-with-resources on the thread that pinned.
+ * A thread pinned to some CPUs until {@link #close()}, which puts back the mask the thread had
+ * before. Made by {@code affinity.ThreadAffinity.pin} (and {@code affinity.Reservation.pin},
+ * which pins to the reserved CPU); use it in try-with-resources on the thread that pinned:
  *
- * <p>Two kinds. {@link Affinity#pin} makes a new handle holding the previous mask as a
- * {@link CpuMask}. {@link #pinReused} (what {@code affinity.ThreadAffinity.pin} uses) allocates
- * nothing: each thread keeps a small stack of handles, one per nesting depth, each with a
- * native buffer the previous mask is saved into by {@code sched_getaffinity} and restored from
- * by {@code sched_setaffinity}, byte for byte. Such a handle is handed out again by the
- * thread's next pin at the same depth once it is closed, so it must not be kept (or closed
- * again) after its {@code close()}.
+ * <pre>{@code
+ * try (Pinning p = ThreadAffinity.pin(3)) {
+ *     // this thread runs on CPU 3 only
+ * }   // and here on p.previous() again
+ * }</pre>
  *
  * <p>Pins of one thread may be closed in any order, and the thread ends where it should. Each
  * pin stands for "this thread on these CPUs until I close": while pins are open the thread runs
@@ -26,115 +20,35 @@ import java.util.function.Consumer;
  * around a benchmark's own longer one) changes nothing now but hands its saved mask to the pin
  * made after it, so when that one closes the thread gets the mask it had before both.
  *
- * <p>Virtual threads are refused with an {@link UnsupportedOperationException}: a virtual
- * thread runs on whichever carrier thread the scheduler gives it, so pinning it would pin that
- * carrier, and the mask would stay behind on the carrier (and on the other virtual threads it
- * runs) after the virtual thread moved on. Pin a platform thread instead, e.g. one made by
- * {@code affinity.PinningThreadFactory}.
+ * <p>Virtual threads cannot be pinned (the pin refuses them with an
+ * {@link UnsupportedOperationException}): a virtual thread runs on whichever carrier thread the
+ * scheduler gives it, so pinning it would pin that carrier, and the mask would stay behind on
+ * the carrier (and on the other virtual threads it runs) after the virtual thread moved on. Pin
+ * a platform thread instead, e.g. one made by {@code affinity.PinningThreadFactory}.
  *
- * <p><b>Note:</b> not thread-safe; closing from another thread is refused, since affinity
- * belongs to the thread.
+ * <p><b>Not thread-safe</b>, and not to be kept: the handle {@code ThreadAffinity.pin} returns
+ * is the thread's own and is handed out again by its next pin once closed, so do not use it
+ * (or close it again) after {@code close()}. Implementations other than the library's own are
+ * for tests.
  *
  * @since 0.1.0
  */
-public final class Pinning implements AutoCloseable {
-
-    private Thread owner;
-    private CpuMask previous;
-    private CpuMask pinned;
-    private final Consumer<CpuMask> restore;
-    private boolean closed;
-    /** Its thread's stack of open pins (null for {@link #of}, which has no order to keep). */
-    private final Stack stack;
-    /** Its place on the stack while open: the number of open pins made before it. */
-    private int level;
-    /** The reused kind: the saved mask, in native memory. */
-    private final boolean reused;
-    private MemorySegment saved;
-    private long savedBytes;
-
-    /** The kind {@link Affinity#pin} makes: the previous mask as a {@link CpuMask}, on the thread's stack. */
-    Pinning(Thread owner, CpuMask previous, CpuMask pinned) {
-        this(owner, previous, pinned, mask -> Affinity.set(0, mask), Stack.CURRENT.get());
-    }
-
-    private Pinning(Thread owner, CpuMask previous, CpuMask pinned, Consumer<CpuMask> restore, Stack stack) {
-        this.owner = owner;
-        this.previous = previous;
-        this.pinned = pinned;
-        this.restore = restore;
-        this.reused = false;
-        this.stack = stack;
-        if (stack != null) stack.push(this);
-    }
-
-    private Pinning(Stack stack) {
-        this.restore = null;
-        this.stack = stack;
-        this.reused = true;
-        this.closed = true;
-        // automatic arena by design: the buffer lives as long as the thread's stack
-        this.saved = Arena.ofAuto().allocate(initialBytes(), 8);
-    }
+public interface Pinning extends AutoCloseable {
 
     /**
-     * Refuses to pin a virtual thread (see the class comment).
+     * The mask the thread had just before this pin, the one {@link #close()} puts back (unless
+     * an earlier pin was closed first and handed its own over, see the class comment).
      *
-     * @throws UnsupportedOperationException when the calling thread is virtual
+     * @return the CPUs, never null; valid until {@code close()}
      */
-    static void refuseVirtualThread() {
-        Thread t = Thread.currentThread();
-        if (t.isVirtual()) {
-            throw new UnsupportedOperationException("cannot pin a virtual thread (" + describe(t) + "): it would pin"
-                    + " the carrier thread it happens to run on, and the mask would stay on that carrier after it moves on;"
-                    + " pin a platform thread instead (Thread.ofPlatform(), or affinity.PinningThreadFactory)");
-        }
-    }
-
-    private static String describe(Thread t) {
-        return t.getName().isEmpty() ? "#" + t.threadId() : t.getName();
-    }
+    CpuMask previous();
 
     /**
-     * The calling thread pinned by an {@link Os} other than the live one: {@code restore} puts
-     * {@code previous} back when the pinning is closed.
+     * The CPUs this pin put the thread on.
+     *
+     * @return the CPUs, never null or empty
      */
-    public static Pinning of(CpuMask previous, CpuMask pinned, Consumer<CpuMask> restore) {
-        return new Pinning(Thread.currentThread(), previous, pinned, restore, null);
-    }
-
-    /**
-     * Pins the calling thread to {@code cpus} like {@link Affinity#pin(CpuMask)}, allocating
-     * nothing: the handle is this thread's, reused (see the class comment). CPUs outside
-     * {@link Affinity#pinnable()} are refused before anything changes.
-     */
-    public static Pinning pinReused(CpuMask cpus) {
-        refuseVirtualThread();
-        if (cpus.isEmpty()) throw new IllegalArgumentException("cannot pin to an empty CPU set");
-        CpuMask allowed = Affinity.pinnable();
-        if (!cpus.isSubsetOf(allowed)) throw new CpuNotAllowedException(cpus.andNot(allowed), allowed);
-        Stack s = Stack.CURRENT.get();
-        Pinning p = s.next();
-        p.save(s.callState);
-        Affinity.set(0, cpus);
-        p.owner = Thread.currentThread();
-        p.pinned = cpus;
-        p.previous = null;
-        p.closed = false;
-        s.push(p);
-        return p;
-    }
-
-    /** The mask the thread had before, put back by {@link #close()}. */
-    public CpuMask previous() {
-        if (previous == null && stack != null) previous = savedMask();
-        return previous;
-    }
-
-    /** The CPUs the thread is pinned to. */
-    public CpuMask pinned() {
-        return pinned;
-    }
+    CpuMask pinned();
 
     /**
      * Ends this pin: the latest open pin of the thread puts back the mask from before it; an
@@ -142,147 +56,8 @@ public final class Pinning implements AutoCloseable {
      * the class comment). Closing a closed pinning does nothing.
      *
      * @throws IllegalStateException when called on another thread than the one that pinned
+     * @throws NativeException when the kernel refuses the mask back ({@code sched_setaffinity})
      */
     @Override
-    public void close() {
-        if (closed) return;
-        if (Thread.currentThread() != owner) {
-            throw new IllegalStateException("a Pinning must be closed on the thread that pinned (" + owner.getName() + ")");
-        }
-        closed = true;
-        if (stack != null && stack.hasLaterOpen(this)) {
-            stack.removeEarlier(this);
-            return;
-        }
-        if (reused) restoreSaved(stack.callState);
-        else restore.accept(previous);
-        if (stack != null) stack.removeLatest(this);
-    }
-
-    // ---- the reused kind ---------------------------------------------------------------
-
-    private static long initialBytes() {
-        return ((Math.max(Affinity.nrCpuIds(), 64) + 63) / 64) * 8L;
-    }
-
-    /** {@code sched_getaffinity(0)} into {@link #saved}, growing it on {@code EINVAL} as {@link Affinity#get} does. */
-    private void save(MemorySegment callState) {
-        long bytes = saved.byteSize();
-        while (true) {
-            int rc;
-            try {
-                rc = (int) Libc.SchedGetaffinity.HANDLE.invokeExact(callState, 0, bytes, saved);
-            } catch (Throwable t) {
-                throw NativeCalls.rethrow(t);
-            }
-            if (rc == 0) {
-                savedBytes = bytes;  // glibc zeroes what the kernel did not write
-                return;
-            }
-            int errno = Libc.errno(callState);
-            if (errno == Errno.EINVAL.number() && bytes * 8 < Affinity.MAX_BITS) {
-                bytes *= 2;
-                saved = Arena.ofAuto().allocate(bytes, 8);
-                continue;
-            }
-            throw new NativeException("sched_getaffinity", "pid=0, cpusetsize=" + bytes, errno);
-        }
-    }
-
-    private void restoreSaved(MemorySegment callState) {
-        int rc;
-        try {
-            rc = (int) Libc.SchedSetaffinity.HANDLE.invokeExact(callState, 0, savedBytes, saved);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
-        if (rc == -1) throw new NativeException("sched_setaffinity", "pid=0, restoring " + savedMask().toList(), Libc.errno(callState));
-    }
-
-    /**
-     * Takes over the mask {@code earlier} would have put back (it is being closed while this
-     * pin, made after it, is open), so this pin's close restores that one instead of the mask
-     * it saved, which was {@code earlier}'s own CPUs.
-     */
-    private void inheritPrevious(Pinning earlier) {
-        if (!reused) {
-            previous = earlier.previous();
-            return;
-        }
-        if (earlier.reused) {
-            if (saved.byteSize() < earlier.savedBytes) saved = Arena.ofAuto().allocate(earlier.savedBytes, 8);
-            MemorySegment.copy(earlier.saved, 0, saved, 0, earlier.savedBytes);
-            savedBytes = earlier.savedBytes;
-            previous = earlier.previous;
-        } else {
-            CpuMask m = earlier.previous;
-            int words = Math.max(1, m.wordCount());
-            long bytes = (long) words * 8;
-            if (saved.byteSize() < bytes) saved = Arena.ofAuto().allocate(bytes, 8);
-            saved.fill((byte) 0);
-            for (int i = 0; i < words; i++) saved.setAtIndex(Libc.WORD, i, m.word(i));
-            savedBytes = bytes;
-            previous = m;
-        }
-    }
-
-    private CpuMask savedMask() {
-        // as Affinity.get builds it, so the two kinds' previous() compare equal
-        return Affinity.maskOf(saved, savedBytes);
-    }
-
-    /** A thread's open pins, in the order they were made, and its reused handles. */
-    private static final class Stack {
-        static final ThreadLocal<Stack> CURRENT = ThreadLocal.withInitial(Stack::new);
-
-        // automatic arena by design: lives as long as the thread, freed by the GC after it
-        final MemorySegment callState = Libc.callState(Arena.ofAuto());
-        Pinning[] frames = new Pinning[4];
-        Pinning[] open = new Pinning[4];
-        int depth;
-
-        /** A closed reused handle (there are never more open ones than pins open). */
-        Pinning next() {
-            for (int i = 0; i < frames.length; i++) {
-                Pinning p = frames[i];
-                if (p == null) return frames[i] = new Pinning(this);
-                if (p.closed) return p;
-            }
-            int n = frames.length;
-            frames = Arrays.copyOf(frames, n * 2);
-            return frames[n] = new Pinning(this);
-        }
-
-        void push(Pinning p) {
-            if (depth == open.length) open = Arrays.copyOf(open, depth * 2);
-            p.level = depth;
-            open[depth++] = p;
-        }
-
-        private boolean onStack(Pinning p) {
-            return p.level < depth && open[p.level] == p;
-        }
-
-        /** Whether a pin made after {@code p} is still open. */
-        boolean hasLaterOpen(Pinning p) {
-            return onStack(p) && p.level < depth - 1;
-        }
-
-        /** {@code p} is the latest: pop it. */
-        void removeLatest(Pinning p) {
-            if (!onStack(p)) return;
-            open[--depth] = null;
-        }
-
-        /** {@code p} is closed before a later pin: the next one takes over its saved mask. */
-        void removeEarlier(Pinning p) {
-            int i = p.level;
-            open[i + 1].inheritPrevious(p);
-            for (int j = i; j < depth - 1; j++) {
-                open[j] = open[j + 1];
-                open[j].level = j;
-            }
-            open[--depth] = null;
-        }
-    }
+    void close();
 }

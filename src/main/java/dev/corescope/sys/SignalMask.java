@@ -2,6 +2,8 @@ package dev.corescope.sys;
 
 import dev.corescope.sys.ffi.LibC;
 import dev.corescope.sys.ffi.sigset_t;
+import dev.corescope.sys.internal.Libc;
+import dev.corescope.sys.internal.NativeCalls;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,24 +1,25 @@
 /**
- * The OS seam: what corescope asks of Linux, through FFM (libc via jextract's bindings in
- * {@code sys.ffi}, linked again here with errno capture). Nothing else in the library links
- * native code.
+ * What the OS seam hands a library user: the {@link dev.corescope.sys.Pinning} a pin returns, the
+ * hardware and software counters of {@link dev.corescope.sys.PerfCounters}, and the exceptions
+ * of native calls ({@link dev.corescope.sys.NativeException} with its
+ * {@link dev.corescope.sys.Errno}, {@link dev.corescope.sys.CpuNotAllowedException},
+ * {@link dev.corescope.sys.NativeUnavailableException}).
  *
- * <p>API: {@link dev.corescope.sys.Os} (the seam, with {@link dev.corescope.sys.Os#live()} the
- * machine; tests give corescope a fake one), {@link dev.corescope.sys.Pinning} (the handle a pin
- * returns), {@link dev.corescope.sys.PerfCounters} and the exceptions
- * ({@link dev.corescope.sys.NativeException} with its {@link dev.corescope.sys.Errno},
- * {@link dev.corescope.sys.CpuNotAllowedException},
- * {@link dev.corescope.sys.NativeUnavailableException}). {@code Affinity}, {@code CurrentCpu},
- * {@code Flock}, {@code Threads}, {@code NativeCalls}, {@code Pinning.pinReused} and
- * {@code Pinning.of} are public for corescope's own packages and are <b>not API</b>: they may
- * change in any release. To pin a thread or read its CPU, use
- * {@code dev.corescope.affinity.ThreadAffinity}.
+ * <p>The calls themselves (linking libc with errno capture, {@code sched_setaffinity},
+ * {@code sched_getcpu}, rseq, {@code flock}) live in {@code dev.corescope.sys.internal}, which
+ * the module does not export: there is one public way to pin a thread and one to read its
+ * current CPU, both in {@code dev.corescope.affinity.ThreadAffinity}.
  *
  * <pre>{@code
- * Os os = Os.live();
- * CpuMask mine = os.allowed();                       // sched_getaffinity(0)
- * try (Pinning p = ThreadAffinity.pin(mine.first())) {
+ * try (Pinning p = ThreadAffinity.pin(ThreadAffinity.allowed().first())) {
  *     System.out.println("on CPU " + ThreadAffinity.currentCpu() + ", was on " + p.previous().toList());
+ * } catch (CpuNotAllowedException e) {
+ *     System.err.println("not allowed here: " + e.refused().toList());
+ * }
+ *
+ * try (PerfCounters.Session s = PerfCounters.start()) {
+ *     work();
+ *     for (PerfCounters.Count c : s.stop()) System.out.println(c);
  * }
  * }</pre>
  *

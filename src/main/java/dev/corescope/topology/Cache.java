@@ -17,7 +17,12 @@ public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways
 
     /** The kernel's {@code type} file: {@code Data}, {@code Instruction}, {@code Unified}. */
     public enum Type {
-        DATA("data", "d"), INSTRUCTION("instruction", "i"), UNIFIED("unified", "");
+        /** A data cache ({@code L1d}). */
+        DATA("data", "d"),
+        /** An instruction cache ({@code L1i}). */
+        INSTRUCTION("instruction", "i"),
+        /** Data and instructions ({@code L2}, {@code L3}). */
+        UNIFIED("unified", "");
 
         private final String jsonName;
         private final String suffix;
@@ -27,7 +32,11 @@ public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways
             this.suffix = suffix;
         }
 
-        /** {@code data}, {@code instruction}, {@code unified} as in the JSON. */
+        /**
+         * The name in the JSON form.
+         *
+         * @return {@code data}, {@code instruction} or {@code unified}
+         */
         public String jsonName() {
             return jsonName;
         }
@@ -49,17 +58,29 @@ public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways
         return Integer.compare(a.cpus.first(), b.cpus.first());
     };
 
-    /** {@code L1d}, {@code L1i}, {@code L2}, {@code L3}: the name lstopo and hwloc use. */
+    /**
+     * The name lstopo and hwloc use.
+     *
+     * @return {@code L1d}, {@code L1i}, {@code L2}, {@code L3}, ...
+     */
     public String name() {
         return "L" + level + type.suffix;
     }
 
-    /** The size as the kernel writes it, {@code 32K}, {@code 32M}; {@code size unknown} when unknown. */
+    /**
+     * The size as the kernel writes it.
+     *
+     * @return {@code 32K}, {@code 32M}; {@code size unknown} when unknown
+     */
     public String sizeText() {
         return Sizes.kernelStyle(sizeBytes);
     }
 
-    /** {@code L3 32M}. */
+    /**
+     * The name and size, as the text form shows a cache.
+     *
+     * @return e.g. {@code L3 32M}
+     */
     public String label() {
         return name() + " " + sizeText();
     }

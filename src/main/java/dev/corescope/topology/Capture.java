@@ -28,7 +28,16 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class Capture {
 
-    /** What was written. */
+    /**
+     * What was written.
+     *
+     * @param file the archive's absolute path; null when written to a stream
+     * @param folder the top folder inside the archive, e.g. {@code box}
+     * @param files how many files it holds
+     * @param directories how many directories it holds (the top folder not counted)
+     * @param bytes the files' bytes before compression
+     * @param skipped files that exist but could not be read, relative to the root: not in the archive
+     */
     public record Result(Path file, String folder, int files, int directories, long bytes, List<String> skipped) {
     }
 
@@ -36,8 +45,11 @@ public final class Capture {
     }
 
     /**
-     * Writes the capture of {@code t} to {@code out}.
+     * Writes the capture of {@code t} to {@code out}, replacing it whole (or not at all).
      *
+     * @param t a topology read from a root (live or saved); what it read is read again when it did not keep the bytes
+     * @param out the archive to write, e.g. {@code box.tar.gz} (unpacks to {@code box/})
+     * @return what was written
      * @throws NoSuchFileException   when the folder of {@code out} does not exist
      * @throws NotDirectoryException when it is not a directory
      * @throws IOException           when it cannot be written; no file is left behind
@@ -58,12 +70,18 @@ public final class Capture {
      * Writes the capture of {@code t} as a gzipped tar whose files lie under {@code folder/}
      * to {@code os}, which stays open; the caller decides where the bytes go and whether they
      * appear whole ({@code -o} is checked and written by the command line).
+     *
+     * @param t a topology read from a root
+     * @param folder the top folder inside the archive
+     * @param os where the gzipped tar goes; flushed, not closed
+     * @return what was written ({@code file} null)
+     * @throws IOException when {@code os} fails, or the root cannot be read again
      */
     public static Result write(Topology t, String folder, OutputStream os) throws IOException {
         Map<String, byte[]> files = t.fileContents();
-        boolean kept = files.isEmpty() || files.values().stream().anyMatch(b -> b.length > 0);
+        boolean kept = t.readRecorded() && (files.isEmpty() || files.values().stream().anyMatch(b -> b.length > 0));
         if (!kept) {
-            // read without keeping bytes (every command but capture): read again, keeping them
+            // read without keeping bytes (every command but capture) or without a record at all: read again, keeping them
             SysfsReader again = new SysfsReader(Path.of(t.source()), true);
             Topology.read(again);
             return write(again, folder, os);
@@ -75,6 +93,13 @@ public final class Capture {
      * Writes every file {@code reader} read (it must keep bytes: {@code new SysfsReader(root, true)}),
      * the topology's and every other parser's that read through it: the environment, the cgroup,
      * the kernel hints, the interrupt counters.
+     *
+     * @param reader a reader that kept the bytes it read
+     * @param folder the top folder inside the archive
+     * @param os where the gzipped tar goes; flushed, not closed
+     * @return what was written ({@code file} null)
+     * @throws IOException when {@code os} fails
+     * @throws IllegalArgumentException when the reader did not keep bytes
      */
     public static Result write(SysfsReader reader, String folder, OutputStream os) throws IOException {
         if (!reader.keepsBytes()) throw new IllegalArgumentException("capture needs a reader that keeps the bytes it reads");
@@ -114,7 +139,13 @@ public final class Capture {
         return new Result(null, folder, files.size(), dirs.size(), bytes, unreadable);
     }
 
-    /** {@code box.tar.gz} and {@code box.tgz} unpack to {@code box/}. */
+    /**
+     * The archive's top folder for a file name: {@code box.tar.gz} and {@code box.tgz} unpack
+     * to {@code box/}.
+     *
+     * @param fileName the archive's file name, without folders
+     * @return the name without its archive extension
+     */
     public static String folderName(String fileName) {
         String name = fileName;
         for (String ext : List.of(".tar.gz", ".tgz", ".tar", ".gz")) {

@@ -23,12 +23,19 @@ import java.util.Optional;
  */
 public final class Placements {
 
+    /** The kinds, innermost first: what {@code placement=} of the JMH profiler and the CLI take. */
     public static final List<String> NAMES = List.of("smt", "same-l3", "cross-l3", "cross-package", "any");
 
     private Placements() {
     }
 
-    /** One representative pair for each kind the machine offers, in {@link #NAMES} order; empty when fewer than 2 CPUs are usable. */
+    /**
+     * One representative pair for each kind the machine offers, in {@link #NAMES} order.
+     *
+     * @param t the topology
+     * @param usable the CPUs to choose from
+     * @return the pairs; empty when fewer than 2 CPUs are usable
+     */
     public static List<CpuPair> of(Topology t, CpuMask usable) {
         List<CpuPair> out = new ArrayList<>();
         if (usable(t, usable).weight() < 2) return out;
@@ -36,7 +43,15 @@ public final class Placements {
         return List.copyOf(out);
     }
 
-    /** The first pair (lowest CPU numbers) of kind {@code name}, if the machine has one among {@code usable}. */
+    /**
+     * The first pair (lowest CPU numbers) of kind {@code name}.
+     *
+     * @param t the topology
+     * @param usable the CPUs to choose from
+     * @param name one of {@link #NAMES}
+     * @return the pair, or empty when the machine has none among {@code usable}
+     * @throws IllegalArgumentException when {@code name} is not one of {@link #NAMES}
+     */
     public static Optional<CpuPair> find(Topology t, CpuMask usable, String name) {
         checkName(name);
         Index ix = new Index(t);
@@ -51,7 +66,16 @@ public final class Placements {
         return Optional.empty();
     }
 
-    /** Every pair of kind {@code name} among {@code usable}, each once with {@code from < to}, by {@code from} then {@code to}. */
+    /**
+     * Every pair of kind {@code name} among {@code usable}, each once with {@code from < to}.
+     * Quadratic in the CPUs: for big machines use {@link Topology#relation} per pair.
+     *
+     * @param t the topology
+     * @param usable the CPUs to choose from
+     * @param name one of {@link #NAMES}
+     * @return the pairs by {@code from} then {@code to}; unmodifiable
+     * @throws IllegalArgumentException when {@code name} is not one of {@link #NAMES}
+     */
     public static List<CpuPair> all(Topology t, CpuMask usable, String name) {
         checkName(name);
         Index ix = new Index(t);
@@ -67,7 +91,14 @@ public final class Placements {
         return List.copyOf(out);
     }
 
-    /** What {@code a} and {@code b} share, as one of {@link #NAMES} other than {@code any}; empty when the tree cannot tell. */
+    /**
+     * What {@code a} and {@code b} share, as one of {@link #NAMES} other than {@code any}.
+     *
+     * @param t the topology
+     * @param a a CPU number
+     * @param b another CPU number
+     * @return the kind, or empty when the tree cannot tell
+     */
     public static Optional<String> classify(Topology t, int a, int b) {
         return Optional.ofNullable(new Index(t).classify(a, b));
     }

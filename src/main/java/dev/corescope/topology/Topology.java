@@ -30,12 +30,35 @@ public final class Topology {
     /** Assumed when no L1d reports its {@code coherency_line_size}: every x86-64 and most Arm cores. */
     public static final int DEFAULT_CACHE_LINE = 64;
 
-    /** The summary counts of CONTRACT.md's {@code summary}: online objects only. */
+    /**
+     * The summary counts of CONTRACT.md's {@code summary}: online objects only.
+     *
+     * @param packages sockets (physical packages)
+     * @param dies dies the kernel numbers; 0 where it does not
+     * @param clusters clusters the kernel describes; 0 where it does not
+     * @param cores physical cores
+     * @param pus logical CPUs (processing units, SMT threads)
+     * @param numaNodes NUMA nodes with an online CPU
+     */
     public record Summary(int packages, int dies, int clusters, int cores, int pus, int numaNodes) {
     }
 
-    /** One line of CONTRACT.md's {@code caches}: the instances of one (level, type, size). */
+    /**
+     * One line of CONTRACT.md's {@code caches}: the instances of one (level, type, size).
+     *
+     * @param level 1, 2, 3, ...
+     * @param type data, instruction or unified
+     * @param sizeBytes the size of one instance, in bytes (-1 when unknown)
+     * @param lineSize the line size in bytes (-1 when unknown)
+     * @param ways the associativity (-1 when unknown, 0 for fully associative)
+     * @param count how many instances the machine has
+     */
     public record CacheGroup(int level, Cache.Type type, long sizeBytes, int lineSize, int ways, int count) {
+        /**
+         * The usual short name.
+         *
+         * @return {@code L1d}, {@code L1i}, {@code L2}, {@code L3}, ...
+         */
         public String name() {
             return "L" + level + (type == Cache.Type.DATA ? "d" : type == Cache.Type.INSTRUCTION ? "i" : "");
         }
@@ -60,6 +83,7 @@ public final class Topology {
     private final int cacheLineSize;
     private final List<String> warnings;
     private final Map<String, byte[]> filesRead;
+    private final boolean readRecorded;
     private final List<String> dirsSeen;
     private final List<String> unreadable;
 
@@ -91,7 +115,8 @@ public final class Topology {
         this.coreKinds = List.copyOf(b.coreKinds);
         this.cacheLineSize = b.cacheLineSize;
         this.warnings = List.copyOf(b.warnings);
-        this.filesRead = Collections.unmodifiableMap(new LinkedHashMap<>(b.filesRead));
+        this.filesRead = b.filesRead.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.filesRead));
+        this.readRecorded = b.readRecorded;
         this.dirsSeen = List.copyOf(b.dirsSeen);
         this.unreadable = List.copyOf(b.unreadable);
 
@@ -124,6 +149,8 @@ public final class Topology {
      * (an unpacked {@code capture}, or a tree from hwloc's test suite). {@link #allowed()} is
      * empty: a saved tree has no process to ask.
      *
+     * @param root the directory holding {@code sys/} (and optionally {@code proc/})
+     * @return the topology; what could not be read is in {@link #warnings()}
      * @throws IllegalArgumentException with a one-line reason when {@code root} does not exist,
      *                                  is not a directory, or holds no {@code sys/devices/system/cpu}
      */
@@ -133,7 +160,10 @@ public final class Topology {
 
     /**
      * Reads this machine from {@code /}, with the CPUs this process may run on
-     * ({@code sched_getaffinity} through {@code sys.Affinity}) and the cgroup's cpuset.
+     * ({@code sched_getaffinity}) and the cgroup's cpuset. Reads a few hundred small files:
+     * read it once and keep it (the machine's topology changes only with CPU hotplug).
+     *
+     * @return this machine's topology
      */
     public static Topology live() {
         return TopologyReader.read(Path.of("/"), true);
@@ -143,6 +173,10 @@ public final class Topology {
      * Reads through {@code reader} (its root; live when the root is {@code /}), so that what the
      * topology read is in the reader's record beside what other parsers read with it:
      * {@code capture} saves that record.
+     *
+     * @param reader the reader to read through, not null
+     * @return the topology
+     * @throws IllegalArgumentException as {@link #read(Path)}
      */
     public static Topology read(SysfsReader reader) {
         return TopologyReader.read(reader, reader.root().equals(Path.of("/")));
@@ -150,124 +184,241 @@ public final class Topology {
 
     // ---- accessors ---------------------------------------------------------------------
 
-    /** The root it was read from: {@code /} for the live machine. */
+    /**
+     * The root it was read from.
+     *
+     * @return the path as text; {@code /} for the live machine
+     */
     public String source() {
         return source;
     }
 
-    /** {@code model name} of /proc/cpuinfo (or its Arm/other spellings), when there is one. */
+    /**
+     * {@code model name} of /proc/cpuinfo (or its Arm/other spellings).
+     *
+     * @return the model, or empty when the tree has no /proc/cpuinfo or it names none
+     */
     public Optional<String> cpuModel() {
         return Optional.ofNullable(cpuModel);
     }
 
-    /** Bits in every mask of this topology: the highest CPU number known + 1. */
+    /**
+     * Bits in every mask of this topology: the highest CPU number known + 1.
+     *
+     * @return at least 1
+     */
     public int nbits() {
         return nbits;
     }
 
+    /**
+     * The online CPUs ({@code cpu/online}): those in the tree and the counts.
+     *
+     * @return a mask of {@link #nbits()} bits
+     */
     public CpuMask online() {
         return online;
     }
 
+    /**
+     * The CPUs possible but not online: not in the tree.
+     *
+     * @return a mask of {@link #nbits()} bits, often empty
+     */
     public CpuMask offline() {
         return offline;
     }
 
+    /**
+     * The possible CPUs ({@code cpu/possible}): every CPU number the kernel could bring online.
+     *
+     * @return a mask of {@link #nbits()} bits
+     */
     public CpuMask possible() {
         return possible;
     }
 
+    /**
+     * The present CPUs ({@code cpu/present}).
+     *
+     * @return a mask of {@link #nbits()} bits
+     */
     public CpuMask present() {
         return present;
     }
 
-    /** {@code isolated} ({@code isolcpus=}); empty when the kernel has none or no such file. */
+    /**
+     * The CPUs the kernel isolated from the scheduler ({@code cpu/isolated}, {@code isolcpus=}).
+     * A JVM started normally does not have them in its mask: see
+     * {@code affinity.ThreadAffinity.pinnable()}.
+     *
+     * @return a mask of {@link #nbits()} bits; empty when the kernel has none or no such file
+     */
     public CpuMask isolated() {
         return isolated;
     }
 
-    /** {@code nohz_full}; empty when the kernel has none or no such file. */
+    /**
+     * The CPUs without the scheduler tick when one task runs ({@code cpu/nohz_full}).
+     *
+     * @return a mask of {@link #nbits()} bits; empty when the kernel has none or no such file
+     */
     public CpuMask nohzFull() {
         return nohzFull;
     }
 
-    /** The CPUs this process may run on ({@code sched_getaffinity}); only for the live machine. */
+    /**
+     * The CPUs the thread that read the topology could run on ({@code sched_getaffinity}).
+     *
+     * @return the mask, for {@link #live()} only; empty for a saved tree
+     */
     public Optional<CpuMask> allowed() {
         return Optional.ofNullable(allowed);
     }
 
-    /** The cgroup's {@code cpuset.cpus.effective} (v2) or {@code cpuset.effective_cpus} (v1), when found. */
+    /**
+     * The cgroup's {@code cpuset.cpus.effective} (v2) or {@code cpuset.effective_cpus} (v1).
+     *
+     * @return the CPUs, or empty when the process's cgroup (or the saved tree) has no cpuset
+     */
     public Optional<CpuMask> cgroupCpus() {
         return cgroupCpuset().map(CgroupCpuset::cpus);
     }
 
-    /** The cgroup's cpuset with the cgroup it came from, when the process is in one that has a cpuset. */
+    /**
+     * The cgroup's cpuset with the cgroup it came from.
+     *
+     * @return the cpuset, or empty when the process is in no cgroup with a cpuset
+     */
     public Optional<CgroupCpuset> cgroupCpuset() {
         return Optional.ofNullable(cgroupCpuset);
     }
 
-    /** Online CPUs this process may use: {@code online ∩ allowed} (just {@code online} for a saved tree). */
+    /**
+     * Online CPUs this process may use: {@code online ∩ allowed}.
+     *
+     * @return a mask of {@link #nbits()} bits; just {@link #online()} for a saved tree
+     */
     public CpuMask usable() {
         return allowed == null ? online : online.and(allowed.resize(nbits));
     }
 
-    /** The top of the tree: packages, or PUs directly when the tree has no topology files. */
+    /**
+     * The top of the tree.
+     *
+     * @return the packages, or the PUs directly when the tree has no topology files; unmodifiable
+     */
     public List<TopologyNode> roots() {
         return roots;
     }
 
+    /**
+     * The packages (sockets), by {@code physical_package_id}.
+     *
+     * @return an unmodifiable list, empty when the tree has no topology files
+     */
     public List<TopologyNode> packages() {
         return packages;
     }
 
-    /** Dies where the kernel numbers them ({@code die_id} &ge; 0); empty otherwise. */
+    /**
+     * Dies where the kernel numbers them ({@code die_id} &ge; 0).
+     *
+     * @return an unmodifiable list; empty where the kernel does not number dies
+     */
     public List<TopologyNode> dies() {
         return dies;
     }
 
-    /** Clusters where the kernel describes them ({@code cluster_cpus}, {@code cluster_id} not -1). */
+    /**
+     * Clusters where the kernel describes them ({@code cluster_cpus}, {@code cluster_id} not -1).
+     *
+     * @return an unmodifiable list; empty where the kernel has no clusters
+     */
     public List<TopologyNode> clusters() {
         return clusters;
     }
 
+    /**
+     * The physical cores with an online PU, in package order.
+     *
+     * @return an unmodifiable list
+     */
     public List<TopologyNode> cores() {
         return cores;
     }
 
-    /** The online logical CPUs, by number. */
+    /**
+     * The online logical CPUs, by number.
+     *
+     * @return an unmodifiable list of {@code online().weight()} nodes
+     */
     public List<TopologyNode> pus() {
         return pus;
     }
 
-    /** Every cache instance, by level, type and first CPU. */
+    /**
+     * Every cache instance, by level, type and first CPU.
+     *
+     * @return an unmodifiable list; empty when the tree has no {@code cache/} directories
+     */
     public List<Cache> caches() {
         return caches;
     }
 
-    /** Caches shared across packages (rare), which hang on the machine rather than on a package. */
+    /**
+     * Caches shared across packages (rare), which hang on the machine rather than on a package.
+     *
+     * @return an unmodifiable list, usually empty
+     */
     public List<Cache> machineCaches() {
         return machineCaches;
     }
 
+    /**
+     * The NUMA nodes with an online CPU ({@code sys/devices/system/node}).
+     *
+     * @return an unmodifiable list; empty when the tree has no node directories
+     */
     public List<NumaNode> numaNodes() {
         return numaNodes;
     }
 
+    /**
+     * The kinds of core on a machine whose cores are not all alike (P- and E-cores, big.LITTLE),
+     * from the hybrid PMUs, {@code cpu_capacity} or cpufreq (see {@link CoreKind}).
+     *
+     * @return an unmodifiable list; one kind, or none, on a uniform machine
+     */
     public List<CoreKind> coreKinds() {
         return coreKinds;
     }
 
-    /** {@code coherency_line_size} of the first L1d; {@link #DEFAULT_CACHE_LINE} (with a warning) when unknown. */
+    /**
+     * {@code coherency_line_size} of the first L1d.
+     *
+     * @return bytes; {@link #DEFAULT_CACHE_LINE} (with a warning) when unknown
+     */
     public int cacheLineSize() {
         return cacheLineSize;
     }
 
-    /** What could not be read or had to be assumed, one line each ("could not read ..."). */
+    /**
+     * What could not be read or had to be assumed, one line each ("could not read ...").
+     *
+     * @return an unmodifiable list, empty on a complete tree; the lines may hold text from the
+     *         tree's files: escape them before printing to a terminal
+     */
     public List<String> warnings() {
         return warnings;
     }
 
-    /** The files read, relative to the root ({@code sys/devices/system/cpu/online}), in reading order: what {@code capture} saves. */
+    /**
+     * The files read, in reading order: what {@code capture} saves. Empty when read through a
+     * reader that records nothing ({@link SysfsReader#unrecorded}).
+     *
+     * @return paths relative to the root, such as {@code sys/devices/system/cpu/online}
+     */
     public List<String> filesRead() {
         return List.copyOf(filesRead.keySet());
     }
@@ -277,12 +428,25 @@ public final class Topology {
         return filesRead;
     }
 
-    /** The directories looked into, relative to the root: capture keeps them even when nothing in them was read. */
+    /** Whether the reader recorded the files it read (false for {@link SysfsReader#unrecorded}): {@link Capture} reads again when not. */
+    boolean readRecorded() {
+        return readRecorded;
+    }
+
+    /**
+     * The directories looked into: capture keeps them even when nothing in them was read.
+     *
+     * @return paths relative to the root
+     */
     public List<String> directoriesSeen() {
         return dirsSeen;
     }
 
-    /** Files that exist but could not be read (permission denied, I/O error), relative to the root. */
+    /**
+     * Files that exist but could not be read (permission denied, I/O error).
+     *
+     * @return paths relative to the root, usually empty
+     */
     public List<String> unreadableFiles() {
         return unreadable;
     }
@@ -294,12 +458,20 @@ public final class Topology {
 
     // ---- derived -----------------------------------------------------------------------
 
-    /** CONTRACT.md's {@code summary}: online objects only. */
+    /**
+     * CONTRACT.md's {@code summary}: online objects only.
+     *
+     * @return the counts
+     */
     public Summary summary() {
         return new Summary(packages.size(), dies.size(), clusters.size(), cores.size(), pus.size(), numaNodes.size());
     }
 
-    /** CONTRACT.md's {@code caches}: one entry per (level, type, size) with the number of instances. */
+    /**
+     * CONTRACT.md's {@code caches}: one entry per (level, type, size) with the number of instances.
+     *
+     * @return the groups in {@link #caches()} order; unmodifiable
+     */
     public List<CacheGroup> cacheGroups() {
         Map<String, CacheGroup> groups = new LinkedHashMap<>();
         for (Cache c : caches) {
@@ -312,20 +484,36 @@ public final class Topology {
         return List.copyOf(groups.values());
     }
 
-    /** The number of cache instances named {@code name} ({@code L1d}, {@code L1i}, {@code L2}, {@code L3}). */
+    /**
+     * The number of cache instances of one name.
+     *
+     * @param name {@code L1d}, {@code L1i}, {@code L2}, {@code L3}, ... (as {@link Cache#name()})
+     * @return the count, 0 for a name the tree does not have
+     */
     public int cacheCount(String name) {
         int n = 0;
         for (Cache c : caches) if (c.name().equals(name)) n++;
         return n;
     }
 
-    /** The node of {@code kind} holding {@code cpu}, if the tree has that level; O(1). */
+    /**
+     * The node of {@code kind} holding {@code cpu}; O(1).
+     *
+     * @param kind the level, e.g. {@code CORE} or {@code PACKAGE}
+     * @param cpu a CPU number
+     * @return the node, or empty when the tree has no such level or {@code cpu} is not online in it
+     */
     public Optional<TopologyNode> nodeOf(TopologyNode.Kind kind, int cpu) {
         int p = index.position(kind, cpu);
         return p < 0 ? Optional.empty() : Optional.of(PlaceIndex.nodes(this, kind).get(p));
     }
 
-    /** Where {@code cpu} sits: package, die, cluster, core, L2, L3, NUMA node, core kind; O(1). */
+    /**
+     * Where {@code cpu} sits: package, die, cluster, core, L2, L3, NUMA node, core kind; O(1).
+     *
+     * @param cpu a CPU number
+     * @return the place; each part is -1 when the tree does not tell it (or the CPU is not online)
+     */
     public CpuPlace where(int cpu) {
         return index.place(this, cpu);
     }
@@ -334,12 +522,21 @@ public final class Topology {
      * How two different CPUs relate, innermost first ({@link Placement}); O(1). Empty when
      * {@code a == b}, when either is not an online CPU of this tree, or when the tree does not
      * describe what would tell them apart (no caches, no packages).
+     *
+     * @param a a CPU number
+     * @param b another CPU number
+     * @return the innermost thing they share, or empty as above
      */
     public Optional<Placement> relation(int a, int b) {
         return Optional.ofNullable(index.relation(a, b));
     }
 
-    /** The caches {@code cpu} uses, L1 first. */
+    /**
+     * The caches {@code cpu} uses, L1 first.
+     *
+     * @param cpu a CPU number
+     * @return a new list, empty for a CPU that is in no cache of the tree
+     */
     public List<Cache> cachesOf(int cpu) {
         List<Cache> out = new ArrayList<>();
         for (Cache c : caches) if (c.cpus().test(cpu)) out.add(c);
@@ -348,7 +545,9 @@ public final class Topology {
 
     /**
      * The last-level cache instances: those of the highest level present (data or unified),
-     * i.e. the L3s, or the L2s of a machine without L3. Empty when the tree has no caches.
+     * i.e. the L3s, or the L2s of a machine without L3.
+     *
+     * @return an unmodifiable list; empty when the tree has no caches
      */
     public List<Cache> lastLevelCaches() {
         int top = 0;
@@ -360,7 +559,9 @@ public final class Topology {
 
     /**
      * Whether SMT is in use: the kernel's {@code smt/active} where it has one, else whether some
-     * core has more than one online PU; empty when the tree describes no cores.
+     * core has more than one online PU.
+     *
+     * @return whether SMT is active, or empty when the tree describes no cores
      */
     public Optional<Boolean> smt() {
         if (smtActive != null) return Optional.of(smtActive);
@@ -369,7 +570,11 @@ public final class Topology {
         return Optional.of(false);
     }
 
-    /** The one-line summary ending the text report: {@code 1 package, 2 cores, 2 PUs, 1 NUMA node; L1d 32K ×2, ...}. */
+    /**
+     * The one-line summary ending the text report.
+     *
+     * @return e.g. {@code 1 package, 2 cores, 2 PUs, 1 NUMA node; L1d 32K ×2, ...}
+     */
     public String summaryLine() {
         return TopologyText.summaryLine(this);
     }
@@ -400,6 +605,7 @@ public final class Topology {
         int cacheLineSize = DEFAULT_CACHE_LINE;
         List<String> warnings = new ArrayList<>();
         Map<String, byte[]> filesRead = new LinkedHashMap<>();
+        boolean readRecorded = true;
         List<String> dirsSeen = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
         long readWork;

@@ -20,9 +20,18 @@ import java.util.List;
  */
 public record TopologyNode(Kind kind, int id, CpuMask cpus, List<Cache> caches, List<TopologyNode> children) {
 
+    /** The levels of the tree, outermost first. */
     public enum Kind {
-        PACKAGE("package", "Package"), DIE("die", "Die"), CLUSTER("cluster", "Cluster"),
-        CORE("core", "Core"), PU("pu", "PU");
+        /** A physical package (socket). */
+        PACKAGE("package", "Package"),
+        /** A die of a package, where the kernel numbers dies. */
+        DIE("die", "Die"),
+        /** A cluster of cores sharing an L2 or a bus (Arm, Intel E-core modules), where described. */
+        CLUSTER("cluster", "Cluster"),
+        /** A physical core. */
+        CORE("core", "Core"),
+        /** A processing unit: one logical CPU (an SMT thread). */
+        PU("pu", "PU");
 
         private final String jsonName;
         private final String title;
@@ -32,10 +41,20 @@ public record TopologyNode(Kind kind, int id, CpuMask cpus, List<Cache> caches, 
             this.title = title;
         }
 
+        /**
+         * The name in the JSON form.
+         *
+         * @return {@code package}, {@code die}, {@code cluster}, {@code core} or {@code pu}
+         */
         public String jsonName() {
             return jsonName;
         }
 
+        /**
+         * The name in the text form.
+         *
+         * @return {@code Package}, {@code Die}, {@code Cluster}, {@code Core} or {@code PU}
+         */
         public String title() {
             return title;
         }
@@ -44,12 +63,25 @@ public record TopologyNode(Kind kind, int id, CpuMask cpus, List<Cache> caches, 
     /** By first CPU, the order objects are listed in. */
     static final java.util.Comparator<TopologyNode> BY_FIRST_CPU = (a, b) -> Integer.compare(a.firstCpu(), b.firstCpu());
 
+    /**
+     * A node; the lists are copied (unmodifiable).
+     *
+     * @param kind     package, die, cluster, core or PU
+     * @param id       the kernel's number for it, or -1
+     * @param cpus     its online CPUs, not empty
+     * @param caches   the caches hanging on it
+     * @param children the next level down
+     */
     public TopologyNode {
         caches = List.copyOf(caches);
         children = List.copyOf(children);
     }
 
-    /** The first CPU, the order objects are listed in. */
+    /**
+     * The first CPU, the order objects are listed in.
+     *
+     * @return the lowest CPU of {@link #cpus()}
+     */
     public int firstCpu() {
         return cpus.first();
     }

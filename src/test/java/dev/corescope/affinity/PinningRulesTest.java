@@ -1,8 +1,8 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicReference;

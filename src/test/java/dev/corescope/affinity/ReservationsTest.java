@@ -257,7 +257,7 @@ class ReservationsTest {
         LockDirectory.Opened d = LockDirectory.open(def);
         int mode = (Integer) Files.getAttribute(def, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
         assertEquals("1777", LockDirectory.octal(mode), "sticky and open to every user");
-        dev.corescope.sys.Flock.close(d.fd());
+        dev.corescope.sys.internal.Flock.close(d.fd());
     }
 
     @Test

@@ -26,7 +26,7 @@ class ThreadAffinityTest {
 
     @AfterEach
     void putBack() {
-        dev.corescope.sys.Affinity.set(0, before);
+        dev.corescope.sys.internal.Affinity.set(0, before);
     }
 
     @Test
@@ -70,7 +70,7 @@ class ThreadAffinityTest {
 
     @Test
     void aCpuOutsideTheAllowedSetIsRefusedAndNothingChanges() {
-        int outside = dev.corescope.sys.Affinity.nrCpuIds() + 3;
+        int outside = dev.corescope.sys.internal.Affinity.nrCpuIds() + 3;
         assertThrows(CpuNotAllowedException.class, () -> ThreadAffinity.pin(outside));
         assertEquals(before, ThreadAffinity.allowed());
         try (Pinning p = ThreadAffinity.pin(before.first())) {

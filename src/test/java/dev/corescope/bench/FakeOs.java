@@ -2,9 +2,10 @@ package dev.corescope.bench;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.CpuNotAllowedException;
-import dev.corescope.sys.Os;
 import dev.corescope.sys.PerfCounters;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Os;
+import dev.corescope.sys.internal.ThreadPin;
 
 /**
  * An {@link Os} for a machine that is not this one: {@code allowed} CPUs out of
@@ -48,7 +49,7 @@ public final class FakeOs implements Os {
         if (!cpus.isSubsetOf(processAllowed)) throw new CpuNotAllowedException(cpus.andNot(processAllowed), processAllowed);
         CpuMask previous = threadMask.get();
         threadMask.set(cpus);
-        return Pinning.of(previous, cpus, threadMask::set);
+        return ThreadPin.of(previous, cpus, threadMask::set);
     }
 
     @Override

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -116,8 +116,8 @@ class BenchCommandTest {
         assertTrue(r.out().contains("first: mean sleep(1) "), r.out());
         assertTrue(r.out().contains("Counters (perf_event_open; "), r.out());
         assertTrue(r.out().contains("FAILED:\n  failing: IllegalStateException: boom"), r.out());
-        assertTrue(r.out().contains("# Environment"), r.out());
-        assertTrue(r.out().contains("#   hw counters"), r.out());
+        assertTrue(r.out().contains("\nEnvironment\n"), r.out());
+        assertTrue(r.out().contains("\n  hw counters "), r.out());
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.corescope.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

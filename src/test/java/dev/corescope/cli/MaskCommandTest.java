@@ -2,7 +2,7 @@ package dev.corescope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.corescope.report.Json;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,7 +1,7 @@
 package dev.corescope.cli;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,7 +104,7 @@ class PinCommandTest {
     /** {@code --cpus all} is every allowed CPU (the kernel's "all" is every possible CPU, which could never be allowed). */
     @Test
     void allIsEveryAllowedCpu() {
-        assertEquals(dev.corescope.sys.Affinity.processAllowed(), BenchCommand.parseCpus("all"));
+        assertEquals(dev.corescope.sys.internal.Affinity.processAllowed(), BenchCommand.parseCpus("all"));
         CliRun run = CliRun.run("pin", "--cpus", "all", "--", "true");
         assertEquals(0, run.exitCode(), run.err());
     }

@@ -17,7 +17,7 @@ class ReportTextTest {
         assertTrue(r.out().contains("== cpumask: "), r.out());
         assertTrue(r.out().contains("== timerbase: "), r.out());
         assertTrue(r.out().contains("first_but"), r.out());
-        assertTrue(r.out().contains("# Environment"), r.out());
+        assertTrue(r.out().contains("\nEnvironment\n"), r.out());
     }
 
     @Test
@@ -25,7 +25,7 @@ class ReportTextTest {
         CliRun r = CliRun.run("report", TOUR, "--format", "text", "--family", "timerbase").succeeded();
         assertTrue(r.out().startsWith("== timerbase: "), r.out());
         assertTrue(!r.out().contains("== cpumask"), r.out());
-        assertTrue(r.out().contains("# Environment"), "the machine is named under every figure: " + r.out());
+        assertTrue(r.out().contains("\nEnvironment\n"), "the machine is named under every figure: " + r.out());
     }
 
     /** A file written before the round-two cpumask model (rows keyed by input, no callers) still renders. */

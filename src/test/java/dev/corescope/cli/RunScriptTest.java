@@ -174,6 +174,19 @@ class RunScriptTest {
         assertFalse(javaArgs("", "bench", "c2c").contains("-XX:+UseSerialGC"), "benchmarks keep the JVM's default GC");
     }
 
+    /** Issue 28: the short commands get a small young generation (peak RSS of a big tree's read), unless the user sizes it. */
+    @Test
+    void shortCommandsGetASmallYoungGenerationUnlessTheUserSizesIt() throws Exception {
+        assertTrue(javaArgs("", "topology", "--root", "t").contains("-Xmn16m"));
+        clearRecordedArgs();
+        assertTrue(javaArgs("", "mask", "0-3").contains("-Xmn16m"));
+        clearRecordedArgs();
+        List<String> own = javaArgs("-XX:NewSize=64m", "topology");
+        assertFalse(own.contains("-Xmn16m"), own.toString());
+        clearRecordedArgs();
+        assertFalse(javaArgs("", "bench", "c2c").contains("-Xmn16m"), "benchmarks keep the JVM's default heap");
+    }
+
     private static String cacheOf(List<String> args) {
         return args.stream().filter(a -> a.startsWith("-XX:AOTCache=")).findFirst().orElseThrow(() -> new AssertionError(args.toString()));
     }

@@ -150,7 +150,7 @@ class TopologyCommandTest {
         CliRun r = CliRun.run("topology", "--format", "json");
         assertEquals(0, r.exitCode(), r.err());
         JsonNode j = new ObjectMapper().readTree(r.out());
-        assertEquals(dev.corescope.sys.Affinity.processAllowed().toList(), j.get("cpus").get("allowed").asText());
+        assertEquals(dev.corescope.sys.internal.Affinity.processAllowed().toList(), j.get("cpus").get("allowed").asText());
     }
 
     @Test

@@ -1,8 +1,8 @@
 package dev.corescope.cpumask;
 
 import dev.corescope.affinity.ThreadAffinity;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

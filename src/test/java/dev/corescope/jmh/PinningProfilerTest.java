@@ -2,7 +2,7 @@ package dev.corescope.jmh;
 
 import dev.corescope.affinity.CpuStrategy;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.profile.ProfilerException;

@@ -37,6 +37,7 @@ import java.util.stream.Collectors;
  *   <li>{@code API ...}: the exported API, one line per public type and member, sorted;</li>
  *   <li>{@code MISSING class: what}: a signature that does not resolve with the jar alone;</li>
  *   <li>{@code PROBLEM ...}: a way to raw memory or a native capability from outside;</li>
+ *   <li>{@code DENIED ...}: a capability the module boundary kept from this class;</li>
  *   <li>{@code WORKS ...}: the calls that needed Jackson before, run for real.</li>
  * </ul>
  */
@@ -47,13 +48,17 @@ public final class LibraryModuleProbe {
             MethodHandle.class, MethodHandles.Lookup.class, VarHandle.class);
 
     /**
-     * Public for corescope's own packages (the tool, affinity's lock files) but not API: they may
-     * change in any release (docs/library.md, "What is API"). The one way to pin and to read the
-     * current CPU is {@code affinity.ThreadAffinity}.
+     * Classes that hand out a capability (pin any thread by pid, close or chmod any file
+     * descriptor, method handles to libc, a second way to pin or to read the current CPU): they
+     * must live in a package the module does not export (issue #24 points 3 and 10).
      */
-    private static final Set<String> INTERNAL = Set.of("dev.corescope.sys.Affinity", "dev.corescope.sys.CurrentCpu",
-            "dev.corescope.sys.Flock", "dev.corescope.sys.Threads", "dev.corescope.sys.NativeCalls",
-            "dev.corescope.sys.Pinning.pinReused", "dev.corescope.sys.Pinning.of");
+    private static final Set<String> CAPABILITY_CLASSES = Set.of("Affinity", "CurrentCpu", "Flock", "Threads",
+            "NativeCalls", "Libc", "Os", "ThreadPin", "BeneathDirectory");
+
+    /** The one public way to pin (and Reservation's pin to its own CPU), and the one current CPU. */
+    private static final Set<String> PIN_METHODS = Set.of("dev.corescope.affinity.ThreadAffinity.pin",
+            "dev.corescope.affinity.Reservation.pin");
+    private static final String CURRENT_CPU = "dev.corescope.affinity.ThreadAffinity.currentCpu";
 
     private LibraryModuleProbe() {
     }
@@ -95,6 +100,7 @@ public final class LibraryModuleProbe {
             }
         }
         api.forEach(a -> System.out.println("API " + a));
+        capabilitiesStayInside(classes, exported, module);
 
         // the tool's internals are not in the library at all
         for (String internal : List.of("RawMemory", "Exec", "TwinLinker", "NativeLibrary", "ElfSymbolTable",
@@ -107,6 +113,28 @@ public final class LibraryModuleProbe {
             }
         }
         works();
+    }
+
+    /**
+     * The capability classes are in the library, none in an exported package, and a module
+     * without native access cannot reach them (it gets no method handle to {@code Flock.close}).
+     */
+    private static void capabilitiesStayInside(List<String> classes, Set<String> exported, Module module) throws Exception {
+        for (String simple : new TreeSet<>(CAPABILITY_CLASSES)) {
+            List<String> found = classes.stream().filter(n -> n.substring(n.lastIndexOf('.') + 1).equals(simple)).toList();
+            if (found.isEmpty()) System.out.println("PROBLEM no class " + simple + " in the library: renamed? update CAPABILITY_CLASSES");
+            for (String name : found) {
+                String pkg = name.substring(0, name.lastIndexOf('.'));
+                if (exported.contains(pkg) || module.isExported(pkg)) System.out.println("PROBLEM " + name + " is exported");
+            }
+        }
+        Class<?> flock = Class.forName("dev.corescope.sys.internal.Flock", false, module.getClassLoader());
+        try {
+            MethodHandles.publicLookup().findStatic(flock, "close", java.lang.invoke.MethodType.methodType(void.class, int.class));
+            System.out.println("PROBLEM a module without native access reached Flock.close(int fd)");
+        } catch (IllegalAccessException expected) {
+            System.out.println("DENIED Flock.close");
+        }
     }
 
     /** The calls that failed with NoClassDefFoundError for Jackson before (issue #24 point 4). */
@@ -135,7 +163,7 @@ public final class LibraryModuleProbe {
 
     private static void describe(Class<?> c, Set<String> api) {
         String type = c.getName();
-        api.add(type + " " + kind(c) + supertypes(c) + (INTERNAL.contains(type) ? "  [internal: not API]" : ""));
+        api.add(type + " " + kind(c) + supertypes(c));
         for (Field f : c.getDeclaredFields()) {
             if (!visible(f) || f.isSynthetic()) continue;
             check(type + "." + f.getName(), f.getGenericType());
@@ -159,12 +187,23 @@ public final class LibraryModuleProbe {
         for (Method m : c.getDeclaredMethods()) {
             if (!visible(m) || m.isSynthetic() || m.isBridge()) continue;
             check(type + "." + m.getName() + "()", m.getGenericReturnType());
+            oneWay(type, m);
             api.add(type + " method " + mods(m) + name(m.getGenericReturnType()) + " " + m.getName()
-                    + "(" + names(m.getGenericParameterTypes()) + ")" + throwsClause(m.getGenericExceptionTypes())
-                    + (INTERNAL.contains(type + "." + m.getName()) ? "  [internal: not API]" : ""));
+                    + "(" + names(m.getGenericParameterTypes()) + ")" + throwsClause(m.getGenericExceptionTypes()));
         }
         if (c.isRecord()) {
             for (RecordComponent r : c.getRecordComponents()) check(type + "." + r.getName(), r.getGenericType());
+        }
+    }
+
+    /** A second public way to pin, or to read the current CPU, is a problem (issue #24 point 10). */
+    private static void oneWay(String type, Method m) {
+        String name = type + "." + m.getName();
+        if (m.getReturnType().getName().equals("dev.corescope.sys.Pinning") && !PIN_METHODS.contains(name)) {
+            System.out.println("PROBLEM " + name + " is a second public way to pin (use affinity.ThreadAffinity.pin)");
+        }
+        if (m.getName().toLowerCase(java.util.Locale.ROOT).startsWith("currentcpu") && !name.equals(CURRENT_CPU)) {
+            System.out.println("PROBLEM " + name + " is a second public current CPU (use affinity.ThreadAffinity.currentCpu)");
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.corescope.report;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

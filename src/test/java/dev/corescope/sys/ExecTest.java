@@ -3,6 +3,8 @@ package dev.corescope.sys;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.ffi.LibC;
 import dev.corescope.sys.ffi.sigset_t;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Libc;
 import org.junit.jupiter.api.Test;
 
 import java.io.FileInputStream;

@@ -2,6 +2,7 @@ package dev.corescope.sys;
 
 import dev.corescope.sys.PerfCounters.Count;
 import dev.corescope.sys.PerfCounters.Event;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;

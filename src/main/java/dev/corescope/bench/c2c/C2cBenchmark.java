@@ -1,8 +1,8 @@
 package dev.corescope.bench.c2c;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;

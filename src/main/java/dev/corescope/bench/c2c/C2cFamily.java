@@ -100,7 +100,7 @@ public final class C2cFamily implements BenchFamily {
             notes.add("not measured: a ping-pong needs 2 CPUs, " + (cpus.length == 0 ? "none is" : "only CPU " + usable.toList() + " is")
                     + " usable");
             C2cModel model = model(places, List.of(), null, notes);
-            return new FamilyRun(name(), List.of(), List.of(), List.of(), null, notes, C2cView.text(model), model);
+            return new FamilyRun(name(), List.of(), List.of(), List.of(), null, notes, C2cView.document(model).render(Integer.MAX_VALUE), model);
         }
 
         MachineLoad.busyNote(Path.of("/"), topology.online().weight()).ifPresent(notes::add);
@@ -149,7 +149,7 @@ public final class C2cFamily implements BenchFamily {
         }
 
         C2cModel model = model(places, pairs, results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), notes);
-        return new FamilyRun(name(), results, List.of(), List.of(), matrix, notes, C2cView.text(model), model);
+        return new FamilyRun(name(), results, List.of(), List.of(), matrix, notes, C2cView.document(model).render(Integer.MAX_VALUE), model);
     }
 
     private static C2cModel model(List<CpuLabels.Place> places, List<Pair> pairs, Result jmh, List<String> notes) {
@@ -164,8 +164,8 @@ public final class C2cFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<String> text(ResultsFile file) {
-        return C2cView.model(file).map(C2cView::text);
+    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+        return C2cView.model(file).map(C2cView::document);
     }
 
     /** The heatmap: from the saved model (labelled by core, cache and package), else from a file's bare matrix. */

@@ -2,11 +2,20 @@ package dev.corescope.bench.c2c;
 
 import dev.corescope.bench.SavedModel;
 import dev.corescope.report.Matrix;
+import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.text.Num;
+import dev.corescope.text.TextDoc;
+import dev.corescope.text.TextTable;
+import dev.corescope.text.TextTable.Column;
+import dev.corescope.topology.Placement;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The one view of a {@link C2cModel}: the text report {@code bench c2c} prints and the heatmap
@@ -19,8 +28,112 @@ final class C2cView {
     private C2cView() {
     }
 
-    static String text(C2cModel m) {
-        return C2cReport.text(m.cpuNumbers(), places(m), pairs(m), m.jmh(), m.notes());
+    /** The report as a document: the CPUs, the pairs by relation, the matrix or the pairs where few, the summary, notes. */
+    static TextDoc document(C2cModel m) {
+        int[] cpus = m.cpuNumbers();
+        List<C2cModel.Pair> pairs = m.pairs();
+        TextDoc d = new TextDoc();
+        d.title("bench c2c: core-to-core latency, one cache line ping-ponged between two pinned threads");
+        d.paragraph("  ", "one-way ns = round trip / 2; median of the samples [99.9% confidence interval of the median]");
+        d.notes("  ", "", places(m).stream().map(CpuLabels.Place::longLabel).toList()).blank();
+        if (!pairs.isEmpty()) {
+            byRelation(d, pairs);
+            // a matrix only where most of it was measured (a small machine, or --full up to 64 CPUs)
+            if (cpus.length <= 64 && 2L * pairs.size() >= (long) cpus.length * (cpus.length - 1) / 2) {
+                matrix(d, "Java (row: ping CPU, column: pong CPU), ns one way", cpus, pairs, C2cModel.Pair::java);
+                if (pairs.stream().allMatch(p -> p.nativeTwin() != null)) {
+                    matrix(d, "C twin, ns one way", cpus, pairs, C2cModel.Pair::nativeTwin);
+                }
+            }
+            if (pairs.size() <= 64) table(d, pairs);
+            summary(d, pairs);
+            d.figure("heatmap", "the latencies as a heatmap (bench c2c --format svg)", null).blank();
+        }
+        Result jmh = m.jmh();
+        if (jmh != null) {
+            d.paragraph("JMH cross-check, placement " + jmh.params().get("placement") + ", CPU " + jmh.params().get("from") + " \u2192 "
+                    + jmh.params().get("to") + ": " + Num.withInterval(jmh.score(), jmh.error()) + " ns one way").blank();
+        }
+        if (!m.notes().isEmpty()) d.heading("Notes").notes(m.notes());
+        return d;
+    }
+
+    private static void matrix(TextDoc d, String title, int[] cpus, List<C2cModel.Pair> pairs, Function<C2cModel.Pair, C2cModel.Stats> side) {
+        String[][] cells = new String[cpus.length][cpus.length];
+        for (C2cModel.Pair p : pairs) cells[index(cpus, p.from())][index(cpus, p.to())] = median(side.apply(p));
+        List<Column> cols = new ArrayList<>(List.of(Column.key("ping")));
+        for (int c : cpus) cols.add(Column.number("cpu" + c));
+        TextTable t = new TextTable(cols).named("c2c");
+        for (int i = 0; i < cpus.length; i++) {
+            Object[] row = new Object[cpus.length + 1];
+            row[0] = "cpu" + cpus[i];
+            for (int j = 0; j < cpus.length; j++) row[j + 1] = cells[i][j] != null ? cells[i][j] : "-";
+            t.row(row);
+        }
+        d.heading(title).table(t).blank();
+    }
+
+    /**
+     * Per relation (what the two CPUs share), the pairs measured and the range of their Java and C
+     * medians: the summary of a by-relation run, and the first table of a full one. Nothing for
+     * files from before relations were saved.
+     */
+    private static void byRelation(TextDoc d, List<C2cModel.Pair> pairs) {
+        if (pairs.stream().anyMatch(p -> p.relation() == null)) return;
+        TextTable t = new TextTable(Column.key("relation"), Column.number("pairs"), Column.number("java median (min-max)", "ns"),
+                Column.number("C median (min-max)", "ns")).named("c2c");
+        for (Placement r : Placement.values()) {
+            List<C2cModel.Pair> in = pairs.stream().filter(p -> p.relation().equals(PairClasses.key(r))).toList();
+            if (!in.isEmpty()) t.row(r.words(), in.size(), range(in, C2cModel.Pair::java), range(in, C2cModel.Pair::nativeTwin));
+        }
+        d.heading("By relation (what the two CPUs share)").table(t).blank();
+    }
+
+    private static String range(List<C2cModel.Pair> pairs, Function<C2cModel.Pair, C2cModel.Stats> side) {
+        double[] m = pairs.stream().map(side).filter(java.util.Objects::nonNull).mapToDouble(C2cModel.Stats::median).sorted().toArray();
+        if (m.length == 0) return "-";
+        double mid = m.length % 2 == 1 ? m[m.length / 2] : (m[m.length / 2 - 1] + m[m.length / 2]) / 2;
+        return m.length == 1 ? Num.of(mid) : Num.of(mid) + " (" + Num.of(m[0]) + "-" + Num.of(m[m.length - 1]) + ")";
+    }
+
+    private static void table(TextDoc d, List<C2cModel.Pair> pairs) {
+        boolean twin = pairs.stream().allMatch(p -> p.nativeTwin() != null);
+        List<Column> cols = new ArrayList<>(List.of(Column.key("pair"), Column.number("java median", "ns"), Column.number("mean").optional(2),
+                Column.number("min").optional(1)));
+        if (twin) {
+            cols.addAll(List.of(Column.number("C median", "ns"), Column.number("C mean").optional(2), Column.number("C min").optional(1),
+                    Column.number("java/C")));
+        }
+        TextTable t = new TextTable(cols).named("c2c");
+        for (C2cModel.Pair p : pairs) {
+            List<Object> row = new ArrayList<>(List.of(p.from() + " \u2192 " + p.to(), median(p.java()), Num.of(p.java().mean()),
+                    Num.of(p.java().min())));
+            if (twin) {
+                C2cModel.Stats c = p.nativeTwin();
+                row.addAll(List.of(median(c), Num.of(c.mean()), Num.of(c.min()), Num.of(p.java().median() / c.median()) + "x"));
+            }
+            t.row(row.toArray());
+        }
+        d.heading("Each pair (ping \u2192 pong), ns one way").table(t).blank();
+    }
+
+    private static void summary(TextDoc d, List<C2cModel.Pair> pairs) {
+        C2cModel.Pair min = pairs.stream().min(Comparator.comparingDouble(p -> p.java().median())).orElseThrow();
+        C2cModel.Pair max = pairs.stream().max(Comparator.comparingDouble(p -> p.java().median())).orElseThrow();
+        double mean = pairs.stream().mapToDouble(p -> p.java().median()).average().orElse(Double.NaN);
+        d.paragraph("Min latency: " + median(min.java()) + " ns, CPUs (" + min.from() + "," + min.to() + ")");
+        d.paragraph("Max latency: " + median(max.java()) + " ns, CPUs (" + max.from() + "," + max.to() + ")");
+        d.paragraph("Mean of the pairs' medians: " + Num.of(mean) + " ns over " + pairs.size() + " pairs").blank();
+    }
+
+    /** {@code 27.3 [27.2, 27.4]}: the median and its interval. */
+    private static String median(C2cModel.Stats s) {
+        return Num.withInterval(s.median(), s.error());
+    }
+
+    private static int index(int[] cpus, int cpu) {
+        for (int i = 0; i < cpus.length; i++) if (cpus[i] == cpu) return i;
+        throw new IllegalArgumentException("CPU " + cpu);
     }
 
     /** The heatmap, labelled with each CPU's core, cache and package. */

@@ -1,7 +1,7 @@
 package dev.corescope.bench.c2c;
 
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

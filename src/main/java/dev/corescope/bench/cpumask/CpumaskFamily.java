@@ -12,8 +12,9 @@ import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
+import dev.corescope.text.TextDoc;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;
@@ -161,12 +162,12 @@ public final class CpumaskFamily implements BenchFamily {
         CpumaskReport report = new CpumaskReport(ForkPinning.describe(ctx.cpus()), allowed, nrCpuIds,
                 describeSettings(settings, ctx), batches, comparisons, splits, callers, notes, ctx.size() == dev.corescope.bench.RunSize.QUICK, load);
         CpumaskModel model = report.model();
-        return new FamilyRun(name(), results, null, null, null, model.notes(), CpumaskView.text(model), model);
+        return new FamilyRun(name(), results, null, null, null, model.notes(), CpumaskView.document(model).render(Integer.MAX_VALUE), model);
     }
 
     @Override
-    public Optional<String> text(ResultsFile file) {
-        return CpumaskView.model(file).map(CpumaskView::text);
+    public Optional<TextDoc> document(ResultsFile file) {
+        return CpumaskView.model(file).map(CpumaskView::document);
     }
 
     /**

@@ -2,8 +2,8 @@ package dev.corescope.bench.cpumask;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.BatchTime;
-import dev.corescope.sys.NativeCalls;
 import dev.corescope.sys.TwinLinker;
+import dev.corescope.sys.internal.NativeCalls;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

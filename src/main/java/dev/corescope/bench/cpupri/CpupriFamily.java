@@ -12,7 +12,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
@@ -139,12 +139,12 @@ public final class CpupriFamily implements BenchFamily {
                     + "99 aligned, 8 split; there the aligned layout (and the padded heap objects) pay for their size.");
         }
 
-        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, results, notes);
-        return new FamilyRun(name(), results, layouts, List.of(), null, notes, CpupriView.text(model), model);
+        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, notes);
+        return new FamilyRun(name(), results, layouts, List.of(), null, notes, CpupriView.document(model, results).render(Integer.MAX_VALUE), model);
     }
 
     private static CpupriModel model(int line, List<Layout> layouts, List<Layout> seedLayouts, List<HeapLayouts.HeapLayout> heap,
-                                     List<Run> runs, List<Result> results, List<String> notes) {
+                                     List<Run> runs, List<String> notes) {
         List<CpupriModel.Struct> structs = new ArrayList<>();
         List<Layout> offstack = layouts.stream().filter(l -> Boolean.TRUE.equals(l.params().get("offstack"))).toList();
         for (int i = 0; i < offstack.size(); i++) {
@@ -168,7 +168,7 @@ public final class CpupriFamily implements BenchFamily {
                 h.instanceSize(), h.apart(line), h.layout())).toList();
         List<CpupriModel.Run> saved = runs.stream().map(r -> new CpupriModel.Run(r.workload(), r.variant(), r.implementation(),
                 r.placement().name(), r.placement().description(), r.writers(), Arrays.stream(r.cpus()).boxed().toList(), r.rt())).toList();
-        return new CpupriModel(line, structs, inline, heaps, HeapLayouts.vmDetails(), saved, results, notes);
+        return new CpupriModel(line, structs, inline, heaps, HeapLayouts.vmDetails(), saved, List.of(), notes);
     }
 
     @Override
@@ -177,8 +177,9 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<String> text(ResultsFile file) {
-        return CpupriView.model(file).map(CpupriView::text);
+    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+        List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(name())).toList();
+        return CpupriView.model(file).map(m -> CpupriView.document(m, rows));
     }
 
     /** The cache lines of each layout, showing which counts and masks share a line. */
@@ -236,7 +237,7 @@ public final class CpupriFamily implements BenchFamily {
                     + "samples of the same length as JMH's measurement iterations; median of the samples with its "
                     + "distribution-free 99.9% interval (params.statistic median). Java rows are JMH's mean of its iterations "
                     + "with the 99.9% Student-t interval (params.statistic mean). Ratios compare Java with Java and C with C; "
-                    + "one writer only");
+                    + "as many writers as the Java row (params.writers), on the same CPUs; a C row's set is the writers' mean");
         }
         boolean brief = context.size().brief();
         List<Run> runs = new ArrayList<>();
@@ -251,7 +252,7 @@ public final class CpupriFamily implements BenchFamily {
                                 runs.add(new Run(workload, v, "java", p, w, cpus, rt));
                             }
                         }
-                        if (twin && w == 1) {
+                        if (twin) {
                             for (Kind k : Kind.values()) runs.add(new Run(workload, k.variant(), "native", p, w, cpus, rt));
                         }
                     }
@@ -286,7 +287,7 @@ public final class CpupriFamily implements BenchFamily {
             masks[p] = CpupriLayouts.maskOffset(layout, kind, p);
         }
         Jmh.Settings js = settings(context);
-        CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus()[0], r.cpus()[1],
+        CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus(),
                 counts, masks, layout.byteSize(), line, Affinity.nrCpuIds(), js.warmupIterations(), js.warmupMillis(),
                 nativeSamples(js), js.measurementMillis());
         Map<String, Object> params = params(r, "median");

@@ -16,18 +16,21 @@ import java.util.List;
  * @param heap      the Java-heap analogue, one per heap variant
  * @param vmDetails JOL's description of the JVM that laid out the heap objects
  * @param runs      one entry per measured workload, variant, implementation, placement and writers
- * @param results   the contention rows ({@code find} and {@code set}), as in {@code results[]}
+ * @param results   empty: the contention rows are in {@code results[]} only (files written before they were kept
+ *                  once hold a copy here, which the view reads when the file's rows are missing)
  * @param notes     every note the run printed
  */
 public record CpupriModel(int lineSize, List<Struct> structs, List<Layout> inline, List<Heap> heap, String vmDetails,
-                          List<Run> runs, List<Result> results, List<String> notes) {
+                          List<Run> runs,
+                          @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                          List<Result> results, List<String> notes) {
 
     public CpupriModel {
         structs = List.copyOf(structs);
         inline = List.copyOf(inline);
         heap = List.copyOf(heap);
         runs = List.copyOf(runs);
-        results = List.copyOf(results);
+        results = results == null ? List.of() : List.copyOf(results);
         notes = List.copyOf(notes);
     }
 

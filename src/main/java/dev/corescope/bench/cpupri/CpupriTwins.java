@@ -1,8 +1,8 @@
 package dev.corescope.bench.cpupri;
 
-import dev.corescope.sys.NativeCalls;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.TwinLinker;
+import dev.corescope.sys.internal.NativeCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -12,12 +12,13 @@ import java.util.Optional;
 
 /**
  * The C twin of {@code bench cpupri} ({@code native/src/cpupri.c}): the same {@code struct cpupri}
- * at the offsets the Java side computed, with a reader and a writer thread pinned inside C.
+ * at the offsets the Java side computed, with a reader and as many writer threads as the Java
+ * run has, each pinned inside C to its own CPU.
  */
 public final class CpupriTwins {
 
     /**
-     * ns/op per sample for each side, and the counts a reader's find read on average in each
+     * ns/op per sample for each side (the writers': their mean), and the counts a reader's find read on average in each
      * sample (all zero for the mechanism workload).
      */
     public record Samples(double[] readerNs, double[] writerNs, double[] countsPerFind) {
@@ -33,22 +34,33 @@ public final class CpupriTwins {
         return Optional.ofNullable(Holder.REASON);
     }
 
+    /** {@link #run(boolean, boolean, int[], long[], long[], long, int, int, int, int, int, int)} with one writer. */
+    public static Samples run(boolean mechanism, boolean rtAll, int readerCpu, int writerCpu, long[] countOffsets,
+                              long[] maskOffsets, long structBytes, int lineSize, int nrCpuIds, int warmupSamples,
+                              int warmupMillis, int samples, int sampleMillis) {
+        return run(mechanism, rtAll, new int[]{readerCpu, writerCpu}, countOffsets, maskOffsets, structBytes, lineSize, nrCpuIds,
+                warmupSamples, warmupMillis, samples, sampleMillis);
+    }
+
     /**
-     * {@code cs_cpupri_run}.
+     * {@code cs_cpupri_run}: one reader and {@code cpus.length - 1} writers.
      *
      * @param mechanism     true: atomic inc/dec of count[99] vs a load of mask[99];
      *                      false: cpupri_set() vs cpupri_find()
      * @param rtAll         false: the reader's CPU starts at CPUPRI_NORMAL, as an idle CPU sits in
      *                      cpupri; true: at RT99 ("every CPU runs RT", the full scan)
+     * @param cpus          the reader's CPU, then each writer's (all distinct, at least one writer)
      * @param countOffsets  byte offset of each priority's count in the struct (101 entries)
      * @param maskOffsets   byte offset of each priority's mask pointer
      * @param warmupSamples samples of {@code warmupMillis} run first and thrown away
+     * @return per sample the reader's ns/op and the writers' mean ns/op
      * @throws NativeException naming the failed call and its errno
      */
-    public static Samples run(boolean mechanism, boolean rtAll, int readerCpu, int writerCpu, long[] countOffsets,
-                              long[] maskOffsets, long structBytes, int lineSize, int nrCpuIds, int warmupSamples,
-                              int warmupMillis, int samples, int sampleMillis) {
+    public static Samples run(boolean mechanism, boolean rtAll, int[] cpus, long[] countOffsets, long[] maskOffsets,
+                              long structBytes, int lineSize, int nrCpuIds, int warmupSamples, int warmupMillis, int samples,
+                              int sampleMillis) {
         try (Arena arena = Arena.ofConfined()) {
+            MemorySegment threads = arena.allocateFrom(ValueLayout.JAVA_INT, cpus);
             MemorySegment counts = arena.allocateFrom(ValueLayout.JAVA_LONG, countOffsets);
             MemorySegment masks = arena.allocateFrom(ValueLayout.JAVA_LONG, maskOffsets);
             MemorySegment reader = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
@@ -56,10 +68,11 @@ public final class CpupriTwins {
             MemorySegment scanned = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
             MemorySegment failed = arena.allocate(NAME_BYTES);
             int rc = (int) TwinLinker.linked(Holder.RUN, Holder.REASON).invokeExact(mechanism ? 0 : 1, rtAll ? 1 : 0,
-                    readerCpu, writerCpu, counts, masks, structBytes, lineSize, nrCpuIds, warmupSamples, warmupMillis,
+                    threads, cpus.length - 1, counts, masks, structBytes, lineSize, nrCpuIds, warmupSamples, warmupMillis,
                     samples, sampleMillis, reader, writer, scanned, failed, NAME_BYTES);
             if (rc != 0) {
-                throw new NativeException(failed.getString(0), "reader=" + readerCpu + ", writer=" + writerCpu, rc);
+                throw new NativeException(failed.getString(0), "reader=" + (cpus.length > 0 ? cpus[0] : -1) + ", writers="
+                        + java.util.Arrays.toString(java.util.Arrays.copyOfRange(cpus, Math.min(1, cpus.length), cpus.length)), rc);
             }
             return new Samples(reader.toArray(ValueLayout.JAVA_DOUBLE), writer.toArray(ValueLayout.JAVA_DOUBLE),
                     scanned.toArray(ValueLayout.JAVA_DOUBLE));
@@ -71,7 +84,7 @@ public final class CpupriTwins {
     private static final class Holder {
         private static final TwinLinker LINKER = new TwinLinker();
         static final MethodHandle RUN = LINKER.downcall("cs_cpupri_run", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
                 ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
                 ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS,

@@ -5,6 +5,10 @@ import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.Xml;
+import dev.corescope.text.Num;
+import dev.corescope.text.TextDoc;
+import dev.corescope.text.TextTable;
+import dev.corescope.text.TextTable.Column;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,74 +33,77 @@ final class CpupriView {
         return SavedModel.read(file, "cpupri", CpupriModel.class);
     }
 
-    static String text(CpupriModel m) {
+    /**
+     * The report as a document: the layouts, the heap analogue, the contention tables, the notes.
+     *
+     * @param rows the file's cpupri rows ({@code results[]}); the model of a file written before
+     *             they were kept once carries its own copy, used when {@code rows} is empty
+     */
+    static TextDoc document(CpupriModel m, List<Result> rows) {
         int line = m.lineSize();
         List<CpupriModel.Run> runs = m.runs();
-        List<Result> results = m.results();
-        List<String> notes = m.notes();
-        StringBuilder out = new StringBuilder();
-        out.append("# cpupri: seed 002, false sharing between cpupri_vec->count and ->mask\n");
-        out.append("# cache line: ").append(line).append(" bytes; struct cpupri starts on a line\n\n");
+        List<Result> results = rows.isEmpty() ? m.results() : rows;
+        TextDoc d = new TextDoc();
+        d.title("bench cpupri: seed 002, false sharing between cpupri_vec->count and ->mask");
+        d.paragraph("  ", "cache line: " + line + " bytes; struct cpupri starts on a line").blank();
 
-        out.append("## struct cpupri, CONFIG_CPUMASK_OFFSTACK=y (cpumask_var_t is a pointer)\n\n");
-        for (CpupriModel.Struct s : m.structs()) {
-            out.append(s.layout().name()).append(": ").append(s.description()).append('\n');
-            rows(out, s.layout(), true);
-            out.append('\n');
+        d.heading("struct cpupri, CONFIG_CPUMASK_OFFSTACK=y (cpumask_var_t is a pointer)");
+        for (CpupriModel.Struct st : m.structs()) {
+            d.heading(3, st.layout().name() + ": " + st.description());
+            d.table(rows(st.layout(), true));
+            d.paragraph("  ", "Size: " + st.layout().sizeBytes() + " bytes = " + st.layout().cacheLines() + " cache lines of "
+                    + st.layout().lineSize() + " bytes").blank();
         }
-        out.append(String.format(Locale.ROOT, "%-8s %7s %6s %14s  %s%n", "layout", "bytes", "lines", "seed (64-B)", "count[99] and mask[99]"));
-        for (CpupriModel.Struct s : m.structs()) {
-            Layout l = s.layout();
-            out.append(String.format(Locale.ROOT, "%-8s %7d %6d %14s  %s%n", l.name(), l.sizeBytes(), l.cacheLines(),
-                    s.seedCacheLines() + " lines", s.rt99Shared() ? "share a line" : "on different lines"));
+        TextTable sizes = new TextTable(Column.key("layout"), Column.number("size", "B"), Column.number("lines"),
+                Column.number("seed (64-B lines)"), Column.text("count[99] and mask[99]")).named("cpupri");
+        for (CpupriModel.Struct st : m.structs()) {
+            Layout l = st.layout();
+            sizes.row(l.name(), l.sizeBytes(), l.cacheLines(), st.seedCacheLines(), st.rt99Shared() ? "share a line" : "on different lines");
         }
-        out.append("(seed: 26, 203 and 21 cache lines)\n\n");
+        d.table(sizes).paragraph("  ", "(seed: 26, 203 and 21 cache lines)").blank();
 
         List<Layout> inline = m.inline();
         if (!inline.isEmpty()) {
-            out.append("## struct cpupri, CONFIG_CPUMASK_OFFSTACK=n (the mask inline, NR_CPUS bits)\n\n");
+            d.heading("struct cpupri, CONFIG_CPUMASK_OFFSTACK=n (the mask inline, NR_CPUS bits)");
             Map<Object, Map<String, Layout>> byNr = new LinkedHashMap<>();
             for (Layout l : inline) byNr.computeIfAbsent(l.params().get("nrCpus"), n -> new LinkedHashMap<>()).put(l.name(), l);
-            out.append(String.format(Locale.ROOT, "%8s %20s %20s %20s%n", "NR_CPUS", "packed", "aligned", "split"));
-            byNr.forEach((nr, byName) -> out.append(String.format(Locale.ROOT, "%8s %20s %20s %20s%n", nr,
-                    size(byName.get("packed")), size(byName.get("aligned")), size(byName.get("split")))));
-            out.append('\n');
+            TextTable t = new TextTable(Column.key("NR_CPUS"), Column.number("packed"), Column.number("aligned"), Column.number("split"))
+                    .named("cpupri");
+            byNr.forEach((nr, byName) -> t.row(nr, size(byName.get("packed")), size(byName.get("aligned")), size(byName.get("split"))));
+            d.table(t).blank();
         }
 
-        out.append("## The Java-heap analogue (field offsets read by JOL from this JVM)\n");
-        m.vmDetails().lines().forEach(l -> out.append("# ").append(l.replaceFirst("^#\\s*", "")).append('\n'));
-        out.append('\n');
+        d.heading("The Java-heap analogue (field offsets read by JOL from this JVM)");
+        m.vmDetails().lines().filter(l -> !l.isBlank()).forEach(l -> d.paragraph("  ", l.replaceFirst("^#\\s*", "")));
+        d.blank();
         for (CpupriModel.Heap h : m.heap()) {
-            out.append(h.variant()).append(": ").append(h.type()).append('\n');
-            rows(out, h.layout(), false);
-            out.append(String.format(Locale.ROOT, "%d bytes per object; count at %d, mask at %d: %d bytes apart, %s%n",
-                    h.instanceSize(), h.countOffset(), h.maskOffset(), h.gap(),
-                    h.apart() ? "never on one " + line + "-byte line" : "can share a " + line + "-byte line"));
-            out.append(String.format(Locale.ROOT, "%d objects + the Object[%d] = %d bytes, %d cache lines%n%n",
-                    CpupriLayouts.CPUPRI_NR_PRIORITIES, CpupriLayouts.CPUPRI_NR_PRIORITIES, h.layout().sizeBytes(),
-                    h.layout().cacheLines()));
+            d.heading(3, h.variant() + ": " + h.type());
+            d.table(rows(h.layout(), false));
+            d.paragraph("  ", h.instanceSize() + " bytes per object; count at " + h.countOffset() + ", mask at " + h.maskOffset() + ": "
+                    + h.gap() + " bytes apart, " + (h.apart() ? "never on one " + line + "-byte line" : "can share a " + line + "-byte line"));
+            d.paragraph("  ", CpupriLayouts.CPUPRI_NR_PRIORITIES + " objects + the Object[" + CpupriLayouts.CPUPRI_NR_PRIORITIES + "] = "
+                    + h.layout().sizeBytes() + " bytes, " + h.layout().cacheLines() + " cache lines").blank();
         }
 
-        out.append("## Contention (ns/op; java: JMH mean ± 99.9% CI half-width; C: median of the samples ± 99.9% CI half-width)\n\n");
+        d.heading("Contention (ns/op; java: JMH mean [99.9% CI]; C: median of the samples [99.9% CI])");
         if (runs.isEmpty()) {
-            out.append("not measured (see notes)\n\n");
+            d.paragraph("  ", "not measured (see notes)").blank();
         } else {
             Map<String, List<CpupriModel.Run>> groups = new LinkedHashMap<>();
             for (CpupriModel.Run r : runs) {
                 groups.computeIfAbsent(r.workload() + "|" + r.rt() + "|" + r.placement() + "|" + r.writers(),
                         k -> new ArrayList<>()).add(r);
             }
-            groups.forEach((key, rs) -> contention(out, rs, results));
+            groups.forEach((key, rs) -> contention(d, rs, results));
+            d.notes("  ", "", List.of("/packed: this variant's time over packed's, Java means over Java means and C medians over C "
+                    + "medians; heap variants over heap_packed; below 1 is faster.")).blank();
         }
 
-        if (!notes.isEmpty()) {
-            out.append("## Notes\n");
-            for (String n : notes) out.append("- ").append(n).append('\n');
-        }
-        return out.toString();
+        if (!m.notes().isEmpty()) d.heading("Notes").notes(m.notes());
+        return d;
     }
 
-    private static void contention(StringBuilder out, List<CpupriModel.Run> runs, List<Result> results) {
+    private static void contention(TextDoc d, List<CpupriModel.Run> runs, List<Result> results) {
         CpupriModel.Run first = runs.getFirst();
         List<Integer> cpus = first.cpus();
         StringBuilder writers = new StringBuilder();
@@ -104,24 +111,21 @@ final class CpupriView {
         String rt = first.rt() == null ? "" : ", rt=" + first.rt() + (first.rt().equals("all")
                 ? " (the reader's CPU runs RT99: full scan while the writer is at RT99)"
                 : " (the reader's CPU at CPUPRI_NORMAL: a find stops at index 0)");
-        out.append(String.format(Locale.ROOT, "workload %s%s, %d writer(s); reader on CPU %d, writer(s) on CPU %s (placement %s: %s)%n",
-                first.workload(), rt, first.writers(), cpus.getFirst(), writers, first.placement(), first.placementDescription()));
-        out.append(String.format(Locale.ROOT, "%-15s %-6s %22s %9s %22s %9s%n", "variant", "stat", "find (reader)", "/packed",
-                "set (writer)", "/packed"));
+        d.heading(3, "workload " + first.workload() + rt + ", " + first.writers() + " writer(s); reader on CPU " + cpus.getFirst()
+                + ", writer(s) on CPU " + writers + " (placement " + first.placement() + ": " + first.placementDescription() + ")");
+        TextTable t = new TextTable(Column.key("variant"), Column.key("impl"), Column.text("stat"), Column.number("find (reader)", "ns/op"),
+                Column.number("/packed"), Column.number("set (writer)", "ns/op"), Column.number("/packed")).named("cpupri");
         for (CpupriModel.Run r : runs) {
             Result find = find(results, r, "find");
             Result set = find(results, r, "set");
             String base = r.variant().startsWith("heap_") ? "heap_packed" : "packed";
             CpupriModel.Run baseRun = runs.stream()
                     .filter(x -> x.variant().equals(base) && x.implementation().equals(r.implementation())).findFirst().orElse(r);
-            String name = r.implementation().equals("native") ? r.variant() + " (C)" : r.variant();
-            out.append(String.format(Locale.ROOT, "%-15s %-6s %22s %9s %22s %9s%n", name,
-                    r.implementation().equals("native") ? "median" : "mean",
+            t.row(r.variant(), r.implementation(), r.implementation().equals("native") ? "median" : "mean",
                     score(find), ratio(find, find(results, baseRun, "find")),
-                    score(set), ratio(set, find(results, baseRun, "set"))));
+                    score(set), ratio(set, find(results, baseRun, "set")));
         }
-        out.append("(/packed: this variant's time over packed's, Java means over Java means and C medians over C medians; "
-                + "heap variants over heap_packed; below 1 is faster)\n\n");
+        d.table(t).blank();
     }
 
     private static Result find(List<Result> results, CpupriModel.Run r, String metric) {
@@ -136,38 +140,29 @@ final class CpupriView {
 
     private static String score(Result r) {
         if (r == null) return "-";
-        return r.error() == null ? String.format(Locale.ROOT, "%.2f", r.score())
-                : String.format(Locale.ROOT, "%.2f ± %.2f", r.score(), r.error());
+        return Num.withInterval(r.score(), r.error());
     }
 
     private static String ratio(Result r, Result base) {
         if (r == null || base == null || base.score() <= 0) return "-";
-        return String.format(Locale.ROOT, "%.2f×", r.score() / base.score());
+        return Num.of(r.score() / base.score()) + "x";
     }
 
     private static String size(Layout l) {
         return l == null ? "-" : l.sizeBytes() + " B/" + l.cacheLines() + " lines";
     }
 
-    /** JOL-style rows: offset, size, (cache lines), field; column widths from the data. */
-    private static void rows(StringBuilder out, Layout l, boolean withLine) {
-        List<String> lines = l.rows().stream().map(r -> lineSpan(r, l.lineSize())).toList();
-        int offW = Math.max(3, String.valueOf(l.sizeBytes()).length());
-        int szW = Math.max(2, l.rows().stream().mapToInt(r -> String.valueOf(r.size()).length()).max().orElse(2));
-        int lineW = Math.max(4, lines.stream().mapToInt(String::length).max().orElse(4));
-        String head = withLine ? " %" + offW + "s %" + szW + "s %" + lineW + "s  %s%n" : " %" + offW + "s %" + szW + "s  %s%n";
-        out.append(withLine ? String.format(Locale.ROOT, head, "OFF", "SZ", "LINE", "FIELD")
-                : String.format(Locale.ROOT, head, "OFF", "SZ", "FIELD"));
-        for (int i = 0; i < l.rows().size(); i++) {
-            Layout.Row r = l.rows().get(i);
-            out.append(withLine
-                    ? String.format(Locale.ROOT, head, r.offset(), r.size(), lines.get(i), r.name())
-                    : String.format(Locale.ROOT, head, r.offset(), r.size(), r.name()));
+    /** JOL-style rows: offset, size, (cache lines), field; the offset is the row's key. */
+    private static TextTable rows(Layout l, boolean withLine) {
+        List<Column> cols = new ArrayList<>(List.of(Column.key("OFF"), Column.number("SZ")));
+        if (withLine) cols.add(Column.number("LINE"));
+        cols.add(Column.text("FIELD"));
+        TextTable t = new TextTable(cols).named("cpupri");
+        for (Layout.Row r : l.rows()) {
+            if (withLine) t.row(r.offset(), r.size(), lineSpan(r, l.lineSize()), r.name());
+            else t.row(r.offset(), r.size(), r.name());
         }
-        if (withLine) {
-            out.append(String.format(Locale.ROOT, "Size: %d bytes = %d cache lines of %d bytes%n",
-                    l.sizeBytes(), l.cacheLines(), l.lineSize()));
-        }
+        return t;
     }
 
     /** The cache line(s) a row covers, counted from the start of the struct. */

@@ -194,12 +194,12 @@ public final class LocksFamily implements BenchFamily {
                         ? x.withRuns(javaRuns.get(x.variant() + new java.util.TreeMap<>(x.params())))
                         : x)
                 .toList();
-        return new FamilyRun(name(), results, null, null, null, LocksReport.notes(run), LocksView.text(model), model);
+        return new FamilyRun(name(), results, null, null, null, LocksReport.notes(run), LocksView.document(model).render(Integer.MAX_VALUE), model);
     }
 
     @Override
-    public Optional<String> text(ResultsFile file) {
-        return LocksView.model(file).map(LocksView::text);
+    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+        return LocksView.model(file).map(LocksView::document);
     }
 
     private ContendedMeasurement contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {

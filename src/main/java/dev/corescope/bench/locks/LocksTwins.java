@@ -1,9 +1,9 @@
 package dev.corescope.bench.locks;
 
-import dev.corescope.sys.NativeCalls;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.NativeUnavailableException;
+import dev.corescope.sys.internal.NativeCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;

@@ -1,8 +1,8 @@
 package dev.corescope.bench.locks;
 
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.Threads;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Threads;
 import org.openjdk.jmh.util.ListStatistics;
 
 import java.util.ArrayList;

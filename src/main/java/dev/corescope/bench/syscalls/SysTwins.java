@@ -1,9 +1,9 @@
 package dev.corescope.bench.syscalls;
 
-import dev.corescope.sys.Affinity;
-import dev.corescope.sys.NativeCalls;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.TwinLinker;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.NativeCalls;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;

@@ -1,9 +1,9 @@
 package dev.corescope.bench.syscalls;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
-import dev.corescope.sys.CurrentCpu;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.CurrentCpu;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package dev.corescope.bench.timerbase;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.Threads;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Threads;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;

@@ -2,8 +2,8 @@ package dev.corescope.bench.timerbase;
 
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.ThreadCpuTime;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

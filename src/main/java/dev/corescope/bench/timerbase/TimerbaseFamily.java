@@ -13,10 +13,10 @@ import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;
@@ -83,6 +83,14 @@ public final class TimerbaseFamily implements BenchFamily {
                 "before|before_two_loads|after", Map.of()));
     }
 
+    /** The histograms beside the seed's ({@link #picture}), then each saved latency histogram as a bar chart. */
+    @Override
+    public List<String> pictures(ResultsFile file) {
+        List<String> out = new ArrayList<>(picture(file).map(List::of).orElse(List.of()));
+        out.addAll(TimerbaseHistograms.svgs(file));
+        return out;
+    }
+
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
         Jmh.Settings settings = ctx.size().pick(SMOKE, QUICK, FULL);
@@ -141,7 +149,7 @@ public final class TimerbaseFamily implements BenchFamily {
         TimerbaseReport report = new TimerbaseReport(ForkPinning.describe(ctx.cpus()), cpusWithBases, firstTouchedOn,
                 describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, paths, notes, load);
         TimerbaseModel model = report.model();
-        return new FamilyRun(name(), results, null, contractHistograms, null, model.notes(), TimerbaseView.text(model), model);
+        return new FamilyRun(name(), results, null, contractHistograms, null, model.notes(), TimerbaseView.document(model).render(Integer.MAX_VALUE), model);
     }
 
     @Override
@@ -150,8 +158,8 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<String> text(ResultsFile file) {
-        return TimerbaseView.model(file).map(TimerbaseView::text);
+    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+        return TimerbaseView.model(file).map(TimerbaseView::document);
     }
 
     /** The histograms beside the seed's, from the saved model. */

@@ -1,8 +1,8 @@
 package dev.corescope.bench.timerbase;
 
 import dev.corescope.sys.BatchTime;
-import dev.corescope.sys.NativeCalls;
 import dev.corescope.sys.TwinLinker;
+import dev.corescope.sys.internal.NativeCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;

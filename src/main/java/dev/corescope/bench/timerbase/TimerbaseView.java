@@ -4,7 +4,10 @@ import dev.corescope.bench.Figure;
 import dev.corescope.bench.SavedModel;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.text.Num;
+import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
+import dev.corescope.text.TextTable.Column;
 import dev.corescope.report.Xml;
 
 import java.util.ArrayList;
@@ -44,50 +47,54 @@ final class TimerbaseView {
         return sum / n;
     }
 
-    static String text(TimerbaseModel m) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("# bench timerbase: seed 001, get_timer_cpu_base() with two per_cpu_ptr() for a deferrable timer (before: "
+    /** The report as a document: the run, per-call figures, instructions on the path, the seed-style histograms, notes. */
+    static TextDoc document(TimerbaseModel m) {
+        TextDoc d = new TextDoc();
+        d.title("bench timerbase: seed 001, get_timer_cpu_base() with two per_cpu_ptr() for a deferrable timer (before: "
                 + "as the compiler makes it; before_two_loads: both __per_cpu_offset[cpu] loads kept) or one (after), "
-                + "in a lock_timer_base()-like loop\n");
-        sb.append(String.format(Locale.ROOT, "# the seed: x86 KVM guest, each call timed alone, %d and %d samples: before mostly "
-                + "100-159 ns, after mostly 20-119 ns\n", sum(SEED_BEFORE), sum(SEED_AFTER)));
-        sb.append("# here: timer bases on ").append(cpuWord(m)).append(m.cpusWithBases()).append(", ").append(TimerbaseBenchmark.TIMERS)
-                .append(" timers; ").append(m.pinning()).append('\n');
-        if (m.load() != null) sb.append("# at start: ").append(m.load()).append('\n');
-        sb.append("# java: ").append(m.javaSettings()).append('\n');
+                + "in a lock_timer_base()-like loop");
+        d.paragraph("  ", "the seed: x86 KVM guest, each call timed alone, " + sum(SEED_BEFORE) + " and " + sum(SEED_AFTER)
+                + " samples: before mostly 100-159 ns, after mostly 20-119 ns");
+        d.paragraph("  ", "here: timer bases on " + cpuWord(m) + m.cpusWithBases() + ", " + TimerbaseBenchmark.TIMERS + " timers; " + m.pinning());
+        if (m.load() != null) d.paragraph("  ", "at start: " + m.load());
+        d.paragraph("  ", "java: " + m.javaSettings());
         if (m.perOp().stream().anyMatch(p -> p.implementation().equals("native"))) {
-            sb.append("# native: ").append(m.nativeBatches()).append(" undisturbed C batches of ").append(TimerbaseFamily.BATCH_CALLS)
-                    .append(" calls wanted per variant (clock_gettime around each batch)\n");
+            d.paragraph("  ", "native: " + m.nativeBatches() + " undisturbed C batches of " + TimerbaseFamily.BATCH_CALLS
+                    + " calls wanted per variant (clock_gettime around each batch)");
         }
-        sb.append("# histograms: ").append(m.samplesPerKind()).append(" samples per column, columns interleaved in rounds\n\n");
+        d.paragraph("  ", "histograms: " + m.samplesPerKind() + " samples per column, columns interleaved in rounds");
+        d.blank();
 
-        sb.append("Per call, ns/op (± half-width of the 99.9% confidence interval; no clock read per call)\n");
-        TextTable t = new TextTable("impl", ">before", ">before_two_loads", ">after", "change", ">difference", "significant");
+        d.heading("Per call, ns/op [99.9% confidence interval] (no clock read per call)");
+        TextTable t = new TextTable(Column.key("impl"), Column.number("before", "ns/op"), Column.number("before_two_loads", "ns/op"),
+                Column.number("after", "ns/op")).named("timerbase");
+        TextTable changes = new TextTable(Column.key("impl"), Column.key("change"), Column.number("difference", "ns/op"),
+                Column.text("significant")).named("timerbase");
         for (TimerbaseModel.PerOp p : m.perOp()) {
-            boolean first = true;
+            t.row(p.implementation(), p.before().cell(), p.twoLoads().cell(), p.after().cell());
             for (TimerbaseModel.Change c : p.changes()) {
-                t.row(first ? p.implementation() : "", first ? p.before().cell() : "", first ? p.twoLoads().cell() : "",
-                        first ? p.after().cell() : "", c.label(),
-                        String.format(Locale.ROOT, "%+.3f (%+.2f%%)", c.difference(), c.percent()), c.significant() ? "yes" : "no");
-                first = false;
+                changes.row(p.implementation(), c.label(), Num.signed(c.difference()) + " (" + Num.signed(c.percent()) + "%)",
+                        c.significant() ? "yes" : "no");
             }
         }
-        sb.append(t.render("  "));
+        d.table(t).blank().table(changes);
+        List<String> legend = new ArrayList<>();
+        legend.add("significant: the two variants differ by Welch's t-test at 99.9% (JMH iterations; C batches).");
         if (m.perOp().stream().anyMatch(p -> p.before().includesPreemptions() || p.twoLoads().includesPreemptions()
                 || p.after().includesPreemptions())) {
-            sb.append(Figure.PREEMPTIONS_NOTE);
+            legend.add(Figure.PREEMPTIONS_NOTE);
         }
-        sb.append('\n');
+        d.notes("  ", "", legend).blank();
 
         if (!m.paths().isEmpty()) {
-            sb.append("Instructions on the path, per pass of lock_timer_base()'s retry loop: from the loop's header (the read of "
+            d.heading("Instructions on the path, per pass of lock_timer_base()'s retry loop: from the loop's header (the read of "
                     + "timer->flags) up to and including the call of raw_spin_lock_irqsave(), followed through the C twins' "
-                    + "machine code (objdump) for a timer with the flags shown\n");
+                    + "machine code (objdump) for a timer with the flags shown");
             List<String> variants = m.paths().stream().map(TimerbaseModel.PathRow::variant).distinct().toList();
-            List<String> headers = new ArrayList<>(List.of("path", "timer flags"));
-            for (String v : variants) headers.add(">" + v);
-            headers.add(">after vs before");
-            TextTable pt = new TextTable(headers.toArray(String[]::new));
+            List<Column> cols = new ArrayList<>(List.of(Column.key("path"), Column.text("timer flags")));
+            for (String v : variants) cols.add(Column.number(v, "instructions"));
+            cols.add(Column.number("after vs before"));
+            TextTable pt = new TextTable(cols).named("timerbase");
             List<String> reasons = new ArrayList<>();
             for (String path : m.paths().stream().map(TimerbaseModel.PathRow::path).distinct().toList()) {
                 List<Object> row = new ArrayList<>();
@@ -98,27 +105,25 @@ final class TimerbaseView {
                 for (String v : variants) {
                     TimerbaseModel.PathRow p = byVariant.get(v);
                     row.add(p == null || p.instructions() == null ? "n/a" : p.instructions());
-                    if (p != null && p.reason() != null) reasons.add(v + " " + path + ": " + p.reason());
+                    if (p != null && p.reason() != null) reasons.add("not counted: " + v + " " + path + ": " + p.reason());
                 }
                 TimerbaseModel.PathRow b = byVariant.get(TimerbaseFamily.BEFORE), a = byVariant.get(TimerbaseFamily.AFTER);
                 row.add(b == null || a == null || b.instructions() == null || a.instructions() == null ? "n/a"
-                        : String.format(Locale.ROOT, "%d -> %d (%+d)", b.instructions(), a.instructions(), a.instructions() - b.instructions()));
+                        : b.instructions() + " -> " + a.instructions() + " (" + signed(a.instructions() - b.instructions()) + ")");
                 pt.row(row.toArray());
             }
-            sb.append(pt.render("  "));
-            for (String r : reasons) sb.append("  - not counted: ").append(r).append('\n');
-            sb.append('\n');
+            d.table(pt).notes(reasons).blank();
         }
 
-        sb.append("Per-call latency as the seed measured it (clock read, one call, clock read), counts per 20 ns bucket;\n")
-                .append("'empty' has nothing between the two clock reads: it is the clock's own cost. [300-319] includes everything above.\n");
+        d.heading("Per-call latency as the seed measured it (clock read, one call, clock read), counts per 20 ns bucket; "
+                + "'empty' has nothing between the two clock reads: it is the clock's own cost. [300-319] includes everything above.");
         List<TimerbaseModel.Column> cols = m.columns();
-        List<String> headers = new ArrayList<>(List.of("bucket", ">seed before", ">seed after"));
-        for (TimerbaseModel.Column c : cols) headers.add(">" + label(c.histogram()));
-        TextTable h = new TextTable(headers.toArray(String[]::new));
+        List<Column> headers = new ArrayList<>(List.of(Column.key("bucket ns"), Column.number("seed before"), Column.number("seed after")));
+        for (TimerbaseModel.Column c : cols) headers.add(Column.number(label(c.histogram())));
+        TextTable h = new TextTable(headers).named("timerbase");
         for (int i = 0; i < TimerbaseSampler.BUCKETS; i++) {
             List<Object> row = new ArrayList<>();
-            row.add("[" + i * 20 + "-" + (i * 20 + 19) + "]:");
+            row.add("[" + i * 20 + "-" + (i * 20 + 19) + "]");
             row.add(SEED_BEFORE[i]);
             row.add(SEED_AFTER[i]);
             for (TimerbaseModel.Column c : cols) row.add(c.histogram().counts()[i]);
@@ -126,17 +131,19 @@ final class TimerbaseView {
         }
         summaryRow(h, cols, "total", sum(SEED_BEFORE), sum(SEED_AFTER), c -> Long.toString(c.histogram().total()));
         summaryRow(h, cols, "above 319", "0", "0", c -> Long.toString(c.histogram().overflow()));
-        summaryRow(h, cols, "mean <320 ns", String.format(Locale.ROOT, "~%.0f", seedMean(SEED_BEFORE)),
-                String.format(Locale.ROOT, "~%.0f", seedMean(SEED_AFTER)),
-                c -> String.format(Locale.ROOT, "%.1f", c.meanBelowTable() == null ? Double.NaN : c.meanBelowTable()));
+        summaryRow(h, cols, "mean <320 ns", "~" + Math.round(seedMean(SEED_BEFORE)), "~" + Math.round(seedMean(SEED_AFTER)),
+                c -> c.meanBelowTable() == null ? "NaN" : Num.of(c.meanBelowTable()));
         summaryRow(h, cols, "p50 ns", "", "", c -> fmt(c.histogram().p50()));
         summaryRow(h, cols, "p99 ns", "", "", c -> fmt(c.histogram().p99()));
         summaryRow(h, cols, "max ns", "", "", c -> fmt(c.histogram().max()));
-        sb.append(h.render("  ")).append('\n');
+        d.table(h).figure("histograms", "the histograms as bar charts beside the seed's (bench timerbase --format svg)", null).blank();
 
-        sb.append("Notes\n");
-        for (String n : m.notes()) sb.append("  - ").append(n).append('\n');
-        return sb.toString();
+        d.heading("Notes").notes(m.notes());
+        return d;
+    }
+
+    private static String signed(long v) {
+        return v > 0 ? "+" + v : Long.toString(v);
     }
 
     /**
@@ -242,6 +249,6 @@ final class TimerbaseView {
     }
 
     private static String fmt(Double v) {
-        return v == null ? "" : String.format(Locale.ROOT, "%.0f", v);
+        return v == null ? "" : Long.toString(Math.round(v));
     }
 }

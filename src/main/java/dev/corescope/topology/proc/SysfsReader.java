@@ -2,9 +2,9 @@ package dev.corescope.topology.proc;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
-import dev.corescope.sys.BeneathDirectory;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.internal.BeneathDirectory;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +42,7 @@ import java.util.function.Function;
  * the refusal of FIFOs and devices and the root all hold for each file corescope reads.
  *
  * <p>A saved tree is read as if it were the root: every path is opened by the kernel beneath
- * the tree's directory ({@link BeneathDirectory}: {@code openat2} with {@code RESOLVE_BENEATH |
+ * the tree's directory ({@code sys.internal.BeneathDirectory}: {@code openat2} with {@code RESOLVE_BENEATH |
  * RESOLVE_NO_MAGICLINKS}), links inside the tree followed as sysfs's own links must be, and a
  * path that would leave it at any component (an absolute link, a {@code ..} too many, a
  * {@code /proc/self} magic link) refused at the open itself, so a link planted in a capture
@@ -88,54 +89,115 @@ public final class SysfsReader {
 
     /** Whether the bytes of each file are kept for {@code capture}, or only its path (every other command). */
     private final boolean keepBytes;
+    /** Whether the path of each file read is recorded at all ({@link #unrecorded}: not). */
+    private final boolean recordPaths;
 
     private static final byte[] NOT_KEPT = new byte[0];
 
-    /** A reader that records the paths it reads, not their bytes. */
+    /**
+     * A reader that records the paths it reads, not their bytes.
+     *
+     * @param root {@code /} for this machine, or a saved tree holding {@code sys/} and {@code proc/}
+     */
     public SysfsReader(Path root) {
         this(root, false);
     }
 
     /**
+     * A reader that may keep what it reads.
+     *
+     * @param root {@code /} for this machine, or a saved tree holding {@code sys/} and {@code proc/}
      * @param keepBytes keep every file's bytes as read, for {@code capture} (a tree of 8192 CPUs
      *                  reads hundreds of MB of CPU maps; a command that only answers keeps none)
      */
     public SysfsReader(Path root, boolean keepBytes) {
-        this(root, keepBytes, false);
+        this(root, keepBytes, false, true);
     }
 
     /** @param realPathCheckOnly use the fallback check even where {@code openat2} works (tests of the fallback) */
     SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly) {
+        this(root, keepBytes, realPathCheckOnly, true);
+    }
+
+    private SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly, boolean recordPaths) {
         this.root = root;
         this.keepBytes = keepBytes;
         this.realPathCheckOnly = realPathCheckOnly;
+        this.recordPaths = recordPaths;
+    }
+
+    /**
+     * A reader that records no file it reads ({@link #filesRead()} stays empty; problems,
+     * unreadable files and directories are still recorded): for a command that answers and saves
+     * nothing. At 8192 CPUs a tree is ~200,000 files, whose paths alone were ~20 MB of the heap.
+     *
+     * @param root {@code /} or a saved tree
+     * @return a reader whose {@link #filesRead()} stays empty
+     */
+    public static SysfsReader unrecorded(Path root) {
+        return new SysfsReader(root, false, false, false);
+    }
+
+    /**
+     * Whether {@link #filesRead()} records the files read.
+     *
+     * @return false for a reader made by {@link #unrecorded}
+     */
+    public boolean recordsFiles() {
+        return recordPaths;
+    }
+
+    private void recordRead(String rel, byte[] bytes) {
+        if (recordPaths) filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
     }
 
     /**
      * How paths are kept inside the root: {@code "root"} for {@code /} (nothing leads out of
      * it), {@code "openat2 beneath the tree"}, or {@code "real-path check (...)"} with the
      * reason {@code openat2} is not used.
+     *
+     * @return one of those, for {@code topology}'s notes and the tests
      */
     public String containment() {
         realRoot();
         return containment;
     }
 
-    /** Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays. */
+    /**
+     * Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays.
+     *
+     * @return the {@code keepBytes} it was made with
+     */
     public boolean keepsBytes() {
         return keepBytes;
     }
 
+    /**
+     * The root every relative path is read under.
+     *
+     * @return the path given to the constructor
+     */
     public Path root() {
         return root;
     }
 
-    /** The file's text, stripped of white space and NULs; empty when it does not exist or cannot be read. */
+    /**
+     * The file's text, stripped of white space and NULs at both ends.
+     *
+     * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
+     * @return the text, or empty when the file does not exist, cannot be read (recorded in
+     *         {@link #unreadable()}) or leads outside a saved tree (recorded in {@link #problems()})
+     */
     public Optional<String> read(String rel) {
         return bytes(rel).map(b -> clean(new String(b, StandardCharsets.UTF_8)));
     }
 
-    /** The whole file with its lines intact (for /proc files); empty when absent or unreadable. */
+    /**
+     * The whole file with its lines intact (for /proc files).
+     *
+     * @param rel a path relative to the root, e.g. {@code proc/stat}
+     * @return the lines without their line ends, or empty as for {@link #read(String)}
+     */
     public Optional<List<String>> readLines(String rel) {
         return bytes(rel).map(b -> new String(b, StandardCharsets.UTF_8).lines().toList());
     }
@@ -162,7 +224,7 @@ public final class SysfsReader {
                 problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
                 return Optional.empty();
             }
-            filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
+            recordRead(rel, bytes);
             return Optional.of(bytes);
         } catch (NoSuchFileException e) {
             return Optional.empty();
@@ -180,8 +242,9 @@ public final class SysfsReader {
     /** {@link #bytes(String)} for a saved tree, every open beneath it. */
     private Optional<byte[]> treeBytes(String rel) {
         try {
-            BeneathDirectory.Kind kind = tree.kind(rel);
-            Optional<byte[]> read = kind == BeneathDirectory.Kind.REGULAR ? tree.read(rel, (int) MAX_FILE_BYTES) : Optional.empty();
+            BeneathDirectory.Kind[] kinds = new BeneathDirectory.Kind[1];
+            Optional<byte[]> read = tree.readIfRegular(rel, (int) MAX_FILE_BYTES, kinds);
+            BeneathDirectory.Kind kind = kinds[0];
             if (read.isEmpty()) {
                 unreadable.add(rel);
                 problem(rel, kind == BeneathDirectory.Kind.DIRECTORY ? "is a directory" : "not a regular file");
@@ -192,7 +255,7 @@ public final class SysfsReader {
                 problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
                 return Optional.empty();
             }
-            filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
+            recordRead(rel, bytes);
             return read;
         } catch (NativeException e) {
             refused(rel, e, "cannot be read");
@@ -272,7 +335,12 @@ public final class SysfsReader {
         }
     }
 
-    /** An integer file, e.g. {@code core_id}; empty when absent, unreadable or not a number (recorded). */
+    /**
+     * An integer file, e.g. {@code core_id}.
+     *
+     * @param rel a path relative to the root
+     * @return the value, or empty when absent, unreadable or not an {@code int} (the last two recorded)
+     */
     public OptionalInt readInt(String rel) {
         OptionalLong v = readLong(rel);
         if (v.isEmpty()) return OptionalInt.empty();
@@ -283,6 +351,13 @@ public final class SysfsReader {
         return OptionalInt.of((int) v.getAsLong());
     }
 
+    /**
+     * A 64-bit integer file, e.g. a cache's {@code size} in bytes or a counter.
+     *
+     * @param rel a path relative to the root
+     * @return the value, or empty when absent, unreadable or not a number (recorded, without
+     *         quoting the file)
+     */
     public OptionalLong readLong(String rel) {
         // the path, never the content: what a file holds is not repeated in a warning
         return parsed(rel, Long::parseLong, NumberFormatException.class, (text, e) -> "not an integer (" + text.length() + " characters)")
@@ -306,27 +381,72 @@ public final class SysfsReader {
         }
     }
 
-    /** A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped. */
+    /**
+     * A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped.
+     * The same text read again gives the same (immutable) mask instance: the package list of a
+     * 1024-CPU package is read once per CPU, and at 8192 CPUs each mask is 1 KiB.
+     *
+     * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
+     * @param nbits the mask's bit count
+     * @return the mask, or empty when absent, unreadable or not a cpulist (recorded)
+     */
     public Optional<CpuMask> readList(String rel, int nbits) {
-        return parsed(rel, text -> parseList(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU list (" + contentFree(e) + ")");
+        return parsed(rel, text -> shared(text, nbits, false), CpuMaskFormatException.class, (text, e) -> "not a CPU list (" + contentFree(e) + ")");
     }
 
-    /** A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}. */
+    /**
+     * A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}; CPUs at or
+     * beyond nbits are dropped; the same text gives the same instance.
+     *
+     * @param rel a path relative to the root, e.g. {@code .../cpu0/topology/core_cpus}
+     * @param nbits the mask's bit count
+     * @return the mask, or empty when absent, unreadable or not a cpumap (recorded)
+     */
     public Optional<CpuMask> readMap(String rel, int nbits) {
-        return parsed(rel, text -> parseMap(text, nbits), CpuMaskFormatException.class, (text, e) -> "not a CPU map (" + contentFree(e) + ")");
+        return parsed(rel, text -> shared(text, nbits, true), CpuMaskFormatException.class, (text, e) -> "not a CPU map (" + contentFree(e) + ")");
+    }
+
+    /** Masks parsed from each distinct text at {@link #parsedNbits} bits (lists and maps apart: {@code 1} is CPU 1 in one, CPU 0 in the other). */
+    private final Map<String, CpuMask> parsedLists = new HashMap<>();
+    private final Map<String, CpuMask> parsedMaps = new HashMap<>();
+    private int parsedNbits = -1;
+
+    private CpuMask shared(String text, int nbits, boolean map) {
+        if (nbits != parsedNbits) {
+            parsedLists.clear();
+            parsedMaps.clear();
+            parsedNbits = nbits;
+        }
+        Map<String, CpuMask> parsed = map ? parsedMaps : parsedLists;
+        CpuMask m = parsed.get(text);
+        if (m == null) {
+            m = map ? parseMap(text, nbits) : parseList(text, nbits);  // a bad text throws and is not kept
+            parsed.put(text, m);
+        }
+        return m;
     }
 
     /**
      * The first of a list or a hex map file that exists, e.g. {@code shared_cpu_list} then
      * {@code shared_cpu_map}. The list first: the kernel prints both from one mask, and a map is
      * as wide as {@code nr_cpu_ids} (2 KiB a file at 8192 CPUs) where the list is a few ranges.
+     *
+     * @param mapRel the hex map file, read when the list is missing
+     * @param listRel the cpulist file, read first
+     * @param nbits the mask's bit count
+     * @return the mask, or empty when neither can be read
      */
     public Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
         Optional<CpuMask> m = readList(listRel, nbits);
         return m.isPresent() ? m : readMap(mapRel, nbits);
     }
 
-    /** Why a mask did not parse, without quoting the file: {@code malformed}, {@code a number out of range}, ... */
+    /**
+     * Why a mask did not parse, without quoting the file.
+     *
+     * @param e the parser's failure
+     * @return {@code malformed}, {@code a number out of range} or {@code a CPU number too large}
+     */
     public static String contentFree(CpuMaskFormatException e) {
         return switch (e.code()) {
             case EINVAL -> "malformed";
@@ -335,7 +455,13 @@ public final class SysfsReader {
         };
     }
 
-    /** The names in a directory, sorted; empty when it does not exist. The listing is recorded for capture. */
+    /**
+     * The names in a directory, sorted. The listing is recorded for capture.
+     *
+     * @param rel a path relative to the root
+     * @return the names (not paths), or an empty list when it is not a directory, cannot be
+     *         listed (recorded) or leads outside a saved tree
+     */
     public List<String> list(String rel) {
         if (realRoot() != null && tree != null) {
             List<String> names;
@@ -365,7 +491,13 @@ public final class SysfsReader {
         return names;
     }
 
-    /** Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even if nothing in it is read. */
+    /**
+     * Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even
+     * if nothing in it is read.
+     *
+     * @param rel a path relative to the root
+     * @return true for a directory inside the tree
+     */
     public boolean isDirectory(String rel) {
         if (realRoot() != null && tree != null) {
             boolean dir;
@@ -384,44 +516,88 @@ public final class SysfsReader {
         return dir;
     }
 
+    /**
+     * Records a problem with a file, for the topology's warnings. Never quote the file's
+     * contents in {@code why}: a saved tree is untrusted input.
+     *
+     * @param rel the path relative to the root
+     * @param why what is wrong, e.g. {@code not an integer}
+     */
     public void problem(String rel, String why) {
         problems.add("could not read " + rel + ": " + why);
     }
 
+    /**
+     * The problems recorded so far, in order.
+     *
+     * @return lines such as {@code could not read sys/.../core_id: not an integer}; the live list
+     */
     public List<String> problems() {
         return problems;
     }
 
-    /** Every file read, relative path to the bytes as read (empty unless {@link #keepsBytes()}), in reading order. */
+    /**
+     * Every file read, in reading order; empty for a reader made by {@link #unrecorded}.
+     *
+     * @return relative path to the bytes as read (empty arrays unless {@link #keepsBytes()}); the live map
+     */
     public Map<String, byte[]> filesRead() {
         return filesRead;
     }
 
-    /** Files that exist but could not be read (permission, I/O error): capture lists them as skipped. */
+    /**
+     * Files that exist but could not be read (permission, I/O error): capture lists them as skipped.
+     *
+     * @return relative paths, a copy
+     */
     public List<String> unreadable() {
         return List.copyOf(unreadable);
     }
 
-    /** Directories listed or found to be directories. */
+    /**
+     * Directories listed or found to be directories.
+     *
+     * @return relative paths, a copy
+     */
     public List<String> dirsSeen() {
         return List.copyOf(dirsSeen);
     }
 
+    /**
+     * A cpulist as sysfs prints it ({@code 0-3,8}, empty or {@code (null)} for none), with CPUs
+     * at or beyond {@code nbits} dropped instead of refused.
+     *
+     * @param text the file's text
+     * @param nbits the mask's bit count
+     * @return the mask
+     * @throws CpuMaskFormatException when it is not a cpulist, or names a CPU of {@link #MAX_CPUS} or more
+     */
     public static CpuMask parseList(String text, int nbits) {
         String t = text.strip();
         if (t.isEmpty() || t.equals("(null)")) return CpuMask.empty(nbits);
         int last = lastNumber(t);
         if (last >= MAX_CPUS) throw beyondLimit(t, last);
-        return CpuMask.parseList(t, Math.max(nbits, last + 1)).resize(nbits);
+        if (last < nbits) return CpuMask.parseList(t, nbits);  // the common case: no copy to resize
+        return CpuMask.parseList(t, last + 1).resize(nbits);
     }
 
+    /**
+     * A hex cpumap as sysfs prints it ({@code 00000000,00000101}), with CPUs at or beyond
+     * {@code nbits} dropped instead of refused.
+     *
+     * @param text the file's text
+     * @param nbits the mask's bit count
+     * @return the mask
+     * @throws CpuMaskFormatException when it is not a cpumap, or is wider than {@link #MAX_CPUS} bits
+     */
     public static CpuMask parseMap(String text, int nbits) {
         String t = text.strip();
         if (t.isEmpty()) return CpuMask.empty(nbits);
         int chunks = 1;
         for (int i = 0; i < t.length(); i++) if (t.charAt(i) == ',') chunks++;
         if ((long) chunks * 32 > MAX_CPUS) throw beyondLimit(t, chunks * 32L - 1);
-        return CpuMask.parseHex(t, Math.max(nbits, chunks * 32)).resize(nbits);
+        if (chunks * 32 <= nbits) return CpuMask.parseHex(t, nbits);
+        return CpuMask.parseHex(t, chunks * 32).resize(nbits);
     }
 
     /**
@@ -433,7 +609,12 @@ public final class SysfsReader {
                 "CPU " + cpu + " is beyond " + (MAX_CPUS - 1) + ", the largest CPU number corescope reads");
     }
 
-    /** The largest number in a cpulist, so that it can be parsed before nbits is known. */
+    /**
+     * The largest number in a cpulist, so that it can be parsed before nbits is known.
+     *
+     * @param text a cpulist (not checked)
+     * @return the largest run of digits as a number, capped at 2^24; 0 when there is none
+     */
     public static int lastNumber(String text) {
         int max = 0;
         int cur = -1;
@@ -450,7 +631,12 @@ public final class SysfsReader {
         return Math.max(max, cur);
     }
 
-    /** {@code //a///b} → {@code /a/b}, always starting with one slash. */
+    /**
+     * {@code //a///b} → {@code /a/b}, always starting with one slash.
+     *
+     * @param path a path as text
+     * @return it with one leading slash and no repeated ones
+     */
     public static String squeezeSlashes(String path) {
         StringBuilder sb = new StringBuilder(path.length() + 1);
         sb.append('/');

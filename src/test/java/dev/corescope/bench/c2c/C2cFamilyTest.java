@@ -5,9 +5,9 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Progress;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
-import dev.corescope.report.ResultsFile;
 import dev.corescope.report.Result;
-import dev.corescope.sys.Affinity;
+import dev.corescope.report.ResultsFile;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,7 @@ import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Progress;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Os;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.topology.Placement;
 import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.Test;

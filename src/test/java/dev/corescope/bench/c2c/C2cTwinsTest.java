@@ -1,8 +1,8 @@
 package dev.corescope.bench.c2c;
 
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -2,7 +2,7 @@ package dev.corescope.bench.cpumask;
 
 import dev.corescope.bench.cpumask.CpumaskInputs.MaskKind;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

@@ -6,7 +6,7 @@ import dev.corescope.bench.c2c.SysfsTree;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -98,6 +98,21 @@ class CpupriFamilyTest {
         assertTrue(missing.getMessage().contains("placement smt is not available"), missing.getMessage());
     }
 
+    /** -tg 1,0: the reader alone (it was refused), whose finds all stop at index 0 in every layout. */
+    @Test
+    void aReaderWithoutWritersIsADiagnosticRunOfItsOwnCost(@TempDir Path root) throws IOException {
+        Topology t = Topology.read(SysfsTree.build(root, 2, 4));
+        CpuMask four = CpuMask.of(t.nbits(), 1, 2, 5, 6);
+        assertArrayEquals(new int[]{1}, CpupriBenchmark.choose(t, "any", four, 0));
+        for (String v : List.of("packed", "aligned", "split")) {
+            try (CpupriStruct m = CpupriBenchmark.create(v, 8, 64, new int[0], new int[]{1}, CpupriStruct.Rt.WRITERS)) {
+                long[] lowest = new long[m.maskWords()];
+                assertEquals(0, m.find(lowest), v);
+                assertEquals(1L << 1, lowest[0], v);
+            }
+        }
+    }
+
     /** With 3 or more CPUs every run has as many writers as the CPUs allow; on 2 only one fits, and the note says the claim is not testable. */
     @Test
     void asManyWritersAsTheCpusAllowAndOnTwoCpusTheNoteSaysWhy(@TempDir Path root) throws IOException {
@@ -114,5 +129,25 @@ class CpupriFamilyTest {
         List<String> twoNotes = new java.util.ArrayList<>();
         CpupriFamily.plan(t, CpuMask.of(t.nbits(), 1, 2), quick, twoNotes);
         assertTrue(twoNotes.stream().anyMatch(n -> n.contains("not testable here")), twoNotes.toString());
+    }
+
+    /** The C twin runs as many writers as the Java plan, on the same CPUs (it ran one writer only). */
+    @Test
+    void theCTwinRunsAsManyWritersAsTheJavaRowsOnTheSameCpus(@TempDir Path root) throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(CpupriTwins.unavailableReason().isEmpty(),
+                () -> "C twins not built: " + CpupriTwins.unavailableReason().orElseThrow());
+        Topology t = Topology.read(SysfsTree.build(root, 2, 4));
+        CpuMask four = CpuMask.of(t.nbits(), 1, 2, 5, 6);
+        for (var size : List.of(dev.corescope.bench.RunSize.QUICK, dev.corescope.bench.RunSize.FULL)) {
+            var context = new dev.corescope.bench.BenchContext(java.util.Optional.empty(), size, dev.corescope.bench.Progress.NONE);
+            var runs = CpupriFamily.plan(t, four, context, new java.util.ArrayList<>());
+            var nativeRuns = runs.stream().filter(r -> r.implementation().equals("native")).toList();
+            assertTrue(nativeRuns.stream().anyMatch(r -> r.writers() == 3), size + ": " + nativeRuns);
+            for (var n : nativeRuns) {
+                assertEquals(n.writers() + 1, n.cpus().length, n.toString());
+                assertTrue(runs.stream().anyMatch(j -> j.implementation().equals("java") && j.writers() == n.writers()
+                        && java.util.Arrays.equals(j.cpus(), n.cpus()) && j.workload().equals(n.workload())), n.toString());
+            }
+        }
     }
 }

@@ -1,8 +1,8 @@
 package dev.corescope.bench.cpupri;
 
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -67,6 +67,25 @@ class CpupriTwinsTest {
                 Affinity.processAllowed().first(), outside, packed(0), packed(8), 1624, 64, outside + 1, 0, 0, 1, 5));
         assertEquals(Errno.EINVAL, e.errno());
         assertTrue(e.function().startsWith("pthread_"), e.getMessage());
+    }
+
+    /** Many writers: each on its own CPU, the reader's not among them; a CPU given twice is refused. */
+    @Test
+    void writersRunOnTheirOwnCpusAndACpuGivenTwiceIsRefused() {
+        assumeTrue(CpupriTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpupriTwins.unavailableReason().orElseThrow());
+        var allowed = Affinity.processAllowed();
+        assumeTrue(allowed.weight() >= 2, "needs 2 allowed CPUs, has " + allowed.toList());
+        int a = allowed.first();
+        int b = allowed.next(a);
+        NativeException twice = assertThrows(NativeException.class, () -> CpupriTwins.run(false, false, new int[]{a, b, b},
+                packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 1, 5));
+        assertEquals("cs_cpupri_run", twice.function());
+        assertThrows(NativeException.class, () -> CpupriTwins.run(false, false, new int[]{a},
+                packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 1, 5), "no writer");
+        assumeTrue(allowed.weight() >= 3, "a reader and 2 or more writers need 3 CPUs; has " + allowed.toList());
+        int[] cpus = allowed.stream().limit(Math.min(4, allowed.weight())).toArray();
+        var s = CpupriTwins.run(false, false, cpus, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 2, 5);
+        for (int i = 0; i < 2; i++) assertTrue(s.readerNs()[i] > 0 && s.writerNs()[i] > 0, "sample " + i);
     }
 
     @Test

@@ -78,7 +78,7 @@ class LocksReportTest {
 
     @Test
     void theTextListMatchesTheApprovedFile() {
-        assertApproved("locks/report.txt", LocksView.text(LocksModel.of(model())));
+        assertApproved("locks/report.txt", LocksView.document(LocksModel.of(model())).render(dev.corescope.text.Width.NONE));
     }
 
     @Test
@@ -110,7 +110,7 @@ class LocksReportTest {
         LocksRun m = model();
         LocksRun skipped = new LocksRun(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(), List.of(),
                 "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of());
-        assertTrue(LocksView.text(LocksModel.of(skipped)).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
+        assertTrue(LocksView.document(LocksModel.of(skipped)).render(dev.corescope.text.Width.NONE).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
         assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksReport.notes(skipped));
     }
 
@@ -141,7 +141,7 @@ class LocksReportTest {
         assertEquals(java.util.Map.of("standIn", "pushf_popf"), Line.SPIN_LOCK_IRQSAVE_PUSHF.params("native"));
         assertEquals(LocksTwins.Loop.SPIN_LOCK_IRQSAVE_PUSHF, Line.SPIN_LOCK_IRQSAVE_PUSHF.loop());
         assertTrue(Line.SPIN_LOCK_IRQSAVE.params("native").isEmpty(), "pthread_sigmask stays the second stand-in");
-        String text = LocksView.text(LocksModel.of(model()));
+        String text = LocksView.document(LocksModel.of(model())).render(dev.corescope.text.Width.NONE);
         assertTrue(text.contains("standIn=pushf_popf"), text);
     }
 

@@ -1,11 +1,11 @@
 package dev.corescope.bench.locks;
 
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.SignalMaskTest;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

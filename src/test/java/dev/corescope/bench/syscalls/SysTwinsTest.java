@@ -1,10 +1,10 @@
 package dev.corescope.bench.syscalls;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.NativeUnavailableException;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package dev.corescope.bench.syscalls;
 
 import dev.corescope.bench.Jmh;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.Affinity;
+import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.RunResult;
 

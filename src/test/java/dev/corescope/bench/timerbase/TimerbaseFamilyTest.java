@@ -89,7 +89,7 @@ class TimerbaseFamilyTest {
     @Test
     void textShowsTheSeedsTableBesideTheClocksOwnAndSaysWhatItMeans() {
         String text = run.text();
-        assertTrue(text.contains("[0-19]:") && text.contains("[300-319]:"), text);
+        assertTrue(text.contains("[0-19]  ") && text.contains("[300-319]  "), text);
         assertTrue(text.contains("seed before") && text.contains("java empty"), text);
         assertTrue(text.contains("5262"), "the seed's counts are quoted");
         assertTrue(text.contains("mostly the clock"), text);

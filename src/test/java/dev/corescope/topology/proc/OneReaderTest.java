@@ -36,7 +36,7 @@ class OneReaderTest {
      * are not files read and are not counted.
      */
     private static final Map<String, String> ALLOWED = Map.of(
-            "sys/Affinity.java", "nr_cpu_ids before any topology exists, in the package the topology reader uses",
+            "sys/internal/Affinity.java", "nr_cpu_ids before any topology exists, in the package the topology reader uses",
             "sys/PerfCounters.java", "perf_event_paranoid and the PMU list, for the message when counters are refused",
             "cpumask/CpuMask.java", "nr_cpu_ids for the default width, at the bottom of the map below topology");
 

@@ -1,6 +1,6 @@
 package dev.corescope.topology.proc;
 
-import dev.corescope.sys.BeneathDirectory;
+import dev.corescope.sys.internal.BeneathDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

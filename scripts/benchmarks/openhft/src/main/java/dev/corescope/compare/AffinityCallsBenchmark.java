@@ -66,15 +66,15 @@ public class AffinityCallsBenchmark {
         // a directory of this benchmark's own, so it never meets another user's reservations
         lockDir = Files.createTempDirectory("corescope-bench-locks");
         reservations = Reservations.of(lockDir, dev.corescope.topology.Topology.live(), allowedMask);
-        int dirFd = dev.corescope.sys.Flock.openDirectory(lockDir.toString());
-        floorFd = dev.corescope.sys.Flock.openLockFile(dirFd, "floor.lock", true, 0444);
-        dev.corescope.sys.Flock.close(dirFd);
+        int dirFd = dev.corescope.sys.internal.Flock.openDirectory(lockDir.toString());
+        floorFd = dev.corescope.sys.internal.Flock.openLockFile(dirFd, "floor.lock", true, 0444);
+        dev.corescope.sys.internal.Flock.close(dirFd);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
-        dev.corescope.sys.Flock.close(floorFd);
-        dev.corescope.sys.Affinity.set(0, allowedMask);
+        dev.corescope.sys.internal.Flock.close(floorFd);
+        dev.corescope.sys.internal.Affinity.set(0, allowedMask);
         try (var files = Files.list(lockDir)) {
             for (Path f : files.toList()) Files.deleteIfExists(f);
         }
@@ -93,7 +93,7 @@ public class AffinityCallsBenchmark {
 
     @Benchmark
     public void setAffinity_corescope() {
-        dev.corescope.sys.Affinity.set(0, allowedMask);
+        dev.corescope.sys.internal.Affinity.set(0, allowedMask);
     }
 
     /** pin and restore on close: what {@code ThreadAffinity.pin} costs, two set calls and one get. */
@@ -136,8 +136,8 @@ public class AffinityCallsBenchmark {
     /** The floor under {@link #corescopeReserveRelease}: the two {@code flock} calls alone, on an open file. */
     @Benchmark
     public boolean reserveRelease_floorFlockPair() {
-        boolean locked = dev.corescope.sys.Flock.tryLockExclusive(floorFd);
-        dev.corescope.sys.Flock.unlock(floorFd);
+        boolean locked = dev.corescope.sys.internal.Flock.tryLockExclusive(floorFd);
+        dev.corescope.sys.internal.Flock.unlock(floorFd);
         return locked;
     }
 

@@ -1,5 +1,7 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.NativeException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;

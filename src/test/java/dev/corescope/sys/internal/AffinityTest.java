@@ -1,6 +1,10 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.CpuNotAllowedException;
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.NativeException;
+import dev.corescope.sys.Pinning;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

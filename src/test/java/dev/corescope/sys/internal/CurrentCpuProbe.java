@@ -1,4 +1,6 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
+
+import dev.corescope.sys.Pinning;
 
 /**
  * Run in a child JVM by {@link CurrentCpuTest}: prints whether the calling thread's

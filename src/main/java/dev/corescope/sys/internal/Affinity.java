@@ -1,6 +1,10 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.CpuNotAllowedException;
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.NativeException;
+import dev.corescope.sys.Pinning;
 import dev.corescope.sys.ffi.LibC;
 
 import java.io.IOException;
@@ -90,7 +94,7 @@ public final class Affinity {
 
     /** {@code sched_setaffinity(pid, cpus)}. */
     public static void set(int pid, CpuMask cpus) {
-        if (pid == 0) Pinning.refuseVirtualThread();
+        if (pid == 0) ThreadPin.refuseVirtualThread();
         int words = Math.max(1, cpus.wordCount());
         long bytes = (long) words * 8;
         Scratch scratch = Scratch.forThisThread();
@@ -113,13 +117,13 @@ public final class Affinity {
      * with a {@link CpuNotAllowedException} before anything changes.
      */
     public static Pinning pin(CpuMask cpus) {
-        Pinning.refuseVirtualThread();
+        ThreadPin.refuseVirtualThread();
         if (cpus.isEmpty()) throw new IllegalArgumentException("cannot pin to an empty CPU set");
         CpuMask allowed = pinnable();
         if (!cpus.isSubsetOf(allowed)) throw new CpuNotAllowedException(cpus.andNot(allowed), allowed);
         CpuMask previous = allowed();
         set(0, cpus);
-        return new Pinning(Thread.currentThread(), previous, cpus);
+        return new ThreadPin(Thread.currentThread(), previous, cpus);
     }
 
     /** {@link #pin(CpuMask)} to one CPU. */

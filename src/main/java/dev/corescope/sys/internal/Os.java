@@ -1,6 +1,8 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.PerfCounters;
+import dev.corescope.sys.Pinning;
 
 /**
  * What benchmarks and their session need from the kernel, behind one small interface (as

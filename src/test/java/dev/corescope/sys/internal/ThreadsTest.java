@@ -1,4 +1,4 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
 import org.junit.jupiter.api.Test;
 

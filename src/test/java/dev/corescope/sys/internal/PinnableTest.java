@@ -1,4 +1,4 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
 import dev.corescope.affinity.ThreadAffinity;
 import dev.corescope.cpumask.CpuMask;

@@ -1,5 +1,7 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
+import dev.corescope.sys.NativeException;
+import dev.corescope.sys.NativeUnavailableException;
 import dev.corescope.sys.ffi.LibC;
 
 import java.lang.foreign.Arena;
@@ -32,7 +34,7 @@ import java.util.Optional;
  * <p>Call-state segments are allocated per call in the caller's confined arena; none is
  * shared between threads.
  */
-final class Libc {
+public final class Libc {
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
@@ -44,7 +46,7 @@ final class Libc {
      * {@code pin} links its other calls with it where that is exact ({@link PthreadSigmaskShared},
      * {@code close_range} in {@link Exec}), so the stub is spun once.
      */
-    static final FunctionDescriptor INT_INT_LONG_ADDRESS =
+    public static final FunctionDescriptor INT_INT_LONG_ADDRESS =
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
     /** {@code int f(void)}: {@code sched_getcpu}. */
     private static final FunctionDescriptor INT_VOID = FunctionDescriptor.of(ValueLayout.JAVA_INT);
@@ -55,31 +57,31 @@ final class Libc {
     private static final FunctionDescriptor LONG_VOID = FunctionDescriptor.of(ValueLayout.JAVA_LONG);
 
     /** {@code sched_getaffinity(pid, cpusetsize, mask)}, errno captured. */
-    static final class SchedGetaffinity {
-        static final MethodHandle HANDLE = withErrno(symbol("sched_getaffinity"), INT_INT_LONG_ADDRESS);
+    public static final class SchedGetaffinity {
+        public static final MethodHandle HANDLE = withErrno(symbol("sched_getaffinity"), INT_INT_LONG_ADDRESS);
     }
 
     /** {@code sched_setaffinity(pid, cpusetsize, mask)}, errno captured: the same stub as {@link SchedGetaffinity}. */
-    static final class SchedSetaffinity {
-        static final MethodHandle HANDLE = withErrno(symbol("sched_setaffinity"), INT_INT_LONG_ADDRESS);
+    public static final class SchedSetaffinity {
+        public static final MethodHandle HANDLE = withErrno(symbol("sched_setaffinity"), INT_INT_LONG_ADDRESS);
     }
 
     /** {@code sched_getcpu()}, errno captured. */
-    static final class SchedGetcpu {
-        static final MethodHandle HANDLE = withErrno(symbol("sched_getcpu"), INT_VOID);
+    public static final class SchedGetcpu {
+        public static final MethodHandle HANDLE = withErrno(symbol("sched_getcpu"), INT_VOID);
     }
 
     /**
      * {@code sched_getcpu} for hot loops: {@code critical(false)} skips the thread-state
      * transition; it never fails on Linux &ge; 2.6.19 with a vDSO, so no errno capture.
      */
-    static final class SchedGetcpuCritical {
-        static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("sched_getcpu"), INT_VOID, Linker.Option.critical(false));
+    public static final class SchedGetcpuCritical {
+        public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("sched_getcpu"), INT_VOID, Linker.Option.critical(false));
     }
 
     /** {@code pthread_sigmask(how, set, oldset)}: returns the error number, so no errno capture. */
-    static final class PthreadSigmask {
-        static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_sigmask"), INT_INT_ADDRESS_ADDRESS);
+    public static final class PthreadSigmask {
+        public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_sigmask"), INT_INT_ADDRESS_ADDRESS);
     }
 
     /**
@@ -90,8 +92,8 @@ final class Libc {
      * the call is exactly {@code pthread_sigmask}'s. It returns the error number; the captured
      * errno is not read.
      */
-    static final class PthreadSigmaskShared {
-        static final MethodHandle HANDLE = withErrno(symbol("pthread_sigmask"), INT_INT_LONG_ADDRESS);
+    public static final class PthreadSigmaskShared {
+        public static final MethodHandle HANDLE = withErrno(symbol("pthread_sigmask"), INT_INT_LONG_ADDRESS);
     }
 
     /**
@@ -99,8 +101,8 @@ final class Libc {
      * is one load. On x86-64 glibc its value is the thread pointer (the TCB is at {@code %fs:0}),
      * which {@link CurrentCpu} needs to find the thread's rseq area.
      */
-    static final class PthreadSelf {
-        static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_self"), LONG_VOID, Linker.Option.critical(false));
+    public static final class PthreadSelf {
+        public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_self"), LONG_VOID, Linker.Option.critical(false));
     }
 
     private Libc() {
@@ -112,15 +114,15 @@ final class Libc {
      * initialising jextract's class for it (see the class comment), and for data symbols jextract
      * does not bind, such as glibc's {@code __rseq_offset}.
      */
-    static Optional<MemorySegment> findSymbol(String name) {
+    public static Optional<MemorySegment> findSymbol(String name) {
         return LINKER.defaultLookup().find(name);
     }
 
-    static MemorySegment symbol(String name) {
+    public static MemorySegment symbol(String name) {
         return findSymbol(name).orElseThrow(() -> new NativeUnavailableException("libc has no symbol " + name));
     }
 
-    static MethodHandle withErrno(MemorySegment address, FunctionDescriptor descriptor) {
+    public static MethodHandle withErrno(MemorySegment address, FunctionDescriptor descriptor) {
         return LINKER.downcallHandle(address, descriptor, CAPTURE_ERRNO);
     }
 
@@ -129,24 +131,24 @@ final class Libc {
      * {@code syscall}: {@code firstVariadicArg} is the index of the first argument after the
      * {@code ...}, as jextract's {@code makeInvoker} would pass it.
      */
-    static MethodHandle withErrnoVariadic(MemorySegment address, FunctionDescriptor descriptor, int firstVariadicArg) {
+    public static MethodHandle withErrnoVariadic(MemorySegment address, FunctionDescriptor descriptor, int firstVariadicArg) {
         return LINKER.downcallHandle(address, descriptor, CAPTURE_ERRNO, Linker.Option.firstVariadicArg(firstVariadicArg));
     }
 
     /** A call-state segment for one errno-capturing call. */
-    static MemorySegment callState(Arena arena) {
+    public static MemorySegment callState(Arena arena) {
         return arena.allocate(CALL_STATE);
     }
 
-    static int errno(MemorySegment callState) {
+    public static int errno(MemorySegment callState) {
         return (int) ERRNO.get(callState, 0L);
     }
 
     /** Throws a {@link NativeException} when {@code rc} is -1. */
-    static long check(long rc, MemorySegment callState, String function, String arguments) {
+    public static long check(long rc, MemorySegment callState, String function, String arguments) {
         if (rc == -1) throw new NativeException(function, arguments, errno(callState));
         return rc;
     }
 
-    static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
+    public static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
 }

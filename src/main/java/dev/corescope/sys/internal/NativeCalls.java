@@ -1,4 +1,4 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
 /** Wraps a {@link Throwable} from {@code MethodHandle.invokeExact} into what callers expect. */
 public final class NativeCalls {

@@ -1,6 +1,7 @@
-package dev.corescope.sys;
+package dev.corescope.sys.internal;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Pinning;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
