@@ -78,6 +78,7 @@ import java.util.concurrent.TimeUnit;
  *   ./run.sh jmh 'CpupriBenchmark.mechanism' -p variant=packed,aligned -p placement=any
  *   ./run.sh jmh 'CpupriBenchmark.cpupri' -tg 1,3 -p cpus=0-3   # 3 writers, CPUs 0-3
  *   ./run.sh jmh 'CpupriBenchmark.cpupri' -p variant=packed -p rt=all  # the full scan
+ *   ./run.sh jmh 'CpupriBenchmark.cpupri' -tg 1,0 -p variant=packed,aligned  # the reader alone (diagnostic)
  * </pre>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -215,14 +216,15 @@ public class CpupriBenchmark {
      * the scheduler, not the cache.
      */
     static int[] choose(Topology topology, String placement, CpuMask usable, int writers) {
-        if (writers < 1) throw new IllegalArgumentException("cpupri needs at least one writer thread");
+        if (writers < 0) throw new IllegalArgumentException("cpupri: " + writers + " writer threads");
         CpuPair pair = Placements.find(topology, usable, placement).orElseThrow(() -> new IllegalStateException(
                 "placement " + placement + " is not available among CPUs " + usable.toList()));
         if (usable.weight() < writers + 1) {
             throw new IllegalStateException((writers + 1) + " threads need " + (writers + 1)
                     + " CPUs, but only " + usable.weight() + " are usable (" + usable.toList() + ")");
         }
-        List<Integer> chosen = new ArrayList<>(List.of(pair.from(), pair.to()));
+        // no writer (-tg 1,0): the reader alone, a diagnostic of its own cost in each layout
+        List<Integer> chosen = new ArrayList<>(writers == 0 ? List.of(pair.from()) : List.of(pair.from(), pair.to()));
         for (int cpu = usable.first(); chosen.size() < writers + 1; cpu = usable.next(cpu)) {
             if (!chosen.contains(cpu)) chosen.add(cpu);
         }

@@ -98,6 +98,21 @@ class CpupriFamilyTest {
         assertTrue(missing.getMessage().contains("placement smt is not available"), missing.getMessage());
     }
 
+    /** -tg 1,0: the reader alone (it was refused), whose finds all stop at index 0 in every layout. */
+    @Test
+    void aReaderWithoutWritersIsADiagnosticRunOfItsOwnCost(@TempDir Path root) throws IOException {
+        Topology t = Topology.read(SysfsTree.build(root, 2, 4));
+        CpuMask four = CpuMask.of(t.nbits(), 1, 2, 5, 6);
+        assertArrayEquals(new int[]{1}, CpupriBenchmark.choose(t, "any", four, 0));
+        for (String v : List.of("packed", "aligned", "split")) {
+            try (CpupriStruct m = CpupriBenchmark.create(v, 8, 64, new int[0], new int[]{1}, CpupriStruct.Rt.WRITERS)) {
+                long[] lowest = new long[m.maskWords()];
+                assertEquals(0, m.find(lowest), v);
+                assertEquals(1L << 1, lowest[0], v);
+            }
+        }
+    }
+
     /** With 3 or more CPUs every run has as many writers as the CPUs allow; on 2 only one fits, and the note says the claim is not testable. */
     @Test
     void asManyWritersAsTheCpusAllowAndOnTwoCpusTheNoteSaysWhy(@TempDir Path root) throws IOException {
