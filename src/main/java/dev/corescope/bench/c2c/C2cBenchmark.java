@@ -76,8 +76,9 @@ public class C2cBenchmark {
     public String cpus;
 
     /**
-     * The pair as the family chose it, ping's CPU then pong's ({@code 3,1}): the fork pins to
-     * exactly these and derives nothing. Empty: chosen here from {@code placement} and {@code cpus}.
+     * The pair as the family chose it, ping's CPU then pong's ({@code 3/1}; a slash, since
+     * JMH's {@code -p} splits values at commas): the fork pins to exactly these and derives
+     * nothing. Empty: chosen here from {@code placement} and {@code cpus}.
      */
     @Param({""})
     public String pinned;
@@ -116,7 +117,7 @@ public class C2cBenchmark {
 
     /** The two CPUs of a {@code pinned} param, ping's first. */
     static int[] pair(String list) {
-        String[] parts = list.split(",");
+        String[] parts = list.split("/");
         try {
             if (parts.length == 2) {
                 int a = Integer.parseInt(parts[0].strip());
@@ -126,12 +127,12 @@ public class C2cBenchmark {
         } catch (NumberFormatException e) {
             // the message below
         }
-        throw new IllegalArgumentException("pinned=" + list + ": not two different CPU numbers (ping's, pong's: 3,1)");
+        throw new IllegalArgumentException("pinned=" + list + ": not two different CPU numbers (ping's/pong's: 3/1)");
     }
 
-    /** The {@code pinned} param for a pair: {@code from,to}. */
+    /** The {@code pinned} param for a pair: {@code from/to}. */
     static String pinned(CpuPair p) {
-        return p.from() + "," + p.to();
+        return p.from() + "/" + p.to();
     }
 
     /** The ping thread, pinned to the placement's first CPU. */

@@ -102,8 +102,9 @@ public class CpupriBenchmark {
 
     /**
      * The CPUs as the family chose them, in order: the reader's, then one per writer
-     * ({@code 5,1,2}); the fork pins to exactly these and derives nothing. Empty: chosen here
-     * from {@code placement} and {@code cpus} (a run of the benchmark by hand).
+     * ({@code 5/1/2}; a slash, since JMH's {@code -p} splits values at commas); the fork pins
+     * to exactly these and derives nothing. Empty: chosen here from {@code placement} and
+     * {@code cpus} (a run of the benchmark by hand).
      */
     @Param({""})
     public String pinned;
@@ -215,9 +216,9 @@ public class CpupriBenchmark {
     static int[] pinned(String list, int writers) {
         int[] cpus;
         try {
-            cpus = java.util.Arrays.stream(list.split(",")).map(String::strip).mapToInt(Integer::parseInt).toArray();
+            cpus = java.util.Arrays.stream(list.split("/")).map(String::strip).mapToInt(Integer::parseInt).toArray();
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("pinned=" + list + ": not a list of CPU numbers (5,1,2)");
+            throw new IllegalArgumentException("pinned=" + list + ": not CPU numbers separated by slashes (5/1/2)");
         }
         if (cpus.length != writers + 1) {
             throw new IllegalArgumentException("pinned=" + list + ": " + cpus.length + " CPUs for " + (writers + 1) + " threads");

@@ -332,7 +332,7 @@ public final class CpupriFamily implements BenchFamily {
     static ChainedOptionsBuilder options(Run r, Jmh.Settings s) {
         return Jmh.options(CpupriBenchmark.class, r.workload(), null, s, null)
                 .param("variant", r.variant())
-                .param("pinned", Arrays.stream(r.cpus()).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining(",")))
+                .param("pinned", Arrays.stream(r.cpus()).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining("/")))
                 .param("rt", r.rt() == null ? CpupriStruct.Rt.WRITERS.param : r.rt())
                 .threadGroups(1, r.writers());
     }
