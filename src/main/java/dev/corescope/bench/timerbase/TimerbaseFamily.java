@@ -83,6 +83,14 @@ public final class TimerbaseFamily implements BenchFamily {
                 "before|before_two_loads|after", Map.of()));
     }
 
+    /** The histograms beside the seed's ({@link #picture}), then each saved latency histogram as a bar chart. */
+    @Override
+    public List<String> pictures(ResultsFile file) {
+        List<String> out = new ArrayList<>(picture(file).map(List::of).orElse(List.of()));
+        out.addAll(TimerbaseHistograms.svgs(file));
+        return out;
+    }
+
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
         Jmh.Settings settings = ctx.size().pick(SMOKE, QUICK, FULL);
