@@ -155,6 +155,8 @@ public final class SysfsReader {
      * How paths are kept inside the root: {@code "root"} for {@code /} (nothing leads out of
      * it), {@code "openat2 beneath the tree"}, or {@code "real-path check (...)"} with the
      * reason {@code openat2} is not used.
+     *
+     * @return one of those, for {@code topology}'s notes and the tests
      */
     public String containment() {
         realRoot();
