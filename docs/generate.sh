@@ -10,9 +10,10 @@
 #   ```
 #   <!-- end generated -->
 #
-# Only commands that start with "./run.sh " are run, from the repository's root, with stdout and
-# stderr both captured (stderr's progress lines are dropped). A command whose output should be
-# cut may end in "| head -N" (the only pipe allowed).
+# Only commands that start with "./run.sh " are run, from the repository's root. The block shows
+# stdout; when the command fails (a sample of an error, e.g. "./run.sh mask 9-3"), also its
+# stderr (without run.sh's build lines) and "(exit N)", so such a block is never empty. A command
+# whose output should be cut may end in "| head -N" (the only pipe allowed).
 #
 #   docs/generate.sh                 every file
 #   docs/generate.sh docs/foo.md     only these files
@@ -38,11 +39,19 @@ run_block() {
     *) echo "docs/generate.sh: refusing to run '$cmd' (only ./run.sh commands)" >&2; return 2 ;;
   esac
   [[ $cmd == *[\;\&\|\`\$\>\<]* ]] && { echo "docs/generate.sh: refusing shell syntax in '$cmd'" >&2; return 2; }
-  local out
+  local out err rc=0
+  err=$(mktemp)
   # stdin from /dev/null: a command that reads stdin (a first build through run.sh) would eat the
   # rest of the file being rewritten
   # shellcheck disable=SC2086
-  out=$(eval "$cmd" </dev/null 2>/dev/null; true)
+  out=$(eval "$cmd" </dev/null 2>"$err") || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    local e
+    e=$(grep -v -e '^corescope: building target/' -e '^\[native\] ' -e '^corescope: another build' "$err" || true)
+    [ -n "$e" ] && out=${out:+$out$'\n'}$e
+    out=${out:+$out$'\n'}"(exit $rc)"
+  fi
+  rm -f "$err"
   echo "\$ $1"
   if [ -n "$head_n" ]; then printf '%s\n' "$out" | head -n "$head_n"; else printf '%s\n' "$out"; fi
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the example against the installed corescope and runs its benchmark on two placements
-# in a seconds-long mode, checking that the pinning held.
+# Builds the examples against the installed corescope, runs docs/library.md's "use it from your
+# code" lines (UseFromYourCode) on the class path and with the library on the module path,
+# checking the JVM prints no warning, and runs the benchmark on two placements in a
+# seconds-long mode, checking that the pinning held.
 #   (cd .. && ./mvnw install -DskipTests)   first: puts dev.corescope:corescope-affinity in ~/.m2
 #   examples/run.sh                          then this; CI does both (.ci/run)
 # Placements are tried in order and the first two this machine offers are run.
@@ -8,6 +10,29 @@ set -euo pipefail
 cd "$(dirname "$0")"
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 ../mvnw -B -q -f pom.xml package
+
+# the docs' lines, in a reservations directory of their own (never another user's CPUs)
+version=$(sed -n 's:.*<corescope.version>\(.*\)</corescope.version>.*:\1:p' pom.xml | head -n 1)
+library="${MAVEN_REPO:-$HOME/.m2/repository}/dev/corescope/corescope-affinity/$version/corescope-affinity-$version.jar"
+dir=$(mktemp -d)
+err=$(mktemp)
+for path in class module; do
+  if [ "$path" = class ]; then
+    run=("$java" --enable-native-access=ALL-UNNAMED -cp target/benchmarks.jar)
+  else
+    run=("$java" --enable-native-access=dev.corescope --module-path "$library" --add-modules dev.corescope -cp target/classes)
+  fi
+  echo "== use it from your code ($path path)"
+  rc=0
+  "${run[@]}" -Dcorescope.reservations.dir="$dir" dev.corescope.examples.UseFromYourCode >"$err.out" 2>"$err" || rc=$?
+  sed 's/^/  /' "$err.out"
+  if [ "$rc" -ne 0 ] || [ -s "$err" ]; then
+    echo "examples/run.sh: UseFromYourCode on the $path path failed or printed to stderr:" >&2
+    cat "$err" >&2
+    exit 1
+  fi
+done
+rm -rf "$dir" "$err" "$err.out"
 ran=0
 for placement in smt same-l3 cross-l3 cross-package quiet any; do
   out=$(mktemp)

@@ -32,7 +32,11 @@ public enum CpuStrategy {
         this.placement = placement;
     }
 
-    /** The matching name of {@code topology.Placements}: {@code smt}, {@code same-l3}, ... */
+    /**
+     * The matching name of {@code topology.Placements}.
+     *
+     * @return {@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package} or {@code any}
+     */
     public String placementName() {
         return placement;
     }
@@ -41,6 +45,8 @@ public enum CpuStrategy {
      * The strategy named {@code name}: a placement name ({@code smt}, {@code same-l3},
      * {@code cross-l3}, {@code cross-package}, {@code any}) or the constant's name in any case.
      *
+     * @param name the name, e.g. {@code same-l3} or {@code SAME_L3}
+     * @return the strategy
      * @throws IllegalArgumentException naming the accepted names
      */
     public static CpuStrategy of(String name) {

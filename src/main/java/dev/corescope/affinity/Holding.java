@@ -18,7 +18,11 @@ package dev.corescope.affinity;
  */
 public record Holding(int cpu, String state, long pid, boolean thisProcess, String holder) {
 
-    /** True when the lock is held (stale or not). */
+    /**
+     * Whether the lock is held (stale or not).
+     *
+     * @return true for the states {@code held} and {@code stale}
+     */
     public boolean held() {
         return state.equals("held") || state.equals("stale");
     }

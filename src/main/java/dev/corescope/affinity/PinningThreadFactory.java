@@ -32,7 +32,10 @@ public final class PinningThreadFactory implements ThreadFactory {
     private volatile int lastCpu = -1;
 
     /**
+     * A factory reserving in {@code reservations}.
+     *
      * @param prefix       thread names are {@code prefix-1}, {@code prefix-2}, ...
+     * @param reservations where each new thread reserves its CPU
      * @param strategies   how each thread's CPU relates to the previous thread's (none: {@link CpuStrategy#ANY})
      */
     public PinningThreadFactory(String prefix, Reservations reservations, CpuStrategy... strategies) {
@@ -41,7 +44,13 @@ public final class PinningThreadFactory implements ThreadFactory {
         this.strategies = strategies.length == 0 ? new CpuStrategy[]{CpuStrategy.ANY} : strategies.clone();
     }
 
-    /** {@link Reservations#shared()}. */
+    /**
+     * A factory reserving in {@link Reservations#shared()}.
+     *
+     * @param prefix     thread names are {@code prefix-1}, {@code prefix-2}, ...
+     * @param strategies how each thread's CPU relates to the previous thread's (none: {@link CpuStrategy#ANY})
+     * @throws ReservationException when the shared directory cannot be used
+     */
     public PinningThreadFactory(String prefix, CpuStrategy... strategies) {
         this(prefix, Reservations.shared(), strategies);
     }

@@ -29,30 +29,48 @@ public final class Reservation implements AutoCloseable {
         this.wholeCore = wholeCore;
     }
 
-    /** The reserved CPUs: one, or every online hardware thread of a core. */
+    /**
+     * The reserved CPUs: one, or every online hardware thread of a core.
+     *
+     * @return the mask, not empty
+     */
     public CpuMask cpus() {
         return cpus;
     }
 
-    /** The first reserved CPU: the one a single-CPU reservation holds. */
+    /**
+     * The first reserved CPU: the one a single-CPU reservation holds.
+     *
+     * @return the lowest CPU of {@link #cpus()}
+     */
     public int cpu() {
         return cpuList[0];
     }
 
-    /** True when this is a whole core: every online SMT sibling of it. */
+    /**
+     * Whether this is a whole core: every online SMT sibling of it.
+     *
+     * @return true for {@code reserveWholeCore} and {@code reserveCoreOf}
+     */
     public boolean wholeCore() {
         return wholeCore;
     }
 
-    /** False once {@link #close()} ran. */
+    /**
+     * Whether the CPUs are still reserved by this object.
+     *
+     * @return false once {@link #close()} ran
+     */
     public boolean held() {
         return !closed;
     }
 
     /**
      * Pins the calling thread to {@link #cpus()}; closing the returned {@link Pinning} (on this
-     * thread) restores the thread's previous mask. Pinning does not end the reservation.
+     * thread) restores the thread's previous mask. Pinning does not end the reservation. The
+     * same call as {@code ThreadAffinity.pin(cpus())}: it allocates nothing.
      *
+     * @return the pin, to close on this thread before (or after) the reservation
      * @throws IllegalStateException when the reservation was already released
      */
     public Pinning pin() {

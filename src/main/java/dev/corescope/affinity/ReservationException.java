@@ -7,10 +7,21 @@ package dev.corescope.affinity;
  */
 public final class ReservationException extends RuntimeException {
 
+    /**
+     * A refused reservation.
+     *
+     * @param message one line: what was asked, why it failed, what to do
+     */
     public ReservationException(String message) {
         super(message);
     }
 
+    /**
+     * A refused reservation with its cause (an I/O error, an interrupt).
+     *
+     * @param message one line: what was asked, why it failed, what to do
+     * @param cause what went wrong underneath
+     */
     public ReservationException(String message, Throwable cause) {
         super(message, cause);
     }

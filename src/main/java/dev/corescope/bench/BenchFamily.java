@@ -51,6 +51,15 @@ public interface BenchFamily {
     }
 
     /**
+     * Every picture of the run in {@code file} for the page: {@link #picture} first, then any more
+     * the family draws. A figure of the family's document without a picture of its own takes the
+     * next of them; the page puts the rest after the document.
+     */
+    default java.util.List<String> pictures(ResultsFile file) {
+        return picture(file).map(java.util.List::of).orElse(java.util.List.of());
+    }
+
+    /**
      * The functions whose machine code {@code bench} records after a run
      * ({@link MachineCodeReader}): each variant's C twin and Java method. None by default.
      */

@@ -60,7 +60,7 @@ public final class Families {
                 for (BenchFamily f : families) {
                     Optional<dev.corescope.text.TextDoc> doc = f.document(file);
                     Optional<String> text = doc.isPresent() ? doc.map(d -> d.render(Integer.MAX_VALUE)) : f.text(file);
-                    List<String> svgs = f.picture(file).map(List::of).orElse(List.of());
+                    List<String> svgs = f.pictures(file);
                     if (text.isPresent() || !svgs.isEmpty()) {
                         views.add(new FamilyViews.View(f.name(), text.orElse(null), svgs, doc.orElse(null)));
                     }

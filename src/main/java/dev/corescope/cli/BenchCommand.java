@@ -51,8 +51,8 @@ import java.util.stream.Collectors;
                 "Examples:",
                 "  ./run.sh bench cpumask --quick",
                 "  ./run.sh bench c2c --quick --format svg > c2c.svg   (the heatmap)",
-                "  ./run.sh bench c2c --plan --root saved-tree --full  (pairs and time, before a run)",
-                "  ./run.sh bench c2c --plan --from node.xml            (the same for hwloc XML from any machine)",
+                "  ./run.sh bench c2c --plan --root saved-tree --full  (pairs, time: no run)",
+                "  ./run.sh bench c2c --plan --from node.xml       (the same, from hwloc XML)",
                 "  ./run.sh bench all --cpus 0-1 --format json -o before.json"})
 final class BenchCommand implements Callable<Integer> {
 

@@ -38,7 +38,8 @@ import java.util.concurrent.Callable;
                 "",
                 "Examples:",
                 "  ./run.sh export -o /var/lib/prometheus/node-exporter/corescope.prom",
-                "  ./run.sh export results.json --format nfd -o /etc/kubernetes/node-feature-discovery/features.d/corescope"})
+                "  ./run.sh export results.json --format nfd \\",
+                "      -o /etc/kubernetes/node-feature-discovery/features.d/corescope"})
 final class ExportCommand implements Callable<Integer> {
 
     @Spec

@@ -42,7 +42,8 @@ import java.util.concurrent.Callable;
                 "",
                 "Examples:",
                 "  ./run.sh jitter",
-                "  ./run.sh jitter --cpus 2-7 --seconds 10 -o jitter.json && ./run.sh report jitter.json -o jitter.html",
+                "  ./run.sh jitter --cpus 2-7 --seconds 10 -o jitter.json",
+                "  ./run.sh report jitter.json -o jitter.html",
                 "  ./run.sh pin --cpus quiet -- ./my-latency-test"},
         footer = {"", "Exit codes: 0 done; 2 bad --cpus, --seconds or -o; 1 nothing could be measured."})
 final class JitterCommand implements Callable<Integer> {

@@ -38,7 +38,7 @@ import java.util.function.Consumer;
  *       "high"})}) is a closed set: the value must be one of them;</li>
  *   <li>a {@code String} field with one or no declared value is free-form, except where
  *       corescope knows the benchmark's own rule: {@code placement} is one of
- *       {@link Placements#NAMES}, {@code cpus} a CPU list.</li>
+ *       {@link Placements#NAMES}, {@code cpus} a CPU list and {@code pinned} slash-separated CPUs, all usable.</li>
  * </ul>
  */
 final class JmhParams {
@@ -135,10 +135,11 @@ final class JmhParams {
             if (!Arrays.asList(declared).contains(value)) refuse.accept("allowed values are " + String.join(", ", declared));
         } else if (name.equals("placement")) {
             if (!Placements.NAMES.contains(value)) refuse.accept("allowed values are " + String.join(", ", Placements.NAMES));
-        } else if (name.equals("cpus") && !value.isBlank()) {
+        } else if ((name.equals("cpus") || name.equals("pinned")) && !value.isBlank()) {
             CpuMask asked;
             try {
-                asked = CpuMask.parseList(value, CPU_LIST_BITS);
+                // pinned: CPU numbers in order, separated by slashes (JMH splits -p values at commas)
+                asked = CpuMask.parseList(name.equals("pinned") ? value.replace('/', ',') : value, CPU_LIST_BITS);
             } catch (CpuMaskFormatException e) {
                 refuse.accept("not a CPU list (" + e.getMessage() + ")");
                 return;

@@ -23,6 +23,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -183,7 +184,41 @@ public final class Main implements Callable<Integer> {
         cl.registerConverter(Long.class, Main::asciiLong);
         cl.registerConverter(Long.TYPE, Main::asciiLong);
         cl.setExecutionExceptionHandler((ex, command, parsed) -> reportFailure(command.getErr(), ex, parsed));
+        reflowHelp(cl);
         return cl;
+    }
+
+    /**
+     * Joins the source lines of each prose paragraph in every command's header, description and
+     * footer, so that picocli wraps the paragraph at the usage width (80 columns) instead of
+     * wrapping each source line on its own, which left a word or two alone on a line
+     * ("summary)," then "saved to ..."; issue 23 point 18). Blank lines and indented lines
+     * (examples) stay as they are; a line that ends with {@code :}, or with {@code .} before a
+     * line that begins with a capital or {@code -}, ends its paragraph.
+     */
+    static void reflowHelp(CommandLine cl) {
+        CommandLine.Model.UsageMessageSpec m = cl.getCommandSpec().usageMessage();
+        m.header(reflow(m.header()));
+        m.description(reflow(m.description()));
+        m.footer(reflow(m.footer()));
+        for (CommandLine sub : cl.getSubcommands().values()) reflowHelp(sub);
+    }
+
+    static String[] reflow(String[] lines) {
+        List<String> out = new ArrayList<>(lines.length);
+        for (String line : lines) {
+            if (!out.isEmpty() && continues(out.getLast(), line)) out.set(out.size() - 1, out.getLast() + " " + line);
+            else out.add(line);
+        }
+        return out.size() == lines.length ? lines : out.toArray(String[]::new);
+    }
+
+    private static boolean continues(String previous, String next) {
+        if (previous.isBlank() || next.isBlank()) return false;
+        if (Character.isWhitespace(previous.charAt(0)) || Character.isWhitespace(next.charAt(0))) return false;
+        char end = previous.charAt(previous.length() - 1);
+        if (end == ':') return false;
+        return end != '.' || !(Character.isUpperCase(next.charAt(0)) || next.charAt(0) == '-');
     }
 
     /**

@@ -27,17 +27,17 @@ final class RunText {
     }
 
     /**
-     * @param only a family name to show alone (no verdicts, counters or failures then), or null
+     * @param only a family name to show alone (its verdicts only, no counters or failures then), or null
      * @param path where the file was read from, so a family part it cannot render is bad input naming it; null for a live run
      * @param live the text each family printed in this process, for a family whose view of the file is empty
      */
     static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, Map<String, String> live, int width) {
         StringBuilder sb = new StringBuilder();
-        if (only == null) {
-            List<SeedVerdicts.Verdict> verdicts = file.claims().isEmpty() ? SeedVerdicts.of(file, Families.claims(families), Families.allowances(families))
-                    : SeedVerdicts.of(file);
-            sb.append(SeedVerdicts.text(verdicts, width));
-        }
+        // the verdicts first, with the legend of their words: of every family, or of the one shown
+        List<SeedVerdicts.Verdict> verdicts = file.claims().isEmpty() ? SeedVerdicts.of(file, Families.claims(families), Families.allowances(families))
+                : SeedVerdicts.of(file);
+        String v = SeedVerdicts.text(verdicts.stream().filter(x -> only == null || x.family().equals(only)).toList(), width);
+        if (!v.isEmpty()) sb.append(v).append('\n');
         boolean any = false;
         for (BenchFamily f : families) {
             if (only != null && !f.name().equals(only)) continue;

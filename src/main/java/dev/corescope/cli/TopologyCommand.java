@@ -39,9 +39,11 @@ import java.util.concurrent.Callable;
                 "  ./run.sh topology",
                 "  ./run.sh topology --format json | jq .summary",
                 "  ./run.sh topology --format svg -o machine.svg",
-                "  ./run.sh topology --format hwloc-xml -o box.xml && lstopo-no-graphics -i box.xml",
+                "  ./run.sh topology --format hwloc-xml -o box.xml",
+                "  lstopo-no-graphics -i box.xml",
                 "  ./run.sh topology --from box.xml --format svg -o box.svg",
-                "  ./run.sh capture -o box.tar.gz && tar xzf box.tar.gz && ./run.sh topology --root box"})
+                "  ./run.sh capture -o box.tar.gz && tar xzf box.tar.gz",
+                "  ./run.sh topology --root box"})
 final class TopologyCommand implements Callable<Integer> {
 
     @Spec

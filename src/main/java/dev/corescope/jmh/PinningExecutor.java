@@ -49,7 +49,13 @@ public final class PinningExecutor extends ThreadPoolExecutor {
     private final AtomicInteger ordinals = new AtomicInteger();
     private final ThreadLocal<Integer> ordinal = new ThreadLocal<>();
 
-    /** The constructor JMH calls: (maxThreads, thread name prefix). */
+    /**
+     * The constructor JMH calls ({@code -Djmh.executor=CUSTOM
+     * -Djmh.executor.class=dev.corescope.jmh.PinningExecutor}, which the profiler sets).
+     *
+     * @param maxThreads the benchmark's thread count: the pool's fixed size
+     * @param prefix the threads' name prefix
+     */
     public PinningExecutor(int maxThreads, String prefix) {
         super(maxThreads, maxThreads, 1, TimeUnit.DAYS, new LinkedBlockingQueue<>(), namedThreads(prefix));
         this.cpus = parseCpus(System.getProperty(CPUS, ""));

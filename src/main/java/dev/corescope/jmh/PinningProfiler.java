@@ -93,6 +93,15 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     private final List<Reservation> held = new ArrayList<>();
     private String lastText;
 
+    /**
+     * The profiler with its options, as JMH makes it from {@code -prof
+     * dev.corescope.jmh.PinningProfiler:OPTIONS}. A placement this machine can never give
+     * ({@code placement=smt} without SMT, {@code cpus=} outside the process's mask) is refused
+     * here, so JMH stops before the run with one line.
+     *
+     * @param initLine the options (see the class comment); empty for the defaults
+     * @throws ProfilerException when an option is unknown or malformed, or the placement impossible here
+     */
     public PinningProfiler(String initLine) throws ProfilerException {
         CpuStrategy p = CpuStrategy.ANY;
         CpuPreference pref = CpuPreference.KERNEL_HINTS;
@@ -170,6 +179,11 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
         }
     }
 
+    /**
+     * The profiler with the defaults ({@code placement=any}, reserving, counting).
+     *
+     * @throws ProfilerException as {@link #PinningProfiler(String)} with no options
+     */
     public PinningProfiler() throws ProfilerException {
         this("");
     }

@@ -2,23 +2,25 @@ package dev.corescope.report;
 
 import dev.corescope.jitter.JitterHtml;
 import dev.corescope.text.Markup;
+import dev.corescope.text.TextDoc;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
- * {@code report}'s page: one self-contained HTML file (inline CSS and SVG, no script, nothing
- * fetched) with, for each results file, the environment and its warnings, the machine's
- * topology picture, a table per family (each score with a bar scaled within its metric),
- * the {@code perf_event_open} counters, the latency histograms as bar charts, the
- * core-to-core heatmap and the memory layouts; and the compare table when two files are given.
- * Everything comes from the results model; the page is one String built here. Nothing from a
- * results file reaches the page unescaped: text is escaped, SVG pictures are rebuilt from an
+ * {@code report}'s page shell: one self-contained HTML file (inline CSS and SVG, no script,
+ * nothing fetched). It places the parts: the verdicts and the before/after view
+ * ({@link VerdictsHtml}, {@link BeforeAfterHtml}, {@link MachinesHtml}); for each results file
+ * its warnings, the machine ({@link MachineHtml}: the topology drawn from the saved model, the
+ * environment), each family's section (its verdict, then its own document rendered by
+ * {@link DocHtml} with the family's pictures in it, then every saved row and the machine code,
+ * folded: {@link ResultsHtml}, {@link MachineCodeHtml}), the memory layouts and the counters.
+ * Nothing is read back out of rendered text. Nothing from a results file reaches the page
+ * unescaped: text goes through {@link dev.corescope.text.Markup}, SVG pictures are rebuilt from an
  * allow-list ({@link SvgSanitizer}), and a Content-Security-Policy forbids every script.
  */
 public final class HtmlReport {
@@ -84,7 +86,8 @@ public final class HtmlReport {
         return render(inputs, null, views, madeAt);
     }
 
-    private static String render(List<Input> inputs, Function<Matrix, String> heatmap, FamilyViews views, Instant madeAt) {
+    /** The page with {@code views} and, when not null, {@code heatmap} drawing each file's bare matrix. */
+    static String render(List<Input> inputs, Function<Matrix, String> heatmap, FamilyViews views, Instant madeAt) {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         h.append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CONTENT_SECURITY_POLICY).append("\">\n");
@@ -147,29 +150,24 @@ public final class HtmlReport {
         // text: tables, figures, notes, findings), then every saved row and the machine code, folded.
         for (var fam : byFamily.entrySet()) {
             List<FamilyViews.View> own = views.stream().filter(v -> v.family().equals(fam.getKey())).toList();
-            boolean documented = own.stream().anyMatch(v -> v.document() != null);
             family(h, index, fam.getKey(), own, verdicts);
-            ResultsHtml.results(h, fam.getKey(), fam.getValue(), documented);
-            if (!documented) legacy(h, fam.getKey(), own, f);
+            ResultsHtml.results(h, fam.getKey(), fam.getValue(), own.stream().anyMatch(v -> v.document() != null));
+            pictures(h, fam.getKey(), own);
             h.append(MachineCodeHtml.of(f.code(), fam.getKey()));
-            if (!documented) own.forEach(v -> fullText(h, v));
             h.append("</section>\n");
         }
         for (FamilyViews.View v : views) {
             if (byFamily.containsKey(v.family())) continue;
             family(h, index, v.family(), List.of(v), verdicts);
-            if (v.document() == null) {
-                legacy(h, v.family(), List.of(v), f);
-                fullText(h, v);
-            }
+            pictures(h, v.family(), List.of(v));
             h.append("</section>\n");
         }
-        List<Histogram> orphans = f.histograms().stream().filter(x -> !byFamily.containsKey(x.benchmark())
-                && views.stream().noneMatch(v -> v.family().equals(x.benchmark()))).toList();
-        if (!orphans.isEmpty()) {
-            h.append("<h3>Histograms</h3>\n");
-            histograms(h, orphans);
+        Map<String, Long> undrawn = new LinkedHashMap<>();
+        for (Histogram x : f.histograms()) {
+            if (views.stream().noneMatch(v -> v.family().equals(x.benchmark()))) undrawn.merge(x.benchmark(), 1L, Long::sum);
         }
+        undrawn.forEach((bench, n) -> h.append("<p class=\"note\">").append(n).append(n == 1 ? " histogram" : " histograms").append(" of ")
+                .append(Markup.escape(bench)).append(" not drawn: a family draws its own, and no family here draws these.</p>\n"));
         if (heatmap != null && f.matrix() != null) {
             h.append("<h3>Core-to-core latency</h3>\n<figure class=\"heatmap\">")
                     .append(SvgSanitizer.embed(heatmap.apply(f.matrix()), "heatmap")).append("</figure>\n");
@@ -190,176 +188,19 @@ public final class HtmlReport {
         h.append("</section>\n");
     }
 
-    /** A family section's opening: its heading, its verdict, then its views' documents. */
+    /**
+     * A family's section up to its rows: its heading, its verdict, then each view's document (the
+     * parts {@code bench NAME} prints, with the family's pictures where its figures are).
+     */
     private static void family(StringBuilder h, int index, String family, List<FamilyViews.View> own, List<SeedVerdicts.Verdict> verdicts) {
         h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(Markup.escape(family)).append("\">\n<h3>")
                 .append(Markup.escape(family)).append("</h3>\n");
         VerdictsHtml.familyVerdict(h, verdicts, family);
-        if (own.stream().anyMatch(v -> v.document() == null)) notes(h, own.stream().filter(v -> v.document() == null).toList());
         for (FamilyViews.View v : own) if (v.document() != null) DocHtml.render(h, v.document(), family, v.svgs());
     }
 
-    /** A family whose view is still text (no document): its histograms and pictures after the rows. */
-    private static void legacy(StringBuilder h, String family, List<FamilyViews.View> own, ResultsFile f) {
-        List<Histogram> hs = f.histograms().stream().filter(x -> family.equals(x.benchmark())).toList();
-        if (!hs.isEmpty()) histograms(h, hs);
-        own.forEach(v -> pictures(h, v));
-    }
-
-    /** The notes of a family's text report (its {@code Notes} section), as a list. */
-    private static void notes(StringBuilder h, List<FamilyViews.View> views) {
-        List<String> notes = new ArrayList<>();
-        for (FamilyViews.View v : views) notes.addAll(notesOf(v.text()));
-        if (notes.isEmpty()) return;
-        h.append("<ul class=\"family-notes\">\n");
-        for (String n : notes) h.append("<li>").append(Markup.escape(n)).append("</li>\n");
-        h.append("</ul>\n");
-    }
-
-    /**
-     * The items under a text report's {@code Notes} (or {@code ## Notes}) heading: each
-     * {@code - } item with its continuation lines joined; empty when there is no such heading.
-     */
-    static List<String> notesOf(String text) {
-        List<String> out = new ArrayList<>();
-        if (text == null) return out;
-        List<String> lines = text.lines().toList();
-        int i = 0;
-        while (i < lines.size() && !lines.get(i).strip().matches("(## )?Notes:?")) i++;
-        StringBuilder item = null;
-        for (i++; i < lines.size(); i++) {
-            String l = lines.get(i).strip();
-            if (l.startsWith("- ") || l.startsWith("* ")) {
-                if (item != null) out.add(item.toString());
-                item = new StringBuilder(l.substring(2).strip());
-            } else if (l.isEmpty() || l.startsWith("#") || l.startsWith("==")) {
-                if (item != null) out.add(item.toString());
-                item = null;
-                if (!l.isEmpty()) break;
-            } else if (item != null) {
-                item.append(' ').append(l);
-            } else {
-                out.add(l);
-            }
-        }
-        if (item != null) out.add(item.toString());
-        return out;
-    }
-
-    /** A family's own pictures. */
-    private static void pictures(StringBuilder h, FamilyViews.View v) {
-        for (String svg : v.svgs()) {
-            h.append("<figure class=\"heatmap\">").append(SvgSanitizer.embed(svg, v.family())).append("</figure>\n");
-        }
-    }
-
-    /** The text report {@code bench} printed, folded. */
-    private static void fullText(StringBuilder h, FamilyViews.View v) {
-        if (v.text() != null) {
-            h.append("<details class=\"family-report\"><summary>the full <code>bench ").append(Markup.escape(v.family()))
-                    .append("</code> report</summary>\n<pre>").append(Markup.escape(v.text())).append("</pre></details>\n");
-        }
-    }
-
-    // ---- histograms -------------------------------------------------------------------------
-
-    private static void histograms(StringBuilder h, List<Histogram> hs) {
-        h.append("<div class=\"histograms\">\n");
-        for (Histogram x : hs) h.append("<figure class=\"histogram\">").append(histogramSvg(x)).append("</figure>\n");
-        h.append("</div>\n");
-    }
-
-    /**
-     * Bars per bucket on a log scale (latency tails span orders of magnitude), the last bucket
-     * marked as holding everything above it; p50 and p99 as dashed lines.
-     */
-    static String histogramSvg(Histogram x) {
-        long[] counts = x.counts();
-        int last = counts.length - 1;
-        while (last > 0 && counts[last] == 0) last--;
-        int k = Histogram.factorFor(last + 1);
-        if (k > 1) {  // more buckets than pixels: drawn coarser, so the page stays near the file's size
-            x = x.coarser(k);
-            counts = x.counts();
-            last = (last + 1 + k - 1) / k - 1;
-        }
-        int n = Math.max(1, last + 1);
-        int left = 44, right = 12, top = 54, bottom = 40, plotW = 300, plotH = 140;
-        int width = left + plotW + right;
-        int height = top + plotH + bottom;
-        long maxCount = 1;
-        for (int i = 0; i < n; i++) maxCount = Math.max(maxCount, counts[i]);
-        double logMax = Math.log10(maxCount + 1);
-        double bw = (double) plotW / n;
-
-        StringBuilder s = new StringBuilder();
-        String title = x.benchmark() + " " + x.variant() + (x.implementation() == null ? "" : " (" + x.implementation() + ")");
-        s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"histogram\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n",
-                width, height, width, height));
-        s.append("<title>").append(Markup.escape(title)).append("</title>\n");
-        s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"15\" font-size=\"13\" font-weight=\"bold\">%s</text>%n", Markup.escape(title)));
-        // two caption lines: one line of a million samples, a max in ms and the overflow did not fit the chart's width
-        List<String> stats = stats(x);
-        for (int i = 0; i < stats.size(); i++) {
-            s.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\" fill=\"#444\">%s</text>%n", 30 + 13 * i, Markup.escape(stats.get(i))));
-        }
-        for (int d = 0; d <= (int) Math.floor(logMax); d++) {
-            double y = top + plotH - plotH * Math.log10(Math.pow(10, d) + 1) / logMax;
-            s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>%n", left, y, left + plotW, y));
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%s</text>%n", left - 4, y + 4, tick(d)));
-        }
-        for (int i = 0; i < n; i++) {
-            if (counts[i] == 0) continue;
-            double bh = plotH * Math.log10(counts[i] + 1) / logMax;
-            boolean overflowBucket = i == counts.length - 1 && x.overflow() > 0;
-            long from = (long) i * x.bucketNs();
-            String tip = overflowBucket ? "≥ " + from + " ns: " + counts[i] : from + "-" + (from + x.bucketNs() - 1) + " ns: " + counts[i];
-            s.append(String.format(Locale.ROOT, "<rect class=\"bucket\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s</title></rect>%n",
-                    left + i * bw + 0.5, top + plotH - bh, Math.max(1, bw - 1), bh, overflowBucket ? "#c0392b" : "#4a78b5", Markup.escape(tip)));
-        }
-        int labelRow = 0;
-        for (double[] mark : new double[][] {{x.p50() == null ? -1 : x.p50(), 50}, {x.p99() == null ? -1 : x.p99(), 99}}) {
-            if (mark[0] < 0) continue;
-            double px = left + Math.min(plotW, mark[0] / x.bucketNs() * bw);
-            s.append(String.format(Locale.ROOT, "<line class=\"percentile\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e67e22\" stroke-dasharray=\"4 3\"/>%n", px, top, px, top + plotH));
-            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" fill=\"#e67e22\" font-size=\"10\">p%d</text>%n", px + 2, top + 10 + 11 * labelRow++, (int) mark[1]));
-        }
-        s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", left, top + plotH, left + plotW, top + plotH));
-        int step = Histogram.labelStep(n, bw, (long) n * x.bucketNs());
-        for (int i = 0; i <= n; i += step) {
-            double px = left + i * bw;
-            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%d</text>%n", px, top + plotH + 14, (long) i * x.bucketNs()));
-        }
-        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">ns (buckets of %d ns; count on a log scale%s)</text>%n",
-                left + plotW / 2, top + plotH + 32, x.bucketNs(), x.overflow() > 0 ? "; red: the rest" : ""));
-        s.append("</svg>");
-        return s.toString();
-    }
-
-    private static List<String> stats(Histogram x) {
-        List<String> first = new ArrayList<>();
-        first.add(String.format(Locale.ROOT, "%,d samples", x.total()));
-        if (x.p50() != null) first.add("p50 " + ResultsText.number(x.p50()) + " ns");
-        if (x.p99() != null) first.add("p99 " + ResultsText.number(x.p99()) + " ns");
-        List<String> second = new ArrayList<>();
-        if (x.max() != null) second.add("max " + ResultsText.number(x.max()) + " ns");
-        if (x.overflow() > 0) second.add(String.format(Locale.ROOT, "%,d beyond the last bucket", x.overflow()));
-        List<String> lines = new ArrayList<>();
-        lines.add(String.join(", ", first));
-        if (!second.isEmpty()) lines.add(String.join(", ", second));
-        return lines;
-    }
-
-    private static String tick(int decade) {
-        return switch (decade) {
-            case 0 -> "1";
-            case 1 -> "10";
-            case 2 -> "100";
-            case 3 -> "1k";
-            case 4 -> "10k";
-            case 5 -> "100k";
-            case 6 -> "1M";
-            default -> "1e" + decade;
-        };
+    /** The pictures of the views without a document (a file without the family's model), after its rows. */
+    private static void pictures(StringBuilder h, String family, List<FamilyViews.View> own) {
+        for (FamilyViews.View v : own) if (v.document() == null && !v.svgs().isEmpty()) DocHtml.render(h, new TextDoc(), family, v.svgs());
     }
 }

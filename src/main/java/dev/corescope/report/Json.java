@@ -360,13 +360,46 @@ public final class Json {
      * "not the shape this corescope reads".
      */
     public static String describeModelFailure(String part, RuntimeException e, JsonNode model) {
-        if (e.getCause() instanceof JsonMappingException m && model != null) {
-            String inner = wrongType(m, model);
-            return inner.startsWith("a field has the wrong type") ? part + ": " + inner : part + "." + inner;
+        if (model != null && !model.isObject()) return part + ": expected an object, found " + kind(model);
+        if (e.getCause() instanceof JsonMappingException m && model != null && !m.getPath().isEmpty()) {
+            return part + "." + wrongType(m, model);
         }
-        String why = e instanceof NullPointerException ? "a field it needs is missing or null"
-                : e.getMessage() == null ? "not understood" : e.getMessage().lines().findFirst().orElse("");
+        if (model != null && causedByNull(e)) {
+            String field = firstNullField(model, "");
+            return part + (field == null ? ": a field it needs is missing or null" : "." + field + ": null where a value is needed");
+        }
+        if (e.getCause() instanceof JsonMappingException) return part + ": not the shape this corescope reads";
+        String why = e instanceof NullPointerException || e.getMessage() == null ? "not understood" : e.getMessage().lines().findFirst().orElse("");
         return part + ": not the shape this corescope reads (" + why.replaceAll("`[\\w.$<>]+`", "a value") + ")";
+    }
+
+    /** True when a null value (a field missing or null in the file) is somewhere in {@code e}'s causes. */
+    private static boolean causedByNull(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof NullPointerException) return true;
+        }
+        return false;
+    }
+
+    /** The path ({@code cpus}, {@code pairs[0].java}) of the first null value in {@code node}; null when there is none. */
+    private static String firstNullField(JsonNode node, String at) {
+        if (node.isObject()) {
+            for (var it = node.properties().iterator(); it.hasNext(); ) {
+                var f = it.next();
+                String path = at.isEmpty() ? f.getKey() : at + "." + f.getKey();
+                if (f.getValue().isNull()) return path;
+                String inner = firstNullField(f.getValue(), path);
+                if (inner != null) return inner;
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                String path = at + "[" + i + "]";
+                if (node.get(i).isNull()) return path;
+                String inner = firstNullField(node.get(i), path);
+                if (inner != null) return inner;
+            }
+        }
+        return null;
     }
 
     private static String kind(Class<?> type) {

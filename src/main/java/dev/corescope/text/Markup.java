@@ -11,7 +11,12 @@ public final class Markup {
     private Markup() {
     }
 
-    /** {@code s} safe as element text or a quoted attribute value; {@code ""} for null. */
+    /**
+     * {@code s} safe as HTML/XML element text or a quoted attribute value.
+     *
+     * @param s the text, or null
+     * @return the escaped text; {@code ""} for null
+     */
     public static String escape(String s) {
         if (s == null) return "";
         StringBuilder b = null;

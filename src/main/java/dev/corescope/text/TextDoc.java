@@ -14,6 +14,10 @@ import java.util.List;
  */
 public final class TextDoc {
 
+    /** An empty document; add parts with the builder-style methods, which return it. Not thread-safe. */
+    public TextDoc() {
+    }
+
     /** One part of a document, in order ({@link #parts()}). */
     public sealed interface Part permits Heading, Paragraph, Table, Figure, Notes, Findings, Blank {
     }
@@ -21,16 +25,27 @@ public final class TextDoc {
     /**
      * A heading.
      *
+     * @param text  the heading's words (escaped when rendered)
      * @param level 1: the document's title; 2: a section; 3: a part of a section
      */
     public record Heading(String text, int level) implements Part {
     }
 
-    /** A paragraph; {@code indent} is a hint for text (the page ignores it). */
+    /**
+     * A paragraph; {@code indent} is a hint for text (the page ignores it).
+     *
+     * @param text   the words, wrapped at spaces
+     * @param indent what starts each of its text lines
+     */
     public record Paragraph(String text, String indent) implements Part {
     }
 
-    /** A table with typed columns and a row key ({@link TextTable#columns()}, {@link TextTable#rows()}). */
+    /**
+     * A table with typed columns and a row key ({@link TextTable#columns()}, {@link TextTable#rows()}).
+     *
+     * @param table  the table
+     * @param indent what starts each of its text lines
+     */
     public record Table(TextTable table, String indent) implements Part {
     }
 
@@ -45,8 +60,21 @@ public final class TextDoc {
     public record Figure(String id, String caption, String svg) implements Part {
     }
 
-    /** Notes as a list: each under a {@code -} mark in text, a list item in the page. */
+    /**
+     * Notes as a list: each under a {@code -} mark in text, a list item in the page.
+     *
+     * @param notes  the notes, in order
+     * @param mark   what precedes each in text, e.g. {@code "- "}
+     * @param indent what starts each text line
+     */
     public record Notes(List<String> notes, String mark, String indent) implements Part {
+        /**
+         * Notes; the list is copied.
+         *
+         * @param notes  the notes
+         * @param mark   the text mark
+         * @param indent the text indent
+         */
         public Notes {
             notes = List.copyOf(notes);
         }
@@ -56,8 +84,15 @@ public final class TextDoc {
      * Findings as a list: what the measurements say of a claim, in the report's words.
      *
      * @param findings each with its finding word ({@code report.Finding.words()}) and the claim it is of
+     * @param indent   what starts each text line
      */
     public record Findings(List<Finding> findings, String indent) implements Part {
+        /**
+         * Findings; the list is copied.
+         *
+         * @param findings the findings
+         * @param indent   the text indent
+         */
         public Findings {
             findings = List.copyOf(findings);
         }
@@ -79,97 +114,197 @@ public final class TextDoc {
 
     private final List<Part> parts = new ArrayList<>();
 
-    /** The parts in order, other documents {@linkplain #add added} in place. */
+    /**
+     * The parts in order, other documents {@linkplain #add added} in place.
+     *
+     * @return a copy
+     */
     public List<Part> parts() {
         return List.copyOf(parts);
     }
 
-    /** A section heading (level 2); it wraps like a paragraph when long. */
+    /**
+     * A section heading (level 2); it wraps like a paragraph when long.
+     *
+     * @param text the heading
+     * @return this document
+     */
     public TextDoc heading(String text) {
         return heading(2, text);
     }
 
-    /** The document's title (level 1; text prints it after {@code == }, as the composer separates families). */
+    /**
+     * The document's title (level 1; text prints it after {@code == }, as the composer separates families).
+     *
+     * @param text the title
+     * @return this document
+     */
     public TextDoc title(String text) {
         return heading(1, text);
     }
 
+    /**
+     * A heading of any level.
+     *
+     * @param level 1 title, 2 section, 3 part of a section
+     * @param text the heading
+     * @return this document
+     */
     public TextDoc heading(int level, String text) {
         parts.add(new Heading(text, level));
         return this;
     }
 
+    /**
+     * A paragraph, not indented.
+     *
+     * @param text the words
+     * @return this document
+     */
     public TextDoc paragraph(String text) {
         return paragraph("", text);
     }
 
-    /** A paragraph indented by {@code indent}, its later lines too. */
+    /**
+     * A paragraph indented by {@code indent}, its later lines too.
+     *
+     * @param indent what starts each line, e.g. two spaces
+     * @param text the words
+     * @return this document
+     */
     public TextDoc paragraph(String indent, String text) {
         parts.add(new Paragraph(text, indent));
         return this;
     }
 
+    /**
+     * A table indented by two spaces.
+     *
+     * @param table the table (kept, not copied)
+     * @return this document
+     */
     public TextDoc table(TextTable table) {
         return table("  ", table);
     }
 
+    /**
+     * A table.
+     *
+     * @param indent what starts each line
+     * @param table the table (kept, not copied)
+     * @return this document
+     */
     public TextDoc table(String indent, TextTable table) {
         parts.add(new Table(table, indent));
         return this;
     }
 
+    /**
+     * A figure (see {@link Figure}).
+     *
+     * @param id which picture
+     * @param caption what it shows
+     * @param svg the picture, or null
+     * @return this document
+     */
     public TextDoc figure(String id, String caption, String svg) {
         parts.add(new Figure(id, caption, svg));
         return this;
     }
 
-    /** Notes as a list, each under a {@code -} mark, wrapped with a hanging indent; none: nothing. */
+    /**
+     * Notes as a list, each under a {@code -} mark, wrapped with a hanging indent.
+     *
+     * @param notes the notes; an empty list adds nothing
+     * @return this document
+     */
     public TextDoc notes(List<String> notes) {
         return notes("  ", "- ", notes);
     }
 
+    /**
+     * Notes as a list with a mark and indent of the caller's.
+     *
+     * @param indent what starts each line
+     * @param mark what precedes each note
+     * @param notes the notes; an empty list adds nothing
+     * @return this document
+     */
     public TextDoc notes(String indent, String mark, List<String> notes) {
         if (!notes.isEmpty()) parts.add(new Notes(notes, mark, indent));
         return this;
     }
 
-    /** Findings as a list; none: nothing. */
+    /**
+     * Findings as a list.
+     *
+     * @param findings the findings; an empty list adds nothing
+     * @return this document
+     */
     public TextDoc findings(List<Finding> findings) {
         if (!findings.isEmpty()) parts.add(new Findings(findings, "  "));
         return this;
     }
 
-    /** An empty line. */
+    /**
+     * An empty line.
+     *
+     * @return this document
+     */
     public TextDoc blank() {
         parts.add(new Blank());
         return this;
     }
 
-    /** Another document's parts, in place. */
+    /**
+     * Another document's parts, in place.
+     *
+     * @param other the document whose parts are appended (it is not changed)
+     * @return this document
+     */
     public TextDoc add(TextDoc other) {
         parts.addAll(other.parts);
         return this;
     }
 
+    /**
+     * Whether the document has no part.
+     *
+     * @return true when nothing was added
+     */
     public boolean isEmpty() {
         return parts.isEmpty();
     }
 
-    /** Every note of the document, in order (the page lists them together). */
+    /**
+     * Every note of the document, in order (the page lists them together).
+     *
+     * @return a new list
+     */
     public List<String> allNotes() {
         List<String> out = new ArrayList<>();
         for (Part p : parts) if (p instanceof Notes n) out.addAll(n.notes());
         return out;
     }
 
-    /** Every table of the document, in order. */
+    /**
+     * Every table of the document, in order.
+     *
+     * @return a new list
+     */
     public List<TextTable> tables() {
         List<TextTable> out = new ArrayList<>();
         for (Part p : parts) if (p instanceof Table t) out.add(t.table());
         return out;
     }
 
-    /** The document with no line wider than {@code width} where its words and keys allow. */
+    /**
+     * The document as text with no line wider than {@code width} where its words and keys
+     * allow; strings are escaped for the terminal here.
+     *
+     * @param width the width in characters ({@link Width#of}); {@link Integer#MAX_VALUE} for no limit
+     * @return the text, each line ending in a newline
+     */
     public String render(int width) {
         StringBuilder sb = new StringBuilder();
         for (Part b : parts) {

@@ -19,7 +19,12 @@ import java.util.List;
 public final class TextTable {
 
     /** Left or right alignment. */
-    public enum Align { LEFT, RIGHT }
+    public enum Align {
+        /** Text: padded on the right. */
+        LEFT,
+        /** Numbers: padded on the left. */
+        RIGHT
+    }
 
     /**
      * One column.
@@ -32,41 +37,85 @@ public final class TextTable {
      */
     public record Column(String name, String unit, Align align, boolean key, int priority) {
 
+        /**
+         * A column; a null unit is none.
+         *
+         * @param name     what the column holds
+         * @param unit     the unit, or null/empty
+         * @param align    the alignment
+         * @param key      whether it is part of the row's key
+         * @param priority 0 always shown, higher left out first
+         */
         public Column {
             unit = unit == null ? "" : unit;
         }
 
-        /** A key column: names the row, shown on every line. */
+        /**
+         * A key column: names the row, shown on every line.
+         *
+         * @param name the header
+         * @return the column
+         */
         public static Column key(String name) {
             return new Column(name, "", Align.LEFT, true, 0);
         }
 
-        /** A left-aligned value column. */
+        /**
+         * A left-aligned value column.
+         *
+         * @param name the header
+         * @return the column
+         */
         public static Column text(String name) {
             return new Column(name, "", Align.LEFT, false, 0);
         }
 
-        /** A right-aligned value column. */
+        /**
+         * A right-aligned value column.
+         *
+         * @param name the header
+         * @return the column
+         */
         public static Column number(String name) {
             return new Column(name, "", Align.RIGHT, false, 0);
         }
 
-        /** A right-aligned value column of numbers in {@code unit}. */
+        /**
+         * A right-aligned value column of numbers in {@code unit}.
+         *
+         * @param name the header
+         * @param unit the unit, shown after the name in the header
+         * @return the column
+         */
         public static Column number(String name, String unit) {
             return new Column(name, unit, Align.RIGHT, false, 0);
         }
 
-        /** This column, left out first (highest number) when the table does not fit. */
+        /**
+         * This column, optional: left out first (highest number) when the table does not fit.
+         *
+         * @param priority 1 or more; 0 makes it always shown again
+         * @return a new column
+         */
         public Column optional(int priority) {
             return new Column(name, unit, align, key, priority);
         }
 
-        /** This column with its values in {@code unit}. */
+        /**
+         * This column with its values in {@code unit}.
+         *
+         * @param unit the unit
+         * @return a new column
+         */
         public Column unit(String unit) {
             return new Column(name, unit, align, key, priority);
         }
 
-        /** The header text: the name, then the unit. */
+        /**
+         * The header text: the name, then the unit.
+         *
+         * @return e.g. {@code java ns/op}
+         */
         public String header() {
             return unit.isEmpty() ? name : name + " " + unit;
         }
@@ -77,7 +126,12 @@ public final class TextTable {
     private final List<String[]> raw = new ArrayList<>();
     private String name = "";
 
-    /** What the table is, for the line that names the columns left out ({@code "cpumask: left out ..."}). */
+    /**
+     * Names the table, for the line that names the columns left out ({@code "cpumask: left out ..."}).
+     *
+     * @param name the name; null is none
+     * @return this table
+     */
     public TextTable named(String name) {
         this.name = name == null ? "" : name;
         return this;
@@ -86,6 +140,8 @@ public final class TextTable {
     /**
      * Untyped columns, as before: a name starting with {@code >} is right-aligned (the {@code >}
      * is not printed); the first column is the key.
+     *
+     * @param names the headers
      */
     public TextTable(String... names) {
         List<Column> cs = new ArrayList<>();
@@ -97,19 +153,40 @@ public final class TextTable {
         this.columns = List.copyOf(cs);
     }
 
+    /**
+     * Typed columns.
+     *
+     * @param columns the columns, in order (copied)
+     */
     public TextTable(List<Column> columns) {
         this.columns = List.copyOf(columns);
     }
 
+    /**
+     * Typed columns.
+     *
+     * @param columns the columns, in order
+     */
     public TextTable(Column... columns) {
         this(List.of(columns));
     }
 
+    /**
+     * The columns.
+     *
+     * @return an unmodifiable list, in order
+     */
     public List<Column> columns() {
         return columns;
     }
 
-    /** One row; {@code null} is an empty cell. */
+    /**
+     * Adds one row; each cell is its {@code String.valueOf}, {@code null} an empty cell.
+     *
+     * @param cells one per column
+     * @return this table
+     * @throws IllegalArgumentException when the count differs from the columns'
+     */
     public TextTable row(Object... cells) {
         if (cells.length != columns.size()) {
             throw new IllegalArgumentException("row has " + cells.length + " cells, table has " + columns.size() + " columns");
@@ -119,30 +196,60 @@ public final class TextTable {
         return this;
     }
 
-    /** The rows' cells as given (not escaped: the page escapes for HTML, text for the terminal). */
+    /**
+     * The rows' cells as given (not escaped: the page escapes for HTML, text for the terminal).
+     *
+     * @return a new list of unmodifiable rows
+     */
     public List<List<String>> rows() {
         return raw.stream().map(List::of).toList();
     }
 
-    /** The name given by {@link #named}, or empty. */
+    /**
+     * The table's name.
+     *
+     * @return the name given by {@link #named}, or empty
+     */
     public String name() {
         return name;
     }
 
+    /**
+     * Whether the table has no row.
+     *
+     * @return true before the first {@link #row}
+     */
     public boolean isEmpty() {
         return rows.isEmpty();
     }
 
+    /**
+     * The number of rows.
+     *
+     * @return 0 or more
+     */
     public int size() {
         return rows.size();
     }
 
-    /** The table at its natural width, each line prefixed with {@code indent} and ending in a newline. */
+    /**
+     * The table at its natural width.
+     *
+     * @param indent what starts each line
+     * @return the text, each line ending in a newline
+     */
     public String render(String indent) {
         return render(indent, Integer.MAX_VALUE);
     }
 
-    /** The table laid out so that no line is wider than {@code width} where the keys allow. */
+    /**
+     * The table laid out so that no line is wider than {@code width} where the keys allow (see
+     * the class comment).
+     *
+     * @param indent what starts each line
+     * @param width the width in characters, indent included
+     * @return the text, each line ending in a newline
+     */
     public String render(String indent, int width) {
         List<Integer> shown = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) shown.add(i);

@@ -12,7 +12,12 @@ public final class Width {
     private Width() {
     }
 
-    /** {@link #NONE} for {@code --wide}; else {@code COLUMNS} when it is a sane number; else {@link #DEFAULT}. */
+    /**
+     * The width to render at.
+     *
+     * @param wide whether the user asked for no limit ({@code --wide})
+     * @return {@link #NONE} for {@code --wide}; else {@code COLUMNS} when it is 40 to 1000; else {@link #DEFAULT}
+     */
     public static int of(boolean wide) {
         if (wide) return NONE;
         String columns = System.getenv("COLUMNS");

@@ -23,7 +23,11 @@ import java.util.OptionalInt;
 public record CoreKind(CpuMask cpus, OptionalInt capacity, Optional<String> hybridType,
                        OptionalInt maxFreqMHz, OptionalInt baseFreqMHz) {
 
-    /** {@code capacity 1024}, {@code core (P-core), max 5000 MHz}: what distinguishes this kind. */
+    /**
+     * What distinguishes this kind, for the text form.
+     *
+     * @return e.g. {@code capacity 1024} or {@code core (P-core), max 5000 MHz}
+     */
     public String describe() {
         StringBuilder sb = new StringBuilder();
         hybridType.ifPresent(t -> sb.append(t).append(t.equals("core") ? " (P-core)" : t.equals("atom") ? " (E-core)" : ""));

@@ -3,6 +3,7 @@ package dev.corescope.topology;
 /**
  * Where one CPU sits, from {@link Topology#where(int)} in O(1): -1 where the tree does not say.
  *
+ * @param cpu       the CPU asked about
  * @param packageId the kernel's {@code physical_package_id}
  * @param dieId     {@code die_id}, where the kernel numbers dies
  * @param clusterId {@code cluster_id}, where the kernel describes clusters

@@ -64,6 +64,8 @@ public final class HwlocXmlReader {
     /**
      * Reads {@code file}.
      *
+     * @param file an hwloc XML file (v1 or v2, as {@code lstopo --of xml} writes)
+     * @return the topology it describes ({@link Topology#allowed()} empty)
      * @throws IllegalArgumentException {@code FILE: why}, when the file cannot be read, is not
      *                                  well-formed XML, uses a DTD or entities, or is not hwloc's topology
      */
@@ -85,6 +87,9 @@ public final class HwlocXmlReader {
      * Reads hwloc XML held in a string (the topology a results file saved); {@code name} names
      * it in the reasons, with the protections of the class comment.
      *
+     * @param xml the document
+     * @param name what to call it in a reason, e.g. the results file's name
+     * @return the topology it describes
      * @throws IllegalArgumentException {@code NAME: why}, as {@link #read(Path)}
      */
     public static Topology read(String xml, String name) {

@@ -38,7 +38,13 @@ public final class HwlocXmlWriter {
         this.nbits = t.nbits();
     }
 
-    /** The whole document, starting with the XML declaration. */
+    /**
+     * The topology as hwloc's XML (v2 format, what {@code lstopo --of xml} writes), so hwloc
+     * tools can read a corescope capture: the whole document, starting with the XML declaration.
+     *
+     * @param t the topology
+     * @return the XML text
+     */
     public static String write(Topology t) {
         return new HwlocXmlWriter(t).document();
     }

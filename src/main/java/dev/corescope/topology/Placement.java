@@ -25,12 +25,20 @@ public enum Placement {
         this.words = words;
     }
 
-    /** {@code same L3}: for tables and labels. */
+    /**
+     * The placement in words, for tables and labels.
+     *
+     * @return e.g. {@code same L3}
+     */
     public String words() {
         return words;
     }
 
-    /** The pair kind of {@link Placements#NAMES} this placement counts as. */
+    /**
+     * The pair kind of {@link Placements#NAMES} this placement counts as.
+     *
+     * @return {@code smt}, {@code same-l3}, {@code cross-l3} or {@code cross-package}
+     */
     public String pairKind() {
         return switch (this) {
             case SAME_CORE -> "smt";

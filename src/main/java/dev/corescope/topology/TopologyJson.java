@@ -17,12 +17,23 @@ public final class TopologyJson {
     private TopologyJson() {
     }
 
-    /** The report as indented JSON, ending with a newline. */
+    /**
+     * The report as indented JSON (CONTRACT.md's topology form), ending with a newline. Needs
+     * no JSON library.
+     *
+     * @param t the topology
+     * @return the JSON text
+     */
     public static String render(Topology t) {
         return JsonText.write(toMap(t));
     }
 
-    /** The report as nested maps and lists, in field order. */
+    /**
+     * The report as nested maps and lists, in field order: what {@link #render} writes.
+     *
+     * @param t the topology
+     * @return a map of strings, numbers, booleans, lists and maps (insertion-ordered)
+     */
     public static Map<String, Object> toMap(Topology t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("source", t.source());

@@ -61,7 +61,12 @@ public final class TopologySvg {
         }
     }
 
-    /** The SVG document. */
+    /**
+     * The picture described in the class comment; text from the tree is escaped for XML.
+     *
+     * @param t the topology
+     * @return a standalone SVG document
+     */
     public static String render(Topology t) {
         DisplayTree tree = DisplayTree.of(t);
         Box machine = new Box(MACHINE_FILL, machineTitle(t));

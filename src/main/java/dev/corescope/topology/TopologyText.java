@@ -18,7 +18,13 @@ public final class TopologyText {
     private TopologyText() {
     }
 
-    /** The whole report, ending with the summary line and a newline. */
+    /**
+     * The whole report: the tree, the CPU sets, the summary line, ending with a newline.
+     * Text from the tree's files is escaped for a terminal.
+     *
+     * @param t the topology
+     * @return the report
+     */
     public static String render(Topology t) {
         StringBuilder sb = new StringBuilder();
         sb.append(machineLine(t)).append('\n');
@@ -88,7 +94,12 @@ public final class TopologyText {
         for (DisplayTree.Item c : item.children()) renderItem(sb, c, depth + 1);
     }
 
-    /** {@code 1 package, 2 cores, 2 PUs, 1 NUMA node; L1d 32K ×2, L1i 32K ×2, L2 1M ×2, L3 32M ×1}. */
+    /**
+     * The one-line summary, as {@link Topology#summaryLine()}.
+     *
+     * @param t the topology
+     * @return e.g. {@code 1 package, 2 cores, 2 PUs, 1 NUMA node; L1d 32K ×2, L1i 32K ×2, L2 1M ×2, L3 32M ×1}
+     */
     public static String summaryLine(Topology t) {
         Topology.Summary s = t.summary();
         List<String> parts = new ArrayList<>();

@@ -40,7 +40,9 @@ class SavedRunViewsTest {
 
         List<FamilyViews.View> views = Families.views().of(file);
         assertEquals(List.of(name), views.stream().map(FamilyViews.View::family).toList());
-        assertEquals(f.draws() ? 1 : 0, views.getFirst().svgs().size(), "a family that draws has its picture on the page");
+        assertEquals(f.pictures(file), views.getFirst().svgs(), "the page has the family's pictures");
+        assertEquals(f.draws(), f.picture(file).isPresent(), "a family that draws has its picture");
+        if (f.draws()) assertEquals(f.picture(file).orElseThrow(), views.getFirst().svgs().getFirst(), "its own picture first");
         String page = SavedRuns.page(name + "-quick.json", file);
         assertTrue(page.contains(onPage), "the text report is on the page");
 

@@ -99,7 +99,8 @@ class ReportBrowserTest {
         assertEquals(2, count(d, "<figure class=\"topology\""), "one topology picture per file");
         assertEquals(a.histograms().size() + b.histograms().size(), count(d, "<svg[^>]*class=\"histogram\""), "every histogram is drawn");
         assertTrue(count(d, "<rect class=\"bucket\"") > a.histograms().size(), "histograms have bars");
-        assertEquals(2, count(d, "<figure class=\"heatmap\"><svg"), "the c2c heatmap of each file");
+        assertEquals(2, count(d, "(?s)<section class=\"family\" id=\"file-[12]-c2c\">(?:(?!</section>).)*?<figure class=\"heatmap\"[^>]*>(?:<figcaption>[^<]*</figcaption>)?<svg"),
+                "the c2c heatmap of each file, in its family's section");
         assertEquals(a.layouts().size() + b.layouts().size(), count(d, "<figure class=\"layout\""), "every layout table");
         assertTrue(count(d, "<table class=\"results\"") >= 2);
 
@@ -292,7 +293,7 @@ class ReportBrowserTest {
         assertTrue(title.matches("links [0-9]+ broken 0 bad 0 "), title);
         assertTrue(Integer.parseInt(title.split(" ")[1]) >= 10, "the verdicts and the contents link: " + title);
 
-        // A file that holds the family's model carries its notes: in its document, after the verdict.
+        // A file that holds the family's model: its verdict, then its document (notes, tables, figures), then the saved rows folded.
         Path quick = dir.resolve("timerbase.html");
         CliRun.run("report", ReportCommandTest.fixture("timerbase-quick.json").toString(), "-o", quick.toString()).succeeded();
         String timerbase = Files.readString(quick);
@@ -301,8 +302,7 @@ class ReportBrowserTest {
                 const order = [...sec.children].map(e => e.tagName + '.' + e.className).join(' ');
                 document.title += ' notes ' + sec.querySelectorAll('ul.family-notes li').length + ' | ' + order;
                 """, "390,4000");
-        // the family's document (report.DocHtml) holds its notes, tables and figures, after the verdict
-        assertTrue(t.matches("links [0-9]+ broken 0 bad 0 +notes [1-9][0-9]* \\| H3\\. DIV\\.verdict-family [a-z-]+ DIV\\.doc .*"), t);
+        assertTrue(t.matches("links [0-9]+ broken 0 bad 0 +notes [1-9][0-9]* \\| H3\\. DIV\\.verdict-family [a-z-]+ DIV\\.doc DETAILS\\.rows.*"), t);
     }
 
     /**

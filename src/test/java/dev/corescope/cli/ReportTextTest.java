@@ -23,7 +23,8 @@ class ReportTextTest {
     @Test
     void familyLimitsTheTextToThatFamily() {
         CliRun r = CliRun.run("report", TOUR, "--format", "text", "--family", "timerbase").succeeded();
-        assertTrue(r.out().startsWith("== timerbase: "), r.out());
+        assertTrue(r.out().startsWith("Verdicts ") && r.out().contains("\n== timerbase: "), "its verdicts, then its text: " + r.out());
+        assertTrue(r.out().contains("  timerbase (") && !r.out().contains("  cpumask ("), "only its own verdicts: " + r.out());
         assertTrue(!r.out().contains("== cpumask"), r.out());
         assertTrue(r.out().contains("\nEnvironment\n"), "the machine is named under every figure: " + r.out());
     }
@@ -41,5 +42,37 @@ class ReportTextTest {
         CliRun.run("report", TOUR, "--format", "text", "--family", "nosuch").badInput("--family nosuch: not a family");
         CliRun.run("report", TOUR, "--format", "pdf").badInput("expected html or text but was 'pdf'");
         CliRun.run("report", TOUR).badInput("-o FILE.html is needed");
+    }
+
+    /**
+     * Files written before this round's documents (the round-three start's bench-all, the tour
+     * before the round-two models) render: every family they hold rows of has its section, laid
+     * out at the default width.
+     */
+    @Test
+    void filesFromBeforeTheDocumentsRenderEveryFamilyTheyHold() throws Exception {
+        for (String old : java.util.List.of("src/test/resources/results/before-round3/bench-all-quick.json", TOUR)) {
+            var file = dev.corescope.report.Json.readResults(Path.of(old));
+            CliRun r = CliRun.run("report", old, "--format", "text").succeeded();
+            for (var f : dev.corescope.bench.Families.all()) {
+                if (file.results().stream().anyMatch(x -> x.benchmark().equals(f.name()))) {
+                    assertTrue(r.out().contains("== " + (f.document(file).isPresent() ? "bench " + f.name() : f.name() + ": ")),
+                            old + ": no section for " + f.name() + "\n" + r.out());
+                }
+            }
+            assertTrue(r.out().lines().allMatch(l -> l.length() <= dev.corescope.text.Width.DEFAULT), old + ":\n" + r.out());
+        }
+    }
+
+    /** A file of another schema version is refused in one line naming that version, by text, page and compare alike. */
+    @Test
+    void aFileOfAnotherSchemaVersionIsRefusedInOneLineNamingIt(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path other = dir.resolve("future.json");
+        java.nio.file.Files.writeString(other, java.nio.file.Files.readString(Path.of(TOUR))
+                .replaceFirst("\"corescope-results/1\"", "\"corescope-results/2\""));
+        String named = "schema 'corescope-results/2', expected corescope-results/1";
+        CliRun.run("report", other.toString(), "--format", "text").badInput(named);
+        CliRun.run("report", other.toString(), "-o", dir.resolve("p.html").toString()).badInput(named);
+        CliRun.run("compare", TOUR, other.toString()).badInput(named);
     }
 }

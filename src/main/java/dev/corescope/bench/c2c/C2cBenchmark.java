@@ -75,6 +75,14 @@ public class C2cBenchmark {
     @Param({""})
     public String cpus;
 
+    /**
+     * The pair as the family chose it, ping's CPU then pong's ({@code 3/1}; a slash, since
+     * JMH's {@code -p} splits values at commas): the fork pins to exactly these and derives
+     * nothing. Empty: chosen here from {@code placement} and {@code cpus}.
+     */
+    @Param({""})
+    public String pinned;
+
     private Arena arena;
     private MemorySegment line;
     int pingCpu;
@@ -82,6 +90,14 @@ public class C2cBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
+        if (!pinned.isBlank()) {
+            int[] pair = pair(pinned);
+            pingCpu = pair[0];
+            pongCpu = pair[1];
+            arena = Arena.ofShared();
+            line = arena.allocate(PingPong.LINE_BLOCK, PingPong.LINE_BLOCK);
+            return;
+        }
         Topology topology = Topology.live();
         CpuMask usable = cpus.isBlank() ? topology.usable()
                 : CpuMask.parseList(cpus, topology.nbits()).and(topology.usable());
@@ -97,6 +113,26 @@ public class C2cBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() {
         arena.close();
+    }
+
+    /** The two CPUs of a {@code pinned} param, ping's first. */
+    static int[] pair(String list) {
+        String[] parts = list.split("/");
+        try {
+            if (parts.length == 2) {
+                int a = Integer.parseInt(parts[0].strip());
+                int b = Integer.parseInt(parts[1].strip());
+                if (a >= 0 && b >= 0 && a != b) return new int[]{a, b};
+            }
+        } catch (NumberFormatException e) {
+            // the message below
+        }
+        throw new IllegalArgumentException("pinned=" + list + ": not two different CPU numbers (ping's/pong's: 3/1)");
+    }
+
+    /** The {@code pinned} param for a pair: {@code from/to}. */
+    static String pinned(CpuPair p) {
+        return p.from() + "/" + p.to();
     }
 
     /** The ping thread, pinned to the placement's first CPU. */

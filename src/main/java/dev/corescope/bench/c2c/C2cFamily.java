@@ -217,8 +217,8 @@ public final class C2cFamily implements BenchFamily {
         Optional<CpuPair> pair = Placements.of(topology, usable).stream().findFirst();
         if (pair.isEmpty()) return Optional.empty();
         CpuPair p = pair.get();
-        var found = Jmh.run(C2cBenchmark.class, "pingpong", Map.of(
-                        "placement", new String[]{p.name()}, "cpus", new String[]{usable.toList()}),
+        // the pair travels as CPUs: the fork pins to them, it does not look the placement up again
+        var found = Jmh.run(C2cBenchmark.class, "pingpong", Map.of("pinned", new String[]{C2cBenchmark.pinned(p)}),
                 context.jmhSettings(), null);
         if (found.isEmpty()) return Optional.empty();
         RunResult r = found.iterator().next();

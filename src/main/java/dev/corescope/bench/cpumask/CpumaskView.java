@@ -33,7 +33,7 @@ final class CpumaskView {
         d.title("bench cpumask: seed 000, cpumask_any_but() as a for_each_cpu loop (" + CpumaskFamily.BASELINE
                 + ") vs cpumask_first_but() (" + CpumaskFamily.APPROACH + ")");
         d.paragraph("  ", "the seed: 100000 calls in a kernel module on a Ryzen 7 5700X3D: Total time: " + CpumaskFamily.SEED_BEFORE_NS
-                + " ns before, " + CpumaskFamily.SEED_AFTER_NS + " ns after (" + Num.signed(CpumaskReport.SEED_EFFECT_PCT)
+                + " ns before, " + CpumaskFamily.SEED_AFTER_NS + " ns after (" + Num.signed(CpumaskFamily.Measurement.SEED_EFFECT_PCT)
                 + "%), one run each");
         d.paragraph("  ", "here: allowed CPUs " + m.allowed() + ", nr_cpu_ids " + m.nrCpuIds() + "; " + m.pinning());
         if (m.load() != null) d.paragraph("  ", "at start: " + m.load());

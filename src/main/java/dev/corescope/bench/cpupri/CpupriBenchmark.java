@@ -101,6 +101,15 @@ public class CpupriBenchmark {
     public String cpus;
 
     /**
+     * The CPUs as the family chose them, in order: the reader's, then one per writer
+     * ({@code 5/1/2}; a slash, since JMH's {@code -p} splits values at commas); the fork pins
+     * to exactly these and derives nothing. Empty: chosen here from {@code placement} and
+     * {@code cpus} (a run of the benchmark by hand).
+     */
+    @Param({""})
+    public String pinned;
+
+    /**
      * {@code writers}: only the writers' CPUs run RT tasks, the reader's sits at CPUPRI_NORMAL as
      * an idle CPU does in the kernel, so a find stops at index 0; {@code all}: the reader's CPU
      * runs RT99 too, so while the writer is at RT99 a find reads all 99 counts (the full scan).
@@ -117,7 +126,7 @@ public class CpupriBenchmark {
     public void setUp(ThreadParams threads) {
         int writers = threads.getGroupThreadCount() - 1;
         Topology topology = Topology.live();
-        int[] chosen = choose(topology, placement, usable(topology, cpus), writers);
+        int[] chosen = pinned.isBlank() ? choose(topology, placement, usable(topology, cpus), writers) : pinned(pinned, writers);
         readerCpu = chosen[0];
         writerCpus = java.util.Arrays.copyOfRange(chosen, 1, chosen.length);
         model = create(variant, Affinity.nrCpuIds(), topology.cacheLineSize(), writerCpus, chosen, CpupriStruct.Rt.of(rt));
@@ -201,6 +210,23 @@ public class CpupriBenchmark {
     static CpupriStruct create(String variant, int nrCpuIds, int lineSize, int[] writers, int[] task, CpupriStruct.Rt rt) {
         if (variant.startsWith("heap_")) return HeapCpupri.create(variant, nrCpuIds, writers, task, rt);
         return new OffHeapCpupri(Kind.of(variant), lineSize, nrCpuIds, writers, task, rt);
+    }
+
+    /** The CPU numbers of a {@code pinned} param, in its order, one per thread of the group. */
+    static int[] pinned(String list, int writers) {
+        int[] cpus;
+        try {
+            cpus = java.util.Arrays.stream(list.split("/")).map(String::strip).mapToInt(Integer::parseInt).toArray();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("pinned=" + list + ": not CPU numbers separated by slashes (5/1/2)");
+        }
+        if (cpus.length != writers + 1) {
+            throw new IllegalArgumentException("pinned=" + list + ": " + cpus.length + " CPUs for " + (writers + 1) + " threads");
+        }
+        if (java.util.Arrays.stream(cpus).distinct().count() != cpus.length || java.util.Arrays.stream(cpus).anyMatch(c -> c < 0)) {
+            throw new IllegalArgumentException("pinned=" + list + ": each thread needs a CPU of its own");
+        }
+        return cpus;
     }
 
     /** The usable CPUs (online and allowed), limited to {@code cpus} when given. */

@@ -325,14 +325,21 @@ public final class CpupriFamily implements BenchFamily {
         return params;
     }
 
-    private static List<Result> measure(Run r, BenchContext context) throws RunnerException {
-        Jmh.Settings s = settings(context);
-        ChainedOptionsBuilder ob = Jmh.options(CpupriBenchmark.class, r.workload(), null, s, null)
+    /**
+     * The JMH options of one Java run: the fork gets the run's CPUs as data ({@code pinned}: the
+     * reader's, then the writers', in the plan's order), not a placement name to re-derive.
+     */
+    static ChainedOptionsBuilder options(Run r, Jmh.Settings s) {
+        return Jmh.options(CpupriBenchmark.class, r.workload(), null, s, null)
                 .param("variant", r.variant())
-                .param("placement", r.placement().name())
-                .param("cpus", CpuMask.of(Arrays.stream(r.cpus()).max().orElse(0) + 1, r.cpus()).toList())
+                .param("pinned", Arrays.stream(r.cpus()).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining("/")))
                 .param("rt", r.rt() == null ? CpupriStruct.Rt.WRITERS.param : r.rt())
                 .threadGroups(1, r.writers());
+    }
+
+    private static List<Result> measure(Run r, BenchContext context) throws RunnerException {
+        Jmh.Settings s = settings(context);
+        ChainedOptionsBuilder ob = options(r, s);
         Collection<RunResult> found = new Runner(ob.build()).run();
         if (found.isEmpty()) throw new IllegalStateException("JMH ran nothing for cpupri " + r.workload() + " " + r.variant());
         RunResult run = found.iterator().next();

@@ -56,7 +56,7 @@ final class LocksView {
             if (j.isEmpty() && n.isEmpty()) continue;
             Variant v = line.variant();
             String seed = line.showsSeed() && v.seedNs() != null
-                    ? (v.seedFigureIsDerived() ? "~" : "") + Num.of(v.seedNs()) : "";
+                    ? (v.seedFigureIsDerived() ? "~" : "") + published(v.seedNs()) : "";
             list.row(id(line), j.map(LocksView::ns).orElse("-"), j.map(m -> num(m.cycles())).orElse(""),
                     n.map(LocksView::ns).orElse("-"), n.map(m -> num(m.cycles())).orElse(""), seed);
             String prefix = v.contractName() + ": ";
@@ -228,6 +228,11 @@ final class LocksView {
     /** The line's name in the list: the contract's variant, or the line's own name where two lines share a variant. */
     private static String id(Line line) {
         return line.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The seed's figure as its mail printed it ({@code 12.775}), not rounded to our significant figures. */
+    private static String published(double ns) {
+        return java.math.BigDecimal.valueOf(ns).stripTrailingZeros().toPlainString();
     }
 
     /** {@code 12.8 [12.5, 13.1]}, or {@code ?} when not measured. */

@@ -5,7 +5,6 @@ import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeUnavailableException;
 import dev.corescope.sys.ffi.LibC;
 
-import java.io.ByteArrayOutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
@@ -42,7 +41,8 @@ import java.util.Optional;
  * <p>The directory's descriptor ({@code O_PATH}) is held from {@link #open(Path)} until
  * {@link #close()}, or until the object is unreachable (a {@link Cleaner} closes it).
  *
- * <p><b>Note:</b> thread-safe; each call uses its own confined arena and its thread's call state.
+ * <p><b>Note:</b> thread-safe; calls on one directory take its lock (they share its native
+ * scratch segments) and use their thread's call state.
  */
 public final class BeneathDirectory implements AutoCloseable {
 
@@ -80,6 +80,13 @@ public final class BeneathDirectory implements AutoCloseable {
     private static final long D_NAME = 19;
 
     private static final int READ_CHUNK = 64 << 10;
+    /** PATH_MAX: a longer path is copied to an arena of its own (the kernel refuses it anyway). */
+    private static final int PATH_BYTES = 4096;
+    private static final int STATX_SIZE_FLAG = 0x200;
+    /** {@code stx_size} (u64) is at offset 40 on every architecture. */
+    private static final long STX_SIZE = 40;
+    private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    private static final int AT_NO_AUTOMOUNT = 0x800;
 
     private static final class Openat2 {
         /** {@code long syscall(long nr, ...)}: nr, dirfd, path, how, size. */
@@ -128,10 +135,28 @@ public final class BeneathDirectory implements AutoCloseable {
     private final String name;
     private final Cleaner.Cleanable closer;
 
+    /**
+     * Native scratch of this directory's calls, allocated once (a file read costs no arena, no
+     * malloc and no zeroing of a buffer): the path, {@code open_how}, {@code struct statx}, the
+     * read buffer and an empty string. Calls are {@code synchronized} on the directory.
+     */
+    private final MemorySegment path;
+    private final MemorySegment how;
+    private final MemorySegment stx;
+    private final MemorySegment buf;
+    private final MemorySegment empty;
+
     private BeneathDirectory(int fd, String name) {
         this.fd = fd;
         this.name = name;
         this.closer = CLEANER.register(this, () -> Flock.close(fd));
+        // automatic arena by design: the scratch lives as long as the directory object
+        Arena scratch = Arena.ofAuto();
+        this.path = scratch.allocate(PATH_BYTES);
+        this.how = scratch.allocate(OPEN_HOW_SIZE, 8);
+        this.stx = scratch.allocate(STATX_SIZE, 8);
+        this.buf = scratch.allocate(READ_CHUNK, 8);
+        this.empty = scratch.allocate(1);
     }
 
     /**
@@ -179,10 +204,10 @@ public final class BeneathDirectory implements AutoCloseable {
     }
 
     /** What {@code rel} names, resolved beneath this directory (links followed inside it). */
-    public Kind kind(String rel) {
-        int f = openat2(fd, rel, O_PATH | O_CLOEXEC, rel);
+    public synchronized Kind kind(String rel) {
+        int f = openat2Here(rel, O_PATH | O_CLOEXEC);
         try {
-            return kindOf(f, rel);
+            return kindOf(statxOf(f, rel));
         } finally {
             Flock.close(f);
         }
@@ -194,19 +219,42 @@ public final class BeneathDirectory implements AutoCloseable {
      * {@code O_NONBLOCK | O_NOCTTY}, and checked to be a regular file after the open, so a FIFO
      * or device swapped in cannot stall or feed the reader.
      */
-    public Optional<byte[]> read(String rel, int limit) {
-        int f = openat2(fd, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, rel);
+    public synchronized Optional<byte[]> read(String rel, int limit) {
+        int f = openat2Here(rel, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         try {
-            if (kindOf(f, rel) != Kind.REGULAR) return Optional.empty();
-            return Optional.of(readAll(f, rel, limit + 1L));
+            int mask = statxOf(f, rel);
+            if (kindOf(mask) != Kind.REGULAR) return Optional.empty();
+            long size = (mask & STATX_SIZE_FLAG) != 0 ? stx.get(ValueLayout.JAVA_LONG, STX_SIZE) : -1;
+            return Optional.of(readAll(f, rel, limit + 1L, size));
         } finally {
             Flock.close(f);
         }
     }
 
+    /**
+     * {@link #read} when {@code rel} names a regular file, else what it names, with one open
+     * for an ordinary file instead of two ({@link #kind} then {@link #read}): a {@code statx} of
+     * the path (no open, the last component's link not followed, no automount) says whether it
+     * is a plain regular file; only then is it opened beneath the directory, and checked again
+     * after the open as {@link #read} does. Anything else (a link, a directory, a device, a path
+     * that does not resolve) goes through {@link #kind}, whose open beneath the directory says
+     * exactly what it is, or refuses it.
+     *
+     * @return the bytes, or empty with {@code kind[0]} set to what {@code rel} names instead
+     */
+    public synchronized Optional<byte[]> readIfRegular(String rel, int limit, Kind[] kind) {
+        if (plainRegular(rel)) {
+            Optional<byte[]> b = read(rel, limit);
+            kind[0] = b.isPresent() ? Kind.REGULAR : kind(rel);
+            return b;
+        }
+        kind[0] = kind(rel);
+        return kind[0] == Kind.REGULAR ? read(rel, limit) : Optional.empty();
+    }
+
     /** The names in directory {@code rel} ({@code .} and {@code ..} left out), in the order the kernel lists them. */
-    public List<String> list(String rel) {
-        int f = openat2(fd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC, rel);
+    public synchronized List<String> list(String rel) {
+        int f = openat2Here(rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         MemorySegment state = CALL_STATE.get();
         MemorySegment dir;
         try {
@@ -270,18 +318,59 @@ public final class BeneathDirectory implements AutoCloseable {
         return (int) rc;
     }
 
-    private static Kind kindOf(int f, String rel) {
+    /** {@code rel} as a NUL-terminated string in the scratch path buffer (a longer one in {@code arena}). */
+    private MemorySegment pathOf(String rel, Arena arena) {
+        byte[] b = rel.getBytes(StandardCharsets.UTF_8);
+        if (b.length >= PATH_BYTES) return arena.allocateFrom(rel);
+        MemorySegment.copy(b, 0, path, ValueLayout.JAVA_BYTE, 0, b.length);
+        path.set(ValueLayout.JAVA_BYTE, b.length, (byte) 0);
+        return path;
+    }
+
+    /** {@code openat2(fd, rel, {flags, 0, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS})} with the scratch segments. */
+    private int openat2Here(String rel, int flags) {
+        MemorySegment state = CALL_STATE.get();
+        long rc;
+        try (Arena arena = rel.length() * 3 >= PATH_BYTES ? Arena.ofConfined() : null) {
+            how.set(ValueLayout.JAVA_LONG, 0, flags & 0xffffffffL);
+            how.set(ValueLayout.JAVA_LONG, 8, 0L);
+            how.set(ValueLayout.JAVA_LONG, 16, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+            rc = (long) Openat2.HANDLE.invokeExact(state, SYS_OPENAT2, (long) fd, pathOf(rel, arena), how, OPEN_HOW_SIZE);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+        if (rc == -1) throw new NativeException("openat2", rel + ", RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS", Libc.errno(state));
+        return (int) rc;
+    }
+
+    /** {@code statx(f, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE)} into {@link #stx}; the mask of what it filled. */
+    private int statxOf(int f, String rel) {
         MemorySegment state = CALL_STATE.get();
         int rc;
-        int mode;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment buf = arena.allocate(STATX_SIZE, 8);
-            rc = (int) Statx.HANDLE.invokeExact(state, f, arena.allocateFrom(""), AT_EMPTY_PATH, STATX_TYPE, buf);
-            mode = Short.toUnsignedInt(buf.get(ValueLayout.JAVA_SHORT, STX_MODE));
+        try {
+            rc = (int) Statx.HANDLE.invokeExact(state, f, empty, AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE_FLAG, stx);
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
         if (rc == -1) throw new NativeException("statx", rel, Libc.errno(state));
+        return stx.get(ValueLayout.JAVA_INT, 0);
+    }
+
+    /** Whether {@code rel} is, by a {@code statx} of its path (no open), a regular file that is not a link. */
+    private boolean plainRegular(String rel) {
+        MemorySegment state = CALL_STATE.get();
+        int rc;
+        try (Arena arena = rel.length() * 3 >= PATH_BYTES ? Arena.ofConfined() : null) {
+            rc = (int) Statx.HANDLE.invokeExact(state, fd, pathOf(rel, arena), AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, STATX_TYPE, stx);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+        return rc == 0 && kindOf(STATX_TYPE) == Kind.REGULAR;
+    }
+
+    /** The kind {@link #stx} holds (its type was asked for). */
+    private Kind kindOf(int mask) {
+        int mode = Short.toUnsignedInt(stx.get(ValueLayout.JAVA_SHORT, STX_MODE));
         return switch (mode & S_IFMT) {
             case S_IFREG -> Kind.REGULAR;
             case S_IFDIR -> Kind.DIRECTORY;
@@ -289,28 +378,39 @@ public final class BeneathDirectory implements AutoCloseable {
         };
     }
 
-    private static byte[] readAll(int f, String rel, long max) {
+    /**
+     * Up to {@code max} bytes of {@code f}, through the one scratch buffer, copied out once.
+     * A regular file of a known {@code size} read whole is not read again for its end: a
+     * saved tree's files are ordinary files of the sizes {@code statx} says (sysfs's own report
+     * 4096 and procfs's 0, so those are read to their end as before).
+     */
+    private byte[] readAll(int f, String rel, long max, long size) {
         MemorySegment state = CALL_STATE.get();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment buf = arena.allocate(READ_CHUNK);
-            while (out.size() < max) {
-                long want = Math.min(READ_CHUNK, max - out.size());
-                long n;
-                try {
-                    n = (long) Read.HANDLE.invokeExact(state, f, buf, want);
-                } catch (Throwable t) {
-                    throw NativeCalls.rethrow(t);
-                }
-                if (n == -1) {
-                    int errno = Libc.errno(state);
-                    if (errno == Errno.EINTR.number()) continue;
-                    throw new NativeException("read", rel, errno);
-                }
-                if (n == 0) break;
-                out.write(buf.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), 0, (int) n);
+        byte[] out = null;
+        int total = 0;
+        while (total < max) {
+            long want = Math.min(READ_CHUNK, max - total);
+            long n;
+            try {
+                n = (long) Read.HANDLE.invokeExact(state, f, buf, want);
+            } catch (Throwable t) {
+                throw NativeCalls.rethrow(t);
             }
+            if (n == -1) {
+                int errno = Libc.errno(state);
+                if (errno == Errno.EINTR.number()) continue;
+                throw new NativeException("read", rel, errno);
+            }
+            if (n == 0) break;
+            if (out == null) {
+                out = new byte[(int) n];
+            } else {
+                out = java.util.Arrays.copyOf(out, total + (int) n);
+            }
+            MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, total, (int) n);
+            total += (int) n;
+            if (size > 0 && total == size) break;
         }
-        return out.toByteArray();
+        return out == null ? new byte[0] : out;
     }
 }

@@ -21,11 +21,24 @@ public record CgroupCpuset(CpuMask cpus, String cgroup) {
     /** The process's cgroups: {@code 0::/path} (v2), {@code N:controllers:/path} (v1). */
     public static final String FILE = "proc/self/cgroup";
 
-    /** Under {@code root}, as a mask of {@code nbits}. */
+    /**
+     * This process's effective cpuset under {@code root}.
+     *
+     * @param root the root ({@code /} for this machine)
+     * @param nbits the mask's bit count
+     * @return the cpuset, or empty when the process is in no cgroup with a cpuset (or the files are missing)
+     */
     public static Optional<CgroupCpuset> read(Path root, int nbits) {
         return read(new SysfsReader(root), nbits);
     }
 
+    /**
+     * This process's effective cpuset, read through {@code r}.
+     *
+     * @param r the reader
+     * @param nbits the mask's bit count
+     * @return the cpuset, or empty as {@link #read(Path, int)}
+     */
     public static Optional<CgroupCpuset> read(SysfsReader r, int nbits) {
         Optional<List<String>> cgroups = r.readLines(FILE);
         if (cgroups.isEmpty()) return Optional.empty();

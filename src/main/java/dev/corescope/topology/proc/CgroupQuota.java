@@ -24,17 +24,31 @@ public record CgroupQuota(double cpus, String source, String cgroup) {
         return new CgroupQuota(cpus, source, c);
     }
 
-    /** Whether a limit applies (not {@code max}). */
+    /**
+     * Whether a limit applies.
+     *
+     * @return false for {@code max} (no limit)
+     */
     public boolean limited() {
         return !Double.isInfinite(cpus);
     }
 
-    /** {@code 1.50 CPUs (cgroup v2 cpu.max 150000 100000)}, or {@code none} without a limit. */
+    /**
+     * The quota for a person.
+     *
+     * @return e.g. {@code 1.50 CPUs (cgroup v2 cpu.max 150000 100000)}, or {@code none} without a limit
+     */
     public String describe() {
         return limited() ? String.format(Locale.ROOT, "%.2f CPUs (%s)", cpus, source) : "none";
     }
 
-    /** Under the reader's root; empty when no cgroup or no quota file is found. */
+    /**
+     * The CPU quota of this process's cgroup, under the reader's root (v2 {@code cpu.max}, else
+     * v1 {@code cpu.cfs_quota_us}/{@code cpu.cfs_period_us}).
+     *
+     * @param r the reader
+     * @return the quota, or empty when no cgroup or no quota file is found
+     */
     public static Optional<CgroupQuota> read(SysfsReader r) {
         Optional<List<String>> self = r.readLines(CgroupCpuset.FILE);
         if (self.isEmpty()) return Optional.empty();

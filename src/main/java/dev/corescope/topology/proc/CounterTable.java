@@ -25,10 +25,15 @@ import java.util.Optional;
  * actions' names), architecture rows ({@code LOC: ... Local timer interrupts},
  * {@code IPI0: ... Rescheduling interrupts} on Arm), and rows with a single total and no
  * per-CPU columns ({@code ERR: 0}, {@code MIS: 0}), which are kept without per-CPU counts.
+ *
+ * @param cpus the CPU number of each column, in header order
+ * @param rows the rows by key, in file order
  */
 public record CounterTable(int[] cpus, Map<String, Row> rows) {
 
+    /** The interrupt counters, relative to a root: for {@link #read}. */
     public static final String INTERRUPTS = "proc/interrupts";
+    /** The softirq counters, relative to a root: for {@link #read}. */
     public static final String SOFTIRQS = "proc/softirqs";
 
     /**
@@ -41,12 +46,21 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
      */
     public record Row(String key, long[] counts, String description) {
 
-        /** The count on {@code column}, 0 when the row has no per-CPU counts. */
+        /**
+         * The count on one column.
+         *
+         * @param column an index into {@link CounterTable#cpus()}
+         * @return the count, 0 when the row has no per-CPU counts
+         */
         public long count(int column) {
             return column < counts.length ? counts[column] : 0;
         }
 
-        /** True for a numbered device interrupt ({@code 36:}), which has an {@code smp_affinity_list}. */
+        /**
+         * Whether this is a numbered device interrupt ({@code 36:}), which has an {@code smp_affinity_list}.
+         *
+         * @return true when the key is a number
+         */
         public boolean isDeviceIrq() {
             return !key.isEmpty() && key.chars().allMatch(c -> c >= '0' && c <= '9');
         }
@@ -55,6 +69,8 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
          * What a person calls it: the action names of a device IRQ ({@code virtio1-req.0},
          * {@code eth0-TxRx-3}), the long name of an architecture row in lower case
          * ({@code local timer}), or the softirq's name.
+         *
+         * @return the name, shortened to fit a table column
          */
         public String displayName() {
             if (isDeviceIrq()) {
@@ -75,17 +91,34 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
         }
     }
 
+    /**
+     * A table; {@code cpus} and {@code rows} are copied.
+     *
+     * @param cpus the CPU number of each column
+     * @param rows the rows by key
+     */
     public CounterTable {
         cpus = cpus.clone();
         rows = Collections.unmodifiableMap(new LinkedHashMap<>(rows));
     }
 
-    /** The column of {@code cpu}, or -1 when the table has no column for it (offline when read). */
+    /**
+     * The column of a CPU.
+     *
+     * @param cpu a CPU number
+     * @return its column, or -1 when the table has no column for it (offline when read)
+     */
     public int column(int cpu) {
         for (int i = 0; i < cpus.length; i++) if (cpus[i] == cpu) return i;
         return -1;
     }
 
+    /**
+     * One row.
+     *
+     * @param key the text before the colon, e.g. {@code LOC} or {@code 36}
+     * @return the row, or empty when the table has none of that key
+     */
     public Optional<Row> row(String key) {
         return Optional.ofNullable(rows.get(key));
     }
@@ -93,6 +126,9 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     /**
      * {@code this - before} per row and CPU: rows or CPUs missing from either side are left
      * out, and a counter that went backwards (wrapped, or a different boot) counts as 0.
+     *
+     * @param before an earlier read of the same file
+     * @return the counts in between
      */
     public CounterTable minus(CounterTable before) {
         Map<String, Row> out = new LinkedHashMap<>();
@@ -114,12 +150,22 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
      * {@code rel} ({@link #INTERRUPTS} or {@link #SOFTIRQS}) through the reader; empty when
      * absent or unreadable.
      *
+     * @param r the reader (its root: live or a saved tree)
+     * @param rel {@link #INTERRUPTS} or {@link #SOFTIRQS}
+     * @return the table, or empty
      * @throws IllegalArgumentException as {@link #parse(Reader)} when the file is malformed
      */
     public static Optional<CounterTable> read(SysfsReader r, String rel) {
         return r.readLines(rel).map(CounterTable::parse);
     }
 
+    /**
+     * Parses the file's lines.
+     *
+     * @param lines the lines, header first
+     * @return the table
+     * @throws IllegalArgumentException as {@link #parse(Reader)}
+     */
     public static CounterTable parse(List<String> lines) {
         try {
             return parse(new StringReader(String.join("\n", lines)));
@@ -128,7 +174,11 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
         }
     }
 
-    /** Per CPU, the sum of its counts over every row. */
+    /**
+     * Per CPU, the sum of its counts over every row.
+     *
+     * @return CPU number to total, in column order
+     */
     public Map<Integer, Long> sumsPerCpu() {
         Map<Integer, Long> sums = new HashMap<>();
         for (int col = 0; col < cpus.length; col++) {
@@ -142,6 +192,9 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     /**
      * Parses the file.
      *
+     * @param in the file's text, read to the end (not closed)
+     * @return the table
+     * @throws IOException when {@code in} fails
      * @throws IllegalArgumentException with the line number when the header has no {@code CPUn}
      *                                  columns or a row's counts are not numbers
      */
@@ -200,6 +253,12 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
         return new CounterTable(cpus, rows);
     }
 
+    /**
+     * A name shortened for a table column, its start kept (43 characters at most).
+     *
+     * @param s the name
+     * @return it, or its start cut as {@code text.Shorten.end} cuts
+     */
     public static String clip(String s) {
         return dev.corescope.text.Shorten.end(s, 43);
     }

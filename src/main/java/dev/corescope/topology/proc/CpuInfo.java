@@ -22,6 +22,7 @@ import java.util.Set;
  */
 public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String vendor, String family) {
 
+    /** The file, relative to a root. */
     public static final String FILE = "proc/cpuinfo";
 
     /**
@@ -31,22 +32,49 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String 
      */
     private static final List<String> MODEL_KEYS = List.of("model name", "Processor", "cpu model", "cpu", "uarch", "Model", "Hardware");
 
+    /** What a tree without {@code /proc/cpuinfo} says: nothing. */
     public static final CpuInfo NONE = new CpuInfo(null, Set.of(), List.of(), null, null);
 
+    /**
+     * The parsed file; the collections are copied.
+     *
+     * @param model the CPU's name, or null
+     * @param flags the first CPU's flags
+     * @param mhz every {@code cpu MHz} line
+     * @param vendor x86's vendor, or null
+     * @param family x86's family, or null
+     */
     public CpuInfo {
         flags = Set.copyOf(flags);
         mhz = List.copyOf(mhz);
     }
 
-    /** {@code proc/cpuinfo} under {@code root}; {@link #NONE} when it is absent. */
+    /**
+     * {@code proc/cpuinfo} under {@code root}.
+     *
+     * @param root the root
+     * @return what it says, or {@link #NONE} when it is absent or unreadable
+     */
     public static CpuInfo read(Path root) {
         return read(new SysfsReader(root));
     }
 
+    /**
+     * {@code proc/cpuinfo} through {@code r}.
+     *
+     * @param r the reader
+     * @return what it says, or {@link #NONE} when it is absent or unreadable
+     */
     public static CpuInfo read(SysfsReader r) {
         return r.readLines(FILE).map(CpuInfo::parse).orElse(NONE);
     }
 
+    /**
+     * Parses the file's lines: the first value of each key counts (the first CPU's).
+     *
+     * @param lines the lines of {@code /proc/cpuinfo}
+     * @return what it says
+     */
     public static CpuInfo parse(List<String> lines) {
         Map<String, String> first = new LinkedHashMap<>();
         List<Double> mhz = new ArrayList<>();
@@ -69,7 +97,12 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String 
                 first.get("vendor_id"), first.get("cpu family"));
     }
 
-    /** AMD's Bulldozer families (0x15, 0x16), whose compute units the kernel lists as SMT siblings with their own core_id. */
+    /**
+     * Whether this is one of AMD's Bulldozer families (0x15, 0x16), whose compute units the
+     * kernel lists as SMT siblings with their own core_id.
+     *
+     * @return true for vendor {@code AuthenticAMD} and family 21 or 22
+     */
     public boolean amdWithComputeUnits() {
         return "AuthenticAMD".equals(vendor) && ("21".equals(family) || "22".equals(family));
     }

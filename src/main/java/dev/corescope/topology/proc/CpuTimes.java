@@ -28,6 +28,7 @@ import java.util.OptionalDouble;
  */
 public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
 
+    /** The file, relative to a root. */
     public static final String FILE = "proc/stat";
 
     private static final int FIELDS = 10;
@@ -35,16 +36,32 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
     private static final int IOWAIT = 4;
     private static final int STEAL = 7;
 
+    /**
+     * A snapshot; the map and arrays are copied.
+     *
+     * @param ticks per CPU, the ten fields in ticks
+     * @param total the {@code cpu} line's ten fields
+     */
     public CpuTimes {
         ticks = Collections.unmodifiableMap(new LinkedHashMap<>(ticks));
         total = total.clone();
     }
 
+    /**
+     * A snapshot without the machine's total (all 0).
+     *
+     * @param ticks per CPU, the ten fields in ticks
+     */
     public CpuTimes(Map<Integer, long[]> ticks) {
         this(ticks, new long[FIELDS]);
     }
 
-    /** {@code proc/stat} under {@code root}; empty when absent, unreadable or malformed (recorded). */
+    /**
+     * {@code proc/stat} under the reader's root.
+     *
+     * @param r the reader
+     * @return the snapshot, or empty when absent, unreadable or malformed (recorded on {@code r})
+     */
     public static Optional<CpuTimes> read(SysfsReader r) {
         Optional<List<String>> lines = r.readLines(FILE);
         if (lines.isEmpty()) return Optional.empty();
@@ -56,6 +73,13 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         }
     }
 
+    /**
+     * Parses the file's lines, as {@link #parse(Reader)}.
+     *
+     * @param lines the lines of {@code /proc/stat}
+     * @return the snapshot
+     * @throws IllegalArgumentException when a {@code cpuN} field is not a number
+     */
     public static CpuTimes parse(List<String> lines) {
         try {
             return parse(new StringReader(String.join("\n", lines)));
@@ -67,6 +91,8 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
     /**
      * Busy ticks of each CPU: every field up to steal but idle and iowait (guest time is inside
      * user time already).
+     *
+     * @return CPU number to ticks since boot
      */
     public Map<Integer, Long> busyTicks() {
         Map<Integer, Long> out = new HashMap<>();
@@ -78,7 +104,12 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         return out;
     }
 
-    /** The machine's steal between {@code before} and this snapshot, in percent rounded to 0.01; empty when no tick passed. */
+    /**
+     * The machine's steal between {@code before} and this snapshot.
+     *
+     * @param before an earlier snapshot
+     * @return percent of all CPU time, rounded to 0.01; empty when no tick passed
+     */
     public OptionalDouble totalStealPercentSince(CpuTimes before) {
         long sum = 0;
         for (int i = 0; i <= STEAL; i++) sum += total[i] - before.total[i];
@@ -86,7 +117,13 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         return OptionalDouble.of(Math.round(10_000.0 * (total[STEAL] - before.total[STEAL]) / sum) / 100.0);
     }
 
-    /** The busy share of {@code cpu} between {@code before} and this snapshot, in percent; empty when unknown. */
+    /**
+     * The busy share of {@code cpu} between {@code before} and this snapshot.
+     *
+     * @param before an earlier snapshot
+     * @param cpu a CPU number
+     * @return percent, or empty when the CPU is missing from either or no tick passed
+     */
     public OptionalDouble busyPercentSince(CpuTimes before, int cpu) {
         long[] a = before.ticks.get(cpu);
         long[] b = ticks.get(cpu);
@@ -98,7 +135,15 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         return OptionalDouble.of(100.0 * (sum - idle) / sum);
     }
 
-    /** Parses {@code /proc/stat}; lines other than {@code cpuN} are skipped, short lines padded with 0. */
+    /**
+     * Parses {@code /proc/stat}; lines other than {@code cpu} and {@code cpuN} are skipped,
+     * short lines padded with 0.
+     *
+     * @param in the file's text, read to the end (not closed)
+     * @return the snapshot
+     * @throws IOException when {@code in} fails
+     * @throws IllegalArgumentException when a field is not a number
+     */
     public static CpuTimes parse(Reader in) throws IOException {
         Map<Integer, long[]> out = new LinkedHashMap<>();
         long[] total = new long[FIELDS];
@@ -131,6 +176,10 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
      * Steal as a percentage of the CPU's time between {@code before} and this snapshot
      * (guest time is already inside user time and is not counted twice); empty when the CPU
      * is missing from either or no tick passed.
+     *
+     * @param before an earlier snapshot
+     * @param cpu a CPU number
+     * @return percent, or empty as above
      */
     public OptionalDouble stealPercentSince(CpuTimes before, int cpu) {
         long[] a = before.ticks.get(cpu);

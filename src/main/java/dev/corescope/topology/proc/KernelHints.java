@@ -27,12 +27,28 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
 
     private static final String[] OPTIONS = {"isolcpus", "nohz_full", "rcu_nocbs", "irqaffinity", "nohz"};
 
+    /**
+     * Hints; the maps are copied.
+     *
+     * @param cmdline the options of interest from {@code /proc/cmdline}
+     * @param isolated the isolated CPUs
+     * @param nohzFull the tickless CPUs
+     * @param rcuNocbs the CPUs whose RCU callbacks run elsewhere
+     * @param irqAffinity IRQ number to the CPUs it may be delivered to
+     */
     public KernelHints {
         cmdline = Collections.unmodifiableMap(new LinkedHashMap<>(cmdline));
         irqAffinity = Collections.unmodifiableMap(new LinkedHashMap<>(irqAffinity));
     }
 
-    /** The options of interest from a kernel command line, last one winning as the kernel reads them. */
+    /**
+     * The options of interest ({@code isolcpus}, {@code nohz_full}, {@code rcu_nocbs},
+     * {@code irqaffinity}, {@code nohz}) from a kernel command line, last one winning as the
+     * kernel reads them; what follows {@code --} is init's and is ignored.
+     *
+     * @param line the command line
+     * @return option name to value, in first-seen order
+     */
     public static Map<String, String> parseCmdline(String line) {
         Map<String, String> out = new LinkedHashMap<>();
         for (String word : line.trim().split("\\s+")) {
@@ -47,7 +63,11 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
 
     /**
      * The CPUs of an {@code isolcpus=}, {@code nohz_full=} or {@code rcu_nocbs=} value: a
-     * cpulist after any flags ({@code isolcpus=managed_irq,domain,2-7}); empty when it has none.
+     * cpulist after any flags ({@code isolcpus=managed_irq,domain,2-7}).
+     *
+     * @param value the option's value, or null
+     * @param nbits the mask's bit count
+     * @return the CPUs; empty when it names none or is not a cpulist
      */
     public static CpuMask cpusOf(String value, int nbits) {
         if (value == null) return CpuMask.empty(nbits);
@@ -61,13 +81,28 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
         }
     }
 
+    /** The kernel command line, relative to a root. */
     public static final String CMDLINE = "proc/cmdline";
 
-    /** Reads under {@code root} ({@code /} for this machine); what is missing or unreadable stays empty. */
+    /**
+     * Reads under {@code root} ({@code /} for this machine); what is missing or unreadable stays empty.
+     *
+     * @param root the root
+     * @param nbits the masks' bit count
+     * @return the hints, never null
+     */
     public static KernelHints read(Path root, int nbits) {
         return read(new SysfsReader(root), nbits);
     }
 
+    /**
+     * Reads through {@code r}: {@code /proc/cmdline}, {@code cpu/isolated}, {@code cpu/nohz_full}
+     * and every {@code /proc/irq/N/smp_affinity_list}; what is missing stays empty.
+     *
+     * @param r the reader
+     * @param nbits the masks' bit count
+     * @return the hints, never null
+     */
     public static KernelHints read(SysfsReader r, int nbits) {
         Map<String, String> cmd = parseCmdline(r.read(CMDLINE).orElse(""));
         CpuMask isolated = list(r, "sys/devices/system/cpu/isolated", nbits);
@@ -89,12 +124,22 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
         return new KernelHints(cmd, isolated, nohz, rcu, irqs);
     }
 
-    /** Where IRQ {@code irq} may be delivered, if known. */
+    /**
+     * Where an IRQ may be delivered.
+     *
+     * @param irq the IRQ number
+     * @return its {@code smp_affinity_list}, or empty when unknown
+     */
     public Optional<CpuMask> affinityOf(int irq) {
         return Optional.ofNullable(irqAffinity.get(irq));
     }
 
-    /** {@code isolated, nohz_full, rcu_nocbs} as they apply to {@code cpu}; empty when none does. */
+    /**
+     * The kernel's special treatment of one CPU, for tables.
+     *
+     * @param cpu a CPU number
+     * @return {@code isolated, nohz_full, rcu_nocbs} as they apply; empty when none does
+     */
     public String flagsOf(int cpu) {
         StringBuilder sb = new StringBuilder();
         if (isolated.nbits() > cpu && isolated.test(cpu)) sb.append("isolated");

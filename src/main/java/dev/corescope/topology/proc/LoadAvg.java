@@ -12,21 +12,45 @@ import java.util.Optional;
  */
 public record LoadAvg(double oneMinute, String[] text) {
 
+    /** The file, relative to a root. */
     public static final String FILE = "proc/loadavg";
 
+    /**
+     * A reading; {@code text} is copied.
+     *
+     * @param oneMinute the 1-minute load average
+     * @param text the three averages as written
+     */
     public LoadAvg {
         text = text.clone();
     }
 
-    /** Under {@code root}; empty when absent, unreadable or not three numbers first. */
+    /**
+     * Under {@code root}.
+     *
+     * @param root the root ({@code /} for this machine)
+     * @return the reading, or empty when absent, unreadable or not three numbers first
+     */
     public static Optional<LoadAvg> read(Path root) {
         return read(new SysfsReader(root));
     }
 
+    /**
+     * Through {@code r}.
+     *
+     * @param r the reader
+     * @return the reading, or empty when absent, unreadable or not three numbers first
+     */
     public static Optional<LoadAvg> read(SysfsReader r) {
         return r.read(FILE).flatMap(LoadAvg::parse);
     }
 
+    /**
+     * Parses the file's line.
+     *
+     * @param line e.g. {@code 5.38 5.49 3.52 2/617 12345}
+     * @return the reading, or empty when it does not start with three numbers
+     */
     public static Optional<LoadAvg> parse(String line) {
         String[] f = line.strip().split("\\s+");
         if (f.length < 3) return Optional.empty();

@@ -13,6 +13,7 @@ import java.util.Optional;
  */
 public final class Mountinfo {
 
+    /** The file, relative to a root. */
     public static final String FILE = "proc/self/mountinfo";
 
     /**
@@ -24,11 +25,25 @@ public final class Mountinfo {
      * @param superOptions the options after the source, split at commas ({@code rw,cpu,cpuacct} for a v1 cgroup)
      */
     public record Mount(String root, String point, String fsType, List<String> superOptions) {
+        /**
+         * A mount; the options are copied.
+         *
+         * @param root         the directory of the filesystem that is mounted
+         * @param point        where it is mounted
+         * @param fsType       the filesystem type
+         * @param superOptions the super options
+         */
         public Mount {
             superOptions = List.copyOf(superOptions);
         }
 
-        /** A cgroup v2 mount, or a v1 mount with {@code controller} among its options. */
+        /**
+         * Whether this is the cgroup mount a controller's files are under.
+         *
+         * @param v2 true for the unified (v2) hierarchy, false for a v1 one
+         * @param controller for v1, the controller, e.g. {@code cpuset}
+         * @return true for a {@code cgroup2} mount (v2), or a {@code cgroup} mount with the controller among its options (v1)
+         */
         public boolean isCgroup(boolean v2, String controller) {
             return v2 ? fsType.equals("cgroup2") : fsType.equals("cgroup") && superOptions.contains(controller);
         }
@@ -37,12 +52,22 @@ public final class Mountinfo {
     private Mountinfo() {
     }
 
-    /** The mounts under the reader's root; empty when the file is absent or unreadable. */
+    /**
+     * The mounts under the reader's root.
+     *
+     * @param r the reader
+     * @return the mounts in file order, or empty when the file is absent or unreadable
+     */
     public static Optional<List<Mount>> read(SysfsReader r) {
         return r.readLines(FILE).map(Mountinfo::parse);
     }
 
-    /** Lines without the {@code -} separator or with too few fields are skipped. */
+    /**
+     * Parses the file's lines; lines without the {@code -} separator or with too few fields are skipped.
+     *
+     * @param lines the lines of a mountinfo file
+     * @return the mounts in file order, octal escapes undone
+     */
     public static List<Mount> parse(List<String> lines) {
         List<Mount> out = new ArrayList<>();
         for (String line : lines) {

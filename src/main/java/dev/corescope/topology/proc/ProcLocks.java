@@ -21,21 +21,39 @@ import java.util.Optional;
  */
 public final class ProcLocks {
 
+    /** The file, relative to a root. */
     public static final String FILE = "proc/locks";
 
     private ProcLocks() {
     }
 
-    /** The holders under {@code root} ({@code /} for this machine); empty when the file cannot be read. */
+    /**
+     * The holders under {@code root} ({@code /} for this machine).
+     *
+     * @param root the root
+     * @return {@code major:minor:inode} to holder pid, or empty when the file cannot be read
+     */
     public static Optional<Map<String, Long>> read(Path root) {
         return read(new SysfsReader(root));
     }
 
+    /**
+     * The holders, read through {@code r}.
+     *
+     * @param r the reader
+     * @return {@code major:minor:inode} to holder pid, or empty when the file cannot be read
+     */
     public static Optional<Map<String, Long>> read(SysfsReader r) {
         return r.readLines(FILE).map(ProcLocks::parse);
     }
 
-    /** {@code major:minor:inode} to the pid holding a lock on it; lines that are not lock lines are skipped. */
+    /**
+     * {@code major:minor:inode} to the pid holding a lock on it; waiters and lines that are not
+     * lock lines are skipped.
+     *
+     * @param lines the lines of {@code /proc/locks}
+     * @return a new map
+     */
     public static Map<String, Long> parse(List<String> lines) {
         Map<String, Long> out = new HashMap<>();
         for (String line : lines) {
@@ -51,7 +69,13 @@ public final class ProcLocks {
         return out;
     }
 
-    /** {@code /proc/locks}' device and inode form for {@code file}: {@code fe:00:2154301}; empty when it cannot be read. */
+    /**
+     * {@code /proc/locks}' device and inode form for a file.
+     *
+     * @param file the file
+     * @param options {@code NOFOLLOW_LINKS} to key a link itself
+     * @return e.g. {@code fe:00:2154301}; empty when its attributes cannot be read
+     */
     public static String key(Path file, LinkOption... options) {
         try {
             Map<String, Object> a = Files.readAttributes(file, "unix:dev,ino", options);
@@ -61,7 +85,13 @@ public final class ProcLocks {
         }
     }
 
-    /** {@code /proc/locks}' form of a device number and inode ({@code stat}'s {@code st_dev}, {@code st_ino}). */
+    /**
+     * {@code /proc/locks}' form of a device number and inode.
+     *
+     * @param dev {@code stat}'s {@code st_dev}
+     * @param ino {@code stat}'s {@code st_ino}
+     * @return e.g. {@code fe:00:2154301}
+     */
     public static String key(long dev, long ino) {
         long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & 0xfffff000L);
         long minor = (dev & 0xff) | ((dev >>> 12) & 0xffffff00L);

@@ -15,7 +15,13 @@ import java.util.Optional;
  */
 public record ProcPid(long pid, Optional<String> uid, Optional<String> command) {
 
-    /** Under {@code root} ({@code /} for this machine). */
+    /**
+     * Another process, under {@code root} ({@code /} for this machine).
+     *
+     * @param root the root
+     * @param pid the process id
+     * @return what could be read; uid and command empty for a process that is gone
+     */
     public static ProcPid read(Path root, long pid) {
         SysfsReader r = new SysfsReader(root);
         String dir = "proc/" + pid + "/";
@@ -24,7 +30,11 @@ public record ProcPid(long pid, Optional<String> uid, Optional<String> command) 
         return new ProcPid(pid, uid, cmd);
     }
 
-    /** {@code /proc/self/status} of this process (its umask, its uids), through the capped reader; empty when unreadable. */
+    /**
+     * {@code /proc/self/status} of this process (its umask, its uids), through the capped reader.
+     *
+     * @return the lines, or empty when unreadable
+     */
     public static Optional<List<String>> selfStatus() {
         return new SysfsReader(Path.of("/")).readLines("proc/self/status");
     }

@@ -155,6 +155,8 @@ public final class SysfsReader {
      * How paths are kept inside the root: {@code "root"} for {@code /} (nothing leads out of
      * it), {@code "openat2 beneath the tree"}, or {@code "real-path check (...)"} with the
      * reason {@code openat2} is not used.
+     *
+     * @return one of those, for {@code topology}'s notes and the tests
      */
     public String containment() {
         realRoot();
@@ -240,8 +242,9 @@ public final class SysfsReader {
     /** {@link #bytes(String)} for a saved tree, every open beneath it. */
     private Optional<byte[]> treeBytes(String rel) {
         try {
-            BeneathDirectory.Kind kind = tree.kind(rel);
-            Optional<byte[]> read = kind == BeneathDirectory.Kind.REGULAR ? tree.read(rel, (int) MAX_FILE_BYTES) : Optional.empty();
+            BeneathDirectory.Kind[] kinds = new BeneathDirectory.Kind[1];
+            Optional<byte[]> read = tree.readIfRegular(rel, (int) MAX_FILE_BYTES, kinds);
+            BeneathDirectory.Kind kind = kinds[0];
             if (read.isEmpty()) {
                 unreadable.add(rel);
                 problem(rel, kind == BeneathDirectory.Kind.DIRECTORY ? "is a directory" : "not a regular file");

@@ -92,4 +92,15 @@ class C2cFamilyTest {
         assertTrue(run.notes().getFirst().contains("needs 2 CPUs"), run.notes().toString());
         assertTrue(run.text().contains("needs 2 CPUs"));
     }
+
+    @Test
+    void theJmhCrossCheckPinsThePairAsCpus() {
+        var pair = new dev.corescope.topology.CpuPair("cross-l3", 3, 1, "CPU 3 and CPU 1");
+        assertEquals("3/1", C2cBenchmark.pinned(pair));
+        assertEquals(List.of(3, 1), java.util.Arrays.stream(C2cBenchmark.pair("3/1")).boxed().toList(), "ping's CPU first");
+        for (String bad : List.of("3", "3/3", "3/x", "1/2/3", "-1/2", "3,1")) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> C2cBenchmark.pair(bad));
+            assertTrue(e.getMessage().startsWith("pinned=" + bad + ":"), e.getMessage());
+        }
+    }
 }

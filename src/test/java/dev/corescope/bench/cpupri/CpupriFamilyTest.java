@@ -150,4 +150,20 @@ class CpupriFamilyTest {
             }
         }
     }
+
+    @Test
+    void theForkGetsTheRunsCpusInOrderNotAPlacementNameToRederive() {
+        var pair = new dev.corescope.topology.CpuPair("same-l3", 5, 1, "CPU 5 and CPU 1");
+        var run = new CpupriFamily.Run("cpupri", "packed", "java", pair, 2, new int[]{5, 1, 2}, "writers");
+        var options = CpupriFamily.options(run, dev.corescope.bench.Jmh.Settings.SMOKE).build();
+        assertEquals(List.of("5/1/2"), List.copyOf(options.getParameter("pinned").get()));
+        assertTrue(!options.getParameter("placement").hasValue(), "no placement name for the fork to look up again");
+        assertTrue(!options.getParameter("cpus").hasValue());
+
+        assertArrayEquals(new int[]{5, 1, 2}, CpupriBenchmark.pinned("5/1/2", 2), "the fork pins in the plan's order");
+        var wrongCount = assertThrows(IllegalArgumentException.class, () -> CpupriBenchmark.pinned("5/1", 2));
+        assertTrue(wrongCount.getMessage().contains("2 CPUs for 3 threads"), wrongCount.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> CpupriBenchmark.pinned("5/5/1", 2));
+        assertThrows(IllegalArgumentException.class, () -> CpupriBenchmark.pinned("5/x/1", 2));
+    }
 }

@@ -91,7 +91,8 @@ class LocksFamilyTest {
     void theTextListsTheSeedsFiguresBesideOurs() {
         String text = run.text();
         for (String seed : List.of("12.775", "21.099", "22.808", "14.618", "13.256")) assertTrue(text.contains(seed), seed);
-        assertTrue(text.contains("- \"clean\" spin_lock_unlock"), text);
+        assertTrue(text.contains("- spin_lock_unlock: \"clean\" spin_lock_unlock"), "each line's name is explained under the list: " + text);
+        assertTrue(text.matches("(?s).*\n  spin_lock_unlock +.* 12\\.775\n.*"), "the seed's figure as published, on its line: " + text);
         assertTrue(text.contains("Loop overhead"), text);
         assertTrue(text.contains("Where it breaks"), text);
     }

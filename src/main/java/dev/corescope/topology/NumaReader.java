@@ -1,0 +1,92 @@
+package dev.corescope.topology;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.topology.proc.SysfsReader;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * NUMA nodes from {@code sys/devices/system/node/nodeN} ({@code cpulist} or {@code cpumap},
+ * {@code meminfo}, {@code distance}); without {@code node/} (a kernel without NUMA) one node
+ * holding every online CPU and {@code /proc/meminfo}'s memory, as hwloc does, with a warning.
+ */
+final class NumaReader {
+
+    private static final String NODE = TopologyReader.NODE;
+
+    private final SysfsReader r;
+    private final int nbits;
+    private final CpuMask online;
+    private final List<String> warnings;
+
+    NumaReader(Reading x) {
+        this.r = x.r;
+        this.nbits = x.nbits;
+        this.online = x.online;
+        this.warnings = x.warnings;
+    }
+
+    /** The nodes of {@code node/nodeN}, or one node with every online CPU where the kernel has no NUMA. */
+    List<NumaNode> read() {
+        List<NumaNode> nodes = new ArrayList<>();
+        List<Integer> ids = new ArrayList<>();
+        for (String name : r.list(NODE)) {
+            if (name.length() > 4 && name.startsWith("node") && Reading.isDigits(name, 4)) ids.add(Integer.parseInt(name.substring(4)));
+        }
+        ids.sort(null);
+        if (ids.isEmpty()) {
+            long mem = memTotal("proc/meminfo", "MemTotal:");
+            warnings.add("no " + NODE + "/nodeN (a kernel without NUMA): one NUMA node with all CPUs assumed");
+            nodes.add(new NumaNode(0, online, mem, List.of()));
+            return nodes;
+        }
+        for (int id : ids) {
+            String p = NODE + "/node" + id;
+            CpuMask cpus = r.readList(p + "/cpulist", nbits)
+                    .or(() -> r.readMap(p + "/cpumap", nbits))
+                    .orElseGet(() -> {
+                        r.problem(p + "/cpulist", "missing; node taken as without CPUs");
+                        return CpuMask.empty(nbits);
+                    }).and(online);
+            long mem = memTotal(p + "/meminfo", "MemTotal:");
+            List<Integer> dist = new ArrayList<>();
+            Optional<String> d = r.read(p + "/distance");
+            if (d.isPresent()) {
+                for (String tok : Sizes.words(d.get())) {
+                    try {
+                        dist.add(Integer.parseInt(tok));
+                    } catch (NumberFormatException e) {
+                        r.problem(p + "/distance", "not a list of numbers");
+                        dist.clear();
+                        break;
+                    }
+                }
+            }
+            nodes.add(new NumaNode(id, cpus, mem, dist));
+        }
+        return nodes;
+    }
+
+    /** {@code MemTotal: N kB} in /proc/meminfo, or {@code Node 0 MemTotal: N kB} in a node's meminfo; -1 when absent. */
+    private long memTotal(String rel, String key) {
+        Optional<List<String>> lines = r.readLines(rel);
+        if (lines.isEmpty()) return -1;
+        for (String line : lines.get()) {
+            int i = line.indexOf(key);
+            if (i < 0) continue;
+            String rest = line.substring(i + key.length()).strip();
+            String[] parts = Sizes.words(rest).toArray(new String[0]);
+            if (parts.length == 0) continue;
+            try {
+                long v = Long.parseLong(parts[0]);
+                return parts.length > 1 && parts[1].equalsIgnoreCase("kB") ? v * 1024 : v;
+            } catch (NumberFormatException e) {
+                r.problem(rel, "MemTotal is not a number");
+                return -1;
+            }
+        }
+        return -1;
+    }
+}
