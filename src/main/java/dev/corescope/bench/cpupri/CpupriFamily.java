@@ -12,7 +12,6 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
@@ -288,7 +287,7 @@ public final class CpupriFamily implements BenchFamily {
         }
         Jmh.Settings js = settings(context);
         CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus(),
-                counts, masks, layout.byteSize(), line, Affinity.nrCpuIds(), js.warmupIterations(), js.warmupMillis(),
+                counts, masks, layout.byteSize(), line, context.os().nrCpuIds(), js.warmupIterations(), js.warmupMillis(),
                 nativeSamples(js), js.measurementMillis());
         Map<String, Object> params = params(r, "median");
         if (r.rt() != null) {

@@ -2,7 +2,7 @@ package dev.corescope.bench.timerbase;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.sys.internal.Threads;
 
 import java.lang.foreign.Arena;
@@ -129,10 +129,15 @@ public final class TimerBases implements AutoCloseable {
      * @param ntimers a power of two, so the loops can wrap with a mask
      */
     public static TimerBases create(CpuMask cpus, int ntimers, long seed) {
+        return create(Os.live(), cpus, ntimers, seed);
+    }
+
+    /** As {@link #create(CpuMask, int, long)}, pinning and asking the CPU count through {@code os} (a family's {@code ctx.os()}). */
+    public static TimerBases create(Os os, CpuMask cpus, int ntimers, long seed) {
         if (cpus.isEmpty()) throw new IllegalArgumentException("no CPUs to give timer bases");
         if (ntimers < 4 || Integer.bitCount(ntimers) != 1) throw new IllegalArgumentException("ntimers " + ntimers + ": a power of two >= 4");
         int[] cpuList = cpus.stream().limit(MAX_CPUS).toArray();
-        int nrCpuIds = Math.max(Affinity.nrCpuIds(), cpuList[cpuList.length - 1] + 1);
+        int nrCpuIds = Math.max(os.nrCpuIds(), cpuList[cpuList.length - 1] + 1);
         // Shared by design: each CPU's area is allocated by a thread pinned to that CPU (allocateOn),
         // and the measuring threads read them all; close() frees it.
         Arena arena = Arena.ofShared();
@@ -140,7 +145,7 @@ public final class TimerBases implements AutoCloseable {
             MemorySegment offsets = arena.allocate(ValueLayout.JAVA_LONG, nrCpuIds);
             Map<Integer, Integer> firstTouchedOn = new LinkedHashMap<>();
             for (int cpu : cpuList) {
-                MemorySegment unit = allocateOn(arena, cpu, firstTouchedOn);
+                MemorySegment unit = allocateOn(os, arena, cpu, firstTouchedOn);
                 offsets.setAtIndex(ValueLayout.JAVA_LONG, cpu, unit.address());
             }
             MemorySegment timers = arena.allocate(TIMER_LIST, ntimers);
@@ -175,15 +180,15 @@ public final class TimerBases implements AutoCloseable {
     }
 
     /** One CPU's area, allocated (zeroed: the first touch) and initialised by a thread pinned to {@code cpu}. */
-    private static MemorySegment allocateOn(Arena arena, int cpu, Map<Integer, Integer> firstTouchedOn) {
+    private static MemorySegment allocateOn(Os os, Arena arena, int cpu, Map<Integer, Integer> firstTouchedOn) {
         AtomicReference<MemorySegment> unit = new AtomicReference<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicReference<Integer> ranOn = new AtomicReference<>();
         Thread t = Thread.ofPlatform().name("corescope-timer_bases-" + cpu).start(() -> {
-            try (Pinning p = Affinity.pin(cpu)) {
+            try (Pinning p = os.pin(cpu)) {
                 MemorySegment u = arena.allocate(UNIT_SIZE, 4096);
                 for (int i = 0; i < NR_BASES; i++) initTimerBase(u.asSlice(PCPU_TIMER_BASES + i * TIMER_BASE_SIZE, TIMER_BASE_SIZE), cpu);
-                ranOn.set(Affinity.currentCpu());
+                ranOn.set(os.currentCpu());
                 unit.set(u);
             } catch (Throwable e) {
                 failure.set(e);

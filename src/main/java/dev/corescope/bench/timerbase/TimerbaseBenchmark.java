@@ -3,7 +3,7 @@ package dev.corescope.bench.timerbase;
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.ThreadCpuTime;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -91,7 +91,7 @@ public class TimerbaseBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        bases = TimerBases.create(Affinity.processAllowed(), TIMERS, SEED);
+        bases = TimerBases.create(Os.live(), Os.live().processAllowed(), TIMERS, SEED);
         perCpuOffset = bases.perCpuOffsetAddress();
         timers = bases.timerAddress(0);
         pinning = ForkPinning.pinFromProperty();

@@ -16,7 +16,6 @@ import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;
@@ -117,8 +116,8 @@ public final class TimerbaseFamily implements BenchFamily {
         List<Measurement.CodeSize> sizes = new ArrayList<>();
         Map<Integer, Integer> firstTouchedOn;
         String cpusWithBases;
-        try (TimerBases tb = TimerBases.create(ctx.os().processAllowed(), TimerbaseBenchmark.TIMERS, TimerbaseBenchmark.SEED);
-             Pinning p = ctx.cpus().map(Affinity::pin).orElse(null)) {
+        try (TimerBases tb = TimerBases.create(ctx.os(), ctx.os().processAllowed(), TimerbaseBenchmark.TIMERS, TimerbaseBenchmark.SEED);
+             Pinning p = ctx.cpus().map(c -> ctx.os().pin(c)).orElse(null)) {
             firstTouchedOn = tb.firstTouchedOn();
             cpusWithBases = tb.cpus().toList();
             histograms.put("java", TimerbaseSampler.java(tb, samples));

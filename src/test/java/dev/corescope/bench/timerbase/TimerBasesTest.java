@@ -163,4 +163,14 @@ class TimerBasesTest {
             }
         }
     }
+
+    @Test
+    void theFamilysBasesArePlacedThroughItsOsSeam() {
+        // CPUs 40 and 50 of a 64-CPU machine that is not this one: only the seam can pin there
+        CpuMask far = CpuMask.of(64, 40, 50);
+        try (TimerBases own = TimerBases.create(new dev.corescope.bench.FakeOs(far), far, 16, 3)) {
+            assertEquals("40,50", own.cpus().toList());
+            assertEquals(java.util.Map.of(40, 40, 50, 50), own.firstTouchedOn(), "each area first touched on its own CPU, as the OS said");
+        }
+    }
 }
