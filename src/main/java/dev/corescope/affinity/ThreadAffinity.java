@@ -100,12 +100,21 @@ public final class ThreadAffinity {
      * @since 0.2.0
      */
     public static CpuMask pinnable() {
-        Topology t = Topology.live();
-        CpuMask m = Affinity.pinnable();
-        CpuMask isolated = m.andNot(Affinity.processAllowed().resize(m.nbits()));
-        isolated = isolated.and(t.online().resize(m.nbits()));
-        if (t.cgroupCpus().isPresent()) isolated = isolated.and(t.cgroupCpus().get().resize(m.nbits()));
-        return Affinity.processAllowed().resize(m.nbits()).or(isolated);
+        return pinnable(Topology.live(), Affinity.processAllowed());
+    }
+
+    /**
+     * {@link #pinnable()} of a machine described by {@code t} for a process started on
+     * {@code start}: {@code start}, plus {@code t}'s isolated CPUs that are online and in its
+     * cgroup's cpuset (all of them when it has none). The live machine's, or a saved tree's
+     * (an {@code isolcpus} host's, in the tests).
+     */
+    static CpuMask pinnable(Topology t, CpuMask start) {
+        int nbits = Math.max(start.nbits(), t.nbits());
+        CpuMask mine = start.resize(nbits);
+        CpuMask isolated = t.isolated().resize(nbits).andNot(mine).and(t.online().resize(nbits));
+        if (t.cgroupCpus().isPresent()) isolated = isolated.and(t.cgroupCpus().get().resize(nbits));
+        return mine.or(isolated);
     }
 
     /**

@@ -554,7 +554,7 @@ class ReservationsTest {
         ReservationException late = assertThrows(ReservationException.class, () -> r.reserveCpu(6, java.time.Duration.ofMillis(30)));
         assertTrue(late.getMessage().contains("CPU 6 is held by this process") && late.getMessage().contains("after waiting 30 ms"), late.getMessage());
         java.util.concurrent.CompletableFuture<Reservation> waiting = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> r.reserveCpu(6, java.time.Duration.ofMinutes(5)));
+                () -> r.reserveCpu(6, java.time.Duration.ofMinutes(5)), dev.corescope.testing.OwnThread.EACH);
         held.close();
         try (Reservation got = waiting.get(5, TimeUnit.MINUTES)) {
             assertEquals(6, got.cpu());
@@ -562,7 +562,7 @@ class ReservationsTest {
         Reservations one = Reservations.of(tmp.resolve("locks"), r.topology(), CpuMask.of(16, 9));
         Reservation nine = one.reserveAny();
         java.util.concurrent.CompletableFuture<Reservation> any = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> one.reserveAny(java.time.Duration.ofMinutes(5)));
+                () -> one.reserveAny(java.time.Duration.ofMinutes(5)), dev.corescope.testing.OwnThread.EACH);
         nine.close();
         try (Reservation got = any.get(5, TimeUnit.MINUTES)) {
             assertEquals(9, got.cpu());

@@ -95,7 +95,7 @@ class OutputFileTest {
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
-        });
+        }, dev.corescope.testing.OwnThread.EACH);
         CliRun r = CliRun.run("topology", "--root", tree().toString(), "--format", "json", "-o", fifo.toString());
         assertEquals(0, r.exitCode(), r.err());
         String json = new String(reader.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8);

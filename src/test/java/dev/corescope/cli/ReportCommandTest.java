@@ -74,4 +74,29 @@ class ReportCommandTest {
         Path html = dir.resolve("no/such/r.html");
         CliRun.run("report", fixture("tour-before.json").toString(), "-o", html.toString()).badInput("does not exist");
     }
+
+    /**
+     * The one rule for results files from other corescopes (page and text alike): a file of this
+     * schema written before the topology was saved as a model still renders, its saved picture
+     * shown; a file of another schema is refused in one line that names the schema it has.
+     */
+    @Test
+    void anOlderFileOfThisSchemaRendersAndAnotherSchemaIsRefusedNamingIt() throws Exception {
+        Path old = fixture("tour-before.json");
+        var tree = dev.corescope.report.Json.MAPPER.readTree(old.toFile());
+        assertTrue(tree.get("topology").has("svg") && !tree.get("topology").has("hwlocXml"), "the fixture is a file from before the model");
+        Path html = dir.resolve("old.html");
+        CliRun.run("report", old.toString(), "-o", html.toString()).succeeded();
+        String page = Files.readString(html);
+        assertTrue(page.contains("<figure class=\"topology\" id=\"topology-1\"><figcaption>Topology of the machine the results were measured on</figcaption><svg"), "its saved picture");
+
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree).put("schema", "corescope-results/2");
+        Path newer = dir.resolve("newer.json");
+        Files.writeString(newer, dev.corescope.report.Json.MAPPER.writeValueAsString(tree));
+        Path out = dir.resolve("newer.html");
+        CliRun.run("report", newer.toString(), "-o", out.toString())
+                .badInput(newer + ": not a corescope results file (schema 'corescope-results/2', expected corescope-results/1)");
+        assertFalse(Files.exists(out));
+        CliRun.run("report", newer.toString(), "--format", "text").badInput("schema 'corescope-results/2'");
+    }
 }

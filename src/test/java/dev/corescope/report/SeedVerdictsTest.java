@@ -231,7 +231,8 @@ class SeedVerdictsTest {
      * A/A: rows of unchanged code on both sides. (1) The two committed tours
      * ({@code tour-before.json}, {@code tour-after.json}: one fork per row, recorded back to back),
      * every timed row of the first as the baseline of the same row of the second. (2) The full
-     * run's Java rows with 3 forks ({@code docs/results/bench-all.json}), split three ways into 2
+     * run's Java rows with 3 forks ({@code results/before-round3/bench-all-full.json}: the docs' full run
+     * of a quiet machine, kept here when docs/results moved on), split three ways into 2
      * forks against the third. Every claim of a direction (both directions) and of a size (0.6%,
      * 5%, 30%, both directions) is tested; at most 1% may support or contradict by direction.
      * An A/A pair whose interval excludes a claimed size is rightly "no effect as large as
@@ -289,7 +290,7 @@ class SeedVerdictsTest {
 
     /** The full run's 3-fork Java rows: forks {i, j} against fork k, for each k. */
     private static List<Result[]> forkSplits() throws Exception {
-        ResultsFile full = Json.readResults(Path.of("docs/results/bench-all.json"));
+        ResultsFile full = Json.readResults(Path.of("src/test/resources/results/before-round3/bench-all-full.json"));
         List<Result[]> out = new ArrayList<>();
         for (Result r : full.results()) {
             if (r.runs().size() != 3) continue;

@@ -1,0 +1,131 @@
+package dev.corescope.cli;
+
+import dev.corescope.jitter.ProcSnapshot;
+import dev.corescope.report.EnvironmentProbe;
+import dev.corescope.topology.Topology;
+import dev.corescope.topology.TopologyText;
+import dev.corescope.topology.proc.CgroupCpuset;
+import dev.corescope.topology.proc.CgroupQuota;
+import dev.corescope.topology.proc.CpuInfo;
+import dev.corescope.topology.proc.KernelHints;
+import dev.corescope.topology.proc.LoadAvg;
+import dev.corescope.topology.proc.Mountinfo;
+import dev.corescope.topology.proc.ProcLocks;
+import dev.corescope.topology.proc.SysfsReader;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.zip.GZIPInputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Issue 26: {@code capture} saves every /proc and /sys file any command reads, and
+ * {@code --root} on the capture gives the same answers as live. Each reading a command does
+ * (topology; the environment with cgroup, quota and governors; kernel hints; the CPU-time and
+ * interrupt counters of jitter and quiet CPUs; the load; /proc/locks) runs here on the live
+ * machine through a reader of its own; every file it read must be in the archive the
+ * {@code capture} command wrote, and the same reading on the unpacked archive must answer as
+ * it did live (for what does not move between two reads: not the counters or the load).
+ */
+class CaptureEverythingTest {
+
+    @TempDir
+    Path tmp;
+
+    /** What one command reads, through {@code r}. */
+    private static Map<String, Consumer<SysfsReader>> readings() {
+        return Map.of(
+                "topology", r -> Topology.read(r),
+                "environment", r -> {
+                    EnvironmentProbe probe = new EnvironmentProbe(r, EnvironmentProbe.Facts.live(), Topology.live());
+                    probe.finish(probe.start(Instant.now()), Instant.now(), null);
+                },
+                "kernel hints", r -> KernelHints.read(r, Topology.live().nbits()),
+                "counters", ProcSnapshot::read,
+                "load", LoadAvg::read,
+                "locks", ProcLocks::read);
+    }
+
+    @Test
+    void aLiveCaptureHoldsEveryFileEachCommandReadsAndReplaysItsAnswers() throws IOException {
+        assumeTrue(Files.isDirectory(Path.of("/sys/devices/system/cpu")) && Files.isRegularFile(Path.of("/proc/stat")),
+                "no /sys or /proc here");
+        Path archive = tmp.resolve("box.tar.gz");
+        CliRun run = CliRun.run("capture", "-o", archive.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        Path root = unpack(archive, tmp.resolve("x"));
+        TreeSet<String> saved = new TreeSet<>();
+        try (var s = Files.walk(root)) {
+            s.filter(Files::isRegularFile).forEach(p -> saved.add(root.relativize(p).toString()));
+        }
+
+        for (var e : readings().entrySet()) {
+            SysfsReader live = new SysfsReader(Path.of("/"), true);
+            e.getValue().accept(live);
+            List<String> missing = new ArrayList<>();
+            for (String f : live.filesRead().keySet()) {
+                if (!saved.contains(f)) missing.add(f);
+            }
+            assertTrue(missing.isEmpty(), e.getKey() + " reads files the capture did not save: " + missing);
+            assertTrue(!live.filesRead().isEmpty() || e.getKey().equals("locks"), e.getKey() + " read nothing live");
+        }
+
+        // the replay answers as live did, for what does not change between two reads
+        SysfsReader live = new SysfsReader(Path.of("/"));
+        SysfsReader replay = new SysfsReader(root);
+        Topology liveTopology = Topology.live();
+        Topology replayTopology = Topology.read(root);
+        String liveText = TopologyText.render(liveTopology).lines()
+                .filter(l -> !l.startsWith("Allowed: ") && !l.contains("(sched_getaffinity)"))
+                .reduce("", (a, b) -> a + b + "\n");
+        assertEquals(liveText, TopologyText.render(replayTopology));
+        int nbits = liveTopology.nbits();
+        assertEquals(KernelHints.read(live, nbits), KernelHints.read(replay, nbits));
+        assertEquals(CgroupCpuset.read(live, nbits), CgroupCpuset.read(replay, nbits));
+        assertEquals(CgroupQuota.read(live), CgroupQuota.read(replay));
+        assertEquals(Mountinfo.read(live).map(List::size), Mountinfo.read(replay).map(List::size));
+        assertEquals(CpuInfo.read(live).model(), CpuInfo.read(replay).model());
+        assertEquals(LoadAvg.read(live).isPresent(), LoadAvg.read(replay).isPresent());
+    }
+
+    /** Unpacks with commons-compress and returns the single folder, refusing anything but files and directories. */
+    private static Path unpack(Path archive, Path into) throws IOException {
+        List<String> tops = new ArrayList<>();
+        try (InputStream in = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(archive)));
+             TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
+            TarArchiveEntry e;
+            while ((e = tar.getNextEntry()) != null) {
+                assertTrue(e.isDirectory() || e.isFile(), "only files and folders, not " + e.getName());
+                Path target = into.resolve(e.getName()).normalize();
+                assertTrue(target.startsWith(into), e.getName());
+                String top = e.getName().split("/")[0];
+                if (!tops.contains(top)) tops.add(top);
+                if (e.isDirectory()) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.createDirectories(target.getParent());
+                    Files.copy(tar, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        assertEquals(1, tops.size(), "one folder at the top: " + tops);
+        return into.resolve(tops.getFirst());
+    }
+}
