@@ -201,7 +201,9 @@ class TourTest {
         Path cwd = Path.of("").toAbsolutePath();
         assertEquals("./run.sh", Tour.fromHere(cwd.resolve("run.sh")));
         assertEquals("./sub/run.sh", Tour.fromHere(cwd.resolve("sub/run.sh")));
-        assertEquals("../x/run.sh", Tour.fromHere(cwd.getParent().resolve("x/run.sh")));
+        // a sibling folder, named unlike the checkout (a clone in a folder called "x" is this folder)
+        String sibling = cwd.getFileName() + "-sibling";
+        assertEquals("../" + sibling + "/run.sh", Tour.fromHere(cwd.getParent().resolve(sibling + "/run.sh")));
         assertEquals("'my results.json'", Tour.shell("my results.json"));
         assertEquals("'it'\\''s.json'", Tour.shell("it's.json"));
         String next = TourText.next("../corescope/run.sh", Path.of("out/r.json"), null).render(100);
