@@ -399,7 +399,7 @@ public final class CpumaskFamily implements BenchFamily {
 
         /** Whether this run could show C2's machine code of the Java variants, in one line ({@link JavaMachineCode}). */
         static String hsdis() {
-            return JavaMachineCode.plugin().map(p -> "C2's code of the Java variants (hsdis at " + p + ") is in the machine code "
+            return JavaMachineCode.plugin().map(p -> "C2's code of the Java variants (hsdis: " + p.getFileName() + ") is in the machine code "
                     + "section, beside the C twins': read it with the split above.").orElse(JavaMachineCode.noPluginReason()
                     + ": the split above is the evidence, not the machine code.");
         }
