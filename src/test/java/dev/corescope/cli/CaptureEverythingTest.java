@@ -1,5 +1,6 @@
 package dev.corescope.cli;
 
+import dev.corescope.testing.Archives;
 import dev.corescope.jitter.ProcSnapshot;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.topology.Topology;
@@ -12,24 +13,18 @@ import dev.corescope.topology.proc.LoadAvg;
 import dev.corescope.topology.proc.Mountinfo;
 import dev.corescope.topology.proc.ProcLocks;
 import dev.corescope.topology.proc.SysfsReader;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Consumer;
-import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,7 +65,7 @@ class CaptureEverythingTest {
         Path archive = tmp.resolve("box.tar.gz");
         CliRun run = CliRun.run("capture", "-o", archive.toString());
         assertEquals(0, run.exitCode(), run.err());
-        Path root = unpack(archive, tmp.resolve("x"));
+        Path root = Archives.unpack(archive, tmp.resolve("x"));
         TreeSet<String> saved = new TreeSet<>();
         try (var s = Files.walk(root)) {
             s.filter(Files::isRegularFile).forEach(p -> saved.add(root.relativize(p).toString()));
@@ -105,27 +100,4 @@ class CaptureEverythingTest {
         assertEquals(LoadAvg.read(live).isPresent(), LoadAvg.read(replay).isPresent());
     }
 
-    /** Unpacks with commons-compress and returns the single folder, refusing anything but files and directories. */
-    private static Path unpack(Path archive, Path into) throws IOException {
-        List<String> tops = new ArrayList<>();
-        try (InputStream in = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(archive)));
-             TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
-            TarArchiveEntry e;
-            while ((e = tar.getNextEntry()) != null) {
-                assertTrue(e.isDirectory() || e.isFile(), "only files and folders, not " + e.getName());
-                Path target = into.resolve(e.getName()).normalize();
-                assertTrue(target.startsWith(into), e.getName());
-                String top = e.getName().split("/")[0];
-                if (!tops.contains(top)) tops.add(top);
-                if (e.isDirectory()) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.createDirectories(target.getParent());
-                    Files.copy(tar, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-        assertEquals(1, tops.size(), "one folder at the top: " + tops);
-        return into.resolve(tops.getFirst());
-    }
 }

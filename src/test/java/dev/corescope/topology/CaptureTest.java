@@ -1,26 +1,20 @@
 package dev.corescope.topology;
 
+import dev.corescope.testing.Archives;
 import dev.corescope.topology.proc.SysfsReader;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -38,30 +32,6 @@ class CaptureTest {
         return Fixtures.names();
     }
 
-    /** Unpacks with commons-compress and returns the single folder, refusing anything but files and directories. */
-    private static Path unpack(Path archive, Path into) throws IOException {
-        List<String> tops = new ArrayList<>();
-        try (InputStream in = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(archive)));
-             TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
-            TarArchiveEntry e;
-            while ((e = tar.getNextEntry()) != null) {
-                assertTrue(e.isDirectory() || e.isFile(), "only files and folders, not " + e.getName());
-                Path target = into.resolve(e.getName()).normalize();
-                assertTrue(target.startsWith(into), e.getName());
-                String top = e.getName().split("/")[0];
-                if (!tops.contains(top)) tops.add(top);
-                if (e.isDirectory()) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.createDirectories(target.getParent());
-                    Files.copy(tar, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-        assertEquals(1, tops.size(), "one folder at the top: " + tops);
-        return into.resolve(tops.getFirst());
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("trees")
     void replayOfACaptureGivesTheSameReport(String name) throws IOException {
@@ -71,7 +41,7 @@ class CaptureTest {
         assertEquals("box", r.folder());
         assertEquals(original.filesRead().size(), r.files());
 
-        Path root = unpack(archive, tmp.resolve("x"));
+        Path root = Archives.unpack(archive, tmp.resolve("x"));
         Topology replay = Topology.read(root);
         assertEquals(TopologyText.render(original), TopologyText.render(replay));
         assertEquals(TopologyJson.render(original).replace(original.source(), "ROOT"),
@@ -85,7 +55,7 @@ class CaptureTest {
         Topology t = Topology.read(Fixtures.root("20em64t-hybrid-1p6c2t+2ca4co1t"));
         Path archive = tmp.resolve("hybrid.tar.gz");
         Capture.write(t, archive);
-        Path root = unpack(archive, tmp.resolve("x"));
+        Path root = Archives.unpack(archive, tmp.resolve("x"));
         TreeSet<String> inArchive = new TreeSet<>();
         try (Stream<Path> s = Files.walk(root)) {
             s.filter(Files::isRegularFile).forEach(p -> inArchive.add(root.relativize(p).toString()));
@@ -102,7 +72,7 @@ class CaptureTest {
         Topology live = Topology.live();
         Path archive = tmp.resolve("live.tar.gz");
         Capture.write(live, archive);
-        Topology replay = Topology.read(unpack(archive, tmp.resolve("x")));
+        Topology replay = Topology.read(Archives.unpack(archive, tmp.resolve("x")));
         String liveText = TopologyText.render(live).lines()
                 .filter(l -> !l.startsWith("Allowed: ") && !l.contains("(sched_getaffinity)"))
                 .reduce("", (a, b) -> a + b + "\n");
@@ -120,7 +90,7 @@ class CaptureTest {
         Topology t = Topology.read(f.root());
         Capture.Result r = Capture.write(t, tmp.resolve("c.tar.gz"));
         assertEquals(List.of("sys/devices/system/cpu/cpu1/topology/core_id"), r.skipped());
-        Path root = unpack(tmp.resolve("c.tar.gz"), tmp.resolve("x"));
+        Path root = Archives.unpack(tmp.resolve("c.tar.gz"), tmp.resolve("x"));
         assertFalse(Files.isRegularFile(root.resolve(FakeSysfs.CPU + "/cpu1/topology/core_id")));
     }
 
@@ -167,7 +137,7 @@ class CaptureTest {
              Capture.TarWriter tar = new Capture.TarWriter(os)) {
             for (var e : files.entrySet()) tar.file("long/" + e.getKey(), e.getValue(), 0);
         }
-        Path root = unpack(archive, tmp.resolve("x"));
+        Path root = Archives.unpack(archive, tmp.resolve("x"));
         assertEquals("42\n", Files.readString(root.resolve(deep)));
     }
 }
