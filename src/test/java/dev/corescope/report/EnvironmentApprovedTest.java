@@ -98,6 +98,12 @@ class EnvironmentApprovedTest {
     }
 
     @Test
+    void guestsKnownByTheirClocksourceWithABlankDmiProductAndABlankHypervisorType() throws IOException {
+        Approved.verify("environment/clocksources.txt", "#### kvm-clock\n" + fakeRoot("kvm-clock", null, null)
+                + "#### xen-clock\n" + fakeRoot("xen-clock", null, null));
+    }
+
+    @Test
     void theSavedMachines() throws Exception {
         StringBuilder all = new StringBuilder();
         for (String name : List.of("2arm-2c", "16amd64-8n2c", "16em64t-4s2c2t", "16em64t-4s2c2t-offlines",
