@@ -202,7 +202,7 @@ public final class LocksFamily implements BenchFamily {
                         checkInterrupted();
                     }
                     if (twin && r.nativeKind() != null) {
-                        contended.add(NativeHarness.contend(r.nativeKind(), r.variant(), r.nativeLabel(), p, plan));
+                        contended.add(NativeHarness.contend(ctx.os(), r.nativeKind(), r.variant(), r.nativeLabel(), p, plan));
                         ctx.progress().step("contended native " + r.nativeLabel() + " on " + p.name());
                         checkInterrupted();
                     }

@@ -147,7 +147,7 @@ public final class TimerbaseFamily implements BenchFamily {
         List<Histogram> contractHistograms = new ArrayList<>();
         histograms.forEach((impl, byKind) -> byKind.forEach((kind, h) -> contractHistograms.add(TimerbaseSampler.toReport(impl, kind, h))));
 
-        Measurement report = new Measurement(ForkPinning.describe(ctx.cpus()), cpusWithBases, firstTouchedOn,
+        Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), cpusWithBases, firstTouchedOn,
                 describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, paths, notes, load);
         TimerbaseModel model = report.model();
         return new FamilyRun(name(), results, null, contractHistograms, null, model.notes(), TimerbaseView.document(model).render(Integer.MAX_VALUE), model);
