@@ -2,7 +2,7 @@ package dev.corescope.bench;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 
 import java.util.List;
 import java.util.Optional;
@@ -46,12 +46,25 @@ public final class ForkPinning {
 
     /**
      * Pins the calling thread to the CPUs in {@value #PROPERTY}, or returns null when the
-     * property is absent (an unpinned run).
+     * property is absent (an unpinned run). For a forked JVM's {@code @Setup}, which has no
+     * family context: through {@link Os#live()}.
+     *
+     * @return the pin, or null when unpinned
      */
     public static Pinning pinFromProperty() {
+        return pinFromProperty(Os.live());
+    }
+
+    /**
+     * {@link #pinFromProperty()} through {@code os}.
+     *
+     * @param os the OS seam to pin through
+     * @return the pin, or null when {@value #PROPERTY} is absent
+     */
+    public static Pinning pinFromProperty(Os os) {
         String list = System.getProperty(PROPERTY);
         if (list == null || list.isBlank()) return null;
-        return Affinity.pin(CpuMask.parseList(list, Math.max(Affinity.nrCpuIds(), Affinity.processAllowed().nbits())));
+        return os.pin(CpuMask.parseList(list, Math.max(os.nrCpuIds(), os.processAllowed().nbits())));
     }
 
     /** The CONTRACT's {@code cpus} field: the cpulist pinned to, {@code ""} when unpinned. */
@@ -59,9 +72,15 @@ public final class ForkPinning {
         return cpus.map(CpuMask::toList).orElse("");
     }
 
-    /** One line for a report: pinned where, or unpinned. */
-    public static String describe(Optional<CpuMask> cpus) {
-        CpuMask allowed = Affinity.processAllowed();
+    /**
+     * One line for a report: pinned where, or unpinned among which CPUs.
+     *
+     * @param os   the family's {@code ctx.os()}: where the allowed CPUs come from
+     * @param cpus the CPUs of {@code --cpus}, empty when unpinned
+     * @return the line
+     */
+    public static String describe(Os os, Optional<CpuMask> cpus) {
+        CpuMask allowed = os.processAllowed();
         return cpus.map(m -> "pinned to CPU" + (m.weight() == 1 ? " " : "s ") + m.toList() + " (--cpus)")
                 .orElse(allowed.weight() == 1 ? "unpinned, but only CPU " + allowed.toList() + " is allowed"
                         : "unpinned: the scheduler may move the measuring thread between CPUs " + allowed.toList() + " (pin with --cpus)");

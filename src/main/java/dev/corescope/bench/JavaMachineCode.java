@@ -32,6 +32,10 @@ public final class JavaMachineCode {
     private static final Pattern HEADER = Pattern.compile("^Compiled method \\(c2\\)\\s+\\d+\\s+\\d+\\s+([%sbn! ]*?)\\s*\\d\\s+(\\S+::\\S+)\\s.*$");
     private static final Pattern MAIN_CODE = Pattern.compile("^\\s*main code\\s+\\[0x([0-9a-f]+),0x([0-9a-f]+)\\].*$");
     private static final Pattern LINE = Pattern.compile("^\\s*0x([0-9a-f]+):\\s+(.*)$");
+    /** A comment line of its own under an instruction: HotSpot's notes on a call. */
+    private static final Pattern NOTE = Pattern.compile("^\\s+;(.*)$");
+    private static final Pattern INVOKE = Pattern.compile("\\*invoke\\w+ (\\S+)");
+    private static final Pattern CALL_KIND = Pattern.compile("\\{(static_call|optimized virtual_call|virtual_call|runtime_call [^}]+)\\}");
     private static final int TIMEOUT_SECONDS = 180;
 
     private JavaMachineCode() {
@@ -122,6 +126,9 @@ public final class JavaMachineCode {
         List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow", "-XX:-RestrictContended", "-cp", System.getProperty("java.class.path"),
                 "-XX:+UnlockDiagnosticVMOptions", "-XX:+DisplayVMOutputToStderr", "-XX:CompileCommand=quiet"));
+        // -f 0 runs no fork, so JMH applies none of its hints: apply them as a fork gets them
+        // (every @CompilerControl method kept out of line, e.g. timerbase's lock and unlock).
+        for (String hint : compilerHints()) cmd.add("-XX:CompileCommand=" + hint);
         for (String m : methods) {
             cmd.add("-XX:CompileCommand=print," + m);
             cmd.add("-XX:CompileCommand=dontinline," + m);
@@ -161,6 +168,24 @@ public final class JavaMachineCode {
         }
     }
 
+    /**
+     * JMH's compiler hints ({@code META-INF/CompilerHints} of the build: one
+     * {@code -XX:CompileCommand} per line, made from every {@code @CompilerControl}), which
+     * JMH passes to each fork it starts; empty when the build has none.
+     */
+    static List<String> compilerHints() {
+        try (var in = JavaMachineCode.class.getClassLoader().getResourceAsStream("META-INF/CompilerHints")) {
+            if (in == null) return List.of();
+            List<String> out = new ArrayList<>();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank()) out.add(line.strip());
+            }
+            return out;
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
     private static String lastLine(String out) {
         String[] lines = out.strip().split("\n");
         String last = lines.length == 0 ? "" : lines[lines.length - 1].strip();
@@ -172,13 +197,16 @@ public final class JavaMachineCode {
      * C2 compilation of each (not OSR), its instructions classified as objdump's are
      * ({@link MachineCodeReader#instruction}), HotSpot's {@code ;} comments kept in the text and
      * left out of the classification, and the {@code hlt} filler after the last instruction
-     * dropped.
+     * dropped. A call gets what HotSpot says it calls on the comment lines under it
+     * ({@code {static_call rawSpinLockIrqsave}}, {@code {runtime_call UncommonTrapBlob}}).
      */
     public static Map<String, Compiled> parse(String printAssembly) {
         Map<String, Compiled> out = new LinkedHashMap<>();
         String method = null;
         long start = 0, end = 0;
         List<MachineCodeReader.Instruction> body = null;
+        String invoked = null;
+        boolean named = false;
         for (String line : printAssembly.split("\n")) {
             Matcher h = HEADER.matcher(line);
             if (h.matches()) {
@@ -200,10 +228,30 @@ public final class JavaMachineCode {
                 end = Long.parseUnsignedLong(mc.group(2), 16);
                 continue;
             }
+            Matcher note = NOTE.matcher(line);
+            if (note.matches() && body != null && !body.isEmpty() && !named && body.getLast().mnemonic().startsWith("call")) {
+                Matcher inv = INVOKE.matcher(note.group(1));
+                if (inv.find() && invoked == null) invoked = inv.group(1);
+                Matcher kind = CALL_KIND.matcher(note.group(1));
+                if (kind.find()) {
+                    MachineCodeReader.Instruction last = body.removeLast();
+                    String what = kind.group(1).startsWith("runtime_call") ? kind.group(1)
+                            : kind.group(1) + (invoked == null ? "" : " " + invoked);
+                    body.add(new MachineCodeReader.Instruction(last.address(), last.text() + "  ; {" + what + "}",
+                            last.mnemonic(), last.loads(), last.stores(), last.target()));
+                    named = true;
+                }
+                continue;
+            }
             Matcher in = LINE.matcher(line);
             if (in.matches()) {
+                invoked = null;
+                named = false;
                 long address = Long.parseUnsignedLong(in.group(1), 16);
-                if (address < start || address >= end) continue;
+                if (address < start || address >= end) {
+                    named = true; // its notes are not the last kept instruction's
+                    continue;
+                }
                 String text = in.group(2).replace("\t\t", " ").replace('\t', ' ').strip();
                 int semi = text.indexOf(';');
                 String code = (semi >= 0 ? text.substring(0, semi) : text).strip();

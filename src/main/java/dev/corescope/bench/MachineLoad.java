@@ -38,10 +38,23 @@ public final class MachineLoad {
      * benchmark uses; empty when the machine looks quiet or the load cannot be read.
      */
     public static Optional<String> busyNote(Path root, int cpus) {
-        return oneMinute(root).filter(l -> l > cpus / 2.0).map(l -> String.format(Locale.ROOT,
+        return oneMinute(root).flatMap(l -> busyNote(l, cpus));
+    }
+
+    /**
+     * The busy note of a saved load figure: present when the 1-minute load average was above half
+     * the CPUs.
+     *
+     * @param oneMinute the 1-minute load average before the run
+     * @param cpus      the CPUs it is measured against
+     * @return the note, or empty when the machine was not busy
+     */
+    public static Optional<String> busyNote(double oneMinute, int cpus) {
+        if (!(oneMinute > cpus / 2.0)) return Optional.empty();
+        return Optional.of(String.format(Locale.ROOT,
                 "the machine was busy before this run (1-minute load average %.1f for %d CPUs): other processes "
                         + "preempt the pinned threads, which inflates the figures and their errors; re-run on a quiet machine",
-                l, cpus));
+                oneMinute, cpus));
     }
 
     private static Optional<String[]> fields(Path root) {

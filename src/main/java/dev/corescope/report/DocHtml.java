@@ -7,6 +7,7 @@ import dev.corescope.text.TextTable;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A family's document ({@link TextDoc}, the same parts {@code bench NAME} lays out as text) as
@@ -52,6 +53,13 @@ final class DocHtml {
                     }
                     h.append("</ul>\n");
                 }
+                case TextDoc.Definitions x -> {
+                    h.append("<dl class=\"legend\">\n");
+                    for (TextDoc.Term t : x.terms()) {
+                        h.append("<dt>").append(Markup.escape(t.term())).append("</dt><dd>").append(Markup.escape(t.meaning())).append("</dd>\n");
+                    }
+                    h.append("</dl>\n");
+                }
                 case TextDoc.Blank x -> {
                 }
             }
@@ -73,17 +81,82 @@ final class DocHtml {
             h.append("</th>");
         }
         h.append("</tr>\n");
-        for (List<String> row : t.rows()) {
-            h.append("<tr>");
+        for (TextTable.Row row : t.typedRows()) {
+            h.append("<tr");
+            if (!row.status().isEmpty()) h.append(" class=\"").append(VerdictsHtml.cssClass(row.status())).append('"');
+            h.append('>');
             for (int i = 0; i < cols.size(); i++) {
                 TextTable.Column c = cols.get(i);
-                String cell = Markup.escape(row.get(i));
+                Object value = row.cells().get(i);
+                if (value instanceof TextTable.Interval iv) {
+                    h.append("<td class=\"ci\">").append(intervalSvg(iv));
+                    if (iv.measured()) h.append(" <span class=\"ci-text\">").append(Markup.escape(iv.text())).append("</span>");
+                    h.append("</td>");
+                    continue;
+                }
+                String cell = Markup.escape(String.valueOf(value));
                 if (c.key()) h.append("<th scope=\"row\">").append(cell).append("</th>");
                 else h.append(c.align() == TextTable.Align.RIGHT ? "<td class=\"num\">" : "<td>").append(cell).append("</td>");
             }
             h.append("</tr>\n");
         }
         h.append("</table></div>\n");
+    }
+
+    /** Width of an interval's picture, in px. */
+    static final int CI_WIDTH = 160;
+
+    /**
+     * An interval cell drawn to scale: zero as a grey line, the interval as a bar (its colour
+     * from the row's class, {@link #CSS}), the estimate as a dot, the claimed size as a tick; an
+     * arrow where the interval runs off the scale. Without ends: its words.
+     */
+    static String intervalSvg(TextTable.Interval iv) {
+        if (!iv.measured()) return "<span class=\"note\">" + Markup.escape(iv.absent()) + "</span>";
+        double scale = iv.scale() != null && iv.scale() > 0 ? iv.scale() : autoScale(iv);
+        int w = CI_WIDTH, mid = w / 2;
+        double k = mid / scale;
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
+                "<svg class=\"ci\" width=\"%d\" height=\"14\" viewBox=\"0 0 %d 14\" role=\"img\"><title>%s</title>"
+                        + "<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"14\" stroke=\"#bbb\"/>",
+                w, w, Markup.escape((iv.estimate() == null ? "" : num(iv.estimate()) + " ") + iv.text() + (iv.claim() == null ? "" : ", claimed " + num(iv.claim()))),
+                mid, mid));
+        s.append(String.format(Locale.ROOT, "<line class=\"ci-bar\" x1=\"%.1f\" y1=\"7\" x2=\"%.1f\" y2=\"7\" stroke=\"#888\" stroke-width=\"3\"/>",
+                mid + clamp(iv.low(), scale) * k, mid + clamp(iv.high(), scale) * k));
+        if (iv.claim() != null) {
+            s.append(String.format(Locale.ROOT, "<line class=\"ci-claim\" x1=\"%.1f\" y1=\"1\" x2=\"%.1f\" y2=\"13\" stroke=\"#6a3d9a\" stroke-width=\"2\"/>",
+                    mid + clamp(iv.claim(), scale) * k, mid + clamp(iv.claim(), scale) * k));
+        }
+        if (iv.estimate() != null) {
+            s.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"7\" r=\"3\" fill=\"#1b1b1b\"/>", mid + clamp(iv.estimate(), scale) * k));
+        }
+        if (iv.low() < -scale) s.append("<path class=\"ci-bar\" d=\"M0 7 L6 3 L6 11 Z\" fill=\"#888\"/>");
+        if (iv.high() > scale) s.append(String.format(Locale.ROOT, "<path class=\"ci-bar\" d=\"M%d 7 L%d 3 L%d 11 Z\" fill=\"#888\"/>", w, w - 6, w - 6));
+        return s.append("</svg>").toString();
+    }
+
+    /** The interval pictures' colours by row class: a bar in the claimed direction green, against it red. */
+    static final String CSS = """
+            td.ci{white-space:nowrap}.ci-text{font-size:11px;color:#555}
+            tr.supports .ci-bar,tr.significant .ci-bar{stroke:#2e7d32;fill:#2e7d32}
+            tr.contradicts .ci-bar{stroke:#c62828;fill:#c62828}
+            tr.supports-the-direction-smaller-than-claimed .ci-bar,tr.supports-the-direction-larger-than-claimed .ci-bar{stroke:#7cb342;fill:#7cb342}
+            dl.legend{font-size:13px;margin:4px 0 8px}dl.legend dt{font-weight:bold;float:left;clear:left;margin-right:.5em}dl.legend dd{margin:0 0 2px 0}
+            """;
+
+    private static double autoScale(TextTable.Interval iv) {
+        double m = Math.max(Math.abs(iv.low()), Math.abs(iv.high()));
+        if (iv.estimate() != null) m = Math.max(m, Math.abs(iv.estimate()));
+        if (iv.claim() != null) m = Math.max(m, Math.abs(iv.claim()));
+        return !(m > 0) || !Double.isFinite(m) ? 1 : m * 1.25;
+    }
+
+    private static double clamp(double v, double scale) {
+        return Math.max(-scale, Math.min(scale, v));
+    }
+
+    private static String num(double v) {
+        return dev.corescope.text.Num.signed(v);
     }
 
     private static void figure(StringBuilder h, TextDoc.Figure f, String svg, String family) {

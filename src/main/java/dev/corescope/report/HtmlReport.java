@@ -57,7 +57,7 @@ public final class HtmlReport {
             details{margin:.4em 0 1em}summary{cursor:pointer;color:#2b4f86}
             .doc-table th[scope=row]{background:#fafafa;font-weight:normal;white-space:nowrap}.doc-table .unit{color:#666;font-weight:normal}
             ul.findings{font-size:13px;margin:.3em 0 .8em;padding-left:1.4em}.doc h4{margin:1em 0 .3em}.doc p{max-width:60em}
-            """ + VerdictsHtml.CSS + BeforeAfterHtml.CSS;
+            """ + VerdictsHtml.CSS + BeforeAfterHtml.CSS + DocHtml.CSS;
 
     /**
      * The page runs no script and fetches nothing: a browser refuses any script, plugin, frame,

@@ -19,7 +19,7 @@ public final class TextDoc {
     }
 
     /** One part of a document, in order ({@link #parts()}). */
-    public sealed interface Part permits Heading, Paragraph, Table, Figure, Notes, Findings, Blank {
+    public sealed interface Part permits Heading, Paragraph, Table, Figure, Notes, Findings, Definitions, Blank {
     }
 
     /**
@@ -106,6 +106,34 @@ public final class TextDoc {
      * @param measured what was measured, e.g. {@code "-0.8% [-1.2, -0.4]"}; may be empty
      */
     public record Finding(String words, String claim, String measured) {
+    }
+
+    /**
+     * Terms and what they mean, e.g. the legend of the finding words: text prints each as
+     * {@code | term: meaning} with a hanging indent, the page as a definition list.
+     *
+     * @param terms  the terms, in order
+     * @param indent what starts each text line
+     */
+    public record Definitions(List<Term> terms, String indent) implements Part {
+        /**
+         * Definitions; the list is copied.
+         *
+         * @param terms  the terms
+         * @param indent the text indent
+         */
+        public Definitions {
+            terms = List.copyOf(terms);
+        }
+    }
+
+    /**
+     * One term of a {@link Definitions} part.
+     *
+     * @param term    the words defined, e.g. {@code "inconclusive"}
+     * @param meaning what they mean
+     */
+    public record Term(String term, String meaning) {
     }
 
     /** An empty line (text only; the page separates parts itself). */
@@ -247,6 +275,17 @@ public final class TextDoc {
     }
 
     /**
+     * Terms and their meanings (see {@link Definitions}), indented by two spaces.
+     *
+     * @param terms the terms; an empty list adds nothing
+     * @return this document
+     */
+    public TextDoc definitions(List<Term> terms) {
+        if (!terms.isEmpty()) parts.add(new Definitions(terms, "  "));
+        return this;
+    }
+
+    /**
      * An empty line.
      *
      * @return this document
@@ -321,6 +360,11 @@ public final class TextDoc {
                     for (Finding f : fs.findings()) {
                         String line = f.words() + ": " + f.claim() + (f.measured() == null || f.measured().isEmpty() ? "" : " (" + f.measured() + ")");
                         Paragraphs.wrap(sb, fs.indent() + "- ", fs.indent() + "  ", Terminal.escape(line), width);
+                    }
+                }
+                case Definitions ds -> {
+                    for (Term t : ds.terms()) {
+                        Paragraphs.wrap(sb, ds.indent() + "| ", ds.indent() + "  ", Terminal.escape(t.term() + ": " + t.meaning()), width);
                     }
                 }
                 case Blank x -> sb.append('\n');

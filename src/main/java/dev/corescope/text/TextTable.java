@@ -121,9 +121,155 @@ public final class TextTable {
         }
     }
 
+    /**
+     * A cell holding an interval, e.g. the 99.9% interval of a change: text prints
+     * {@code [low, high]} and the unit ({@link #text()}); the page draws it to scale as a bar with
+     * the estimate as a dot, zero as a line and the claimed size as a tick. Pass it to
+     * {@link #row} like any other cell.
+     *
+     * @param estimate the point estimate, or null
+     * @param low      the interval's low end, or null when there is none (then {@code absent} is shown)
+     * @param high     the interval's high end, or null when there is none
+     * @param claim    a size to compare it with (a claim's), or null
+     * @param unit     the unit of the four numbers ({@code "%"}, {@code "ns"}); empty when none
+     * @param scale    half the range a picture of it spans either side of zero, or null for one from its values
+     * @param absent   what text shows when the interval has no ends, e.g. {@code "not measured"}, {@code "exact"}
+     */
+    public record Interval(Double estimate, Double low, Double high, Double claim, String unit, Double scale, String absent) {
+
+        /**
+         * An interval; a null unit is none, a null {@code absent} is {@code "-"}.
+         *
+         * @param estimate the estimate, or null
+         * @param low      the low end, or null
+         * @param high     the high end, or null
+         * @param claim    the claimed size, or null
+         * @param unit     the unit
+         * @param scale    the picture's half range, or null
+         * @param absent   the words for no interval
+         */
+        public Interval {
+            unit = unit == null ? "" : unit;
+            absent = absent == null ? "-" : absent;
+            if (low != null && high != null && low > high) {
+                Double t = low;
+                low = high;
+                high = t;
+            }
+        }
+
+        /**
+         * An interval around an estimate, without unit or claim.
+         *
+         * @param estimate the estimate, or null
+         * @param low      the low end
+         * @param high     the high end
+         * @return the interval
+         */
+        public static Interval of(Double estimate, Double low, Double high) {
+            return new Interval(estimate, low, high, null, "", null, "-");
+        }
+
+        /**
+         * No interval: text shows {@code words}, the page too.
+         *
+         * @param estimate the estimate (the page still marks it), or null
+         * @param words    e.g. {@code "not measured"}
+         * @return the interval
+         */
+        public static Interval none(Double estimate, String words) {
+            return new Interval(estimate, null, null, null, "", null, words);
+        }
+
+        /**
+         * This interval with a claimed size to compare it with.
+         *
+         * @param claim the size, or null
+         * @return a new interval
+         */
+        public Interval claimed(Double claim) {
+            return new Interval(estimate, low, high, claim, unit, scale, absent);
+        }
+
+        /**
+         * This interval in {@code unit}.
+         *
+         * @param unit e.g. {@code "%"}
+         * @return a new interval
+         */
+        public Interval unit(String unit) {
+            return new Interval(estimate, low, high, claim, unit, scale, absent);
+        }
+
+        /**
+         * This interval drawn on a fixed scale (the same for every row of a table).
+         *
+         * @param scale half the range drawn either side of zero, in the unit; null for one from the values
+         * @return a new interval
+         */
+        public Interval scaled(Double scale) {
+            return new Interval(estimate, low, high, claim, unit, scale, absent);
+        }
+
+        /**
+         * Whether it has both ends.
+         *
+         * @return true when {@code low} and {@code high} are given
+         */
+        public boolean measured() {
+            return low != null && high != null;
+        }
+
+        /**
+         * The interval as text: {@code [-4.41, -1.80]%}, {@code [-0.300, -0.120] ns}; both ends
+         * signed, each at {@link Num#SIG} significant figures (so no end rounds to a zero it excludes).
+         *
+         * @return the text, or {@code absent} when it has no ends
+         */
+        public String text() {
+            if (!measured()) return absent;
+            String u = unit.isEmpty() ? "" : unit.equals("%") ? "%" : " " + unit;
+            return "[" + end(low) + ", " + end(high) + "]" + u;
+        }
+
+        private static String end(double v) {
+            return Num.signed(v);
+        }
+
+        /**
+         * The text, so that a table or a message shows it as it would be printed.
+         *
+         * @return {@link #text()}
+         */
+        @Override
+        public String toString() {
+            return text();
+        }
+    }
+
+    /**
+     * One row as given: its cells (a {@code String}, or an {@link Interval}) and its status.
+     *
+     * @param cells  one per column, as given to {@link #row} (null cells as {@code ""})
+     * @param status what the row's finding or state is (the page gives the row that class), or empty
+     */
+    public record Row(List<Object> cells, String status) {
+        /**
+         * A row; the list is copied, a null status is none.
+         *
+         * @param cells  the cells
+         * @param status the status
+         */
+        public Row {
+            cells = List.copyOf(cells);
+            status = status == null ? "" : status;
+        }
+    }
+
     private final List<Column> columns;
     private final List<String[]> rows = new ArrayList<>();
     private final List<String[]> raw = new ArrayList<>();
+    private final List<Row> typed = new ArrayList<>();
     private String name = "";
 
     /**
@@ -188,12 +334,36 @@ public final class TextTable {
      * @throws IllegalArgumentException when the count differs from the columns'
      */
     public TextTable row(Object... cells) {
+        return statusRow("", cells);
+    }
+
+    /**
+     * Adds one row with a status: what the row's finding or state is, e.g. {@code "supports"}
+     * or {@code "not resolvable here"}. Text does not print it (a column says it); the page
+     * gives the row that class.
+     *
+     * @param status the status, or null/empty for none
+     * @param cells  one per column ({@code String.valueOf} each, an {@link Interval} kept as one)
+     * @return this table
+     * @throws IllegalArgumentException when the count differs from the columns'
+     */
+    public TextTable statusRow(String status, Object... cells) {
         if (cells.length != columns.size()) {
             throw new IllegalArgumentException("row has " + cells.length + " cells, table has " + columns.size() + " columns");
         }
         raw.add(Arrays.stream(cells).map(c -> c == null ? "" : String.valueOf(c)).toArray(String[]::new));
         rows.add(Arrays.stream(cells).map(c -> c == null ? "" : Terminal.escape(String.valueOf(c))).toArray(String[]::new));
+        typed.add(new Row(Arrays.stream(cells).map(c -> c == null ? "" : c instanceof Interval ? c : String.valueOf(c)).toList(), status));
         return this;
+    }
+
+    /**
+     * The rows as given: each cell a {@code String} or an {@link Interval}, with the row's status.
+     *
+     * @return an unmodifiable list, in order
+     */
+    public List<Row> typedRows() {
+        return List.copyOf(typed);
     }
 
     /**

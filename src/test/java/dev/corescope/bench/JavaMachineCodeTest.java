@@ -44,6 +44,9 @@ class JavaMachineCodeTest {
         assertEquals("jne", entryBarrierJump.mnemonic());
         assertEquals(0x7f26dbf0c4aaL, entryBarrierJump.target(), "capstone's 0x-prefixed target");
         assertTrue(c.instructions().stream().anyMatch(i -> i.text().contains("{poll_return}")), "HotSpot's comments kept");
+        // the comment lines under a call say what it calls: here the flags re-check's uncommon trap
+        assertTrue(c.instructions().stream().anyMatch(i -> i.mnemonic().startsWith("call")
+                && i.text().endsWith("; {runtime_call UncommonTrapBlob}")), "a call names its target");
         MachineCode m = MachineCodeReader.facts("timerbase", MeasuredFunction.of("after", null, AFTER), "java", AFTER,
                 c.start(), c.bytes(), c.instructions());
         assertEquals("java", m.implementation());
@@ -124,6 +127,8 @@ class JavaMachineCodeTest {
             if (c.disassembly() != null) {
                 assertNotNull(c.instructions());
                 assertNull(c.reason());
+                // the base's lock is a call C2 keeps (DONT_INLINE, as JMH's forks run it), in every variant
+                assertTrue(c.disassembly().contains("{static_call rawSpinLockIrqsave}"), c.variant() + ":\n" + c.disassembly());
             } else {
                 assertTrue(c.reason().startsWith("C2 did not compile"), c.reason());
             }

@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Each family's full text ({@code bench NAME}, {@code report --format text --family NAME}) from
  * its committed real results file, at 80, 100 and 120 columns: approved outputs, and on each:
- * no line is wider than the width, and every line a table prints starts with its row's key. The tables are the family's document's own (its model rendered
+ * no line is wider than the width, no line appears more than twice (the tour's rule), and every
+ * line a table prints starts with its row's key. The tables are the family's document's own (its model rendered
  * as data), so the check reads no structure back out of the text.
  */
 class FamilyTextTest {
@@ -40,6 +41,10 @@ class FamilyTextTest {
         Approved.verify("cli/family/" + family + "-" + width + ".txt", text);
 
         for (String l : text.lines().toList()) assertTrue(l.length() <= width, "wider than " + width + ": " + l);
+        // the tour's rule: no line of the text more than twice (a repeated sentence per row is a table's column)
+        Map<String, Integer> seen = new java.util.HashMap<>();
+        for (String l : text.lines().toList()) if (!l.isBlank()) seen.merge(l, 1, Integer::sum);
+        seen.forEach((l, n) -> assertTrue(n <= 2, n + " times at " + width + ": " + l));
 
         TextDoc doc = f.document(file).orElseThrow();
         List<TextDoc.Table> tables = doc.parts().stream().filter(p -> p instanceof TextDoc.Table).map(p -> (TextDoc.Table) p).toList();

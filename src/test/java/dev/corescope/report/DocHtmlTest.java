@@ -93,4 +93,25 @@ class DocHtmlTest {
         assertTrue(section.indexOf("<details class=\"rows\"><summary>every saved row (1)") > section.indexOf("<div class=\"doc\""), section);
         assertTrue(section.contains("<table class=\"results\" data-family=\"timerbase\">"), "the saved rows are still there, folded");
     }
+
+    @Test
+    void anIntervalCellIsABarToScaleARowStatusItsClassAndDefinitionsAList() {
+        TextTable t = new TextTable(TextTable.Column.key("claim"), TextTable.Column.text("interval"));
+        t.statusRow("supports", "time", TextTable.Interval.of(-10.0, -20.0, -5.0).claimed(-10.0).unit("%").scaled(50.0));
+        t.statusRow("not testable here", "size", TextTable.Interval.none(null, "not measured"));
+        t.statusRow(HOSTILE, HOSTILE, TextTable.Interval.of(1.0, 0.5, 200.0).unit(HOSTILE).scaled(50.0));
+        String html = render(new TextDoc().table(t).definitions(List.of(new TextDoc.Term("supports" + HOSTILE, "meaning" + HOSTILE))), List.of());
+        assertFalse(html.contains("<script"), html);
+        assertTrue(html.contains("<tr class=\"supports\"><th scope=\"row\">time</th><td class=\"ci\"><svg class=\"ci\""), html);
+        // 50% either side of 0 over 160 px: 0 at 80, -20% at 48, -5% at 72, the claim and the estimate at 64
+        assertTrue(html.contains("<line class=\"ci-bar\" x1=\"48.0\" y1=\"7\" x2=\"72.0\""), html);
+        assertTrue(html.contains("<line class=\"ci-claim\" x1=\"64.0\""), html);
+        assertTrue(html.contains("<circle cx=\"64.0\""), html);
+        assertTrue(html.contains("<span class=\"ci-text\">[-20.0, -5.00]%</span>"), html);
+        assertTrue(html.contains("<tr class=\"not-testable-here\"><th scope=\"row\">size</th><td class=\"ci\"><span class=\"note\">not measured</span>"), html);
+        assertTrue(html.contains("<tr class=\"-table-script-alert-1-script\">"), "a hostile status is a class name of letters: " + html);
+        assertTrue(html.contains("M160 7"), "an interval beyond its scale gets an arrow: " + html);
+        assertTrue(html.contains("<dl class=\"legend\">\n<dt>supports&lt;/table&gt;"), html);
+        assertEquals(5, count(html, "&lt;/table&gt;&lt;script&gt;"), "key, unit (title and text), term, meaning as text: " + html);
+    }
 }

@@ -91,4 +91,35 @@ class TextTableTest {
         assertTrue(text.contains("java ns/op"), text);
         assertTrue(text.contains("- supports: 0.6% faster (-0.8% [-1.2, -0.4])"), text);
     }
+
+    @Test
+    void anIntervalCellPrintsAsLowHighWithItsUnitOrItsWordsAndKeepsItsNumbersForThePage() {
+        TextTable.Interval pct = TextTable.Interval.of(-3.1, -4.414, -1.8).unit("%").claimed(-5.0);
+        TextTable.Interval ns = TextTable.Interval.of(-0.21, -0.3, -0.12).unit("ns");
+        TextTable.Interval none = TextTable.Interval.none(-2.64, "not measured");
+        assertEquals("[-4.41, -1.80]%", pct.text());
+        assertEquals("[-0.300, -0.120] ns", ns.text());
+        assertEquals("[-1.00, +2.50]", TextTable.Interval.of(null, 2.5, -1.0).text(), "ends in order, both signed");
+        assertEquals("not measured", none.text());
+        TextTable t = new TextTable(TextTable.Column.key("claim"), TextTable.Column.text("finding"), TextTable.Column.text("99.9% interval"));
+        t.statusRow("supports", "time per call", "supports", pct).row("size", "inconclusive", none);
+        assertEquals(List.of(List.of("time per call", "supports", "[-4.41, -1.80]%"), List.of("size", "inconclusive", "not measured")), t.rows());
+        assertEquals("supports", t.typedRows().get(0).status());
+        assertEquals("", t.typedRows().get(1).status());
+        assertEquals(pct, t.typedRows().get(0).cells().get(2), "the cell as given, numbers and claim with it");
+        assertTrue(t.render("").contains("time per call  supports      [-4.41, -1.80]%"), t.render(""));
+    }
+
+    @Test
+    void definitionsPrintAsALegendWithAHangingIndent() {
+        TextDoc d = new TextDoc().definitions(List.of(new TextDoc.Term("supports", "the interval excludes zero in the claimed direction and reaches the claimed size"),
+                new TextDoc.Term("x\u001b[2J", "y")));
+        String text = d.render(50);
+        assertEquals("""
+                  | supports: the interval excludes zero in the
+                    claimed direction and reaches the claimed size
+                  | x\\e[2J: y
+                """, text);
+        assertEquals(List.of(TextDoc.Definitions.class), d.parts().stream().map(Object::getClass).toList());
+    }
 }

@@ -2,7 +2,7 @@ package dev.corescope.bench.c2c;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
@@ -142,7 +142,7 @@ public class C2cBenchmark {
 
         @Setup(Level.Trial)
         public void pin(C2cBenchmark b) {
-            pinning = Affinity.pinChecked(b.pingCpu);
+            pinning = Os.live().pinChecked(b.pingCpu);
         }
 
         @TearDown(Level.Trial)
@@ -158,7 +158,7 @@ public class C2cBenchmark {
 
         @Setup(Level.Trial)
         public void pin(C2cBenchmark b) {
-            pinning = Affinity.pinChecked(b.pongCpu);
+            pinning = Os.live().pinChecked(b.pongCpu);
         }
 
         @TearDown(Level.Trial)

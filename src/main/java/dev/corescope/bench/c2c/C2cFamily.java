@@ -65,6 +65,7 @@ public final class C2cFamily implements BenchFamily {
     }
 
     private final boolean full;
+    /** A test's samples; null: the live ping-pongs, built from the run's {@code ctx.os()}. */
     private final C2cSweep.Sampler sampler;
 
     /** By relation: every pair class with a few representatives, in Java and C. */
@@ -74,7 +75,7 @@ public final class C2cFamily implements BenchFamily {
 
     /** {@code full}: also every other pair of the matrix once, in Java ({@code bench c2c --full}). */
     public C2cFamily(boolean full) {
-        this(full, C2cSweep.LIVE);
+        this(full, null);
     }
 
     C2cFamily(boolean full, C2cSweep.Sampler sampler) {
@@ -104,21 +105,23 @@ public final class C2cFamily implements BenchFamily {
         }
 
         MachineLoad.busyNote(Path.of("/"), topology.online().weight()).ifPresent(notes::add);
-        Optional<String> noTwin = sampler == C2cSweep.LIVE ? C2cTwins.unavailableReason() : Optional.empty();
+        boolean live = sampler == null;
+        C2cSweep.Sampler samples = live ? C2cSweep.live(context.os()) : sampler;
+        Optional<String> noTwin = live ? C2cTwins.unavailableReason() : Optional.empty();
         noTwin.ifPresent(r -> notes.add("C twin not run: " + r));
         PairClasses index = new PairClasses(topology);
         C2cPlan plan = C2cPlan.of(index, cpus, full, context.size(), noTwin.isEmpty());
         notes.add(plan.line());
 
         context.progress().start("c2c", (int) Math.min(Integer.MAX_VALUE, plan.pairsAtLeast() + 1));
-        if (sampler == C2cSweep.LIVE) {
-            PingPong.warmUp(cpus[0], cpus[1]);
+        if (live) {
+            PingPong.warmUp(context.os(), cpus[0], cpus[1]);
             // The twin's first run pays for creating threads and faulting pages; keep it out of the figures.
             if (noTwin.isEmpty()) C2cTwins.pingPong(cpus[0], cpus[1], ROUND_TRIPS, 10);
         }
         context.progress().step("warm-up");
 
-        C2cSweep sweep = new C2cSweep(plan, index, sampler, context.progress());
+        C2cSweep sweep = new C2cSweep(plan, index, samples, context.progress());
         List<Pair> pairs = new ArrayList<>();
         for (C2cSweep.Measured m : sweep.run()) pairs.add(new Pair(m.from(), m.to(), m.java(), m.nativeTwin(), PairClasses.key(m.relation())));
         if (!sweep.asymmetric.isEmpty()) {
@@ -133,7 +136,7 @@ public final class C2cFamily implements BenchFamily {
         }
         Matrix matrix = matrix(cpus, pairs);
 
-        if (sampler == C2cSweep.LIVE) jmhCrossCheck(topology, usable, context, notes).ifPresent(results::add);
+        if (live) jmhCrossCheck(topology, usable, context, notes).ifPresent(results::add);
 
         C2cPlan.Sampling sampling = plan.sampling();
         notes.add("One-way latency = the time of " + ROUND_TRIPS + " round trips / " + ROUND_TRIPS

@@ -2,6 +2,7 @@ package dev.corescope.bench.c2c;
 
 import dev.corescope.bench.Progress;
 import dev.corescope.bench.SampleStats;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.topology.Placement;
 
 import java.util.ArrayList;
@@ -25,10 +26,16 @@ final class C2cSweep {
         double[] sample(boolean nativeTwin, int from, int to, int roundTrips, int samples) throws InterruptedException;
     }
 
-    /** The live sampler: {@link PingPong} in Java, {@link C2cTwins} in C. */
-    static final Sampler LIVE = (nativeTwin, from, to, roundTrips, samples) -> nativeTwin
-            ? C2cTwins.pingPong(from, to, roundTrips, samples)
-            : PingPong.run(from, to, roundTrips, samples);
+    /**
+     * The live sampler: {@link PingPong} in Java, its threads pinned through {@code os} (the
+     * family's {@code ctx.os()}), and {@link C2cTwins} in C, whose threads are created and pinned
+     * inside C (no JVM in that figure, so no seam either).
+     */
+    static Sampler live(Os os) {
+        return (nativeTwin, from, to, roundTrips, samples) -> nativeTwin
+                ? C2cTwins.pingPong(from, to, roundTrips, samples)
+                : PingPong.run(os, from, to, roundTrips, samples);
+    }
 
     /** One measured ordered pair; {@code nativeTwin} null where C did not run. */
     record Measured(int from, int to, Placement relation, SampleStats java, SampleStats nativeTwin) {

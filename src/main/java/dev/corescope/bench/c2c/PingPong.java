@@ -1,7 +1,7 @@
 package dev.corescope.bench.c2c;
 
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -35,11 +35,12 @@ final class PingPong {
     }
 
     /**
-     * One-way latency samples from {@code pingCpu} to {@code pongCpu}.
+     * One-way latency samples from {@code pingCpu} to {@code pongCpu}, both threads pinned through
+     * {@code os} (the family's {@code ctx.os()}).
      *
      * @throws IllegalStateException when a thread does not run on its CPU after pinning
      */
-    static double[] run(int pingCpu, int pongCpu, int roundTrips, int samples) throws InterruptedException {
+    static double[] run(Os os, int pingCpu, int pongCpu, int roundTrips, int samples) throws InterruptedException {
         double[] oneWayNs = new double[samples];
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch ready = new CountDownLatch(2);
@@ -48,7 +49,7 @@ final class PingPong {
             MemorySegment line = arena.allocate(LINE_BLOCK, LINE_BLOCK);
             FLAG.setVolatile(line, 0L, PING);
             Thread pong = Thread.ofPlatform().name("c2c-pong-" + pongCpu).start(() -> {
-                try (Pinning p = Affinity.pinChecked(pongCpu)) {
+                try (Pinning p = os.pinChecked(pongCpu)) {
                     if (!startTogether(ready, failure)) return;
                     pongLoop(line, (long) roundTrips * samples);
                 } catch (Throwable t) {
@@ -57,7 +58,7 @@ final class PingPong {
                 }
             });
             Thread ping = Thread.ofPlatform().name("c2c-ping-" + pingCpu).start(() -> {
-                try (Pinning p = Affinity.pinChecked(pingCpu)) {
+                try (Pinning p = os.pinChecked(pingCpu)) {
                     if (!startTogether(ready, failure)) return;
                     for (int s = 0; s < samples; s++) {
                         long t0 = System.nanoTime();
@@ -98,10 +99,10 @@ final class PingPong {
      * has run as a whole method and not only on-stack-replaced: with every CPU spinning, a
      * compiler thread still at work would preempt a pinned thread in the first measured pair.
      */
-    static void warmUp(int pingCpu, int pongCpu) throws InterruptedException {
+    static void warmUp(Os os, int pingCpu, int pongCpu) throws InterruptedException {
         for (int i = 0; i < 3; i++) {
-            run(pingCpu, pongCpu, 1000, 100);
-            run(pongCpu, pingCpu, 1000, 100);
+            run(os, pingCpu, pongCpu, 1000, 100);
+            run(os, pongCpu, pingCpu, 1000, 100);
         }
     }
 

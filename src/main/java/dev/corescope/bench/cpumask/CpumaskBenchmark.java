@@ -4,7 +4,7 @@ import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.ThreadCpuTime;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -107,7 +107,7 @@ public class CpumaskBenchmark {
     public void setUp() {
         // The mask first: pinning would shrink the allowed set to the pinned CPUs.
         CpumaskInputs in = CpumaskInputs.of(nrCpus, CpumaskInputs.MaskKind.of(mask), online,
-                Affinity.allowed(), Affinity.nrCpuIds());
+                Os.live().allowed(), Os.live().nrCpuIds());
         cpumask = in.mask();
         offset = in.offset();
         range = in.range();

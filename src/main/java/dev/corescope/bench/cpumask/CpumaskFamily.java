@@ -14,7 +14,7 @@ import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;
@@ -147,7 +147,7 @@ public final class CpumaskFamily implements BenchFamily {
             List<CleanBatches> outcomes = new ArrayList<>();
             for (CpumaskConfig c : nativePlan) {
                 for (CpumaskTwins.Layout layout : CpumaskTwins.Layout.values()) {
-                    comparisons.add(runNative(ctx.cpus(), c, layout, allowed, nrCpuIds, batches, cpus, outcomes));
+                    comparisons.add(runNative(ctx.os(), ctx.cpus(), c, layout, allowed, nrCpuIds, batches, cpus, outcomes));
                     ctx.progress().step("native " + c + " layout=" + layout.param());
                 }
             }
@@ -166,7 +166,7 @@ public final class CpumaskFamily implements BenchFamily {
         for (Measurement.Split sp : splits) results.add(sp.loopFirst().result());
         results.addAll(Measurement.results(callers));
 
-        Measurement report = new Measurement(ForkPinning.describe(ctx.cpus()), allowed, nrCpuIds,
+        Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), allowed, nrCpuIds,
                 describeSettings(settings, ctx), batches, comparisons, splits, callers, notes, ctx.size() == dev.corescope.bench.RunSize.QUICK, load);
         CpumaskModel model = report.model();
         return new FamilyRun(name(), results, null, null, null, model.notes(), CpumaskView.document(model).render(Integer.MAX_VALUE), model);
@@ -201,11 +201,11 @@ public final class CpumaskFamily implements BenchFamily {
      * the batches the thread ran through undisturbed ({@link CleanBatches}); per-op = batch
      * time / calls; the error is JMH's (Student's t, 99.9%) over the kept batches.
      */
-    private Measurement.Comparison runNative(Optional<CpuMask> pin, CpumaskConfig c, CpumaskTwins.Layout layout, CpuMask allowed,
+    private Measurement.Comparison runNative(Os os, Optional<CpuMask> pin, CpumaskConfig c, CpumaskTwins.Layout layout, CpuMask allowed,
                                                int nrCpuIds, int batches, String cpus, List<CleanBatches> outcomes) {
         CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.online(), allowed, nrCpuIds);
         CleanBatches samples;
-        try (Pinning p = pin.map(Affinity::pin).orElse(null);
+        try (Pinning p = pin.map(os::pin).orElse(null);
              CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), in.offset(), in.range(), in.nrCpuIds(),
                      CpumaskInputs.SEED, layout)) {
             for (int w = 0; w < 3; w++) {

@@ -3,7 +3,7 @@ package dev.corescope.bench.cpupri;
 import dev.corescope.bench.cpupri.CpupriLayouts.Kind;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
@@ -129,7 +129,7 @@ public class CpupriBenchmark {
         int[] chosen = pinned.isBlank() ? choose(topology, placement, usable(topology, cpus), writers) : pinned(pinned, writers);
         readerCpu = chosen[0];
         writerCpus = java.util.Arrays.copyOfRange(chosen, 1, chosen.length);
-        model = create(variant, Affinity.nrCpuIds(), topology.cacheLineSize(), writerCpus, chosen, CpupriStruct.Rt.of(rt));
+        model = create(variant, Os.live().nrCpuIds(), topology.cacheLineSize(), writerCpus, chosen, CpupriStruct.Rt.of(rt));
     }
 
     @TearDown(Level.Trial)
@@ -145,7 +145,7 @@ public class CpupriBenchmark {
 
         @Setup(Level.Trial)
         public void pin(CpupriBenchmark b) {
-            pinning = Affinity.pinChecked(b.readerCpu);
+            pinning = Os.live().pinChecked(b.readerCpu);
             lowestMask = new long[b.model.maskWords()];
         }
 
@@ -164,7 +164,7 @@ public class CpupriBenchmark {
         @Setup(Level.Trial)
         public void pin(CpupriBenchmark b, ThreadParams t) {
             cpu = b.writerCpus[t.getSubgroupThreadIndex()];
-            pinning = Affinity.pinChecked(cpu);
+            pinning = Os.live().pinChecked(cpu);
         }
 
         @TearDown(Level.Trial)

@@ -93,10 +93,9 @@ public final class CpupriFamily implements BenchFamily {
 
     @Override
     public FamilyRun run(BenchContext context) throws Exception {
-        List<String> notes = new ArrayList<>();
         Topology topology = context.topology();
         int line = topology.cacheLineSize();
-        topology.warnings().stream().filter(w -> w.contains("cache line")).forEach(notes::add);
+        List<String> lineWarnings = topology.warnings().stream().filter(w -> w.contains("cache line")).toList();
 
         List<Layout> layouts = new ArrayList<>();
         for (Kind k : Kind.values()) layouts.add(CpupriLayouts.report(k, Config.offstack(line)));
@@ -106,44 +105,35 @@ public final class CpupriFamily implements BenchFamily {
         }
         List<HeapLayouts.HeapLayout> heap = HeapLayouts.VARIANTS.stream().map(v -> HeapLayouts.of(v, line)).toList();
         heap.forEach(h -> layouts.add(h.layout()));
-        if (heap.get(2).instanceSize() == heap.get(0).instanceSize()) {
-            notes.add("@Contended was ignored: run the JVM with -XX:-RestrictContended (run.sh does)");
-        }
+        boolean contendedIgnored = heap.get(2).instanceSize() == heap.get(0).instanceSize();
 
         CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
-        List<Run> runs = plan(topology, usable, context, notes);
-        if (!runs.isEmpty()) MachineLoad.busyNote(Path.of("/"), topology.online().weight()).ifPresent(notes::add);
+        List<Run> runs = plan(topology, usable, context);
+        Double load = MachineLoad.oneMinute(Path.of("/")).orElse(null);
         List<Result> results = new ArrayList<>();
+        Map<Run, Double> countsPerFind = new java.util.IdentityHashMap<>();
         context.progress().start("cpupri", runs.size());
         for (Run r : runs) {
             if (Thread.interrupted()) throw new InterruptedException("cpupri stopped after " + results.size() / 2 + " runs");
-            results.addAll(r.implementation().equals("native") ? measureNative(r, context, topology.cacheLineSize(), notes) : measure(r, context));
+            results.addAll(r.implementation().equals("native") ? measureNative(r, context, topology.cacheLineSize(), countsPerFind)
+                    : measure(r, context));
             context.progress().step(r.workload() + " " + r.variant() + " (" + r.implementation() + ") " + r.placement().name());
         }
 
-        notes.add("Seed 002 measured a 2-socket, 240-core/480-CPU machine running 60 ffmpeg instances with RT threads: "
-                + "perf c2c showed cpupri_find() loads of vec->mask waiting on the line cpupri_set() writes through "
-                + "vec->count (10K-59K cycles per load); aligning the mask cut kernel cycles from ~20% to ~12% and raised fps ~11%.");
-        if (!runs.isEmpty()) {
-            notes.add("Here one reader and " + maxWriters(runs) + " writer thread(s) share the lines, on " + usable.weight()
-                    + " usable CPUs. The false-sharing cost grows with the writers (params.writers): the more cores write "
-                    + "count[0] and count[99], the more often the line is in another core's cache when a reader wants the "
-                    + "mask pointer beside it, and with the distance between the cores (SMT < same L3 < other L3 < other "
-                    + "package). The seed had 480 CPUs on two sockets under 60 ffmpeg instances; a few CPUs cannot reproduce its 11%.");
-            notes.add("In the cpupri workload every CPU of the run is in cpupri from the start, as rq_online_rt() puts every "
-                    + "online CPU in it. rt=writers (the kernel's usual case): the reader's CPU sits at CPUPRI_NORMAL, so count[0] "
-                    + "is never 0 and a find reads count[0] and mask[0] only, in every layout; count[0] is what the writers change, "
-                    + "so this is true sharing, and the layouts can differ only in where mask[0] sits. rt=all: the reader's CPU "
-                    + "runs RT99, so while the writer is at RT99 a find reads counts 0..98 and finds nothing: 25 lines packed, "
-                    + "99 aligned, 8 split; there the aligned layout (and the padded heap objects) pay for their size.");
-        }
-
-        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, notes);
-        return new FamilyRun(name(), results, layouts, List.of(), null, notes, CpupriView.document(model, results).render(Integer.MAX_VALUE), model);
+        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, countsPerFind, new Facts(usable.toList(), usable.weight(),
+                lineWarnings, contendedIgnored, CpupriTwins.unavailableReason().orElse(null), load, topology.online().weight()));
+        return new FamilyRun(name(), results, layouts, List.of(), null, CpupriView.notes(model),
+                CpupriView.document(model, results).render(Integer.MAX_VALUE), model);
     }
 
+    /** What the run found about the machine and the JVM, for the model (the view words them). */
+    private record Facts(String usable, int usableCount, List<String> lineWarnings, boolean contendedIgnored, String nativeUnavailable,
+                         Double loadOneMinute, int onlineCpus) {
+    }
+
+    /** The saved model: the layouts, the heap analogue, the runs and the run's facts. */
     private static CpupriModel model(int line, List<Layout> layouts, List<Layout> seedLayouts, List<HeapLayouts.HeapLayout> heap,
-                                     List<Run> runs, List<String> notes) {
+                                     List<Run> runs, Map<Run, Double> countsPerFind, Facts run) {
         List<CpupriModel.Struct> structs = new ArrayList<>();
         List<Layout> offstack = layouts.stream().filter(l -> Boolean.TRUE.equals(l.params().get("offstack"))).toList();
         for (int i = 0; i < offstack.size(); i++) {
@@ -166,8 +156,10 @@ public final class CpupriFamily implements BenchFamily {
                 h.type().getName().replace("dev.corescope.bench.cpupri.", ""), h.countOffset(), h.maskOffset(), h.gap(),
                 h.instanceSize(), h.apart(line), h.layout())).toList();
         List<CpupriModel.Run> saved = runs.stream().map(r -> new CpupriModel.Run(r.workload(), r.variant(), r.implementation(),
-                r.placement().name(), r.placement().description(), r.writers(), Arrays.stream(r.cpus()).boxed().toList(), r.rt())).toList();
-        return new CpupriModel(line, structs, inline, heaps, HeapLayouts.vmDetails(), saved, List.of(), notes);
+                r.placement().name(), r.placement().description(), r.writers(), Arrays.stream(r.cpus()).boxed().toList(), r.rt(),
+                countsPerFind.get(r))).toList();
+        return new CpupriModel(line, structs, inline, heaps, HeapLayouts.vmDetails(), saved, List.of(), List.of(), run.usable(),
+                run.usableCount(), run.lineWarnings(), run.contendedIgnored(), run.nativeUnavailable(), run.loadOneMinute(), run.onlineCpus());
     }
 
     @Override
@@ -212,32 +204,13 @@ public final class CpupriFamily implements BenchFamily {
         return brief ? List.of(most) : List.of(1, most);
     }
 
-    static List<Run> plan(Topology topology, CpuMask usable, BenchContext context, List<String> notes) {
-        if (usable.weight() < 2) {
-            notes.add("contention not measured: it needs 2 CPUs, " + (usable.isEmpty() ? "none is" : "only CPU " + usable.toList() + " is")
-                    + " usable");
-            return List.of();
-        }
+    /** The runs of the plan: none below 2 usable CPUs (the view's notes say why, {@link CpupriView#planNotes}). */
+    static List<Run> plan(Topology topology, CpuMask usable, BenchContext context) {
+        if (usable.weight() < 2) return List.of();
         List<CpuPair> placements = distinctPairs(Placements.of(topology, usable));
         if (context.size().brief()) placements = placements.subList(0, 1);
         List<Integer> writers = writerCounts(usable.weight(), context.size().brief());
-        if (usable.weight() - 1 == 1) {
-            notes.add("writers > 1 needs 3 or more usable CPUs; this run has " + usable.weight() + ", so the seed's system claim "
-                    + "(many writers updating counts while readers scan masks, on 480 CPUs) is not testable here: one reader and "
-                    + "one writer fit, and in rt=writers every find stops at index 0, where count[0] is what the writer changes "
-                    + "(true sharing). The mechanism workload (a reader of the mask pointer beside a count another core writes) "
-                    + "is this run's evidence for the false sharing.");
-        }
         boolean twin = CpupriTwins.unavailableReason().isEmpty();
-        CpupriTwins.unavailableReason().ifPresent(r -> notes.add("C twin not run: " + r));
-        if (twin) {
-            notes.add("native rows (C): the same struct at the same offsets in C (native/src/cpupri.c), threads pinned in C, "
-                    + "each timing its own loop; after the same warm-up as JMH's (iterations x time, thrown away), as many "
-                    + "samples of the same length as JMH's measurement iterations; median of the samples with its "
-                    + "distribution-free 99.9% interval (params.statistic median). Java rows are JMH's mean of its iterations "
-                    + "with the 99.9% Student-t interval (params.statistic mean). Ratios compare Java with Java and C with C; "
-                    + "as many writers as the Java row (params.writers), on the same CPUs; a C row's set is the writers' mean");
-        }
         boolean brief = context.size().brief();
         List<Run> runs = new ArrayList<>();
         for (CpuPair p : placements) {
@@ -271,12 +244,8 @@ public final class CpupriFamily implements BenchFamily {
         return out;
     }
 
-    private static int maxWriters(List<Run> runs) {
-        return runs.stream().mapToInt(Run::writers).max().orElse(0);
-    }
-
     /** The C twin: samples timed in C, reported as median and its 99.9% interval. */
-    private static List<Result> measureNative(Run r, BenchContext context, int line, List<String> notes) {
+    private static List<Result> measureNative(Run r, BenchContext context, int line, Map<Run, Double> countsPerFind) {
         Kind kind = Kind.of(r.variant());
         var layout = CpupriLayouts.layout(kind, Config.offstack(line));
         long[] counts = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
@@ -290,10 +259,7 @@ public final class CpupriFamily implements BenchFamily {
                 counts, masks, layout.byteSize(), line, context.os().nrCpuIds(), js.warmupIterations(), js.warmupMillis(),
                 nativeSamples(js), js.measurementMillis());
         Map<String, Object> params = params(r, "median");
-        if (r.rt() != null) {
-            notes.add(String.format(java.util.Locale.ROOT, "C %s, rt=%s: a find read %.2f counts on average (median of the samples; "
-                    + "1 = it stopped at index 0, 99 = the full scan)", r.variant(), r.rt(), SampleStats.of(s.countsPerFind()).median()));
-        }
+        if (r.rt() != null) countsPerFind.put(r, SampleStats.of(s.countsPerFind()).median());
         SampleStats find = SampleStats.of(s.readerNs());
         SampleStats set = SampleStats.of(s.writerNs());
         return List.of(

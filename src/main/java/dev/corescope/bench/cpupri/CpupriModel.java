@@ -18,12 +18,24 @@ import java.util.List;
  * @param runs      one entry per measured workload, variant, implementation, placement and writers
  * @param results   empty: the contention rows are in {@code results[]} only (files written before they were kept
  *                  once hold a copy here, which the view reads when the file's rows are missing)
- * @param notes     every note the run printed
+ * @param notes     empty: the notes are worded by the view from the fields below (files written before
+ *                  carry them here as sentences, and no {@code usable}; the view then shows these)
+ * @param usable        the CPUs the run could use, as a list ({@code 0-1}); null in files from before
+ * @param usableCount   how many CPUs that is
+ * @param lineWarnings  the topology's warnings about the cache line size, as it gave them
+ * @param contendedIgnored whether the JVM ignored {@code @Contended} (the contended heap object was no bigger)
+ * @param nativeUnavailable why the C twin did not run, or null when it did
+ * @param loadOneMinute the 1-minute load average before the run, or null when unknown
+ * @param onlineCpus    the online CPUs that load average is measured against
  */
 public record CpupriModel(int lineSize, List<Struct> structs, List<Layout> inline, List<Heap> heap, String vmDetails,
                           List<Run> runs,
                           @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-                          List<Result> results, List<String> notes) {
+                          List<Result> results,
+                          @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                          List<String> notes,
+                          String usable, int usableCount, List<String> lineWarnings, boolean contendedIgnored,
+                          String nativeUnavailable, Double loadOneMinute, int onlineCpus) {
 
     public CpupriModel {
         structs = List.copyOf(structs);
@@ -31,7 +43,13 @@ public record CpupriModel(int lineSize, List<Struct> structs, List<Layout> inlin
         heap = List.copyOf(heap);
         runs = List.copyOf(runs);
         results = results == null ? List.of() : List.copyOf(results);
-        notes = List.copyOf(notes);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+        lineWarnings = lineWarnings == null ? List.of() : List.copyOf(lineWarnings);
+    }
+
+    /** Whether this model is from a file written before the notes were data: it has its notes as sentences. */
+    boolean notesAsSentences() {
+        return usable == null;
     }
 
     /**
@@ -55,8 +73,12 @@ public record CpupriModel(int lineSize, List<Struct> structs, List<Layout> inlin
                        boolean apart, Layout layout) {
     }
 
-    /** One measurement; {@code rt} is null for the {@code mechanism} workload. */
+    /**
+     * One measurement; {@code rt} is null for the {@code mechanism} workload. {@code countsPerFind}:
+     * a C row of the cpupri workload, how many counts a find read (median of the samples; 1 = it
+     * stopped at index 0, 99 = the full scan); null otherwise and in files from before.
+     */
     public record Run(String workload, String variant, String implementation, String placement, String placementDescription,
-                      int writers, List<Integer> cpus, String rt) {
+                      int writers, List<Integer> cpus, String rt, Double countsPerFind) {
     }
 }

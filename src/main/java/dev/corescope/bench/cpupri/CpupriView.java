@@ -1,5 +1,6 @@
 package dev.corescope.bench.cpupri;
 
+import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.SavedModel;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
@@ -78,11 +79,19 @@ final class CpupriView {
         d.blank();
         for (CpupriModel.Heap h : m.heap()) {
             d.heading(3, h.variant() + ": " + h.type());
-            d.table(rows(h.layout(), false));
-            d.paragraph("  ", h.instanceSize() + " bytes per object; count at " + h.countOffset() + ", mask at " + h.maskOffset() + ": "
-                    + h.gap() + " bytes apart, " + (h.apart() ? "never on one " + line + "-byte line" : "can share a " + line + "-byte line"));
-            d.paragraph("  ", CpupriLayouts.CPUPRI_NR_PRIORITIES + " objects + the Object[" + CpupriLayouts.CPUPRI_NR_PRIORITIES + "] = "
-                    + h.layout().sizeBytes() + " bytes, " + h.layout().cacheLines() + " cache lines").blank();
+            d.table(rows(h.layout(), false)).blank();
+        }
+        if (!m.heap().isEmpty()) {
+            int n = CpupriLayouts.CPUPRI_NR_PRIORITIES;
+            TextTable ht = new TextTable(Column.key("variant"), Column.number("object", "B"), Column.number("count at"),
+                    Column.number("mask at"), Column.number("apart", "B"), Column.text("count and mask"),
+                    Column.number(n + " objects + array", "B"), Column.number("lines")).named("cpupri");
+            for (CpupriModel.Heap h : m.heap()) {
+                ht.row(h.variant(), h.instanceSize(), h.countOffset(), h.maskOffset(), h.gap(),
+                        h.apart() ? "never on one line" : "can share a line", h.layout().sizeBytes(), h.layout().cacheLines());
+            }
+            d.table(ht).paragraph("  ", "(one object per priority, " + n + " of them, and the Object[" + n + "] that holds them; lines of "
+                    + line + " bytes)").blank();
         }
 
         d.heading("Contention (ns/op; java: JMH mean [99.9% CI]; C: median of the samples [99.9% CI])");
@@ -99,8 +108,78 @@ final class CpupriView {
                     + "medians; heap variants over heap_packed; below 1 is faster.")).blank();
         }
 
-        if (!m.notes().isEmpty()) d.heading("Notes").notes(m.notes());
+        List<CpupriModel.Run> counted = runs.stream().filter(r -> r.countsPerFind() != null).toList();
+        if (!counted.isEmpty()) {
+            d.heading("Counts a C find read (median of the samples; 1 = it stopped at index 0, "
+                    + (CpupriLayouts.CPUPRI_NR_PRIORITIES - 2) + " = the full scan)");
+            TextTable ct = new TextTable(Column.key("rt"), Column.key("variant"), Column.key("placement"), Column.key("writers"),
+                    Column.number("counts per find")).named("cpupri");
+            for (CpupriModel.Run r : counted) ct.row(r.rt(), r.variant(), r.placement(), r.writers(), Num.of(r.countsPerFind()));
+            d.table(ct).blank();
+        }
+
+        List<String> notes = notes(m);
+        if (!notes.isEmpty()) d.heading("Notes").notes(notes);
         return d;
+    }
+
+    /**
+     * The notes, worded from the model's fields; a file written before they were fields carries
+     * them as sentences, shown as saved.
+     */
+    static List<String> notes(CpupriModel m) {
+        if (m.notesAsSentences()) return m.notes();
+        List<String> notes = new ArrayList<>(m.lineWarnings());
+        if (m.contendedIgnored()) notes.add("@Contended was ignored: run the JVM with -XX:-RestrictContended (run.sh does)");
+        notes.addAll(planNotes(m.usableCount(), m.usable(), m.nativeUnavailable()));
+        boolean measured = !m.runs().isEmpty();
+        if (measured && m.loadOneMinute() != null) MachineLoad.busyNote(m.loadOneMinute(), m.onlineCpus()).ifPresent(notes::add);
+        notes.add("Seed 002 measured a 2-socket, 240-core/480-CPU machine running 60 ffmpeg instances with RT threads: "
+                + "perf c2c showed cpupri_find() loads of vec->mask waiting on the line cpupri_set() writes through "
+                + "vec->count (10K-59K cycles per load); aligning the mask cut kernel cycles from ~20% to ~12% and raised fps ~11%.");
+        if (measured) {
+            int writers = m.runs().stream().mapToInt(CpupriModel.Run::writers).max().orElse(0);
+            notes.add("Here one reader and " + writers + " writer thread(s) share the lines, on " + m.usableCount()
+                    + " usable CPUs. The false-sharing cost grows with the writers (params.writers): the more cores write "
+                    + "count[0] and count[99], the more often the line is in another core's cache when a reader wants the "
+                    + "mask pointer beside it, and with the distance between the cores (SMT < same L3 < other L3 < other "
+                    + "package). The seed had 480 CPUs on two sockets under 60 ffmpeg instances; a few CPUs cannot reproduce its 11%.");
+            notes.add("In the cpupri workload every CPU of the run is in cpupri from the start, as rq_online_rt() puts every "
+                    + "online CPU in it. rt=writers (the kernel's usual case): the reader's CPU sits at CPUPRI_NORMAL, so count[0] "
+                    + "is never 0 and a find reads count[0] and mask[0] only, in every layout; count[0] is what the writers change, "
+                    + "so this is true sharing, and the layouts can differ only in where mask[0] sits. rt=all: the reader's CPU "
+                    + "runs RT99, so while the writer is at RT99 a find reads counts 0..98 and finds nothing: 25 lines packed, "
+                    + "99 aligned, 8 split; there the aligned layout (and the padded heap objects) pay for their size.");
+        }
+        return notes;
+    }
+
+    /** What the plan could measure with {@code usableCount} CPUs ({@code usable}, a list) and the C twin, in words. */
+    static List<String> planNotes(int usableCount, String usable, String nativeUnavailable) {
+        List<String> notes = new ArrayList<>();
+        if (usableCount < 2) {
+            notes.add("contention not measured: it needs 2 CPUs, " + (usableCount == 0 ? "none is" : "only CPU " + usable + " is")
+                    + " usable");
+            return notes;
+        }
+        if (usableCount == 2) {
+            notes.add("writers > 1 needs 3 or more usable CPUs; this run has " + usableCount + ", so the seed's system claim "
+                    + "(many writers updating counts while readers scan masks, on 480 CPUs) is not testable here: one reader and "
+                    + "one writer fit, and in rt=writers every find stops at index 0, where count[0] is what the writer changes "
+                    + "(true sharing). The mechanism workload (a reader of the mask pointer beside a count another core writes) "
+                    + "is this run's evidence for the false sharing.");
+        }
+        if (nativeUnavailable != null) {
+            notes.add("C twin not run: " + nativeUnavailable);
+        } else {
+            notes.add("native rows (C): the same struct at the same offsets in C (native/src/cpupri.c), threads pinned in C, "
+                    + "each timing its own loop; after the same warm-up as JMH's (iterations x time, thrown away), as many "
+                    + "samples of the same length as JMH's measurement iterations; median of the samples with its "
+                    + "distribution-free 99.9% interval (params.statistic median). Java rows are JMH's mean of its iterations "
+                    + "with the 99.9% Student-t interval (params.statistic mean). Ratios compare Java with Java and C with C; "
+                    + "as many writers as the Java row (params.writers), on the same CPUs; a C row's set is the writers' mean");
+        }
+        return notes;
     }
 
     private static void contention(TextDoc d, List<CpupriModel.Run> runs, List<Result> results) {

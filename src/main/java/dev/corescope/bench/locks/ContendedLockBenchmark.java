@@ -1,7 +1,7 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -99,7 +99,7 @@ public class ContendedLockBenchmark {
         public void pin(ThreadParams thread, BenchmarkParams params) {
             index = thread.getThreadIndex();
             int[] list = parseCpus(params.getParam("cpus"));
-            if (list.length > 0) pinning = Affinity.pinChecked(list[index % list.length]);
+            if (list.length > 0) pinning = Os.live().pinChecked(list[index % list.length]);
         }
 
         @TearDown(Level.Trial)

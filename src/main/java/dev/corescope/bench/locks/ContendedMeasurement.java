@@ -29,15 +29,4 @@ record ContendedMeasurement(Variant variant, String implementation, String label
     ContendedMeasurement {
         shares = List.copyOf(shares);
     }
-
-    /** The least-served thread's rate over the best-served one's: 1 is perfectly fair. */
-    double fairness() {
-        double min = Double.MAX_VALUE;
-        double max = 0;
-        for (Share s : shares) {
-            min = Math.min(min, s.opsPerUs());
-            max = Math.max(max, s.opsPerUs());
-        }
-        return max == 0 ? Double.NaN : min / max;
-    }
 }

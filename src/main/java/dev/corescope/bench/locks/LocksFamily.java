@@ -20,6 +20,7 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -43,6 +44,11 @@ public final class LocksFamily implements BenchFamily {
      * at 8.6 rather than 31.6 for three.
      */
     static final Jmh.Settings QUICK = new Jmh.Settings(1, 3, 40, 5, 40);
+
+    /** The seed's machine, for every place its figures appear. */
+    static final String SEED = "i7-2620M, kernel 3.17, 2015";
+    /** How much slower than its C twin the Java spinlock may be (issue 6). */
+    static final double TARGET_RATIO = 1.3;
 
     private static final int CALIBRATIONS_QUICK = 5;
     private static final long CALIBRATION_WINDOW_NS = 20_000_000;
@@ -178,7 +184,7 @@ public final class LocksFamily implements BenchFamily {
                         checkInterrupted();
                     }
                     if (twin && r.nativeKind() != null) {
-                        contended.add(NativeHarness.contend(r.nativeKind(), r.variant(), r.nativeLabel(), p, plan));
+                        contended.add(NativeHarness.contend(ctx.os(), r.nativeKind(), r.variant(), r.nativeLabel(), p, plan));
                         ctx.progress().step("contended native " + r.nativeLabel() + " on " + p.name());
                         checkInterrupted();
                     }
@@ -186,20 +192,135 @@ public final class LocksFamily implements BenchFamily {
             }
         }
 
-        LocksRun run = new LocksRun(cpu, cpuChoice, load, tsc, describe(jmh), twin ? plan.describe() : "not run",
-                rows, contended, skipped, pmu(Path.of("/")), notes);
-        LocksModel model = LocksModel.of(run);
-        List<dev.corescope.report.Result> results = LocksReport.results(run).stream()
+        LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), describe(jmh), twin ? plan.describe() : "not run",
+                rows.stream().map(LocksModel::of).toList(), contended.stream().map(LocksModel::of).toList(), skipped,
+                pmu(Path.of("/")), notes);
+        List<dev.corescope.report.Result> results = results(model).stream()
                 .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new java.util.TreeMap<>(x.params()))
                         ? x.withRuns(javaRuns.get(x.variant() + new java.util.TreeMap<>(x.params())))
                         : x)
                 .toList();
-        return new FamilyRun(name(), results, null, null, null, LocksReport.notes(run), LocksView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, null, null, null, notes(model), LocksView.document(model).render(Integer.MAX_VALUE), model);
     }
 
     @Override
     public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
         return LocksView.model(file).map(LocksView::document);
+    }
+
+    /** A ratio's interval against the band [1/target, target]. */
+    enum RatioFinding {
+        /** the whole interval lies inside the band */
+        MET("met"),
+        /** the whole interval lies outside it, on one side */
+        NOT_MET("not met"),
+        /** the interval crosses an edge of the band, or is unbounded: this run cannot tell */
+        NOT_RESOLVED("not resolved by this run");
+
+        final String words;
+
+        RatioFinding(String words) {
+            this.words = words;
+        }
+    }
+
+    /**
+     * The ratio {@code a / b} of two figures with 99.9% half-widths, its interval ({@code
+     * (a - ea) / (b + eb)} .. {@code (a + ea) / (b - eb)}, infinite when {@code b - eb <= 0}),
+     * and that interval against the two-sided band [1/target, target]: "within 1.3x" means
+     * neither more than 1.3 times slower nor more than 1.3 times faster.
+     *
+     * @return {ratio, low, high}
+     */
+    static double[] ratioInterval(double a, double ea, double b, double eb) {
+        ea = Double.isNaN(ea) ? 0 : ea;
+        eb = Double.isNaN(eb) ? 0 : eb;
+        double low = Math.max(0, (a - ea) / (b + eb));
+        double high = b - eb > 0 ? (a + ea) / (b - eb) : Double.POSITIVE_INFINITY;
+        return new double[]{a / b, low, high};
+    }
+
+    /** The interval [low, high] against the band [1/target, target]. */
+    static RatioFinding ratioFinding(double low, double high, double target) {
+        if (low >= 1 / target && high <= target) return RatioFinding.MET;
+        if (high < 1 / target || low > target) return RatioFinding.NOT_MET;
+        return RatioFinding.NOT_RESOLVED;
+    }
+
+    /** What a reader of the JSON needs too: rows left out and why. */
+    static List<String> notes(LocksModel model) {
+        List<String> notes = new ArrayList<>(model.notes());
+        if (model.contendedSkipped() != null) notes.add(model.contendedSkipped());
+        return notes;
+    }
+
+    /** The least-served thread's rate over the best-served one's: 1 is perfectly fair (NaN when no thread ran). */
+    static double fairness(LocksModel.Contended c) {
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (LocksModel.Share s : c.shares()) {
+            min = Math.min(min, s.opsPerUs());
+            max = Math.max(max, s.opsPerUs());
+        }
+        return max == 0 ? Double.NaN : min / max;
+    }
+
+    /** The CONTRACT's results rows, from the model (each figure once: the text and the rows read the same model). */
+    static List<dev.corescope.report.Result> results(LocksModel model) {
+        List<dev.corescope.report.Result> out = new ArrayList<>();
+        String cpu = Integer.toString(model.cpu());
+        LocksModel.Tsc tsc = model.tsc();
+        if (tsc.calibratedMhz() != null) {
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("used", tsc.source());
+            if (tsc.mhz() != null) params.put("usedMHz", Math.round(tsc.mhz() * 1000) / 1000.0);
+            out.add(row("tsc_rate", "native", "calibrated", "MHz", tsc.calibratedMhz(), tsc.calibratedErr(), tsc.calibrations(), cpu, params));
+        }
+        for (LocksModel.Row m : model.rows()) {
+            Map<String, Object> params = new LinkedHashMap<>(lineParams(m));
+            if (m.migrated() != 0) params.put("migrated", m.migrated());
+            out.add(row(m.variant(), m.implementation(), "op", "ns/op", m.ns(), m.nsError(), m.samples(), cpu, params));
+            if (m.cycles() != null) {
+                Map<String, Object> p = new LinkedHashMap<>(params);
+                p.put("cycles", cyclesFrom(m.cyclesFrom()));
+                out.add(row(m.variant(), m.implementation(), "op_cycles", "cycles/op", m.cycles(), m.cyclesError(), m.samples(), cpu, p));
+            }
+        }
+        for (LocksModel.Contended c : model.contended()) {
+            int[] cpus = c.cpus().stream().mapToInt(Integer::intValue).toArray();
+            String list = CpuMask.of(java.util.Arrays.stream(cpus).max().orElse(0) + 1, cpus).toList();
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("placement", c.placement());
+            params.put("threads", cpus.length);
+            if (c.migratedRounds() > 0) params.put("migrated", c.migratedRounds());
+            out.add(row(c.variant(), c.implementation(), "contended", "ns/op", c.nsPerOp(), c.nsError(), c.samples(), list, params));
+            out.add(row(c.variant(), c.implementation(), "contended_fairness", "min/max", fairness(c), null, c.samples(), list, params));
+            for (LocksModel.Share s : c.shares()) {
+                Map<String, Object> p = new LinkedHashMap<>(params);
+                p.put("thread", s.thread());
+                out.add(row(c.variant(), c.implementation(), "contended_thread", "ops/us", s.opsPerUs(), null, c.samples(),
+                        Integer.toString(s.cpu()), p));
+            }
+        }
+        return out;
+    }
+
+    /** The params that tell a saved row's line apart ({@link Line#params}); none for a line this version does not know. */
+    private static Map<String, Object> lineParams(LocksModel.Row m) {
+        for (Line l : Line.values()) if (l.name().equalsIgnoreCase(m.line())) return l.params(m.implementation());
+        return Map.of();
+    }
+
+    /** How the cycles were obtained, in the words the rows' params use. */
+    private static String cyclesFrom(String saved) {
+        for (LockMeasurement.CyclesFrom c : LockMeasurement.CyclesFrom.values()) if (c.name().equalsIgnoreCase(saved)) return c.text;
+        return saved;
+    }
+
+    private static dev.corescope.report.Result row(String variant, String implementation, String metric, String unit, Double score,
+                                                   Double error, long samples, String cpus, Map<String, Object> params) {
+        return dev.corescope.report.Result.builder().benchmark("locks").variant(variant).implementation(implementation).metric(metric)
+                .unit(unit).score(score == null ? Double.NaN : score).error(error).samples(samples).cpus(cpus).params(params).build();
     }
 
     private ContendedMeasurement contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {

@@ -2,11 +2,13 @@ package dev.corescope.bench.locks;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What one {@code bench locks} run measured, as saved in the results file ({@code models.locks}):
- * plain numbers, strings and lists (a figure that is not known is null), so that
- * {@link LocksView} renders a saved file as it rendered the live run.
+ * plain numbers, strings and lists (a figure that is not known is null). It is the one source of
+ * the family's text ({@link LocksView} renders its rows directly) and of its results rows
+ * ({@link LocksFamily#results}), for a live run and a saved file alike.
  *
  * @param cpu              the CPU the uncontended rows ran on
  * @param cpuChoice        why that CPU
@@ -52,48 +54,27 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String
     public record Share(int thread, int cpu, double opsPerUs) {
     }
 
-    /** The model of a live run. */
-    static LocksModel of(LocksRun r) {
-        TscRate t = r.tsc();
-        return new LocksModel(r.cpu(), r.cpuChoice(), r.load(),
-                new Tsc(num(t.mhz()), t.source().name().toLowerCase(java.util.Locale.ROOT), t.evidence(), num(t.calibratedMhz()),
-                        num(t.calibratedErr()), t.calibrations(), t.flags(), t.clocksource()),
-                r.javaSettings(), r.nativeSettings(),
-                r.rows().stream().map(m -> new Row(m.line().name().toLowerCase(java.util.Locale.ROOT), m.variant().contractName(),
-                        m.implementation(), num(m.ns()), num(m.nsError()), m.samples(), num(m.cycles()), num(m.cyclesError()),
-                        m.cyclesFrom().name().toLowerCase(java.util.Locale.ROOT), m.migrated())).toList(),
-                r.contended().stream().map(c -> new Contended(c.variant().contractName(), c.implementation(), c.label(),
-                        c.placement().name(), Arrays.stream(c.placement().cpus()).boxed().toList(), c.placement().description(),
-                        num(c.nsPerOp()), num(c.nsError()), c.samples(),
-                        c.shares().stream().map(s -> new Share(s.thread(), s.cpu(), s.opsPerUs())).toList(), c.migratedRounds())).toList(),
-                r.contendedSkipped(), r.pmu(), r.notes());
+    /** The saved form of a live TSC rate. */
+    static Tsc of(TscRate t) {
+        return new Tsc(num(t.mhz()), t.source().name().toLowerCase(Locale.ROOT), t.evidence(), num(t.calibratedMhz()),
+                num(t.calibratedErr()), t.calibrations(), t.flags(), t.clocksource());
     }
 
-    /** The run this model was made from, for the view. */
-    LocksRun run() {
-        TscRate t = new TscRate(nan(tsc.mhz()), TscRate.Source.valueOf(up(tsc.source())), tsc.evidence(), nan(tsc.calibratedMhz()),
-                nan(tsc.calibratedErr()), tsc.calibrations(), tsc.flags(), tsc.clocksource());
-        return new LocksRun(cpu, cpuChoice, load, t, javaSettings, nativeSettings,
-                rows.stream().map(x -> new LockMeasurement(Line.valueOf(up(x.line())), x.implementation(), nan(x.ns()), nan(x.nsError()),
-                        x.samples(), nan(x.cycles()), nan(x.cyclesError()), LockMeasurement.CyclesFrom.valueOf(up(x.cyclesFrom())),
-                        x.migrated())).toList(),
-                contended.stream().map(c -> new ContendedMeasurement(Variant.of(c.variant()), c.implementation(), c.label(),
-                        new ThreadPlacement(c.placement(), c.cpus().stream().mapToInt(Integer::intValue).toArray(), c.placementDescription()),
-                        nan(c.nsPerOp()), nan(c.nsError()), c.samples(),
-                        c.shares().stream().map(s -> new ContendedMeasurement.Share(s.thread(), s.cpu(), s.opsPerUs())).toList(),
-                        c.migratedRounds())).toList(),
-                contendedSkipped, pmu, notes);
+    /** The saved form of one live uncontended figure. */
+    static Row of(LockMeasurement m) {
+        return new Row(m.line().name().toLowerCase(Locale.ROOT), m.variant().contractName(), m.implementation(), num(m.ns()),
+                num(m.nsError()), m.samples(), num(m.cycles()), num(m.cyclesError()), m.cyclesFrom().name().toLowerCase(Locale.ROOT),
+                m.migrated());
     }
 
-    private static String up(String s) {
-        return s.toUpperCase(java.util.Locale.ROOT);
+    /** The saved form of one live contended figure. */
+    static Contended of(ContendedMeasurement c) {
+        return new Contended(c.variant().contractName(), c.implementation(), c.label(), c.placement().name(),
+                Arrays.stream(c.placement().cpus()).boxed().toList(), c.placement().description(), num(c.nsPerOp()), num(c.nsError()),
+                c.samples(), c.shares().stream().map(s -> new Share(s.thread(), s.cpu(), s.opsPerUs())).toList(), c.migratedRounds());
     }
 
     private static Double num(double d) {
         return Double.isNaN(d) ? null : d;
-    }
-
-    private static double nan(Double d) {
-        return d == null ? Double.NaN : d;
     }
 }

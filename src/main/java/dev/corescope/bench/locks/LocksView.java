@@ -29,18 +29,18 @@ final class LocksView {
         return SavedModel.read(file, "locks", LocksModel.class);
     }
 
-    /** The report as a document: the run, the list in the seed's style, where the analogy holds and breaks, contended mode, notes. */
+    /** The report as a document, from the saved model's rows (no live types): the run, the list in the seed's style, where the analogy holds and breaks, contended mode, notes. */
     static TextDoc document(LocksModel model) {
-        LocksRun run = model.run();
+        LocksModel run = model;
         TextDoc d = new TextDoc();
-        TscRate tsc = run.tsc();
-        d.title("bench locks: lock + unlock per element, time_bench style (seed 004: " + LocksReport.SEED + ")");
+        LocksModel.Tsc tsc = run.tsc();
+        d.title("bench locks: lock + unlock per element, time_bench style (seed 004: " + LocksFamily.SEED + ")");
         d.paragraph("  ", "CPU " + run.cpu() + ", pinned (" + run.cpuChoice() + ")");
         d.paragraph("  ", "machine: " + run.load() + ", before the run");
         d.paragraph("  ", "java: JMH, " + run.javaSettings());
         d.paragraph("  ", "native: the C twin's loop of N inside libcorescope.so, one downcall per batch, " + run.nativeSettings());
-        d.paragraph("  ", "TSC: " + tsc.describe());
-        d.paragraph("  ", "TSC " + tsc.describeFlags());
+        d.paragraph("  ", "TSC: " + tsc(tsc));
+        d.paragraph("  ", "TSC " + tscFlags(tsc));
         d.paragraph("  ", "cycles: native from rdtsc around the loop, as time_bench; java = ns x TSC rate (reading the TSC from Java"
                 + " takes a downcall, which costs more than the read)");
         d.paragraph("  ", "[low, high] is the 99.9% confidence interval; the loop overhead is shown, not subtracted (as time_bench)");
@@ -51,61 +51,69 @@ final class LocksView {
                 Column.number("native", "ns"), Column.number("native", "cycles"), Column.number("seed", "ns")).named("locks");
         List<String> lines = new ArrayList<>();
         for (Line line : Line.values()) {
-            Optional<LockMeasurement> j = find(run, line, "java");
-            Optional<LockMeasurement> n = find(run, line, "native");
+            Optional<LocksModel.Row> j = find(run, line, "java");
+            Optional<LocksModel.Row> n = find(run, line, "native");
             if (j.isEmpty() && n.isEmpty()) continue;
             Variant v = line.variant();
             String seed = line.showsSeed() && v.seedNs() != null
                     ? (v.seedFigureIsDerived() ? "~" : "") + published(v.seedNs()) : "";
-            list.row(id(line), j.map(LocksView::ns).orElse("-"), j.map(m -> num(m.cycles())).orElse(""),
-                    n.map(LocksView::ns).orElse("-"), n.map(m -> num(m.cycles())).orElse(""), seed);
+            list.row(id(line), j.map(LocksView::ns).orElse("-"), j.map(m -> num(d(m.cycles()))).orElse(""),
+                    n.map(LocksView::ns).orElse("-"), n.map(m -> num(d(m.cycles()))).orElse(""), seed);
             String prefix = v.contractName() + ": ";
             lines.add(id(line) + ": " + (line.label().startsWith(prefix) ? line.label().substring(prefix.length()) : line.label()));
         }
+        for (String other : unknownLines(run)) {
+            List<LocksModel.Row> rows = run.rows().stream().filter(r -> r.line().equals(other)).toList();
+            Optional<LocksModel.Row> j = rows.stream().filter(r -> r.implementation().equals("java")).findFirst();
+            Optional<LocksModel.Row> n = rows.stream().filter(r -> r.implementation().equals("native")).findFirst();
+            list.row(other, j.map(LocksView::ns).orElse("-"), j.map(m -> num(d(m.cycles()))).orElse(""),
+                    n.map(LocksView::ns).orElse("-"), n.map(m -> num(d(m.cycles()))).orElse(""), "");
+            lines.add(other + ": variant " + rows.getFirst().variant() + " (a line this version does not describe)");
+        }
         d.table(list).notes(lines);
-        d.paragraph("  ", "(seed: its figures as published, " + LocksReport.SEED + "; the function_call figure is a difference"
+        d.paragraph("  ", "(seed: its figures as published, " + LocksFamily.SEED + "; the function_call figure is a difference"
                 + " of two of its rows, which it called \"approx the cost of an extra function call\")");
 
-        Optional<LockMeasurement> loopJ = find(run, Line.FOR_LOOP, "java");
-        Optional<LockMeasurement> loopN = find(run, Line.FOR_LOOP, "native");
-        d.blank().paragraph("Loop overhead, in every row above: java " + loopJ.map(m -> fmt(m.ns(), 3) + " ns (JMH's loop around an empty method)").orElse("-")
-                + ", native " + loopN.map(m -> fmt(m.ns(), 3) + " ns (for loop + compiler barrier)").orElse("-")
+        Optional<LocksModel.Row> loopJ = find(run, Line.FOR_LOOP, "java");
+        Optional<LocksModel.Row> loopN = find(run, Line.FOR_LOOP, "native");
+        d.blank().paragraph("Loop overhead, in every row above: java " + loopJ.map(m -> fmt(d(m.ns()), 3) + " ns (JMH's loop around an empty method)").orElse("-")
+                + ", native " + loopN.map(m -> fmt(d(m.ns()), 3) + " ns (for loop + compiler barrier)").orElse("-")
                 + "; time_bench's was 0.360 ns on an E5-2695.");
 
         // Where the analogy holds, and where it breaks: from the figures, native where there is one.
-        Optional<LockMeasurement> spinN = find(run, Line.SPIN_LOCK_UNLOCK, "native");
-        Optional<LockMeasurement> spinJ = find(run, Line.SPIN_LOCK_UNLOCK, "java");
-        Optional<LockMeasurement> spin = spinN.or(() -> spinJ);
+        Optional<LocksModel.Row> spinN = find(run, Line.SPIN_LOCK_UNLOCK, "native");
+        Optional<LocksModel.Row> spinJ = find(run, Line.SPIN_LOCK_UNLOCK, "java");
+        Optional<LocksModel.Row> spin = spinN.or(() -> spinJ);
         List<String> holds = new ArrayList<>();
         spin.ifPresent(x -> holds.add(String.format(Locale.ROOT,
                 "The lock. SpinLock and its C twin take the word with one xchg and free it with one store, as the kernel's"
                         + " uncontended spin_lock does: %s ns in C, %s ns in Java, against the seed's 12.775 ns (another CPU, ten"
                         + " years older, and the kernel's lock also disables preemption: compare ratios, not ns).",
-                spinN.map(m -> fmt(m.ns(), 3)).orElse("-"), spinJ.map(m -> fmt(m.ns(), 3)).orElse("-"))));
-        Optional<LockMeasurement> callJ = find(run, Line.FUNCTION_CALL, "java");
-        Optional<LockMeasurement> callN = find(run, Line.FUNCTION_CALL, "native");
+                spinN.map(m -> fmt(d(m.ns()), 3)).orElse("-"), spinJ.map(m -> fmt(d(m.ns()), 3)).orElse("-"))));
+        Optional<LocksModel.Row> callJ = find(run, Line.FUNCTION_CALL, "java");
+        Optional<LocksModel.Row> callN = find(run, Line.FUNCTION_CALL, "native");
         if (callJ.isPresent() || callN.isPresent()) {
             String call = String.format(Locale.ROOT, "A function call: %s ns in C (noinline), %s ns in Java (DONT_INLINE), the seed's ~1.709 ns.",
-                    callN.map(m -> fmt(m.ns(), 3)).orElse("-"), callJ.map(m -> fmt(m.ns(), 3)).orElse("-"));
-            call += find(run, Line.FUNCTION_CALL_DOWNCALL, "java").map(dc -> " A downcall into C costs " + fmt(dc.ns(), 3)
-                    + " ns from Java" + find(run, Line.FUNCTION_CALL_CRITICAL, "java").map(c -> " (" + fmt(c.ns(), 3) + " ns critical)").orElse("")
+                    callN.map(m -> fmt(d(m.ns()), 3)).orElse("-"), callJ.map(m -> fmt(d(m.ns()), 3)).orElse("-"));
+            call += find(run, Line.FUNCTION_CALL_DOWNCALL, "java").map(dc -> " A downcall into C costs " + fmt(d(dc.ns()), 3)
+                    + " ns from Java" + find(run, Line.FUNCTION_CALL_CRITICAL, "java").map(c -> " (" + fmt(d(c.ns()), 3) + " ns critical)").orElse("")
                     + ": the extra a Java row pays per C function it calls.").orElse("");
             holds.add(call);
         }
         d.blank().heading("Where the analogy holds").notes(holds);
 
         List<String> breaks = new ArrayList<>();
-        Optional<LockMeasurement> mask = find(run, Line.IRQ_SAVE_RESTORE, "native").or(() -> find(run, Line.IRQ_SAVE_RESTORE, "java"));
+        Optional<LocksModel.Row> mask = find(run, Line.IRQ_SAVE_RESTORE, "native").or(() -> find(run, Line.IRQ_SAVE_RESTORE, "java"));
         if (mask.isPresent() && spin.isPresent()) {
-            LockMeasurement m = mask.get();
+            LocksModel.Row m = mask.get();
             breaks.add(String.format(Locale.ROOT,
                     "irqsave. local_irq_save + restore is a few instructions (pushf; pop; cli, then popf): the seed paid 13.256 ns,"
                             + " 1.04x its lock. Userspace cannot mask interrupts; the stand-in, pthread_sigmask, is the rt_sigprocmask"
                             + " system call, so save + restore is two system calls: %s ns here (%s), %.0fx the lock.",
-                    fmt(m.ns(), 3), m.implementation(), m.ns() / spin.get().ns()));
+                    fmt(d(m.ns()), 3), m.implementation(), d(m.ns()) / d(spin.get().ns())));
         }
-        Optional<LockMeasurement> pushfN = find(run, Line.SPIN_LOCK_IRQSAVE_PUSHF, "native");
-        Optional<LockMeasurement> pushfJ = find(run, Line.SPIN_LOCK_IRQSAVE_PUSHF, "java");
+        Optional<LocksModel.Row> pushfN = find(run, Line.SPIN_LOCK_IRQSAVE_PUSHF, "native");
+        Optional<LocksModel.Row> pushfJ = find(run, Line.SPIN_LOCK_IRQSAVE_PUSHF, "java");
         if (pushfN.isPresent() || pushfJ.isPresent()) {
             breaks.add(String.format(Locale.ROOT,
                     "The second stand-in (standIn=pushf_popf) runs what local_irq_save/restore ran on the seed's kernel, pushfq; pop"
@@ -113,32 +121,32 @@ final class LocksView {
                             + " clean lock, against the seed's +8.324 ns. It omits cli and sti (they fault in ring 3; popfq there leaves"
                             + " IF alone), so interrupts stay on, and preempt_disable. Java cannot run those instructions: its row is the"
                             + " Java SpinLock between two critical downcalls that do (%s ns), so it adds two downcalls' cost%s.",
-                    pushfN.map(m -> fmt(m.ns(), 3)).orElse("-"),
-                    pushfN.flatMap(x -> spinN.map(sp -> signed(x.ns() - sp.ns()) + " ns")).orElse("-"),
-                    pushfJ.map(m -> fmt(m.ns(), 3)).orElse("-"),
-                    find(run, Line.FUNCTION_CALL_CRITICAL, "java").map(c -> " (one critical downcall: " + fmt(c.ns(), 3) + " ns)").orElse("")));
+                    pushfN.map(m -> fmt(d(m.ns()), 3)).orElse("-"),
+                    pushfN.flatMap(x -> spinN.map(sp -> signed(d(x.ns()) - d(sp.ns())) + " ns")).orElse("-"),
+                    pushfJ.map(m -> fmt(d(m.ns()), 3)).orElse("-"),
+                    find(run, Line.FUNCTION_CALL_CRITICAL, "java").map(c -> " (one critical downcall: " + fmt(d(c.ns()), 3) + " ns)").orElse("")));
         }
         List<Line> irqLines = List.of(Line.SPIN_LOCK_UNLOCK, Line.IRQ_SAVE_RESTORE, Line.IRQ_DISABLE_SPIN_LOCK,
                 Line.SPIN_LOCK_IRQSAVE, Line.IRQSAVE_MANUAL);
         String impl = find(run, Line.SPIN_LOCK_IRQSAVE, "native").isPresent() ? "native" : "java";
-        List<LockMeasurement> irq = irqLines.stream().map(l -> find(run, l, impl)).flatMap(Optional::stream)
-                .sorted(Comparator.comparingDouble(LockMeasurement::ns)).toList();
+        List<LocksModel.Row> irq = irqLines.stream().map(l -> find(run, l, impl)).flatMap(Optional::stream)
+                .sorted(Comparator.comparingDouble(r -> d(r.ns()))).toList();
         if (irq.size() > 1) {
             StringBuilder order = new StringBuilder("So the order changes. The seed's: spin_lock_unlock 12.775 < irq_save_restore 13.256 < "
                     + "irq_disable_spin_lock 14.618 < spin_lock_irqsave 21.099 < irqsave_manual 22.808. Here (" + impl + "): ");
             for (int i = 0; i < irq.size(); i++) {
-                LockMeasurement m = irq.get(i);
+                LocksModel.Row m = irq.get(i);
                 if (i > 0) order.append(overlap(irq.get(i - 1), m) ? " ≈ " : " < ");
-                order.append(m.variant().contractName()).append(' ').append(fmt(m.ns(), 1));
+                order.append(m.variant()).append(' ').append(fmt(d(m.ns()), 1));
             }
             breaks.add(order.append(" (≈: the 99.9% intervals overlap).").toString());
         }
-        Optional<LockMeasurement> save = find(run, Line.SPIN_LOCK_IRQSAVE, impl);
-        Optional<LockMeasurement> noSave = find(run, Line.IRQ_DISABLE_SPIN_LOCK, impl);
-        Optional<LockMeasurement> manual = find(run, Line.IRQSAVE_MANUAL, impl);
+        Optional<LocksModel.Row> save = find(run, Line.SPIN_LOCK_IRQSAVE, impl);
+        Optional<LocksModel.Row> noSave = find(run, Line.IRQ_DISABLE_SPIN_LOCK, impl);
+        Optional<LocksModel.Row> manual = find(run, Line.IRQSAVE_MANUAL, impl);
         if (save.isPresent() && noSave.isPresent() && manual.isPresent()) {
-            double saving = save.get().ns() - noSave.get().ns();
-            double helper = save.get().ns() - manual.get().ns();
+            double saving = d(save.get().ns()) - d(noSave.get().ns());
+            double helper = d(save.get().ns()) - d(manual.get().ns());
             boolean savingResolved = Math.abs(saving) > sumErr(save.get(), noSave.get());
             boolean helperResolved = Math.abs(helper) > sumErr(save.get(), manual.get());
             breaks.add(String.format(Locale.ROOT,
@@ -148,7 +156,7 @@ final class LocksView {
                             + " In userspace the lock is the small part and the mask change, two system calls, is most of it.",
                     signed(saving), fmt(sumErr(save.get(), noSave.get()), 1), savingResolved ? "outside the errors" : "within the errors",
                     signed(helper), fmt(sumErr(save.get(), manual.get()), 1), helperResolved ? "outside the errors" : "within the errors",
-                    callN.or(() -> callJ).map(m -> fmt(m.ns(), 3)).orElse("-")));
+                    callN.or(() -> callJ).map(m -> fmt(d(m.ns()), 3)).orElse("-")));
         }
         breaks.add("A userspace spinlock holder can be preempted (the kernel's cannot), and the JVM uses signals itself: the blocked"
                 + " set leaves out SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGTRAP, as cli leaves exceptions on; HotSpot's null checks"
@@ -157,22 +165,22 @@ final class LocksView {
 
         List<String> well = new ArrayList<>();
         if (spinN.isPresent() && spinJ.isPresent()) {
-            LockMeasurement j = spinJ.get();
-            LockMeasurement n = spinN.get();
-            double[] r = LocksReport.ratioInterval(j.ns(), j.nsError(), n.ns(), n.nsError());
+            LocksModel.Row j = spinJ.get();
+            LocksModel.Row n = spinN.get();
+            double[] r = LocksFamily.ratioInterval(d(j.ns()), d(j.nsError()), d(n.ns()), d(n.nsError()));
             double ratio = r[0];
-            LocksReport.RatioFinding finding = LocksReport.ratioFinding(r[1], r[2], LocksReport.TARGET_RATIO);
+            LocksFamily.RatioFinding finding = LocksFamily.ratioFinding(r[1], r[2], LocksFamily.TARGET_RATIO);
             String ratioLine = String.format(Locale.ROOT, "Java spin_lock_unlock / its C twin: %.2fx, between %.2fx and %s from the two"
                             + " intervals (target: within %.1fx either way, %.2fx..%.1fx): %s.", ratio, r[1],
-                    Double.isInfinite(r[2]) ? "unbounded" : String.format(Locale.ROOT, "%.2fx", r[2]), LocksReport.TARGET_RATIO,
-                    1 / LocksReport.TARGET_RATIO, LocksReport.TARGET_RATIO, finding.words);
-            if (ratio > LocksReport.TARGET_RATIO) {
+                    Double.isInfinite(r[2]) ? "unbounded" : String.format(Locale.ROOT, "%.2fx", r[2]), LocksFamily.TARGET_RATIO,
+                    1 / LocksFamily.TARGET_RATIO, LocksFamily.TARGET_RATIO, finding.words);
+            if (ratio > LocksFamily.TARGET_RATIO) {
                 ratioLine += " Where the rest goes: per access the JIT's code makes one bounds compare and one alignment test the C twin"
                         + " does not (README \"bench locks\" has the listing)";
-                if (loopJ.isPresent() && loopN.isPresent() && loopJ.get().ns() > loopN.get().ns()) {
-                    ratioLine += ", and JMH's loop costs " + fmt(loopJ.get().ns() - loopN.get().ns(), 3) + " ns more than C's";
+                if (loopJ.isPresent() && loopN.isPresent() && d(loopJ.get().ns()) > d(loopN.get().ns())) {
+                    ratioLine += ", and JMH's loop costs " + fmt(d(loopJ.get().ns()) - d(loopN.get().ns()), 3) + " ns more than C's";
                 }
-                if (zeroIfNaN(j.nsError()) > 0.1 * j.ns() || zeroIfNaN(n.nsError()) > 0.1 * n.ns()) {
+                if (zeroIfNaN(d(j.nsError())) > 0.1 * d(j.ns()) || zeroIfNaN(d(n.nsError())) > 0.1 * d(n.ns())) {
                     ratioLine += "; and this run was noisy (an interval wider than 10% of its mean): measure again on a quiet machine";
                 }
                 ratioLine += ".";
@@ -182,17 +190,17 @@ final class LocksView {
         find(run, Line.SPIN_LOCK_UNLOCK_BOUNDED, "java").ifPresent(b -> spinJ.ifPresent(x -> well.add(String.format(Locale.ROOT,
                 "The word through its own segment: %s ns, %.2fx SpinLock: the segment's bounds, alignment, read-only and liveness"
                         + " checks are loaded again after every xchg (a full fence); SpinLock reaches the word as (RawMemory.ALL, address).",
-                fmt(b.ns(), 3), b.ns() / x.ns()))));
+                fmt(d(b.ns()), 3), d(b.ns()) / d(x.ns())))));
         well.add("JMH's perfasm would show where the cycles go, but it needs hardware counters: " + run.pmu() + ".");
-        if (tsc.known() && !Double.isNaN(tsc.calibratedMhz()) && tsc.source() != TscRate.Source.CALIBRATED) {
+        if (tsc.mhz() != null && tsc.calibratedMhz() != null && source(tsc) != TscRate.Source.CALIBRATED) {
             well.add("The TSC: the kernel's rate and this calibration differ by "
                     + Num.of(Math.abs(tsc.calibratedMhz() - tsc.mhz()) / tsc.mhz() * 100) + "%.");
         }
-        int migrated = run.rows().stream().mapToInt(LockMeasurement::migrated).sum();
+        int migrated = run.rows().stream().mapToInt(LocksModel.Row::migrated).sum();
         if (migrated > 0) {
             well.add(migrated + " native batches ran on another CPU than they were pinned to (params.migrated of their rows): pinning failed?");
         }
-        int rounds = run.contended().stream().mapToInt(ContendedMeasurement::migratedRounds).sum();
+        int rounds = run.contended().stream().mapToInt(LocksModel.Contended::migratedRounds).sum();
         if (rounds > 0) {
             well.add(rounds + " contended native rounds had a thread off its CPU (sched_getcpu() in C);"
                     + " they are left out of their rows' figures while clean rounds remain (params.migrated counts them)");
@@ -204,23 +212,22 @@ final class LocksView {
         if (run.contendedSkipped() != null) {
             d.paragraph("  ", run.contendedSkipped());
         } else {
-            List<ThreadPlacement> placements = run.contended().stream().map(ContendedMeasurement::placement).distinct().toList();
-            d.notes(placements.stream().map(p -> p.name() + ": " + p.description()).toList());
+            d.notes(run.contended().stream().map(c -> c.placement() + ": " + c.placementDescription()).distinct().toList());
             TextTable t = new TextTable(Column.key("placement"), Column.key("impl"), Column.key("lock"), Column.number("all threads", "ns/op"),
                     Column.number("fairness"), Column.text("shares")).named("locks");
-            for (ContendedMeasurement c : run.contended()) {
-                double total = c.shares().stream().mapToDouble(ContendedMeasurement.Share::opsPerUs).sum();
+            for (LocksModel.Contended c : run.contended()) {
+                double total = c.shares().stream().mapToDouble(LocksModel.Share::opsPerUs).sum();
                 StringBuilder shares = new StringBuilder();
-                for (ContendedMeasurement.Share x : c.shares()) {
+                for (LocksModel.Share x : c.shares()) {
                     if (!shares.isEmpty()) shares.append(", ");
                     shares.append("cpu").append(x.cpu()).append(' ').append(Num.of(x.opsPerUs() / total * 100)).append('%');
                 }
-                t.row(c.placement().name(), c.implementation(), c.label(), Num.withInterval(c.nsPerOp(), nullIfNaN(c.nsError())),
-                        Num.of(c.fairness()), shares.toString());
+                t.row(c.placement(), c.implementation(), c.label(), Num.withInterval(d(c.nsPerOp()), c.nsError()),
+                        Num.of(LocksFamily.fairness(c)), shares.toString());
             }
             d.table(t);
         }
-        List<String> notes = LocksReport.notes(run);
+        List<String> notes = LocksFamily.notes(run);
         if (!notes.isEmpty()) d.blank().heading("Notes").notes(notes);
         return d;
     }
@@ -236,28 +243,73 @@ final class LocksView {
     }
 
     /** {@code 12.8 [12.5, 13.1]}, or {@code ?} when not measured. */
-    private static String ns(LockMeasurement m) {
-        return Double.isNaN(m.ns()) ? "?" : Num.withInterval(m.ns(), nullIfNaN(m.nsError()));
+    private static String ns(LocksModel.Row m) {
+        return m.ns() == null ? "?" : Num.withInterval(m.ns(), m.nsError());
     }
 
     private static String num(double d) {
         return Double.isNaN(d) ? "?" : Num.of(d);
     }
 
-    private static Double nullIfNaN(double d) {
-        return Double.isNaN(d) ? null : d;
+    /** A saved figure: null (not known) as NaN. */
+    private static double d(Double x) {
+        return x == null ? Double.NaN : x;
     }
 
-    private static Optional<LockMeasurement> find(LocksRun run, Line line, String implementation) {
-        return run.rows().stream().filter(m -> m.line() == line && m.implementation().equals(implementation)).findFirst();
+    private static Optional<LocksModel.Row> find(LocksModel model, Line line, String implementation) {
+        return model.rows().stream().filter(m -> m.line().equals(id(line)) && m.implementation().equals(implementation)).findFirst();
     }
 
-    private static boolean overlap(LockMeasurement a, LockMeasurement b) {
-        return Math.abs(a.ns() - b.ns()) <= sumErr(a, b);
+    /** Rows of a line this version does not list (a file from another version): shown under their own names. */
+    private static List<String> unknownLines(LocksModel model) {
+        java.util.Set<String> known = new java.util.HashSet<>();
+        for (Line l : Line.values()) known.add(id(l));
+        return model.rows().stream().map(LocksModel.Row::line).filter(l -> !known.contains(l)).distinct().toList();
     }
 
-    private static double sumErr(LockMeasurement a, LockMeasurement b) {
-        return zeroIfNaN(a.nsError()) + zeroIfNaN(b.nsError());
+    private static boolean overlap(LocksModel.Row a, LocksModel.Row b) {
+        return Math.abs(d(a.ns()) - d(b.ns())) <= sumErr(a, b);
+    }
+
+    private static double sumErr(LocksModel.Row a, LocksModel.Row b) {
+        return zeroIfNaN(d(a.nsError())) + zeroIfNaN(d(b.nsError()));
+    }
+
+    /** The saved source of the TSC rate, or null when this version does not know it. */
+    static TscRate.Source source(LocksModel.Tsc t) {
+        for (TscRate.Source s : TscRate.Source.values()) if (s.name().equalsIgnoreCase(t.source())) return s;
+        return null;
+    }
+
+    /** The TSC rate in one line for the header: the rate, where it came from, and the calibration here. */
+    static String tsc(LocksModel.Tsc t) {
+        TscRate.Source source = source(t);
+        String from = source == null ? t.source() : source.text;
+        StringBuilder b = new StringBuilder();
+        if (t.mhz() != null) {
+            b.append(String.format(Locale.ROOT, "%.3f MHz, from %s", t.mhz(), from));
+            if (source != TscRate.Source.CALIBRATED) b.append(" (").append(t.evidence()).append(")");
+        } else {
+            b.append("rate unknown (").append(t.evidence()).append("): no cycle figures");
+        }
+        String err = t.calibratedErr() == null ? "" : String.format(Locale.ROOT, " ± %.3f", t.calibratedErr());
+        if (t.calibratedMhz() != null && source != TscRate.Source.CALIBRATED) {
+            b.append(String.format(Locale.ROOT, "; calibrated here against CLOCK_MONOTONIC: %.3f%s MHz (%+.3f%%)",
+                    t.calibratedMhz(), err, (t.calibratedMhz() - d(t.mhz())) / d(t.mhz()) * 100));
+        } else if (source == TscRate.Source.CALIBRATED) {
+            b.append(String.format(Locale.ROOT, " %s over %d windows (%s)", err, t.calibrations(), t.evidence()));
+        }
+        return b.toString();
+    }
+
+    /** Whether the TSC can be trusted as a clock, from the saved flags and clocksource. */
+    static String tscFlags(LocksModel.Tsc t) {
+        List<String> flags = t.flags() == null ? List.of() : t.flags();
+        String f = flags.isEmpty() ? "no TSC flags in /proc/cpuinfo" : "flags: " + String.join(" ", flags);
+        String cs = t.clocksource() == null ? "" : "; clocksource: " + t.clocksource();
+        String inv = TscRate.invariant(flags) ? " (invariant: one rate through frequency changes and idle)"
+                : flags.isEmpty() ? "" : " (not invariant: cycles may drift with frequency)";
+        return f + inv + cs;
     }
 
     private static double zeroIfNaN(double d) {

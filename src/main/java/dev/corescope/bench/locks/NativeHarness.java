@@ -1,7 +1,7 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.sys.internal.Threads;
 import org.openjdk.jmh.util.ListStatistics;
 
@@ -92,13 +92,14 @@ final class NativeHarness {
     }
 
     /**
-     * Contended mode in C: one Java thread per CPU of {@code placement}, each pinned, each making
-     * one downcall per round that loops inside C until the first thread's {@code roundNs} is up.
+     * Contended mode in C: one Java thread per CPU of {@code placement}, each pinned through
+     * {@code os} (the family's {@code ctx.os()}), each making one downcall per round that loops
+     * inside C until the first thread's {@code roundNs} is up.
      * C checks with {@code sched_getcpu()} that each thread runs on its CPU at the start and the
      * end of the round; a round where one did not is counted in {@code migratedRounds} and left
      * out of the figure while clean rounds remain (with none left, all are kept, and counted).
      */
-    static ContendedMeasurement contend(LocksTwins.Contended kind, Variant variant, String label, ThreadPlacement placement,
+    static ContendedMeasurement contend(Os os, LocksTwins.Contended kind, Variant variant, String label, ThreadPlacement placement,
                                         Plan plan) throws InterruptedException {
         int n = placement.threads();
         int[] cpus = placement.cpus();
@@ -120,7 +121,7 @@ final class NativeHarness {
                     threads.add(Thread.ofPlatform().name("locks-contend-" + t).start(() -> {
                         Pinning pin = null;
                         try {
-                            pin = Affinity.pin(cpus[index]);
+                            pin = os.pin(cpus[index]);
                         } catch (Throwable e) {
                             failure.compareAndSet(null, e);
                         }

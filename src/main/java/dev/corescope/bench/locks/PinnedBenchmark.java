@@ -1,7 +1,7 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -24,7 +24,7 @@ public abstract class PinnedBenchmark {
 
     @Setup(Level.Trial)
     public void pin() {
-        if (cpu >= 0) pinning = Affinity.pin(cpu);
+        if (cpu >= 0) pinning = Os.live().pin(cpu);
     }
 
     @TearDown(Level.Trial)

@@ -9,7 +9,6 @@ import org.openjdk.jmh.util.ListStatistics;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.OptionalLong;
 
 /**
@@ -62,6 +61,11 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
 
     /** Whether the TSC ticks at a constant rate through frequency changes and idle states. */
     boolean invariant() {
+        return invariant(flags);
+    }
+
+    /** Whether these /proc/cpuinfo flags say the TSC ticks at one rate through frequency changes and idle. */
+    static boolean invariant(List<String> flags) {
         return flags.contains("constant_tsc") && flags.contains("nonstop_tsc");
     }
 
@@ -109,36 +113,6 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
             return new TscRate(calibrated, Source.CALIBRATED, noSysfs, calibrated, calibratedErr, calibrations, flags, clocksource);
         }
         return new TscRate(Double.NaN, Source.NONE, noSysfs, calibrated, calibratedErr, calibrations, flags, clocksource);
-    }
-
-    /** One line for the report's header. */
-    String describe() {
-        StringBuilder b = new StringBuilder();
-        if (known()) {
-            b.append(String.format(Locale.ROOT, "%.3f MHz, from %s", mhz, source.text));
-            if (source != Source.CALIBRATED) b.append(" (").append(evidence).append(")");
-        } else {
-            b.append("rate unknown (").append(evidence).append("): no cycle figures");
-        }
-        if (!Double.isNaN(calibratedMhz) && source != Source.CALIBRATED) {
-            b.append(String.format(Locale.ROOT, "; calibrated here against CLOCK_MONOTONIC: %.3f%s MHz (%+.3f%%)",
-                    calibratedMhz, errorText(), (calibratedMhz - mhz) / mhz * 100));
-        } else if (source == Source.CALIBRATED) {
-            b.append(String.format(Locale.ROOT, " %s over %d windows (%s)", errorText(), calibrations, evidence));
-        }
-        return b.toString();
-    }
-
-    private String errorText() {
-        return Double.isNaN(calibratedErr) ? "" : String.format(Locale.ROOT, " ± %.3f", calibratedErr);
-    }
-
-    /** Whether the TSC can be trusted as a clock, from the flags and the clocksource. */
-    String describeFlags() {
-        String f = flags.isEmpty() ? "no TSC flags in /proc/cpuinfo" : "flags: " + String.join(" ", flags);
-        String cs = clocksource == null ? "" : "; clocksource: " + clocksource;
-        String inv = invariant() ? " (invariant: one rate through frequency changes and idle)" : flags.isEmpty() ? "" : " (not invariant: cycles may drift with frequency)";
-        return f + inv + cs;
     }
 
     static List<String> readFlags(Path root) {

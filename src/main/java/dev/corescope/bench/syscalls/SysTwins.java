@@ -4,6 +4,7 @@ import dev.corescope.sys.NativeException;
 import dev.corescope.sys.TwinLinker;
 import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.NativeCalls;
+import dev.corescope.sys.internal.Os;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
@@ -79,9 +80,13 @@ public final class SysTwins {
         }
     }
 
-    /** The cpuset size {@link Affinity#get} and {@link Affinity#set} pass for a mask of {@code nr_cpu_ids} bits. */
+    /**
+     * The cpuset size {@link Affinity#get} and {@link Affinity#set} pass for a mask of
+     * {@code nr_cpu_ids} bits ({@code nr_cpu_ids} asked of the OS seam, {@link Os#live()}: the
+     * C loop runs on this machine).
+     */
     static long cpusetBytes() {
-        return (long) (Affinity.nrCpuIds() + 63) / 64 * 8;
+        return (long) (Os.live().nrCpuIds() + 63) / 64 * 8;
     }
 
     private static double checked(double result, String function, long bytes) {

@@ -4,6 +4,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.CurrentCpu;
+import dev.corescope.sys.internal.Os;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -18,6 +19,11 @@ import java.util.function.LongToDoubleFunction;
  * undisturbed cost even when the load average is far above the CPU count, where JMH's averages
  * measure mostly the waiting. The C rows are timed inside C ({@link SysTwins}), the Java rows
  * around a Java loop of the same shape.
+ *
+ * <p>The harness pins through the OS seam ({@link Os#live()}); the calls in the timed loops
+ * ({@link Affinity#currentCpu()}, {@code currentCpuCritical}, {@code currentCpuPlain},
+ * {@link Affinity#get}, {@link Affinity#set}, a held {@link CurrentCpu}) are direct, because
+ * they are what is measured: a seam between the loop and the call would be measured with it.
  *
  * <p><b>HOW TO RUN</b> (after {@code ./run.sh --version} built the jar):
  * <pre>
@@ -40,8 +46,9 @@ public final class SyscallBatches {
             System.err.println("C twins not built: " + SysTwins.unavailableReason().orElse("?"));
             System.exit(1);
         }
-        int cpu = Affinity.allowed().last();
-        try (Pinning pinning = Affinity.pin(cpu)) {
+        Os os = Os.live();
+        int cpu = os.allowed().last();
+        try (Pinning pinning = os.pin(cpu)) {
             CpuMask pinned = pinning.pinned();
             CurrentCpu reader = CurrentCpu.forThisThread();
             System.out.println("# pinned to CPU " + cpu + "; rseq read: "

@@ -4,6 +4,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.sys.internal.Threads;
+import org.openjdk.jmh.annotations.CompilerControl;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
@@ -81,6 +82,7 @@ public final class TimerBases implements AutoCloseable {
     static final long BASE_CPU = TIMER_BASE.byteOffset(MemoryLayout.PathElement.groupElement("cpu"));
     static final long BASE_CLK = TIMER_BASE.byteOffset(MemoryLayout.PathElement.groupElement("clk"));
     static final long BASE_NEXT_EXPIRY = TIMER_BASE.byteOffset(MemoryLayout.PathElement.groupElement("next_expiry"));
+    static final long BASE_LOCK = TIMER_BASE.byteOffset(MemoryLayout.PathElement.groupElement("lock"));
     static final long TIMER_FLAGS = TIMER_LIST.byteOffset(MemoryLayout.PathElement.groupElement("flags"));
     static final long TIMER_EXPIRES = TIMER_LIST.byteOffset(MemoryLayout.PathElement.groupElement("expires"));
 
@@ -98,6 +100,11 @@ public final class TimerBases implements AutoCloseable {
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    /**
+     * The flags {@link #rawSpinLockIrqsave} saves: {@code X86_EFLAGS_IF}, interrupts on, as
+     * they always are in user space (Java cannot run {@code pushf}; the C twin does).
+     */
+    public static final long X86_EFLAGS_IF = 0x200L;
     private static final long JIFFIES = 4_294_937_296L; // INITIAL_JIFFIES on 64-bit, as (unsigned int)(-300*HZ) with HZ=100
     private static final long NEXT_MAX_DELTA = (1L << 30) - 1; // TIMER_NEXT_MAX_DELTA: ((1UL << 30) - 1)
 
@@ -266,43 +273,114 @@ public final class TimerBases implements AutoCloseable {
     }
 
     /**
-     * {@code lock_timer_base()} without the lock, with the old {@code get_timer_cpu_base()}:
-     * read the flags once ({@code READ_ONCE}: an opaque read), skip a migrating timer, find the
-     * base, check the flags did not change. Returns the base's address.
+     * {@code raw_spin_lock_irqsave(&base->lock, flags)}: the queued spinlock's uncontended fast
+     * path, one acquiring compare-and-exchange of the base's lock word from 0 to 1 (C2 emits
+     * {@code lock cmpxchg}), spinning on plain reads while another thread holds it. Kept out of
+     * line ({@code @CompilerControl(DONT_INLINE)}, which JMH's forks and {@link
+     * dev.corescope.bench.JavaMachineCode} apply), as {@code _raw_spin_lock_irqsave()} is out of
+     * line in kernel/locking/spinlock.c: to its caller it is an opaque call, so the base must be
+     * computed before it and the table load stays in {@code lock_timer_base()}'s loop. Where C2
+     * inlines it anyway (a JVM without JMH's hints), the atomic still stays and still needs the
+     * base's address first. Not modelled: {@code local_irq_save()}'s {@code pushf; pop} (Java
+     * cannot run it; the C twin does) and {@code cli}, preemption, lockdep, the slow path's queue.
+     *
+     * @param base a timer base's address (one this class built)
+     * @return the saved flags: always {@link #X86_EFLAGS_IF}
+     */
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+    public static long rawSpinLockIrqsave(long base) {
+        long lock = base + BASE_LOCK;
+        while ((int) INT.compareAndExchangeAcquire(ALL, lock, 0, 1) != 0) {
+            while ((int) INT.getOpaque(ALL, lock) != 0) Thread.onSpinWait();
+        }
+        return X86_EFLAGS_IF;
+    }
+
+    /**
+     * {@code raw_spin_unlock_irqrestore(&base->lock, flags)}: a release store of 0 to the lock
+     * word ({@code local_irq_restore()}'s {@code sti} is left out: interrupts never went off).
+     * Out of line as {@link #rawSpinLockIrqsave} is.
+     *
+     * @param base  the base {@code lock_timer_base()} returned locked
+     * @param flags what {@link #rawSpinLockIrqsave} returned
+     */
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+    public static void rawSpinUnlockIrqrestore(long base, long flags) {
+        INT.setRelease(ALL, base + BASE_LOCK, 0);
+    }
+
+    /** Whether the lock of the base at {@code base} is held (for tests and checks). */
+    static boolean isLocked(long base) {
+        return (int) INT.getVolatile(ALL, base + BASE_LOCK) != 0;
+    }
+
+    /**
+     * {@code lock_timer_base()} with the old {@code get_timer_cpu_base()}, as in
+     * kernel/time/timer.c: read the flags once ({@code READ_ONCE}: an opaque read), skip a
+     * migrating timer, find the base, take its lock ({@link #rawSpinLockIrqsave}), check the
+     * flags did not change, else unlock and retry. Returns the base's address WITH ITS LOCK
+     * HELD: the caller unlocks it ({@link #rawSpinUnlockIrqrestore}, flags {@link #X86_EFLAGS_IF}).
      */
     public static long lockTimerBaseBefore(long timer, long perCpuOffset) {
         while (true) {
             int tf = (int) INT.getOpaque(ALL, timer + TIMER_FLAGS);
             if ((tf & TIMER_MIGRATING) == 0) {
                 long base = getTimerCpuBaseBefore(tf, tf & TIMER_CPUMASK, perCpuOffset);
+                long flags = rawSpinLockIrqsave(base);
                 if ((int) INT.getOpaque(ALL, timer + TIMER_FLAGS) == tf) return base;
+                rawSpinUnlockIrqrestore(base, flags);
             }
             Thread.onSpinWait();
         }
     }
 
-    /** {@link #lockTimerBaseBefore} with {@link #getTimerCpuBaseBeforeTwoLoads}. */
+    /** {@link #lockTimerBaseBefore} with {@link #getTimerCpuBaseBeforeTwoLoads}; returns with the base locked. */
     public static long lockTimerBaseBeforeTwoLoads(long timer, long perCpuOffset) {
         while (true) {
             int tf = (int) INT.getOpaque(ALL, timer + TIMER_FLAGS);
             if ((tf & TIMER_MIGRATING) == 0) {
                 long base = getTimerCpuBaseBeforeTwoLoads(tf, tf & TIMER_CPUMASK, perCpuOffset);
+                long flags = rawSpinLockIrqsave(base);
                 if ((int) INT.getOpaque(ALL, timer + TIMER_FLAGS) == tf) return base;
+                rawSpinUnlockIrqrestore(base, flags);
             }
             Thread.onSpinWait();
         }
     }
 
-    /** {@link #lockTimerBaseBefore} with the new {@code get_timer_cpu_base()}. */
+    /** {@link #lockTimerBaseBefore} with the new {@code get_timer_cpu_base()}; returns with the base locked. */
     public static long lockTimerBaseAfter(long timer, long perCpuOffset) {
         while (true) {
             int tf = (int) INT.getOpaque(ALL, timer + TIMER_FLAGS);
             if ((tf & TIMER_MIGRATING) == 0) {
                 long base = getTimerCpuBaseAfter(tf, tf & TIMER_CPUMASK, perCpuOffset);
+                long flags = rawSpinLockIrqsave(base);
                 if ((int) INT.getOpaque(ALL, timer + TIMER_FLAGS) == tf) return base;
+                rawSpinUnlockIrqrestore(base, flags);
             }
             Thread.onSpinWait();
         }
+    }
+
+    /** One {@link #lockTimerBaseBefore} and the caller's unlock (the C twin's {@code LOCK_UNLOCK}): a mod_timer() that found nothing to do. */
+    public static long lockUnlockBefore(long timer, long perCpuOffset) {
+        long base = lockTimerBaseBefore(timer, perCpuOffset);
+        rawSpinUnlockIrqrestore(base, X86_EFLAGS_IF);
+        return base;
+    }
+
+    /** One {@link #lockTimerBaseBeforeTwoLoads} and the caller's unlock. */
+    public static long lockUnlockBeforeTwoLoads(long timer, long perCpuOffset) {
+        long base = lockTimerBaseBeforeTwoLoads(timer, perCpuOffset);
+        rawSpinUnlockIrqrestore(base, X86_EFLAGS_IF);
+        return base;
+    }
+
+    /** One {@link #lockTimerBaseAfter} and the caller's unlock. */
+    public static long lockUnlockAfter(long timer, long perCpuOffset) {
+        long base = lockTimerBaseAfter(timer, perCpuOffset);
+        rawSpinUnlockIrqrestore(base, X86_EFLAGS_IF);
+        return base;
     }
 
     /** {@code base->cpu} of the base at {@code address} (one this object built). */

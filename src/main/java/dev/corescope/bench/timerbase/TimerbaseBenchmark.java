@@ -49,13 +49,20 @@ import java.util.concurrent.TimeUnit;
  * made by {@code bench timerbase} ({@link TimerbaseSampler}), with the clock's own histogram
  * beside it.
  *
- * <p><b>Where the analogy stops.</b> The lock itself ({@code raw_spin_lock_irqsave}) is left
- * out: its atomic and the interrupt toggle cost more than the whole difference. Everything here
- * is hot in L1 (1024 timers, 2-3 bases per CPU); in the kernel the timer and its base are often
- * cold, and a cache miss would swamp one add. The kernel's {@code RELOC_HIDE} does not keep
- * the two lookups apart (its asm is not volatile and clobbers no memory): GCC shares the
- * table load in the C twin ({@code native/src/timerbase.c}; {@code bench} prints its machine
- * code), so {@code before_two_loads} is there to show what an unmerged second load costs.
+ * <p><b>The lock.</b> Each call takes and releases the base's lock as {@code lock_timer_base()}
+ * and its caller do ({@link TimerBases#rawSpinLockIrqsave}, {@link
+ * TimerBases#rawSpinUnlockIrqrestore}: an acquiring compare-and-exchange and a release store,
+ * out of line through {@code @CompilerControl}, as {@code _raw_spin_lock_irqsave()} is out of
+ * line in the kernel), so the base is found before an opaque call and the table load stays in
+ * the retry loop, as in the C twin. Java runs no {@code pushf} (the C twin does) and no
+ * {@code cli}.
+ *
+ * <p><b>Where the analogy stops.</b> Everything here is hot in L1 (1024 timers, 2-3 bases per
+ * CPU); in the kernel the timer and its base are often cold, and a cache miss would swamp one
+ * add. The kernel's {@code RELOC_HIDE} does not keep the two lookups apart (its asm is not
+ * volatile and clobbers no memory): GCC shares the table load in the C twin
+ * ({@code native/src/timerbase.c}; {@code bench} prints its machine code), and C2 shares it in
+ * Java, so {@code before_two_loads} is there to show what an unmerged second load costs.
  *
  * <p><b>Iterations.</b> Many short ones (10 ms): {@link ThreadCpuTime} reports the thread's CPU
  * time per iteration, and {@code bench} keeps only the iterations the thread ran through
@@ -113,16 +120,16 @@ public class TimerbaseBenchmark {
     /** {@code cpu} only reports the thread's CPU time per iteration, so descheduled iterations can be told apart. */
     @Benchmark
     public long before(ThreadCpuTime cpu) {
-        return TimerBases.lockTimerBaseBefore(nextTimer(), perCpuOffset);
+        return TimerBases.lockUnlockBefore(nextTimer(), perCpuOffset);
     }
 
     @Benchmark
     public long before_two_loads(ThreadCpuTime cpu) {
-        return TimerBases.lockTimerBaseBeforeTwoLoads(nextTimer(), perCpuOffset);
+        return TimerBases.lockUnlockBeforeTwoLoads(nextTimer(), perCpuOffset);
     }
 
     @Benchmark
     public long after(ThreadCpuTime cpu) {
-        return TimerBases.lockTimerBaseAfter(nextTimer(), perCpuOffset);
+        return TimerBases.lockUnlockAfter(nextTimer(), perCpuOffset);
     }
 }

@@ -147,7 +147,7 @@ public final class TimerbaseFamily implements BenchFamily {
         List<Histogram> contractHistograms = new ArrayList<>();
         histograms.forEach((impl, byKind) -> byKind.forEach((kind, h) -> contractHistograms.add(TimerbaseSampler.toReport(impl, kind, h))));
 
-        Measurement report = new Measurement(ForkPinning.describe(ctx.cpus()), cpusWithBases, firstTouchedOn,
+        Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), cpusWithBases, firstTouchedOn,
                 describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, paths, notes, load);
         TimerbaseModel model = report.model();
         return new FamilyRun(name(), results, null, contractHistograms, null, model.notes(), TimerbaseView.document(model).render(Integer.MAX_VALUE), model);
@@ -332,7 +332,10 @@ public final class TimerbaseFamily implements BenchFamily {
                     + "raw_spin_unlock_irqrestore() are out-of-line calls in another translation unit (native/src/timerbase_lock.c: "
                     + "pushf; pop, then one lock cmpxchg; a release store, then a test of the saved IF bit; cli and sti fault in ring 3 "
                     + "and are left out), so the compiler must find the base before the call and keeps the table load in the loop. "
-                    + "Every C figure includes the lock and the unlock; the Java model has no lock. All data is hot in cache.");
+                    + "The Java lookups take the same lock: TimerBases.rawSpinLockIrqsave()/rawSpinUnlockIrqrestore(), kept out of "
+                    + "line (@CompilerControl DONT_INLINE, as JMH's forks run them): an acquiring compare-and-exchange of the base's "
+                    + "lock word (lock cmpxchg) and a release store; Java cannot run pushf, so only the C twin has it. "
+                    + "Every figure, C and Java, includes the lock and the unlock. All data is hot in cache.");
             notes.addAll(histogramMeaning());
             notes.addAll(familyNotes);
             return notes;

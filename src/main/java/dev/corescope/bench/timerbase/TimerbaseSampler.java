@@ -98,7 +98,7 @@ final class TimerbaseSampler {
         for (int i = 0; i < n; i++) {
             long timer = timers + (long) (i & mask) * TimerBases.TIMER_LIST_SIZE;
             long t0 = System.nanoTime();
-            long base = TimerBases.lockTimerBaseBefore(timer, offsets);
+            long base = TimerBases.lockUnlockBefore(timer, offsets);
             long t1 = System.nanoTime();
             h.recordValue(t1 - t0);
             sink += base;
@@ -111,7 +111,7 @@ final class TimerbaseSampler {
         for (int i = 0; i < n; i++) {
             long timer = timers + (long) (i & mask) * TimerBases.TIMER_LIST_SIZE;
             long t0 = System.nanoTime();
-            long base = TimerBases.lockTimerBaseBeforeTwoLoads(timer, offsets);
+            long base = TimerBases.lockUnlockBeforeTwoLoads(timer, offsets);
             long t1 = System.nanoTime();
             h.recordValue(t1 - t0);
             sink += base;
@@ -124,7 +124,7 @@ final class TimerbaseSampler {
         for (int i = 0; i < n; i++) {
             long timer = timers + (long) (i & mask) * TimerBases.TIMER_LIST_SIZE;
             long t0 = System.nanoTime();
-            long base = TimerBases.lockTimerBaseAfter(timer, offsets);
+            long base = TimerBases.lockUnlockAfter(timer, offsets);
             long t1 = System.nanoTime();
             h.recordValue(t1 - t0);
             sink += base;

@@ -40,6 +40,25 @@ public interface Os {
         return pin(CpuMask.of(Math.max(nrCpuIds(), cpu + 1), cpu));
     }
 
+    /**
+     * {@link #pin(int)}, then {@link #currentCpu()} to confirm the thread runs on {@code cpu}, for
+     * measurements whose meaning is the CPU (a pair's ping and pong, a reader and its writers);
+     * the previous mask is put back when it does not.
+     *
+     * @param cpu the CPU to run the calling thread on
+     * @return the pin; closing it puts the previous mask back
+     * @throws IllegalStateException when the thread runs elsewhere after pinning
+     */
+    default Pinning pinChecked(int cpu) {
+        Pinning p = pin(cpu);
+        int now = currentCpu();
+        if (now != cpu) {
+            p.close();
+            throw new IllegalStateException("pinned to CPU " + cpu + " but sched_getcpu() says " + now);
+        }
+        return p;
+    }
+
     /** The CPU the calling thread runs on now. */
     int currentCpu();
 
@@ -81,6 +100,11 @@ public interface Os {
         @Override
         public Pinning pin(int cpu) {
             return Affinity.pin(cpu);
+        }
+
+        @Override
+        public Pinning pinChecked(int cpu) {
+            return Affinity.pinChecked(cpu);
         }
 
         @Override

@@ -64,8 +64,10 @@ class CpupriFamilyTest {
             }
         }
         if (twin) {
-            assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("C packed, rt=writers: a find read 1.00 counts")),
-                    run.notes().toString());
+            CpupriModel m = (CpupriModel) run.model();
+            assertTrue(m.runs().stream().filter(r -> r.implementation().equals("native") && "writers".equals(r.rt()))
+                    .allMatch(r -> r.countsPerFind() != null && r.countsPerFind() == 1.0), m.runs().toString());
+            assertTrue(run.text().contains("counts per find"), run.text());
         }
         if (!twin) assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("C twin not run")), run.notes().toString());
         assertTrue(run.text().contains("packed") && run.text().contains("26 cache lines"), run.text());
@@ -123,12 +125,12 @@ class CpupriFamilyTest {
         CpuMask four = CpuMask.of(t.nbits(), 1, 2, 5, 6);
         var quick = new dev.corescope.bench.BenchContext(java.util.Optional.empty(), dev.corescope.bench.RunSize.QUICK,
                 dev.corescope.bench.Progress.NONE);
-        List<String> notes = new java.util.ArrayList<>();
-        var runs = CpupriFamily.plan(t, four, quick, notes);
+        var runs = CpupriFamily.plan(t, four, quick);
         assertTrue(!runs.isEmpty() && runs.stream().allMatch(r -> r.writers() == 3), runs.toString());
-        List<String> twoNotes = new java.util.ArrayList<>();
-        CpupriFamily.plan(t, CpuMask.of(t.nbits(), 1, 2), quick, twoNotes);
+        assertTrue(CpupriFamily.plan(t, CpuMask.of(t.nbits(), 1, 2), quick).stream().allMatch(r -> r.writers() == 1));
+        List<String> twoNotes = CpupriView.planNotes(2, "1-2", null);
         assertTrue(twoNotes.stream().anyMatch(n -> n.contains("not testable here")), twoNotes.toString());
+        assertTrue(CpupriView.planNotes(4, "1-2,5-6", null).stream().noneMatch(n -> n.contains("not testable here")));
     }
 
     /** The C twin runs as many writers as the Java plan, on the same CPUs (it ran one writer only). */
@@ -140,7 +142,7 @@ class CpupriFamilyTest {
         CpuMask four = CpuMask.of(t.nbits(), 1, 2, 5, 6);
         for (var size : List.of(dev.corescope.bench.RunSize.QUICK, dev.corescope.bench.RunSize.FULL)) {
             var context = new dev.corescope.bench.BenchContext(java.util.Optional.empty(), size, dev.corescope.bench.Progress.NONE);
-            var runs = CpupriFamily.plan(t, four, context, new java.util.ArrayList<>());
+            var runs = CpupriFamily.plan(t, four, context);
             var nativeRuns = runs.stream().filter(r -> r.implementation().equals("native")).toList();
             assertTrue(nativeRuns.stream().anyMatch(r -> r.writers() == 3), size + ": " + nativeRuns);
             for (var n : nativeRuns) {

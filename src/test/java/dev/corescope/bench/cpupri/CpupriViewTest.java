@@ -34,4 +34,40 @@ class CpupriViewTest {
         assertTrue(svg.contains("line 1, bytes 64-127: mask[0]<"), svg);
         assertTrue(svg.contains("count[99] and mask[99] share a line") && svg.contains("count[99] and mask[99] are on different lines"), svg);
     }
+
+    /**
+     * The notes are worded from the model's fields: the counts each C find read are one table row
+     * per C run (they were one sentence per row, which repeated its words six times), and no note
+     * is printed twice.
+     */
+    @Test
+    void theCountsPerFindAreATableAndEveryNoteIsWordedOnce() throws IOException {
+        ResultsFile file = saved();
+        CpupriModel m = CpupriView.model(file).orElseThrow();
+        assertTrue(m.notes().isEmpty(), "a new file saves facts, not sentences: " + m.notes());
+        long counted = m.runs().stream().filter(r -> r.countsPerFind() != null).count();
+        assertEquals(m.runs().stream().filter(r -> r.implementation().equals("native") && r.rt() != null).count(), counted);
+        assertTrue(counted > 0, "the committed run has C rows");
+        var doc = new CpupriFamily().document(file).orElseThrow();
+        var table = doc.tables().stream().filter(t -> t.columns().stream().anyMatch(c -> c.name().equals("counts per find")))
+                .findFirst().orElseThrow();
+        assertEquals(counted, table.rows().size());
+        String text = doc.render(dev.corescope.text.Width.NONE);
+        assertTrue(!text.contains("counts on average"), text);
+        List<String> notes = CpupriView.notes(m);
+        assertEquals(notes.size(), notes.stream().distinct().count(), notes.toString());
+        assertTrue(notes.stream().anyMatch(n -> n.contains("not testable here")), "2 CPUs: " + notes);
+    }
+
+    /** A file written before the notes were fields (committed, from the round before) renders its notes as it saved them. */
+    @Test
+    void aFileWrittenBeforeTheNotesWereDataShowsItsSavedNotes() throws IOException {
+        ResultsFile old = SavedRuns.read("before-notes-as-data/cpupri-quick.json");
+        CpupriModel m = CpupriView.model(old).orElseThrow();
+        assertTrue(m.usable() == null && !m.notes().isEmpty());
+        String text = new CpupriFamily().document(old).orElseThrow().render(dev.corescope.text.Width.NONE);
+        assertTrue(text.contains("C aligned, rt=all: a find read 11.05 counts on average"), text);
+        assertTrue(text.contains("writers > 1 needs 3 or more usable CPUs; this run has 2"), text);
+        assertTrue(!text.contains("counts per find"), "no table of figures the file does not have: " + text);
+    }
 }

@@ -66,7 +66,7 @@ class TscRateTest {
         assertEquals(3000.0, r.mhz());
         assertTrue(r.invariant());
         assertEquals(300.0, r.cycles(100.0), 1e-9);
-        assertTrue(r.describe().startsWith("3000.000 MHz, from sysfs (cpu0/tsc_freq_khz = 3000000)"), r.describe());
+        assertTrue(LocksView.tsc(LocksModel.of(r)).startsWith("3000.000 MHz, from sysfs (cpu0/tsc_freq_khz = 3000000)"), LocksView.tsc(LocksModel.of(r)));
     }
 
     @Test
@@ -75,7 +75,7 @@ class TscRateTest {
                 Double.NaN, Double.NaN, 0, List.of(), null);
         assertFalse(r.known());
         assertTrue(Double.isNaN(r.cycles(10)));
-        assertTrue(r.describe().startsWith("rate unknown ("), r.describe());
-        assertEquals("no TSC flags in /proc/cpuinfo", r.describeFlags());
+        assertTrue(LocksView.tsc(LocksModel.of(r)).startsWith("rate unknown ("), LocksView.tsc(LocksModel.of(r)));
+        assertEquals("no TSC flags in /proc/cpuinfo", LocksView.tscFlags(LocksModel.of(r)));
     }
 }

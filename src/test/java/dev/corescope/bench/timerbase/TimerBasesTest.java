@@ -54,9 +54,9 @@ class TimerBasesTest {
             assertEquals(expected, TimerBases.getTimerCpuBaseBefore(tf, cpu, offsets), "before, timer " + i);
             assertEquals(expected, TimerBases.getTimerCpuBaseBeforeTwoLoads(tf, cpu, offsets), "before_two_loads, timer " + i);
             assertEquals(expected, TimerBases.getTimerCpuBaseAfter(tf, cpu, offsets), "after, timer " + i);
-            assertEquals(expected, TimerBases.lockTimerBaseBefore(tb.timerAddress(i), offsets));
-            assertEquals(expected, TimerBases.lockTimerBaseBeforeTwoLoads(tb.timerAddress(i), offsets));
-            assertEquals(expected, TimerBases.lockTimerBaseAfter(tb.timerAddress(i), offsets));
+            assertEquals(expected, TimerBases.lockUnlockBefore(tb.timerAddress(i), offsets));
+            assertEquals(expected, TimerBases.lockUnlockBeforeTwoLoads(tb.timerAddress(i), offsets));
+            assertEquals(expected, TimerBases.lockUnlockAfter(tb.timerAddress(i), offsets));
             assertEquals(cpu, TimerBases.baseCpu(expected), "base->cpu of timer " + i);
         }
     }
@@ -127,10 +127,65 @@ class TimerBasesTest {
                 }
                 timers.set(ValueLayout.JAVA_INT, flagsOffset, flags);
             });
-            long base = TimerBases.lockTimerBaseAfter(timer, own.perCpuOffsetAddress());
+            long base = TimerBases.lockUnlockAfter(timer, own.perCpuOffsetAddress());
             clearer.join();
             assertEquals(own.expectedBase(0), base);
         }
+    }
+
+    /**
+     * Each Java lookup takes the base's lock as kernel/time/timer.c's lock_timer_base() does:
+     * it returns with exactly its base locked (every other base free), the unlock frees it, and
+     * so per lookup one lock is taken and one released. The model without the lock returned
+     * with the lock word untouched.
+     */
+    @Test
+    void eachLookupReturnsWithItsBaseLockedAndTheUnlockFreesIt() {
+        long offsets = tb.perCpuOffsetAddress();
+        java.util.Set<Long> bases = new java.util.HashSet<>();
+        for (int i = 0; i < tb.ntimers(); i++) bases.add(tb.expectedBase(i));
+        java.util.Map<String, java.util.function.LongBinaryOperator> lookups = new java.util.LinkedHashMap<>();
+        lookups.put("before", TimerBases::lockTimerBaseBefore);
+        lookups.put("before_two_loads", TimerBases::lockTimerBaseBeforeTwoLoads);
+        lookups.put("after", TimerBases::lockTimerBaseAfter);
+        lookups.forEach((variant, lookup) -> {
+            int acquired = 0, released = 0;
+            for (int i = 0; i < tb.ntimers(); i++) {
+                long base = lookup.applyAsLong(tb.timerAddress(i), offsets);
+                assertEquals(tb.expectedBase(i), base, variant + ", timer " + i);
+                for (long b : bases) {
+                    assertEquals(b == base, TimerBases.isLocked(b), variant + ", timer " + i + ": only its base is locked");
+                }
+                acquired++;
+                TimerBases.rawSpinUnlockIrqrestore(base, TimerBases.X86_EFLAGS_IF);
+                if (!TimerBases.isLocked(base)) released++;
+            }
+            assertEquals(tb.ntimers(), acquired, variant);
+            assertEquals(tb.ntimers(), released, variant + ": every lock taken was released");
+        });
+    }
+
+    /** A lookup of a base another thread holds waits for it (the lock is a real lock, not a flag). */
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void aLookupWaitsForTheBaseLockAnotherThreadHolds() throws Exception {
+        long offsets = tb.perCpuOffsetAddress();
+        long timer = tb.timerAddress(0);
+        long base = tb.expectedBase(0);
+        long flags = TimerBases.rawSpinLockIrqsave(base);
+        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean sawReleased = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread other = Thread.ofPlatform().start(() -> {
+            long b = TimerBases.lockTimerBaseAfter(timer, offsets);
+            sawReleased.set(released.get());
+            TimerBases.rawSpinUnlockIrqrestore(b, TimerBases.X86_EFLAGS_IF);
+        });
+        Thread.sleep(20);
+        released.set(true);
+        TimerBases.rawSpinUnlockIrqrestore(base, flags);
+        other.join();
+        assertEquals(true, sawReleased.get(), "the lookup returned only after the holder released the base");
+        assertEquals(false, TimerBases.isLocked(base));
     }
 
     @Test

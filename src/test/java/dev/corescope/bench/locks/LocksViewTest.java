@@ -16,16 +16,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The text list and the JSON rows, from a model built here (test data with round numbers, not a
- * measurement), against approved files; on a difference the received text is written to
- * {@code target/approved-received/locks/} for a diff.
+ * The text list and the JSON rows, both from one {@link LocksModel} built here (test data with
+ * round numbers, not a measurement), against approved files; on a difference the received text is
+ * written to {@code target/approved-received/locks/} for a diff.
  */
-class LocksReportTest {
+class LocksViewTest {
 
     private static final TscRate TSC = new TscRate(2600.0, TscRate.Source.KERNEL_LOG, "\"tsc: Detected 2600.000 MHz processor\"",
             2599.0, 1.0, 5, List.of("tsc", "rdtscp", "constant_tsc", "nonstop_tsc"), "tsc");
 
-    static LocksRun model() {
+    static LocksModel model() {
         List<LockMeasurement> rows = new ArrayList<>();
         rows.add(nat(Line.FOR_LOOP, 0.3));
         rows.add(nat(Line.SPIN_LOCK_UNLOCK, 2.0));
@@ -62,10 +62,11 @@ class LocksReportTest {
                         List.of(new ContendedMeasurement.Share(0, 0, 15.0), new ContendedMeasurement.Share(1, 1, 10.0)), 0),
                 new ContendedMeasurement(Variant.SPIN_LOCK_UNLOCK, "native", "spin_lock_unlock", pair, 30.0, 1.0, 3,
                         List.of(new ContendedMeasurement.Share(0, 0, 16.0), new ContendedMeasurement.Share(1, 1, 17.0)), 0));
-        return new LocksRun(1, "the last allowed CPU, often the quietest; --cpus picks another",
-                "load average 0.50 0.40 0.30 (1, 5, 15 min) on 2 CPUs", TSC,
+        return new LocksModel(1, "the last allowed CPU, often the quietest; --cpus picks another",
+                "load average 0.50 0.40 0.30 (1, 5, 15 min) on 2 CPUs", LocksModel.of(TSC),
                 "1 fork x 5 x 40 ms after 3 x 40 ms warm-up, average time per call", "5 batches of ~10 ms after one warm-up batch",
-                rows, contended, null, "no hardware PMU: /sys/bus/event_source/devices has only software, tracepoint", List.of());
+                rows.stream().map(LocksModel::of).toList(), contended.stream().map(LocksModel::of).toList(), null,
+                "no hardware PMU: /sys/bus/event_source/devices has only software, tracepoint", List.of());
     }
 
     private static LockMeasurement nat(Line line, double ns) {
@@ -78,18 +79,18 @@ class LocksReportTest {
 
     @Test
     void theTextListMatchesTheApprovedFile() {
-        assertApproved("locks/report.txt", LocksView.document(LocksModel.of(model())).render(dev.corescope.text.Width.NONE));
+        assertApproved("locks/report.txt", LocksView.document(model()).render(dev.corescope.text.Width.NONE));
     }
 
     @Test
     void theJsonRowsMatchTheApprovedFile() {
-        ResultsFile file = ResultsFile.builder().results(LocksReport.results(model())).build();
+        ResultsFile file = ResultsFile.builder().results(LocksFamily.results(model())).build();
         assertApproved("locks/results.json", Json.write(file));
     }
 
     @Test
     void everyFigureHasAnNsRowAndACyclesRowWithTheContractsNames() {
-        List<Result> results = LocksReport.results(model());
+        List<Result> results = LocksFamily.results(model());
         for (Result r : results) {
             assertEquals("locks", r.benchmark());
             assertTrue(List.of("java", "native").contains(r.implementation()), r.toString());
@@ -107,27 +108,27 @@ class LocksReportTest {
 
     @Test
     void aSkippedContendedModeSaysWhyInTextAndNotes() {
-        LocksRun m = model();
-        LocksRun skipped = new LocksRun(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(), List.of(),
+        LocksModel m = model();
+        LocksModel skipped = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(), List.of(),
                 "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of());
-        assertTrue(LocksView.document(LocksModel.of(skipped)).render(dev.corescope.text.Width.NONE).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
-        assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksReport.notes(skipped));
+        assertTrue(LocksView.document(skipped).render(dev.corescope.text.Width.NONE).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
+        assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksFamily.notes(skipped));
     }
 
     /** "Within 1.3x" bounds the ratio's interval both ways: an unbounded or one-sided interval is not "met". */
     @Test
     void theRatioTargetIsTestedOnTheWholeIntervalInBothDirections() {
-        double t = LocksReport.TARGET_RATIO;
-        assertEquals(LocksReport.RatioFinding.NOT_RESOLVED, LocksReport.ratioFinding(0.20, Double.POSITIVE_INFINITY, t),
+        double t = LocksFamily.TARGET_RATIO;
+        assertEquals(LocksFamily.RatioFinding.NOT_RESOLVED, LocksFamily.ratioFinding(0.20, Double.POSITIVE_INFINITY, t),
                 "0.71x between 0.20x and unbounded was called met");
-        assertEquals(LocksReport.RatioFinding.MET, LocksReport.ratioFinding(0.9, 1.2, t));
-        assertEquals(LocksReport.RatioFinding.NOT_MET, LocksReport.ratioFinding(0.4, 0.7, t), "1.4x faster is not within 1.3x");
-        assertEquals(LocksReport.RatioFinding.NOT_MET, LocksReport.ratioFinding(1.4, 2.0, t));
-        assertEquals(LocksReport.RatioFinding.NOT_RESOLVED, LocksReport.ratioFinding(1.1, 1.4, t));
-        assertEquals(LocksReport.RatioFinding.NOT_RESOLVED, LocksReport.ratioFinding(0.6, 0.9, t));
-        double[] r = LocksReport.ratioInterval(2.0, 0.5, 2.0, 2.5);
+        assertEquals(LocksFamily.RatioFinding.MET, LocksFamily.ratioFinding(0.9, 1.2, t));
+        assertEquals(LocksFamily.RatioFinding.NOT_MET, LocksFamily.ratioFinding(0.4, 0.7, t), "1.4x faster is not within 1.3x");
+        assertEquals(LocksFamily.RatioFinding.NOT_MET, LocksFamily.ratioFinding(1.4, 2.0, t));
+        assertEquals(LocksFamily.RatioFinding.NOT_RESOLVED, LocksFamily.ratioFinding(1.1, 1.4, t));
+        assertEquals(LocksFamily.RatioFinding.NOT_RESOLVED, LocksFamily.ratioFinding(0.6, 0.9, t));
+        double[] r = LocksFamily.ratioInterval(2.0, 0.5, 2.0, 2.5);
         assertTrue(Double.isInfinite(r[2]), "a C interval reaching zero leaves the ratio unbounded");
-        r = LocksReport.ratioInterval(3.0, 0.3, 2.0, 0.2);
+        r = LocksFamily.ratioInterval(3.0, 0.3, 2.0, 0.2);
         assertEquals(1.5, r[0], 1e-9);
         assertEquals(2.7 / 2.2, r[1], 1e-9);
         assertEquals(3.3 / 1.8, r[2], 1e-9);
@@ -141,8 +142,41 @@ class LocksReportTest {
         assertEquals(java.util.Map.of("standIn", "pushf_popf"), Line.SPIN_LOCK_IRQSAVE_PUSHF.params("native"));
         assertEquals(LocksTwins.Loop.SPIN_LOCK_IRQSAVE_PUSHF, Line.SPIN_LOCK_IRQSAVE_PUSHF.loop());
         assertTrue(Line.SPIN_LOCK_IRQSAVE.params("native").isEmpty(), "pthread_sigmask stays the second stand-in");
-        String text = LocksView.document(LocksModel.of(model())).render(dev.corescope.text.Width.NONE);
+        String text = LocksView.document(model()).render(dev.corescope.text.Width.NONE);
         assertTrue(text.contains("standIn=pushf_popf"), text);
+    }
+
+    /**
+     * The view reads the saved rows themselves: a file whose model holds a line this version does
+     * not list (another version's), or a TSC source it does not know, still renders, with that
+     * line under its own name. (The old view rebuilt the live run with {@code Line.valueOf} and
+     * failed on the whole family.)
+     */
+    @Test
+    void aSavedLineThisVersionDoesNotKnowStillRendersUnderItsName() {
+        LocksModel m = model();
+        List<LocksModel.Row> rows = new ArrayList<>(m.rows());
+        rows.add(new LocksModel.Row("ticket_lock", "ticket_lock", "native", 7.0, 0.5, 5, 18.2, 1.3, "rdtsc", 0));
+        LocksModel.Tsc t = m.tsc();
+        LocksModel other = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), new LocksModel.Tsc(t.mhz(), "hypervisor_leaf", "cpuid 0x40000010",
+                t.calibratedMhz(), t.calibratedErr(), t.calibrations(), t.flags(), t.clocksource()), m.javaSettings(), m.nativeSettings(),
+                rows, m.contended(), null, m.pmu(), List.of());
+        String text = LocksView.document(other).render(dev.corescope.text.Width.NONE);
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("  ticket_lock ") && l.contains("7.00 [")), text);
+        assertTrue(text.contains("ticket_lock: variant ticket_lock"), text);
+        assertTrue(text.contains("from hypervisor_leaf (cpuid 0x40000010)"), text);
+        assertTrue(LocksFamily.results(other).stream().anyMatch(r -> r.variant().equals("ticket_lock") && r.metric().equals("op_cycles")
+                && "rdtsc".equals(r.params().get("cycles"))));
+    }
+
+    /** The committed real run's saved model gives the same rows as that run saved: the rows and the text read one model. */
+    @Test
+    void theSavedModelOfARealRunGivesTheRowsItSaved() throws IOException {
+        ResultsFile file = Json.readResults(Path.of("src/test/resources/results/locks-quick.json"));
+        LocksModel m = LocksView.model(file).orElseThrow();
+        List<String> saved = file.results().stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
+        List<String> fromModel = LocksFamily.results(m).stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
+        assertEquals(saved, fromModel);
     }
 
     static void assertApproved(String name, String actual) {

@@ -1,0 +1,150 @@
+package dev.corescope.bench;
+
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.bench.c2c.C2cFamily;
+import dev.corescope.bench.locks.LocksFamily;
+import dev.corescope.report.EnvironmentProbe;
+import dev.corescope.report.ResultsFile;
+import dev.corescope.topology.Fixtures;
+import dev.corescope.topology.Topology;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Issue #26: every family's OS call goes through the seam, {@code ctx.os()} in a family's
+ * {@code run(ctx)} and {@code Os.live()} in a forked JMH JVM, so that a family can run against a
+ * saved machine; the only direct calls of {@code sys.internal.Affinity} and {@code CurrentCpu}
+ * under {@code bench/} are the ones the syscalls family measures.
+ */
+class OsSeamTest {
+
+    private static final Path BENCH = Path.of("src/main/java/dev/corescope/bench");
+
+    /**
+     * The calls that are the measurement (a seam between the timed loop and the call would be
+     * measured with it): file under {@code bench/} -> the calls it makes directly.
+     */
+    private static final Map<String, Set<String>> MEASURED = Map.of(
+            "syscalls/SyscallBenchmark.java", Set.of("Affinity.currentCpuPlain", "Affinity.currentCpuCritical",
+                    "Affinity.get", "Affinity.set", "CurrentCpu.forThisThread"),
+            "syscalls/SyscallBatches.java", Set.of("Affinity.currentCpu", "Affinity.currentCpuPlain", "Affinity.currentCpuCritical",
+                    "Affinity.get", "Affinity.set", "CurrentCpu.forThisThread"));
+
+    /** {@code Affinity.pin(}, {@code Affinity::pin}, {@code sys.internal.CurrentCpu.forThisThread(}; not {@code ThreadAffinity.}. */
+    private static final Pattern DIRECT = Pattern.compile("\\b(Affinity|CurrentCpu)\\s*(?:\\.|::)\\s*(\\w+)");
+
+    @Test
+    void underBenchOnlyTheMeasuredSyscallsCallAffinityOrCurrentCpuDirectly() throws IOException {
+        Map<String, Set<String>> found = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(BENCH)) {
+            for (Path p : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                String code = codeOnly(Files.readString(p));
+                Set<String> calls = new TreeSet<>();
+                Matcher m = DIRECT.matcher(code);
+                while (m.find()) calls.add(m.group(1) + "." + m.group(2));
+                if (!calls.isEmpty()) found.put(BENCH.relativize(p).toString().replace('\\', '/'), calls);
+            }
+        }
+        Map<String, Set<String>> expected = new TreeMap<>();
+        MEASURED.forEach((file, calls) -> expected.put(file, new TreeSet<>(calls)));
+        assertEquals(expected, found, "pin, allowed CPUs, nr_cpu_ids and the current CPU go through ctx.os() "
+                + "(run(ctx) code) or Os.live() (a JMH fork's @State); only the measured syscalls stay direct");
+    }
+
+    @Test
+    void theSourceRuleSeesCallsAndMethodReferencesButNotCommentsStringsOrImports() {
+        String code = codeOnly("""
+                import dev.corescope.sys.internal.Affinity;
+                /** {@link Affinity#pin} and Affinity.pin(1) in a comment */
+                class X { // Affinity.allowed()
+                    String s = "Affinity.pin(2)"; char c = '"';
+                    Object a = Optional.of(1).map(Affinity::pin);
+                    int b = dev.corescope.sys.internal.CurrentCpu . forThisThread().read() + ThreadAffinity.currentCpu();
+                }
+                """);
+        Set<String> calls = new TreeSet<>();
+        Matcher m = DIRECT.matcher(code);
+        while (m.find()) calls.add(m.group(1) + "." + m.group(2));
+        assertEquals(Set.of("Affinity.pin", "CurrentCpu.forThisThread"), calls);
+    }
+
+    /**
+     * The run(ctx) side: on a saved 128-CPU server whose fake OS does not allow CPU 100, each
+     * family that pins in Java before its JMH forks and C twins fails with the fake's refusal, in
+     * its one line of the results file. A live pin would name this machine's allowed CPUs instead.
+     */
+    @Test
+    void aFamilyPinnedToACpuTheFakeOsRefusesFailsWithTheFakesOneLine() throws InterruptedException {
+        Path root = Fixtures.root("128arm-2pa2n8cluster4co");
+        Topology topology = Topology.read(root);
+        FakeOs os = new FakeOs(topology.online().andNot(CpuMask.of(topology.nbits(), 100)));
+        BenchContext context = new BenchContext(Optional.of(CpuMask.of(topology.nbits(), 100, 101)), RunSize.SMOKE, Progress.NONE,
+                os, topology);
+        EnvironmentProbe probe = new EnvironmentProbe(root, new EnvironmentProbe.Facts("j", List.of(), os.processAllowed(), null), topology);
+        BenchSession session = new BenchSession(List.of(new C2cFamily(), new LocksFamily()), context, probe, BenchSession.Listener.NONE);
+        session.run();
+
+        Map<String, String> reasons = new TreeMap<>();
+        for (ResultsFile.Failure f : session.resultsFile().failures()) reasons.put(f.benchmark(), f.reason());
+        String refused = "CpuNotAllowedException: CPU 100 is not in the allowed set 0-99,101-127";
+        assertEquals(Map.of("c2c", refused, "locks", refused), reasons,
+                "c2c's ping-pong threads and locks' measuring thread pin through ctx.os()");
+    }
+
+    @Test
+    void aForkPinsFromItsPropertyThroughTheSeamAndTheReportLineNamesTheSeamsCpus() throws Exception {
+        FakeOs os = new FakeOs(CpuMask.parseList("64-127", 128));
+        CpuMask cpus = CpuMask.of(128, 100);
+        try (var pin = ForkPinning.withProperty(Optional.of(cpus), () -> ForkPinning.pinFromProperty(os))) {
+            assertEquals("100", os.allowed().toList(), "the thread is pinned on the fake machine");
+            assertEquals(100, os.currentCpu());
+        }
+        assertEquals("64-127", os.allowed().toList(), "closing the pin puts the fake's mask back");
+        assertEquals("unpinned: the scheduler may move the measuring thread between CPUs 64-127 (pin with --cpus)",
+                ForkPinning.describe(os, Optional.empty()));
+    }
+
+    /** The source with comments, string and character literals blanked and import lines dropped. */
+    static String codeOnly(String source) {
+        StringBuilder out = new StringBuilder(source.length());
+        int i = 0;
+        int n = source.length();
+        while (i < n) {
+            char c = source.charAt(i);
+            if (c == '/' && i + 1 < n && source.charAt(i + 1) == '/') {
+                while (i < n && source.charAt(i) != '\n') i++;
+            } else if (c == '/' && i + 1 < n && source.charAt(i + 1) == '*') {
+                int end = source.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+                out.append(' ');
+            } else if (source.startsWith("\"\"\"", i)) {
+                int end = source.indexOf("\"\"\"", i + 3);
+                i = end < 0 ? n : end + 3;
+                out.append("\"\"");
+            } else if (c == '"' || c == '\'') {
+                i++;
+                while (i < n && source.charAt(i) != c && source.charAt(i) != '\n') i += source.charAt(i) == '\\' ? 2 : 1;
+                i++;
+                out.append(c).append(c);
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString().replaceAll("(?m)^\\s*import\\s[^;]*;", "");
+    }
+}
