@@ -83,4 +83,32 @@ class CompareTextTest {
             assertTrue(variants.stream().anyMatch(v -> l.startsWith("  " + v + " ")), "a row's figures without its name: '" + l + "'");
         }
     }
+
+    /**
+     * Files written before this round (before-round3: the old layout of rows, params and runs)
+     * still compare, against each other and against a new file, at the width, every row keyed;
+     * a file of another schema version is refused in one line naming it.
+     */
+    @Test
+    void filesFromBeforeStillCompareAndAnotherSchemaIsRefusedInOneLine() throws Exception {
+        Path old = RESULTS.resolve("before-round3/bench-all-quick.json"), full = RESULTS.resolve("before-round3/bench-all-full.json");
+        int width = Width.of(false);
+        for (Path[] pair : new Path[][]{{old, full}, {old, RESULTS.resolve("tour-after.json")}}) {
+            String out = CliRun.run("compare", pair[0].toString(), pair[1].toString()).succeeded().out();
+            for (String l : out.lines().toList()) assertTrue(l.length() <= width, "wider than " + width + ": " + l);
+            assertTrue(out.contains(" matched)"), out);
+            TextDoc doc = CompareCommand.document(pair[0].toString(), pair[0].toString(), List.of(Json.readResults(pair[0])),
+                    pair[1].toString(), pair[1].toString(), List.of(Json.readResults(pair[1])), null);
+            for (TextDoc.Part p : doc.parts()) {
+                if (p instanceof TextDoc.Table t) FamilyTextTest.assertKeyed(t.table(), t.indent(), t.table().render(t.indent(), width));
+            }
+        }
+        Path other = java.nio.file.Files.createTempFile("schema2", ".json");
+        try {
+            java.nio.file.Files.writeString(other, java.nio.file.Files.readString(old).replace("corescope-results/1", "corescope-results/2"));
+            CliRun.run("compare", old.toString(), other.toString()).badInput("corescope-results/2");
+        } finally {
+            java.nio.file.Files.delete(other);
+        }
+    }
 }
