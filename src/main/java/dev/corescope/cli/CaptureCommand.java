@@ -19,14 +19,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code capture -o FILE.tar.gz}: the sysfs and procfs files {@code topology} reads, for replay with {@code --root}. */
+/** {@code capture -o FILE.tar.gz}: every sysfs and procfs file the commands read, for replay with {@code --root}. */
 @Command(name = "capture",
         mixinStandardHelpOptions = true,
         description = {
-                "Saves the sysfs/procfs files topology reads, as a .tar.gz.",
+                "Saves the sysfs/procfs files corescope reads, as a .tar.gz.",
                 "",
-                "Saves exactly the /sys and /proc files that 'topology' reads (text files only, no symlinks)",
-                "as a .tar.gz, to attach to a bug report or to replay elsewhere with 'topology --root'.",
+                "Saves exactly the /sys and /proc files corescope's readings read (text files only, no",
+                "symlinks): the topology, the environment (cgroup cpuset and quota, mounts, CPU model,",
+                "governors, hypervisor), the kernel hints (command line, isolated and nohz_full CPUs, IRQ",
+                "affinity), the interrupt and CPU-time counters, the load and /proc/locks; as a .tar.gz,",
+                "to attach to a bug report or to replay elsewhere with 'topology --root'.",
                 "Files that cannot be read are skipped and listed.",
                 "",
                 "Example:",
