@@ -42,13 +42,20 @@ public final class JavaMachineCode {
     }
 
     /**
-     * The JMH run that makes C2 compile a family's Java methods: the benchmark class, the
-     * methods to run (a regex on their names) and one value per {@code @Param} (the others keep
-     * their first value).
+     * The JMH run that makes C2 compile a family's Java methods: the benchmark classes, the
+     * methods to run (a regex on their names, benchmark or group names) and one value per
+     * {@code @Param} (the others keep their first value).
      */
-    public record Run(Class<?> benchmark, String methodRegex, Map<String, String> params) {
+    public record Run(List<Class<?>> benchmarks, String methodRegex, Map<String, String> params) {
         public Run {
+            benchmarks = List.copyOf(benchmarks);
+            if (benchmarks.isEmpty()) throw new IllegalArgumentException("a JMH run names at least one benchmark class");
             params = params == null ? Map.of() : Map.copyOf(params);
+        }
+
+        /** One benchmark class's methods. */
+        public Run(Class<?> benchmark, String methodRegex, Map<String, String> params) {
+            this(List.of(benchmark), methodRegex, params);
         }
 
         /** The params as the text names them: {@code nrCpus=64 online=16}. */
@@ -56,6 +63,17 @@ public final class JavaMachineCode {
             StringBuilder sb = new StringBuilder();
             new java.util.TreeMap<>(params).forEach((k, v) -> sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(v));
             return sb.toString();
+        }
+
+        /** The benchmark classes' simple names, {@code SpinLockBenchmark/IrqsaveBenchmark}. */
+        public String names() {
+            return String.join("/", benchmarks.stream().map(Class::getSimpleName).toList());
+        }
+
+        /** JMH's include regex: any of the classes, then one of the methods. */
+        String include() {
+            return "^(" + String.join("|", benchmarks.stream().map(c -> Pattern.quote(c.getName())).toList()) + ")\\.("
+                    + methodRegex + ")$";
         }
     }
 
@@ -128,13 +146,17 @@ public final class JavaMachineCode {
                 "-XX:+UnlockDiagnosticVMOptions", "-XX:+DisplayVMOutputToStderr", "-XX:CompileCommand=quiet"));
         // -f 0 runs no fork, so JMH applies none of its hints: apply them as a fork gets them
         // (every @CompilerControl method kept out of line, e.g. timerbase's lock and unlock).
-        for (String hint : compilerHints()) cmd.add("-XX:CompileCommand=" + hint);
+        // A printed method is kept out of line, though JMH would inline it when it is a @Benchmark.
+        List<String> printed = methods.stream().map(m -> "inline," + m.replace('.', '/').replace("::", ".")).toList();
+        for (String hint : compilerHints()) {
+            if (!printed.contains(hint)) cmd.add("-XX:CompileCommand=" + hint);
+        }
         for (String m : methods) {
             cmd.add("-XX:CompileCommand=print," + m);
             cmd.add("-XX:CompileCommand=dontinline," + m);
         }
         cmd.addAll(List.of("org.openjdk.jmh.Main",
-                "^" + Pattern.quote(run.benchmark().getName()) + "\\.(" + run.methodRegex() + ")$",
+                run.include(),
                 "-f", "0", "-wi", "8", "-w", "250ms", "-i", "1", "-r", "100ms", "-foe", "true", "-v", "SILENT"));
         new java.util.TreeMap<>(run.params()).forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
         Path err = Files.createTempFile("corescope-c2-", ".txt");

@@ -148,7 +148,7 @@ public final class MachineCodeReader {
                 continue;
             }
             String why = reason != null ? reason : "C2 did not compile " + f.javaMethod() + " in the JMH run that prints its code ("
-                    + run.get().benchmark().getSimpleName() + " " + run.get().paramsText() + ")";
+                    + run.get().names() + " " + run.get().paramsText() + ")";
             out.add(new MachineCode(benchmark, f.variant(), "java", f.params(), f.javaMethod(), null, null, null, null, null,
                     null, why));
         }

@@ -1,6 +1,8 @@
 package dev.corescope.bench;
 
 import dev.corescope.bench.cpumask.CpumaskFamily;
+import dev.corescope.bench.cpupri.CpupriFamily;
+import dev.corescope.bench.locks.LocksFamily;
 import dev.corescope.bench.timerbase.TimerbaseFamily;
 import dev.corescope.report.MachineCode;
 import org.junit.jupiter.api.Test;
@@ -131,6 +133,82 @@ class JavaMachineCodeTest {
                 assertTrue(c.disassembly().contains("{static_call rawSpinLockIrqsave}"), c.variant() + ":\n" + c.disassembly());
             } else {
                 assertTrue(c.reason().startsWith("C2 did not compile"), c.reason());
+            }
+        }
+    }
+
+    /** Each named Java method exists in its class, and the family's run includes the benchmarks that compile it. */
+    private static List<String> javaMethodsOf(BenchFamily f) throws Exception {
+        List<String> methods = f.measuredFunctions().stream().map(MeasuredFunction::javaMethod).filter(m -> m != null).toList();
+        for (String m : methods) {
+            String[] cm = m.split("::");
+            Class<?> c = Class.forName(cm[0]);
+            assertTrue(java.util.Arrays.stream(c.getDeclaredMethods()).anyMatch(x -> x.getName().equals(cm[1])), m);
+            assertEquals(1, java.util.Arrays.stream(c.getDeclaredMethods()).filter(x -> x.getName().equals(cm[1])).count(),
+                    m + ": one method of that name, so C2's print names one compilation");
+        }
+        return methods;
+    }
+
+    /** Locks and cpupri name the Java functions their rows time, so report --disassembly and the pages show them. */
+    @Test
+    void theJavaLockVariantsAndCpupriFindAndSetAreMeasuredFunctionsWithARun() throws Exception {
+        LocksFamily locks = new LocksFamily();
+        assertEquals(List.of("dev.corescope.bench.locks.SpinLockBenchmark::spinLockUnlock",
+                "dev.corescope.bench.locks.IrqsaveBenchmark::lockIrqsave",
+                "dev.corescope.bench.locks.IrqsaveBenchmark::lockIrqsavePushf"), javaMethodsOf(locks));
+        // each Java lock variant is paired with its C twin's loop (same variant)
+        assertEquals(List.of("spin_lock_unlock", "spin_lock_irqsave", "spin_lock_irqsave_pushf"), locks.measuredFunctions().stream()
+                .filter(m -> m.javaMethod() != null && m.symbol() != null).map(MeasuredFunction::variant).toList());
+        java.util.regex.Pattern include = java.util.regex.Pattern.compile(locks.javaCodeRun().orElseThrow().include());
+        assertTrue(include.matcher("dev.corescope.bench.locks.SpinLockBenchmark.spinLockUnlock").matches());
+        assertTrue(include.matcher("dev.corescope.bench.locks.IrqsaveBenchmark.spinLockIrqsave").matches());
+        assertTrue(include.matcher("dev.corescope.bench.locks.IrqsaveBenchmark.spinLockIrqsavePushf").matches());
+        assertFalse(include.matcher("dev.corescope.bench.locks.IrqsaveBenchmark.irqsaveManual").matches());
+        assertEquals("SpinLockBenchmark/IrqsaveBenchmark", locks.javaCodeRun().orElseThrow().names());
+
+        CpupriFamily cpupri = new CpupriFamily();
+        assertEquals(List.of("dev.corescope.bench.cpupri.OffHeapCpupri::find", "dev.corescope.bench.cpupri.OffHeapCpupri::toggle"),
+                javaMethodsOf(cpupri));
+        assertEquals(List.of(Map.of("metric", "find"), Map.of("metric", "set")), cpupri.measuredFunctions().stream()
+                .filter(m -> m.javaMethod() != null && m.symbol() != null).map(MeasuredFunction::params).toList());
+        JavaMachineCode.Run run = cpupri.javaCodeRun().orElseThrow();
+        assertTrue(java.util.regex.Pattern.compile(run.include()).matcher("dev.corescope.bench.cpupri.CpupriBenchmark.cpupri").matches());
+        assertEquals(Map.of("variant", "packed", "rt", "writers"), run.params());
+    }
+
+    /** Without a plugin, locks' and cpupri's Java entries say why in one line, as timerbase's do. */
+    @Test
+    void withoutAPluginTheLocksAndCpupriJavaEntriesSayWhyInOneLine() {
+        for (BenchFamily f : List.of(new LocksFamily(), new CpupriFamily())) {
+            List<MeasuredFunction> java = f.measuredFunctions().stream().filter(m -> m.javaMethod() != null).toList();
+            List<MachineCode> code = MachineCodeReader.javaCode(f.name(), java, f.javaCodeRun(), Optional.empty());
+            assertEquals(f.name().equals("locks") ? 3 : 2, code.size(), f.name());
+            for (MachineCode c : code) {
+                assertNull(c.disassembly());
+                assertFalse(c.reason().contains("\n"), c.reason());
+                assertTrue(c.reason().contains("no hsdis plugin"), c.reason());
+            }
+        }
+    }
+
+    /** Live, where a plugin is found: C2's code of the Java locks and of cpupri's find and set, or that C2 did not compile one. */
+    @Test
+    void whereAPluginIsFoundTheLocksAndCpupriJavaEntriesHoldC2sCode() {
+        Optional<Path> plugin = JavaMachineCode.plugin();
+        assumeTrue(plugin.isPresent(), "no hsdis plugin: scripts/hsdis.sh builds one into target/hsdis");
+        for (BenchFamily f : List.of(new LocksFamily(), new CpupriFamily())) {
+            List<MeasuredFunction> java = f.measuredFunctions().stream().filter(m -> m.javaMethod() != null).toList();
+            for (MachineCode c : MachineCodeReader.javaCode(f.name(), java, f.javaCodeRun(), plugin)) {
+                if (c.disassembly() == null) {
+                    assertTrue(c.reason().startsWith("C2 did not compile"), c.reason());
+                    continue;
+                }
+                assertNotNull(c.instructions());
+                if (c.symbol().endsWith("::spinLockUnlock")) assertTrue(c.disassembly().contains("xchg"), c.disassembly());
+                if (c.symbol().endsWith("::lockIrqsavePushf")) {
+                    assertTrue(c.disassembly().contains("{static_call linkToNative}"), "the pushf downcall: " + c.disassembly());
+                }
             }
         }
     }

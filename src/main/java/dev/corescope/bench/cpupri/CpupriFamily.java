@@ -64,8 +64,21 @@ public final class CpupriFamily implements BenchFamily {
      */
     @Override
     public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
-        return List.of(new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_reader", null, Map.of("metric", "find")),
-                new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_writer", null, Map.of("metric", "set")));
+        return List.of(new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_reader", OffHeapCpupri.class.getName() + "::find",
+                        Map.of("metric", "find")),
+                new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_writer", OffHeapCpupri.class.getName() + "::toggle",
+                        Map.of("metric", "set")));
+    }
+
+    /**
+     * C2 compiles the Java reader's {@code __cpupri_find()} ({@code OffHeapCpupri::find}) and the
+     * writer's {@code cpupri_set()} ({@code OffHeapCpupri::toggle}) in the {@code cpupri} group,
+     * the kernel's layout, one reader and one writer.
+     */
+    @Override
+    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
+        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(CpupriBenchmark.class, "cpupri",
+                Map.of("variant", "packed", "rt", "writers")));
     }
 
     /**

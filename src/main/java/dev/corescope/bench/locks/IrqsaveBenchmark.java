@@ -93,17 +93,17 @@ public class IrqsaveBenchmark extends PinnedBenchmark {
 
     @Benchmark
     public long spinLockIrqsave() {
-        spinLockIrqsave(lock, mask);
+        lockIrqsave(lock, mask);
         long c = ++count;
-        spinUnlockIrqrestore(lock, mask);
+        unlockIrqrestore(lock, mask);
         return c;
     }
 
     @Benchmark
     public long spinLockIrqsavePushf() {
-        long flags = spinLockIrqsavePushf(lock);
+        long flags = lockIrqsavePushf(lock);
         long c = ++count;
-        spinUnlockIrqrestorePushf(lock, flags);
+        unlockIrqrestorePushf(lock, flags);
         return c;
     }
 
@@ -127,27 +127,31 @@ public class IrqsaveBenchmark extends PinnedBenchmark {
         return c;
     }
 
+    /** {@code spin_lock_irqsave()} with the signal mask for flags, out of line as the kernel's {@code _raw_spin_lock_irqsave()}. */
     @CompilerControl(CompilerControl.Mode.DONT_INLINE)
-    static void spinLockIrqsave(SpinLock lock, SignalMask flags) {
+    static void lockIrqsave(SpinLock lock, SignalMask flags) {
         flags.blockSaving();
         lock.lock();
     }
 
+    /** {@code spin_lock_irqsave()} with {@code pushfq; pop} (a critical downcall) for flags, out of line. */
     @CompilerControl(CompilerControl.Mode.DONT_INLINE)
-    static long spinLockIrqsavePushf(SpinLock lock) {
+    static long lockIrqsavePushf(SpinLock lock) {
         long flags = LocksTwins.localIrqSave();
         lock.lock();
         return flags;
     }
 
+    /** {@code spin_unlock_irqrestore()}: the release store, then {@code push; popf} (a critical downcall). */
     @CompilerControl(CompilerControl.Mode.DONT_INLINE)
-    static void spinUnlockIrqrestorePushf(SpinLock lock, long flags) {
+    static void unlockIrqrestorePushf(SpinLock lock, long flags) {
         lock.unlock();
         LocksTwins.localIrqRestore(flags);
     }
 
+    /** {@code spin_unlock_irqrestore()}: the release store, then the saved signal mask restored. */
     @CompilerControl(CompilerControl.Mode.DONT_INLINE)
-    static void spinUnlockIrqrestore(SpinLock lock, SignalMask flags) {
+    static void unlockIrqrestore(SpinLock lock, SignalMask flags) {
         lock.unlock();
         flags.restore();
     }

@@ -77,7 +77,25 @@ public final class LocksFamily implements BenchFamily {
     @Override
     public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
         return Stream.of(LocksTwins.Loop.values()).map(l -> new dev.corescope.bench.MeasuredFunction(l.name().toLowerCase(Locale.ROOT),
-                l.symbol(), null, Map.of(), dev.corescope.bench.MeasuredFunction.Loop.TIMED)).toList();
+                l.symbol(), JAVA_LOCKS.get(l), Map.of(), dev.corescope.bench.MeasuredFunction.Loop.TIMED)).toList();
+    }
+
+    /**
+     * The Java lock and unlock variants whose C2 code stands beside the C twin's loop: the spin
+     * lock's whole element ({@code lock(); ++count; unlock()}, SpinLock inlined, as the fork
+     * runs it) and the two out-of-line {@code spin_lock_irqsave()} helpers (the signal mask's
+     * and the pushf stand-in's).
+     */
+    static final Map<LocksTwins.Loop, String> JAVA_LOCKS = Map.of(
+            LocksTwins.Loop.SPIN_LOCK_UNLOCK, SpinLockBenchmark.class.getName() + "::spinLockUnlock",
+            LocksTwins.Loop.SPIN_LOCK_IRQSAVE, IrqsaveBenchmark.class.getName() + "::lockIrqsave",
+            LocksTwins.Loop.SPIN_LOCK_IRQSAVE_PUSHF, IrqsaveBenchmark.class.getName() + "::lockIrqsavePushf");
+
+    /** C2 compiles the Java lock variants in their JMH benchmarks (the irqsave helpers inside theirs). */
+    @Override
+    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
+        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(List.of(SpinLockBenchmark.class, IrqsaveBenchmark.class),
+                "spinLockUnlock|spinLockIrqsave|spinLockIrqsavePushf", Map.of()));
     }
 
     /**
