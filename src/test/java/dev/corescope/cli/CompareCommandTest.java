@@ -1,6 +1,7 @@
 package dev.corescope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.corescope.report.AtomicFile;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
@@ -23,7 +24,7 @@ class CompareCommandTest {
 
     private Path write(String name, double score) throws Exception {
         Path p = dir.resolve(name);
-        Json.writeAtomically(p, Json.write(ResultsFile.builder().results(List.of(
+        AtomicFile.write(p, Json.write(ResultsFile.builder().results(List.of(
                 Result.builder().benchmark("timerbase").variant("before").implementation("java").metric("op").unit("ns/op")
                         .score(score).error(0.01).samples(10).cpus("0").params(Map.of("timers", 1024)).runs(List.of(new Run(score * 1.001, 5, 0.01), new Run(score * 0.999, 5, 0.01))).build())).build()));
         return p;
