@@ -1,5 +1,6 @@
 package dev.corescope.affinity;
 
+import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.internal.Flock;
 import dev.corescope.text.Terminal;
 import dev.corescope.topology.proc.ProcLocks;
@@ -32,6 +33,12 @@ import java.util.regex.Pattern;
  */
 final class LockView {
 
+    /**
+     * Where the locks and their holders are read: always the running kernel, since the lock
+     * files are real even when the topology (and the kernel hints) come from a saved tree.
+     */
+    static final Path LIVE = Path.of("/");
+
     /** At most nine digits: larger numbers are no CPU of any machine, and cannot overflow an int. */
     private static final Pattern LOCK_FILE = Pattern.compile("cpu-([0-9]{1,9})\\.lock");
     private static final int MAX_ENTRIES = 1 << 20;
@@ -52,7 +59,7 @@ final class LockView {
 
     private static List<Holding> holdings(LockDirectory.Opened d, LockTable table) {
         Path byFd = Path.of("/proc/self/fd/" + d.fd());
-        Map<String, Long> locks = ProcLocks.read(Reservations.LIVE).orElse(null);
+        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
         String device = ProcLocks.key(byFd).replaceFirst("[0-9]+$", "");  // "fe:00:"
         Map<Integer, LockTable.Slot> mine = table == null ? Map.of() : table.heldHere();
         Map<String, Integer> files = new HashMap<>();
@@ -155,6 +162,42 @@ final class LockView {
         return -1;
     }
 
+    // ---- who holds a refused CPU, for the messages of a reservation that failed ------------
+
+    /** The CPUs of {@code cpus} held now, by this process ({@code table}) or, per {@code /proc/locks}, another. */
+    static CpuMask heldAmong(LockTable table, CpuMask cpus) {
+        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
+        CpuMask.Builder b = CpuMask.builder(cpus.nbits());
+        for (int cpu : cpus.toArray()) {
+            if (table.heldHere(cpu) != null || (locks != null && locks.containsKey(table.key(cpu)))) b.set(cpu);
+        }
+        return b.build();
+    }
+
+    /** {@code CPU 1 held by ..., CPU 2 held by ...}; {@code /proc/locks} read once. */
+    static String heldList(LockTable table, CpuMask cpus) {
+        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
+        List<String> parts = new ArrayList<>();
+        for (int cpu : cpus.toArray()) parts.add("CPU " + cpu + " " + heldBy(table, cpu, locks));
+        return String.join(", ", parts);
+    }
+
+    /** {@code held by this process (thread main)} or {@code held by pid 4250 (pid=4250 uid=1000 cmd=java)}: escaped. */
+    static String heldBy(LockTable table, int cpu) {
+        return heldBy(table, cpu, table.heldHere(cpu) != null ? null : ProcLocks.read(LIVE).orElse(null));
+    }
+
+    private static String heldBy(LockTable table, int cpu, Map<String, Long> locks) {
+        LockTable.Slot here = table.heldHere(cpu);
+        if (here != null) {
+            return "held by this process (thread " + Terminal.escape(here.thread)
+                    + (here.stale() ? ", which has ended without closing the reservation: stale" : "") + ")";
+        }
+        Long pid = locks == null ? null : locks.get(table.key(cpu));
+        if (pid != null) return "held by pid " + pid + " (" + holderLine(pid) + ")";
+        return "held by another process";
+    }
+
     /** {@code pid=4242 thread=main since=2026-11-30T23:01:02Z cmd=java}: a hold of this process. */
     static String holderLine(LockTable.Slot here) {
         return "pid=" + ProcessHolder.PID + " thread=" + Terminal.escape(here.thread).replace(' ', '_')
@@ -164,7 +207,7 @@ final class LockView {
 
     /** {@code pid=4250 uid=1000 cmd=java}: another process, from {@code /proc/<pid>}; as much as can be read, escaped. */
     static String holderLine(long pid) {
-        ProcPid p = ProcPid.read(Reservations.LIVE, pid);
+        ProcPid p = ProcPid.read(LIVE, pid);
         StringBuilder sb = new StringBuilder("pid=").append(pid);
         p.uid().ifPresent(u -> sb.append(" uid=").append(Terminal.escape(u)));
         p.command().ifPresent(c -> sb.append(" cmd=").append(Terminal.escape(c)));

@@ -2,26 +2,13 @@ package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.Topology;
-import dev.corescope.topology.TopologyNode;
-import dev.corescope.topology.proc.ProcLocks;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.TreeMap;
 
 /**
  * Reserves CPUs across threads, processes and users: a CPU reserved here is given to no other
@@ -78,11 +65,6 @@ import java.util.regex.Pattern;
 public final class Reservations {
 
     private static volatile Reservations shared;
-    /**
-     * Where the locks and their holders are read: always the running kernel, since the lock
-     * files are real even when the topology (and {@code procRoot}'s hints) come from a saved tree.
-     */
-    static final Path LIVE = Path.of("/");
 
     private final LockTable table;
     private final Path directory;
@@ -90,10 +72,8 @@ public final class Reservations {
     private final CpuMask usable;
     private final CpuOrder preference;
     private final Path procRoot;
-    /** The usable CPUs in preference order, and each as a mask: what {@link #reserveAny()} walks. */
-    private final int[] order;
-    private final CpuMask[] single;
-    private final int[][] singleList;
+    /** The usable CPUs in preference order and the candidates of each strategy: what is tried, before anything is locked. */
+    private final CpuChoice choice;
 
     private Reservations(Path directory, Topology topology, CpuMask usable, Path procRoot) {
         this(LockTable.of(directory), topology, usable, procRoot, null);
@@ -107,13 +87,7 @@ public final class Reservations {
         this.usable = usable.resize(nbits).and(topology.online().resize(nbits));
         this.procRoot = procRoot;
         this.preference = preference != null ? preference : CpuOrder.of(topology, procRoot);
-        this.order = this.preference.order(this.usable);
-        this.single = new CpuMask[order.length];
-        this.singleList = new int[order.length][];
-        for (int i = 0; i < order.length; i++) {
-            single[i] = CpuMask.of(nbits, order[i]);
-            singleList[i] = new int[]{order[i]};  // shared by the reservations of this CPU: never written
-        }
+        this.choice = new CpuChoice(topology, this.usable, this.preference.order(this.usable));
     }
 
     /**
@@ -204,7 +178,7 @@ public final class Reservations {
      * @return a new array of CPU numbers, most preferred first
      */
     public int[] preferenceOrder() {
-        return order.clone();
+        return choice.order.clone();
     }
 
     /**
@@ -246,9 +220,9 @@ public final class Reservations {
      */
     public Reservation reserveCpu(int cpu) {
         CpuMask one = CpuMask.of(Math.max(usable.nbits(), cpu + 1), cpu);
-        checkUsable(one);
+        choice.checkUsable(one);
         Reservation r = tryReserve(one, false, null);
-        if (r == null) throw new ReservationException("CPU " + cpu + " is " + heldBy(cpu));
+        if (r == null) throw new ReservationException("CPU " + cpu + " is " + LockView.heldBy(table, cpu));
         return r;
     }
 
@@ -264,14 +238,8 @@ public final class Reservations {
      */
     public Reservation reserveCpu(int cpu, Duration timeout) {
         CpuMask one = CpuMask.of(Math.max(usable.nbits(), cpu + 1), cpu);
-        checkUsable(one);
-        return waitFor(timeout, () -> tryReserve(one, false, null), () -> "CPU " + cpu + " is " + heldBy(cpu));
-    }
-
-    /** Every online CPU of {@code cpu}'s core, from {@link Topology#nodeOf} (just {@code cpu} when the tree has no cores). */
-    private CpuMask coreOf(int cpu) {
-        return topology.nodeOf(TopologyNode.Kind.CORE, cpu).map(TopologyNode::cpus)
-                .orElseGet(() -> CpuMask.of(Math.max(topology.nbits(), cpu + 1), cpu));
+        choice.checkUsable(one);
+        return Waiting.until(timeout, () -> tryReserve(one, false, null), () -> "CPU " + cpu + " is " + LockView.heldBy(table, cpu));
     }
 
     /**
@@ -282,10 +250,10 @@ public final class Reservations {
      * @throws ReservationException when a thread of the core is held or not usable
      */
     public Reservation reserveCoreOf(int cpu) {
-        CpuMask core = coreOf(cpu);
-        checkUsable(core);
+        CpuMask core = choice.coreOf(cpu);
+        choice.checkUsable(core);
         Reservation r = tryReserve(core, true, null);
-        if (r == null) throw new ReservationException("core " + core.toList() + " is not free: " + heldList(core));
+        if (r == null) throw new ReservationException("core " + core.toList() + " is not free: " + LockView.heldList(table, core));
         return r;
     }
 
@@ -298,10 +266,11 @@ public final class Reservations {
      * @throws ReservationException when no usable CPU is free
      */
     public Reservation reserveAny() {
-        for (int i = 0; i < order.length; i++) {
-            int cpu = order[i];
+        CpuChoice c = choice;
+        for (int i = 0; i < c.order.length; i++) {
+            int cpu = c.order[i];
             try {
-                if (table.tryLock(cpu)) return new Reservation(table, single[i], singleList[i], false);
+                if (table.tryLock(cpu)) return new Reservation(table, c.single[i], c.singleList[i], false);
             } catch (ReservationException e) {
                 // unusable: skipped here; the search below says why
             }
@@ -400,7 +369,7 @@ public final class Reservations {
      */
     public Reservation reserve(Duration timeout, int anchor, boolean wholeCore, CpuStrategy... strategies) {
         Attempt[] last = new Attempt[1];
-        return waitFor(timeout, () -> {
+        return Waiting.until(timeout, () -> {
             Attempt at = new Attempt();
             last[0] = at;
             Reservation r = attempt(at, anchor, wholeCore, strategies);
@@ -409,49 +378,25 @@ public final class Reservations {
         }, () -> last[0].failure(anchor, wholeCore).getMessage());
     }
 
-    /**
-     * Calls {@code tryOnce} until it returns a reservation or {@code timeout} has passed,
-     * sleeping a little longer each time (1 ms up to 50 ms).
-     */
-    private static Reservation waitFor(Duration timeout, java.util.function.Supplier<Reservation> tryOnce,
-                                       java.util.function.Supplier<String> why) {
-        if (timeout.isNegative()) throw new IllegalArgumentException("a negative timeout: " + timeout);
-        long deadline = System.nanoTime() + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
-        long sleepMillis = 1;
-        while (true) {
-            Reservation r = tryOnce.get();
-            if (r != null) return r;
-            long left = deadline - System.nanoTime();
-            if (left <= 0) throw new ReservationException(why.get() + " (after waiting " + timeout.toMillis() + " ms)");
-            try {
-                Thread.sleep(Math.min(sleepMillis, Math.max(1, left / 1_000_000)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ReservationException("interrupted while waiting for a reservation: " + why.get(), e);
-            }
-            sleepMillis = Math.min(50, sleepMillis * 2);
-        }
-    }
-
     /** What one search tried: the strategies and why each gave nothing, and the CPUs skipped as unusable. */
     private final class Attempt {
         final List<String> tried = new ArrayList<>();
-        final Map<Integer, String> unusable = new java.util.TreeMap<>();
+        final Map<Integer, String> unusable = new TreeMap<>();
         int held;
 
         ReservationException failure(int anchor, boolean wholeCore) {
             StringBuilder why = new StringBuilder("no free ").append(wholeCore ? "whole core" : "CPU")
                     .append(" among the usable CPUs ").append(usable.isEmpty() ? "(none)" : usable.toList())
                     .append(": tried ").append(String.join(", then ", tried));
-            CpuMask held = heldAmong(usable);
-            if (!held.isEmpty()) why.append("; held: ").append(heldList(held));
+            CpuMask held = LockView.heldAmong(table, usable);
+            if (!held.isEmpty()) why.append("; held: ").append(LockView.heldList(table, held));
             if (!unusable.isEmpty()) {
                 List<String> parts = new ArrayList<>();
                 unusable.forEach((cpu, reason) -> parts.add("CPU " + cpu + ": " + reason));
                 why.append("; unusable: ").append(String.join("; ", parts));
             }
             if (wholeCore) {
-                CpuMask partial = partialCores();
+                CpuMask partial = choice.partialCores();
                 if (!partial.isEmpty()) why.append("; cores with CPUs outside the usable set cannot be reserved whole: ").append(partial.toList());
             }
             return new ReservationException(why.toString());
@@ -461,7 +406,7 @@ public final class Reservations {
     private Reservation attempt(Attempt at, int anchor, boolean wholeCore, CpuStrategy... strategies) {
         if (strategies.length == 0) strategies = new CpuStrategy[]{CpuStrategy.ANY};
         for (CpuStrategy s : strategies) {
-            List<CpuMask> candidates = wholeCore ? coreCandidates(anchor, s) : cpuCandidates(anchor, s);
+            List<CpuMask> candidates = wholeCore ? choice.cores(anchor, s) : choice.cpus(anchor, s);
             int unusableBefore = at.unusable.size();
             int heldBefore = at.held;
             for (CpuMask c : candidates) {
@@ -490,12 +435,12 @@ public final class Reservations {
     public List<Reservation> reserveGroup(int n, CpuStrategy strategy) {
         if (n < 1) throw new IllegalArgumentException("a group needs at least 1 CPU, not " + n);
         Attempt at = new Attempt();
-        for (int i = 0; i < order.length; i++) {
-            int first = order[i];
-            Reservation a = tryReserve(single[i], false, at);
+        for (int i = 0; i < choice.order.length; i++) {
+            int first = choice.order[i];
+            Reservation a = tryReserve(choice.single[i], false, at);
             if (a == null) continue;
             List<Reservation> group = new ArrayList<>(List.of(a));
-            for (CpuMask c : cpuCandidates(first, strategy)) {
+            for (CpuMask c : choice.cpus(first, strategy)) {
                 if (group.size() == n) break;
                 Reservation r = tryReserve(c, false, at);
                 if (r != null) group.add(r);
@@ -506,37 +451,11 @@ public final class Reservations {
         StringBuilder why = new StringBuilder("no free group of ").append(n).append(n == 1 ? " CPU" : " CPUs")
                 .append(n > 1 ? " (each after the first being " + strategy.describe(0).replace("CPU 0", "the first") + ")" : "")
                 .append(" among the usable CPUs ").append(usable.isEmpty() ? "(none)" : usable.toList());
-        CpuMask held = heldAmong(usable);
-        if (!held.isEmpty()) why.append("; held: ").append(heldList(held));
+        CpuMask held = LockView.heldAmong(table, usable);
+        if (!held.isEmpty()) why.append("; held: ").append(LockView.heldList(table, held));
         if (!at.unusable.isEmpty()) why.append("; unusable: CPUs ").append(CpuMask.of(usable.nbits(),
                 at.unusable.keySet().stream().mapToInt(Integer::intValue).toArray()).toList());
         throw new ReservationException(why.toString());
-    }
-
-    /** Single CPUs fitting {@code s}, in preference order. */
-    private List<CpuMask> cpuCandidates(int anchor, CpuStrategy s) {
-        List<CpuMask> out = new ArrayList<>();
-        for (int i = 0; i < order.length; i++) {
-            if (s.accepts(topology, anchor, order[i])) out.add(single[i]);
-        }
-        return out;
-    }
-
-    /** Whole cores (every online CPU usable) whose CPUs all fit {@code s}, best first. */
-    private List<CpuMask> coreCandidates(int anchor, CpuStrategy s) {
-        Map<Integer, Integer> rank = new HashMap<>();
-        for (int i = 0; i < order.length; i++) rank.put(order[i], i);
-        Map<String, CpuMask> cores = new LinkedHashMap<>();
-        for (int cpu : order) {
-            CpuMask core = coreOf(cpu).resize(usable.nbits());
-            if (!core.isSubsetOf(usable)) continue;
-            boolean fits = true;
-            for (int c : core.toArray()) fits &= s.accepts(topology, anchor, c) && c != anchor;
-            if (fits) cores.putIfAbsent(core.toList(), core);
-        }
-        List<CpuMask> out = new ArrayList<>(cores.values());
-        out.sort(Comparator.comparingInt(core -> Arrays.stream(core.toArray()).map(rank::get).max().orElse(0)));
-        return out;
     }
 
     /**
@@ -564,23 +483,7 @@ public final class Reservations {
         return new Reservation(table, cpus, list, wholeCore);
     }
 
-    private void checkUsable(CpuMask cpus) {
-        CpuMask outside = cpus.resize(Math.max(cpus.nbits(), usable.nbits())).andNot(usable.resize(Math.max(cpus.nbits(), usable.nbits())));
-        if (!outside.isEmpty()) {
-            throw new ReservationException((outside.weight() == 1 ? "CPU " + outside.toList() + " is" : "CPUs " + outside.toList() + " are")
-                    + " not among the usable CPUs " + (usable.isEmpty() ? "(none)" : usable.toList()) + " (online and in this process's affinity mask)");
-        }
-    }
-
-    private CpuMask partialCores() {
-        CpuMask.Builder b = CpuMask.builder(usable.nbits());
-        for (int cpu : usable.toArray()) {
-            if (!coreOf(cpu).resize(usable.nbits()).isSubsetOf(usable)) b.set(cpu);
-        }
-        return b.build();
-    }
-
-    // ---- who holds what ----------------------------------------------------------------
+    // ---- who holds what: read by LockView, printed by HoldingsText ---------------------
 
     /**
      * Every lock file in the directory, by CPU: held (by whom, and which thread for this
@@ -622,7 +525,7 @@ public final class Reservations {
      * @return the table, one line per lock file, ending in a newline
      */
     public String dump() {
-        return dump(directory, usable, holdings(), true);
+        return HoldingsText.text(directory, usable, holdings(), true);
     }
 
     /**
@@ -634,54 +537,6 @@ public final class Reservations {
      * @throws ReservationException when the directory exists but cannot be used
      */
     public static String dumpOf(Path directory, CpuMask usable) {
-        Path abs = directory.toAbsolutePath().normalize();
-        boolean exists = Files.exists(abs, LinkOption.NOFOLLOW_LINKS);
-        return dump(abs, usable, exists ? holdingsIn(abs) : List.of(), exists);
-    }
-
-    private static String dump(Path directory, CpuMask usable, List<Holding> hs, boolean exists) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("# reservations in ").append(dev.corescope.text.Terminal.escape(directory.toString())).append(" (usable CPUs ")
-                .append(usable.isEmpty() ? "none" : usable.toList()).append(")\n");
-        if (!exists) return sb.append("the directory does not exist: nothing has been reserved here\n").toString();
-        if (hs.isEmpty()) return sb.append("no CPU has been reserved here yet\n").toString();
-        int w = 3;
-        for (Holding h : hs) w = Math.max(w, String.valueOf(h.cpu()).length());
-        sb.append(String.format("%" + w + "s  %-8s %-8s %s%n", "CPU", "state", "pid", "holder"));
-        for (Holding h : hs) {
-            String who = dev.corescope.text.Terminal.escape(h.holder());
-            if (h.thisProcess()) who += " (this process)";
-            sb.append(String.format("%" + w + "s  %-8s %-8s %s", h.cpu() < 0 ? "-" : String.valueOf(h.cpu()), h.state(),
-                    h.pid() < 0 ? "-" : String.valueOf(h.pid()), who).stripTrailing()).append('\n');
-        }
-        return sb.toString();
-    }
-
-    private CpuMask heldAmong(CpuMask cpus) {
-        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
-        CpuMask.Builder b = CpuMask.builder(cpus.nbits());
-        for (int cpu : cpus.toArray()) {
-            if (table.heldHere(cpu) != null || (locks != null && locks.containsKey(table.key(cpu)))) b.set(cpu);
-        }
-        return b.build();
-    }
-
-    private String heldList(CpuMask cpus) {
-        List<String> parts = new ArrayList<>();
-        for (int cpu : cpus.toArray()) parts.add("CPU " + cpu + " " + heldBy(cpu));
-        return String.join(", ", parts);
-    }
-
-    /** {@code held by this process (thread main)} or {@code held by pid 4250 (pid=4250 uid=1000 cmd=java)}: escaped. */
-    private String heldBy(int cpu) {
-        LockTable.Slot here = table.heldHere(cpu);
-        if (here != null) {
-            return "held by this process (thread " + dev.corescope.text.Terminal.escape(here.thread)
-                    + (here.stale() ? ", which has ended without closing the reservation: stale" : "") + ")";
-        }
-        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
-        Long pid = locks == null ? null : locks.get(table.key(cpu));
-        if (pid != null) return "held by pid " + pid + " (" + LockView.holderLine(pid) + ")";
-        return "held by another process";
+        return HoldingsText.of(directory, usable);
     }
 }

@@ -13,8 +13,9 @@ import java.util.Optional;
  *                 (from the topology) or runs unpinned, and says which
  * @param size     how long the run takes: full, {@code --quick}, or a smoke test's
  * @param progress where to report progress (stderr bar in the CLI, nothing in tests)
- * @param os       the kernel's CPU calls the family makes on its own thread ({@link Os#live()};
- *                 tests give a larger machine)
+ * @param os       the kernel's CPU calls the family makes, on its own thread and on the threads
+ *                 it starts ({@link Os#live()}; tests give a larger machine); a forked JMH JVM,
+ *                 which has no context, uses {@link Os#live()}
  * @param topology the machine's topology, read once by the caller; null: read this machine's
  *                 when a family first asks
  */

@@ -5,6 +5,8 @@ import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.RowIdentity;
+import dev.corescope.text.TextDoc;
+import dev.corescope.text.Width;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -70,7 +72,7 @@ final class CompareCommand implements Callable<Integer> {
             converter = OutputFormat.TextJsonOrHtml.class)
     OutputFormat format = OutputFormat.text;
 
-    @Option(names = "--wide", description = "one line per row, however long (text)")
+    @Option(names = "--wide", description = "no width limit: every column, one line per row (text; by default the text fits the terminal's width, else 100 columns)")
     boolean wide;
 
     @Override
@@ -82,27 +84,44 @@ final class CompareCommand implements Callable<Integer> {
         List<ResultsFile> a = read(before, moreBefore);
         List<ResultsFile> b = read(after, moreAfter);
         PrintWriter out = spec.commandLine().getOut();
-        dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst());
-        if (machines.differentMachines() && format != OutputFormat.html) {
-            // two machines: first side by side by relation and by claim finding; then the rows
-            // that mean the same on both (a benchmark's variant), without c2c's CPU pairs
-            Comparison rows = Comparison.of(name(before, moreBefore), withoutCpuPairs(a), name(after, moreAfter), withoutCpuPairs(b), floor,
-                    dev.corescope.bench.Families.allowances());
-            out.print(format == OutputFormat.json ? Json.write(new TwoMachines(machines, rows))
-                    : machines.text() + "\n" + ComparisonText.render(rows, wide ? Integer.MAX_VALUE : ComparisonText.WIDTH));
+        String nameA = name(before, moreBefore), nameB = name(after, moreAfter);
+        if (format == OutputFormat.text) {
+            out.print(document(before.toString(), nameA, a, after.toString(), nameB, b, floor).render(Width.of(wide)));
             out.flush();
             return Main.EXIT_OK;
         }
-        Comparison c = Comparison.of(name(before, moreBefore), a, name(after, moreAfter), b, floor, dev.corescope.bench.Families.allowances());
+        dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst());
+        if (machines.differentMachines() && format == OutputFormat.json) {
+            out.print(Json.write(new TwoMachines(machines, Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor,
+                    dev.corescope.bench.Families.allowances()))));
+            out.flush();
+            return Main.EXIT_OK;
+        }
+        Comparison c = Comparison.of(nameA, a, nameB, b, floor, dev.corescope.bench.Families.allowances());
         out.print(switch (format) {
             case json -> Json.write(c);
-            case html -> dev.corescope.report.HtmlReport.page(List.of(new dev.corescope.report.HtmlReport.Input(before.toString(), a.getFirst()),
+            default -> dev.corescope.report.HtmlReport.page(List.of(new dev.corescope.report.HtmlReport.Input(before.toString(), a.getFirst()),
                     new dev.corescope.report.HtmlReport.Input(after.toString(), b.getFirst())),
                     FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)), java.time.Instant.now());
-            default -> ComparisonText.render(c, wide ? Integer.MAX_VALUE : ComparisonText.WIDTH);
         });
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    /**
+     * compare's text as one document: for files of two machines, the machines side by side
+     * (by relation and by claim), then the rows that mean the same on both (a benchmark's
+     * variant, without c2c's CPU pairs); else the rows.
+     *
+     * @param firstA the first before file's name (the machine's); {@code nameA} every before file's
+     */
+    static TextDoc document(String firstA, String nameA, List<ResultsFile> a, String firstB, String nameB, List<ResultsFile> b, Double floor) {
+        dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(firstA, a.getFirst(), firstB, b.getFirst());
+        if (machines.differentMachines()) {
+            Comparison rows = Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor, dev.corescope.bench.Families.allowances());
+            return new TextDoc().add(ComparisonText.machines(machines)).blank().add(ComparisonText.document(rows));
+        }
+        return ComparisonText.document(Comparison.of(nameA, a, nameB, b, floor, dev.corescope.bench.Families.allowances()));
     }
 
     /** {@code compare --format json} for two machines: the machines side by side, then the rows without CPU pairs. */

@@ -1,6 +1,6 @@
 package dev.corescope.cli;
 
-import dev.corescope.report.Json;
+import dev.corescope.report.AtomicFile;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -99,7 +99,7 @@ final class OutputFile {
     }
 
     /** Writes what {@code body} produces, whole or not at all (or through, for a device or FIFO). */
-    void write(Json.StreamBody body) throws IOException {
+    void write(AtomicFile.Body body) throws IOException {
         // checked again: the file may have changed since the check before the work
         Target t = classify(false);
         if (t.mode() == Mode.THROUGH) {
@@ -107,13 +107,13 @@ final class OutputFile {
                 body.writeTo(os);
             }
         } else {
-            Json.writeAtomically(t.path(), body);
+            AtomicFile.write(t.path(), body);
         }
     }
 
     /**
      * Writes {@code text} only if no file holds the name at this moment (see
-     * {@link Json#createAtomically}); false when one does, and nothing was written. A device or
+     * {@link AtomicFile#create}); false when one does, and nothing was written. A device or
      * FIFO is written through, as by {@link #write(String)}.
      */
     boolean create(String text) throws IOException {
@@ -124,7 +124,7 @@ final class OutputFile {
             return true;
         }
         if (Files.exists(t.path(), LinkOption.NOFOLLOW_LINKS)) return false;
-        return Json.createAtomically(t.path(), os -> os.write(bytes));
+        return AtomicFile.create(t.path(), os -> os.write(bytes));
     }
 
     /**

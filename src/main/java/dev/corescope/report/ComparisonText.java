@@ -1,116 +1,202 @@
 package dev.corescope.report;
 
+import dev.corescope.text.Num;
 import dev.corescope.text.Terminal;
+import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
+import dev.corescope.text.TextTable.Column;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 
 /**
- * {@code compare}'s text: the matched rows, the rows found in one file only, why rows could not
- * be resolved, and the summary line last. By default it fits {@link #WIDTH} columns: params move
- * to a key below the table ({@code [1] nrCpus=64}) and, if a row is still too long, its figures
- * go on a second line; {@code --wide} prints every field on one line per row.
+ * {@code compare}'s output as a document ({@link TextDoc}): the files and the test, the legend
+ * of the finding words, then one table per benchmark, metric and unit (its rows keyed by
+ * variant, implementation and params, the key on every line), why rows could not be resolved,
+ * the noise used, the rows found in one file only, and the summary line last. The text lays it
+ * out at a width ({@code text.Width}: the terminal's, else 100; {@code --wide} none) and the
+ * before/after page renders the same parts, so text and page come from one document.
+ *
+ * <p>Figures are at {@link Num#SIG} significant figures, changes in percent to one decimal,
+ * intervals as {@code [low, high]}. Params that every row of a table shares go in its heading;
+ * the rest stay in the key, in full when short, else as {@code [1]} with a legend under the table.
  */
 public final class ComparisonText {
 
-    /** Default width of the text output. */
-    public static final int WIDTH = 120;
+    /** A table's params shown in full in its key when none is longer than this; else as {@code [n]}. */
+    static final int PARAMS_IN_FULL = 24;
+
+    /** The finding words of the tables, as the legend prints them. */
+    static final String LEGEND = "finding: faster, slower, larger, smaller, higher, lower: the change is significant (its "
+            + Comparison.CONFIDENCE + " interval leaves out 0); no change: no change detectable here (the change is within the row's "
+            + "noise floor); unresolved: not resolvable here (why below the tables). change and interval: after/before in "
+            + "percent; interval \"not measured\": one run per side, the run-to-run noise unknown; \"exact\": error 0 on both "
+            + "sides. Row-level statistics; the seeds' claims are tested by report and bench (docs/verdicts.md).";
 
     private ComparisonText() {
     }
 
+    /**
+     * The text at no width limit ({@code --wide}).
+     *
+     * @param c the comparison
+     * @return the text, each line ending in a newline
+     */
     public static String render(Comparison c) {
         return render(c, Integer.MAX_VALUE);
     }
 
-    /** The text, no line wider than {@code width} where the data allows (file names and reasons wrap only at spaces). */
+    /**
+     * The text laid out at {@code width}: no line wider where the keys and words allow.
+     *
+     * @param c the comparison
+     * @param width the width in characters; {@link Integer#MAX_VALUE} for none
+     * @return the text, each line ending in a newline
+     */
     public static String render(Comparison c, int width) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("before: ").append(Terminal.escape(c.before())).append('\n');
-        sb.append("after:  ").append(Terminal.escape(c.after())).append('\n');
-        wrap(sb, "test:   ", c.test(), width);
-        for (String d : c.environmentDiff()) sb.append("# environment changed: ").append(Terminal.escape(d)).append('\n');
-        sb.append('\n');
+        return document(c).render(width);
+    }
+
+    /**
+     * The comparison as a document: what {@code compare} prints and the before/after page shows.
+     *
+     * @param c the comparison
+     * @return a new document
+     */
+    public static TextDoc document(Comparison c) {
+        TextDoc d = new TextDoc().title("compare: the change from before to after, row by row");
+        d.paragraph("before: " + c.before()).paragraph("after: " + c.after()).paragraph("test: " + c.test());
+        d.notes("", "# ", c.environmentDiff().stream().map(x -> "environment changed: " + x).toList());
+        d.blank();
         if (c.rows().isEmpty()) {
-            sb.append("No rows in common.\n");
-        } else if (width == Integer.MAX_VALUE) {
-            sb.append(wide(c));
+            d.paragraph("No rows in common.");
         } else {
-            sb.append(narrow(c, width));
+            d.paragraph(LEGEND);
+            for (Group g : groups(c.rows())) {
+                d.blank();
+                rowsTable(d, g);
+            }
         }
         Map<String, Integer> reasons = new LinkedHashMap<>();
         for (Comparison.Row r : c.rows()) {
             if (Comparison.NOT_RESOLVABLE.equals(r.finding())) reasons.merge(r.reason(), 1, Integer::sum);
         }
         if (!reasons.isEmpty()) {
-            sb.append('\n');
-            reasons.forEach((why, n) -> wrap(sb, "not resolvable here (" + n + (n == 1 ? " row): " : " rows): "), why, width));
+            List<String> why = new ArrayList<>();
+            reasons.forEach((reason, n) -> why.add(n + (n == 1 ? " row: " : " rows: ") + reason));
+            d.blank().heading(2, "Not resolvable here, by reason:").notes(why);
         }
-        for (String n : c.noiseNotes()) wrap(sb, "noise: ", n, width);
-        only(sb, "Only in " + c.before() + " (removed):", c.onlyBefore());
-        only(sb, "Only in " + c.after() + " (added):", c.onlyAfter());
-        sb.append('\n').append(c.summaryLine()).append('\n');
-        return sb.toString();
+        if (!c.noiseNotes().isEmpty()) d.blank().heading(2, "Run-to-run noise used:").notes(noise(c));
+        only(d, "Only in " + c.before() + " (removed)", c.onlyBefore());
+        only(d, "Only in " + c.after() + " (added)", c.onlyAfter());
+        d.blank().paragraph(c.summaryLine());
+        return d;
     }
 
-    /** Every field, one line per row. */
-    private static String wide(Comparison c) {
-        TextTable t = new TextTable("benchmark", "variant", "impl", "metric", "params", ">before", ">after", "unit", ">delta",
-                ">99.9% CI", ">runs", ">p", "verdict", "finding");
-        for (Comparison.Row r : c.rows()) {
-            t.row(r.benchmark(), r.variant(), r.implementation(), r.metric(), ResultsText.params(r.params()),
-                    withError(r.before(), r.beforeError()), withError(r.after(), r.afterError()), r.unit(), delta(r), ci(r),
-                    r.runsBefore() + "+" + r.runsAfter(), p(r), r.verdict(), r.finding());
+    /** The noise notes, one per wording: the families of one allowance named together, not one note each. */
+    private static List<String> noise(Comparison c) {
+        List<String> notes = c.noiseNotes();
+        List<String> keys = c.runNoise() == null ? List.of() : List.copyOf(c.runNoise().keySet());
+        if (keys.size() != notes.size()) return notes;
+        Map<String, List<String>> byText = new LinkedHashMap<>();
+        for (int i = 0; i < notes.size(); i++) {
+            String note = notes.get(i), key = keys.get(i);
+            String text = note.startsWith(key + ": ") ? note.substring(key.length() + 2) : note;
+            byText.computeIfAbsent(text, t -> new ArrayList<>()).add(note.startsWith(key + ": ") ? key : "");
         }
-        return t.render("");
+        List<String> out = new ArrayList<>();
+        byText.forEach((text, ks) -> out.add(ks.contains("") ? text : String.join(", ", ks) + ": " + text));
+        return out;
     }
 
-    /** Params as a key, figures without their errors (the interval says it), a second line if still too long. */
-    private static String narrow(Comparison c, int width) {
-        Map<String, String> keys = new LinkedHashMap<>();
-        for (Comparison.Row r : c.rows()) {
-            String p = ResultsText.params(r.params());
-            if (!p.isEmpty()) keys.putIfAbsent(p, "[" + (keys.size() + 1) + "]");
+    /** The rows of one benchmark, metric and unit, in the order of the first file. */
+    record Group(String benchmark, String metric, String unit, List<Comparison.Row> rows) {
+    }
+
+    static List<Group> groups(List<Comparison.Row> rows) {
+        Map<List<String>, List<Comparison.Row>> by = new LinkedHashMap<>();
+        for (Comparison.Row r : rows) by.computeIfAbsent(List.of(r.benchmark(), r.metric(), r.unit()), k -> new ArrayList<>()).add(r);
+        List<Group> out = new ArrayList<>();
+        by.forEach((k, v) -> out.add(new Group(k.get(0), k.get(1), k.get(2), v)));
+        return out;
+    }
+
+    private static void rowsTable(TextDoc d, Group g) {
+        Params params = Params.of(g.rows().stream().map(Comparison.Row::params).toList());
+        d.heading(2, heading(g.benchmark(), g.metric(), g.unit(), g.rows().size(), params));
+        List<Column> cols = new ArrayList<>(List.of(Column.key("variant"), Column.key("impl")));
+        if (params.any()) cols.add(Column.key("params"));
+        cols.addAll(List.of(Column.number("before"), Column.number("before interval").optional(4), Column.number("after"),
+                Column.number("after interval").optional(4), Column.number("change", "%"), Column.number("interval", "%").optional(1),
+                Column.text("finding"), Column.number("runs").optional(2), Column.number("p").optional(3)));
+        TextTable t = new TextTable(cols).named(g.benchmark() + " " + g.metric());
+        for (int i = 0; i < g.rows().size(); i++) {
+            Comparison.Row r = g.rows().get(i);
+            List<Object> cells = new ArrayList<>(List.of(r.variant(), r.implementation()));
+            if (params.any()) cells.add(params.cell(i));
+            cells.addAll(List.of(Num.of(r.before()), interval(r.before(), r.beforeError()), Num.of(r.after()), interval(r.after(), r.afterError()),
+                    r.deltaPercent() == null ? "n/a" : percent(r.deltaPercent()), ci(r), shortFinding(r),
+                    r.runsBefore() == null ? "" : r.runsBefore() + "+" + r.runsAfter(), p(r)));
+            t.row(cells.toArray());
         }
-        TextTable t = new TextTable("row", "params", ">before", ">after", "unit", ">change", ">99.9% CI", "finding");
-        for (Comparison.Row r : c.rows()) {
-            t.row(rowName(r), keys.getOrDefault(ResultsText.params(r.params()), ""), ResultsText.number(r.before()),
-                    ResultsText.number(r.after()), r.unit(), delta(r), ci(r), shortFinding(r));
-        }
-        String table = t.render("");
-        StringBuilder sb = new StringBuilder();
-        if (table.lines().allMatch(l -> l.length() <= width)) {
-            sb.append(table);
-        } else {
-            TextTable figures = new TextTable(">before", ">after", "unit", ">change", ">99.9% CI", "finding");
-            for (Comparison.Row r : c.rows()) {
-                figures.row(ResultsText.number(r.before()), ResultsText.number(r.after()), r.unit(), delta(r), ci(r), shortFinding(r));
+        d.table(t);
+        d.notes("  ", "", params.legend());
+    }
+
+    /**
+     * A table's params: those every row shares (for its heading), and each row's others, in full
+     * when all are short, else as a reference {@code [n]} to a legend.
+     */
+    record Params(String common, List<String> rest, boolean full, Map<String, String> refs) {
+
+        static Params of(List<Map<String, Object>> rows) {
+            Map<String, Object> common = null;
+            for (Map<String, Object> p : rows) {
+                Map<String, Object> m = p == null ? Map.of() : p;
+                if (common == null) common = new TreeMap<>(m);
+                else common.entrySet().removeIf(e -> !Objects.equals(m.get(e.getKey()), e.getValue()) || !m.containsKey(e.getKey()));
             }
-            List<String> lines = figures.render("    ").lines().toList();
-            sb.append(lines.getFirst()).append('\n');
-            for (int i = 0; i < c.rows().size(); i++) {
-                Comparison.Row r = c.rows().get(i);
-                String key = keys.getOrDefault(ResultsText.params(r.params()), "");
-                sb.append(rowName(r)).append(key.isEmpty() ? "" : "  " + key).append('\n');
-                sb.append(lines.get(i + 1)).append('\n');
+            if (common == null) common = new TreeMap<>();
+            // a single row's params are all common; many rows keep what tells them apart
+            List<String> rest = new ArrayList<>();
+            for (Map<String, Object> p : rows) {
+                Map<String, Object> m = new TreeMap<>(p == null ? Map.of() : p);
+                m.keySet().removeAll(common.keySet());
+                rest.add(ResultsText.params(m));
             }
+            boolean full = rest.stream().allMatch(s -> s.length() <= PARAMS_IN_FULL);
+            Map<String, String> refs = new LinkedHashMap<>();
+            if (!full) for (String s : rest) if (!s.isEmpty()) refs.putIfAbsent(s, "[" + (refs.size() + 1) + "]");
+            return new Params(ResultsText.params(common), rest, full, refs);
         }
-        wrap(sb, "finding: ", "faster, slower, higher, lower: significant; no change: no change detectable here (the change "
-                + "is within the row's noise floor); unresolved: not resolvable here (why below); a 99.9% CI \"not measured\": "
-                + "one run per side, the run-to-run noise unknown (row-level statistics; the seeds' claims are tested by "
-                + "report and bench, docs/verdicts.md)", width);
-        for (Map.Entry<String, String> k : keys.entrySet()) wrap(sb, k.getValue() + " ", k.getKey(), width);
-        return sb.toString();
+
+        boolean any() {
+            return rest.stream().anyMatch(s -> !s.isEmpty());
+        }
+
+        String cell(int row) {
+            String s = rest.get(row);
+            return full ? s : refs.getOrDefault(s, "");
+        }
+
+        List<String> legend() {
+            List<String> out = new ArrayList<>();
+            refs.forEach((params, ref) -> out.add(ref + " " + params));
+            return out;
+        }
     }
 
-    private static String rowName(Comparison.Row r) {
-        return Terminal.escape(r.benchmark() + " " + r.variant() + " " + r.implementation() + " " + r.metric());
+    /** {@code [low, high]} of a figure and its error, or empty when it has none. */
+    private static String interval(double v, Double error) {
+        return error == null || Double.isNaN(error) ? "" : Num.interval(v, error);
     }
 
-    private static String shortFinding(Comparison.Row r) {
+    static String shortFinding(Comparison.Row r) {
         if (Comparison.NOT_RESOLVABLE.equals(r.finding())) return "unresolved";
         if (Comparison.NO_CHANGE.equals(r.finding())) return "no change";
         String u = r.unit().strip().toLowerCase(Locale.ROOT);
@@ -121,28 +207,35 @@ public final class ComparisonText {
         return up ? "higher" : "lower";
     }
 
-    private static String delta(Comparison.Row r) {
-        return r.deltaPercent() == null ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPercent());
-    }
-
-    private static String ci(Comparison.Row r) {
+    /** The change's interval, {@code [low, high]} in percent, or why there is none. */
+    static String ci(Comparison.Row r) {
         if (r.ciLowPercent() == null) return "-";
         if (r.noiseFloorPercent() != null && r.noiseFloorPercent() == 0) return "exact";
         // the between-run allowance stood in for unmeasured noise: its interval says nothing of the change
         if (Comparison.NOT_RESOLVABLE.equals(r.finding())) return "not measured";
-        return percent(r.ciLowPercent()) + ".." + percent(r.ciHighPercent());
+        return "[" + percent(r.ciLowPercent()) + ", " + percent(r.ciHighPercent()) + "]";
     }
 
-    private static String percent(double v) {
+    /** A change in percent, signed, to one decimal; whole percent from 1000 on, scientific from a million. */
+    static String percent(double v) {
         if (Math.abs(v) >= 1e6) return String.format(Locale.ROOT, "%+.0e", v);
         return Math.abs(v) >= 1000 ? String.format(Locale.ROOT, "%+.0f", v) : String.format(Locale.ROOT, "%+.1f", v);
     }
 
     private static String p(Comparison.Row r) {
-        return r.p() == null ? (r.significant() == null ? "-" : "exact") : r.p() < 0.0001 ? "<0.0001" : String.format(Locale.ROOT, "%.4f", r.p());
+        if (r.p() == null) return r.significant() == null ? "-" : "exact";
+        return r.p() < 0.0001 ? "<0.0001" : Num.of(r.p());
     }
 
-    /** {@code prefix} then {@code text}, wrapped at spaces to {@code width}, continuation lines indented. */
+    /**
+     * {@code prefix} then {@code text}, wrapped at spaces to {@code width}, continuation lines
+     * indented by four spaces; control characters escaped.
+     *
+     * @param sb    where the lines go
+     * @param prefix what starts the first line
+     * @param text  the words
+     * @param width the width; {@link Integer#MAX_VALUE} for one line
+     */
     static void wrap(StringBuilder sb, String prefix, String text, int width) {
         text = Terminal.escape(text);  // reasons and params come from files: one line each, nothing a terminal obeys
         if (width == Integer.MAX_VALUE || prefix.length() + text.length() <= width) {
@@ -162,18 +255,104 @@ public final class ComparisonText {
         sb.append(line.toString().stripTrailing()).append('\n');
     }
 
-    private static void only(StringBuilder sb, String title, List<Result> results) {
+    /** The rows of one file only, in tables by benchmark, metric and unit like the matched rows, with their score and interval. */
+    private static void only(TextDoc d, String title, List<Result> results) {
         if (results.isEmpty()) return;
-        sb.append('\n').append(Terminal.escape(title)).append('\n');
-        TextTable t = new TextTable("benchmark", "variant", "impl", "metric", "params", ">score", "unit");
-        for (Result r : results) {
-            t.row(r.benchmark(), r.variant(), r.implementation(), r.metric(), ResultsText.params(r.params()),
-                    withError(r.score(), r.error()), r.unit());
+        d.blank().heading(2, title + ": " + results.size() + (results.size() == 1 ? " row" : " rows"));
+        Map<List<String>, List<Result>> by = new LinkedHashMap<>();
+        for (Result r : results) by.computeIfAbsent(List.of(r.benchmark(), r.metric(), r.unit()), k -> new ArrayList<>()).add(r);
+        for (Map.Entry<List<String>, List<Result>> e : by.entrySet()) {
+            List<Result> rows = e.getValue();
+            Params params = Params.of(rows.stream().map(Result::params).toList());
+            d.heading(3, heading(e.getKey().get(0), e.getKey().get(1), e.getKey().get(2), rows.size(), params));
+            List<Column> cols = new ArrayList<>(List.of(Column.key("variant"), Column.key("impl")));
+            if (params.any()) cols.add(Column.key("params"));
+            cols.addAll(List.of(Column.number("score"), Column.number("interval").optional(1), Column.number("runs").optional(2)));
+            TextTable t = new TextTable(cols).named(e.getKey().get(0) + " " + e.getKey().get(1));
+            for (int i = 0; i < rows.size(); i++) {
+                Result r = rows.get(i);
+                List<Object> cells = new ArrayList<>(List.of(r.variant(), r.implementation()));
+                if (params.any()) cells.add(params.cell(i));
+                cells.addAll(List.of(Num.of(r.score()), interval(r.score(), r.error()), Math.max(1, r.runs().size())));
+                t.row(cells.toArray());
+            }
+            d.table(t);
+            d.notes("  ", "", params.legend());
         }
-        sb.append(t.render("  "));
     }
 
+    /** {@code cpumask op in ns/op: 24 rows (all with nrCpus=64)}. */
+    private static String heading(String benchmark, String metric, String unit, int rows, Params params) {
+        return benchmark + " " + metric + " in " + unit + ": " + rows + (rows == 1 ? " row" : " rows")
+                + (params.common().isEmpty() ? "" : rows == 1 ? " (" + params.common() + ")" : " (all with " + params.common() + ")");
+    }
+
+    /**
+     * A figure with its error as {@code 8.622 ± 0.2565} (the page's row tables use it).
+     *
+     * @param score the figure
+     * @param error its 99.9% half-width, or null
+     * @return the text
+     */
     static String withError(double score, Double error) {
         return ResultsText.number(score) + (error == null ? "" : " ± " + ResultsText.number(error));
+    }
+
+    /**
+     * Two machines side by side ({@link MachineComparison}) as a document: what {@code compare}
+     * prints before the rows when the files come from two machines.
+     *
+     * @param m the machines
+     * @return a new document
+     */
+    public static TextDoc machines(MachineComparison m) {
+        TextDoc d = new TextDoc().title(m.differentMachines() ? "Two different machines" : "The same machine");
+        d.paragraph(m.differentMachines() ? "compared by relation and by claim, not CPU pair by CPU pair."
+                : "model, topology and online CPUs agree.");
+        d.notes("  ", "A = ", List.of(dash(m.a()) + ": " + dash(m.machineA())));
+        d.notes("  ", "B = ", List.of(dash(m.b()) + ": " + dash(m.machineB())));
+        d.blank().heading(2, "Machine (each CPU model is named above)");
+        // the CPU models, often long, are in A = and B = above: a column of them would fold the table
+        d.table(sideBySide(m.topology().stream().filter(r -> !r.what().equals("CPU")).toList()));
+        d.blank().heading(2, "Core-to-core one-way latency by relation (ns; p50 and p99 over the pairs' medians)");
+        if (m.c2c().isEmpty()) {
+            d.paragraph("  ", "neither file has a c2c run");
+        } else {
+            TextTable t = new TextTable(Column.key("relation"), Column.key("impl"), Column.number("A p50", "ns"), Column.number("A p99", "ns"),
+                    Column.number("A pairs").optional(1), Column.number("B p50", "ns"), Column.number("B p99", "ns"),
+                    Column.number("B pairs").optional(1), Column.number("B/A p50"));
+            for (MachineComparison.LatencyRow r : m.c2c()) {
+                t.row(r.relation().replace('_', ' '), r.implementation(), ns(r.aP50Ns()), ns(r.aP99Ns()), r.aPairs() == null ? "-" : r.aPairs(),
+                        ns(r.bP50Ns()), ns(r.bP99Ns()), r.bPairs() == null ? "-" : r.bPairs(), r.ratio() == null ? "-" : Num.of(r.ratio()) + "x");
+            }
+            d.table(t.named("c2c by relation"));
+        }
+        if (!m.jitter().isEmpty()) {
+            d.blank().heading(2, "Jitter");
+            d.table(sideBySide(m.jitter()));
+        }
+        d.blank().heading(2, "Claims");
+        if (m.claims().isEmpty()) {
+            d.paragraph("  ", "neither file has claim findings");
+        } else {
+            TextTable t = new TextTable(Column.key("claim"), Column.text("A"), Column.text("B"), Column.text("A and B"));
+            for (MachineComparison.ClaimRow r : m.claims()) t.row(r.claim(), dash(r.a()), dash(r.b()), r.same() ? "same" : "differs");
+            d.table(t);
+        }
+        return d;
+    }
+
+    private static TextTable sideBySide(List<MachineComparison.Row> rows) {
+        TextTable t = new TextTable(Column.key(""), Column.text("A"), Column.text("B"));
+        for (MachineComparison.Row r : rows) t.row(r.what(), dash(r.a()), dash(r.b()));
+        return t;
+    }
+
+    private static String ns(Double v) {
+        return v == null ? "-" : Num.of(v);
+    }
+
+    private static String dash(String s) {
+        return s == null ? "-" : s;
     }
 }

@@ -110,62 +110,13 @@ public record MachineComparison(String a, String b, String machineA, String mach
         return v == null ? "-" : String.format(Locale.ROOT, v >= 100 ? "%.0f" : "%.1f", v);
     }
 
-    /** The text {@code compare} prints for two machines. */
+    /**
+     * The text {@code compare} prints for two machines, at no width limit ({@link ComparisonText#machines}).
+     *
+     * @return the text
+     */
     public String text() {
-        StringBuilder sb = new StringBuilder();
-        sb.append(differentMachines ? "Two different machines: compared by relation and by claim, not CPU pair by CPU pair.\n"
-                : "The same machine (model, topology and online CPUs agree).\n");
-        sb.append("  A = ").append(dash(a)).append(": ").append(dash(machineA)).append('\n');
-        sb.append("  B = ").append(dash(b)).append(": ").append(dash(machineB)).append('\n');
-        sb.append("\nMachine\n");
-        table(sb, List.of("", "A", "B"), topology.stream().map(r -> List.of(r.what(), dash(r.a()), dash(r.b()))).toList());
-        sb.append("\nCore-to-core one-way latency by relation (ns; p50 and p99 over the pairs' medians)\n");
-        if (c2c.isEmpty()) {
-            sb.append("  neither file has a c2c run\n");
-        } else {
-            List<List<String>> rows = new ArrayList<>();
-            for (LatencyRow r : c2c) {
-                rows.add(List.of(r.relation().replace('_', ' '), r.implementation(), ns(r.aP50Ns()), ns(r.aP99Ns()), r.aPairs() == null ? "-" : "" + r.aPairs(),
-                        ns(r.bP50Ns()), ns(r.bP99Ns()), r.bPairs() == null ? "-" : "" + r.bPairs(),
-                        r.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2fx", r.ratio())));
-            }
-            table(sb, List.of("relation", "impl", "A p50", "A p99", "A pairs", "B p50", "B p99", "B pairs", "B/A p50"), rows);
-        }
-        if (!jitter.isEmpty()) {
-            sb.append("\nJitter\n");
-            table(sb, List.of("", "A", "B"), jitter.stream().map(r -> List.of(r.what(), dash(r.a()), dash(r.b()))).toList());
-        }
-        sb.append("\nClaims\n");
-        if (claims.isEmpty()) {
-            sb.append("  neither file has claim findings\n");
-        } else {
-            table(sb, List.of("claim", "A", "B", ""), claims.stream().map(r -> List.of(r.claim(), dash(r.a()), dash(r.b()), r.same() ? "same" : "differs")).toList());
-        }
-        return sb.toString();
-    }
-
-    private static String dash(String s) {
-        return s == null ? "-" : dev.corescope.text.Terminal.escape(s);
-    }
-
-    private static void table(StringBuilder sb, List<String> head, List<List<String>> rawRows) {
-        List<List<String>> rows = rawRows.stream().map(r -> r.stream().map(dev.corescope.text.Terminal::escape).toList()).toList();
-        int[] w = new int[head.size()];
-        for (int i = 0; i < w.length; i++) w[i] = head.get(i).length();
-        for (List<String> r : rows) for (int i = 0; i < w.length; i++) w[i] = Math.max(w[i], r.get(i).length());
-        line(sb, head, w);
-        for (List<String> r : rows) line(sb, r, w);
-    }
-
-    private static void line(StringBuilder sb, List<String> cells, int[] w) {
-        StringBuilder l = new StringBuilder("  ");
-        for (int i = 0; i < cells.size(); i++) {
-            if (i > 0) l.append("  ");
-            String c = cells.get(i);
-            if (i == 0) l.append(c).append(" ".repeat(w[i] - c.length()));
-            else l.append(" ".repeat(w[i] - c.length())).append(c);
-        }
-        sb.append(l.toString().stripTrailing()).append('\n');
+        return ComparisonText.machines(this).render(Integer.MAX_VALUE);
     }
 
 }

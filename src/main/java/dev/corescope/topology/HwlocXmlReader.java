@@ -65,7 +65,8 @@ public final class HwlocXmlReader {
      * Reads {@code file}.
      *
      * @param file an hwloc XML file (v1 or v2, as {@code lstopo --of xml} writes)
-     * @return the topology it describes ({@link Topology#allowed()} empty)
+     * @return the topology it describes ({@link Topology#allowed()} is the writing process's
+     *         {@code sched_getaffinity} set where corescope wrote it ({@link HwlocXmlWriter#INFO_AFFINITY}), else empty)
      * @throws IllegalArgumentException {@code FILE: why}, when the file cannot be read, is not
      *                                  well-formed XML, uses a DTD or entities, or is not hwloc's topology
      */
@@ -230,8 +231,12 @@ public final class HwlocXmlReader {
             b.possible = complete;
             b.present = complete;
             b.offline = complete.andNot(online);
-            b.isolated = CpuMask.empty(nbits);
-            b.nohzFull = CpuMask.empty(nbits);
+            // corescope's own infos (HwlocXmlWriter): the writer's sched_getaffinity set, isolated and nohz_full CPUs
+            b.allowed = infoMask(machine, HwlocXmlWriter.INFO_AFFINITY).map(a -> a.and(online)).orElse(null);
+            b.isolated = infoMask(machine, HwlocXmlWriter.INFO_ISOLATED).map(a -> a.and(complete)).orElse(CpuMask.empty(nbits));
+            b.nohzFull = infoMask(machine, HwlocXmlWriter.INFO_NOHZ_FULL).map(a -> a.and(complete)).orElse(CpuMask.empty(nbits));
+            // corescope writes them where there are any: without either, they are unknown (hwloc's own XML has neither)
+            boolean isolatedKnown = info(machine, HwlocXmlWriter.INFO_ISOLATED).isPresent() || info(machine, HwlocXmlWriter.INFO_NOHZ_FULL).isPresent();
             if (!allowed.sameCpus(online)) {
                 String cg = info(machine, "LinuxCgroup").orElse("hwloc's allowed_cpuset");
                 b.cgroupCpuset = new CgroupCpuset(allowed, cg);
@@ -255,7 +260,7 @@ public final class HwlocXmlReader {
             }
             if (l1d != null) b.cacheLineSize = l1d.lineSize();
             else warnings.add("cache line size unknown (no L1d cache_linesize): assuming " + Topology.DEFAULT_CACHE_LINE + " bytes");
-            warnings.addFirst("read from hwloc XML (v" + version + "): isolated and nohz_full CPUs are not in it");
+            if (!isolatedKnown) warnings.addFirst("read from hwloc XML (v" + version + "): isolated and nohz_full CPUs are not in it");
             b.warnings = warnings;
             return b.build();
         }
@@ -522,6 +527,14 @@ public final class HwlocXmlReader {
         private static Optional<String> info(Element e, String n) {
             for (Element i : e.all("info")) if (n.equals(i.attr("name"))) return Optional.ofNullable(i.attr("value"));
             return Optional.empty();
+        }
+
+        /** An info of {@code e} holding an hwloc bitmap, e.g. corescope's {@link HwlocXmlWriter#INFO_AFFINITY}. */
+        private Optional<CpuMask> infoMask(Element e, String name) {
+            Optional<String> v = info(e, name);
+            if (v.isEmpty()) return Optional.empty();
+            if (v.get().strip().startsWith("0xf...f")) throw bad("info " + name + "=\"" + shorten(v.get()) + "\": an infinite set, not a set of CPUs");
+            return Optional.of(bitmap(v.get(), Math.max(nbits, 1), e, "info " + name));
         }
 
         private CpuMask mask(Element e, String attr, boolean required) {

@@ -19,9 +19,27 @@ import java.util.List;
  * writes them; a die with exactly its package's CPUs is left out, as hwloc leaves it out.
  * The machine's {@code allowed_cpuset} is the cgroup's cpuset where there is one (hwloc's
  * meaning of "allowed"), else the online CPUs; offline CPUs are in its
- * {@code complete_cpuset} only.
+ * {@code complete_cpuset} only. What hwloc's XML has no attribute for is kept as the Machine's
+ * infos, which hwloc reads, keeps and shows ({@code lstopo -v}) without acting on them: the
+ * writing process's {@code sched_getaffinity} set ({@link #INFO_AFFINITY}; the picture drawn
+ * from the XML hatches the PUs outside it, as the live picture does) and the isolated and
+ * {@code nohz_full} CPUs ({@link #INFO_ISOLATED}, {@link #INFO_NOHZ_FULL}).
  */
 public final class HwlocXmlWriter {
+
+    /**
+     * The Machine's info holding the writing process's {@code sched_getaffinity} set (an hwloc
+     * bitmap). Not {@code allowed_cpuset}: hwloc means by that the administrative limit (the
+     * cgroup's cpuset), which {@code taskset} does not change, and a consumer of the XML
+     * ({@code lstopo -i}, {@code hwloc-calc}) removes every PU outside it.
+     */
+    public static final String INFO_AFFINITY = "corescope.sched_getaffinity";
+
+    /** The Machine's info holding the kernel's isolated CPUs ({@code isolcpus=}), an hwloc bitmap; written when there are any. */
+    public static final String INFO_ISOLATED = "corescope.isolated";
+
+    /** The Machine's info holding the kernel's {@code nohz_full} CPUs, an hwloc bitmap; written when there are any. */
+    public static final String INFO_NOHZ_FULL = "corescope.nohz_full";
 
     /** hwloc's {@code HWLOC_GROUP_KIND_LINUX_CLUSTER}, the kind its Linux backend gives clusters. */
     static final int GROUP_KIND_LINUX_CLUSTER = 222;
@@ -105,6 +123,10 @@ public final class HwlocXmlWriter {
         machine.infos.add(new String[] {"Backend", "Linux"});
         machine.infos.add(new String[] {"OSName", "Linux"});
         machine.infos.add(new String[] {"WrittenBy", "corescope"});
+        // what hwloc's XML has no attribute for, as infos hwloc keeps and shows (lstopo -v) but does not act on
+        t.allowed().ifPresent(a -> machine.infos.add(new String[] {INFO_AFFINITY, bitmap(a.resize(nbits))}));
+        if (!t.isolated().isEmpty()) machine.infos.add(new String[] {INFO_ISOLATED, bitmap(t.isolated().resize(nbits))});
+        if (!t.nohzFull().isEmpty()) machine.infos.add(new String[] {INFO_NOHZ_FULL, bitmap(t.nohzFull().resize(nbits))});
 
         List<Obj> objs = new ArrayList<>();
         for (TopologyNode n : t.roots()) collect(n, null, objs);

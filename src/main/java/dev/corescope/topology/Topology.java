@@ -270,7 +270,8 @@ public final class Topology {
     /**
      * The CPUs the thread that read the topology could run on ({@code sched_getaffinity}).
      *
-     * @return the mask, for {@link #live()} only; empty for a saved tree
+     * @return the mask, for {@link #live()}, or the writing process's for hwloc XML that corescope
+     *         wrote ({@link HwlocXmlWriter#INFO_AFFINITY}); empty for a saved tree and other XML
      */
     public Optional<CpuMask> allowed() {
         return Optional.ofNullable(allowed);

@@ -152,7 +152,7 @@ class ComparisonTest {
                 r("fairness", "java", "min/max", 0.72, null, 5, Map.of()),
                 r("new", "native", "ns/op", 2.0, 0.1, 10, Map.of("nrCpus", 4096)));
         Approved.verify("compare/compare.txt", ComparisonText.render(
-                Comparison.of("before.json", List.of(before), "after.json", List.of(after), 0.5), ComparisonText.WIDTH));
+                Comparison.of("before.json", List.of(before), "after.json", List.of(after), 0.5), dev.corescope.text.Width.DEFAULT));
     }
 
     @Test

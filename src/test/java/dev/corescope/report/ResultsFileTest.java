@@ -36,7 +36,7 @@ class ResultsFileTest {
     void aResultsFileReadsBackAsWritten() throws IOException {
         ResultsFile f = sample();
         Path p = dir.resolve("r.json");
-        Json.writeAtomically(p, Json.write(f));
+        AtomicFile.write(p, Json.write(f));
         ResultsFile back = Json.readResults(p);
         assertEquals(f, back);
         assertEquals(Json.write(f), Json.write(back));
@@ -55,7 +55,7 @@ class ResultsFileTest {
         Result single = Result.builder().benchmark("cpumask").variant("first_but").implementation("native").metric("op").unit("ns/op")
                 .score(10.5).error(0.2).samples(20).cpus("0").params(Map.of()).build();
         Path p = dir.resolve("runs.json");
-        Json.writeAtomically(p, Json.write(ResultsFile.builder().results(List.of(forked, single)).build()));
+        AtomicFile.write(p, Json.write(ResultsFile.builder().results(List.of(forked, single)).build()));
         ResultsFile back = Json.readResults(p);
         assertEquals(forked, back.results().get(0));
         assertEquals(List.of(), back.results().get(1).runs());
@@ -74,7 +74,7 @@ class ResultsFileTest {
     void anAtomicWriteReplacesTheFileWholeAndLeavesNoTemporaryFile() throws IOException {
         Path p = dir.resolve("r.json");
         Files.writeString(p, "old");
-        Json.writeAtomically(p, "new content\n");
+        AtomicFile.write(p, "new content\n");
         assertEquals("new content\n", Files.readString(p));
         try (var s = Files.list(dir)) {
             assertEquals(List.of(p), s.toList());
@@ -84,7 +84,7 @@ class ResultsFileTest {
     @Test
     void anAtomicWriteIntoAMissingFolderFailsAndCreatesNothing() {
         Path p = dir.resolve("missing/r.json");
-        assertThrows(IOException.class, () -> Json.writeAtomically(p, "x"));
+        assertThrows(IOException.class, () -> AtomicFile.write(p, "x"));
         assertTrue(Files.notExists(dir.resolve("missing")));
     }
 }

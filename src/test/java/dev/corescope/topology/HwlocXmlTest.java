@@ -1,5 +1,7 @@
 package dev.corescope.topology;
 
+import dev.corescope.affinity.ThreadAffinity;
+import dev.corescope.cpumask.CpuMask;
 import dev.corescope.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -82,6 +84,56 @@ class HwlocXmlTest {
         String live = Tools.runOk(List.of(lstopo.toString(), "--no-io", "--of", "xml"), Map.of(), 60);
         String fromOurs = Tools.runOk(List.of(lstopo.toString(), "-i", ours.toString(), "--no-io", "--of", "xml"), Map.of(), 60);
         assertSame(objects(live), objects(fromOurs), "this machine");
+    }
+
+    /**
+     * The writing process's {@code sched_getaffinity} set travels as the Machine's info
+     * {@code corescope.sched_getaffinity}, not as {@code allowed_cpuset}: hwloc means by that the
+     * administrative limit (the cgroup's), which pinning does not change, and its tools drop
+     * every PU outside it. So lstopo still sees every PU of this machine in the XML of a pinned
+     * thread, with the allowed set lstopo itself finds, and shows the info; corescope reads the
+     * affinity back (the picture drawn from the XML hatches the rest).
+     */
+    @Test
+    void aPinnedWritersAffinityIsAnInfoAndLstopoStillSeesEveryPuWithHwlocsAllowedSet() throws Exception {
+        Path lstopo = Tools.require(LSTOPO, "hwloc-nox");
+        int cpu = ThreadAffinity.allowed().last();
+        String xml;
+        // a process started from a pinned thread inherits its mask, as under taskset
+        try (var pin = ThreadAffinity.pin(cpu)) {
+            xml = Tools.runOk(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
+                    "-cp", System.getProperty("java.class.path"), "dev.corescope.cli.Main", "topology", "--format", "hwloc-xml"), Map.of(), 120);
+        }
+        CpuMask one = CpuMask.parseList(Integer.toString(cpu), cpu + 1);
+        String info = "<info name=\"corescope.sched_getaffinity\" value=\"" + HwlocXmlWriter.bitmap(one) + "\"/>";
+        assertTrue(xml.contains(info), info + " in " + xml);
+        Path ours = Files.writeString(out("pinned.xml"), xml);
+        Topology back = HwlocXmlReader.read(ours);
+        assertTrue(back.allowed().orElseThrow().sameCpus(one), "read back: " + back.allowed());
+        // the processes run from this (unpinned again) thread
+        String live = Tools.runOk(List.of(lstopo.toString(), "--no-io", "--of", "xml"), Map.of(), 60);
+        String fromOurs = Tools.runOk(List.of(lstopo.toString(), "-i", ours.toString(), "--no-io", "--of", "xml"), Map.of(), 60);
+        assertSame(objects(live), objects(fromOurs), "pinned to CPU " + cpu);
+        String verbose = Tools.runOk(List.of(lstopo.toString(), "-v", "-i", ours.toString(), "--no-io"), Map.of(), 60);
+        assertTrue(verbose.contains("corescope.sched_getaffinity=" + HwlocXmlWriter.bitmap(one)), verbose);
+    }
+
+    /** Isolated and nohz_full CPUs, which hwloc's XML has no attribute for, travel as the Machine's infos and read back. */
+    @Test
+    void isolatedAndNohzFullCpusTravelAsInfosThatLstopoKeeps() throws Exception {
+        Topology t = Topology.read(Path.of(System.getProperty("corescope.basedir", "."), "src/test/resources/fixtures/isolcpus"));
+        assertEquals("4-7", t.isolated().toList(), "the fixture");
+        Path ours = Files.writeString(out("isolcpus.xml"), HwlocXmlWriter.write(t));
+        Topology back = HwlocXmlReader.read(ours);
+        assertEquals("4-7", back.isolated().toList());
+        assertEquals(t.nohzFull().toList(), back.nohzFull().toList());
+        assertTrue(back.allowed().isEmpty(), "a saved tree has no process: no affinity written, none read");
+        assertTrue(back.warnings().stream().noneMatch(w -> w.contains("isolated and nohz_full CPUs are not in it")), back.warnings().toString());
+        assertTrue(HwlocXmlReader.read(TopologyFixturesXml.dir().resolve("v2-fakecpukinds.xml")).warnings().stream()
+                .anyMatch(w -> w.contains("isolated and nohz_full CPUs are not in it")), "hwloc's own XML still says they are unknown");
+        Path lstopo = Tools.require(LSTOPO, "hwloc-nox");
+        String verbose = Tools.runOk(List.of(lstopo.toString(), "-v", "-i", ours.toString(), "--no-io"), Map.of(), 60);
+        assertTrue(verbose.contains("corescope.isolated=0x000000f0") && verbose.contains("corescope.nohz_full=0x000000f0"), verbose);
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
+import dev.corescope.bench.Undisturbed;
 import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
@@ -141,8 +142,8 @@ public final class CpumaskFamily implements BenchFamily {
         }
 
         List<CpumaskModel.CallerSize> callers = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
-        notes.add("java iterations: " + UndisturbedIterations.describe(iterations) + ".");
+        List<String> codeSizeGaps = new ArrayList<>();
+        Undisturbed nativeLeftOut = null;
         if (nativeOk) {
             List<CleanBatches> outcomes = new ArrayList<>();
             for (CpumaskConfig c : nativePlan) {
@@ -151,11 +152,9 @@ public final class CpumaskFamily implements BenchFamily {
                     ctx.progress().step("native " + c + " layout=" + layout.param());
                 }
             }
-            notes.add("native batches: " + describe(outcomes) + ".");
-            callers.addAll(KernelCallers.read(notes));
+            nativeLeftOut = Undisturbed.ofBatches(outcomes);
+            callers.addAll(KernelCallers.read(codeSizeGaps));
             ctx.progress().step("code size");
-        } else {
-            notes.add("native rows left out: " + CpumaskTwins.unavailableReason().orElseThrow());
         }
 
         List<Result> results = new ArrayList<>();
@@ -167,9 +166,10 @@ public final class CpumaskFamily implements BenchFamily {
         results.addAll(Measurement.results(callers));
 
         Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), allowed, nrCpuIds,
-                describeSettings(settings, ctx), batches, comparisons, splits, callers, notes, ctx.size() == dev.corescope.bench.RunSize.QUICK, load);
+                describeSettings(settings, ctx), batches, comparisons, splits, callers, ctx.size() == dev.corescope.bench.RunSize.QUICK, load,
+                Undisturbed.ofIterations(iterations), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null), codeSizeGaps);
         CpumaskModel model = report.model();
-        return new FamilyRun(name(), results, null, null, null, model.notes(), CpumaskView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, null, null, null, CpumaskView.notes(model), CpumaskView.document(model).render(Integer.MAX_VALUE), model);
     }
 
     @Override
@@ -220,16 +220,6 @@ public final class CpumaskFamily implements BenchFamily {
                 Measured.nativeBatches(name(), APPROACH, samples.second(), cpus, c.params(layout), samples.fellBack()));
     }
 
-    /** All rows' batch outcomes in one line. */
-    static String describe(List<CleanBatches> outcomes) {
-        int run = outcomes.stream().mapToInt(CleanBatches::run).sum();
-        int discarded = outcomes.stream().mapToInt(CleanBatches::discarded).sum();
-        long fellBack = outcomes.stream().filter(CleanBatches::fellBack).count();
-        return discarded + " of " + run + " left out because the thread was descheduled during them (its CPU time fell more "
-                + "than 2% behind the wall clock)" + (fellBack == 0 ? "" : "; " + fellBack + " of " + outcomes.size()
-                + " rows kept every batch, having fewer than 3 undisturbed ones per variant, so they include preemptions");
-    }
-
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant and row"
@@ -243,7 +233,8 @@ public final class CpumaskFamily implements BenchFamily {
      */
     record Measurement(String pinning, CpuMask allowed, int nrCpuIds, String javaSettings, int nativeBatches,
                          List<Comparison> comparisons, List<Split> splits, List<CpumaskModel.CallerSize> callers,
-                         List<String> familyNotes, boolean quick, String load) {
+                         boolean quick, String load, Undisturbed javaIterations, Undisturbed nativeLeftOut,
+                         String nativeUnavailable, List<String> codeSizeGaps) {
 
         /** The seed's effect: (after - before) / before, in percent. */
         static final double SEED_EFFECT_PCT =
@@ -259,20 +250,6 @@ public final class CpumaskFamily implements BenchFamily {
             boolean significant() {
                 return baseline.stats().getN() > 1 && approach.stats().getN() > 1
                         && baseline.stats().isDifferent(approach.stats(), 0.999);
-            }
-
-            /** The sum of both errors as a share of the baseline: differences below it are not resolved. */
-            double resolutionPct() {
-                return 100.0 * (err(baseline.result()) + err(approach.result())) / baseline.result().score();
-            }
-
-            double worstErrorPct() {
-                return Math.max(100.0 * err(baseline.result()) / baseline.result().score(),
-                        100.0 * err(approach.result()) / approach.result().score());
-            }
-
-            private static double err(Result r) {
-                return r.error() == null ? Double.POSITIVE_INFINITY : r.error();
             }
         }
 
@@ -328,63 +305,6 @@ public final class CpumaskFamily implements BenchFamily {
                     .score(bytes).error(0.0).samples(1).cpus("").params(params).build();
         }
 
-        /** The notes for the results' reader (also in the text). */
-        List<String> notes() {
-            List<String> notes = new ArrayList<>();
-            notes.add(masksNote());
-            notes.add("Every call draws its CPU inside the timed call (an xorshift64* step and an unsigned %, the same generator in "
-                    + "Java and C), as the seed's loop timed get_random_bytes() % nr_cpu_ids: no replayed table a branch predictor "
-                    + "could learn. The seed's CSPRNG took most of its ~197 ns per iteration, so its 0.6% is about 1.2 ns per call.");
-            notes.add("mask=high is a synthetic worst case (the online CPUs moved to the top bits, which no machine has): it shows "
-                    + "the scan over empty words and is not the seed's experiment; online=16 mask=online is.");
-            notes.add("native rows run at two code layouts, the same source compiled with "
-                    + CpumaskTwins.Layout.ALIGN64.flags() + " (layout=align64) and " + CpumaskTwins.Layout.ALIGN32.flags()
-                    + " (layout=align32): a speed difference counts only where it holds at both, since one that changes sign or "
-                    + "size between them is code placement, not the patch.");
-            notes.add("significant: Welch's t-test at 99.9% between the two variants' samples (JMH iterations; C batches), "
-                    + "as JMH's Statistics.isDifferent.");
-            notes.add(resolutionNote());
-            notes.add("native nrCpus=4096 rows bound the out-of-line searches at nr_cpu_ids, the online CPUs' count (all 4096 bits "
-                    + "for mask=high), as a kernel built with NR_CPUS=4096 does; Java has no NR_CPUS and bounds them at the mask's size.");
-            if (quick) {
-                notes.add("--quick: Java measures " + comparisons.stream().filter(c -> c.implementation().equals("java")).count()
-                        + " of " + CpumaskConfig.all().size() + " configurations; run without --quick for all, with smaller errors.");
-            }
-            notes.addAll(familyNotes);
-            return notes;
-        }
-
-        private String masksNote() {
-            Set<String> masks = new LinkedHashSet<>();
-            for (String online : CpumaskConfig.ONLINE) {
-                for (CpumaskInputs.MaskKind kind : CpumaskInputs.MaskKind.values()) {
-                    for (int nrCpus : KernelCallers.NR_CPUS) {
-                        CpumaskInputs in = CpumaskInputs.of(nrCpus, kind, online, allowed, nrCpuIds);
-                        masks.add("online=" + online + " mask=" + kind.param() + " nrCpus=" + nrCpus + ": " + in.describeMask()
-                                + ", CPU drawn as " + (in.offset() == 0 ? "" : in.offset() + " + ") + "random % " + in.range());
-                    }
-                }
-            }
-            return "Masks (online=16: the seed's machine, CPUs 0-15; online=host: this machine's allowed CPUs " + allowed.toList()
-                    + ", nr_cpu_ids " + nrCpuIds + "): " + String.join("; ", masks) + ".";
-        }
-
-        private String resolutionNote() {
-            long resolving = comparisons.stream().filter(c -> c.resolutionPct() < Math.abs(SEED_EFFECT_PCT)).count();
-            long wide = comparisons.stream().filter(c -> c.worstErrorPct() > TARGET_ERROR_PCT).count();
-            String s = String.format(Locale.ROOT, "The seed's effect is %.2f%% of its total. A row can resolve an effect that small only "
-                            + "when its two errors add up to less than that share of the score: %d of %d rows here do; %s",
-                    SEED_EFFECT_PCT, resolving, comparisons.size(),
-                    resolving == comparisons.size() ? "every row could have shown it."
-                            : "the others can neither confirm nor refute a 0.6% change.");
-            if (wide > 0) {
-                s += String.format(Locale.ROOT, " %d row%s an error above %.0f%% of the score (%s).",
-                        wide, wide == 1 ? " has" : "s have", TARGET_ERROR_PCT,
-                        quick ? "--quick runs fewer iterations" : "other work on the machine: see the load average above");
-            }
-            return s;
-        }
-
         /** The model saved in the results file, from which {@link CpumaskView} renders the report. */
         CpumaskModel model() {
             return new CpumaskModel(pinning, allowed.toList(), nrCpuIds, javaSettings, nativeBatches, load,
@@ -394,7 +314,8 @@ public final class CpumaskFamily implements BenchFamily {
                     splits.stream().map(sp -> new CpumaskModel.SplitRow(sp.config().nrCpus(), sp.config().online(),
                             sp.config().mask().param(), Figure.of(sp.loop()), Figure.of(sp.loopFirst()), Figure.of(sp.firstBut()),
                             sp.calls().significant(), sp.shape().significant())).toList(),
-                    callers, KernelCallers.FLAGS, splits.isEmpty() ? null : hsdis(), notes());
+                    callers, KernelCallers.FLAGS, splits.isEmpty() ? null : hsdis(), List.of(), quick, javaIterations, nativeLeftOut,
+                    nativeUnavailable, codeSizeGaps);
         }
 
         /** Whether this run could show C2's machine code of the Java variants, in one line ({@link JavaMachineCode}). */

@@ -1,6 +1,7 @@
 package dev.corescope.bench.cpumask;
 
 import dev.corescope.bench.Figure;
+import dev.corescope.bench.Undisturbed;
 
 import java.util.List;
 
@@ -21,18 +22,33 @@ import java.util.List;
  *                       {@code cpumask_any_but()} is inlined into, before and after, per NR_CPUS
  * @param callerFlags    the flags the callers were compiled with
  * @param hsdis          whether the measuring JVM could show C2's machine code, in words
- * @param notes          every note the run printed
+ * @param notes          empty: the view words the notes from the fields below (files written
+ *                       before carry them here as sentences, and no {@code javaIterations})
+ * @param quick          whether the run was {@code --quick} (Java measured only some configurations)
+ * @param javaIterations the JMH iterations left out because the thread was descheduled
+ * @param nativeLeftOut  the C batches left out, over all native rows; null when C did not run
+ * @param nativeUnavailable why the native rows are missing, or null
+ * @param codeSizeGaps   why a caller's code size is missing, one line each, as the symbol reader said it
  */
 @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
 public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String javaSettings, int nativeBatches, String load,
                            List<Row> comparisons, List<SplitRow> splits, List<CallerSize> callers, String callerFlags, String hsdis,
-                           List<String> notes) {
+                           @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                           List<String> notes,
+                           boolean quick, Undisturbed javaIterations, Undisturbed nativeLeftOut, String nativeUnavailable,
+                           List<String> codeSizeGaps) {
 
     public CpumaskModel {
         comparisons = List.copyOf(comparisons);
         splits = List.copyOf(splits);
         callers = callers == null ? List.of() : List.copyOf(callers); // absent in files from before round two
-        notes = List.copyOf(notes);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+        codeSizeGaps = codeSizeGaps == null ? List.of() : List.copyOf(codeSizeGaps);
+    }
+
+    /** Whether this model is from a file written before the notes were data: it has its notes as sentences. */
+    boolean notesAsSentences() {
+        return javaIterations == null;
     }
 
     /**

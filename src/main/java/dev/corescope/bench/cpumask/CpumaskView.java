@@ -121,8 +121,95 @@ final class CpumaskView {
             d.blank();
         }
 
-        d.heading("Notes").notes(m.notes());
+        d.heading("Notes").notes(notes(m));
         return d;
+    }
+
+    /**
+     * The notes, worded from the model's fields; a file written before they were fields carries
+     * them as sentences, shown as saved.
+     */
+    static List<String> notes(CpumaskModel m) {
+        if (m.notesAsSentences()) return m.notes();
+        List<String> notes = new ArrayList<>();
+        masksNote(m).ifPresent(notes::add);
+        notes.add("Every call draws its CPU inside the timed call (an xorshift64* step and an unsigned %, the same generator in "
+                + "Java and C), as the seed's loop timed get_random_bytes() % nr_cpu_ids: no replayed table a branch predictor "
+                + "could learn. The seed's CSPRNG took most of its ~197 ns per iteration, so its 0.6% is about 1.2 ns per call.");
+        notes.add("mask=high is a synthetic worst case (the online CPUs moved to the top bits, which no machine has): it shows "
+                + "the scan over empty words and is not the seed's experiment; online=16 mask=online is.");
+        notes.add("native rows run at two code layouts, the same source compiled with "
+                + CpumaskTwins.Layout.ALIGN64.flags() + " (layout=align64) and " + CpumaskTwins.Layout.ALIGN32.flags()
+                + " (layout=align32): a speed difference counts only where it holds at both, since one that changes sign or "
+                + "size between them is code placement, not the patch.");
+        notes.add("significant: Welch's t-test at 99.9% between the two variants' samples (JMH iterations; C batches), "
+                + "as JMH's Statistics.isDifferent.");
+        notes.add(resolutionNote(m));
+        notes.add("native nrCpus=4096 rows bound the out-of-line searches at nr_cpu_ids, the online CPUs' count (all 4096 bits "
+                + "for mask=high), as a kernel built with NR_CPUS=4096 does; Java has no NR_CPUS and bounds them at the mask's size.");
+        if (m.quick()) {
+            notes.add("--quick: Java measures " + m.comparisons().stream().filter(c -> c.implementation().equals("java")).count()
+                    + " of " + CpumaskConfig.all().size() + " configurations; run without --quick for all, with smaller errors.");
+        }
+        notes.add("java iterations: " + m.javaIterations().words("runs", "iteration", "") + ".");
+        if (m.nativeLeftOut() != null) notes.add("native batches: " + m.nativeLeftOut().words("rows", "batch", " per variant") + ".");
+        notes.addAll(m.codeSizeGaps());
+        if (m.nativeUnavailable() != null) notes.add("native rows left out: " + m.nativeUnavailable());
+        return notes;
+    }
+
+    /** Each configuration's mask and how its CPU is drawn, from the saved allowed CPUs and nr_cpu_ids. */
+    private static Optional<String> masksNote(CpumaskModel m) {
+        dev.corescope.cpumask.CpuMask allowed;
+        try {
+            allowed = dev.corescope.cpumask.CpuMask.parseList(m.allowed(), Math.max(m.nrCpuIds(), 1));
+        } catch (RuntimeException e) {
+            return Optional.empty(); // a saved list this version cannot read: the note is left out, the tables stand
+        }
+        java.util.Set<String> masks = new java.util.LinkedHashSet<>();
+        for (String online : CpumaskConfig.ONLINE) {
+            for (CpumaskInputs.MaskKind kind : CpumaskInputs.MaskKind.values()) {
+                for (int nrCpus : KernelCallers.NR_CPUS) {
+                    CpumaskInputs in = CpumaskInputs.of(nrCpus, kind, online, allowed, m.nrCpuIds());
+                    masks.add("online=" + online + " mask=" + kind.param() + " nrCpus=" + nrCpus + ": " + in.describeMask()
+                            + ", CPU drawn as " + (in.offset() == 0 ? "" : in.offset() + " + ") + "random % " + in.range());
+                }
+            }
+        }
+        return Optional.of("Masks (online=16: the seed's machine, CPUs 0-15; online=host: this machine's allowed CPUs " + m.allowed()
+                + ", nr_cpu_ids " + m.nrCpuIds() + "): " + String.join("; ", masks) + ".");
+    }
+
+    /** Which rows could resolve the seed's 0.6%: both errors together under that share of the score. */
+    private static String resolutionNote(CpumaskModel m) {
+        double effect = Math.abs(CpumaskFamily.Measurement.SEED_EFFECT_PCT);
+        long resolving = m.comparisons().stream().filter(c -> resolutionPct(c) < effect).count();
+        long wide = m.comparisons().stream().filter(c -> worstErrorPct(c) > CpumaskFamily.Measurement.TARGET_ERROR_PCT).count();
+        String s = String.format(java.util.Locale.ROOT, "The seed's effect is %.2f%% of its total. A row can resolve an effect that small only "
+                        + "when its two errors add up to less than that share of the score: %d of %d rows here do; %s",
+                CpumaskFamily.Measurement.SEED_EFFECT_PCT, resolving, m.comparisons().size(),
+                resolving == m.comparisons().size() ? "every row could have shown it."
+                        : "the others can neither confirm nor refute a 0.6% change.");
+        if (wide > 0) {
+            s += String.format(java.util.Locale.ROOT, " %d row%s an error above %.0f%% of the score (%s).",
+                    wide, wide == 1 ? " has" : "s have", CpumaskFamily.Measurement.TARGET_ERROR_PCT,
+                    m.quick() ? "--quick runs fewer iterations" : "other work on the machine: see the load average above");
+        }
+        return s;
+    }
+
+    /** The sum of both errors as a share of the baseline: differences below it are not resolved. */
+    private static double resolutionPct(CpumaskModel.Row c) {
+        return 100.0 * (err(c.baseline()) + err(c.approach())) / c.baseline().result().score();
+    }
+
+    private static double worstErrorPct(CpumaskModel.Row c) {
+        return Math.max(100.0 * err(c.baseline()) / c.baseline().result().score(),
+                100.0 * err(c.approach()) / c.approach().result().score());
+    }
+
+    private static double err(Figure f) {
+        return f.result().error() == null ? Double.POSITIVE_INFINITY : f.result().error();
     }
 
     /** The row key of the comparison tables (implementation and params), then {@code values}. */

@@ -2,6 +2,7 @@ package dev.corescope.bench.locks;
 
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeLibrary;
+import dev.corescope.topology.proc.Clocksource;
 import dev.corescope.topology.proc.CpuInfo;
 import dev.corescope.topology.proc.SysfsReader;
 import org.openjdk.jmh.util.ListStatistics;
@@ -75,7 +76,7 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
      */
     static TscRate detect(Path root, int calibrations, long windowNs) {
         List<String> flags = readFlags(root);
-        String clocksource = readFirstLine(root, "sys/devices/system/clocksource/clocksource0/current_clocksource");
+        String clocksource = Clocksource.read(new SysfsReader(root)).orElse(null);
 
         double calibrated = Double.NaN;
         double calibratedErr = Double.NaN;
@@ -134,9 +135,5 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
     static OptionalLong readSysfsKhz(Path root) {
         OptionalLong khz = new SysfsReader(root).readLong("sys/devices/system/cpu/cpu0/tsc_freq_khz");
         return khz.isPresent() && khz.getAsLong() > 0 ? khz : OptionalLong.empty();
-    }
-
-    private static String readFirstLine(Path root, String rel) {
-        return new SysfsReader(root).readLines(rel).filter(l -> !l.isEmpty()).map(l -> l.get(0).strip()).orElse(null);
     }
 }

@@ -9,6 +9,7 @@ import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
 import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.Undisturbed;
 import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
@@ -108,8 +109,8 @@ public final class TimerbaseFamily implements BenchFamily {
         Measured javaTwoLoads = runJmh(ctx, settings, BEFORE_TWO_LOADS, cpus, params, iterations);
         Measured javaAfter = runJmh(ctx, settings, AFTER, cpus, params, iterations);
 
-        List<String> notes = new ArrayList<>();
-        notes.add("java iterations: " + UndisturbedIterations.describe(iterations) + ".");
+        List<CleanBatches> outcomes = new ArrayList<>();
+        List<String> codeSizeMissing = new ArrayList<>();
         List<Measurement.PerOp> perOp = new ArrayList<>();
         perOp.add(new Measurement.PerOp("java", javaBefore, javaTwoLoads, javaAfter));
         Map<String, Map<TimerbaseSampler.Kind, org.HdrHistogram.Histogram>> histograms = new LinkedHashMap<>();
@@ -125,16 +126,15 @@ public final class TimerbaseFamily implements BenchFamily {
             if (nativeOk) {
                 histograms.put("native", TimerbaseSampler.nativeC(tb, samples));
                 ctx.progress().step("native histograms");
-                perOp.add(runNative(tb, batches, cpus, params, notes));
+                perOp.add(runNative(tb, batches, cpus, params, outcomes));
                 ctx.progress().step("native per call");
             }
         }
         List<TimerbaseModel.PathRow> paths = new ArrayList<>();
         if (nativeOk) {
-            sizes.addAll(codeSizes(notes));
+            sizes.addAll(codeSizes(codeSizeMissing));
             paths.addAll(paths());
         }
-        else notes.add("native rows and histograms left out: " + TimerbaseTwins.unavailableReason().orElseThrow());
 
         List<Result> results = new ArrayList<>();
         for (Measurement.PerOp o : perOp) {
@@ -148,9 +148,12 @@ public final class TimerbaseFamily implements BenchFamily {
         histograms.forEach((impl, byKind) -> byKind.forEach((kind, h) -> contractHistograms.add(TimerbaseSampler.toReport(impl, kind, h))));
 
         Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), cpusWithBases, firstTouchedOn,
-                describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, paths, notes, load);
+                describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, paths,
+                Undisturbed.ofIterations(iterations), outcomes.isEmpty() ? null : Undisturbed.ofBatches(outcomes.subList(0, 1)),
+                outcomes.isEmpty() ? null : Undisturbed.ofBatches(outcomes.subList(1, 2)),
+                TimerbaseTwins.unavailableReason().orElse(null), codeSizeMissing.isEmpty() ? null : codeSizeMissing.getFirst(), load);
         TimerbaseModel model = report.model();
-        return new FamilyRun(name(), results, null, contractHistograms, null, model.notes(), TimerbaseView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, null, contractHistograms, null, TimerbaseView.notes(model), TimerbaseView.document(model).render(Integer.MAX_VALUE), model);
     }
 
     @Override
@@ -185,7 +188,7 @@ public final class TimerbaseFamily implements BenchFamily {
      * after is only there to interleave with).
      */
     private Measurement.PerOp runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params,
-                                            List<String> notes) {
+                                            List<CleanBatches> outcomes) {
         CleanBatches main;
         CleanBatches twoLoads;
         try (Arena arena = Arena.ofConfined()) {
@@ -193,7 +196,8 @@ public final class TimerbaseFamily implements BenchFamily {
             main = collect(tb, batches, TimerbaseTwins.Variant.BEFORE, sink);
             twoLoads = collect(tb, batches, TimerbaseTwins.Variant.BEFORE_TWO_LOADS, sink);
         }
-        notes.add("native batches, before and after: " + main.describe() + "; before_two_loads and after: " + twoLoads.describe() + ".");
+        outcomes.add(main);
+        outcomes.add(twoLoads);
         return new Measurement.PerOp("native",
                 Measured.nativeBatches(name(), BEFORE, main.first(), cpus, params, main.fellBack()),
                 Measured.nativeBatches(name(), BEFORE_TWO_LOADS, twoLoads.first(), cpus, params, twoLoads.fellBack()),
@@ -235,10 +239,10 @@ public final class TimerbaseFamily implements BenchFamily {
         return out;
     }
 
-    private static List<Measurement.CodeSize> codeSizes(List<String> notes) {
+    private static List<Measurement.CodeSize> codeSizes(List<String> missing) {
         Optional<Path> file = NativeLibrary.file();
         if (file.isEmpty()) {
-            notes.add("code size left out: the C twins' library file is not known");
+            missing.add("the C twins' library file is not known");
             return List.of();
         }
         try {
@@ -248,14 +252,14 @@ public final class TimerbaseFamily implements BenchFamily {
                     TimerbaseTwins.Variant.AFTER)) {
                 Optional<ElfSymbolTable.Symbol> s = elf.function(TimerbaseTwins.symbol(v));
                 if (s.isEmpty()) {
-                    notes.add("code size left out: " + TimerbaseTwins.symbol(v) + " is not a function in " + file.get().getFileName());
+                    missing.add(TimerbaseTwins.symbol(v) + " is not a function in " + file.get().getFileName());
                     return List.of();
                 }
                 out.add(new Measurement.CodeSize(v.name().toLowerCase(Locale.ROOT), s.get().name(), s.get().size(), s.get().table()));
             }
             return out;
         } catch (IOException e) {
-            notes.add("code size left out: " + e.getMessage());
+            missing.add(e.getMessage());
             return List.of();
         }
     }
@@ -267,14 +271,16 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     /**
-     * What {@code bench timerbase} measured, live: the run's figures and histograms, the notes
-     * that read them ({@link #notes()}), and the {@link #model()} that is saved and that
+     * What {@code bench timerbase} measured, live: the run's figures and histograms, and the
+     * {@link #model()} that is saved (facts, not sentences: its view words the notes) and that
      * {@link TimerbaseView} renders (the machine code is printed by bench from the results file).
      */
     record Measurement(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
                            int samplesPerKind, int nativeBatches, List<PerOp> perOp,
                            Map<String, Map<Kind, org.HdrHistogram.Histogram>> histograms, List<Histogram> contractHistograms,
-                           List<CodeSize> sizes, List<TimerbaseModel.PathRow> paths, List<String> familyNotes, String load) {
+                           List<CodeSize> sizes, List<TimerbaseModel.PathRow> paths, Undisturbed javaIterations,
+                           Undisturbed nativeMain, Undisturbed nativeTwoLoads, String nativeUnavailable, String codeSizeMissing,
+                           String load) {
 
         /** before (as compiled), before with both table loads kept, and after, of one implementation. */
         record PerOp(String implementation, Measured before, Measured twoLoads, Measured after) {
@@ -321,67 +327,10 @@ public final class TimerbaseFamily implements BenchFamily {
             return out;
         }
 
-        List<String> notes() {
-            List<String> notes = new ArrayList<>();
-            long elsewhere = firstTouchedOn.entrySet().stream().filter(e -> !e.getKey().equals(e.getValue())).count();
-            notes.add("timer bases on " + cpuWord() + cpusWithBases + ", each CPU's per-CPU area allocated and first touched by a thread pinned "
-                    + "to it (" + (elsewhere == 0 ? "sched_getcpu() agreed for every CPU"
-                    : elsewhere + " touched elsewhere: " + firstTouchedOn) + "); " + TimerbaseBenchmark.TIMERS + " timers, a quarter each plain, "
-                    + "TIMER_PINNED, TIMER_DEFERRABLE and both, CPUs uniform over those CPUs, in shuffled order.");
-            notes.add("lock_timer_base() takes the timer base's lock as the kernel does: raw_spin_lock_irqsave() and "
-                    + "raw_spin_unlock_irqrestore() are out-of-line calls in another translation unit (native/src/timerbase_lock.c: "
-                    + "pushf; pop, then one lock cmpxchg; a release store, then a test of the saved IF bit; cli and sti fault in ring 3 "
-                    + "and are left out), so the compiler must find the base before the call and keeps the table load in the loop. "
-                    + "The Java lookups take the same lock: TimerBases.rawSpinLockIrqsave()/rawSpinUnlockIrqrestore(), kept out of "
-                    + "line (@CompilerControl DONT_INLINE, as JMH's forks run them): an acquiring compare-and-exchange of the base's "
-                    + "lock word (lock cmpxchg) and a release store; Java cannot run pushf, so only the C twin has it. "
-                    + "Every figure, C and Java, includes the lock and the unlock. All data is hot in cache.");
-            notes.addAll(histogramMeaning());
-            notes.addAll(familyNotes);
-            return notes;
-        }
-
-        /** What the histograms say, from the numbers: how much of each sample is the clock. */
-        private List<String> histogramMeaning() {
-            List<String> out = new ArrayList<>();
-            for (var e : histograms.entrySet()) {
-                org.HdrHistogram.Histogram empty = e.getValue().get(Kind.EMPTY);
-                double emptyMean = TimerbaseSampler.meanInTable(empty);
-                double beforeMean = TimerbaseSampler.meanInTable(e.getValue().get(Kind.BEFORE));
-                double afterMean = TimerbaseSampler.meanInTable(e.getValue().get(Kind.AFTER));
-                PerOp op = perOp.stream().filter(p -> p.implementation().equals(e.getKey())).findFirst().orElse(null);
-                double twoLoadsMean = TimerbaseSampler.meanInTable(e.getValue().get(Kind.BEFORE_TWO_LOADS));
-                out.add(String.format(Locale.ROOT, "%s histograms: an empty sample (two clock reads, nothing between) is mostly %s; "
-                                + "below 320 ns it averages %.1f ns, a sample with the call %.1f ns (before), %.1f ns (before_two_loads) "
-                                + "and %.1f ns (after): %+.1f, %+.1f and %+.1f ns over the empty one%s. These histograms are mostly the clock: the empty "
-                                + "samples already fill the same buckets, and the CPU overlaps a call this short with the clock reads, "
-                                + "so a sample moves by less than the call costs. The per-call figure above (%s) is the call's cost.",
-                        e.getKey(), TimerbaseSampler.commonValues(empty, 3), emptyMean, beforeMean, twoLoadsMean, afterMean,
-                        beforeMean - emptyMean, twoLoadsMean - emptyMean, afterMean - emptyMean,
-                        op == null ? "" : String.format(Locale.ROOT, ", while the call alone costs %.2f, %.2f and %.2f ns",
-                                op.before().result().score(), op.twoLoads().result().score(), op.after().result().score()),
-                        e.getKey().equals("java") ? "JMH, no clock read per call" : "timed C batches, no clock read per call"));
-            }
-            out.add("What the histograms beside the seed's can say: where this machine's samples of the same modelled call fall "
-                    + "with the seed's way of timing (a clock read on each side), and how much of a sample is the clock (the empty "
-                    + "column). What they cannot say: whether the seed's shift came from the patch. The seed's samples are whole "
-                    + "kernel calls on another machine, with the kernel's own work and its timing around them; these are a user-space "
-                    + "model of a few ns. The per-call figures and the instruction counts are this run's evidence about the patch.");
-            double shift = TimerbaseView.seedMean(TimerbaseView.SEED_BEFORE) - TimerbaseView.seedMean(TimerbaseView.SEED_AFTER);
-            double biggestCall = perOp.stream().flatMap(p -> java.util.stream.Stream.of(p.before(), p.twoLoads(), p.after()))
-                    .mapToDouble(m -> m.result().score()).max().orElse(Double.NaN);
-            String seed = String.format(Locale.ROOT, "The seed's histograms (x86 KVM guest, in the kernel) have no sample under 20 ns and "
-                    + "means (from bucket midpoints) %.0f ns apart. A KVM guest's clock read (kvm-clock or TSC through the "
-                    + "vDSO) costs tens of ns, as the empty column shows here, so the seed's samples are mostly clock too. ", shift);
-            if (!Double.isNaN(biggestCall) && shift >= 2 * biggestCall) {
-                out.add(seed + String.format(Locale.ROOT, "A %.0f ns shift is %.0f times what the whole call costs here (at most %.2f ns "
-                        + "per call), so one per_cpu_ptr() cannot explain it; the mail does not say what else differed between its "
-                        + "two runs.", shift, shift / biggestCall, biggestCall));
-            } else {
-                out.add(seed + String.format(Locale.ROOT, "This run cannot weigh that %.0f ns shift against the call: its per-call "
-                        + "figures (up to %.2f ns) are not far enough below it (a disturbed run: see the * marks and the notes).",
-                        shift, biggestCall));
-            }
+        /** Per implementation, the three most common values of its empty column (what the clock costs here). */
+        private Map<String, List<TimerbaseModel.ClockValue>> clockValues() {
+            Map<String, List<TimerbaseModel.ClockValue>> out = new LinkedHashMap<>();
+            histograms.forEach((impl, byKind) -> out.put(impl, TimerbaseSampler.commonValues(byKind.get(Kind.EMPTY), 3)));
             return out;
         }
 
@@ -392,16 +341,12 @@ public final class TimerbaseFamily implements BenchFamily {
                             Figure.of(p.after()), p.changes().stream().map(c -> new TimerbaseModel.Change(c.label(), c.difference(),
                             c.percent(), c.significant())).toList())).toList(),
                     contractHistograms.stream().map(h -> new TimerbaseModel.Column(h, meanBelowTable(h))).toList(),
-                    paths, notes());
+                    paths, List.of(), javaIterations, nativeMain, nativeTwoLoads, nativeUnavailable, codeSizeMissing, clockValues());
         }
 
         private Double meanBelowTable(Histogram h) {
             double mean = TimerbaseSampler.meanInTable(histograms.get(h.implementation()).get(Kind.valueOf(h.variant().toUpperCase(Locale.ROOT))));
             return Double.isNaN(mean) ? null : mean;
-        }
-
-        private String cpuWord() {
-            return firstTouchedOn.size() == 1 ? "CPU " : "CPUs ";
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.corescope.bench.timerbase;
 
 import dev.corescope.bench.Figure;
+import dev.corescope.bench.Undisturbed;
 import dev.corescope.report.Histogram;
 
 import java.util.List;
@@ -22,18 +23,40 @@ import java.util.Map;
  * @param columns         the seed-style histograms, implementation by implementation, in column order
  * @param paths           instructions per pass of the retry loop up to the lock call, per variant and path,
  *                        counted on the C twins' machine code ({@link DeferrablePath})
- * @param notes           every note the run printed
+ * @param notes           empty: the view words the notes from the fields below (files written
+ *                        before carry them here as sentences, and no {@code javaIterations})
+ * @param javaIterations  the JMH iterations left out because the thread was descheduled
+ * @param nativeMain      the C batches left out, before and after
+ * @param nativeTwoLoads  the C batches left out, before_two_loads and after
+ * @param nativeUnavailable why the C rows and histograms are missing, or null
+ * @param codeSizeMissing why the C code sizes are missing, or null
+ * @param clockValues     per implementation, the most common values of its empty histogram column
+ *                        (two clock reads, nothing between)
  */
 public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
                              int samplesPerKind, int nativeBatches, String load, List<PerOp> perOp, List<Column> columns,
-                             List<PathRow> paths, List<String> notes) {
+                             List<PathRow> paths,
+                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                             List<String> notes,
+                             Undisturbed javaIterations, Undisturbed nativeMain, Undisturbed nativeTwoLoads, String nativeUnavailable,
+                             String codeSizeMissing, Map<String, List<ClockValue>> clockValues) {
 
     public TimerbaseModel {
         firstTouchedOn = Map.copyOf(firstTouchedOn);
         perOp = List.copyOf(perOp);
         columns = List.copyOf(columns);
         paths = paths == null ? List.of() : List.copyOf(paths);
-        notes = List.copyOf(notes);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+        clockValues = clockValues == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(clockValues));
+    }
+
+    /** Whether this model is from a file written before the notes were data: it has its notes as sentences. */
+    boolean notesAsSentences() {
+        return javaIterations == null;
+    }
+
+    /** A value an empty sample took and its share of the samples, in percent. */
+    public record ClockValue(long ns, double percent) {
     }
 
     /** before (as compiled), before with both table loads kept, and after, of one implementation, and the changes. */

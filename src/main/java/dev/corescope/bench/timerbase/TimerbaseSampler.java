@@ -182,17 +182,17 @@ final class TimerbaseSampler {
     }
 
     /** The {@code k} most frequent values with their shares, e.g. {@code 20 ns (76%), 30 ns (21%)}. */
-    static String commonValues(AbstractHistogram h, int k) {
+    static List<TimerbaseModel.ClockValue> commonValues(AbstractHistogram h, int k) {
         List<long[]> values = new ArrayList<>();
         for (HistogramIterationValue v : h.recordedValues()) {
             values.add(new long[]{v.getValueIteratedTo(), v.getCountAtValueIteratedTo()});
         }
         values.sort((a, b) -> Long.compare(b[1], a[1]));
-        List<String> out = new ArrayList<>();
+        List<TimerbaseModel.ClockValue> out = new ArrayList<>();
         for (long[] v : values.subList(0, Math.min(k, values.size()))) {
-            out.add(String.format(Locale.ROOT, "%d ns (%.0f%%)", v[0], 100.0 * v[1] / h.getTotalCount()));
+            out.add(new TimerbaseModel.ClockValue(v[0], 100.0 * v[1] / h.getTotalCount()));
         }
-        return String.join(", ", out);
+        return out;
     }
 
     /** The CONTRACT's histogram: 20 ns buckets {@code [0-19]} .. {@code [300-319]}, the last holding everything above. */

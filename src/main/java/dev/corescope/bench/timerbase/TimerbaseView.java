@@ -138,8 +138,92 @@ final class TimerbaseView {
         summaryRow(h, cols, "max ns", "", "", c -> fmt(c.histogram().max()));
         d.table(h).figure("histograms", "the histograms as bar charts beside the seed's (bench timerbase --format svg)", null).blank();
 
-        d.heading("Notes").notes(m.notes());
+        d.heading("Notes").notes(notes(m));
         return d;
+    }
+
+    /**
+     * The notes, worded from the model's fields; a file written before they were fields carries
+     * them as sentences, shown as saved.
+     */
+    static List<String> notes(TimerbaseModel m) {
+        if (m.notesAsSentences()) return m.notes();
+        List<String> notes = new ArrayList<>();
+        long elsewhere = m.firstTouchedOn().entrySet().stream().filter(e -> !e.getKey().equals(e.getValue())).count();
+        notes.add("timer bases on " + cpuWord(m) + m.cpusWithBases() + ", each CPU's per-CPU area allocated and first touched by a thread "
+                + "pinned to it (" + (elsewhere == 0 ? "sched_getcpu() agreed for every CPU"
+                : elsewhere + " touched elsewhere: " + new java.util.TreeMap<>(m.firstTouchedOn())) + "); " + TimerbaseBenchmark.TIMERS
+                + " timers, a quarter each plain, TIMER_PINNED, TIMER_DEFERRABLE and both, CPUs uniform over those CPUs, in shuffled order.");
+        notes.add("lock_timer_base() takes the timer base's lock as the kernel does: raw_spin_lock_irqsave() and "
+                + "raw_spin_unlock_irqrestore() are out-of-line calls in another translation unit (native/src/timerbase_lock.c: "
+                + "pushf; pop, then one lock cmpxchg; a release store, then a test of the saved IF bit; cli and sti fault in ring 3 "
+                + "and are left out), so the compiler must find the base before the call and keeps the table load in the loop. "
+                + "The Java lookups take the same lock: TimerBases.rawSpinLockIrqsave()/rawSpinUnlockIrqrestore(), kept out of "
+                + "line (@CompilerControl DONT_INLINE, as JMH's forks run them): an acquiring compare-and-exchange of the base's "
+                + "lock word (lock cmpxchg) and a release store; Java cannot run pushf, so only the C twin has it. "
+                + "Every figure, C and Java, includes the lock and the unlock. All data is hot in cache.");
+        notes.addAll(histogramMeaning(m));
+        notes.add("java iterations: " + m.javaIterations().words("runs", "iteration", "") + ".");
+        if (m.nativeMain() != null && m.nativeTwoLoads() != null) {
+            notes.add("native batches, before and after: " + m.nativeMain().words("rows", "batch", " per variant")
+                    + "; before_two_loads and after: " + m.nativeTwoLoads().words("rows", "batch", " per variant") + ".");
+        }
+        if (m.codeSizeMissing() != null) notes.add("code size left out: " + m.codeSizeMissing());
+        if (m.nativeUnavailable() != null) notes.add("native rows and histograms left out: " + m.nativeUnavailable());
+        return notes;
+    }
+
+    /** What the histograms say, from the numbers: how much of each sample is the clock. */
+    private static List<String> histogramMeaning(TimerbaseModel m) {
+        List<String> out = new ArrayList<>();
+        for (var e : m.clockValues().entrySet()) {
+            String impl = e.getKey();
+            double emptyMean = meanBelow(m, impl, "empty");
+            double beforeMean = meanBelow(m, impl, TimerbaseFamily.BEFORE);
+            double twoLoadsMean = meanBelow(m, impl, TimerbaseFamily.BEFORE_TWO_LOADS);
+            double afterMean = meanBelow(m, impl, TimerbaseFamily.AFTER);
+            TimerbaseModel.PerOp op = m.perOp().stream().filter(p -> p.implementation().equals(impl)).findFirst().orElse(null);
+            String common = String.join(", ", e.getValue().stream()
+                    .map(v -> String.format(Locale.ROOT, "%d ns (%.0f%%)", v.ns(), v.percent())).toList());
+            out.add(String.format(Locale.ROOT, "%s histograms: an empty sample (two clock reads, nothing between) is mostly %s; "
+                            + "below 320 ns it averages %.1f ns, a sample with the call %.1f ns (before), %.1f ns (before_two_loads) "
+                            + "and %.1f ns (after): %+.1f, %+.1f and %+.1f ns over the empty one%s. These histograms are mostly the clock: the empty "
+                            + "samples already fill the same buckets, and the CPU overlaps a call this short with the clock reads, "
+                            + "so a sample moves by less than the call costs. The per-call figure above (%s) is the call's cost.",
+                    impl, common, emptyMean, beforeMean, twoLoadsMean, afterMean,
+                    beforeMean - emptyMean, twoLoadsMean - emptyMean, afterMean - emptyMean,
+                    op == null ? "" : String.format(Locale.ROOT, ", while the call alone costs %.2f, %.2f and %.2f ns",
+                            op.before().result().score(), op.twoLoads().result().score(), op.after().result().score()),
+                    impl.equals("java") ? "JMH, no clock read per call" : "timed C batches, no clock read per call"));
+        }
+        out.add("What the histograms beside the seed's can say: where this machine's samples of the same modelled call fall "
+                + "with the seed's way of timing (a clock read on each side), and how much of a sample is the clock (the empty "
+                + "column). What they cannot say: whether the seed's shift came from the patch. The seed's samples are whole "
+                + "kernel calls on another machine, with the kernel's own work and its timing around them; these are a user-space "
+                + "model of a few ns. The per-call figures and the instruction counts are this run's evidence about the patch.");
+        double shift = seedMean(SEED_BEFORE) - seedMean(SEED_AFTER);
+        double biggestCall = m.perOp().stream().flatMap(p -> java.util.stream.Stream.of(p.before(), p.twoLoads(), p.after()))
+                .mapToDouble(f -> f.result().score()).max().orElse(Double.NaN);
+        String seed = String.format(Locale.ROOT, "The seed's histograms (x86 KVM guest, in the kernel) have no sample under 20 ns and "
+                + "means (from bucket midpoints) %.0f ns apart. A KVM guest's clock read (kvm-clock or TSC through the "
+                + "vDSO) costs tens of ns, as the empty column shows here, so the seed's samples are mostly clock too. ", shift);
+        if (!Double.isNaN(biggestCall) && shift >= 2 * biggestCall) {
+            out.add(seed + String.format(Locale.ROOT, "A %.0f ns shift is %.0f times what the whole call costs here (at most %.2f ns "
+                    + "per call), so one per_cpu_ptr() cannot explain it; the mail does not say what else differed between its "
+                    + "two runs.", shift, shift / biggestCall, biggestCall));
+        } else {
+            out.add(seed + String.format(Locale.ROOT, "This run cannot weigh that %.0f ns shift against the call: its per-call "
+                    + "figures (up to %.2f ns) are not far enough below it (a disturbed run: see the * marks and the notes).",
+                    shift, biggestCall));
+        }
+        return out;
+    }
+
+    /** The saved mean below the table's end of one column, NaN when none fell there or the column is missing. */
+    private static double meanBelow(TimerbaseModel m, String implementation, String variant) {
+        return m.columns().stream().filter(c -> c.histogram().implementation().equals(implementation)
+                        && c.histogram().variant().equals(variant) && c.meanBelowTable() != null)
+                .mapToDouble(TimerbaseModel.Column::meanBelowTable).findFirst().orElse(Double.NaN);
     }
 
     private static String signed(long v) {

@@ -115,6 +115,16 @@ class CpumaskFamilyTest {
         }
     }
 
+    /** The saved model holds facts (counts, reasons, the --quick flag), not the sentences the text words from them. */
+    @Test
+    void theSavedModelHoldsFactsNotSentences() {
+        CpumaskModel m = (CpumaskModel) run.model();
+        assertTrue(m.notes().isEmpty(), m.notes().toString());
+        assertTrue(m.javaIterations() != null && m.javaIterations().total() > 0, String.valueOf(m.javaIterations()));
+        assertEquals(CpumaskTwins.unavailableReason().isEmpty(), m.nativeLeftOut() != null);
+        assertEquals(CpumaskView.notes(m), run.notes());
+    }
+
     @Test
     void textHasTheSeedStyleTotalsPerCallTableAndNotes() {
         String text = run.text();

@@ -100,6 +100,18 @@ class TimerbaseFamilyTest {
         }
     }
 
+    /** The saved model holds facts (counts, reasons, the clock's common values), not the sentences the text words from them. */
+    @Test
+    void theSavedModelHoldsFactsNotSentences() {
+        TimerbaseModel m = (TimerbaseModel) run.model();
+        assertTrue(m.notes().isEmpty(), m.notes().toString());
+        assertEquals(3, m.javaIterations().groups(), "one JMH run per variant: " + m.javaIterations());
+        assertTrue(m.javaIterations().total() >= 3 && m.javaIterations().leftOut() <= m.javaIterations().total(), m.javaIterations().toString());
+        assertTrue(m.clockValues().containsKey("java") && !m.clockValues().get("java").isEmpty(), m.clockValues().toString());
+        assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("java iterations: ")), run.notes().toString());
+        assertTrue(run.text().contains("java histograms: an empty sample (two clock reads, nothing between) is mostly "), run.text());
+    }
+
     private static java.nio.file.Path writeTemp(String json) throws java.io.IOException {
         java.nio.file.Path f = java.nio.file.Files.createTempFile("timerbase", ".json");
         f.toFile().deleteOnExit();

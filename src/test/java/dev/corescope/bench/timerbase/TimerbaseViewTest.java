@@ -32,4 +32,29 @@ class TimerbaseViewTest {
         // the seed's biggest before bucket, 5262 of 13031 samples, as a bar with its count
         assertTrue(svg.contains("before [100-119] ns: 5262 (40.4%)"), svg);
     }
+
+    /** The committed run's notes are worded from its saved facts: the left-out counts it saved are the ones its text says. */
+    @Test
+    void theNotesAreWordedFromTheSavedFacts() throws IOException {
+        TimerbaseModel m = TimerbaseView.model(saved()).orElseThrow();
+        assertTrue(m.notes().isEmpty() && m.javaIterations() != null, "a new file saves facts, not sentences");
+        List<String> notes = TimerbaseView.notes(m);
+        var u = m.javaIterations();
+        assertTrue(notes.contains("java iterations: " + u.words("runs", "iteration", "") + "."), notes.toString());
+        assertTrue(notes.stream().anyMatch(n -> n.startsWith("java iterations: " + u.leftOut() + " of " + u.total() + " left out")), notes.toString());
+        var common = m.clockValues().get("native").getFirst();
+        assertTrue(notes.stream().anyMatch(n -> n.startsWith("native histograms: an empty sample (two clock reads, nothing between) is mostly "
+                + common.ns() + " ns (")), notes.toString());
+    }
+
+    /** A file written before the notes were fields (committed, from the round before) renders its notes as it saved them. */
+    @Test
+    void aFileWrittenBeforeTheNotesWereDataShowsItsSavedNotes() throws IOException {
+        ResultsFile old = SavedRuns.read("before-notes-as-data/timerbase-quick.json");
+        TimerbaseModel m = TimerbaseView.model(old).orElseThrow();
+        assertTrue(m.javaIterations() == null && !m.notes().isEmpty());
+        String text = new TimerbaseFamily().document(old).orElseThrow().render(dev.corescope.text.Width.NONE);
+        for (String n : m.notes()) assertTrue(text.contains("  - " + n + "\n"), n);
+        assertTrue(text.contains("the Java model has no lock"), "the old file says what its run did: " + text);
+    }
 }

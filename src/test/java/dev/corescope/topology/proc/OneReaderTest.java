@@ -27,7 +27,9 @@ class OneReaderTest {
     /** The files parsed by one class each, by the literal their parser reads. */
     private static final List<String> PARSED_ONCE = List.of(
             "\"proc/stat\"", "\"proc/interrupts\"", "\"proc/cpuinfo\"", "\"proc/locks\"", "\"proc/self/mountinfo\"",
-            "\"proc/cmdline\"", "\"proc/self/cgroup\"", "\"proc/loadavg\"", "\"proc/softirqs\"");
+            "\"proc/cmdline\"", "\"proc/self/cgroup\"", "\"proc/loadavg\"", "\"proc/softirqs\"",
+            "\"proc/sys/kernel/osrelease\"", "\"proc/version\"", "\"sys/hypervisor/type\"", "\"sys/class/dmi/id/product_name\"",
+            "scaling_governor\"", "scaling_cur_freq\"", "\"sys/devices/system/clocksource/clocksource0/current_clocksource\"");
 
     /**
      * Below {@code topology} in the package map, so they cannot call up to its reader: reads
