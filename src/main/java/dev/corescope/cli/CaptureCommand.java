@@ -4,10 +4,12 @@ import dev.corescope.jitter.ProcSnapshot;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.topology.Capture;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.proc.EventSources;
 import dev.corescope.topology.proc.KernelHints;
 import dev.corescope.topology.proc.LoadAvg;
 import dev.corescope.topology.proc.ProcLocks;
 import dev.corescope.topology.proc.SysfsReader;
+import dev.corescope.topology.proc.TscFrequency;
 import java.time.Instant;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,8 +30,9 @@ import java.util.concurrent.Callable;
                 "Saves exactly the /sys and /proc files corescope's readings read (text files only, no",
                 "symlinks): the topology, the environment (cgroup cpuset and quota, mounts, CPU model,",
                 "governors, hypervisor), the kernel hints (command line, isolated and nohz_full CPUs, IRQ",
-                "affinity), the interrupt and CPU-time counters, the load and /proc/locks; as a .tar.gz,",
-                "to attach to a bug report or to replay elsewhere with 'topology --root'.",
+                "affinity), the interrupt and CPU-time counters, the load, /proc/locks, the TSC frequency",
+                "and perf's event sources; as a .tar.gz, to attach to a bug report or to replay elsewhere",
+                "with 'topology --root'.",
                 "Files that cannot be read are skipped and listed.",
                 "",
                 "Example:",
@@ -47,7 +50,8 @@ final class CaptureCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         OutputFile file = OutputFile.check(output, "-o");
         // one reader for every parser, keeping what it reads: the archive holds every /proc and /sys
-        // file any command reads (topology, environment, cgroup, kernel hints, counters, locks)
+        // file any command reads (topology, environment, cgroup, kernel hints, counters, locks, and
+        // bench locks' TSC frequency and perf event sources)
         SysfsReader reader = new SysfsReader(Path.of("/"), true);
         Topology t = Topology.read(reader);
         EnvironmentProbe probe = new EnvironmentProbe(reader, EnvironmentProbe.Facts.live(), t);
@@ -56,6 +60,8 @@ final class CaptureCommand implements Callable<Integer> {
         ProcSnapshot.read(reader);
         LoadAvg.read(reader);
         ProcLocks.read(reader);
+        TscFrequency.readKhz(reader);  // bench locks: the kernel's TSC rate
+        EventSources.read(reader);     // bench locks: whether perf has a hardware PMU
         String folder = Capture.folderName(output.toAbsolutePath().normalize().getFileName().toString());
         Capture.Result[] r = new Capture.Result[1];
         try {

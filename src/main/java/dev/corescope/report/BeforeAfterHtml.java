@@ -16,13 +16,12 @@ import static dev.corescope.text.Markup.escape;
 final class BeforeAfterHtml {
 
     static final String CSS = """
-            tr.significant td.finding{font-weight:bold}tr.no-change-detectable-here td.finding{color:#8a6d00}
-            tr.not-resolvable-here td{color:#888}
+            div.doc[data-family=compare] tr.not-resolvable-here td{color:#888}
             svg.ci{vertical-align:middle}
             """;
 
     /** The interval picture spans this change either side of 0, in percent; beyond it, an arrow. */
-    static final double CI_SCALE_PERCENT = 50;
+    static final double CI_SCALE_PERCENT = ComparisonText.SCALE_PERCENT;
 
     /** Average width of a digit of the 11 px sans-serif labels, in px, with room to spare. */
     static final double CHAR_PX = Histogram.CHAR_PX;
@@ -30,30 +29,17 @@ final class BeforeAfterHtml {
     private BeforeAfterHtml() {
     }
 
+    /**
+     * The section: compare's document ({@link ComparisonText#document}, the parts {@code compare}
+     * lays out as text) through {@link DocHtml}, so text and page come from one document; then
+     * the histogram overlays.
+     */
     static void section(StringBuilder h, Comparison c, ResultsFile before, ResultsFile after) {
         h.append("<section id=\"compare\">\n<h2>Before and after: ").append(escape(c.before())).append(" &rarr; ").append(escape(c.after())).append("</h2>\n");
         h.append("<p class=\"summaryline\">").append(escape(c.summaryLine())).append("</p>\n");
-        h.append("<p class=\"note\">").append(escape(c.test())).append(". The bar shows the 99.9% interval of the change between ")
-                .append((int) -CI_SCALE_PERCENT).append("% and +").append((int) CI_SCALE_PERCENT).append("%.</p>\n");
-        for (String n : c.noiseNotes()) h.append("<p class=\"note\">Noise: ").append(escape(n)).append("</p>\n");
-        for (String d : c.environmentDiff()) h.append("<div class=\"warn\"><b>Environment changed:</b> ").append(escape(d)).append("</div>\n");
-        if (!c.rows().isEmpty()) {
-            h.append("<div class=\"scroll\"><table class=\"compare\">\n<tr><th>row</th><th>params</th><th>before</th><th>after</th><th>unit</th>"
-                    + "<th>effect</th><th>99.9% interval</th><th>finding</th></tr>\n");
-            for (Comparison.Row r : c.rows()) {
-                h.append("<tr class=\"").append(VerdictsHtml.cssClass(r.finding())).append(' ').append(escape(r.verdict().replace(' ', '-')))
-                        .append("\"><td>").append(escape(r.benchmark() + " " + r.variant() + " " + r.implementation() + " " + r.metric()))
-                        .append("</td><td class=\"mono\">").append(escape(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
-                        .append(escape(ComparisonText.withError(r.before(), r.beforeError()))).append("</td><td class=\"num\">")
-                        .append(escape(ComparisonText.withError(r.after(), r.afterError()))).append("</td><td>").append(escape(r.unit()))
-                        .append("</td><td>").append(escape(r.effectText())).append("</td><td>").append(ciSvg(r))
-                        .append("</td><td class=\"finding\" title=\"").append(escape(r.reason())).append("\">").append(escape(r.finding()))
-                        .append("</td></tr>\n");
-            }
-            h.append("</table></div>\n");
-        }
-        ResultsHtml.onlyIn(h, "Only in " + c.before() + " (removed)", c.onlyBefore());
-        ResultsHtml.onlyIn(h, "Only in " + c.after() + " (added)", c.onlyAfter());
+        h.append("<p class=\"note\">Each bar is the 99.9% interval of a row's change, drawn between ")
+                .append((int) -CI_SCALE_PERCENT).append("% and +").append((int) CI_SCALE_PERCENT).append("% (an arrow beyond), the dot the change.</p>\n");
+        DocHtml.render(h, ComparisonText.document(c), "compare", List.of());
         List<String> overlays = new ArrayList<>();
         for (Histogram a : before.histograms()) {
             for (Histogram b : after.histograms()) {
@@ -69,26 +55,6 @@ final class BeforeAfterHtml {
             h.append("</div>\n");
         }
         h.append("</section>\n");
-    }
-
-    /** The interval as a bar on a fixed scale, the change as a dot; an arrow where it runs off the scale. */
-    static String ciSvg(Comparison.Row r) {
-        if (r.ciLowPercent() == null || r.deltaPercent() == null) return "<span class=\"note\">none</span>";
-        int w = 160, mid = w / 2;
-        double k = mid / CI_SCALE_PERCENT;
-        double lo = Math.max(-CI_SCALE_PERCENT, r.ciLowPercent()), hi = Math.min(CI_SCALE_PERCENT, r.ciHighPercent());
-        double d = Math.max(-CI_SCALE_PERCENT, Math.min(CI_SCALE_PERCENT, r.deltaPercent()));
-        String color = Comparison.SIGNIFICANT.equals(r.finding()) ? "#2e7d32" : "#888";
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-                "<svg class=\"ci\" width=\"%d\" height=\"14\" viewBox=\"0 0 %d 14\" role=\"img\"><title>%s</title>"
-                        + "<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"14\" stroke=\"#bbb\"/>"
-                        + "<line x1=\"%.1f\" y1=\"7\" x2=\"%.1f\" y2=\"7\" stroke=\"%s\" stroke-width=\"3\"/>"
-                        + "<circle cx=\"%.1f\" cy=\"7\" r=\"3\" fill=\"#1b1b1b\"/>",
-                w, w, escape(String.format(Locale.ROOT, "%+.1f%% (%+.1f..%+.1f%%)", r.deltaPercent(), r.ciLowPercent(), r.ciHighPercent())),
-                mid, mid, mid + lo * k, mid + hi * k, color, mid + d * k));
-        if (r.ciLowPercent() < -CI_SCALE_PERCENT) s.append("<path d=\"M0 7 L6 3 L6 11 Z\" fill=\"" + color + "\"/>");
-        if (r.ciHighPercent() > CI_SCALE_PERCENT) s.append(String.format(Locale.ROOT, "<path d=\"M%d 7 L%d 3 L%d 11 Z\" fill=\"%s\"/>", w, w - 6, w - 6, color));
-        return s.append("</svg>").toString();
     }
 
     /**

@@ -31,12 +31,17 @@ public final class ComparisonText {
     /** A table's params shown in full in its key when none is longer than this; else as {@code [n]}. */
     static final int PARAMS_IN_FULL = 24;
 
-    /** The finding words of the tables, as the legend prints them. */
-    static final String LEGEND = "finding: faster, slower, larger, smaller, higher, lower: the change is significant (its "
-            + Comparison.CONFIDENCE + " interval leaves out 0); no change: no change detectable here (the change is within the row's "
-            + "noise floor); unresolved: not resolvable here (why below the tables). change and interval: after/before in "
-            + "percent; interval \"not measured\": one run per side, the run-to-run noise unknown; \"exact\": error 0 on both "
-            + "sides. Row-level statistics; the seeds' claims are tested by report and bench (docs/verdicts.md).";
+    /** The finding words of the tables and what the figures are, as the legend prints them. */
+    static final List<TextDoc.Term> LEGEND = List.of(
+            new TextDoc.Term("faster, slower, larger, smaller, higher, lower", "the change is significant (its "
+                    + Comparison.CONFIDENCE + " interval leaves out 0)"),
+            new TextDoc.Term("no change", "no change detectable here (the change is within the row's noise floor)"),
+            new TextDoc.Term("unresolved", "not resolvable here (why: below the tables)"),
+            new TextDoc.Term("change, interval", "after/before as a change in percent, and its " + Comparison.CONFIDENCE
+                    + " interval; \"not measured\": one run per side, the run-to-run noise unknown; \"exact\": error 0 on both sides"));
+
+    /** The interval bars of the page span this change either side of 0, in percent; beyond it, an arrow. */
+    static final double SCALE_PERCENT = 50;
 
     private ComparisonText() {
     }
@@ -76,7 +81,7 @@ public final class ComparisonText {
         if (c.rows().isEmpty()) {
             d.paragraph("No rows in common.");
         } else {
-            d.paragraph(LEGEND);
+            d.paragraph("Row by row (the seeds' claims are tested by report and bench, docs/verdicts.md):").definitions(LEGEND);
             for (Group g : groups(c.rows())) {
                 d.blank();
                 rowsTable(d, g);
@@ -132,7 +137,7 @@ public final class ComparisonText {
         List<Column> cols = new ArrayList<>(List.of(Column.key("variant"), Column.key("impl")));
         if (params.any()) cols.add(Column.key("params"));
         cols.addAll(List.of(Column.number("before"), Column.number("before interval").optional(4), Column.number("after"),
-                Column.number("after interval").optional(4), Column.number("change", "%"), Column.number("interval", "%").optional(1),
+                Column.number("after interval").optional(4), Column.number("change", "%"), Column.number("interval").optional(1),
                 Column.text("finding"), Column.number("runs").optional(2), Column.number("p").optional(3)));
         TextTable t = new TextTable(cols).named(g.benchmark() + " " + g.metric());
         for (int i = 0; i < g.rows().size(); i++) {
@@ -140,9 +145,9 @@ public final class ComparisonText {
             List<Object> cells = new ArrayList<>(List.of(r.variant(), r.implementation()));
             if (params.any()) cells.add(params.cell(i));
             cells.addAll(List.of(Num.of(r.before()), interval(r.before(), r.beforeError()), Num.of(r.after()), interval(r.after(), r.afterError()),
-                    r.deltaPercent() == null ? "n/a" : percent(r.deltaPercent()), ci(r), shortFinding(r),
+                    r.deltaPercent() == null ? "n/a" : Num.signed(r.deltaPercent()), ci(r), shortFinding(r),
                     r.runsBefore() == null ? "" : r.runsBefore() + "+" + r.runsAfter(), p(r)));
-            t.row(cells.toArray());
+            t.statusRow(r.finding(), cells.toArray());
         }
         d.table(t);
         d.notes("  ", "", params.legend());
@@ -207,19 +212,15 @@ public final class ComparisonText {
         return up ? "higher" : "lower";
     }
 
-    /** The change's interval, {@code [low, high]} in percent, or why there is none. */
-    static String ci(Comparison.Row r) {
-        if (r.ciLowPercent() == null) return "-";
-        if (r.noiseFloorPercent() != null && r.noiseFloorPercent() == 0) return "exact";
-        // the between-run allowance stood in for unmeasured noise: its interval says nothing of the change
-        if (Comparison.NOT_RESOLVABLE.equals(r.finding())) return "not measured";
-        return "[" + percent(r.ciLowPercent()) + ", " + percent(r.ciHighPercent()) + "]";
-    }
-
-    /** A change in percent, signed, to one decimal; whole percent from 1000 on, scientific from a million. */
-    static String percent(double v) {
-        if (Math.abs(v) >= 1e6) return String.format(Locale.ROOT, "%+.0e", v);
-        return Math.abs(v) >= 1000 ? String.format(Locale.ROOT, "%+.0f", v) : String.format(Locale.ROOT, "%+.1f", v);
+    /** The change's interval in percent ({@code [-25.0, -14.7]%}, a bar on the page), or why there is none. */
+    static TextTable.Interval ci(Comparison.Row r) {
+        String none = r.ciLowPercent() == null ? "-"
+                : r.noiseFloorPercent() != null && r.noiseFloorPercent() == 0 ? "exact"
+                // the between-run allowance stood in for unmeasured noise: its interval says nothing of the change
+                : Comparison.NOT_RESOLVABLE.equals(r.finding()) ? "not measured" : null;
+        TextTable.Interval iv = none != null ? TextTable.Interval.none(r.deltaPercent(), none)
+                : TextTable.Interval.of(r.deltaPercent(), r.ciLowPercent(), r.ciHighPercent());
+        return iv.unit("%").scaled(SCALE_PERCENT);
     }
 
     private static String p(Comparison.Row r) {

@@ -40,7 +40,7 @@ class CompareCommandTest {
     void comparesTwoFilesAsText() throws Exception {
         CliRun r = CliRun.run("compare", write("a.json", 2.5).toString(), write("b.json", 2.0).toString()).succeeded();
         assertTrue(r.out().contains("timerbase op in ns/op: 1 row (timers=1024)\n"), r.out());
-        assertTrue(r.out().lines().anyMatch(l -> l.matches("  before +java +2\\.50 +\\[2\\.49, 2\\.51\\] +2\\.00 +(\\[1\\.99, 2\\.01\\] +)?-20\\.0 +\\[-25\\.0, -14\\.7\\] +faster +2\\+2 .*")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("  before +java +2\\.50 +\\[2\\.49, 2\\.51\\] +2\\.00 +(\\[1\\.99, 2\\.01\\] +)?-20\\.0 +\\[-25\\.0, -14\\.7\\]% +faster +2\\+2 .*")), r.out());
         assertTrue(r.out().strip().endsWith("add/remove: 0/0 better/worse: 1/0 same: 0 untested: 0 geomean time: -20.0% (1 matched)"), r.out());
     }
 

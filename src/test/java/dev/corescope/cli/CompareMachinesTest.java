@@ -65,7 +65,32 @@ class CompareMachinesTest {
         String html = Files.readString(page);
         assertTrue(html.contains("<h2>Two machines side by side</h2>"), "the machines section");
         assertTrue(html.contains("Synthetic Other CPU"));
-        assertTrue(html.contains("<td>c2c.synthetic</td><td>supports</td><td>contradicts</td>"), "verdicts on each");
+        assertTrue(html.contains("<th scope=\"row\">c2c.synthetic</th><td>supports</td><td>contradicts</td><td>differs</td>"), "verdicts on each");
+        int at = html.indexOf("<section id=\"machines\">");
+        String section = html.substring(at, html.indexOf("</section>", at));
+        // the page's tables are compare's document of the two machines, the same parts its text prints
+        dev.corescope.text.TextDoc doc = dev.corescope.report.ComparisonText.machines(dev.corescope.report.MachineComparison.of(
+                f[0].toString(), Json.readResults(f[0]), f[1].toString(), Json.readResults(f[1])));
+        long tables = doc.parts().stream().filter(p -> p instanceof dev.corescope.text.TextDoc.Table).count();
+        assertEquals(tables, section.split("<table class=\"doc-table\"", -1).length - 1, section);
+        assertTrue(section.contains("<th scope=\"row\">same l3</th><th scope=\"row\">java</th>"), section);
         assertEquals(2, html.split("<figure class=\"topology\" style=").length - 1, "two topology pictures side by side");
+    }
+
+    @Test
+    void namesFromTheFilesStayTextOnThePageAndInTheTerminal() throws Exception {
+        Path[] f = twoMachines();
+        ObjectNode b = (ObjectNode) Json.MAPPER.readTree(f[1].toFile());
+        ((ObjectNode) b.path("environment")).put("cpuModel", "<script>alert(1)</script>\u001b]0;PWNED\u0007");
+        ((ObjectNode) b.path("claims").get(0)).put("id", "<img src=x onerror=alert(2)>");
+        Files.writeString(f[1], Json.MAPPER.writeValueAsString(b));
+        Path page = tmp.resolve("evil.html");
+        CliRun.run("report", f[0].toString(), f[1].toString(), "-o", page.toString()).succeeded();
+        String html = Files.readString(page);
+        assertFalse(html.contains("<script>alert") || html.contains("<img src=x"), "markup from a file is text on the page");
+        assertTrue(html.contains("&lt;img src=x onerror=alert(2)&gt;</th>"), "the claim, escaped, as its row's key");
+        String out = CliRun.run("compare", f[0].toString(), f[1].toString()).succeeded().out();
+        assertFalse(out.contains("\u001b") || out.contains("\u0007"), "no control character reaches the terminal");
+        assertTrue(out.contains("\\e]0;PWNED\\x07"), out);
     }
 }

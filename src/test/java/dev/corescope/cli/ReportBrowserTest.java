@@ -306,8 +306,8 @@ class ReportBrowserTest {
     }
 
     /**
-     * {@code report a.json b.json}: the before/after view shows each matched row with its effect
-     * and finding, and each histogram of one file laid over the other's, two outlines per chart.
+     * {@code report a.json b.json}: the before/after view (compare's document) shows each matched
+     * row keyed, classed by its finding, with its change and interval, and each histogram of one file laid over the other's, two outlines per chart.
      */
     @Test
     void theBeforeAfterViewShowsEachRowsEffectAndFindingWithOverlaidHistograms() throws Exception {
@@ -320,10 +320,11 @@ class ReportBrowserTest {
         int matched = dev.corescope.report.Comparison.of(before.toString(), Json.readResults(before), after.toString(), Json.readResults(after))
                 .rows().size();
         String script = """
-                const rows = [...document.querySelectorAll('#compare table.compare tr')].slice(1);
-                const findings = ['significant', 'no change detectable here', 'not resolvable here'];
-                const bad = rows.filter(r => !findings.includes(r.querySelector('td.finding').textContent)
-                    || !/%|n\\/a/.test(r.children[5].textContent) || !r.querySelector('td.finding').title).length;
+                const rows = [...document.querySelectorAll('#compare table.doc-table tr[class]')];
+                const findings = ['significant', 'no-change-detectable-here', 'not-resolvable-here'];
+                const bad = rows.filter(r => !findings.includes(r.className) || !r.querySelector('th[scope=row]')
+                    || !/^[+-]?[0-9.e+-]+$|^n.a$/.test(r.querySelector('td.ci').previousElementSibling.textContent)
+                    || !r.querySelector('td.ci')).length;
                 const overlays = [...document.querySelectorAll('#compare svg.histogram.overlay')];
                 const twoSeries = overlays.filter(s => s.querySelectorAll('polyline.series').length === 2).length;
                 const compare = document.getElementById('compare').getBoundingClientRect();
@@ -335,7 +336,7 @@ class ReportBrowserTest {
             Matcher m = Pattern.compile("rows ([0-9]+) bad ([0-9]+) overlays ([0-9]+) twoSeries ([0-9]+) visible (true|false)").matcher(title);
             assertTrue(m.matches(), title);
             assertEquals(matched, Integer.parseInt(m.group(1)), "a line per matched row: " + title);
-            assertEquals(0, Integer.parseInt(m.group(2)), "each with an effect, a finding and its reason: " + title);
+            assertEquals(0, Integer.parseInt(m.group(2)), "each keyed, classed by its finding, with its change and interval: " + title);
             assertTrue(Integer.parseInt(m.group(3)) >= 3, "histograms overlaid: " + title);
             assertEquals(m.group(3), m.group(4), "before and after in every overlay: " + title);
             assertEquals("true", m.group(5), title);

@@ -78,9 +78,14 @@ class HtmlReportTest {
         String html = render(new HtmlReport.Input("a.json", file(2.5, "before")), new HtmlReport.Input("b.json", file(2.0, "before")));
         int compare = html.indexOf("<section id=\"compare\">");
         assertTrue(compare > 0 && compare < html.indexOf("<section id=\"file-1\""));
-        assertTrue(html.contains("<tr class=\"significant better\"><td>timerbase before java op</td>"), html);
-        assertTrue(html.contains("20.0% faster, 99.9% CI"), "the effect in words");
-        assertEquals(1, count(html, "<svg class=\"ci\""), "one interval bar per row");
+        String section = html.substring(compare, html.indexOf("</section>", compare));
+        // compare's own document (the parts compare prints as text), its row keyed and classed by its finding
+        assertTrue(section.contains("<div class=\"doc\" data-family=\"compare\">"), section);
+        assertTrue(section.contains("<tr class=\"significant\"><th scope=\"row\">before</th><th scope=\"row\">java</th>"), section);
+        assertTrue(section.contains("<span class=\"ci-text\">[-25.0, -14.7]%</span></td><td>faster</td>"), "the interval and the finding: " + section);
+        assertEquals(1, count(section, "<svg class=\"ci\""), "one interval bar per row");
+        assertTrue(section.contains("<h4>timerbase op in ns/op: 1 row (timers=1024)</h4>"), section);
+        assertTrue(section.contains("<h4>compare: the change from before to after, row by row</h4>"), "the document's title: " + section);
         assertEquals(1, count(html, "<svg[^>]*class=\"histogram overlay\""), "the two histograms laid over each other");
         assertTrue(html.contains("add/remove: 0/0 better/worse: 1/0"));
         assertEquals(2, count(html, "<svg[^>]*class=\"topo\""));
@@ -92,6 +97,22 @@ class HtmlReportTest {
         assertFalse(html.contains("<script>alert"));
         assertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assertTrue(html.contains("&lt;a.json&gt;"));
+    }
+
+    @Test
+    void textFromTwoFilesIsEscapedInTheBeforeAndAfterSection() {
+        String evil = "<script>alert(1)</script>";
+        ResultsFile a = file(2.5, evil), b = file(2.0, evil);
+        Result odd = a.results().getFirst().toBuilder().variant("x").params(Map.of("<img src=x onerror=alert(2)>", "\"><svg onload=alert(3)>")).build();
+        a = a.toBuilder().results(List.of(a.results().getFirst(), odd)).build();
+        b = b.toBuilder().results(List.of(b.results().getFirst(), odd.toBuilder().score(1.0).build())).build();
+        String html = render(new HtmlReport.Input("<a.json>", a), new HtmlReport.Input("<b.json>", b));
+        int compare = html.indexOf("<section id=\"compare\">");
+        String section = html.substring(compare, html.indexOf("</section>", compare));
+        assertFalse(section.contains("<script>alert") || section.contains("<img src") || section.contains("<svg onload"), section);
+        assertTrue(section.contains("<th scope=\"row\">&lt;script&gt;alert(1)&lt;/script&gt;</th>"), section);
+        assertTrue(section.contains("&lt;img src=x onerror=alert(2)&gt;=&quot;&gt;&lt;svg onload=alert(3)&gt;"), section);
+        assertTrue(section.contains("before: &lt;a.json&gt;"), section);
     }
 
     @Test
