@@ -32,11 +32,13 @@ for times in (100, 300):
     e = dict(d); e['results'] = rows
     e.pop('models', None)  # per family, not per row; and a saved model may predate this checkout's
     json.dump(e, open("%s/x%d.json" % (work, times), "w"), indent=1)
+print(len(d['results']), file=open(work + "/rows.txt", "w"))
 # ten words of 10,000 CPUs (one argument may not exceed 128 KiB); mask joins its words with spaces
 print(" ".join(",".join(str(i) for i in range(w, w + 10000)) for w in range(0, 100000, 10000)), file=open(work + "/list.txt", "w"))
 PY
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) CPUs"
+echo "input: docs/results/bench-all.json at $(git -C "$here" log -1 --format=%h -- docs/results/bench-all.json), $(cat "$work/rows.txt") rows, copied 100x and 300x"
 echo
 echo "| command | input | before: CPU s | before: peak RSS MiB | after: CPU s | after: peak RSS MiB |"
 echo "|---|---|---|---|---|---|"
@@ -54,7 +56,7 @@ row() { # LABEL INPUT ARGS...
 # shellcheck disable=SC2046 # ten words on purpose
 row "mask LIST (no --nbits)" "100,000 CPUs" mask $(cat "$work/list.txt")
 for x in 100 300; do
-  size="$(( $(stat -c %s "$work/x$x.json") / 1048576 )) MiB, $(( x * 199 )) rows"
+  size="$(( $(stat -c %s "$work/x$x.json") / 1048576 )) MiB, $(( x * $(cat "$work/rows.txt") )) rows"
   row "report --format text" "$size" report "$work/x$x.json" --format text -o "$work/out.txt"
   row "report -o page.html" "$size" report "$work/x$x.json" -o "$work/out.html"
   row "compare F F" "2 x $size" compare "$work/x$x.json" "$work/x$x.json"
