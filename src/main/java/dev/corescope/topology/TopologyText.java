@@ -40,7 +40,9 @@ public final class TopologyText {
         if (!t.isolated().isEmpty() || !t.nohzFull().isEmpty()) {
             sb.append("Isolated: ").append(list(t.isolated())).append("; nohz_full ").append(list(t.nohzFull())).append('\n');
         }
-        t.allowed().ifPresent(a -> sb.append("Allowed: ").append(list(a)).append(" (sched_getaffinity of this process)\n"));
+        // a live machine's is this process's; one read from corescope's hwloc XML, the writing process's
+        t.allowed().ifPresent(a -> sb.append("Allowed: ").append(list(a))
+                .append(t.source().equals("/") ? " (sched_getaffinity of this process)\n" : " (sched_getaffinity of the process that wrote it)\n"));
         t.cgroupCpus().ifPresent(c -> sb.append("Cgroup cpuset: ").append(list(c)).append('\n'));
         if (!t.coreKinds().isEmpty()) {
             sb.append("Core kinds:");

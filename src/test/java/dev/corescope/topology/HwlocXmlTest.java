@@ -110,6 +110,7 @@ class HwlocXmlTest {
         Path ours = Files.writeString(out("pinned.xml"), xml);
         Topology back = HwlocXmlReader.read(ours);
         assertTrue(back.allowed().orElseThrow().sameCpus(one), "read back: " + back.allowed());
+        assertTrue(TopologyText.render(back).contains("Allowed: " + cpu + " (sched_getaffinity of the process that wrote it)"), TopologyText.render(back));
         // the processes run from this (unpinned again) thread
         String live = Tools.runOk(List.of(lstopo.toString(), "--no-io", "--of", "xml"), Map.of(), 60);
         String fromOurs = Tools.runOk(List.of(lstopo.toString(), "-i", ours.toString(), "--no-io", "--of", "xml"), Map.of(), 60);
