@@ -49,7 +49,7 @@ public final class Families {
         return claims(all());
     }
 
-    /** The views of {@code families} for the HTML page: each one's text and pictures of a results file. */
+    /** The views of {@code families} for the HTML page: each one's document and pictures of a results file. */
     public static FamilyViews views(List<BenchFamily> families) {
         List<dev.corescope.report.Claim> claims = claims(families);
         List<dev.corescope.report.NoiseAllowance> allowances = allowances(families);
@@ -59,11 +59,8 @@ public final class Families {
                 List<FamilyViews.View> views = new ArrayList<>();
                 for (BenchFamily f : families) {
                     Optional<dev.corescope.text.TextDoc> doc = f.document(file);
-                    Optional<String> text = doc.isPresent() ? doc.map(d -> d.render(Integer.MAX_VALUE)) : f.text(file);
                     List<String> svgs = f.pictures(file);
-                    if (text.isPresent() || !svgs.isEmpty()) {
-                        views.add(new FamilyViews.View(f.name(), text.orElse(null), svgs, doc.orElse(null)));
-                    }
+                    if (doc.isPresent() || !svgs.isEmpty()) views.add(new FamilyViews.View(f.name(), svgs, doc.orElse(null)));
                 }
                 return views;
             }

@@ -89,17 +89,13 @@ final class TourText {
         return d;
     }
 
-    /** The legend entries of the finding words this run uses, in the order of {@link Finding}. */
+    /** The legend entries of the finding words this run uses, in the legend's order (matched on the findings each entry stands for). */
     static List<String> legend(List<ClaimResult> claims) {
         Set<Finding> used = new LinkedHashSet<>();
         for (ClaimResult c : claims) used.add(c.finding());
         List<String> out = new ArrayList<>();
-        for (String l : SeedVerdicts.LEGEND) {
-            for (Finding f : used) {
-                if (l.startsWith(f.words()) || f == Finding.SUPPORTS_LARGER && l.startsWith(Finding.SUPPORTS_SMALLER.words())) {
-                    if (!out.contains(l)) out.add(l);
-                }
-            }
+        for (SeedVerdicts.Term t : SeedVerdicts.TERMS) {
+            if (t.findings().stream().anyMatch(used::contains)) out.add(t.line());
         }
         return out;
     }

@@ -27,6 +27,15 @@ final class DocHtml {
      * took come after the document.
      */
     static void render(StringBuilder h, TextDoc doc, String family, List<String> pictures) {
+        render(h, doc, family, pictures, null);
+    }
+
+    /**
+     * As {@link #render(StringBuilder, TextDoc, String, List)}, with the document's
+     * {@link TextTable.Link} cells linked to {@code #linkPrefix + target}; without a prefix
+     * (null) they are text.
+     */
+    static void render(StringBuilder h, TextDoc doc, String family, List<String> pictures, String linkPrefix) {
         Deque<String> unplaced = new ArrayDeque<>(pictures);
         h.append("<div class=\"doc\" data-family=\"").append(Markup.escape(family)).append("\">\n");
         for (TextDoc.Part part : doc.parts()) {
@@ -36,7 +45,7 @@ final class DocHtml {
                     h.append('<').append(tag).append('>').append(Markup.escape(x.text())).append("</").append(tag).append(">\n");
                 }
                 case TextDoc.Paragraph x -> h.append("<p>").append(Markup.escape(x.text())).append("</p>\n");
-                case TextDoc.Table x -> table(h, x.table());
+                case TextDoc.Table x -> table(h, x.table(), linkPrefix);
                 case TextDoc.Figure x -> figure(h, x, x.svg() != null ? x.svg() : unplaced.pollFirst(), family);
                 case TextDoc.Notes x -> {
                     h.append("<ul class=\"family-notes\">\n");
@@ -70,6 +79,10 @@ final class DocHtml {
 
     /** The table with its typed columns: key cells as row headers, numbers right-aligned, units in the headers. */
     static void table(StringBuilder h, TextTable t) {
+        table(h, t, null);
+    }
+
+    private static void table(StringBuilder h, TextTable t, String linkPrefix) {
         List<TextTable.Column> cols = t.columns();
         h.append("<div class=\"scroll\"><table class=\"doc-table\"");
         if (!t.name().isEmpty()) h.append(" data-name=\"").append(Markup.escape(t.name())).append('"');
@@ -95,6 +108,9 @@ final class DocHtml {
                     continue;
                 }
                 String cell = Markup.escape(String.valueOf(value));
+                if (value instanceof TextTable.Link link && linkPrefix != null) {
+                    cell = "<a href=\"#" + Markup.escape(linkPrefix + link.target()) + "\">" + Markup.escape(link.text()) + "</a>";
+                }
                 if (c.key()) h.append("<th scope=\"row\">").append(cell).append("</th>");
                 else h.append(c.align() == TextTable.Align.RIGHT ? "<td class=\"num\">" : "<td>").append(cell).append("</td>");
             }

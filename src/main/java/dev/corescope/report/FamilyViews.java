@@ -5,9 +5,9 @@ import dev.corescope.text.TextDoc;
 import java.util.List;
 
 /**
- * Each benchmark family's own view of a results file, for the page shell to place: the text
- * report {@code bench NAME} printed and the family's pictures, rendered from the model the
- * file holds, so a saved file shows what the live run showed.
+ * Each benchmark family's own view of a results file, for the page shell to place: the
+ * document {@code bench NAME} lays out as text and the family's pictures, rendered from the model
+ * the file holds, so a saved file shows what the live run showed.
  */
 public interface FamilyViews {
 
@@ -31,19 +31,14 @@ public interface FamilyViews {
 
     /**
      * @param family   the family's name
-     * @param text     its full text report, or null when the file holds no model for it
      * @param svgs     its pictures (SVG documents), possibly none
      * @param document its report as data (headings, paragraphs, typed tables, notes, findings),
-     *                 or null when the file holds no model for it or the family has none yet;
-     *                 {@code text} is this document rendered
+     *                 or null when the file holds no model for it; the text {@code bench NAME}
+     *                 prints is this document laid out
      */
-    record View(String family, String text, List<String> svgs, TextDoc document) {
+    record View(String family, List<String> svgs, TextDoc document) {
         public View {
             svgs = List.copyOf(svgs);
-        }
-
-        public View(String family, String text, List<String> svgs) {
-            this(family, text, svgs, null);
         }
     }
 }

@@ -455,29 +455,86 @@ public final class SeedVerdicts {
     /** The legend of the finding words, one line each ({@link Term#line()}), for the first place they are used. */
     public static final List<String> LEGEND = TERMS.stream().map(Term::line).toList();
 
-    /** The verdicts as text wrapped to {@code width}: a heading, the legend, then per seed its summary and claims. */
-    public static String text(List<Verdict> verdicts, int width) {
-        if (verdicts.isEmpty()) return "";
-        StringBuilder sb = new StringBuilder();
-        ComparisonText.wrap(sb, "", "Verdicts (each seed's claims tested one by one against this run; 99.9% intervals, "
-                + "runs as the unit; docs/verdicts.md):", width);
-        for (String l : LEGEND) ComparisonText.wrap(sb, "  | ", l, width);
-        for (Verdict v : verdicts) {
-            ComparisonText.wrap(sb, "  ", v.line() + ".", width);
-            for (ClaimResult r : v.claims()) ComparisonText.wrap(sb, "    - ", claimLine(r), width);
+    /** What the verdicts are, the first words of their document. */
+    static final String INTRO = "Verdicts (each seed's claims tested one by one against this run; 99.9% intervals, "
+            + "runs as the unit; docs/verdicts.md):";
+
+    /**
+     * The verdicts as a document, the one source of their text ({@link #text}) and of the page's
+     * verdicts (the page renders the same parts): what they are, the legend of the finding words,
+     * a table of the seeds with their verdict (row status: the verdict's word), a table of the
+     * claims keyed by the claim's id, each with what it is about, its finding (row status: the
+     * finding's words), the claimed size, the measured effect and its 99.9% interval as an
+     * interval cell (with the claimed size, for the page's bar), then per claim its conditions,
+     * the measurement in full and why, as notes keyed by the same id.
+     *
+     * @param verdicts the verdicts, in order
+     * @param legend   whether to open with what they are and the legend (a family's own verdict on the page goes without)
+     * @return the document; empty when there are no verdicts
+     */
+    public static dev.corescope.text.TextDoc document(List<Verdict> verdicts, boolean legend) {
+        dev.corescope.text.TextDoc d = new dev.corescope.text.TextDoc();
+        if (verdicts.isEmpty()) return d;
+        if (legend) {
+            d.paragraph(INTRO);
+            d.definitions(TERMS.stream().map(t -> new dev.corescope.text.TextDoc.Term(t.words(), t.meaning())).toList());
         }
-        return sb.append('\n').toString();
+        // the seeds' verdicts keyed by family and seed, the verdict's words last (they wrap)
+        dev.corescope.text.TextTable seeds = new dev.corescope.text.TextTable(dev.corescope.text.TextTable.Column.key("family"),
+                dev.corescope.text.TextTable.Column.key("seed"), dev.corescope.text.TextTable.Column.text("verdict")).named("seeds");
+        // the claims keyed by their id (which names the family); at a narrow width text leaves out
+        // what they are about, the claimed size and the measured effect (the notes say them), never the interval
+        dev.corescope.text.TextTable claims = new dev.corescope.text.TextTable(dev.corescope.text.TextTable.Column.key("claim"),
+                dev.corescope.text.TextTable.Column.text("what").optional(3), dev.corescope.text.TextTable.Column.text("finding"),
+                dev.corescope.text.TextTable.Column.text("claimed").optional(2), dev.corescope.text.TextTable.Column.text("measured").optional(1),
+                dev.corescope.text.TextTable.Column.text("99.9% interval")).named("claims");
+        List<String> notes = new ArrayList<>();
+        for (Verdict v : verdicts) {
+            seeds.statusRow(v.word(), new dev.corescope.text.TextTable.Link(v.family(), v.family()), v.seed(), v.summary());
+            for (ClaimResult r : v.claims()) {
+                claims.statusRow(r.finding().words(), r.id(), r.quantity(), r.finding().words(), r.claimed(), measuredShort(r), interval(r));
+                StringBuilder n = new StringBuilder(r.id()).append(": ").append(r.quantity()).append("; claimed ").append(r.claimed())
+                        .append(r.conditions() == null ? "" : " (" + r.conditions() + ")").append('.');
+                if (r.claim() != null && !r.claim().isEmpty()) n.append(" Claim: \u201c").append(r.claim()).append("\u201d.");
+                String m = measuredText(r);
+                if (!m.isEmpty()) n.append(" Measured ").append(m).append('.');
+                if (r.reason() != null && !r.reason().isEmpty()) n.append(" Why: ").append(r.reason()).append('.');
+                notes.add(n.toString());
+            }
+        }
+        d.table(seeds);
+        if (!claims.isEmpty()) d.blank().table(claims);
+        d.notes(notes);
+        return d;
     }
 
-    /** One claim in words: {@code quantity: finding. Claimed X (conditions). Measured ... Why: ...}. */
-    public static String claimLine(ClaimResult r) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(r.quantity()).append(": ").append(r.finding().words()).append(". Claimed ").append(r.claimed())
-                .append(r.conditions() == null ? "" : " (" + r.conditions() + ")").append('.');
-        String m = measuredText(r);
-        if (!m.isEmpty()) sb.append(" Measured ").append(m).append('.');
-        if (r.reason() != null && !r.reason().isEmpty()) sb.append(" Why: ").append(r.reason()).append('.');
+    /** The measured effect, short: {@code -0.21 ns per call (-3.1%)} (of several rows the largest, as the notes say); {@code -} when none. */
+    static String measuredShort(ClaimResult r) {
+        if (r.effect() == null) return "-";
+        boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
+        StringBuilder sb = new StringBuilder(signed(r.effect())).append(abs ? " " + r.unit() : "%");
+        if (abs && r.effectPercent() != null && !r.effectPercent().isNaN()) sb.append(" (").append(signed(r.effectPercent())).append("%)");
         return sb.toString();
+    }
+
+    /**
+     * The claim's 99.9% interval as a cell: in the claim's unit (percent for a relative claim),
+     * with the measured effect and the claimed size (signed, in the claimed direction); its
+     * words where there is none: exact figures, not measured (one run per side), or nothing measured.
+     */
+    static dev.corescope.text.TextTable.Interval interval(ClaimResult r) {
+        boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
+        Double claim = r.claimedSize() == null || r.direction() == null ? null : r.claimedSize() * r.direction().sign();
+        if (r.effect() == null) return dev.corescope.text.TextTable.Interval.none(null, "-");
+        if (r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()))) return dev.corescope.text.TextTable.Interval.none(r.effect(), "exact");
+        if (!r.measured() || r.low() == null || r.high() == null) return dev.corescope.text.TextTable.Interval.none(r.effect(), "not measured");
+        return new dev.corescope.text.TextTable.Interval(r.effect(), r.low(), r.high(), claim, abs ? r.unit() : "%", null, "-");
+    }
+
+    /** The verdicts as text wrapped to {@code width}: {@link #document}'s text. */
+    public static String text(List<Verdict> verdicts, int width) {
+        if (verdicts.isEmpty()) return "";
+        return document(verdicts, true).render(width) + "\n";
     }
 
     /** The measured effect in words, both ways: {@code -0.21 ns per call (-3.1%), 99.9% interval -0.30..-0.12 ns (-4.4..-1.8%)}. */

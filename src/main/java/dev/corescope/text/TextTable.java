@@ -248,9 +248,31 @@ public final class TextTable {
     }
 
     /**
+     * A cell that names something the page has a section for: text prints {@code text}; the page
+     * links it to the section {@code target} (a fragment within the page, e.g. a family's name,
+     * which the page may prefix with the part of the page it is in).
+     *
+     * @param text   what is shown
+     * @param target the section's name
+     */
+    public record Link(String text, String target) {
+
+        /**
+         * The text, as text shows the cell.
+         *
+         * @return {@link #text()}
+         */
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    /**
      * One row as given: its cells (a {@code String}, or an {@link Interval}) and its status.
      *
-     * @param cells  one per column, as given to {@link #row} (null cells as {@code ""})
+     * @param cells  one per column, as given to {@link #row} (null cells as {@code ""}; other than
+     *               {@link Interval} and {@link Link}, as their {@code String.valueOf})
      * @param status what the row's finding or state is (the page gives the row that class), or empty
      */
     public record Row(List<Object> cells, String status) {
@@ -343,7 +365,7 @@ public final class TextTable {
      * gives the row that class.
      *
      * @param status the status, or null/empty for none
-     * @param cells  one per column ({@code String.valueOf} each, an {@link Interval} kept as one)
+     * @param cells  one per column ({@code String.valueOf} each; an {@link Interval} or a {@link Link} kept as one)
      * @return this table
      * @throws IllegalArgumentException when the count differs from the columns'
      */
@@ -353,12 +375,12 @@ public final class TextTable {
         }
         raw.add(Arrays.stream(cells).map(c -> c == null ? "" : String.valueOf(c)).toArray(String[]::new));
         rows.add(Arrays.stream(cells).map(c -> c == null ? "" : Terminal.escape(String.valueOf(c))).toArray(String[]::new));
-        typed.add(new Row(Arrays.stream(cells).map(c -> c == null ? "" : c instanceof Interval ? c : String.valueOf(c)).toList(), status));
+        typed.add(new Row(Arrays.stream(cells).map(c -> c == null ? "" : c instanceof Interval || c instanceof Link ? c : String.valueOf(c)).toList(), status));
         return this;
     }
 
     /**
-     * The rows as given: each cell a {@code String} or an {@link Interval}, with the row's status.
+     * The rows as given: each cell a {@code String}, an {@link Interval} or a {@link Link}, with the row's status.
      *
      * @return an unmodifiable list, in order
      */

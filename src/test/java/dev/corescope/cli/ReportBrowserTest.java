@@ -267,15 +267,15 @@ class ReportBrowserTest {
         String d = dom.stdout();
         int verdicts = d.indexOf("<section id=\"verdicts\">");
         assertTrue(verdicts > 0 && verdicts < d.indexOf("<section id=\"file-1\""), "the verdicts come before the evidence");
-        assertEquals(4, count(d.substring(verdicts, d.indexOf("</section>", verdicts)), "<li class=\"[a-z-]+\"><a href=\"#file-1-[a-z0-9]+\">"),
-                "one linked line per seed: " + d.substring(verdicts, d.indexOf("</section>", verdicts)));
+        assertEquals(4, count(d.substring(verdicts, d.indexOf("</section>", verdicts)), "<tr class=\"[a-z-]+\"><th scope=\"row\"><a href=\"#file-1-[a-z0-9]+\">"),
+                "one linked row per seed: " + d.substring(verdicts, d.indexOf("</section>", verdicts)));
 
         String script = """
                 const links = [...document.querySelectorAll('a[href^="#"]')];
                 const broken = links.filter(a => !document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1))))
                     .map(a => a.getAttribute('href'));
                 const bad = [];
-                document.querySelectorAll('#verdicts li a').forEach(a => {
+                document.querySelectorAll('#verdicts a').forEach(a => {
                   const target = document.getElementById(a.getAttribute('href').slice(1));
                   if (!target || !target.matches('section.family')) bad.push('not a family section: ' + a.getAttribute('href'));
                 });

@@ -24,7 +24,8 @@ class ReportTextTest {
     void familyLimitsTheTextToThatFamily() {
         CliRun r = CliRun.run("report", TOUR, "--format", "text", "--family", "timerbase").succeeded();
         assertTrue(r.out().startsWith("Verdicts ") && r.out().contains("\n== timerbase: "), "its verdicts, then its text: " + r.out());
-        assertTrue(r.out().contains("  timerbase (") && !r.out().contains("  cpumask ("), "only its own verdicts: " + r.out());
+        assertTrue(r.out().contains("\n  timerbase  ") && r.out().contains("\n  timerbase.time-per-call ")
+                && !r.out().contains("\n  cpumask  ") && !r.out().contains("cpumask.time-per-call"), "only its own verdicts: " + r.out());
         assertTrue(!r.out().contains("== cpumask"), r.out());
         assertTrue(r.out().contains("\nEnvironment\n"), "the machine is named under every figure: " + r.out());
     }

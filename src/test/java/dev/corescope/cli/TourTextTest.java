@@ -69,4 +69,26 @@ class TourTextTest {
             assertTrue(Families.claims().stream().anyMatch(c -> c.id().equals(fam + "." + claimId)), "a row without its key: " + l);
         }
     }
+
+    /**
+     * The legend lists the entries of the findings used, matched on the findings each entry stands
+     * for: a run whose only finding is "supports" does not get the "supports the direction; smaller
+     * ..." entry, whose words merely start the same way (the old match by prefix gave it both).
+     */
+    @org.junit.jupiter.api.Test
+    void theLegendListsOnlyTheEntriesOfTheFindingsUsed() {
+        org.junit.jupiter.api.Assertions.assertEquals(List.of(dev.corescope.report.SeedVerdicts.TERMS.getFirst().line()),
+                TourText.legend(List.of(result(dev.corescope.report.Finding.SUPPORTS))));
+        List<String> larger = TourText.legend(List.of(result(dev.corescope.report.Finding.SUPPORTS_LARGER),
+                result(dev.corescope.report.Finding.NOT_TESTABLE)));
+        org.junit.jupiter.api.Assertions.assertEquals(2, larger.size(), larger.toString());
+        assertTrue(larger.getFirst().startsWith("supports the direction; smaller than claimed / larger"), larger.toString());
+        assertTrue(larger.get(1).startsWith("not testable here: "), larger.toString());
+    }
+
+    private static dev.corescope.report.ClaimResult result(dev.corescope.report.Finding f) {
+        return new dev.corescope.report.ClaimResult("i", "timerbase", "s", "w", "q", "u", dev.corescope.report.Claim.Direction.LESS,
+                dev.corescope.report.Claim.Scale.ABSOLUTE, null, "lower", null, f, null, null, null, null, null, null, false, null, null,
+                "", null, null);
+    }
 }

@@ -84,7 +84,7 @@ class DocHtmlTest {
         Result r = Result.builder().benchmark("timerbase").variant("before").implementation("java").metric("op").unit("ns/op")
                 .score(12.5).error(0.1).samples(5).params(Map.of("timers", 1024)).build();
         ResultsFile f = ResultsFile.builder().results(List.of(r)).build();
-        FamilyViews views = file -> List.of(new FamilyViews.View("timerbase", "THE TEXT\n## Notes\n- parsed back", List.of(), document("", null)));
+        FamilyViews views = file -> List.of(new FamilyViews.View("timerbase", List.of(), document("", null)));
         String html = HtmlReport.page(List.of(new HtmlReport.Input("a.json", f)), views, Instant.EPOCH);
         String section = html.substring(html.indexOf("<section class=\"family\" id=\"file-1-timerbase\">"));
         section = section.substring(0, section.indexOf("</section>"));

@@ -278,7 +278,10 @@ class HtmlReportTest {
         String html = HtmlReport.page(List.of(new HtmlReport.Input("t.json", f)), views, NOW);
         int verdicts = html.indexOf("<section id=\"verdicts\">");
         assertTrue(verdicts > 0 && verdicts < html.indexOf("<section id=\"file-1\""), "verdicts at the top");
-        assertTrue(html.contains("<li class=\"supported\"><a href=\"#file-1-timerbase\">timerbase</a>"), html);
+        assertTrue(html.contains("<tr class=\"supported\"><th scope=\"row\"><a href=\"#file-1-timerbase\">timerbase</a></th>"), html);
+        int claim = html.indexOf("<tr class=\"supports\"><th scope=\"row\">timerbase.faster</th>", verdicts);
+        assertTrue(claim > verdicts && html.indexOf("<svg class=\"ci\"", claim) > claim
+                && html.indexOf("<svg class=\"ci\"", claim) < html.indexOf("</tr>", claim), "the claim's row, its interval a bar: " + html);
         assertTrue(html.contains("<dl class=\"legend\">"), "the finding words explained where first used");
         assertTrue(html.indexOf("<div class=\"verdict-family") > html.indexOf("id=\"file-1-timerbase\""), "the family's section opens with it");
         assertTrue(html.contains("<tr class=\"noisy\"><td>timerbase after java op"), "3.0 of 8.0 is noisy");

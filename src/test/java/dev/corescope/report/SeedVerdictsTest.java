@@ -318,12 +318,16 @@ class SeedVerdictsTest {
         String text = SeedVerdicts.text(v, 120);
         assertTrue(text.lines().allMatch(l -> l.length() <= 120), text);
         assertTrue(text.startsWith("Verdicts"), text);
+        String wide = SeedVerdicts.text(v, Integer.MAX_VALUE);
         for (SeedVerdicts.Verdict x : v) {
-            assertTrue(text.contains(x.line()), "each seed's line: " + x.line());
-            for (ClaimResult c : x.claims()) assertTrue(text.contains(c.finding().words()), c.id());
+            assertTrue(wide.lines().anyMatch(l -> l.startsWith("  " + x.family() + " ") && l.contains("  " + x.seed() + "  ") && l.endsWith(x.summary())),
+                    "each seed's row: " + x.line() + "\n" + wide);
+            for (ClaimResult c : x.claims()) {
+                assertTrue(text.lines().anyMatch(l -> l.startsWith("  " + c.id() + " ") && l.contains(c.finding().words())), c.id() + "\n" + text);
+            }
         }
         assertTrue(text.contains("| " + Finding.INCONCLUSIVE.words() + ":"), "a legend of the words at first use");
-        String verdicts = text.substring(text.indexOf("\n  cpumask ("));
+        String verdicts = text.substring(text.indexOf("\n  family "));
         assertTrue(!verdicts.contains("significant") && !verdicts.contains("no change detectable"),
                 "the row-level words only in the legend line that scopes them: " + text);
     }
