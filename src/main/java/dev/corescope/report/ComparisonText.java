@@ -93,8 +93,18 @@ public final class ComparisonText {
         }
         if (!reasons.isEmpty()) {
             List<String> why = new ArrayList<>();
-            reasons.forEach((reason, n) -> why.add(n + (n == 1 ? " row: " : " rows: ") + reason));
+            boolean resolve = false;
+            for (Map.Entry<String, Integer> e : reasons.entrySet()) {
+                String reason = e.getKey();
+                // the advice most reasons end with is said once, after them
+                if (reason.endsWith("; " + Comparison.RESOLVE)) {
+                    reason = reason.substring(0, reason.length() - Comparison.RESOLVE.length() - 2);
+                    resolve = true;
+                }
+                why.add(e.getValue() + (e.getValue() == 1 ? " row: " : " rows: ") + reason);
+            }
             d.blank().heading(2, "Not resolvable here, by reason:").notes(why);
+            if (resolve) d.paragraph("  ", "To resolve rows of one run per side: " + Comparison.RESOLVE + ".");
         }
         if (!c.noiseNotes().isEmpty()) d.blank().heading(2, "Run-to-run noise used:").notes(noise(c));
         only(d, "Only in " + c.before() + " (removed)", c.onlyBefore());
