@@ -10,7 +10,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
-import dev.corescope.topology.proc.SysfsReader;
+import dev.corescope.topology.proc.EventSources;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -385,12 +385,10 @@ public final class LocksFamily implements BenchFamily {
      * {@code cpu_core}/{@code cpu_atom} or {@code armv*} event source.
      */
     static String pmu(Path root) {
-        String rel = "sys/bus/event_source/devices";
-        SysfsReader r = new SysfsReader(root);
-        if (!r.isDirectory(rel)) return "no hardware PMU: " + root.resolve(rel) + " is not readable";
-        List<String> names = r.list(rel);
-        boolean hardware = names.stream().anyMatch(n -> n.equals("cpu") || n.startsWith("cpu_") || n.startsWith("armv"));
-        return hardware ? "hardware PMU present (" + String.join(", ", names) + ")"
-                : "no hardware PMU: /sys/bus/event_source/devices has only " + String.join(", ", names);
+        Optional<EventSources> sources = EventSources.read(root);
+        if (sources.isEmpty()) return "no hardware PMU: " + root.resolve(EventSources.DIR) + " is not readable";
+        String names = String.join(", ", sources.get().names());
+        return sources.get().hardware() ? "hardware PMU present (" + names + ")"
+                : "no hardware PMU: /sys/bus/event_source/devices has only " + names;
     }
 }
