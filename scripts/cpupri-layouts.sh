@@ -9,7 +9,8 @@
 # ratio of the reader's mean ns per find, LAYOUT / packed; over blocks the geometric mean with a
 # 95% Student-t interval (on log ratios) and a 95% bootstrap percentile interval. packed2/packed is
 # the design's own spread: an interval of aligned/packed no wider than it is what the design can
-# resolve. The load average is recorded before every fork (loads.txt) and printed.
+# resolve. LAYOUT/both packed divides by the geometric mean of the two packed forks (a steadier
+# reference). The load average is recorded before every fork (loads.txt) and printed.
 #
 # Usage: scripts/cpupri-layouts.sh [--blocks N] [--seed S] [OUTDIR]
 #        scripts/cpupri-layouts.sh --summary OUTDIR...
@@ -17,7 +18,8 @@
 #   --seed S     the order's random seed, default 22
 #   --summary    measure nothing: summarise the JSON files earlier runs left in OUTDIR... (blocks pooled)
 #   OUTDIR       default target/cpupri-layouts; one JMH JSON file per fork, order.txt, loads.txt
-# Fork settings (JMH): CPUPRI_WI (3) x CPUPRI_W (200ms) warm-up, CPUPRI_I (6) x CPUPRI_R (400ms).
+# Fork settings (JMH): CPUPRI_WI (3) x CPUPRI_W (200ms) warm-up, CPUPRI_I (6) x CPUPRI_R (400ms);
+# a fork takes about 8 s with its JVMs, so 20 blocks (80 forks) about 11 minutes.
 # Needs python3 (standard library only) for the summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
     --blocks) blocks=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --summary) measure=0; shift ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     -*) echo "cpupri-layouts.sh: unknown option $1 (--help)" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -90,8 +92,13 @@ def ratios(full, title):
     v = [full[b][name] for b in full if name in full[b]]
     if v: print(f'  {name:8s} median {statistics.median(v):7.2f} ns  (forks {len(v)}, min {min(v):.2f}, max {max(v):.2f})')
   rnd = random.Random(1)
-  for name, label in (('aligned', 'aligned/packed'), ('split', 'split/packed'), ('packed2', 'packed2/packed (A/A)')):
-      logs = [math.log(full[b][name] / full[b]['packed']) for b in full if name in full[b]]
+  # LAYOUT/packed shares its reference fork with the A/A pair packed2/packed; LAYOUT/both divides by
+  # the geometric mean of the two packed forks (a steadier reference: variance 1.5x a fork's, not 2x).
+  def ref(b, both): return math.sqrt(full[b]['packed'] * full[b]['packed2']) if both else full[b]['packed']
+  for name, label, both in (('aligned', 'aligned/packed', False), ('split', 'split/packed', False),
+                            ('packed2', 'packed2/packed (A/A)', False),
+                            ('aligned', 'aligned/both packed', True), ('split', 'split/both packed', True)):
+      logs = [math.log(full[b][name] / ref(b, both)) for b in full if name in full[b] and (not both or 'packed2' in full[b])]
       n = len(logs)
       if n < 3:
           print(f'  {label}: fewer than 3 blocks'); continue
@@ -102,6 +109,8 @@ def ratios(full, title):
       print(f'  {label:21s} {math.exp(mean):.3f}x  95% t [{math.exp(mean - h):.3f}, {math.exp(mean + h):.3f}]'
             f'  bootstrap [{math.exp(lo):.3f}, {math.exp(hi):.3f}]  (geometric mean of {n} block ratios,'
             f' per-block spread x/{math.exp(sd):.2f})')
+      far = sum(1 for x in logs if abs(x) >= math.log(1.4))
+      if not both: print(f'  {"":21s} single fork pairs 1.4x or more apart (either way): {far} of {n}')
 ratios({b: v for b, v in find.items() if 'packed' in v}, 'per fork: JMH score (mean of its iterations), as the family reports')
 ratios({b: v for b, v in med.items() if 'packed' in v}, 'per fork: median iteration (robustness check)')
 EOF
