@@ -50,7 +50,8 @@ public record Comparison(String before, String after, String test, List<Row> row
                          Map<String, RunNoise> runNoise) {
 
     private static final String UNKNOWN_RUN_TO_RUN = "one run per side, so the run-to-run error is unknown";
-    private static final String RESOLVE = "run bench without --quick (2+ forks), give compare more files per side "
+    /** What resolves a row whose run-to-run noise nothing measured (the end of its reason). */
+    static final String RESOLVE = "run bench without --quick (2+ forks), give compare more files per side "
             + "(--before/--after) or state --noise-floor";
 
     /** Significance level: matches the 99.9% intervals the results carry. */

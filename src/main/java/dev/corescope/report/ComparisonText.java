@@ -1,7 +1,6 @@
 package dev.corescope.report;
 
 import dev.corescope.text.Num;
-import dev.corescope.text.Terminal;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
@@ -37,7 +36,8 @@ public final class ComparisonText {
                     + Comparison.CONFIDENCE + " interval leaves out 0)"),
             new TextDoc.Term("no change", "no change detectable here (the change is within the row's noise floor)"),
             new TextDoc.Term("unresolved", "not resolvable here (why: below the tables)"),
-            new TextDoc.Term("change, interval", "after/before as a change in percent, and its " + Comparison.CONFIDENCE
+            new TextDoc.Term("old, new", "the figure before and after; old interval, new interval: its own 99.9% interval (as measured)"),
+            new TextDoc.Term("change, interval", "new/old as a change in percent, and its " + Comparison.CONFIDENCE
                     + " interval; \"not measured\": one run per side, the run-to-run noise unknown; \"exact\": error 0 on both sides"));
 
     /** The interval bars of the page span this change either side of 0, in percent; beyond it, an arrow. */
@@ -93,8 +93,18 @@ public final class ComparisonText {
         }
         if (!reasons.isEmpty()) {
             List<String> why = new ArrayList<>();
-            reasons.forEach((reason, n) -> why.add(n + (n == 1 ? " row: " : " rows: ") + reason));
+            boolean resolve = false;
+            for (Map.Entry<String, Integer> e : reasons.entrySet()) {
+                String reason = e.getKey();
+                // the advice most reasons end with is said once, after them
+                if (reason.endsWith("; " + Comparison.RESOLVE)) {
+                    reason = reason.substring(0, reason.length() - Comparison.RESOLVE.length() - 2);
+                    resolve = true;
+                }
+                why.add(e.getValue() + (e.getValue() == 1 ? " row: " : " rows: ") + reason);
+            }
             d.blank().heading(2, "Not resolvable here, by reason:").notes(why);
+            if (resolve) d.paragraph("  ", "To resolve rows of one run per side: " + Comparison.RESOLVE + ".");
         }
         if (!c.noiseNotes().isEmpty()) d.blank().heading(2, "Run-to-run noise used:").notes(noise(c));
         only(d, "Only in " + c.before() + " (removed)", c.onlyBefore());
@@ -136,8 +146,9 @@ public final class ComparisonText {
         d.heading(2, heading(g.benchmark(), g.metric(), g.unit(), g.rows().size(), params));
         List<Column> cols = new ArrayList<>(List.of(Column.key("variant"), Column.key("impl")));
         if (params.any()) cols.add(Column.key("params"));
-        cols.addAll(List.of(Column.number("before"), Column.number("before interval").optional(4), Column.number("after"),
-                Column.number("after interval").optional(4), Column.number("change", "%"), Column.number("interval").optional(1),
+        // old and new, as the kernel's bloat-o-meter heads them
+        cols.addAll(List.of(Column.number("old"), Column.number("old interval").optional(4), Column.number("new"),
+                Column.number("new interval").optional(4), Column.number("change", "%"), Column.number("interval").optional(1),
                 Column.text("finding"), Column.number("runs").optional(2), Column.number("p").optional(3)));
         TextTable t = new TextTable(cols).named(g.benchmark() + " " + g.metric());
         for (int i = 0; i < g.rows().size(); i++) {
@@ -226,34 +237,6 @@ public final class ComparisonText {
     private static String p(Comparison.Row r) {
         if (r.p() == null) return r.significant() == null ? "-" : "exact";
         return r.p() < 0.0001 ? "<0.0001" : Num.of(r.p());
-    }
-
-    /**
-     * {@code prefix} then {@code text}, wrapped at spaces to {@code width}, continuation lines
-     * indented by four spaces; control characters escaped.
-     *
-     * @param sb    where the lines go
-     * @param prefix what starts the first line
-     * @param text  the words
-     * @param width the width; {@link Integer#MAX_VALUE} for one line
-     */
-    static void wrap(StringBuilder sb, String prefix, String text, int width) {
-        text = Terminal.escape(text);  // reasons and params come from files: one line each, nothing a terminal obeys
-        if (width == Integer.MAX_VALUE || prefix.length() + text.length() <= width) {
-            sb.append(prefix).append(text).append('\n');
-            return;
-        }
-        String indent = "    ";
-        StringBuilder line = new StringBuilder(prefix);
-        for (String word : text.split(" ")) {
-            if (line.length() + 1 + word.length() > width && line.length() > indent.length() && !line.toString().equals(prefix)) {
-                sb.append(line.toString().stripTrailing()).append('\n');
-                line = new StringBuilder(indent);
-            }
-            if (!line.isEmpty() && !line.toString().endsWith(" ")) line.append(' ');
-            line.append(word);
-        }
-        sb.append(line.toString().stripTrailing()).append('\n');
     }
 
     /** The rows of one file only, in tables by benchmark, metric and unit like the matched rows, with their score and interval. */

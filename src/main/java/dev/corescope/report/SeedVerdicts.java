@@ -251,8 +251,7 @@ public final class SeedVerdicts {
         }
         if (finding == Finding.INCONCLUSIVE) {
             if (runsUnknown) {
-                why.append("; not measured (one run per side): bench without --quick (2+ forks per side) measures the "
-                        + "run-to-run noise");
+                why.append(unmeasured(rows));
             } else if (runsNeeded != null) {
                 why.append(String.format(Locale.ROOT, "; the smallest change this run could see is %s %s; about %d runs (forks) "
                         + "per side would resolve the claimed %s at the variance measured", number(widest), c.scale() == Claim.Scale.RELATIVE
@@ -393,6 +392,25 @@ public final class SeedVerdicts {
         List<String> parts = new ArrayList<>();
         n.forEach((reason, k) -> parts.add(k + (k == 1 ? " row: " : " rows: ") + reason));
         return String.join("; ", parts);
+    }
+
+    /**
+     * Why some rows have no interval, and what would give them one: Java rows measured once per
+     * side get one from a run without {@code --quick} (2+ forks per side); a C twin's rows run once
+     * per side in one process whatever the run, so only the between-run allowance bounds them.
+     */
+    static String unmeasured(List<ClaimResult.RowFinding> rows) {
+        List<ClaimResult.RowFinding> un = rows.stream().filter(r -> !r.measured()).toList();
+        List<String> parts = new ArrayList<>();
+        if (un.stream().anyMatch(r -> "java".equals(r.implementation()))) {
+            parts.add("bench without --quick (2+ forks per side) measures Java's run-to-run noise");
+        }
+        if (un.stream().anyMatch(r -> !"java".equals(r.implementation()))) {
+            parts.add("the C twin runs each variant once per run, so only the between-run allowance bounds its rows, "
+                    + "too wide to decide this claim");
+        }
+        String which = un.size() == rows.size() ? "" : " (" + un.size() + " of " + rows.size() + " rows)";
+        return "; not measured (one run per side)" + which + ": " + String.join("; ", parts);
     }
 
     private static ClaimResult result(Claim c, Finding f, List<ClaimResult.RowFinding> rows, List<ClaimResult.NotCounted> notCounted,
@@ -548,7 +566,15 @@ public final class SeedVerdicts {
         boolean exact = r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()));
         if (exact) return sb.append(", exact").toString();
         if (r.rows().size() > 1) sb.append(", the largest of ").append(r.rows().size()).append(" rows");
-        if (!r.measured()) return sb.append("; interval not measured (one run per side)").toString();
+        if (!r.measured()) {
+            List<ClaimResult.RowFinding> m = r.rows().stream().filter(x -> x.measured() && x.low() != null && x.high() != null).toList();
+            if (m.isEmpty()) return sb.append("; interval not measured (one run per side)").toString();
+            double lo = m.stream().mapToDouble(ClaimResult.RowFinding::low).min().orElseThrow();
+            double hi = m.stream().mapToDouble(ClaimResult.RowFinding::high).max().orElseThrow();
+            return sb.append("; ").append(m.size()).append(" of ").append(r.rows().size()).append(" rows measured, 99.9% interval ")
+                    .append(signed(lo)).append("..").append(signed(hi)).append(u).append(", the others not measured (one run per side)")
+                    .toString();
+        }
         if (r.low() != null) {
             sb.append(", 99.9% interval ").append(signed(r.low())).append("..").append(signed(r.high())).append(u);
             if (abs && r.lowPercent() != null) sb.append(" (").append(signed(r.lowPercent())).append("..").append(signed(r.highPercent())).append("%)");

@@ -56,7 +56,7 @@ class CompareTextTest {
         TextDoc doc = document("tour");
         String wide = doc.render(Width.NONE);
         assertFalse(wide.contains("left out at"), "nothing left out with --wide");
-        assertTrue(wide.contains("before interval") && wide.contains(" runs ") && wide.lines().anyMatch(l -> l.endsWith("  p")), wide);
+        assertTrue(wide.contains("old interval") && wide.contains(" runs ") && wide.lines().anyMatch(l -> l.endsWith("  p")), wide);
         for (TextDoc.Table t : doc.parts().stream().filter(p -> p instanceof TextDoc.Table).map(p -> (TextDoc.Table) p).toList()) {
             assertTrue(wide.contains(t.table().render(t.indent())), "each table at its natural width");
             assertTrue(t.table().render(t.indent()).lines().count() == t.table().size() + 1, "one line per row, one header");

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -172,6 +173,26 @@ class SeedVerdictsTest {
         // ... but a change far beyond the between-run allowance is found even so
         ResultsFile huge = file(List.of(row("old", "java", Map.of(), 1000, 1, 0, random), row("new", "java", Map.of(), 5, 1, 0, random)));
         assertEquals(Finding.SUPPORTS_LARGER, test(huge, claim(Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE)).finding());
+    }
+
+    @Test
+    void aCTwinRunOncePerSideIsNotSentToAFullRunAndTheMeasuredRowsKeepTheirInterval() {
+        Random random = new Random(3);
+        ResultsFile f = file(List.of(row("old", "java", Map.of(), 10, 3, 0.05, random), row("new", "java", Map.of(), 9.8, 3, 0.05, random),
+                row("old", "native", Map.of(), 10, 1, 0, random), row("new", "native", Map.of(), 9.9, 1, 0, random)));
+        ClaimResult r = test(f, claim(Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE, "java", "native"));
+        assertEquals(Finding.INCONCLUSIVE, r.finding(), r.reason());
+        assertEquals(false, r.measured());
+        // the C twin runs once per side in any run: no advice to run without --quick for it
+        assertFalse(r.reason().contains("without --quick"), r.reason());
+        assertTrue(r.reason().contains("not measured (one run per side) (1 of 2 rows): the C twin runs each variant once per run"), r.reason());
+        // the Java row was measured: its interval is said, not hidden behind "not measured"
+        ClaimResult.RowFinding java = r.rows().stream().filter(x -> x.implementation().equals("java")).findFirst().orElseThrow();
+        assertTrue(java.measured(), java.toString());
+        assertTrue(SeedVerdicts.measuredText(r).contains("1 of 2 rows measured, 99.9% interval "), SeedVerdicts.measuredText(r));
+        // Java once per side still gets the advice
+        ResultsFile quick = file(List.of(row("old", "java", Map.of(), 10, 1, 0, random), row("new", "java", Map.of(), 9.9, 1, 0, random)));
+        assertTrue(test(quick, claim(Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE)).reason().contains("bench without --quick"));
     }
 
     @Test

@@ -101,4 +101,23 @@ class HwlocXmlRefusalTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HwlocXmlReader.read(f));
         assertTrue(e.getMessage().contains("corescope reads one machine"), e.getMessage());
     }
+
+    /** corescope's own infos (the writer's affinity, isolated, nohz_full) are input too: a bad one is refused in one line naming it. */
+    @Test
+    void aBadCorescopeInfoIsRefusedNamingItAndAGoodOneReads() throws Exception {
+        String at = "<object type=\"Package\"";
+        for (String name : new String[] {"corescope.sched_getaffinity", "corescope.isolated", "corescope.nohz_full"}) {
+            for (String value : new String[] {"<script>alert(1)", "0xf...f", "0x" + "1".repeat(9), "0x1,".repeat(20_000) + "0x1"}) {
+                String xml = MACHINE.replace(at, "<info name=\"" + name + "\" value=\"" + value.replace("<", "&lt;") + "\"/>" + at);
+                String why = refusal(xml);
+                assertTrue(why.contains(name), name + " named: " + why);
+                assertFalse(why.contains("\u001b") || why.length() > 400, "short and without control characters: " + why);
+            }
+        }
+        Path f = Files.writeString(tmp.resolve("info.xml"), MACHINE.replace(at, "<info name=\"corescope.sched_getaffinity\" value=\"0x00000002\"/>"
+                + "<info name=\"corescope.isolated\" value=\"0x00000002\"/>" + at));
+        Topology t = HwlocXmlReader.read(f);
+        assertEquals("1", t.allowed().orElseThrow().toList());
+        assertEquals("1", t.isolated().toList());
+    }
 }

@@ -10,7 +10,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
-import dev.corescope.topology.proc.SysfsReader;
+import dev.corescope.topology.proc.EventSources;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -131,9 +131,8 @@ public final class LocksFamily implements BenchFamily {
         NativeHarness.Plan plan = ctx.size().pick(NativeHarness.Plan.SMOKE, NativeHarness.Plan.QUICK, NativeHarness.Plan.FULL);
         Jmh.Settings jmh = ctx.size().pick(Jmh.Settings.SMOKE, QUICK, Jmh.Settings.FULL);
         boolean twin = NativeLibrary.available();
-        List<String> notes = new ArrayList<>();
         String load = MachineLoad.describe().orElse("load average unknown");
-        MachineLoad.busyNote(Path.of("/"), Math.min(2, allowed.weight())).ifPresent(notes::add);
+        Double loadOneMinute = MachineLoad.oneMinute(Path.of("/")).orElse(null);
 
         List<Line> javaRows = Stream.of(Line.values()).filter(l -> l.java() != null)
                 .filter(l -> ctx.size() != RunSize.QUICK || l.java().inQuick())
@@ -165,9 +164,6 @@ public final class LocksFamily implements BenchFamily {
                 }
             }
         }
-        if (!twin) {
-            notes.add("native rows missing: " + NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"));
-        }
 
         for (Line r : javaRows) {
             Collection<RunResult> results = Jmh.run(r.java().benchmark(), r.java().method(),
@@ -183,10 +179,6 @@ public final class LocksFamily implements BenchFamily {
                     tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, 0));
             ctx.progress().step("java " + r.variant().contractName());
             checkInterrupted();
-        }
-        if (ctx.size() == RunSize.QUICK) {
-            notes.add("--quick leaves out: " + String.join(", ", Stream.of(Line.values())
-                    .filter(l -> l.java() != null && !l.java().inQuick()).map(Line::label).toList()) + "; and in contended mode all but spin_lock_unlock");
         }
 
         List<ContendedMeasurement> contended = new ArrayList<>();
@@ -212,7 +204,9 @@ public final class LocksFamily implements BenchFamily {
 
         LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), describe(jmh), twin ? plan.describe() : "not run",
                 rows.stream().map(LocksModel::of).toList(), contended.stream().map(LocksModel::of).toList(), skipped,
-                pmu(Path.of("/")), notes);
+                pmu(Path.of("/")), List.of(), new LocksModel.Facts(ctx.size() == RunSize.QUICK,
+                twin ? null : NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"), loadOneMinute,
+                Math.min(2, allowed.weight())));
         List<dev.corescope.report.Result> results = results(model).stream()
                 .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new java.util.TreeMap<>(x.params()))
                         ? x.withRuns(javaRuns.get(x.variant() + new java.util.TreeMap<>(x.params())))
@@ -265,9 +259,9 @@ public final class LocksFamily implements BenchFamily {
         return RatioFinding.NOT_RESOLVED;
     }
 
-    /** What a reader of the JSON needs too: rows left out and why. */
+    /** What a reader of the JSON needs too: rows left out and why (worded from the facts; an older file's saved sentences). */
     static List<String> notes(LocksModel model) {
-        List<String> notes = new ArrayList<>(model.notes());
+        List<String> notes = new ArrayList<>(model.facts() == null ? model.notes() : LocksView.notes(model.facts()));
         if (model.contendedSkipped() != null) notes.add(model.contendedSkipped());
         return notes;
     }
@@ -385,12 +379,10 @@ public final class LocksFamily implements BenchFamily {
      * {@code cpu_core}/{@code cpu_atom} or {@code armv*} event source.
      */
     static String pmu(Path root) {
-        String rel = "sys/bus/event_source/devices";
-        SysfsReader r = new SysfsReader(root);
-        if (!r.isDirectory(rel)) return "no hardware PMU: " + root.resolve(rel) + " is not readable";
-        List<String> names = r.list(rel);
-        boolean hardware = names.stream().anyMatch(n -> n.equals("cpu") || n.startsWith("cpu_") || n.startsWith("armv"));
-        return hardware ? "hardware PMU present (" + String.join(", ", names) + ")"
-                : "no hardware PMU: /sys/bus/event_source/devices has only " + String.join(", ", names);
+        Optional<EventSources> sources = EventSources.read(root);
+        if (sources.isEmpty()) return "no hardware PMU: " + root.resolve(EventSources.DIR) + " is not readable";
+        String names = String.join(", ", sources.get().names());
+        return sources.get().hardware() ? "hardware PMU present (" + names + ")"
+                : "no hardware PMU: /sys/bus/event_source/devices has only " + names;
     }
 }

@@ -20,15 +20,31 @@ import java.util.Locale;
  * @param contended        the contended figures
  * @param contendedSkipped why contended mode did not run, or null
  * @param pmu              what the machine says about hardware counters
- * @param notes            anything else a reader needs (missing rows and why)
+ * @param notes            empty: the view words the notes from the facts below (files written before
+ *                         carry them here as sentences, and no {@code facts})
+ * @param facts            what the notes are worded from; null in files from before
  */
 public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String javaSettings, String nativeSettings,
-                         List<Row> rows, List<Contended> contended, String contendedSkipped, String pmu, List<String> notes) {
+                         List<Row> rows, List<Contended> contended, String contendedSkipped, String pmu,
+                         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                         List<String> notes,
+                         Facts facts) {
 
     public LocksModel {
         rows = List.copyOf(rows);
         contended = List.copyOf(contended);
-        notes = List.copyOf(notes);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    /**
+     * The run's facts the notes are worded from.
+     *
+     * @param quick             whether the run was {@code --quick} (some lines and contended locks left out)
+     * @param nativeUnavailable why the native rows are missing, or null when they ran
+     * @param loadOneMinute     the 1-minute load average before the run, or null when unknown
+     * @param loadCpus          the CPUs that load is weighed against
+     */
+    public record Facts(boolean quick, String nativeUnavailable, Double loadOneMinute, int loadCpus) {
     }
 
     /** The TSC rate used ({@code mhz}, null when unknown), its {@code source}, and the calibration here. */

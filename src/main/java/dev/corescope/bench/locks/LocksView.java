@@ -260,6 +260,19 @@ final class LocksView {
         return model.rows().stream().filter(m -> m.line().equals(id(line)) && m.implementation().equals(implementation)).findFirst();
     }
 
+    /** The notes worded from the run's facts: a busy machine, the native rows missing, what --quick leaves out. */
+    static List<String> notes(LocksModel.Facts f) {
+        List<String> notes = new ArrayList<>();
+        if (f.loadOneMinute() != null) dev.corescope.bench.MachineLoad.busyNote(f.loadOneMinute(), f.loadCpus()).ifPresent(notes::add);
+        if (f.nativeUnavailable() != null) notes.add("native rows missing: " + f.nativeUnavailable());
+        if (f.quick()) {
+            notes.add("--quick leaves out: " + String.join(", ", java.util.stream.Stream.of(Line.values())
+                    .filter(l -> l.java() != null && !l.java().inQuick()).map(Line::label).toList())
+                    + "; and in contended mode all but spin_lock_unlock");
+        }
+        return notes;
+    }
+
     /** Rows of a line this version does not list (a file from another version): shown under their own names. */
     private static List<String> unknownLines(LocksModel model) {
         java.util.Set<String> known = new java.util.HashSet<>();

@@ -5,6 +5,7 @@ import dev.corescope.sys.NativeLibrary;
 import dev.corescope.topology.proc.Clocksource;
 import dev.corescope.topology.proc.CpuInfo;
 import dev.corescope.topology.proc.SysfsReader;
+import dev.corescope.topology.proc.TscFrequency;
 import org.openjdk.jmh.util.ListStatistics;
 
 import java.nio.file.Path;
@@ -133,7 +134,6 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
 
     /** {@code cpu0/tsc_freq_khz} if the kernel exposes it. */
     static OptionalLong readSysfsKhz(Path root) {
-        OptionalLong khz = new SysfsReader(root).readLong("sys/devices/system/cpu/cpu0/tsc_freq_khz");
-        return khz.isPresent() && khz.getAsLong() > 0 ? khz : OptionalLong.empty();
+        return TscFrequency.readKhz(root);
     }
 }

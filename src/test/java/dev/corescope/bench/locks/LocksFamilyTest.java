@@ -52,6 +52,15 @@ class LocksFamilyTest {
         }
     }
 
+    /** The saved model holds the facts its notes are worded from, not the sentences. */
+    @Test
+    void theSavedModelHoldsFactsNotSentences() {
+        LocksModel m = (LocksModel) run.model();
+        assertTrue(m.notes().isEmpty() && m.facts() != null, m.notes().toString());
+        assertEquals(NativeLibrary.available(), m.facts().nativeUnavailable() == null);
+        assertEquals(LocksFamily.notes(m), run.notes());
+    }
+
     @Test
     void everyRowRanAtLeastOneSampleOnThePinnedCpu() {
         for (Result r : run.results()) {

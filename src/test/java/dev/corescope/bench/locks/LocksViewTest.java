@@ -66,7 +66,8 @@ class LocksViewTest {
                 "load average 0.50 0.40 0.30 (1, 5, 15 min) on 2 CPUs", LocksModel.of(TSC),
                 "1 fork x 5 x 40 ms after 3 x 40 ms warm-up, average time per call", "5 batches of ~10 ms after one warm-up batch",
                 rows.stream().map(LocksModel::of).toList(), contended.stream().map(LocksModel::of).toList(), null,
-                "no hardware PMU: /sys/bus/event_source/devices has only software, tracepoint", List.of());
+                "no hardware PMU: /sys/bus/event_source/devices has only software, tracepoint", List.of(),
+                new LocksModel.Facts(false, null, 0.5, 2));
     }
 
     private static LockMeasurement nat(Line line, double ns) {
@@ -110,7 +111,7 @@ class LocksViewTest {
     void aSkippedContendedModeSaysWhyInTextAndNotes() {
         LocksModel m = model();
         LocksModel skipped = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(), List.of(),
-                "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of());
+                "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of(), m.facts());
         assertTrue(LocksView.document(skipped).render(dev.corescope.text.Width.NONE).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
         assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksFamily.notes(skipped));
     }
@@ -160,7 +161,7 @@ class LocksViewTest {
         LocksModel.Tsc t = m.tsc();
         LocksModel other = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), new LocksModel.Tsc(t.mhz(), "hypervisor_leaf", "cpuid 0x40000010",
                 t.calibratedMhz(), t.calibratedErr(), t.calibrations(), t.flags(), t.clocksource()), m.javaSettings(), m.nativeSettings(),
-                rows, m.contended(), null, m.pmu(), List.of());
+                rows, m.contended(), null, m.pmu(), List.of(), m.facts());
         String text = LocksView.document(other).render(dev.corescope.text.Width.NONE);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("  ticket_lock ") && l.contains("7.00 [")), text);
         assertTrue(text.contains("ticket_lock: variant ticket_lock"), text);
@@ -177,6 +178,26 @@ class LocksViewTest {
         List<String> saved = file.results().stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
         List<String> fromModel = LocksFamily.results(m).stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
         assertEquals(saved, fromModel);
+    }
+
+    /** The notes are worded from the saved facts (a busy machine, native rows missing, --quick); an older file shows its sentences. */
+    @Test
+    void theNotesAreWordedFromTheSavedFactsAndAnOlderFileShowsItsSentences() throws IOException {
+        LocksModel m = model();
+        LocksModel busy = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(),
+                m.contended(), null, m.pmu(), List.of(), new LocksModel.Facts(true, "libcorescope.so is not loaded", 18.9, 2));
+        List<String> notes = LocksFamily.notes(busy);
+        assertEquals(3, notes.size(), notes.toString());
+        assertTrue(notes.get(0).startsWith("the machine was busy before this run (1-minute load average 18.9 for 2 CPUs)"), notes.toString());
+        assertEquals("native rows missing: libcorescope.so is not loaded", notes.get(1));
+        assertTrue(notes.get(2).startsWith("--quick leaves out: spin_lock_unlock, the word through its own segment"), notes.toString());
+        ResultsFile old = Json.readResults(Path.of("src/test/resources/results/locks-quick.json"));
+        LocksModel saved = LocksView.model(old).orElseThrow();
+        assertTrue(saved.facts() == null && !saved.notes().isEmpty(), "the committed run is from before the facts");
+        String text = LocksView.document(saved).render(dev.corescope.text.Width.NONE);
+        for (String n : saved.notes()) assertTrue(text.contains("  - " + n + "\n"), n);
+        // the wording from facts is the sentence that run saved
+        assertEquals(saved.notes().get(1), LocksView.notes(new LocksModel.Facts(true, null, null, 2)).getFirst());
     }
 
     static void assertApproved(String name, String actual) {
