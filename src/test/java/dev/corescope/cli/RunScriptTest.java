@@ -86,7 +86,9 @@ class RunScriptTest {
     @Test
     void anInterruptedBuildLeavesNoJarAndTheNextRunBuildsAgain() throws Exception {
         Files.writeString(checkout.resolve("slow-build"), "");
-        List<String> cmd = new ArrayList<>(List.of("setsid", "env", "-u", "JAVA_HOME", "-u", "CORESCOPE_JVM_OPTS",
+        // --default-signal=INT: a suite started as a background job of a script inherits SIGINT ignored,
+        // which no trap can undo; a terminal's Ctrl-C reaches a run.sh whose SIGINT is at its default
+        List<String> cmd = new ArrayList<>(List.of("setsid", "env", "--default-signal=INT", "-u", "JAVA_HOME", "-u", "CORESCOPE_JVM_OPTS",
                 "CORESCOPE_JAVA_HOME=" + fakeJdk, "CORESCOPE_AOT=1", "bash", checkout.resolve("run.sh").toString(), "mask", "1"));
         Process p = new ProcessBuilder(cmd).directory(checkout.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         Path partial = checkout.resolve("target/.corescope.jar.partial");
