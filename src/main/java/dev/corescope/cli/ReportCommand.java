@@ -160,9 +160,9 @@ final class ReportCommand implements Callable<Integer> {
         return text.isEmpty() ? "no disassembly of " + family + "'s functions in this file\n" : text;
     }
 
-    /** The seeds' verdicts on {@code file} (of family {@code only}, or all), from the families' claims; empty when none. */
+    /** The seeds' verdicts the file records (of family {@code only}, or all; the families' claims tested for a file that saved none); empty when none. */
     static String verdicts(ResultsFile file, List<BenchFamily> families, String only, boolean wide) {
-        List<dev.corescope.report.SeedVerdicts.Verdict> verdicts = dev.corescope.report.SeedVerdicts.of(file,
+        List<dev.corescope.report.SeedVerdicts.Verdict> verdicts = dev.corescope.report.SeedVerdicts.recorded(file,
                 Families.claims(families), Families.allowances(families));
         return dev.corescope.report.SeedVerdicts.text(verdicts.stream().filter(v -> only == null || v.family().equals(only)).toList(),
                 dev.corescope.text.Width.of(wide));

@@ -34,8 +34,7 @@ final class RunText {
     static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, Map<String, String> live, int width) {
         StringBuilder sb = new StringBuilder();
         // the verdicts first, with the legend of their words: of every family, or of the one shown
-        List<SeedVerdicts.Verdict> verdicts = file.claims().isEmpty() ? SeedVerdicts.of(file, Families.claims(families), Families.allowances(families))
-                : SeedVerdicts.of(file);
+        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));
         String v = SeedVerdicts.text(verdicts.stream().filter(x -> only == null || x.family().equals(only)).toList(), width);
         if (!v.isEmpty()) sb.append(v).append('\n');
         boolean any = false;

@@ -62,7 +62,7 @@ final class TourText {
     static TextDoc summary(ResultsFile file, List<BenchFamily> families, List<String> notMeasured, String launcher, Path results,
                            int width) {
         // a file saved before claims were recorded is tested against this build's claims
-        List<SeedVerdicts.Verdict> verdicts = file.claims().isEmpty() ? SeedVerdicts.of(file, Families.claims(families)) : SeedVerdicts.of(file);
+        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));
         List<ClaimResult> claims = verdicts.stream().flatMap(v -> v.claims().stream()).toList();
         TextDoc d = new TextDoc();
         if (!verdicts.isEmpty()) {

@@ -101,7 +101,7 @@ public final class HtmlReport {
 
         // The verdicts of the newest file (the after file of a pair) come first, then the contents.
         int verdictsOf = inputs.size() == 2 ? 2 : inputs.size() == 1 ? 1 : 0;
-        List<SeedVerdicts.Verdict> verdicts = verdictsOf == 0 ? List.of() : SeedVerdicts.of(inputs.get(verdictsOf - 1).file(), views.claims(), views.allowances());
+        List<SeedVerdicts.Verdict> verdicts = verdictsOf == 0 ? List.of() : SeedVerdicts.recorded(inputs.get(verdictsOf - 1).file(), views.claims(), views.allowances());
         VerdictsHtml.toc(h, inputs, !verdicts.isEmpty());
         VerdictsHtml.section(h, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
         MachineComparison machines = inputs.size() == 2
@@ -118,7 +118,7 @@ public final class HtmlReport {
                     .append(inputs.size()).append(", run <code>compare A B</code> for each pair of interest.</p>\n");
         }
         for (int i = 0; i < inputs.size(); i++) {
-            file(h, i + 1, inputs.get(i), heatmap, views.of(inputs.get(i).file()), SeedVerdicts.of(inputs.get(i).file(), views.claims(), views.allowances()));
+            file(h, i + 1, inputs.get(i), heatmap, views.of(inputs.get(i).file()), SeedVerdicts.recorded(inputs.get(i).file(), views.claims(), views.allowances()));
         }
         h.append("</main>\n</body>\n</html>\n");
         return h.toString();

@@ -93,6 +93,15 @@ public final class SeedVerdicts {
         return of(file, claims, List.of());
     }
 
+    /**
+     * The verdicts a file records: its saved {@code claims}, as the run that wrote it found them;
+     * {@code claims} are tested only for a file that saved none (written before claims were
+     * saved). The text, the tour and the page all use this, so one file reads the same everywhere.
+     */
+    public static List<Verdict> recorded(ResultsFile file, List<Claim> claims, List<NoiseAllowance> allowances) {
+        return file.claims().isEmpty() ? of(file, claims, allowances) : of(file);
+    }
+
     /** {@link #of(ResultsFile, List)} with the families' own between-run allowances. */
     public static List<Verdict> of(ResultsFile file, List<Claim> claims, List<NoiseAllowance> allowances) {
         List<ClaimResult> results = claims.isEmpty() ? file.claims() : evaluate(file, claims, allowances);

@@ -196,6 +196,28 @@ class SeedVerdictsTest {
     }
 
     @Test
+    void aFileReadsTheSameOnThePageAndInTheTextItsSavedVerdicts() throws Exception {
+        ResultsFile saved = dev.corescope.testing.SavedRuns.read("timerbase-quick.json");
+        assertFalse(saved.claims().isEmpty());
+        // a verdict only the file holds: what the run that wrote it found, not what today's rules would find
+        List<ClaimResult> claims = new ArrayList<>();
+        for (ClaimResult c : saved.claims()) {
+            claims.add(new ClaimResult(c.id(), c.family(), c.seed(), c.claim(), c.quantity(), c.unit(), c.direction(), c.scale(),
+                    c.claimedSize(), c.claimed(), c.conditions(), c.finding(), c.effect(), c.low(), c.high(), c.effectPercent(),
+                    c.lowPercent(), c.highPercent(), c.measured(), c.smallestEffect(), c.runsNeeded(), "the reason this file saved",
+                    c.rows(), c.notCounted()));
+        }
+        ResultsFile file = saved.toBuilder().claims(claims).build();
+        String page = dev.corescope.testing.SavedRuns.page("t.json", file);
+        assertTrue(page.contains("the reason this file saved"), "the page re-tested the claims instead of showing the file's");
+        String text = SeedVerdicts.text(SeedVerdicts.recorded(file, Families.claims(Families.all()), Families.allowances(Families.all())), 100);
+        assertTrue(text.contains("the reason this file saved"), text);
+        // a file that saved no claims is tested with the families' claims
+        ResultsFile none = saved.toBuilder().claims(List.of()).build();
+        assertFalse(SeedVerdicts.recorded(none, Families.claims(Families.all()), Families.allowances(Families.all())).isEmpty());
+    }
+
+    @Test
     void rowsThatDoNotCountAreListedWithTheirReasonAndNoneLeftIsNotTestable() {
         ResultsFile f = changed(2, -0.5, 0.002, 1);
         Claim c = new Claim("x", FAMILY, "s", "w", "q", "ns per call", Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE, null,
