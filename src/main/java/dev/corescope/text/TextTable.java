@@ -311,7 +311,7 @@ public final class TextTable {
      * Lets the last column's cells wrap at the width instead of folding the table: for a last
      * column of free text (a holder, a reason) whose long cells would otherwise push every
      * other column into a block of their own. The table keeps one block while the other columns
-     * and {@value #WRAP_ROOM} characters of the last fit; a cell then continues on lines that
+     * and 16 characters of the last fit; a cell then continues on lines that
      * start with the row's key, a word longer than the room cut.
      *
      * @return this table
