@@ -91,27 +91,22 @@ public final class C2cFamily implements BenchFamily {
 
     @Override
     public FamilyRun run(BenchContext context) throws Exception {
-        List<String> notes = new ArrayList<>();
         Topology topology = context.topology();
         CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
         int[] cpus = usable.toArray();
         List<CpuLabels.Place> places = CpuLabels.of(topology, cpus);
 
         if (cpus.length < 2) {
-            notes.add("not measured: a ping-pong needs 2 CPUs, " + (cpus.length == 0 ? "none is" : "only CPU " + usable.toList() + " is")
-                    + " usable");
-            C2cModel model = model(places, List.of(), null, notes);
-            return new FamilyRun(name(), List.of(), List.of(), List.of(), null, notes, C2cView.document(model).render(Integer.MAX_VALUE), model);
+            C2cModel model = model(places, List.of(), null, new C2cModel.Facts(usable.toList(), null, topology.online().weight(), null, null, List.of(), null));
+            return new FamilyRun(name(), List.of(), List.of(), List.of(), null, C2cView.notes(model), C2cView.document(model).render(Integer.MAX_VALUE), model);
         }
 
-        MachineLoad.busyNote(Path.of("/"), topology.online().weight()).ifPresent(notes::add);
+        Double loadOneMinute = MachineLoad.oneMinute(Path.of("/")).orElse(null);
         boolean live = sampler == null;
         C2cSweep.Sampler samples = live ? C2cSweep.live(context.os()) : sampler;
         Optional<String> noTwin = live ? C2cTwins.unavailableReason() : Optional.empty();
-        noTwin.ifPresent(r -> notes.add("C twin not run: " + r));
         PairClasses index = new PairClasses(topology);
         C2cPlan plan = C2cPlan.of(index, cpus, full, context.size(), noTwin.isEmpty());
-        notes.add(plan.line());
 
         context.progress().start("c2c", (int) Math.min(Integer.MAX_VALUE, plan.pairsAtLeast() + 1));
         if (live) {
@@ -124,10 +119,7 @@ public final class C2cFamily implements BenchFamily {
         C2cSweep sweep = new C2cSweep(plan, index, samples, context.progress());
         List<Pair> pairs = new ArrayList<>();
         for (C2cSweep.Measured m : sweep.run()) pairs.add(new Pair(m.from(), m.to(), m.java(), m.nativeTwin(), PairClasses.key(m.relation())));
-        if (!sweep.asymmetric.isEmpty()) {
-            notes.add("both directions measured for " + sweep.asymmetric.stream().sorted().map(Placement::words).toList()
-                    + ": their first pair's two directions disagreed");
-        }
+        List<String> bothDirections = sweep.asymmetric.stream().sorted().map(Placement::name).toList();
 
         List<Result> results = new ArrayList<>();
         for (Pair p : pairs) {
@@ -136,29 +128,19 @@ public final class C2cFamily implements BenchFamily {
         }
         Matrix matrix = matrix(cpus, pairs);
 
-        if (live) jmhCrossCheck(topology, usable, context, notes).ifPresent(results::add);
+        String[] jmhPlacement = new String[1];
+        if (live) jmhCrossCheck(topology, usable, context, jmhPlacement).ifPresent(results::add);
 
-        C2cPlan.Sampling sampling = plan.sampling();
-        notes.add("One-way latency = the time of " + ROUND_TRIPS + " round trips / " + ROUND_TRIPS
-                + " / 2, as in nviennot/core-to-core-latency; score = median of " + sampling.min() + " to " + sampling.max()
-                + " samples per pair (a pair stops when its interval is tight; robust to a preempted thread), error = 99.9% confidence half-width of that median.");
-        List<Pair> twinned = pairs.stream().filter(p -> p.nativeTwin() != null).toList();
-        if (!twinned.isEmpty()) {
-            SampleStats ratio = SampleStats.of(twinned.stream().mapToDouble(p -> p.java().median() / p.nativeTwin().median()).toArray());
-            notes.add(String.format(java.util.Locale.ROOT,
-                    "Java / C one-way latency over %d pairs: median %.2f\u00d7, from %.2f\u00d7 to %.2f\u00d7 (target: within 1.2\u00d7)",
-                    twinned.size(), ratio.median(), ratio.min(),
-                    twinned.stream().mapToDouble(p -> p.java().median() / p.nativeTwin().median()).max().orElse(Double.NaN)));
-        }
-
-        C2cModel model = model(places, pairs, results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), notes);
-        return new FamilyRun(name(), results, List.of(), List.of(), matrix, notes, C2cView.document(model).render(Integer.MAX_VALUE), model);
+        C2cModel.Facts facts = new C2cModel.Facts(usable.toList(), loadOneMinute, topology.online().weight(), noTwin.orElse(null),
+                plan.facts(), bothDirections, jmhPlacement[0]);
+        C2cModel model = model(places, pairs, results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), facts);
+        return new FamilyRun(name(), results, List.of(), List.of(), matrix, C2cView.notes(model), C2cView.document(model).render(Integer.MAX_VALUE), model);
     }
 
-    private static C2cModel model(List<CpuLabels.Place> places, List<Pair> pairs, Result jmh, List<String> notes) {
+    private static C2cModel model(List<CpuLabels.Place> places, List<Pair> pairs, Result jmh, C2cModel.Facts facts) {
         return new C2cModel(places.stream().map(C2cModel.Cpu::of).toList(),
                 pairs.stream().map(p -> new C2cModel.Pair(p.from(), p.to(), C2cModel.Stats.of(p.java()), C2cModel.Stats.of(p.nativeTwin()), p.relation())).toList(),
-                jmh, notes);
+                jmh, facts);
     }
 
     @Override
@@ -215,7 +197,7 @@ public final class C2cFamily implements BenchFamily {
     }
 
     /** The JMH figure for the nearest placement the machine has, as {@code ping_pong_jmh}. */
-    private static Optional<Result> jmhCrossCheck(Topology topology, CpuMask usable, BenchContext context, List<String> notes)
+    private static Optional<Result> jmhCrossCheck(Topology topology, CpuMask usable, BenchContext context, String[] placementWords)
             throws Exception {
         Optional<CpuPair> pair = Placements.of(topology, usable).stream().findFirst();
         if (pair.isEmpty()) return Optional.empty();
@@ -232,8 +214,7 @@ public final class C2cFamily implements BenchFamily {
         params.put("to", p.to());
         params.put("placement", p.name());
         double error = ping.getScoreError();
-        notes.add("ping_pong_jmh: the same ping-pong as a JMH @Group on placement " + p.name()
-                + " (" + p.description() + "); a JMH operation is a round trip, halved here");
+        placementWords[0] = p.description();
         return Optional.of(Result.builder().benchmark("c2c").variant("ping_pong_jmh").implementation("java").metric("one_way").unit("ns")
                 .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(dev.corescope.bench.JmhRuns.ofSecondary(r, "ping", x -> x / 2)).build());
     }

@@ -2,6 +2,7 @@ package dev.corescope.bench.c2c;
 
 import dev.corescope.bench.SampleStats;
 import dev.corescope.report.Result;
+import dev.corescope.topology.Placement;
 
 import java.util.List;
 import java.util.Optional;
@@ -14,14 +15,54 @@ import java.util.Optional;
  * @param cpus  the measured CPUs, in matrix order, with where each sits
  * @param pairs one entry per measured ordered pair
  * @param jmh   the JMH cross-check row, or null
- * @param notes what a reader needs to know about the run
+ * @param notes the notes as sentences: written only by files from before {@code facts} (the view shows them then)
+ * @param facts what the notes are worded from ({@link C2cView#notes}); null in files from before it
  */
-public record C2cModel(List<Cpu> cpus, List<Pair> pairs, Result jmh, List<String> notes) {
+public record C2cModel(List<Cpu> cpus, List<Pair> pairs, Result jmh,
+                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                       List<String> notes,
+                       Facts facts) {
 
     public C2cModel {
         cpus = List.copyOf(cpus);
         pairs = List.copyOf(pairs);
-        notes = List.copyOf(notes);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    /** A model of a run: its notes are worded from {@code facts}, none saved as sentences. */
+    public C2cModel(List<Cpu> cpus, List<Pair> pairs, Result jmh, Facts facts) {
+        this(cpus, pairs, jmh, List.of(), facts);
+    }
+
+    /** Whether this model is from a file that saved its notes as sentences (no facts). */
+    boolean notesAsSentences() {
+        return facts == null;
+    }
+
+    /**
+     * What a run's notes say, as data.
+     *
+     * @param usable            the usable CPUs the run was given (a cpulist)
+     * @param loadOneMinute     the 1-minute load average before the run, null when unknown
+     * @param onlineCpus        the online CPUs the load is measured against
+     * @param nativeUnavailable why the C twin did not run, null when it did
+     * @param plan              what the run planned to measure, null when it measured nothing (fewer than 2 CPUs)
+     * @param bothDirections    the placements ({@link Placement} names) measured both ways: their first pair's directions disagreed
+     * @param jmhPlacement      the JMH cross-check's placement in words ({@code CpuPair.description()}), null when it did not run
+     */
+    public record Facts(String usable, Double loadOneMinute, int onlineCpus, String nativeUnavailable, Plan plan,
+                        List<String> bothDirections, String jmhPlacement) {
+        public Facts {
+            bothDirections = bothDirections == null ? List.of() : List.copyOf(bothDirections);
+        }
+    }
+
+    /**
+     * What a run planned ({@link C2cPlan}): the matrix or by relation, how many CPUs, pair classes and
+     * measurements, the samples per pair and round trips per sample, and the estimated time.
+     */
+    public record Plan(boolean full, int cpus, int pairClasses, long measurementsAtLeast, long measurementsAtMost,
+                       int samplesMin, int samplesMax, int roundTrips, double secondsLow, double secondsHigh) {
     }
 
     /** A CPU and its core, last-level cache ({@code L3#k}) and package, each null when unknown. */

@@ -159,13 +159,24 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Placement
         return measurements * ((samples + 1.0) * ROUND_TRIPS * 2 * ns / 1e9 + OVERHEAD_MS / 1e3);
     }
 
+    /** The plan as the model saves it ({@link C2cModel.Plan}). */
+    C2cModel.Plan facts() {
+        double[] s = seconds();
+        return new C2cModel.Plan(full, cpus.length, representatives.size(), measurementsAtLeast(), measurementsAtMost(),
+                sampling.min(), sampling.max(), ROUND_TRIPS, s[0], s[1]);
+    }
+
     /** One line for the run's notes: what it measures and the estimate. */
     public String line() {
-        double[] s = seconds();
+        return line(facts());
+    }
+
+    /** The notes' line of a saved plan. */
+    static String line(C2cModel.Plan p) {
         return String.format(Locale.ROOT, "plan: %s, %d CPUs, %d pair classes, %d measurements (at most %d), "
                         + "%d-%d samples of %d round trips each, estimated %s to %s before the JMH cross-check",
-                full ? "full matrix" : "by relation", cpus.length, representatives.size(), measurementsAtLeast(), measurementsAtMost(),
-                sampling.min(), sampling.max(), ROUND_TRIPS, duration(s[0]), duration(s[1]));
+                p.full() ? "full matrix" : "by relation", p.cpus(), p.pairClasses(), p.measurementsAtLeast(), p.measurementsAtMost(),
+                p.samplesMin(), p.samplesMax(), p.roundTrips(), duration(p.secondsLow()), duration(p.secondsHigh()));
     }
 
     /** What {@code bench c2c --plan} prints. */

@@ -54,8 +54,56 @@ final class C2cView {
             d.paragraph("JMH cross-check, placement " + jmh.params().get("placement") + ", CPU " + jmh.params().get("from") + " \u2192 "
                     + jmh.params().get("to") + ": " + Num.withInterval(jmh.score(), jmh.error()) + " ns one way").blank();
         }
-        if (!m.notes().isEmpty()) d.heading("Notes").notes(m.notes());
+        List<String> notes = notes(m);
+        if (!notes.isEmpty()) d.heading("Notes").notes(notes);
         return d;
+    }
+
+    /**
+     * The run's notes, worded from the saved facts and pairs (a file from before the facts: the
+     * sentences it saved): fewer than 2 CPUs, a busy machine, the C twin not run, the plan, the
+     * placements measured both ways, the JMH cross-check, the method, and the Java / C ratio.
+     */
+    static List<String> notes(C2cModel m) {
+        if (m.notesAsSentences()) return m.notes();
+        C2cModel.Facts f = m.facts();
+        List<String> notes = new ArrayList<>();
+        if (f.plan() == null) {
+            notes.add("not measured: a ping-pong needs 2 CPUs, " + (m.cpus().isEmpty() ? "none is" : "only CPU " + f.usable() + " is") + " usable");
+            return notes;
+        }
+        if (f.loadOneMinute() != null) dev.corescope.bench.MachineLoad.busyNote(f.loadOneMinute(), f.onlineCpus()).ifPresent(notes::add);
+        if (f.nativeUnavailable() != null) notes.add("C twin not run: " + f.nativeUnavailable());
+        notes.add(C2cPlan.line(f.plan()));
+        if (!f.bothDirections().isEmpty()) {
+            notes.add("both directions measured for " + f.bothDirections().stream().map(C2cView::placementWords).toList()
+                    + ": their first pair's two directions disagreed");
+        }
+        if (m.jmh() != null && f.jmhPlacement() != null) {
+            notes.add("ping_pong_jmh: the same ping-pong as a JMH @Group on placement " + m.jmh().params().get("placement")
+                    + " (" + f.jmhPlacement() + "); a JMH operation is a round trip, halved here");
+        }
+        int rt = f.plan().roundTrips();
+        notes.add("One-way latency = the time of " + rt + " round trips / " + rt
+                + " / 2, as in nviennot/core-to-core-latency; score = median of " + f.plan().samplesMin() + " to " + f.plan().samplesMax()
+                + " samples per pair (a pair stops when its interval is tight; robust to a preempted thread), error = 99.9% confidence half-width of that median.");
+        double[] ratios = m.pairs().stream().filter(p -> p.nativeTwin() != null).mapToDouble(p -> p.java().median() / p.nativeTwin().median()).toArray();
+        if (ratios.length > 0) {
+            dev.corescope.bench.SampleStats ratio = dev.corescope.bench.SampleStats.of(ratios);
+            notes.add(String.format(java.util.Locale.ROOT,
+                    "Java / C one-way latency over %d pairs: median %.2f\u00d7, from %.2f\u00d7 to %.2f\u00d7 (target: within 1.2\u00d7)",
+                    ratios.length, ratio.median(), ratio.min(), Arrays.stream(ratios).max().orElse(Double.NaN)));
+        }
+        return notes;
+    }
+
+    /** A saved placement name in words ({@link Placement#words}); a name this version does not know, as saved. */
+    private static String placementWords(String name) {
+        try {
+            return Placement.valueOf(name).words();
+        } catch (IllegalArgumentException e) {
+            return name;
+        }
     }
 
     private static void matrix(TextDoc d, String title, int[] cpus, List<C2cModel.Pair> pairs, Function<C2cModel.Pair, C2cModel.Stats> side) {

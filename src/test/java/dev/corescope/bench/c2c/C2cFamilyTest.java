@@ -80,6 +80,10 @@ class C2cFamilyTest {
         ResultsFile saved = Json.MAPPER.readValue(Json.write(ResultsFile.builder().results(run.results()).matrix(run.matrix()).models(Map.of("c2c", Json.MAPPER.valueToTree(run.model()))).build()), ResultsFile.class);
         assertEquals(run.text(), new C2cFamily().text(saved).orElseThrow(), "a saved file shows what the run printed");
         assertTrue(new C2cFamily().picture(saved).orElseThrow().contains("<svg"));
+        var model = Json.MAPPER.valueToTree(run.model());
+        assertTrue(!model.has("notes"), "the model saves facts, not sentences: " + model);
+        assertEquals(C2cPlan.ROUND_TRIPS, model.get("facts").get("plan").get("roundTrips").asInt(), model.toString());
+        assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("plan: ")) && run.text().contains("One-way latency = "), run.text());
         assertEquals(before, Affinity.allowed(), "the test thread's mask is untouched");
     }
 
@@ -91,6 +95,17 @@ class C2cFamilyTest {
         assertNull(run.matrix());
         assertTrue(run.notes().getFirst().contains("needs 2 CPUs"), run.notes().toString());
         assertTrue(run.text().contains("needs 2 CPUs"));
+    }
+
+    /** The saved model holds what the notes say as facts; the old code saved the sentences ({@code notes}). */
+    @Test
+    void theSavedModelHoldsFactsNotSentences() throws Exception {
+        CpuMask one = CpuMask.of(Affinity.nrCpuIds(), Affinity.processAllowed().first());
+        FamilyRun run = new C2cFamily().run(new BenchContext(Optional.of(one), dev.corescope.bench.RunSize.SMOKE, Progress.NONE));
+        var model = Json.MAPPER.valueToTree(run.model());
+        assertTrue(!model.has("notes"), "no sentences saved: " + model);
+        assertEquals(one.toList(), model.get("facts").get("usable").asText(), model.toString());
+        assertEquals(run.notes(), C2cView.notes(Json.MAPPER.treeToValue(model, C2cModel.class)), "the saved facts give the run's notes");
     }
 
     @Test
