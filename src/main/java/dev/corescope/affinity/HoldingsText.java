@@ -1,7 +1,10 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.text.Terminal;
+import dev.corescope.text.TextDoc;
+import dev.corescope.text.TextTable;
+import dev.corescope.text.TextTable.Align;
+import dev.corescope.text.TextTable.Column;
 
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -11,36 +14,39 @@ import java.util.List;
 /**
  * The holdings of a reservation directory as the table {@code corescope reservations} and
  * {@link Reservations#dump()} print: a heading naming the directory and the usable CPUs, then
- * one line per {@link Holding}, every string from outside escaped.
+ * a {@link TextTable} with one row per {@link Holding}, keyed by its CPU. The document holds the
+ * strings as they came; rendering escapes them ({@code text}: control characters shown, one
+ * line per row at no width limit; at a width the holder wraps, its later lines keyed too).
  */
 final class HoldingsText {
 
     private HoldingsText() {
     }
 
-    /** The table of {@code directory} read without creating or locking anything (a missing directory: one line saying so). */
-    static String of(Path directory, CpuMask usable) {
+    /** The table of {@code directory} at {@code width}, read without creating or locking anything (a missing directory: one line saying so). */
+    static String of(Path directory, CpuMask usable, int width) {
         Path abs = directory.toAbsolutePath().normalize();
         boolean exists = Files.exists(abs, LinkOption.NOFOLLOW_LINKS);
-        return text(abs, usable, exists ? LockView.holdings(abs, LockTable.existing(abs)) : List.of(), exists);
+        return document(abs, usable, exists ? LockView.holdings(abs, LockTable.existing(abs)) : List.of(), exists).render(width);
     }
 
-    /** The table of {@code hs}, read from {@code directory}; {@code exists} false says the directory is missing. */
-    static String text(Path directory, CpuMask usable, List<Holding> hs, boolean exists) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("# reservations in ").append(Terminal.escape(directory.toString())).append(" (usable CPUs ")
-                .append(usable.isEmpty() ? "none" : usable.toList()).append(")\n");
-        if (!exists) return sb.append("the directory does not exist: nothing has been reserved here\n").toString();
-        if (hs.isEmpty()) return sb.append("no CPU has been reserved here yet\n").toString();
-        int w = 3;
-        for (Holding h : hs) w = Math.max(w, String.valueOf(h.cpu()).length());
-        sb.append(String.format("%" + w + "s  %-8s %-8s %s%n", "CPU", "state", "pid", "holder"));
+    /** The holdings {@code hs} of {@code directory} as a document; {@code exists} false says the directory is missing. */
+    static TextDoc document(Path directory, CpuMask usable, List<Holding> hs, boolean exists) {
+        TextDoc doc = new TextDoc().paragraph("# reservations in " + directory + " (usable CPUs "
+                + (usable.isEmpty() ? "none" : usable.toList()) + ")");
+        if (!exists) return doc.paragraph("the directory does not exist: nothing has been reserved here");
+        if (hs.isEmpty()) return doc.paragraph("no CPU has been reserved here yet");
+        return doc.table("", table(hs));
+    }
+
+    /** One row per holding: CPU (the key; {@code -} for a foreign file), state, pid ({@code -} for none), holder. */
+    static TextTable table(List<Holding> hs) {
+        TextTable t = new TextTable(new Column("CPU", "", Align.RIGHT, true, 0), Column.text("state"), Column.number("pid"),
+                Column.text("holder")).named("reservations").wrappingLast();
         for (Holding h : hs) {
-            String who = Terminal.escape(h.holder());
-            if (h.thisProcess()) who += " (this process)";
-            sb.append(String.format("%" + w + "s  %-8s %-8s %s", h.cpu() < 0 ? "-" : String.valueOf(h.cpu()), h.state(),
-                    h.pid() < 0 ? "-" : String.valueOf(h.pid()), who).stripTrailing()).append('\n');
+            t.statusRow(h.state(), h.cpu() < 0 ? "-" : String.valueOf(h.cpu()), h.state(), h.pid() < 0 ? "-" : String.valueOf(h.pid()),
+                    h.thisProcess() ? h.holder() + " (this process)" : h.holder());
         }
-        return sb.toString();
+        return t;
     }
 }

@@ -1,6 +1,7 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.text.Width;
 import dev.corescope.topology.Topology;
 
 import java.nio.file.Path;
@@ -513,19 +514,19 @@ public final class Reservations {
      * The holdings as text, like OpenHFT's {@code AffinityLock.dumpLocks()}:
      * <pre>
      * # reservations in /tmp/corescope-reservations (usable CPUs 0-3)
-     * CPU  state    pid      holder
-     *   0  free     -
-     *   1  held     4242     pid=4242 thread=main since=2026-11-30T23:01:02Z cmd=java (this process)
-     *   2  held     4250     pid=4250 uid=1000 cmd=java
-     *   3  unusable -        it belongs to uid 1001, and only lock files of root are trusted: ...
-     *   -  foreign  -        not a corescope lock file: cpu-99999999999.lock
+     * CPU  state      pid  holder
+     *   0  free         -
+     *   1  held      4242  pid=4242 thread=main since=2026-11-30T23:01:02Z cmd=java (this process)
+     *   2  held      4250  pid=4250 uid=1000 cmd=java
+     *   3  unusable     -  it belongs to uid 1001, and only lock files of root are trusted: ...
+     *   -  foreign      -  not a corescope lock file: cpu-99999999999.lock
      * </pre>
      * Every string from outside is escaped ({@code \e}, {@code \n}, ...): one line per row.
      *
      * @return the table, one line per lock file, ending in a newline
      */
     public String dump() {
-        return HoldingsText.text(directory, usable, holdings(), true);
+        return HoldingsText.document(directory, usable, holdings(), true).render(Width.NONE);
     }
 
     /**
@@ -533,10 +534,24 @@ public final class Reservations {
      *
      * @param directory a reservations directory
      * @param usable the CPUs named in the heading line
-     * @return the table
+     * @return the table, one line per lock file
      * @throws ReservationException when the directory exists but cannot be used
      */
     public static String dumpOf(Path directory, CpuMask usable) {
-        return HoldingsText.of(directory, usable);
+        return dumpOf(directory, usable, Width.NONE);
+    }
+
+    /**
+     * {@link #dumpOf(Path, CpuMask)} laid out at {@code width}: no line wider where the words
+     * allow; a long holder wraps, each of its lines starting with the row's CPU.
+     *
+     * @param directory a reservations directory
+     * @param usable the CPUs named in the heading line
+     * @param width the width in characters ({@link Width#of}); {@link Width#NONE} for one line per row
+     * @return the table
+     * @throws ReservationException when the directory exists but cannot be used
+     */
+    public static String dumpOf(Path directory, CpuMask usable, int width) {
+        return HoldingsText.of(directory, usable, width);
     }
 }

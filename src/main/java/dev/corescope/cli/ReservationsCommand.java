@@ -4,6 +4,7 @@ import dev.corescope.affinity.Holding;
 import dev.corescope.affinity.Reservations;
 import dev.corescope.report.Json;
 import dev.corescope.text.Terminal;
+import dev.corescope.text.Width;
 import dev.corescope.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,6 +38,7 @@ import java.util.concurrent.Callable;
                 "Examples:",
                 "  ./run.sh reservations",
                 "  ./run.sh reservations --dir /run/corescope --format json",
+                "  ./run.sh reservations --wide",
                 ""})
 final class ReservationsCommand implements Callable<Integer> {
 
@@ -49,6 +51,9 @@ final class ReservationsCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json", converter = OutputFormat.TextOrJson.class)
     OutputFormat format = OutputFormat.text;
 
+    @Option(names = "--wide", description = "text: every row on one line, however long (by default the text fits the terminal: COLUMNS, else 100)")
+    boolean wide;
+
     /** The JSON form: the directory, the usable CPUs, one entry per lock file (and per foreign file). */
     record Report(String directory, String usable, List<Holding> holdings) {
     }
@@ -60,7 +65,7 @@ final class ReservationsCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         out.print(format == OutputFormat.json
                 ? Json.write(new Report(d.toString(), t.usable().toList(), Reservations.holdingsIn(d)))
-                : Reservations.dumpOf(d, t.usable()));
+                : Reservations.dumpOf(d, t.usable(), Width.of(wide)));
         out.flush();
         return Main.EXIT_OK;
     }

@@ -6,7 +6,7 @@ final class Paragraphs {
     private Paragraphs() {
     }
 
-    /** {@code text} after {@code first}, further lines starting with {@code cont}, none wider than {@code width} unless a word is. */
+    /** {@code text} after {@code first}, further lines starting with {@code cont}, none wider than {@code width}: a word longer than a line is cut (unless the line's start leaves no room). */
     static void wrap(StringBuilder sb, String first, String cont, String text, int width) {
         words(sb, first, cont, text, width);
     }
@@ -22,6 +22,13 @@ final class Paragraphs {
                 empty = true;
             }
             if (!empty) line.append(' ');
+            // a word longer than a whole line's room (a path, a name without spaces) is cut, so no line is wider
+            while (empty && width - line.length() > 0 && line.length() + word.length() > width) {
+                int room = width - line.length();
+                sb.append(line).append(word, 0, room).append('\n');
+                word = word.substring(room);
+                line = new StringBuilder(cont);
+            }
             line.append(word);
             empty = false;
         }

@@ -305,6 +305,25 @@ public final class TextTable {
         return this;
     }
 
+    private boolean wrapsLast;
+
+    /**
+     * Lets the last column's cells wrap at the width instead of folding the table: for a last
+     * column of free text (a holder, a reason) whose long cells would otherwise push every
+     * other column into a block of their own. The table keeps one block while the other columns
+     * and 16 characters of the last fit; a cell then continues on lines that
+     * start with the row's key, a word longer than the room cut.
+     *
+     * @return this table
+     */
+    public TextTable wrappingLast() {
+        this.wrapsLast = true;
+        return this;
+    }
+
+    /** The least room {@link #wrappingLast()} leaves the last column before the table folds after all. */
+    static final int WRAP_ROOM = 16;
+
     /**
      * Untyped columns, as before: a name starting with {@code >} is right-aligned (the {@code >}
      * is not printed); the first column is the key.
@@ -447,7 +466,7 @@ public final class TextTable {
         for (int i = 0; i < columns.size(); i++) shown.add(i);
         int[] w = widths();
         List<String> dropped = new ArrayList<>();
-        while (natural(indent, shown, w) > width) {
+        while (natural(indent, shown, w) > width && !wrapsAt(indent, shown, w, width)) {
             int drop = -1;
             for (int i : shown) {
                 Column c = columns.get(i);
@@ -458,7 +477,7 @@ public final class TextTable {
             dropped.add(columns.get(drop).header());
         }
         StringBuilder sb = new StringBuilder();
-        if (natural(indent, shown, w) <= width) {
+        if (natural(indent, shown, w) <= width || wrapsAt(indent, shown, w, width)) {
             block(sb, indent, shown, w, width);
         } else {
             fold(sb, indent, shown, w, width);
@@ -468,6 +487,14 @@ public final class TextTable {
                     + "; --wide shows them)", width);
         }
         return sb.toString();
+    }
+
+    /** Whether {@link #wrappingLast()} keeps the shown columns in one block at {@code width}. */
+    private boolean wrapsAt(String indent, List<Integer> shown, int[] w, int width) {
+        if (!wrapsLast || shown.size() < 2 || columns.get(shown.getLast()).align() != Align.LEFT) return false;
+        int last = shown.getLast();
+        int room = Math.max(WRAP_ROOM, Terminal.escape(columns.get(last).header()).length());
+        return natural(indent, shown.subList(0, shown.size() - 1), w) + 2 + room <= width;
     }
 
     private int[] widths() {
@@ -529,7 +556,7 @@ public final class TextTable {
             if (k > 0) l.append("  ");
             String cell = cells[i];
             boolean last = k == cols.size() - 1;
-            if (last && columns.get(i).align() == Align.LEFT && l.length() + cell.length() > width && cell.contains(" ")) {
+            if (last && columns.get(i).align() == Align.LEFT && l.length() + cell.length() > width && (cell.contains(" ") || wrapsLast)) {
                 wrapLast(sb, indent, l, cells, cols, w, key, cell, width);
                 return;
             }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,7 +31,7 @@ class ReservationsCommandTest {
             cpu = mine.cpu();
             String text = CliRun.run("reservations", "--dir", tmp.resolve("locks").toString()).succeeded().out();
             assertTrue(text.startsWith("# reservations in " + r.directory()), text);
-            assertTrue(text.contains(" " + mine.cpu() + "  held     " + ProcessHandle.current().pid() + " "), text);
+            assertTrue(text.contains(" " + mine.cpu() + "  held   " + ProcessHandle.current().pid() + "  "), text);
             assertTrue(text.contains("(this process)"), text);
 
             JsonNode json = Json.MAPPER.readTree(CliRun.run("reservations", "--dir", tmp.resolve("locks").toString(),
@@ -90,6 +91,34 @@ class ReservationsCommandTest {
         Files.createFile(locks.resolve("cpu-99999999999.lock"));
         CliRun run = CliRun.run("reservations", "--dir", locks.toString());
         assertEquals(0, run.exitCode(), run.err());
-        assertTrue(run.out().contains("foreign  -        not a corescope lock file: cpu-99999999999.lock"), run.out());
+        assertTrue(run.out().contains("  -  foreign    -  not a corescope lock file: cpu-99999999999.lock"), run.out());
+    }
+
+    /**
+     * The table is laid out at the terminal's width (else 100): a long, hostile file name wraps
+     * (a word longer than the room is cut) and every line of a row starts with its CPU; --wide
+     * keeps one line per row. The old String.format table printed the name on one line of ~460.
+     */
+    @Test
+    void theTableFitsTheWidthWithEveryLineKeyedAndWideKeepsOneLinePerRow() throws Exception {
+        Path locks = Files.createDirectory(tmp.resolve("locks"));
+        String spaced = "a hostile \u001b[31mname ".repeat(8).strip();
+        String word = "x".repeat(180);
+        Files.createFile(locks.resolve(spaced));
+        Files.createFile(locks.resolve(word));
+        String text = CliRun.run("reservations", "--dir", locks.toString()).succeeded().out();
+        int width = dev.corescope.text.Width.of(false);
+        List<String> lines = text.lines().toList();
+        assertEquals("CPU  state    pid  holder", lines.get(1), text);
+        for (String l : lines) assertTrue(l.length() <= width, "wider than " + width + ": " + l);
+        for (String l : lines.subList(2, lines.size())) assertTrue(l.startsWith("  -  "), "not keyed by its CPU: " + l);
+        assertTrue(lines.size() > 4, "the long names wrap: " + text);
+        assertTrue(!text.contains("\u001b"), "escaped: " + text);
+        assertTrue(text.replaceAll("\n  - +", "").contains(word), "the long word is all there, cut: " + text);
+
+        String wide = CliRun.run("reservations", "--dir", locks.toString(), "--wide").succeeded().out();
+        assertEquals(4, wide.lines().count(), wide);
+        assertTrue(wide.contains("  -  foreign    -  not a corescope lock file: " + spaced.replace("\u001b", "\\e")), wide);
+        assertTrue(wide.contains("  -  foreign    -  not a corescope lock file: " + word), wide);
     }
 }

@@ -122,4 +122,26 @@ class TextTableTest {
                 """, text);
         assertEquals(List.of(TextDoc.Definitions.class), d.parts().stream().map(Object::getClass).toList());
     }
+
+    /**
+     * {@code wrappingLast}: a long last cell wraps beside the other columns instead of folding
+     * them into a block of their own; a word longer than the room is cut; every line is keyed
+     * and none wider. Without it the same table folds (as before).
+     */
+    @Test
+    void aWrappingLastColumnKeepsOneBlockCutsLongWordsAndKeysEveryLine() {
+        TextTable t = new TextTable(new TextTable.Column("CPU", "", TextTable.Align.RIGHT, true, 0), TextTable.Column.text("state"),
+                TextTable.Column.number("pid"), TextTable.Column.text("holder")).wrappingLast();
+        t.row("3", "held", "4242", "pid=4242 thread=" + "w".repeat(70) + " since=2026-12-01T18:00:00Z cmd=java");
+        t.row("12", "free", "-", "");
+        String s = t.render("", 40);
+        List<String> lines = s.lines().toList();
+        assertEquals("CPU  state   pid  holder", lines.getFirst(), s);
+        for (String l : lines) assertTrue(l.length() <= 40, "wider than 40: " + l);
+        for (String l : lines.subList(1, lines.size())) assertTrue(l.startsWith("  3  ") || l.startsWith(" 12  "), "unkeyed: " + l);
+        assertEquals(" 12  free      -", lines.getLast(), s);
+        assertTrue(s.replaceAll("\n  3 +", "").contains("w".repeat(70)), s);
+        String folded = new TextTable(t.columns()).row("3", "held", "4242", "pid=4242 " + "w".repeat(70)).render("", 40);
+        assertTrue(folded.lines().filter(l -> l.startsWith("CPU")).count() > 1, "without it the table folds: " + folded);
+    }
 }
