@@ -9,8 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,13 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ComparisonPageTest {
 
-    private static int count(String text, String regex) {
-        Matcher m = Pattern.compile(regex).matcher(text);
-        int n = 0;
-        while (m.find()) n++;
-        return n;
-    }
-
     @Test
     void thePageShowsTheTextsDocumentTableByTable() throws Exception {
         ResultsFile a = Json.readResults(Path.of("src/test/resources/results/tour-before.json"));
@@ -39,7 +30,7 @@ class ComparisonPageTest {
         String section = html.substring(at, html.indexOf("</section>", at));
         TextDoc doc = ComparisonText.document(Comparison.of("before.json", List.of(a), "after.json", List.of(b), null, Families.allowances()));
         List<TextTable> tables = doc.parts().stream().filter(p -> p instanceof TextDoc.Table).map(p -> ((TextDoc.Table) p).table()).toList();
-        assertEquals(tables.size(), count(section, "<table class=\"doc-table\""), "one page table per table of the document");
+        assertEquals(tables.size(), HtmlReportTest.count(section, "<table class=\"doc-table\""), "one page table per table of the document");
         int from = 0, bars = 0, rows = 0;
         for (TextTable t : tables) {
             int start = section.indexOf("<table class=\"doc-table\"", from);
@@ -55,12 +46,12 @@ class ComparisonPageTest {
                     if (cell instanceof TextTable.Interval iv && iv.measured()) bars++;
                 }
             }
-            assertEquals(t.size(), count(table, "<tr class=\"") + count(table, "<tr><th scope=\"row\""), "a page row per row: " + table);
+            assertEquals(t.size(), HtmlReportTest.count(table, "<tr class=\"") + HtmlReportTest.count(table, "<tr><th scope=\"row\""), "a page row per row: " + table);
         }
         assertEquals(122, rows - onlyRows(a, b), "every matched row");
-        assertEquals(bars, count(section, "<svg class=\"ci\""), "a bar per measured interval");
-        assertEquals(count(section, "<tr class=\"not-resolvable-here\">") + count(section, "<tr class=\"no-change-detectable-here\">")
-                + count(section, "<tr class=\"significant\">"), 122, "every matched row classed by its finding");
+        assertEquals(bars, HtmlReportTest.count(section, "<svg class=\"ci\""), "a bar per measured interval");
+        assertEquals(HtmlReportTest.count(section, "<tr class=\"not-resolvable-here\">") + HtmlReportTest.count(section, "<tr class=\"no-change-detectable-here\">")
+                + HtmlReportTest.count(section, "<tr class=\"significant\">"), 122, "every matched row classed by its finding");
     }
 
     private static int onlyRows(ResultsFile a, ResultsFile b) {

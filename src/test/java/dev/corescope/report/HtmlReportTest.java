@@ -39,7 +39,8 @@ class HtmlReportTest {
         return HtmlReport.render(List.of(inputs), m -> "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"heatmap-test\"></svg>", Families.views(), NOW);
     }
 
-    private static int count(String text, String regex) {
+    /** How often {@code regex} matches in {@code text} (the page tests count rows and bars). */
+    static int count(String text, String regex) {
         Matcher m = Pattern.compile(regex).matcher(text);
         int n = 0;
         while (m.find()) n++;

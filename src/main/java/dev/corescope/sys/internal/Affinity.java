@@ -139,13 +139,7 @@ public final class Affinity {
      * @throws IllegalStateException when the thread runs elsewhere after pinning
      */
     public static Pinning pinChecked(int cpu) {
-        Pinning p = pin(cpu);
-        int now = currentCpu();
-        if (now != cpu) {
-            p.close();
-            throw new IllegalStateException("pinned to CPU " + cpu + " but sched_getcpu() says " + now);
-        }
-        return p;
+        return Os.live().pinChecked(cpu);
     }
 
     /**

@@ -103,11 +103,6 @@ public interface Os {
         }
 
         @Override
-        public Pinning pinChecked(int cpu) {
-            return Affinity.pinChecked(cpu);
-        }
-
-        @Override
         public int currentCpu() {
             return Affinity.currentCpu();
         }
