@@ -148,7 +148,7 @@ class InputFileShapeTest {
             a string      | "x"         | models.c2c: expected an object, found a string
             a list        | []          | models.c2c: expected an object, found a list
             a null list   | cpus=null   | models.c2c.cpus: null where a value is needed
-            a null notes  | notes=null  | models.c2c.notes: null where a value is needed
+            a null pairs  | pairs=null  | models.c2c.pairs: null where a value is needed
             """)
     void aFamilyModelThatIsNoObjectOrHasANullListIsNamedInPlainWords(String what, String edit, String fragment) throws Exception {
         var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(
