@@ -598,7 +598,8 @@ public final class SeedVerdicts {
 
     static String number(double v) {
         double a = Math.abs(v);
-        if (v == Math.rint(v) && a < 1e15) return String.format(Locale.ROOT, "%.0f", v);
+        // a count saved by an older corescope as a percentage scaled back (-79.99999999999999 bytes) is the count
+        if (Math.abs(v - Math.rint(v)) <= 1e-9 * Math.max(1, a) && a < 1e15) return String.format(Locale.ROOT, "%.0f", Math.rint(v));
         if (a >= 100) return String.format(Locale.ROOT, "%.0f", v);
         if (a >= 10) return String.format(Locale.ROOT, "%.1f", v);
         if (a >= 1) return String.format(Locale.ROOT, "%.2f", v);

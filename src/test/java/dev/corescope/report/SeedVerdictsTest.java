@@ -218,6 +218,15 @@ class SeedVerdictsTest {
     }
 
     @Test
+    void aCountSavedWithFloatingPointDustPrintsAsTheCount() {
+        // docs/results/verdicts-quick.json saved -79.99999999999999 bytes and -6.999999999999999 instructions
+        assertEquals("-80", SeedVerdicts.number(-79.99999999999999));
+        assertEquals("-7", SeedVerdicts.number(-6.999999999999999));
+        assertEquals("7.10", SeedVerdicts.number(7.1));
+        assertEquals("0.734", SeedVerdicts.number(0.734));
+    }
+
+    @Test
     void rowsThatDoNotCountAreListedWithTheirReasonAndNoneLeftIsNotTestable() {
         ResultsFile f = changed(2, -0.5, 0.002, 1);
         Claim c = new Claim("x", FAMILY, "s", "w", "q", "ns per call", Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE, null,
