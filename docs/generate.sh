@@ -53,10 +53,13 @@ run_block() {
   fi
   rm -f "$err"
   echo "\$ $1"
-  if [ -n "$head_n" ]; then printf '%s\n' "$out" | head -n "$head_n"; else printf '%s\n' "$out"; fi
+  # head closes the pipe early on long output: printf's SIGPIPE is not a failure (pipefail, set -e)
+  if [ -n "$head_n" ]; then printf '%s\n' "$out" | head -n "$head_n" || true; else printf '%s\n' "$out"; fi
 }
 
 status=0
+tmp=""
+trap 'rm -f "$tmp"' EXIT  # a run that stops half-way leaves no docs/foo.md.XXXXXX behind
 for f in "${files[@]}"; do
   tmp=$(mktemp "$f.XXXXXX")
   in_block=0; changed=0; line_no=0
