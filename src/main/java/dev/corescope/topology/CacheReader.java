@@ -1,7 +1,6 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.topology.proc.SysfsReader;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,25 +16,16 @@ import java.util.OptionalInt;
  * whose CPUs it covers (linear in the tree: one index of the objects by CPU set), and the
  * cache line size from the L1d.
  */
-final class CacheReader {
+final class CacheReader extends ReadingPart {
 
     private static final String CPU = TopologyReader.CPU;
 
-    private final Reading x;
-    private final SysfsReader r;
-    private final int nbits;
-    private final CpuMask online;
-    private final List<String> warnings;
     /** Caches no object of the tree holds exactly or contains: the machine's. */
     private final List<Cache> machineCaches = new ArrayList<>();
     private int lineSize = Topology.DEFAULT_CACHE_LINE;
 
     CacheReader(Reading x) {
-        this.x = x;
-        this.r = x.r;
-        this.nbits = x.nbits;
-        this.online = x.online;
-        this.warnings = x.warnings;
+        super(x);
     }
 
     List<Cache> machineCaches() {

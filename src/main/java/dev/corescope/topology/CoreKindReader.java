@@ -1,7 +1,6 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.topology.proc.SysfsReader;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,20 +15,13 @@ import java.util.OptionalLong;
  * {@code cpu_atom/cpus} (Intel hybrid), {@code cpuN/cpu_capacity} (arm64), else the cpufreq
  * base and maximum frequencies, which tell kinds apart where nothing else does.
  */
-final class CoreKindReader {
+final class CoreKindReader extends ReadingPart {
 
     private static final String CPU = TopologyReader.CPU;
 
-    private final SysfsReader r;
-    private final int nbits;
-    private final CpuMask online;
-    private final List<String> warnings;
 
     CoreKindReader(Reading x) {
-        this.r = x.r;
-        this.nbits = x.nbits;
-        this.online = x.online;
-        this.warnings = x.warnings;
+        super(x);
     }
 
     /** The kinds of the online CPUs, by first CPU; empty where the tree does not tell kinds apart. */

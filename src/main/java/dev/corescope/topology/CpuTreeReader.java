@@ -2,7 +2,6 @@ package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.proc.CpuInfo;
-import dev.corescope.topology.proc.SysfsReader;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,23 +19,14 @@ import java.util.TreeMap;
  * fallbacks of old kernels (ids without masks), package masks that overlap, and AMD compute
  * units. Objects are identified by their CPU set; a level a CPU does not describe is left out.
  */
-final class CpuTreeReader {
+final class CpuTreeReader extends ReadingPart {
 
     private static final String CPU = TopologyReader.CPU;
 
-    private final Reading x;
-    private final SysfsReader r;
-    private final int nbits;
-    private final CpuMask online;
-    private final List<String> warnings;
     private final CpuInfo cpuInfo;
 
     CpuTreeReader(Reading x, CpuInfo cpuInfo) {
-        this.x = x;
-        this.r = x.r;
-        this.nbits = x.nbits;
-        this.online = x.online;
-        this.warnings = x.warnings;
+        super(x);
         this.cpuInfo = cpuInfo;
     }
 

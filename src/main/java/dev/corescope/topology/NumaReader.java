@@ -1,7 +1,6 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.topology.proc.SysfsReader;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,20 +11,13 @@ import java.util.Optional;
  * {@code meminfo}, {@code distance}); without {@code node/} (a kernel without NUMA) one node
  * holding every online CPU and {@code /proc/meminfo}'s memory, as hwloc does, with a warning.
  */
-final class NumaReader {
+final class NumaReader extends ReadingPart {
 
     private static final String NODE = TopologyReader.NODE;
 
-    private final SysfsReader r;
-    private final int nbits;
-    private final CpuMask online;
-    private final List<String> warnings;
 
     NumaReader(Reading x) {
-        this.r = x.r;
-        this.nbits = x.nbits;
-        this.online = x.online;
-        this.warnings = x.warnings;
+        super(x);
     }
 
     /** The nodes of {@code node/nodeN}, or one node with every online CPU where the kernel has no NUMA. */
