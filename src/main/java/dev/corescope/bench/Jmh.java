@@ -34,6 +34,11 @@ public final class Jmh {
         public static final Settings QUICK = new Settings(1, 3, 100, 5, 100);
         /** The default: enough samples for a ~1% error on a quiet machine. */
         public static final Settings FULL = new Settings(2, 5, 500, 10, 500);
+
+        /** The same iterations in {@code forks} forks. */
+        public Settings withForks(int forks) {
+            return new Settings(forks, warmupIterations, warmupMillis, measurementIterations, measurementMillis);
+        }
     }
 
     private Jmh() {

@@ -75,6 +75,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "also write the results as JSON to FILE (atomically)")
     Path output;
 
+    @Option(names = "--explain", description = "text: each claim's verdict with its reasoning in full (by default three lines: the finding, measured against claimed, the reason that decided it)")
+    boolean explain;
+
     @Option(names = "--wide", description = "text: every table row on one line, however long (by default the text fits the terminal: COLUMNS, else 100)")
     boolean wide;
 
@@ -199,7 +202,7 @@ final class BenchCommand implements Callable<Integer> {
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(text(file, selectFamilies(), runs, dev.corescope.text.Width.of(wide)));
+            out.print(text(file, selectFamilies(), runs, dev.corescope.text.Width.of(wide), explain));
             if (saved != null) out.println(saved.line());
         }
         out.flush();
@@ -215,9 +218,13 @@ final class BenchCommand implements Callable<Integer> {
 
     /** The run's full text through the one composer ({@link RunText}), with each family's live text where its view of the file is empty. */
     static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width) {
+        return text(file, selected, runs, width, false);
+    }
+
+    static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width, boolean explain) {
         Map<String, String> live = new java.util.LinkedHashMap<>();
         for (FamilyRun r : runs) live.put(r.family(), r.text());
-        return RunText.of(file, selected, null, null, live, width);
+        return RunText.of(file, selected, null, null, live, width, explain);
     }
 
     /** {@code 1 of 5 families failed: locks (reason)}: one line however many failed. */

@@ -38,6 +38,8 @@ final class ProgressBar implements Progress, BenchSession.Listener {
     private java.util.Timer ticker;
 
     private final long tickMillis;
+    /** The widest a line may be: COLUMNS, else 100 ({@link dev.corescope.text.Width}), on a terminal or not. */
+    private final int width = dev.corescope.text.Width.of(false);
 
     ProgressBar(PrintWriter err, boolean terminal, LongSupplier nanoTime) {
         this(err, terminal, nanoTime, 1000);
@@ -114,6 +116,14 @@ final class ProgressBar implements Progress, BenchSession.Listener {
         if (terminal) draw();
     }
 
+    /** The step that starts now: on a terminal the bar names it; elsewhere the first step of a task is printed at once. */
+    @Override
+    public synchronized void begin(String detail) {
+        this.detail = detail == null ? "" : detail;
+        if (terminal) draw();
+        else if (done == 0) progressLine((done + 1) + "/" + total + " " + this.detail + " ...");
+    }
+
     @Override
     public synchronized void step(String detail) {
         done = Math.min(done + 1, Math.max(total, done + 1));
@@ -121,8 +131,8 @@ final class ProgressBar implements Progress, BenchSession.Listener {
         if (terminal) {
             draw();
         } else {
-            line(counter + " " + family + (task.isEmpty() || task.equals(family) ? "" : " " + task) + " "
-                    + done + "/" + total + " " + this.detail + " (" + elapsed() + ")");
+            // the family is named once: a task that repeats it ("bench locks") is left out
+            progressLine(done + "/" + total + " " + this.detail);
         }
     }
 
@@ -135,7 +145,10 @@ final class ProgressBar implements Progress, BenchSession.Listener {
         } else {
             sb.append("[").append(".".repeat(BAR_WIDTH)).append("] ");
         }
-        sb.append(detail).append("  ").append(elapsed());
+        String clock = "  " + elapsed();
+        // "\r\033[K" takes no columns; the line keeps within the width, the clock last
+        int room = width - (sb.length() - 4) - clock.length();
+        sb.append(fit(detail, room)).append(clock);
         err.print(sb);
         err.flush();
         drawn = true;
@@ -146,9 +159,27 @@ final class ProgressBar implements Progress, BenchSession.Listener {
         drawn = false;
     }
 
+    /**
+     * A step's line off a terminal, within the width: the family named once (a task that repeats
+     * it, "bench locks", is left out), the step, the clock last.
+     */
+    private void progressLine(String step) {
+        String clock = " (" + elapsed() + ")";
+        String head = "corescope: " + counter + " " + family + (task.isEmpty() || task.contains(family) ? "" : " " + task) + " ";
+        err.println(head + fit(step, width - head.length() - clock.length()) + clock);
+        err.flush();
+    }
+
     private void line(String text) {
         err.println("corescope: " + text);
         err.flush();
+    }
+
+    /** {@code text} cut to {@code room} columns, with {@code ...} where it was cut. */
+    static String fit(String text, int room) {
+        if (text.length() <= room) return text;
+        if (room <= 3) return "";
+        return text.substring(0, room - 3) + "...";
     }
 
     private String elapsed() {

@@ -204,21 +204,29 @@ public final class CpumaskFamily implements BenchFamily {
     private Measurement.Comparison runNative(Os os, Optional<CpuMask> pin, CpumaskConfig c, CpumaskTwins.Layout layout, CpuMask allowed,
                                                int nrCpuIds, int batches, String cpus, List<CleanBatches> outcomes) {
         CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.online(), allowed, nrCpuIds);
-        CleanBatches samples;
-        try (Pinning p = pin.map(os::pin).orElse(null);
-             CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), in.offset(), in.range(), in.nrCpuIds(),
-                     CpumaskInputs.SEED, layout)) {
-            for (int w = 0; w < 3; w++) {
-                batch.time(false, SEED_CALLS);
-                batch.time(true, SEED_CALLS);
+        // separately started runs (each its own allocation, warm-up and batches), so a row's interval takes the run as its unit
+        List<CleanBatches> runs = new ArrayList<>();
+        try (Pinning p = pin.map(os::pin).orElse(null)) {
+            for (int run = 0; run < NATIVE_RUNS; run++) {
+                try (CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), in.offset(), in.range(), in.nrCpuIds(),
+                        CpumaskInputs.SEED, layout)) {
+                    for (int w = 0; w < 3; w++) {
+                        batch.time(false, SEED_CALLS);
+                        batch.time(true, SEED_CALLS);
+                    }
+                    runs.add(CleanBatches.collect(Math.max(3, batches / NATIVE_RUNS), SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS)));
+                }
             }
-            samples = CleanBatches.collect(batches, SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS));
         }
-        outcomes.add(samples);
+        outcomes.addAll(runs);
+        boolean fellBack = runs.stream().anyMatch(CleanBatches::fellBack);
         return new Measurement.Comparison(c, "native", layout,
-                Measured.nativeBatches(name(), BASELINE, samples.first(), cpus, c.params(layout), samples.fellBack()),
-                Measured.nativeBatches(name(), APPROACH, samples.second(), cpus, c.params(layout), samples.fellBack()));
+                Measured.nativeRuns(name(), BASELINE, runs.stream().map(CleanBatches::first).toList(), cpus, c.params(layout), fellBack),
+                Measured.nativeRuns(name(), APPROACH, runs.stream().map(CleanBatches::second).toList(), cpus, c.params(layout), fellBack));
     }
+
+    /** The C twin's separately started runs per row. */
+    static final int NATIVE_RUNS = dev.corescope.report.SeedVerdicts.RUNS_PER_SIDE;
 
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "

@@ -189,20 +189,29 @@ public final class TimerbaseFamily implements BenchFamily {
      */
     private Measurement.PerOp runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params,
                                             List<CleanBatches> outcomes) {
-        CleanBatches main;
-        CleanBatches twoLoads;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
-            main = collect(tb, batches, TimerbaseTwins.Variant.BEFORE, sink);
-            twoLoads = collect(tb, batches, TimerbaseTwins.Variant.BEFORE_TWO_LOADS, sink);
+        // separately started runs (each its own warm-up and batches), so a row's interval takes the run as its unit
+        List<CleanBatches> main = new ArrayList<>();
+        List<CleanBatches> twoLoads = new ArrayList<>();
+        int perRun = Math.max(3, batches / NATIVE_RUNS);
+        for (int run = 0; run < NATIVE_RUNS; run++) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
+                main.add(collect(tb, perRun, TimerbaseTwins.Variant.BEFORE, sink));
+                twoLoads.add(collect(tb, perRun, TimerbaseTwins.Variant.BEFORE_TWO_LOADS, sink));
+            }
         }
-        outcomes.add(main);
-        outcomes.add(twoLoads);
+        outcomes.addAll(main);
+        outcomes.addAll(twoLoads);
+        boolean mainFellBack = main.stream().anyMatch(CleanBatches::fellBack);
         return new Measurement.PerOp("native",
-                Measured.nativeBatches(name(), BEFORE, main.first(), cpus, params, main.fellBack()),
-                Measured.nativeBatches(name(), BEFORE_TWO_LOADS, twoLoads.first(), cpus, params, twoLoads.fellBack()),
-                Measured.nativeBatches(name(), AFTER, main.second(), cpus, params, main.fellBack()));
+                Measured.nativeRuns(name(), BEFORE, main.stream().map(CleanBatches::first).toList(), cpus, params, mainFellBack),
+                Measured.nativeRuns(name(), BEFORE_TWO_LOADS, twoLoads.stream().map(CleanBatches::first).toList(), cpus, params,
+                        twoLoads.stream().anyMatch(CleanBatches::fellBack)),
+                Measured.nativeRuns(name(), AFTER, main.stream().map(CleanBatches::second).toList(), cpus, params, mainFellBack));
     }
+
+    /** The C twin's separately started runs per row. */
+    static final int NATIVE_RUNS = dev.corescope.report.SeedVerdicts.RUNS_PER_SIDE;
 
     /** {@code first} and AFTER alternating, after three warm-up rounds. */
     private static CleanBatches collect(TimerBases tb, int batches, TimerbaseTwins.Variant first, MemorySegment sink) {
