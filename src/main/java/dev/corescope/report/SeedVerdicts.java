@@ -212,13 +212,21 @@ public final class SeedVerdicts {
                     + " against " + sel.baseline() + ")" : "no row here counts: " + distinctReasons(notCounted);
             return result(c, Finding.NOT_TESTABLE, List.of(), notCounted, reason, null, null);
         }
-        // the run-to-run noise of a counted row comes only from rows the claim counts, pooled by shape
-        List<Result> countedRows = new ArrayList<>();
+        // the run-to-run noise of a counted row is pooled over the rows of its shape the claim does
+        // not set aside: a row it excludes or its family disowns never widens (or narrows) it
+        java.util.Set<Result> countedRows = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (Pair p : counted) {
             countedRows.add(p.before());
             countedRows.add(p.after());
         }
-        Map<String, RunNoise> pools = RunNoise.pools(List.of(countedRows), RunNoise::shapeKey);
+        java.util.Set<Result> setAside = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Pair p : pairs) {
+            if (counted.contains(p)) continue;
+            setAside.add(p.after());
+            if (!countedRows.contains(p.before())) setAside.add(p.before());
+        }
+        List<Result> poolRows = file.results().stream().filter(r -> !setAside.contains(r)).toList();
+        Map<String, RunNoise> pools = RunNoise.pools(List.of(poolRows), RunNoise::shapeKey);
         List<ClaimResult.RowFinding> rows = new ArrayList<>();
         List<String> layouts = new ArrayList<>();
         boolean interleavedOnce = false;
@@ -287,7 +295,7 @@ public final class SeedVerdicts {
         // a row without an interval never decides: the finding combines the rows that have one
         List<ClaimResult.RowFinding> deciding = rows.stream().filter(ClaimResult.RowFinding::measured).toList();
         Finding finding = deciding.isEmpty() ? Finding.INCONCLUSIVE : combine(c, deciding);
-        StringBuilder why = new StringBuilder(deciding.isEmpty() ? "no counted row has an interval" : because(c, finding, deciding));
+        StringBuilder why = new StringBuilder(deciding.isEmpty() ? "no counted row has an interval (one run per side)" : because(c, finding, deciding));
         if (deciding.size() < rows.size()) why.append(unmeasured(rows));
         if (interleavedOnce && layouts.size() >= 2) {
             why.append("; C: the variants' batches interleave in one process, saved as one run per side (no run-to-run part in an "

@@ -264,6 +264,23 @@ class SeedVerdictsTest {
     }
 
     @Test
+    void rowsTheClaimSetsAsideDoNotSetTheNoiseOfTheRowsItCounts() {
+        Random random = new Random(11);
+        List<Result> rows = new ArrayList<>(List.of(row("old", "java", Map.of("shape", "kept"), 10, 3, 0.003, random),
+                row("new", "java", Map.of("shape", "kept"), 9, 3, 0.003, random)));
+        for (int i = 0; i < 6; i++) {
+            rows.add(row("old", "java", Map.of("shape", "loop" + i), 10, 3, 0.4, random));
+            rows.add(row("new", "java", Map.of("shape", "loop" + i), 10, 3, 0.4, random));
+        }
+        Claim c = new Claim("x", FAMILY, "s", "w", "q", "ns per call", Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE, null,
+                Claim.Rows.of(FAMILY, "op", "old", "new", "java")
+                        .excluding("java", Map.of("shape", List.of("loop0", "loop1", "loop2", "loop3", "loop4", "loop5")), "the loop's shape"), null);
+        ClaimResult r = test(file(rows), c);
+        assertEquals(Finding.SUPPORTS, r.finding(), r.reason());
+        assertTrue(r.high() - r.low() < 0.5, "the interval of the counted row alone: " + r.low() + ".." + r.high());
+    }
+
+    @Test
     void anUnmeasuredRowNeitherDecidesNorHeadlines() {
         Random random = new Random(9);
         // measured Java rows: no change; an unmeasured C row 90% faster

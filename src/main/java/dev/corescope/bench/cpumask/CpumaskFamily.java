@@ -188,8 +188,11 @@ public final class CpumaskFamily implements BenchFamily {
 
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
                             List<UndisturbedIterations> iterations) throws Exception {
+        // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
+        boolean counted = dev.corescope.report.Claim.counts(claims(), name(), method, "java", c.params());
+        Jmh.Settings s = counted ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(CpumaskBenchmark.class, method,
-                c.jmhParams(), settings, ForkPinning.jvmArgs(ctx.cpus())));
+                c.jmhParams(), s, ForkPinning.jvmArgs(ctx.cpus())));
         UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
         iterations.add(u);
         ctx.progress().step("java " + method + " " + c);
@@ -231,6 +234,8 @@ public final class CpumaskFamily implements BenchFamily {
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant and row"
+                + (s.forClaim(NATIVE_RUNS) == s ? "" : "; rows the time claim counts: " + s.forClaim(NATIVE_RUNS).forks() + " forks x "
+                + s.forClaim(NATIVE_RUNS).measurementIterations() + " x " + s.measurementMillis() + " ms")
                 + ctx.size().note();
     }
 

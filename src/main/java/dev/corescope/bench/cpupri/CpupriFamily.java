@@ -372,7 +372,7 @@ public final class CpupriFamily implements BenchFamily {
     private static List<Result> measure(Run r, BenchContext context) throws RunnerException {
         Jmh.Settings s = settings(context);
         // a row a claim counts gets its forks in every mode: runs are the unit of its interval
-        if (s.forks() > 0 && s.forks() < runsPerSide(r)) s = s.withForks(runsPerSide(r));
+        s = s.forClaim(runsPerSide(r));
         ChainedOptionsBuilder ob = options(r, s);
         context.progress().begin(r.workload() + " " + r.variant() + " Java");
         Collection<RunResult> found = new Runner(ob.build()).run();

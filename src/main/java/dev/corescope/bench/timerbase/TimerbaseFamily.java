@@ -174,8 +174,10 @@ public final class TimerbaseFamily implements BenchFamily {
 
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, String method, String cpus, Map<String, Object> params,
                             List<UndisturbedIterations> iterations) throws Exception {
+        // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
+        Jmh.Settings s = dev.corescope.report.Claim.counts(claims(), name(), method, "java", params) ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(TimerbaseBenchmark.class, method,
-                Map.of(), settings, ForkPinning.jvmArgs(ctx.cpus())));
+                Map.of(), s, ForkPinning.jvmArgs(ctx.cpus())));
         UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
         iterations.add(u);
         ctx.progress().step("java " + method);
@@ -276,6 +278,8 @@ public final class TimerbaseFamily implements BenchFamily {
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant"
+                + (s.forClaim(NATIVE_RUNS) == s ? "" : "; rows the time claim counts: " + s.forClaim(NATIVE_RUNS).forks() + " forks x "
+                + s.forClaim(NATIVE_RUNS).measurementIterations() + " x " + s.measurementMillis() + " ms")
                 + ctx.size().note();
     }
 
