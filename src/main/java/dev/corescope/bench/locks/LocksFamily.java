@@ -3,13 +3,20 @@ package dev.corescope.bench.locks;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.JmhRuns;
 import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Claim;
+import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.Run;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
+import dev.corescope.text.TextDoc;
 import dev.corescope.topology.proc.EventSources;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -19,12 +26,15 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -75,9 +85,9 @@ public final class LocksFamily implements BenchFamily {
 
     /** Machine code: every time_bench loop in C (the outermost loop: the timed one), each against the empty for_loop. */
     @Override
-    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
-        return Stream.of(LocksTwins.Loop.values()).map(l -> new dev.corescope.bench.MeasuredFunction(l.name().toLowerCase(Locale.ROOT),
-                l.symbol(), JAVA_LOCKS.get(l), Map.of(), dev.corescope.bench.MeasuredFunction.Loop.TIMED)).toList();
+    public List<MeasuredFunction> measuredFunctions() {
+        return Stream.of(LocksTwins.Loop.values()).map(l -> new MeasuredFunction(l.name().toLowerCase(Locale.ROOT),
+                l.symbol(), JAVA_LOCKS.get(l), Map.of(), MeasuredFunction.Loop.TIMED)).toList();
     }
 
     /**
@@ -93,8 +103,8 @@ public final class LocksFamily implements BenchFamily {
 
     /** C2 compiles the Java lock variants in their JMH benchmarks (the irqsave helpers inside theirs). */
     @Override
-    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
-        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(List.of(SpinLockBenchmark.class, IrqsaveBenchmark.class),
+    public Optional<JavaMachineCode.Run> javaCodeRun() {
+        return Optional.of(new JavaMachineCode.Run(List.of(SpinLockBenchmark.class, IrqsaveBenchmark.class),
                 "spinLockUnlock|spinLockIrqsave|spinLockIrqsavePushf", Map.of()));
     }
 
@@ -106,14 +116,14 @@ public final class LocksFamily implements BenchFamily {
      * The report uses a figure only where it is wider than the one over all benchmarks.
      */
     @Override
-    public List<dev.corescope.report.NoiseAllowance> allowances() {
-        return List.of(new dev.corescope.report.NoiseAllowance("locks", "java", 0.78, 30),
-                new dev.corescope.report.NoiseAllowance("locks", "native", 0.96, 29));
+    public List<NoiseAllowance> allowances() {
+        return List.of(new NoiseAllowance("locks", "java", 0.78, 30),
+                new NoiseAllowance("locks", "native", 0.96, 29));
     }
 
     /** Seed's claims, as data: {@link LocksClaims}. */
     @Override
-    public List<dev.corescope.report.Claim> claims() {
+    public List<Claim> claims() {
         return LocksClaims.all();
     }
 
@@ -147,7 +157,7 @@ public final class LocksFamily implements BenchFamily {
 
         List<LockMeasurement> rows = new ArrayList<>();
         // each Java row's forks, for the results rows' runs[] (compare's unit), by variant and params
-        Map<String, List<dev.corescope.report.Run>> javaRuns = new java.util.HashMap<>();
+        Map<String, List<Run>> javaRuns = new HashMap<>();
         TscRate tsc;
         try (Pinning ignored = ctx.os().pin(cpu)) {
             tsc = TscRate.detect(Path.of("/"), ctx.size().pick(2, CALIBRATIONS_QUICK, CALIBRATIONS_QUICK * 4),
@@ -172,8 +182,8 @@ public final class LocksFamily implements BenchFamily {
             var primary = rr.getPrimaryResult();
             double ns = primary.getScore();
             double err = primary.getScoreError();
-            javaRuns.put(r.variant().contractName() + new java.util.TreeMap<>(r.params("java")), rr.getBenchmarkResults().stream()
-                    .map(fork -> dev.corescope.bench.JmhRuns.run(fork.getPrimaryResult().getStatistics())).toList());
+            javaRuns.put(r.variant().contractName() + new TreeMap<>(r.params("java")), rr.getBenchmarkResults().stream()
+                    .map(fork -> JmhRuns.run(fork.getPrimaryResult().getStatistics())).toList());
             rows.add(new LockMeasurement(r, "java", ns, err, primary.getStatistics().getN(),
                     tsc.cycles(ns), tsc.cycles(err),
                     tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, 0));
@@ -208,15 +218,15 @@ public final class LocksFamily implements BenchFamily {
                 twin ? null : NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"), loadOneMinute,
                 Math.min(2, allowed.weight())));
         List<dev.corescope.report.Result> results = results(model).stream()
-                .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new java.util.TreeMap<>(x.params()))
-                        ? x.withRuns(javaRuns.get(x.variant() + new java.util.TreeMap<>(x.params())))
+                .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new TreeMap<>(x.params()))
+                        ? x.withRuns(javaRuns.get(x.variant() + new TreeMap<>(x.params())))
                         : x)
                 .toList();
         return new FamilyRun(name(), results, null, null, null, notes(model), LocksView.document(model).render(Integer.MAX_VALUE), model);
     }
 
     @Override
-    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+    public Optional<TextDoc> document(ResultsFile file) {
         return LocksView.model(file).map(LocksView::document);
     }
 
@@ -300,7 +310,7 @@ public final class LocksFamily implements BenchFamily {
         }
         for (LocksModel.Contended c : model.contended()) {
             int[] cpus = c.cpus().stream().mapToInt(Integer::intValue).toArray();
-            String list = CpuMask.of(java.util.Arrays.stream(cpus).max().orElse(0) + 1, cpus).toList();
+            String list = CpuMask.of(Arrays.stream(cpus).max().orElse(0) + 1, cpus).toList();
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("placement", c.placement());
             params.put("threads", cpus.length);

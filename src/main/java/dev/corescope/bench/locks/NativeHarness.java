@@ -7,6 +7,7 @@ import org.openjdk.jmh.util.ListStatistics;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -35,7 +36,7 @@ final class NativeHarness {
         static final Plan FULL = new Plan(20, 50_000_000, 10, 200_000_000);
 
         String describe() {
-            return String.format(java.util.Locale.ROOT, "%d batches of ~%d ms after one warm-up batch", batches, Math.max(1, batchNs / 1_000_000));
+            return String.format(Locale.ROOT, "%d batches of ~%d ms after one warm-up batch", batches, Math.max(1, batchNs / 1_000_000));
         }
     }
 
