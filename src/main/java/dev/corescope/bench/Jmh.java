@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Runs JMH benchmarks from inside corescope, with the same run sizes and fork flags for every family.
@@ -66,7 +67,7 @@ public final class Jmh {
      */
     public static ChainedOptionsBuilder options(Class<?> benchmarkClass, String methodRegex, Map<String, String[]> params,
                                                 Settings s, List<String> extraJvmArgs) {
-        String include = "^" + java.util.regex.Pattern.quote(benchmarkClass.getName()) + "\\."
+        String include = "^" + Pattern.quote(benchmarkClass.getName()) + "\\."
                 + (methodRegex == null ? ".*" : methodRegex) + "$";
         ChainedOptionsBuilder ob = new OptionsBuilder()
                 .include(include)

@@ -10,6 +10,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Timer;
+import java.util.TimerTask;
 import java.util.function.LongSupplier;
 
 /**
@@ -35,7 +37,7 @@ final class ProgressBar implements Progress, BenchSession.Listener {
     private int done;
     private String detail = "";
     private boolean drawn;
-    private java.util.Timer ticker;
+    private Timer ticker;
 
     private final long tickMillis;
     /** The widest a line may be: COLUMNS, else 100 ({@link dev.corescope.text.Width}), on a terminal or not. */
@@ -84,8 +86,8 @@ final class ProgressBar implements Progress, BenchSession.Listener {
     /** On a terminal, the clock keeps moving during a long step: redraw once a second. */
     private void startTicker() {
         if (ticker != null || tickMillis <= 0) return;
-        ticker = new java.util.Timer("corescope-progress", true);
-        ticker.scheduleAtFixedRate(new java.util.TimerTask() {
+        ticker = new Timer("corescope-progress", true);
+        ticker.scheduleAtFixedRate(new TimerTask() {
             @Override
             public void run() {
                 synchronized (ProgressBar.this) {

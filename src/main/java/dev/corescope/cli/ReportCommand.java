@@ -8,6 +8,8 @@ import dev.corescope.report.MachineCodeText;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
+import dev.corescope.report.SeedVerdicts;
+import dev.corescope.text.Width;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -144,7 +146,7 @@ final class ReportCommand implements Callable<Integer> {
             throw new UsageException("--family " + family + ": not a family (one of "
                     + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
         }
-        List<dev.corescope.report.SeedVerdicts.Verdict> verdicts = dev.corescope.report.SeedVerdicts.recorded(results,
+        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(results,
                 Families.claims(families), Families.allowances(families)).stream().filter(v -> family == null || v.family().equals(family)).toList();
         if (verdicts.isEmpty()) throw new UsageException("report --format svg: " + files.getFirst().getFileName() + " holds no seed's claims"
                 + (family == null ? "" : " of " + family) + " to draw");
@@ -175,7 +177,7 @@ final class ReportCommand implements Callable<Integer> {
         if (disassembly && (family == null || verdictsOnly)) {
             throw new UsageException("report --disassembly: goes with --family NAME, without --verdicts");
         }
-        int width = dev.corescope.text.Width.of(wide);
+        int width = Width.of(wide);
         // a disassembly is printed as objdump and hsdis wrote it: its lines are code, not prose to wrap
         String text = disassembly ? disassemblies(results, family)
                 : verdictsOnly ? verdicts(results, families, family, wide, explain)
@@ -197,7 +199,7 @@ final class ReportCommand implements Callable<Integer> {
 
     /** The disassemblies of {@code family} in {@code file}, or one line saying there are none. */
     static String disassemblies(ResultsFile file, String family) {
-        String text = dev.corescope.report.MachineCodeText.disassemblies(file.code() == null ? List.of() : file.code(), family);
+        String text = MachineCodeText.disassemblies(file.code() == null ? List.of() : file.code(), family);
         return text.isEmpty() ? "no disassembly of " + family + "'s functions in this file\n" : text;
     }
 
@@ -207,10 +209,10 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     static String verdicts(ResultsFile file, List<BenchFamily> families, String only, boolean wide, boolean explain) {
-        List<dev.corescope.report.SeedVerdicts.Verdict> verdicts = dev.corescope.report.SeedVerdicts.recorded(file,
+        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file,
                 Families.claims(families), Families.allowances(families));
-        return dev.corescope.report.SeedVerdicts.text(verdicts.stream().filter(v -> only == null || v.family().equals(only)).toList(),
-                dev.corescope.text.Width.of(wide), explain);
+        return SeedVerdicts.text(verdicts.stream().filter(v -> only == null || v.family().equals(only)).toList(),
+                Width.of(wide), explain);
     }
 
     /**
@@ -224,7 +226,7 @@ final class ReportCommand implements Callable<Integer> {
 
     /** {@link #render(ResultsFile, List, String)} of a file read from {@code path}: a family part it cannot render is bad input. */
     static String render(ResultsFile file, List<BenchFamily> families, String only, Path path) {
-        return render(file, families, only, path, dev.corescope.text.Width.DEFAULT);
+        return render(file, families, only, path, Width.DEFAULT);
     }
 
     /** {@link #render(ResultsFile, List, String, Path)} laid out at {@code width}. */

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -137,17 +138,17 @@ final class TourText {
     private static void table(TextDoc d, String family, List<ClaimResult> claims, int width) {
         List<Object[]> rows = new ArrayList<>();
         List<String> sharedLines = new ArrayList<>();
-        java.util.Map<String, String> everyRow = shared(claims.stream().flatMap(c -> c.rows().stream()).toList());
+        Map<String, String> everyRow = shared(claims.stream().flatMap(c -> c.rows().stream()).toList());
         if (!everyRow.isEmpty()) sharedLines.add("every row: " + text(everyRow));
         for (ClaimResult c : claims) {
             String claim = c.id().startsWith(family + ".") ? c.id().substring(family.length() + 1) : c.id();
-            java.util.Map<String, String> shared = shared(c.rows());
+            Map<String, String> shared = shared(c.rows());
             shared.keySet().removeAll(everyRow.keySet());
             if (!shared.isEmpty() && c.rows().size() > 1) {
                 sharedLines.add(claim + ": " + text(shared));
             }
             for (ClaimResult.RowFinding x : c.rows()) {
-                java.util.Map<String, Object> own = new TreeMap<>(x.params());
+                Map<String, Object> own = new TreeMap<>(x.params());
                 own.keySet().removeAll(everyRow.keySet());
                 if (c.rows().size() > 1) own.keySet().removeAll(shared.keySet());
                 rows.add(new Object[] {claim, "native".equals(x.implementation()) ? "C" : x.implementation(), params(own),
@@ -166,13 +167,13 @@ final class TourText {
         if (shown < rows.size()) d.paragraph("  ", "(" + (rows.size() - shown) + " more " + family + " rows in the full report)");
     }
 
-    private static String text(java.util.Map<String, String> params) {
+    private static String text(Map<String, String> params) {
         return params.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     }
 
     /** The params with one value on every row. */
-    private static java.util.Map<String, String> shared(List<ClaimResult.RowFinding> rows) {
-        java.util.Map<String, String> shared = new TreeMap<>();
+    private static Map<String, String> shared(List<ClaimResult.RowFinding> rows) {
+        Map<String, String> shared = new TreeMap<>();
         if (rows.isEmpty()) return shared;
         rows.getFirst().params().forEach((k, v) -> shared.put(k, String.valueOf(v)));
         for (ClaimResult.RowFinding x : rows) shared.entrySet().removeIf(e -> !e.getValue().equals(String.valueOf(x.params().get(e.getKey()))));
@@ -195,7 +196,7 @@ final class TourText {
         return t;
     }
 
-    private static String params(java.util.Map<String, Object> params) {
+    private static String params(Map<String, Object> params) {
         if (params == null || params.isEmpty()) return "-";
         return new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     }

@@ -1,6 +1,10 @@
 package dev.corescope.report;
 
+import dev.corescope.text.TextDoc;
+import dev.corescope.text.TextTable;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -379,10 +383,10 @@ public final class SeedVerdicts {
      * inconclusive. Only pairs with an interval are given (the others never decide).
      */
     static Finding combine(Claim c, List<ClaimResult.RowFinding> rows) {
-        java.util.EnumSet<Finding> seen = java.util.EnumSet.noneOf(Finding.class);
+        EnumSet<Finding> seen = EnumSet.noneOf(Finding.class);
         for (ClaimResult.RowFinding r : rows) seen.add(r.finding());
         if (seen.size() == 1) return seen.iterator().next();
-        java.util.EnumSet<Finding> direction = java.util.EnumSet.of(Finding.SUPPORTS, Finding.SUPPORTS_SMALLER, Finding.SUPPORTS_LARGER);
+        EnumSet<Finding> direction = EnumSet.of(Finding.SUPPORTS, Finding.SUPPORTS_SMALLER, Finding.SUPPORTS_LARGER);
         if (direction.containsAll(seen)) {
             if (!seen.contains(Finding.SUPPORTS_LARGER)) return Finding.SUPPORTS_SMALLER;
             if (!seen.contains(Finding.SUPPORTS_SMALLER)) return Finding.SUPPORTS_LARGER;
@@ -402,7 +406,7 @@ public final class SeedVerdicts {
     private static String because(Claim c, Finding f, List<ClaimResult.RowFinding> rows) {
         String claimed = c.claimedText();
         String band = c.size() == null ? "" : " (within a factor of " + String.format(Locale.ROOT, "%.0f", BAND) + " of it counts as its size)";
-        java.util.EnumMap<Finding, Integer> count = new java.util.EnumMap<>(Finding.class);
+        EnumMap<Finding, Integer> count = new EnumMap<>(Finding.class);
         for (ClaimResult.RowFinding r : rows) count.merge(r.finding(), 1, Integer::sum);
         String split = count.size() <= 1 ? "" : "; the rows split: " + count.entrySet().stream()
                 .map(e -> e.getValue() + " " + e.getKey().words()).reduce((x, y) -> x + ", " + y).orElse("");
@@ -551,7 +555,7 @@ public final class SeedVerdicts {
      * @param legend   whether to open with what they are and the legend (a family's own verdict on the page goes without)
      * @return the document; empty when there are no verdicts
      */
-    public static dev.corescope.text.TextDoc document(List<Verdict> verdicts, boolean legend) {
+    public static TextDoc document(List<Verdict> verdicts, boolean legend) {
         return document(verdicts, legend, false);
     }
 
@@ -560,25 +564,25 @@ public final class SeedVerdicts {
      * terminal: the finding, measured against claimed, the one reason that decided it) or, with
      * {@code explain}, in full: conditions, the seed's words, the measurement and every reason.
      */
-    public static dev.corescope.text.TextDoc document(List<Verdict> verdicts, boolean legend, boolean explain) {
-        dev.corescope.text.TextDoc d = new dev.corescope.text.TextDoc();
+    public static TextDoc document(List<Verdict> verdicts, boolean legend, boolean explain) {
+        TextDoc d = new TextDoc();
         if (verdicts.isEmpty()) return d;
         if (legend) {
             d.paragraph(INTRO);
-            d.definitions(TERMS.stream().map(t -> new dev.corescope.text.TextDoc.Term(t.words(), t.meaning())).toList());
+            d.definitions(TERMS.stream().map(t -> new TextDoc.Term(t.words(), t.meaning())).toList());
         }
         // the seeds' verdicts keyed by family and seed, the verdict's words last (they wrap)
-        dev.corescope.text.TextTable seeds = new dev.corescope.text.TextTable(dev.corescope.text.TextTable.Column.key("family"),
-                dev.corescope.text.TextTable.Column.key("seed"), dev.corescope.text.TextTable.Column.text("verdict")).named("seeds");
+        TextTable seeds = new TextTable(TextTable.Column.key("family"),
+                TextTable.Column.key("seed"), TextTable.Column.text("verdict")).named("seeds");
         // the claims keyed by their id (which names the family); at a narrow width text leaves out
         // what they are about, the claimed size and the measured effect (the notes say them), never the interval
-        dev.corescope.text.TextTable claims = new dev.corescope.text.TextTable(dev.corescope.text.TextTable.Column.key("claim"),
-                dev.corescope.text.TextTable.Column.text("what").optional(3), dev.corescope.text.TextTable.Column.text("finding"),
-                dev.corescope.text.TextTable.Column.text("claimed").optional(2), dev.corescope.text.TextTable.Column.text("measured").optional(1),
-                dev.corescope.text.TextTable.Column.text("99.9% interval")).named("claims");
+        TextTable claims = new TextTable(TextTable.Column.key("claim"),
+                TextTable.Column.text("what").optional(3), TextTable.Column.text("finding"),
+                TextTable.Column.text("claimed").optional(2), TextTable.Column.text("measured").optional(1),
+                TextTable.Column.text("99.9% interval")).named("claims");
         List<String> notes = new ArrayList<>();
         for (Verdict v : verdicts) {
-            seeds.statusRow(v.word(), new dev.corescope.text.TextTable.Link(v.family(), v.family()), v.seed(), v.summary());
+            seeds.statusRow(v.word(), new TextTable.Link(v.family(), v.family()), v.seed(), v.summary());
             for (ClaimResult r : v.claims()) {
                 claims.statusRow(r.finding().words(), r.id(), r.quantity(), r.finding().words(), r.claimed(), measuredShort(r), interval(r));
                 notes.add(explain ? explanation(r) : brief(r));
@@ -591,15 +595,15 @@ public final class SeedVerdicts {
     }
 
     /** Each claim's reasoning in full, one note per claim (the page folds it under the short verdicts). */
-    public static dev.corescope.text.TextDoc reasoning(List<Verdict> verdicts) {
-        return new dev.corescope.text.TextDoc().notes(verdicts.stream().flatMap(v -> v.claims().stream()).map(SeedVerdicts::explanation).toList());
+    public static TextDoc reasoning(List<Verdict> verdicts) {
+        return new TextDoc().notes(verdicts.stream().flatMap(v -> v.claims().stream()).map(SeedVerdicts::explanation).toList());
     }
 
     /** A claim in at most three lines: {@code id: finding; measured M against claimed C: the reason that decided it}. */
     public static String brief(ClaimResult r) {
         StringBuilder n = new StringBuilder(r.id()).append(": ").append(r.finding().words());
         if (r.effect() != null) {
-            dev.corescope.text.TextTable.Interval iv = interval(r);
+            TextTable.Interval iv = interval(r);
             n.append("; measured ").append(measuredShort(r));
             if (iv.measured()) n.append(" [").append(signed(r.low())).append(", ").append(signed(r.high())).append(']');
             n.append(" against claimed ").append(r.claimed());
@@ -637,13 +641,13 @@ public final class SeedVerdicts {
      * with the measured effect and the claimed size (signed, in the claimed direction); its
      * words where there is none: exact figures, not measured (one run per side), or nothing measured.
      */
-    static dev.corescope.text.TextTable.Interval interval(ClaimResult r) {
+    static TextTable.Interval interval(ClaimResult r) {
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         Double claim = r.claimedSize() == null || r.direction() == null ? null : r.claimedSize() * r.direction().sign();
-        if (r.effect() == null) return dev.corescope.text.TextTable.Interval.none(null, r.rows().isEmpty() ? "-" : "not measured");
-        if (r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()))) return dev.corescope.text.TextTable.Interval.none(r.effect(), "exact");
-        if (!r.measured() || r.low() == null || r.high() == null) return dev.corescope.text.TextTable.Interval.none(r.effect(), "not measured");
-        return new dev.corescope.text.TextTable.Interval(r.effect(), r.low(), r.high(), claim, abs ? r.unit() : "%", null, "-");
+        if (r.effect() == null) return TextTable.Interval.none(null, r.rows().isEmpty() ? "-" : "not measured");
+        if (r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()))) return TextTable.Interval.none(r.effect(), "exact");
+        if (!r.measured() || r.low() == null || r.high() == null) return TextTable.Interval.none(r.effect(), "not measured");
+        return new TextTable.Interval(r.effect(), r.low(), r.high(), claim, abs ? r.unit() : "%", null, "-");
     }
 
     /** The verdicts as text wrapped to {@code width}: {@link #document}'s text. */

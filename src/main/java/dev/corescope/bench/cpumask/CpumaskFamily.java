@@ -8,9 +8,13 @@ import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
+import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.RunSize;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Claim;
+import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
@@ -20,6 +24,7 @@ import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import dev.corescope.bench.Figure;
@@ -62,21 +67,21 @@ public final class CpumaskFamily implements BenchFamily {
 
     /** Machine code: the four C functions at both layouts, each against the loop of the same NR_CPUS and layout. */
     @Override
-    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
-        List<dev.corescope.bench.MeasuredFunction> out = new ArrayList<>();
+    public List<MeasuredFunction> measuredFunctions() {
+        List<MeasuredFunction> out = new ArrayList<>();
         for (CpumaskTwins.Layout layout : CpumaskTwins.Layout.values()) {
             for (int nrCpus : new int[]{64, 4096}) {
                 for (boolean firstBut : new boolean[]{false, true}) {
-                    out.add(new dev.corescope.bench.MeasuredFunction(firstBut ? "first_but" : "any_but_loop",
+                    out.add(new MeasuredFunction(firstBut ? "first_but" : "any_but_loop",
                             CpumaskTwins.symbol(firstBut, nrCpus, layout), null,
-                            java.util.Map.of("nrCpus", nrCpus, "layout", layout.param())));
+                            Map.of("nrCpus", nrCpus, "layout", layout.param())));
                 }
             }
         }
-        String mask = dev.corescope.cpumask.CpuMask.class.getName() + "::";
-        out.add(dev.corescope.bench.MeasuredFunction.of("any_but_loop", null, mask + "anyButLoop"));
-        out.add(dev.corescope.bench.MeasuredFunction.of("first_but", null, mask + "firstBut"));
-        out.add(dev.corescope.bench.MeasuredFunction.of("any_but_loop_first", null, CpumaskBenchmark.class.getName() + "::anyButLoopFirst"));
+        String mask = CpuMask.class.getName() + "::";
+        out.add(MeasuredFunction.of("any_but_loop", null, mask + "anyButLoop"));
+        out.add(MeasuredFunction.of("first_but", null, mask + "firstBut"));
+        out.add(MeasuredFunction.of("any_but_loop_first", null, CpumaskBenchmark.class.getName() + "::anyButLoopFirst"));
         return out;
     }
 
@@ -85,9 +90,9 @@ public final class CpumaskFamily implements BenchFamily {
      * mask online) with NR_CPUS=64: one method serves every mask size, so one compilation each.
      */
     @Override
-    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
-        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(CpumaskBenchmark.class,
-                "any_but_loop|first_but|any_but_loop_first", java.util.Map.of("nrCpus", "64", "online", "16", "mask", "online")));
+    public Optional<JavaMachineCode.Run> javaCodeRun() {
+        return Optional.of(new JavaMachineCode.Run(CpumaskBenchmark.class,
+                "any_but_loop|first_but|any_but_loop_first", Map.of("nrCpus", "64", "online", "16", "mask", "online")));
     }
 
     /**
@@ -98,14 +103,14 @@ public final class CpumaskFamily implements BenchFamily {
      * The report uses a figure only where it is wider than the one over all benchmarks.
      */
     @Override
-    public List<dev.corescope.report.NoiseAllowance> allowances() {
-        return List.of(new dev.corescope.report.NoiseAllowance("cpumask", "java", 0.23, 8),
-                new dev.corescope.report.NoiseAllowance("cpumask", "native", 0.54, 16));
+    public List<NoiseAllowance> allowances() {
+        return List.of(new NoiseAllowance("cpumask", "java", 0.23, 8),
+                new NoiseAllowance("cpumask", "native", 0.54, 16));
     }
 
     /** Seed's claims, as data: {@link CpumaskClaims}. */
     @Override
-    public List<dev.corescope.report.Claim> claims() {
+    public List<Claim> claims() {
         return CpumaskClaims.all();
     }
 
@@ -166,7 +171,7 @@ public final class CpumaskFamily implements BenchFamily {
         results.addAll(Measurement.results(callers));
 
         Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), allowed, nrCpuIds,
-                describeSettings(settings, ctx), batches, comparisons, splits, callers, ctx.size() == dev.corescope.bench.RunSize.QUICK, load,
+                describeSettings(settings, ctx), batches, comparisons, splits, callers, ctx.size() == RunSize.QUICK, load,
                 Undisturbed.ofIterations(iterations), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null), codeSizeGaps);
         CpumaskModel model = report.model();
         return new FamilyRun(name(), results, null, null, null, CpumaskView.notes(model), CpumaskView.document(model).render(Integer.MAX_VALUE), model);
@@ -297,7 +302,7 @@ public final class CpumaskFamily implements BenchFamily {
                 for (CpumaskModel.CallerSize c : callers) {
                     if (c.nrCpus() != nrCpus) continue;
                     any = true;
-                    Map<String, Object> params = new java.util.LinkedHashMap<>();
+                    Map<String, Object> params = new LinkedHashMap<>();
                     params.put("nrCpus", nrCpus);
                     params.put("caller", c.function());
                     out.add(size(CpumaskFamily.BASELINE, "codeSize", c.oldBytes(), params));

@@ -3,17 +3,23 @@ package dev.corescope.bench.cpupri;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.JmhRuns;
 import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.RunSize;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.bench.cpupri.CpupriLayouts.Config;
 import dev.corescope.bench.cpupri.CpupriLayouts.Kind;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
 import dev.corescope.report.Layout;
+import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.SeedVerdicts;
+import dev.corescope.text.TextDoc;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
@@ -22,18 +28,22 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 
+import java.lang.foreign.MemoryLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * {@code bench cpupri}: seed 002's two halves. The layouts of {@code struct cpupri} (FFM
- * {@link java.lang.foreign.MemoryLayout}, and the Java-heap analogue read with JOL), then the
+ * {@link MemoryLayout}, and the Java-heap analogue read with JOL), then the
  * contention those layouts cause, measured by {@link CpupriBenchmark} under JMH with the
  * reader and writers pinned to a topology placement.
  *
@@ -65,10 +75,10 @@ public final class CpupriFamily implements BenchFamily {
      * layouts differ in data offsets, not in code), hence the variant {@code all}.
      */
     @Override
-    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
-        return List.of(new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_reader", OffHeapCpupri.class.getName() + "::find",
+    public List<MeasuredFunction> measuredFunctions() {
+        return List.of(new MeasuredFunction("all", "cs_cpupri_reader", OffHeapCpupri.class.getName() + "::find",
                         Map.of("metric", "find")),
-                new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_writer", OffHeapCpupri.class.getName() + "::toggle",
+                new MeasuredFunction("all", "cs_cpupri_writer", OffHeapCpupri.class.getName() + "::toggle",
                         Map.of("metric", "set")));
     }
 
@@ -78,8 +88,8 @@ public final class CpupriFamily implements BenchFamily {
      * the kernel's layout, one reader and one writer.
      */
     @Override
-    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
-        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(CpupriBenchmark.class, "cpupri",
+    public Optional<JavaMachineCode.Run> javaCodeRun() {
+        return Optional.of(new JavaMachineCode.Run(CpupriBenchmark.class, "cpupri",
                 Map.of("variant", "packed", "rt", "writers")));
     }
 
@@ -91,13 +101,13 @@ public final class CpupriFamily implements BenchFamily {
      * The report uses a figure only where it is wider than the one over all benchmarks.
      */
     @Override
-    public List<dev.corescope.report.NoiseAllowance> allowances() {
-        return List.of(new dev.corescope.report.NoiseAllowance("cpupri", "java", 1.27, 24));
+    public List<NoiseAllowance> allowances() {
+        return List.of(new NoiseAllowance("cpupri", "java", 1.27, 24));
     }
 
     /** Seed's claims, as data: {@link CpupriClaims}. */
     @Override
-    public List<dev.corescope.report.Claim> claims() {
+    public List<Claim> claims() {
         return CpupriClaims.all();
     }
 
@@ -126,7 +136,7 @@ public final class CpupriFamily implements BenchFamily {
         List<Run> runs = plan(topology, usable, context);
         Double load = MachineLoad.oneMinute(Path.of("/")).orElse(null);
         List<Result> results = new ArrayList<>();
-        Map<Run, Double> countsPerFind = new java.util.IdentityHashMap<>();
+        Map<Run, Double> countsPerFind = new IdentityHashMap<>();
         context.progress().start("", runs.stream().mapToInt(CpupriFamily::runsPerSide).sum());
         for (int i = 0; i < runs.size(); i++) {
             Run r = runs.get(i);
@@ -190,7 +200,7 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+    public Optional<TextDoc> document(ResultsFile file) {
         List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(name())).toList();
         return CpupriView.model(file).map(m -> CpupriView.document(m, rows));
     }
@@ -239,7 +249,7 @@ public final class CpupriFamily implements BenchFamily {
             for (int w : writers) {
                 int[] cpus = CpupriBenchmark.choose(topology, p.name(), usable, w);
                 for (String workload : List.of("mechanism", "cpupri")) {
-                    for (String rt : workload.equals("mechanism") ? java.util.Collections.<String>singletonList(null) : RT) {
+                    for (String rt : workload.equals("mechanism") ? Collections.<String>singletonList(null) : RT) {
                         for (String v : CpupriBenchmark.VARIANTS) {
                             // rt=all in --quick: the kernel's three layouts only, to keep the family's time
                             if (!(brief && "all".equals(rt) && v.startsWith("heap_"))) {
@@ -338,7 +348,7 @@ public final class CpupriFamily implements BenchFamily {
 
     /** The JMH settings of a Java run, whose warm-up and iterations the C twin copies. */
     static Jmh.Settings settings(BenchContext context) {
-        return context.size() == dev.corescope.bench.RunSize.QUICK ? QUICK : context.jmhSettings();
+        return context.size() == RunSize.QUICK ? QUICK : context.jmhSettings();
     }
 
     /** C samples: one per JMH measurement iteration over all forks (at least 2, for an interval). */
@@ -364,7 +374,7 @@ public final class CpupriFamily implements BenchFamily {
     static ChainedOptionsBuilder options(Run r, Jmh.Settings s) {
         return Jmh.options(CpupriBenchmark.class, r.workload(), null, s, null)
                 .param("variant", r.variant())
-                .param("pinned", Arrays.stream(r.cpus()).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining("/")))
+                .param("pinned", Arrays.stream(r.cpus()).mapToObj(Integer::toString).collect(Collectors.joining("/")))
                 .param("rt", r.rt() == null ? CpupriStruct.Rt.WRITERS.param : r.rt())
                 .threadGroups(1, r.writers());
     }
@@ -387,7 +397,7 @@ public final class CpupriFamily implements BenchFamily {
             if (m == null) throw new IllegalStateException("JMH gave no result for " + method);
             double error = m.getScoreError();
             rows.add(Result.builder().benchmark("cpupri").variant(r.variant()).implementation("java").metric(metric).unit(m.getScoreUnit())
-                    .score(m.getScore()).error(Double.isNaN(error) ? null : error).samples(m.getStatistics().getN()).cpus(r.cpuList()).params(params).runs(dev.corescope.bench.JmhRuns.ofSecondary(run, method, x -> x)).build());
+                    .score(m.getScore()).error(Double.isNaN(error) ? null : error).samples(m.getStatistics().getN()).cpus(r.cpuList()).params(params).runs(JmhRuns.ofSecondary(run, method, x -> x)).build());
         }
         return rows;
     }

@@ -7,6 +7,7 @@ import org.openjdk.jmh.util.ListStatistics;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -36,7 +37,7 @@ final class NativeHarness {
 
         /** The uncontended loops' plan: {@code runs} separately started runs, interleaved loop by loop. */
         String describe(int runs) {
-            return String.format(java.util.Locale.ROOT, "%d runs per loop, interleaved loop by loop (ABAB), each %d batches of ~%d ms "
+            return String.format(Locale.ROOT, "%d runs per loop, interleaved loop by loop (ABAB), each %d batches of ~%d ms "
                     + "after its own probe and warm-up batch", runs, batchesPerRun(this, runs), Math.max(1, batchNs / 1_000_000));
         }
     }

@@ -5,18 +5,22 @@ import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.CleanBatches;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.ForkPinning;
+import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineCodeReader;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
 import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.bench.UndisturbedIterations;
+import dev.corescope.report.Claim;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
+import dev.corescope.text.TextDoc;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;
@@ -59,7 +63,7 @@ public final class TimerbaseFamily implements BenchFamily {
 
     /** Seed's claims, as data: {@link TimerbaseClaims}. */
     @Override
-    public List<dev.corescope.report.Claim> claims() {
+    public List<Claim> claims() {
         return TimerbaseClaims.all();
     }
 
@@ -80,8 +84,8 @@ public final class TimerbaseFamily implements BenchFamily {
 
     /** C2 compiles the three Java lookups in the JMH benchmark's own loop. */
     @Override
-    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
-        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(TimerbaseBenchmark.class,
+    public Optional<JavaMachineCode.Run> javaCodeRun() {
+        return Optional.of(new JavaMachineCode.Run(TimerbaseBenchmark.class,
                 "before|before_two_loads|after", Map.of()));
     }
 
@@ -162,7 +166,7 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+    public Optional<TextDoc> document(ResultsFile file) {
         return TimerbaseView.model(file).map(TimerbaseView::document);
     }
 
@@ -232,11 +236,11 @@ public final class TimerbaseFamily implements BenchFamily {
         Optional<Path> file = NativeLibrary.file();
         for (TimerbaseTwins.Variant v : List.of(TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.BEFORE_TWO_LOADS,
                 TimerbaseTwins.Variant.AFTER)) {
-            List<dev.corescope.bench.MachineCodeReader.Instruction> body = null;
+            List<MachineCodeReader.Instruction> body = null;
             String why = file.isEmpty() ? "the C twins' library file is not known" : null;
             if (file.isPresent()) {
                 try {
-                    body = dev.corescope.bench.MachineCodeReader.instructions(file.get(), TimerbaseTwins.symbol(v));
+                    body = MachineCodeReader.instructions(file.get(), TimerbaseTwins.symbol(v));
                 } catch (IOException e) {
                     why = e.getMessage();
                 }
