@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -218,7 +219,7 @@ public final class SysfsReader {
             problem(rel, Files.isDirectory(p) ? "is a directory" : "not a regular file");
             return Optional.empty();
         }
-        try (InputStream in = realRoot == null ? Files.newInputStream(p) : Files.newInputStream(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        try (InputStream in = realRoot == null ? Files.newInputStream(p) : Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
             if (Files.size(p) > MAX_FILE_BYTES) return tooLarge(rel);
             byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
             if (bytes.length > MAX_FILE_BYTES) return tooLarge(rel);
