@@ -1,5 +1,7 @@
 package dev.corescope.cpumask;
 
+import java.util.Set;
+import java.util.HashSet;
 import dev.corescope.affinity.ThreadAffinity;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Affinity;
@@ -74,8 +76,8 @@ class CpuMaskFactoriesTest {
      */
     @Test
     void theSmallMasksOfALargeMachineHashApart() {
-        java.util.Set<Integer> singles = new java.util.HashSet<>();
-        java.util.Set<Integer> pairs = new java.util.HashSet<>();
+        Set<Integer> singles = new HashSet<>();
+        Set<Integer> pairs = new HashSet<>();
         for (int cpu = 0; cpu < 8192; cpu++) {
             singles.add(CpuMask.of(8192, cpu).hashCode());
             if (cpu % 2 == 0) pairs.add(CpuMask.of(8192, cpu, cpu + 1).hashCode());

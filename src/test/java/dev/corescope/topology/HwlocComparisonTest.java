@@ -1,5 +1,6 @@
 package dev.corescope.topology;
 
+import org.junit.jupiter.api.Test;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
@@ -101,7 +102,7 @@ class HwlocComparisonTest {
      * two: the map is followed, as hwloc follows it, so each of the 32 compute units has one
      * L1i and one L2 (the list gave 64 of each, one per core).
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void anAmdComputeUnitsL1iAndL2FollowTheMapWhereTheListDisagrees() throws IOException {
         Topology t = Topology.read(unpack(Fixtures.dir().resolve("64amd64-4s2n4ca2co.tar.bz2")));
         assertEquals(32, t.cacheCount("L1i"));

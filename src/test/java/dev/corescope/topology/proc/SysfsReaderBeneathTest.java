@@ -1,5 +1,10 @@
 package dev.corescope.topology.proc;
 
+import java.io.RandomAccessFile;
+import java.util.concurrent.atomic.AtomicLong;
+import dev.corescope.topology.TopologyJson;
+import dev.corescope.topology.Topology;
+import dev.corescope.topology.Fixtures;
 import dev.corescope.sys.internal.BeneathDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -175,7 +180,7 @@ class SysfsReaderBeneathTest {
     @Test
     void aRenameElsewhereWhileTreesAreReadChangesNoReading() throws Exception {
         assumeOpenat2();
-        Path root = dev.corescope.topology.Fixtures.root("20em64t-hybrid-1p6c2t+2ca4co1t");
+        Path root = Fixtures.root("20em64t-hybrid-1p6c2t+2ca4co1t");
         String quiet = reading(root);
         String kinds = quiet.replace(" ", "");
         assertTrue(kinds.contains("\"cpus\":\"0-11\"") && kinds.contains("\"cpus\":\"12-19\""), quiet);
@@ -183,7 +188,7 @@ class SysfsReaderBeneathTest {
         Path b = tmp.resolve("elsewhere/b");
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> renameFailed = new AtomicReference<>();
-        java.util.concurrent.atomic.AtomicLong renames = new java.util.concurrent.atomic.AtomicLong();
+        AtomicLong renames = new AtomicLong();
         Thread renamer = new Thread(() -> {
             try {
                 while (!stop.get()) {
@@ -214,8 +219,8 @@ class SysfsReaderBeneathTest {
     }
 
     private static String reading(Path root) {
-        dev.corescope.topology.Topology t = dev.corescope.topology.Topology.read(root);
-        return dev.corescope.topology.TopologyJson.render(t) + "\n" + String.join("\n", t.warnings());
+        Topology t = Topology.read(root);
+        return TopologyJson.render(t) + "\n" + String.join("\n", t.warnings());
     }
 
     private static String firstDifference(String want, String got) {
@@ -229,7 +234,7 @@ class SysfsReaderBeneathTest {
     @Test
     void aFileOverTheCapIsRefusedInOneLineNamingItAndTheCap() throws Exception {
         Path tree = tree();
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(tree.resolve("proc/cpuinfo").toFile(), "rw")) {
+        try (RandomAccessFile f = new RandomAccessFile(tree.resolve("proc/cpuinfo").toFile(), "rw")) {
             f.setLength(300L << 20);
         }
         for (SysfsReader r : List.of(new SysfsReader(tree), new SysfsReader(tree, false, true))) {
@@ -245,7 +250,7 @@ class SysfsReaderBeneathTest {
         Path tree = tree();
         Path fifo = tree.resolve("proc/cpuinfo");
         assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor() == 0, "mkfifo failed");
-        try (java.io.RandomAccessFile writer = new java.io.RandomAccessFile(fifo.toFile(), "rw")) {
+        try (RandomAccessFile writer = new RandomAccessFile(fifo.toFile(), "rw")) {
             writer.write("model name\t: planted\n".getBytes());
             SysfsReader r = new SysfsReader(tree);
             assertEquals(Optional.empty(), r.readLines("proc/cpuinfo"));
