@@ -281,8 +281,8 @@ public final class CpupriFamily implements BenchFamily {
         // the C twin's layouts run together (interleaved), so all of a workload's get the runs where one counts:
         // the uncounted one (split) adds to the pooled run-to-run noise of its shape
         boolean counted = r.implementation().equals("native")
-                ? Arrays.stream(Kind.values()).anyMatch(k -> Claim.counts(CpupriClaims.all(), "cpupri", k.variant(), "native", params(r, "")))
-                : Claim.counts(CpupriClaims.all(), "cpupri", r.variant(), r.implementation(), params(r, ""));
+                ? Arrays.stream(Kind.values()).anyMatch(k -> Claim.counts(CpupriClaims.all(), "cpupri", k.variant(), "native", null, params(r, "")))
+                : Claim.counts(CpupriClaims.all(), "cpupri", r.variant(), r.implementation(), null, params(r, ""));
         return counted ? SeedVerdicts.RUNS_PER_SIDE : 1;
     }
 
