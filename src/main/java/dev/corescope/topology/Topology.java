@@ -94,7 +94,6 @@ public final class Topology {
     private final List<TopologyNode> pus;
     private final List<Cache> caches;
     private final PlaceIndex index;
-    private final long readWork;
 
     /**
      * The longest name kept from an input (the CPU model, a cgroup, a core kind): /proc/cpuinfo's
@@ -140,7 +139,6 @@ public final class Topology {
         this.pus = List.copyOf(byKind.get(TopologyNode.Kind.PU));
         this.caches = List.copyOf(all);
         this.index = new PlaceIndex(this);
-        this.readWork = b.readWork;
     }
 
     private static void collect(TopologyNode n, Map<TopologyNode.Kind, List<TopologyNode>> byKind, List<Cache> caches) {
@@ -459,11 +457,6 @@ public final class Topology {
         return unreadable;
     }
 
-    /** Objects visited and candidates compared while reading (a count for tests of linearity; 0 when not read from files). */
-    long readWork() {
-        return readWork;
-    }
-
     // ---- derived -----------------------------------------------------------------------
 
     /**
@@ -616,7 +609,6 @@ public final class Topology {
         boolean readRecorded = true;
         List<String> dirsSeen = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
-        long readWork;
 
         Topology build() {
             return new Topology(this);
