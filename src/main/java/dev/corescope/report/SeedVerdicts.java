@@ -181,6 +181,7 @@ public final class SeedVerdicts {
                                     List<NoiseAllowance> allowances) {
         if (c.notTestable() != null) return result(c, Finding.NOT_TESTABLE, List.of(), notCounted(file, c), c.notTestable(), null, null, null);
         Claim.Rows sel = c.rows();
+        if (sel.matrix() != null) return BuildMatrixFindings.test(file, c);
         List<Claim.Excluded> excluded = new ArrayList<>(sel.excluded());
         excluded.addAll(sel.disowned().of(file));
         List<Pair> pairs = pairs(file, sel);
@@ -538,6 +539,7 @@ public final class SeedVerdicts {
     /** The measured effect, short: {@code -0.21 ns per call (-3.1%)} (of several rows the largest, as the notes say); {@code -} when none. */
     static String measuredShort(ClaimResult r) {
         if (r.effect() == null) return "-";
+        if (BuildMatrixFindings.isMatrix(r)) return BuildMatrixFindings.range(r);
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         StringBuilder sb = new StringBuilder(signed(r.effect())).append(abs ? " " + r.unit() : "%");
         if (abs && r.effectPercent() != null && !r.effectPercent().isNaN()) sb.append(" (").append(signed(r.effectPercent())).append("%)");
@@ -553,6 +555,7 @@ public final class SeedVerdicts {
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         Double claim = r.claimedSize() == null || r.direction() == null ? null : r.claimedSize() * r.direction().sign();
         if (r.effect() == null) return dev.corescope.text.TextTable.Interval.none(null, "-");
+        if (BuildMatrixFindings.isMatrix(r)) return dev.corescope.text.TextTable.Interval.none(r.effect(), BuildMatrixFindings.range(r));
         if (r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()))) return dev.corescope.text.TextTable.Interval.none(r.effect(), "exact");
         if (!r.measured() || r.low() == null || r.high() == null) return dev.corescope.text.TextTable.Interval.none(r.effect(), "not measured");
         return new dev.corescope.text.TextTable.Interval(r.effect(), r.low(), r.high(), claim, abs ? r.unit() : "%", null, "-");
@@ -567,6 +570,7 @@ public final class SeedVerdicts {
     /** The measured effect in words, both ways: {@code -0.21 ns per call (-3.1%), 99.9% interval -0.30..-0.12 ns (-4.4..-1.8%)}. */
     public static String measuredText(ClaimResult r) {
         if (r.effect() == null) return "";
+        if (BuildMatrixFindings.isMatrix(r)) return BuildMatrixFindings.measured(r);
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         String u = abs ? " " + r.unit() : "%";
         StringBuilder sb = new StringBuilder();
