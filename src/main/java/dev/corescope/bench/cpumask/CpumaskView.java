@@ -2,6 +2,8 @@ package dev.corescope.bench.cpumask;
 
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.SavedModel;
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
@@ -9,8 +11,15 @@ import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.ToLongFunction;
+import java.util.stream.Stream;
 
 /**
  * The one view of a {@link CpumaskModel}: the text report {@code bench cpumask} prints (seed-style
@@ -32,7 +41,7 @@ final class CpumaskView {
      * split, code size (from the {@code code-size} rows of {@code results}; a file from round two
      * has its four callers in the model), notes.
      */
-    static TextDoc document(CpumaskModel m, List<dev.corescope.report.Result> results) {
+    static TextDoc document(CpumaskModel m, List<Result> results) {
         TextDoc d = new TextDoc();
         d.title("bench cpumask: seed 000, cpumask_any_but() as a for_each_cpu loop (" + CpumaskFamily.BASELINE
                 + ") vs cpumask_first_but() (" + CpumaskFamily.APPROACH + ")");
@@ -70,7 +79,7 @@ final class CpumaskView {
         legend.add("online=16 mask=online is the seed's experiment; high* is a synthetic worst case (CPUs at the top bits), not "
                 + "the seed's; native rows at two code layouts (align64, align32): a difference counts where it holds at both.");
         legend.add("significant: the two variants differ by Welch's t-test at 99.9% (JMH iterations; C batches).");
-        if (Figure.anyPreempted(m.comparisons().stream().flatMap(c -> java.util.stream.Stream.of(c.baseline(), c.approach())))) {
+        if (Figure.anyPreempted(m.comparisons().stream().flatMap(c -> Stream.of(c.baseline(), c.approach())))) {
             legend.add(Figure.PREEMPTIONS_NOTE);
         }
         d.notes("  ", "", legend).blank();
@@ -102,9 +111,9 @@ final class CpumaskView {
     }
 
     /** The code sizes: the results' code-size rows, or a round-two file's callers (one unnamed build). */
-    static List<CpumaskModel.CallerSize> sizes(CpumaskModel m, List<dev.corescope.report.Result> results) {
-        java.util.Map<String, long[]> byKey = new java.util.LinkedHashMap<>();
-        for (dev.corescope.report.Result r : results) {
+    static List<CpumaskModel.CallerSize> sizes(CpumaskModel m, List<Result> results) {
+        Map<String, long[]> byKey = new LinkedHashMap<>();
+        for (Result r : results) {
             if (!r.benchmark().equals("cpumask") || !r.metric().equals(CpumaskFamily.Measurement.CODE_SIZE)) continue;
             String key = r.params().get("nrCpus") + "\u0000" + r.params().get("function") + "\u0000" + r.params().get("build");
             long[] v = byKey.computeIfAbsent(key, k -> new long[]{-1, -1});
@@ -161,7 +170,7 @@ final class CpumaskView {
                         rows.stream().mapToLong(CpumaskModel.CallerSize::delta).filter(x -> x > 0).sum(),
                         rows.stream().mapToLong(CpumaskModel.CallerSize::delta).filter(x -> x < 0).sum(), agree, rows.size()};
                 totals.add(v);
-                lines.add(String.format(java.util.Locale.ROOT, "NR_CPUS=%d %s: grow/shrink: %d/%d up/down: %d/%d (%s); %d of %d functions' "
+                lines.add(String.format(Locale.ROOT, "NR_CPUS=%d %s: grow/shrink: %d/%d up/down: %d/%d (%s); %d of %d functions' "
                                 + "signs agree with the seed's", nrCpus, b, rows.stream().filter(c -> c.delta() > 0).count(),
                         rows.stream().filter(c -> c.delta() < 0).count(), v[2], v[3], signed(v[1] - v[0]), agree, rows.size()));
             }
@@ -173,7 +182,7 @@ final class CpumaskView {
                     totals.stream().mapToLong(v -> v[1]).min().orElse(0) + ".." + totals.stream().mapToLong(v -> v[1]).max().orElse(0),
                     lo == hi ? signed(lo) : signed(lo) + ".." + signed(hi),
                     totalAgree == totals.size() ? "yes" : totalAgree == 0 ? "no" : totalAgree + " of " + totals.size() + " builds");
-            lines.add(String.format(java.util.Locale.ROOT, "NR_CPUS=%d: the model's total is %s B over the builds (seed: %s B); "
+            lines.add(String.format(Locale.ROOT, "NR_CPUS=%d: the model's total is %s B over the builds (seed: %s B); "
                             + "functions whose sign agrees with the seed's: %s of %d", nrCpus, lo == hi ? signed(lo) : signed(lo) + ".." + signed(hi),
                     signed(seedDelta), countRange(totals), seed.size()));
         }
@@ -198,7 +207,7 @@ final class CpumaskView {
     }
 
     /** The smallest and largest of {@code f} over {@code rows}, as {@code a..b} (one figure when equal), signed for deltas. */
-    private static String range(List<CpumaskModel.CallerSize> rows, java.util.function.ToLongFunction<CpumaskModel.CallerSize> f, boolean sign) {
+    private static String range(List<CpumaskModel.CallerSize> rows, ToLongFunction<CpumaskModel.CallerSize> f, boolean sign) {
         long lo = rows.stream().mapToLong(f).min().orElse(0), hi = rows.stream().mapToLong(f).max().orElse(0);
         String a = sign ? signed(lo) : Long.toString(lo), b = sign ? signed(hi) : Long.toString(hi);
         return lo == hi ? a : a + ".." + b;
@@ -244,13 +253,13 @@ final class CpumaskView {
 
     /** Each configuration's mask and how its CPU is drawn, from the saved allowed CPUs and nr_cpu_ids. */
     private static Optional<String> masksNote(CpumaskModel m) {
-        dev.corescope.cpumask.CpuMask allowed;
+        CpuMask allowed;
         try {
-            allowed = dev.corescope.cpumask.CpuMask.parseList(m.allowed(), Math.max(m.nrCpuIds(), 1));
+            allowed = CpuMask.parseList(m.allowed(), Math.max(m.nrCpuIds(), 1));
         } catch (RuntimeException e) {
             return Optional.empty(); // a saved list this version cannot read: the note is left out, the tables stand
         }
-        java.util.Set<String> masks = new java.util.LinkedHashSet<>();
+        Set<String> masks = new LinkedHashSet<>();
         for (String online : CpumaskConfig.ONLINE) {
             for (CpumaskInputs.MaskKind kind : CpumaskInputs.MaskKind.values()) {
                 for (int nrCpus : KernelCallers.NR_CPUS) {
@@ -264,18 +273,25 @@ final class CpumaskView {
                 + ", nr_cpu_ids " + m.nrCpuIds() + "): " + String.join("; ", masks) + ".");
     }
 
-    /** Which rows could resolve the seed's 0.6%: both errors together under that share of the score. */
+    /**
+     * Which of the rows the time claim counts could resolve the seed's 0.6%: both errors (each a
+     * row's iterations, within its runs) together under that share of the score.
+     */
     private static String resolutionNote(CpumaskModel m) {
         double effect = Math.abs(CpumaskFamily.Measurement.SEED_EFFECT_PCT);
-        long resolving = m.comparisons().stream().filter(c -> resolutionPct(c) < effect).count();
+        List<CpumaskModel.Row> counted = m.comparisons().stream().filter(c -> dev.corescope.report.Claim.counts(CpumaskClaims.all(),
+                "cpumask", c.baseline().result().variant(), c.baseline().result().implementation(), c.baseline().result().params())).toList();
+        long resolving = counted.stream().filter(c -> resolutionPct(c) < effect).count();
         long wide = m.comparisons().stream().filter(c -> worstErrorPct(c) > CpumaskFamily.Measurement.TARGET_ERROR_PCT).count();
-        String s = String.format(java.util.Locale.ROOT, "The seed's effect is %.2f%% of its total. A row can resolve an effect that small only "
-                        + "when its two errors add up to less than that share of the score: %d of %d rows here do; %s",
-                CpumaskFamily.Measurement.SEED_EFFECT_PCT, resolving, m.comparisons().size(),
-                resolving == m.comparisons().size() ? "every row could have shown it."
-                        : "the others can neither confirm nor refute a 0.6% change.");
+        String s = String.format(Locale.ROOT, "The seed's effect is %.2f%% of its total. A row can resolve an effect that small only "
+                        + "when its two errors add up to less than that share of the score: %d of the %d rows the time claim counts "
+                        + "do (of %d rows here); %s",
+                CpumaskFamily.Measurement.SEED_EFFECT_PCT, resolving, counted.size(), m.comparisons().size(),
+                resolving == counted.size() ? "each of them could have shown it."
+                        : "the others can neither confirm nor refute a 0.6% change; the claim's verdict above takes each "
+                        + "row's runs as its unit and says what it could see.");
         if (wide > 0) {
-            s += String.format(java.util.Locale.ROOT, " %d row%s an error above %.0f%% of the score (%s).",
+            s += String.format(Locale.ROOT, " %d row%s an error above %.0f%% of the score (%s).",
                     wide, wide == 1 ? " has" : "s have", CpumaskFamily.Measurement.TARGET_ERROR_PCT,
                     m.quick() ? "--quick runs fewer iterations" : "other work on the machine: see the load average above");
         }
