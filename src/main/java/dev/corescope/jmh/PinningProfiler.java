@@ -7,7 +7,7 @@ import dev.corescope.affinity.ReservationException;
 import dev.corescope.affinity.Reservations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.CpuNotAllowedException;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.affinity.ThreadAffinity;
 import dev.corescope.topology.Topology;
 import org.openjdk.jmh.runner.BenchmarkException;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -19,7 +19,6 @@ import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
-import org.openjdk.jmh.results.TextResult;
 import org.openjdk.jmh.runner.IterationType;
 
 import java.io.File;
@@ -55,13 +54,17 @@ import java.util.TreeSet;
  * {@code ·pin.context-switches} (summed over threads), and {@code ·pin.migrated}, the number of
  * pinned threads that migrated during the iteration or ended it on another CPU (0 when pinning
  * held). Where the kernel refuses the counters, {@code ·pin.migrated} still comes from
- * {@code sched_getcpu}, and the text result says why the counters are missing. Options:
+ * {@code sched_getcpu}, and the line it prints says why the counters are missing. Options:
  * {@code placement=NAME}, {@code prefer=quiet|kernel-hints}, {@code cpus=LIST}, {@code reserve=false}, {@code counters=false},
  * separated by {@code ;} or {@code ,} before a key.
  *
  * <p>Each iteration also records {@code ·pin.thread-N.cpu}, the CPU JMH thread N was pinned to
  * (the highest, when forks were given different CPUs), so the JSON results say where the
- * threads ran as the text line does.
+ * threads ran as the printed line ({@code threads pinned: thread 0 on CPU 3; ...}, once per
+ * change, in the run's output) does. {@code counters=false} leaves the counters out (no
+ * {@code perf_event_open} at all: for a kernel or seccomp profile that refuses it, or to keep
+ * the three system calls out of every iteration); {@code ·pin.migrated} then comes from
+ * {@code sched_getcpu} alone.
  *
  * <p>What this machine can never give ({@code placement=smt} without SMT, {@code cpus=5} on two
  * CPUs) is refused before the run, in one line through JMH's profiler error path ("Profilers
@@ -126,7 +129,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
                         case "kernel-hints" -> CpuPreference.KERNEL_HINTS;
                         default -> throw new IllegalArgumentException("not one of quiet, kernel-hints");
                     };
-                    case "cpus" -> cpus = CpuMask.parseList(value, 1 << 20).toArray();
+                    case "cpus" -> cpus = cpusInOrder(value);
                     case "reserve" -> r = Boolean.parseBoolean(value);
                     case "counters" -> c = Boolean.parseBoolean(value);
                     default -> throw new ProfilerException("corescope pinning: unknown option '" + key
@@ -146,6 +149,15 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     }
 
     /**
+     * {@code 1,0} as {@code [1, 0]}: thread i gets the i-th CPU as written (a range counts up),
+     * not the CPUs in ascending order.
+     */
+    static int[] cpusInOrder(String list) {
+        return java.util.Arrays.stream(list.split(","))
+                .flatMapToInt(part -> java.util.Arrays.stream(CpuMask.parseList(part, 1 << 20).toArray())).toArray();
+    }
+
+    /**
      * Refuses, before any benchmark runs, what this machine can never give: CPUs outside the
      * process's usable set ({@code cpus=5} on 2 CPUs), or a placement that relates two CPUs
      * in a way no two free CPUs here are related ({@code placement=smt} without SMT). JMH prints
@@ -153,7 +165,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
      * ("Profilers failed to initialize"), which is its own error path for a profiler.
      */
     private void checkTheMachineCanGiveIt() throws ProfilerException {
-        CpuMask usable = Affinity.processAllowed();
+        CpuMask usable = ThreadAffinity.pinnable();
         if (explicitCpus != null) {
             CpuMask outside = CpuMask.ofCpus(explicitCpus).andNot(usable);
             if (!outside.isEmpty()) {
@@ -262,7 +274,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     }
 
     @Override
-    public synchronized Collection<? extends Result> afterTrial(BenchmarkResult br, long pid, File stdOut, File stdErr) {
+    public synchronized Collection<? extends Result<?>> afterTrial(BenchmarkResult br, long pid, File stdOut, File stdErr) {
         release();
         return List.of();
     }
@@ -290,12 +302,12 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     }
 
     @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams params, IterationParams iterationParams,
-                                                       org.openjdk.jmh.results.IterationResult result) {
-        List<Result> out = new ArrayList<>();
+    public Collection<? extends Result<?>> afterIteration(BenchmarkParams params, IterationParams iterationParams,
+                                                          org.openjdk.jmh.results.IterationResult result) {
+        List<Result<?>> out = new ArrayList<>();
         if (!PinningExecutor.active) {
-            out.add(new TextResult("threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"
-                    + " (forks=0, or -Djmh.executor set otherwise); run with forks >= 1", "pin"));
+            say("threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"
+                    + " (forks=0, or -Djmh.executor set otherwise); run with forks >= 1\n");
             return out;
         }
         List<PinningExecutor.TaskRecord> records = new ArrayList<>(PinningExecutor.LOG);
@@ -327,13 +339,20 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
         text.append(placementText());
         if (refused != null) text.append("; counters refused by the kernel: ").append(refused).append(" (pinning checked with sched_getcpu only)");
         for (String n : notes) text.append("; ").append(n);
-        // JMH joins an iteration's text results into the run's: each different text once
+        // printed, not a TextResult: JMH would add a "pin" row with score NaN to every summary
+        // and "pin": NaN to the JSON; the fork's output reaches the run's output as it is
         String now = text.append('\n').toString();
         if (iterationParams.getType() == IterationType.MEASUREMENT && !now.equals(lastText)) {
-            out.add(new TextResult(now, "pin"));
-            lastText = now;
+            say(now);
         }
         return out;
+    }
+
+    private void say(String line) {
+        if (line.equals(lastText)) return;
+        lastText = line;
+        System.out.print(line);
+        System.out.flush();
     }
 
     private String placementText() {
