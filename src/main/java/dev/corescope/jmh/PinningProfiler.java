@@ -54,14 +54,14 @@ import java.util.TreeSet;
  * {@code ·pin.context-switches} (summed over threads), and {@code ·pin.migrated}, the number of
  * pinned threads that migrated during the iteration or ended it on another CPU (0 when pinning
  * held). Where the kernel refuses the counters, {@code ·pin.migrated} still comes from
- * {@code sched_getcpu}, and the line it prints says why the counters are missing. Options:
+ * {@code sched_getcpu}, and the text of {@code ·pin} says why the counters are missing. Options:
  * {@code placement=NAME}, {@code prefer=quiet|kernel-hints}, {@code cpus=LIST}, {@code reserve=false}, {@code counters=false},
  * separated by {@code ;} or {@code ,} before a key.
  *
  * <p>Each iteration also records {@code ·pin.thread-N.cpu}, the CPU JMH thread N was pinned to
  * (the highest, when forks were given different CPUs), so the JSON results say where the
- * threads ran as the printed line ({@code threads pinned: thread 0 on CPU 3; ...}, once per
- * change, in the run's output) does. {@code counters=false} leaves the counters out (no
+ * threads ran as the text does: {@code ·pin}, the number of pinned threads, whose text
+ * ({@code threads pinned: thread 0 on CPU 3; ...}) JMH prints with the results. {@code counters=false} leaves the counters out (no
  * {@code perf_event_open} at all: for a kernel or seccomp profile that refuses it, or to keep
  * the three system calls out of every iteration); {@code ·pin.migrated} then comes from
  * {@code sched_getcpu} alone.
@@ -180,14 +180,8 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
         Topology t = Topology.live();
         if (!placement.possibleOn(t, usable)) {
             throw new ProfilerException("corescope pinning: placement=" + placement.placementName()
-                    + " cannot be given here: no two of the usable CPUs " + usable.toList() + " are "
-                    + switch (placement) {
-                        case SAME_CORE -> "SMT siblings";
-                        case SAME_L3 -> "different cores on one last-level cache";
-                        case DIFFERENT_L3 -> "on different last-level caches";
-                        case DIFFERENT_PACKAGE -> "in different packages";
-                        case ANY -> "different CPUs";
-                    });
+                    + " cannot be given here: no two of the usable CPUs " + usable.toList() + " are so related (the second "
+                    + placement.describe(usable.first()).replace("CPU " + usable.first(), "the first") + ")");
         }
     }
 
@@ -306,8 +300,8 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
                                                           org.openjdk.jmh.results.IterationResult result) {
         List<Result<?>> out = new ArrayList<>();
         if (!PinningExecutor.active) {
-            say("threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"
-                    + " (forks=0, or -Djmh.executor set otherwise); run with forks >= 1\n");
+            out.add(new PinnedThreads(0, "threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"
+                    + " (forks=0, or -Djmh.executor set otherwise); run with forks >= 1\n"));
             return out;
         }
         List<PinningExecutor.TaskRecord> records = new ArrayList<>(PinningExecutor.LOG);
@@ -339,20 +333,14 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
         text.append(placementText());
         if (refused != null) text.append("; counters refused by the kernel: ").append(refused).append(" (pinning checked with sched_getcpu only)");
         for (String n : notes) text.append("; ").append(n);
-        // printed, not a TextResult: JMH would add a "pin" row with score NaN to every summary
-        // and "pin": NaN to the JSON; the fork's output reaches the run's output as it is
+        // a number with the text (not a TextResult, whose summary row and JSON score are NaN);
+        // JMH joins an iteration's texts into the run's: each different text once
         String now = text.append('\n').toString();
-        if (iterationParams.getType() == IterationType.MEASUREMENT && !now.equals(lastText)) {
-            say(now);
+        if (iterationParams.getType() == IterationType.MEASUREMENT) {
+            out.add(new PinnedThreads(cpuOf.size(), now.equals(lastText) ? "" : now));
+            lastText = now;
         }
         return out;
-    }
-
-    private void say(String line) {
-        if (line.equals(lastText)) return;
-        lastText = line;
-        System.out.print(line);
-        System.out.flush();
     }
 
     private String placementText() {
