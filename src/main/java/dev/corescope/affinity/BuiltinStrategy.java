@@ -1,6 +1,7 @@
 package dev.corescope.affinity;
 
 import dev.corescope.topology.Placement;
+import dev.corescope.topology.Topology;
 
 import java.util.Locale;
 
@@ -33,12 +34,12 @@ enum BuiltinStrategy implements CpuStrategy {
     }
 
     /**
-     * From {@link dev.corescope.topology.Topology#relation} and {@link dev.corescope.topology.Topology#where}
+     * From {@link Topology#relation} and {@link Topology#where}
      * (O(1) each): the last-level cache is {@code where(cpu).llc()}, unknown ({@code -1}) never
      * counting as the same or as a different one.
      */
     @Override
-    public boolean accepts(dev.corescope.topology.Topology t, int anchor, int cpu) {
+    public boolean accepts(Topology t, int anchor, int cpu) {
         if (anchor < 0) return true;
         if (cpu == anchor) return false;
         return switch (this) {
@@ -54,7 +55,7 @@ enum BuiltinStrategy implements CpuStrategy {
         };
     }
 
-    private static boolean sameLlc(dev.corescope.topology.Topology t, int a, int b) {
+    private static boolean sameLlc(Topology t, int a, int b) {
         int x = t.where(a).llc();
         return x >= 0 && x == t.where(b).llc();
     }

@@ -1,8 +1,11 @@
 package dev.corescope.bench;
 
+import dev.corescope.report.Claim;
+import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -55,16 +58,16 @@ public interface BenchFamily {
      * the family draws. A figure of the family's document without a picture of its own takes the
      * next of them; the page puts the rest after the document.
      */
-    default java.util.List<String> pictures(ResultsFile file) {
-        return picture(file).map(java.util.List::of).orElse(java.util.List.of());
+    default List<String> pictures(ResultsFile file) {
+        return picture(file).map(List::of).orElse(List.of());
     }
 
     /**
      * The functions whose machine code {@code bench} records after a run
      * ({@link MachineCodeReader}): each variant's C twin and Java method. None by default.
      */
-    default java.util.List<MeasuredFunction> measuredFunctions() {
-        return java.util.List.of();
+    default List<MeasuredFunction> measuredFunctions() {
+        return List.of();
     }
 
     /**
@@ -81,8 +84,8 @@ public interface BenchFamily {
      * what the patch's mail says, which rows measure it here and which do not count. The report
      * tests them with rules that name no seed ({@code report.SeedVerdicts}). None by default.
      */
-    default java.util.List<dev.corescope.report.Claim> claims() {
-        return java.util.List.of();
+    default List<Claim> claims() {
+        return List.of();
     }
 
     /**
@@ -90,7 +93,7 @@ public interface BenchFamily {
      * unchanged code spread wider than the figure over all benchmarks
      * ({@code report.RunNoise}); none by default.
      */
-    default java.util.List<dev.corescope.report.NoiseAllowance> allowances() {
-        return java.util.List.of();
+    default List<NoiseAllowance> allowances() {
+        return List.of();
     }
 }

@@ -3,6 +3,7 @@ package dev.corescope.bench;
 import dev.corescope.report.Result;
 
 import dev.corescope.text.Num;
+import java.util.stream.Stream;
 
 /**
  * One measured row as a family's model saves it: the row, and whether its samples include time
@@ -30,7 +31,7 @@ public record Figure(Result result, boolean includesPreemptions) {
     }
 
     /** Whether any of {@code figures} includes preemptions (then a table needs {@link #PREEMPTIONS_NOTE}). */
-    public static boolean anyPreempted(java.util.stream.Stream<Figure> figures) {
+    public static boolean anyPreempted(Stream<Figure> figures) {
         return figures.anyMatch(Figure::includesPreemptions);
     }
 

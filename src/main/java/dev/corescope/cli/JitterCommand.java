@@ -7,6 +7,7 @@ import dev.corescope.jitter.JitterText;
 import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.internal.Affinity;
 import picocli.CommandLine.Command;
@@ -98,7 +99,7 @@ final class JitterCommand implements Callable<Integer> {
         }
         Environment env = probe.finish(start, Instant.now(), measured);
         ResultsFile probed = ResultsFile.builder().environment(env).topology(live.forResults()).jitter(report).build();
-        ResultsFile file = probed.toBuilder().machine(dev.corescope.report.MachineSummary.compute(probed)).build();
+        ResultsFile file = probed.toBuilder().machine(MachineSummary.compute(probed)).build();
         String json = Json.write(file);
         new ResultsWriter(target, false).finish(file, 1);
         PrintWriter out = spec.commandLine().getOut();

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * {@code report}'s page shell: one self-contained HTML file (inline CSS and SVG, no script,
@@ -20,7 +19,7 @@ import java.util.function.Function;
  * {@link DocHtml} with the family's pictures in it, then every saved row and the machine code,
  * folded: {@link ResultsHtml}, {@link MachineCodeHtml}), the memory layouts and the counters.
  * Nothing is read back out of rendered text. Nothing from a results file reaches the page
- * unescaped: text goes through {@link dev.corescope.text.Markup}, SVG pictures are rebuilt from an
+ * unescaped: text goes through {@link Markup}, SVG pictures are rebuilt from an
  * allow-list ({@link SvgSanitizer}), and a Content-Security-Policy forbids every script.
  */
 public final class HtmlReport {
@@ -71,23 +70,11 @@ public final class HtmlReport {
     }
 
     /**
-     * The page for {@code inputs}; with exactly two, the compare table of the first (before)
-     * and the second (after) comes first. {@code heatmap} draws a {@link Matrix} as SVG.
-     */
-    public static String render(List<Input> inputs, Function<Matrix, String> heatmap, Instant madeAt) {
-        return render(inputs, heatmap, FamilyViews.NONE, madeAt);
-    }
-
-    /**
      * The page for {@code inputs}, each family's section holding its own view of the file (its
-     * full text report and its pictures), as {@code bench} showed them.
+     * full text report and its pictures), as {@code bench} showed them; with exactly two, the
+     * compare table of the first (before) and the second (after) comes first.
      */
     public static String page(List<Input> inputs, FamilyViews views, Instant madeAt) {
-        return render(inputs, null, views, madeAt);
-    }
-
-    /** The page with {@code views} and, when not null, {@code heatmap} drawing each file's bare matrix. */
-    static String render(List<Input> inputs, Function<Matrix, String> heatmap, FamilyViews views, Instant madeAt) {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         h.append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CONTENT_SECURITY_POLICY).append("\">\n");
@@ -118,7 +105,7 @@ public final class HtmlReport {
                     .append(inputs.size()).append(", run <code>compare A B</code> for each pair of interest.</p>\n");
         }
         for (int i = 0; i < inputs.size(); i++) {
-            file(h, i + 1, inputs.get(i), heatmap, views.of(inputs.get(i).file()), SeedVerdicts.recorded(inputs.get(i).file(), views.claims(), views.allowances()));
+            file(h, i + 1, inputs.get(i), views.of(inputs.get(i).file()), SeedVerdicts.recorded(inputs.get(i).file(), views.claims(), views.allowances()));
         }
         h.append("</main>\n</body>\n</html>\n");
         return h.toString();
@@ -126,7 +113,7 @@ public final class HtmlReport {
 
     // ---- one results file ---------------------------------------------------------------
 
-    private static void file(StringBuilder h, int index, Input in, Function<Matrix, String> heatmap, List<FamilyViews.View> views,
+    private static void file(StringBuilder h, int index, Input in, List<FamilyViews.View> views,
                              List<SeedVerdicts.Verdict> verdicts) {
         ResultsFile f = in.file();
         h.append("<section id=\"file-").append(index).append("\" class=\"results-file\">\n");
@@ -168,10 +155,6 @@ public final class HtmlReport {
         }
         undrawn.forEach((bench, n) -> h.append("<p class=\"note\">").append(n).append(n == 1 ? " histogram" : " histograms").append(" of ")
                 .append(Markup.escape(bench)).append(" not drawn: a family draws its own, and no family here draws these.</p>\n"));
-        if (heatmap != null && f.matrix() != null) {
-            h.append("<h3>Core-to-core latency</h3>\n<figure class=\"heatmap\">")
-                    .append(SvgSanitizer.embed(heatmap.apply(f.matrix()), "heatmap")).append("</figure>\n");
-        }
         if (!f.layouts().isEmpty()) {
             h.append("<h3 id=\"file-").append(index).append("-layouts\">Memory layouts</h3>\n<details><summary>")
                     .append(f.layouts().size()).append(f.layouts().size() == 1 ? " layout table" : " layout tables")

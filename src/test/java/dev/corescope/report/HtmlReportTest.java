@@ -36,7 +36,7 @@ class HtmlReportTest {
     }
 
     private static String render(HtmlReport.Input... inputs) {
-        return HtmlReport.render(List.of(inputs), m -> "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"heatmap-test\"></svg>", Families.views(), NOW);
+        return HtmlReport.page(List.of(inputs), Families.views(), NOW);
     }
 
     /** How often {@code regex} matches in {@code text} (the page tests count rows and bars). */
@@ -65,7 +65,6 @@ class HtmlReportTest {
         assertEquals(1, count(html, "<svg[^>]*class=\"topo\""), "the topology picture from the file");
         assertEquals(1, count(html, "<svg[^>]*class=\"histogram\""));
         assertEquals(4, count(html, "<rect class=\"bucket\""), "one bar per non-empty bucket");
-        assertEquals(1, count(html, "class=\"heatmap-test\""));
         assertTrue(html.contains("<table class=\"results\" data-family=\"timerbase\">"));
         assertTrue(html.contains("<table class=\"layout-rows\">"));
         assertTrue(html.contains("<tr class=\"padding\">"));

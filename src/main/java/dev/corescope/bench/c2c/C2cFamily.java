@@ -4,13 +4,17 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.JmhRuns;
 import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.RunSize;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.text.TextDoc;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placement;
 import dev.corescope.topology.Placements;
@@ -48,8 +52,8 @@ public final class C2cFamily implements BenchFamily {
 
     /** Machine code: the timed side of the C ping-pong. */
     @Override
-    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
-        return List.of(dev.corescope.bench.MeasuredFunction.of("ping_pong", "cs_c2c_ping", null));
+    public List<MeasuredFunction> measuredFunctions() {
+        return List.of(MeasuredFunction.of("ping_pong", "cs_c2c_ping", null));
     }
 
     @Override
@@ -84,7 +88,7 @@ public final class C2cFamily implements BenchFamily {
     }
 
     /** What a run on {@code cpus} of {@code topology} will measure ({@code bench c2c --plan}). */
-    public C2cPlan plan(Topology topology, CpuMask cpus, dev.corescope.bench.RunSize size) {
+    public C2cPlan plan(Topology topology, CpuMask cpus, RunSize size) {
         CpuMask usable = cpus.resize(topology.nbits()).and(topology.usable());
         return C2cPlan.of(new PairClasses(topology), usable.toArray(), full, size, C2cTwins.unavailableReason().isEmpty());
     }
@@ -149,7 +153,7 @@ public final class C2cFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+    public Optional<TextDoc> document(ResultsFile file) {
         return C2cView.model(file).map(C2cView::document);
     }
 
@@ -159,10 +163,6 @@ public final class C2cFamily implements BenchFamily {
         Optional<C2cModel> m = C2cView.model(file);
         if (m.isPresent()) return m.get().pairs().isEmpty() ? Optional.empty() : Optional.of(C2cView.svg(m.get()));
         return Optional.ofNullable(file.matrix()).map(C2cView::svg);
-    }
-
-    private static double[] drop1(double[] samples) {
-        return Arrays.copyOfRange(samples, 1, samples.length);
     }
 
     private static Result result(String variant, String implementation, Pair p, SampleStats s, Map<String, Object> extra) {
@@ -216,6 +216,6 @@ public final class C2cFamily implements BenchFamily {
         double error = ping.getScoreError();
         placementWords[0] = p.description();
         return Optional.of(Result.builder().benchmark("c2c").variant("ping_pong_jmh").implementation("java").metric("one_way").unit("ns")
-                .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(dev.corescope.bench.JmhRuns.ofSecondary(r, "ping", x -> x / 2)).build());
+                .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(JmhRuns.ofSecondary(r, "ping", x -> x / 2)).build());
     }
 }

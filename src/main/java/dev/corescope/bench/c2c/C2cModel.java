@@ -1,5 +1,6 @@
 package dev.corescope.bench.c2c;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.report.Result;
 import dev.corescope.topology.Placement;
@@ -19,7 +20,7 @@ import java.util.Optional;
  * @param facts what the notes are worded from ({@link C2cView#notes}); null in files from before it
  */
 public record C2cModel(List<Cpu> cpus, List<Pair> pairs, Result jmh,
-                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                       @JsonInclude(JsonInclude.Include.NON_EMPTY)
                        List<String> notes,
                        Facts facts) {
 

@@ -1,5 +1,7 @@
 package dev.corescope.bench.c2c;
 
+import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.SampleStats;
 import dev.corescope.bench.SavedModel;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
@@ -14,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -72,7 +76,7 @@ final class C2cView {
             notes.add("not measured: a ping-pong needs 2 CPUs, " + (m.cpus().isEmpty() ? "none is" : "only CPU " + f.usable() + " is") + " usable");
             return notes;
         }
-        if (f.loadOneMinute() != null) dev.corescope.bench.MachineLoad.busyNote(f.loadOneMinute(), f.onlineCpus()).ifPresent(notes::add);
+        if (f.loadOneMinute() != null) MachineLoad.busyNote(f.loadOneMinute(), f.onlineCpus()).ifPresent(notes::add);
         if (f.nativeUnavailable() != null) notes.add("C twin not run: " + f.nativeUnavailable());
         notes.add(C2cPlan.line(f.plan()));
         if (!f.bothDirections().isEmpty()) {
@@ -89,8 +93,8 @@ final class C2cView {
                 + " samples per pair (a pair stops when its interval is tight; robust to a preempted thread), error = 99.9% confidence half-width of that median.");
         double[] ratios = m.pairs().stream().filter(p -> p.nativeTwin() != null).mapToDouble(p -> p.java().median() / p.nativeTwin().median()).toArray();
         if (ratios.length > 0) {
-            dev.corescope.bench.SampleStats ratio = dev.corescope.bench.SampleStats.of(ratios);
-            notes.add(String.format(java.util.Locale.ROOT,
+            SampleStats ratio = SampleStats.of(ratios);
+            notes.add(String.format(Locale.ROOT,
                     "Java / C one-way latency over %d pairs: median %.2f\u00d7, from %.2f\u00d7 to %.2f\u00d7 (target: within 1.2\u00d7)",
                     ratios.length, ratio.median(), ratio.min(), Arrays.stream(ratios).max().orElse(Double.NaN)));
         }
@@ -138,7 +142,7 @@ final class C2cView {
     }
 
     private static String range(List<C2cModel.Pair> pairs, Function<C2cModel.Pair, C2cModel.Stats> side) {
-        double[] m = pairs.stream().map(side).filter(java.util.Objects::nonNull).mapToDouble(C2cModel.Stats::median).sorted().toArray();
+        double[] m = pairs.stream().map(side).filter(Objects::nonNull).mapToDouble(C2cModel.Stats::median).sorted().toArray();
         if (m.length == 0) return "-";
         double mid = m.length % 2 == 1 ? m[m.length / 2] : (m[m.length / 2 - 1] + m[m.length / 2]) / 2;
         return m.length == 1 ? Num.of(mid) : Num.of(mid) + " (" + Num.of(m[0]) + "-" + Num.of(m[m.length - 1]) + ")";

@@ -1,5 +1,6 @@
 package dev.corescope.bench.cpupri;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Result;
 
@@ -30,9 +31,9 @@ import java.util.List;
  */
 public record CpupriModel(int lineSize, List<Struct> structs, List<Layout> inline, List<Heap> heap, String vmDetails,
                           List<Run> runs,
-                          @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY)
                           List<Result> results,
-                          @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY)
                           List<String> notes,
                           String usable, int usableCount, List<String> lineWarnings, boolean contendedIgnored,
                           String nativeUnavailable, Double loadOneMinute, int onlineCpus) {

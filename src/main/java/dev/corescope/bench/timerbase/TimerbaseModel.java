@@ -1,9 +1,12 @@
 package dev.corescope.bench.timerbase;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.report.Histogram;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,7 +39,7 @@ import java.util.Map;
 public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
                              int samplesPerKind, int nativeBatches, String load, List<PerOp> perOp, List<Column> columns,
                              List<PathRow> paths,
-                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                             @JsonInclude(JsonInclude.Include.NON_EMPTY)
                              List<String> notes,
                              Undisturbed javaIterations, Undisturbed nativeMain, Undisturbed nativeTwoLoads, String nativeUnavailable,
                              String codeSizeMissing, Map<String, List<ClockValue>> clockValues) {
@@ -47,7 +50,7 @@ public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, 
         columns = List.copyOf(columns);
         paths = paths == null ? List.of() : List.copyOf(paths);
         notes = notes == null ? List.of() : List.copyOf(notes);
-        clockValues = clockValues == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(clockValues));
+        clockValues = clockValues == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(clockValues));
     }
 
     /** Whether this model is from a file written before the notes were data: it has its notes as sentences. */
