@@ -4,7 +4,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Exec;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -78,7 +78,7 @@ final class PinCommand implements Callable<Integer> {
             throw new CannotRun(command.getFirst(), failed.errno().description(), failed.errno() == dev.corescope.sys.Errno.ENOENT);
         }
         Process child;
-        try (Pinning pinned = Affinity.pin(mask)) {
+        try (Pinning pinned = Os.live().pin(mask)) {
             child = new ProcessBuilder(command).inheritIO().start();
         } catch (IOException e) {
             String why = reason(e);
