@@ -132,7 +132,7 @@ public final class CpupriFamily implements BenchFamily {
         heap.forEach(h -> layouts.add(h.layout()));
         boolean contendedIgnored = heap.get(2).instanceSize() == heap.get(0).instanceSize();
 
-        CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
+        CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.online())).orElse(topology.usable());
         List<Run> runs = plan(topology, usable, context);
         Double load = MachineLoad.oneMinute(Path.of("/")).orElse(null);
         List<Result> results = new ArrayList<>();
