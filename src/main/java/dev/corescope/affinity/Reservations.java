@@ -105,11 +105,30 @@ public final class Reservations {
                 r = shared;
                 if (r == null) {
                     Topology t = Topology.live();
-                    shared = r = new Reservations(LockDirectory.configured(), t, t.usable(), Path.of("/"));
+                    shared = r = new Reservations(LockDirectory.configured(), t, configuredCpus(t.usable()), Path.of("/"));
                 }
             }
         }
         return r;
+    }
+
+    /** {@code -Dcorescope.reservations.cpus=LIST}: the CPUs {@link #shared()} may hand out (OpenHFT's {@code affinity.reserved}). */
+    public static final String CPUS_PROPERTY = "corescope.reservations.cpus";
+
+    /**
+     * {@code usable} narrowed to {@code -Dcorescope.reservations.cpus} (a CPU list, {@code 2-7}) when
+     * it is set, else {@code CORESCOPE_RESERVATIONS_CPUS}: the CPUs a process leaves to its pinned
+     * threads, as OpenHFT's {@code -Daffinity.reserved}.
+     */
+    static CpuMask configuredCpus(CpuMask usable) {
+        String p = System.getProperty(CPUS_PROPERTY);
+        if (p == null || p.isBlank()) p = System.getenv("CORESCOPE_RESERVATIONS_CPUS");
+        if (p == null || p.isBlank()) return usable;
+        try {
+            return usable.and(CpuMask.parseList(p.strip(), 1 << 20).resize(usable.nbits()));
+        } catch (IllegalArgumentException e) {
+            throw new ReservationException(CPUS_PROPERTY + "=" + p + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -210,6 +229,34 @@ public final class Reservations {
     }
 
     // ---- reserving ---------------------------------------------------------------------
+
+    /**
+     * A reservation described in words, as in configuration files and OpenHFT's
+     * {@code AffinityLock.acquireLock(String)}, without waiting: {@code any} (the most preferred
+     * free CPU), {@code core} (a whole core), {@code N} (exactly CPU N), {@code last} or
+     * {@code last-N} (the last usable CPU, or the N-th before it).
+     *
+     * @param spec the description
+     * @return the reservation, to close
+     * @throws IllegalArgumentException when {@code spec} is none of these (the message lists them)
+     * @throws ReservationException as the matching {@code reserve...} method
+     * @since 0.2.0
+     */
+    public Reservation reserve(String spec) {
+        String s = spec.strip().toLowerCase(java.util.Locale.ROOT);
+        if (s.equals("any")) return reserveAny();
+        if (s.equals("core")) return reserveWholeCore();
+        if (s.matches("[0-9]{1,7}")) return reserveCpu(Integer.parseInt(s));
+        if (s.matches("last(-[0-9]{1,7})?")) {
+            int[] cpus = usable.toArray();
+            int back = s.equals("last") ? 0 : Integer.parseInt(s.substring(5));
+            if (back >= cpus.length) {
+                throw new ReservationException(spec + ": only " + cpus.length + " usable CPUs " + (cpus.length == 0 ? "" : usable.toList()));
+            }
+            return reserveCpu(cpus[cpus.length - 1 - back]);
+        }
+        throw new IllegalArgumentException("reservation '" + spec + "': not one of any, core, N (a CPU), last, last-N");
+    }
 
     /**
      * Exactly {@code cpu}, without waiting.
@@ -508,6 +555,19 @@ public final class Reservations {
      */
     public static List<Holding> holdingsIn(Path directory) {
         return LockView.holdings(directory, LockTable.existing(directory));
+    }
+
+    /**
+     * {@link #holdingsIn(Path)} with a {@code free} entry for each of {@code usable} that has no
+     * lock file yet (when the directory exists).
+     *
+     * @param directory a reservations directory
+     * @param usable the CPUs a reservation could take
+     * @return one entry per lock file and per usable CPU without one, in CPU order
+     * @throws ReservationException when the directory exists but cannot be used
+     */
+    public static List<Holding> holdingsIn(Path directory, CpuMask usable) {
+        return HoldingsText.withFree(directory, usable);
     }
 
     /**
