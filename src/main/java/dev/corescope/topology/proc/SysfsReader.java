@@ -147,6 +147,18 @@ public final class SysfsReader {
         return recordPaths;
     }
 
+    /**
+     * Records what the reader's user learned from the machine by other means than a file (the
+     * CPUID leaves), under a path of its own, so that {@code capture} saves it beside the files
+     * and {@code --root} reads it back as a file.
+     *
+     * @param rel the path to save it as, e.g. {@code cpuid/leaves}
+     * @param bytes the content
+     */
+    public void remember(String rel, byte[] bytes) {
+        recordRead(rel, bytes);
+    }
+
     private void recordRead(String rel, byte[] bytes) {
         if (recordPaths) filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
     }
