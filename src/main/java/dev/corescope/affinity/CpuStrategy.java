@@ -44,7 +44,7 @@ public interface CpuStrategy {
      * The name this strategy goes by in text ({@code placement=} of the JMH profiler, messages).
      *
      * @return {@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package} or {@code any}
-     *         for the built-ins; {@code toString()} for others
+     *         for the built-ins; {@link Object#toString()} for others
      */
     default String placementName() {
         return toString();

@@ -77,8 +77,10 @@ final class ExportCommand implements Callable<Integer> {
         }
         if (nfdOutput != null && format == OutputFormat.nfd) throw new UsageException("--nfd-output goes with --format prometheus (the NFD file is -o)");
         if (nfdOutput != null && nfdOutput.equals(output)) throw new UsageException("--nfd-output " + nfdOutput + ": the same file as -o");
-        OutputFile file = output == null ? null : OutputFile.check(output, "-o", results);
-        OutputFile nfdFile = nfdOutput == null ? null : OutputFile.check(nfdOutput, "--nfd-output", results);
+        List<Path> inputs = new ArrayList<>(results);
+        if (root != null) inputs.add(root);
+        OutputFile file = output == null ? null : OutputFile.check(output, "-o", inputs);
+        OutputFile nfdFile = nfdOutput == null ? null : OutputFile.check(nfdOutput, "--nfd-output", inputs);
         List<ResultsFile> r = new ArrayList<>();
         for (Path p : results) r.add(RowIdentity.read(p));
         Topology t = topology();
