@@ -220,15 +220,16 @@ public record Claim(String id, String family, String seed, String words, String 
 
     /**
      * Whether any of {@code claims} counts a row of {@code benchmark}'s {@code variant} in
-     * {@code implementation} with {@code params} (of any metric): it names the variant as baseline
+     * {@code implementation} with {@code params} and {@code metric} (null: any): it names the variant as baseline
      * or approach and does not set such rows aside. A family asks before it measures, to spend its
      * repeated runs where the claims are.
      */
-    public static boolean counts(List<Claim> claims, String benchmark, String variant, String implementation, Map<String, Object> params) {
+    public static boolean counts(List<Claim> claims, String benchmark, String variant, String implementation, String metric,
+                                 Map<String, Object> params) {
         for (Claim c : claims) {
             Rows r = c.rows();
             if (c.notTestable() != null || r == null || r.matrix() != null || !r.benchmark().equals(benchmark)
-                    || !r.implementations().contains(implementation)) continue; // exact figures per build need no runs
+                    || !r.implementations().contains(implementation) || metric != null && !metric.equals(r.metric())) continue;
             if (!variant.equals(r.baseline()) && !variant.equals(r.approach())) continue;
             if (!holds(r.where(), params)) continue;
             boolean excluded = r.excluded().stream().anyMatch(e -> (e.implementation() == null || e.implementation().equals(implementation))

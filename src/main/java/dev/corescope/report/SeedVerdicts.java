@@ -405,22 +405,20 @@ public final class SeedVerdicts {
 
     /** The rule behind the finding, in words, with the measured and the claimed size side by side. */
     private static String because(Claim c, Finding f, List<ClaimResult.RowFinding> rows) {
-        String claimed = c.claimedText();
-        String band = c.size() == null ? "" : " (within a factor of " + String.format(Locale.ROOT, "%.0f", BAND) + " of it counts as its size)";
         EnumMap<Finding, Integer> count = new EnumMap<>(Finding.class);
         for (ClaimResult.RowFinding r : rows) count.merge(r.finding(), 1, Integer::sum);
-        String split = count.size() <= 1 ? "" : "; the rows split: " + count.entrySet().stream()
-                .map(e -> e.getValue() + " " + e.getKey().words()).reduce((x, y) -> x + ", " + y).orElse("");
+        String split = count.size() <= 1 ? "" : " (the rows split: " + count.entrySet().stream()
+                .map(e -> e.getValue() + " " + e.getKey().words()).reduce((x, y) -> x + ", " + y).orElse("") + ")";
         return switch (f) {
-            case SUPPORTS -> c.size() == null ? "every counted interval excludes zero in the claimed direction (" + claimed + ")"
-                    : "every counted interval excludes zero in the claimed direction and reaches the claimed " + claimed + band;
-            case SUPPORTS_SMALLER -> "the intervals exclude zero in the claimed direction but stay below half the claimed " + claimed + split;
-            case SUPPORTS_LARGER -> "the intervals exclude zero in the claimed direction and lie beyond twice the claimed " + claimed + split;
+            case SUPPORTS -> c.size() == null ? "every counted interval excludes zero in the claimed direction"
+                    : "every counted interval excludes zero and reaches the claimed size (within a factor of 2)";
+            case SUPPORTS_SMALLER -> "the intervals exclude zero in the claimed direction but stay below half the claimed size" + split;
+            case SUPPORTS_LARGER -> "the intervals exclude zero in the claimed direction and lie beyond twice the claimed size" + split;
             case CONTRADICTS -> rows.stream().allMatch(r -> oppositeDirection(c, r))
-                    ? "the intervals exclude zero in the opposite direction to the claimed " + claimed
-                    : "no effect as large as claimed: the intervals end below half the claimed " + claimed + " (an equivalence test)" + split;
+                    ? "the intervals exclude zero in the opposite direction"
+                    : "no effect as large as claimed: the intervals end below half of it (an equivalence test)" + split;
             case INCONCLUSIVE -> count.size() > 1 ? "the counted rows do not agree" + split
-                    : "the interval holds both zero and the claimed " + (c.size() == null ? "direction" : claimed);
+                    : "the interval holds both zero and the claimed " + (c.size() == null ? "direction" : "size");
             case NOT_TESTABLE -> "";
         };
     }

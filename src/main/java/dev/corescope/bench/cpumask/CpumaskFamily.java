@@ -198,7 +198,7 @@ public final class CpumaskFamily implements BenchFamily {
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
                             List<UndisturbedIterations> iterations) throws Exception {
         // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
-        boolean counted = dev.corescope.report.Claim.counts(claims(), name(), method, "java", c.params());
+        boolean counted = dev.corescope.report.Claim.counts(claims(), name(), method, "java", "op", c.params());
         Jmh.Settings s = counted ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(CpumaskBenchmark.class, method,
                 c.jmhParams(), s, ForkPinning.jvmArgs(ctx.cpus())));

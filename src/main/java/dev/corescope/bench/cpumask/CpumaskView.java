@@ -280,7 +280,7 @@ final class CpumaskView {
     private static String resolutionNote(CpumaskModel m) {
         double effect = Math.abs(CpumaskFamily.Measurement.SEED_EFFECT_PCT);
         List<CpumaskModel.Row> counted = m.comparisons().stream().filter(c -> dev.corescope.report.Claim.counts(CpumaskClaims.all(),
-                "cpumask", c.baseline().result().variant(), c.baseline().result().implementation(), c.baseline().result().params())).toList();
+                "cpumask", c.baseline().result().variant(), c.baseline().result().implementation(), "op", c.baseline().result().params())).toList();
         long resolving = counted.stream().filter(c -> resolutionPct(c) < effect).count();
         long wide = m.comparisons().stream().filter(c -> worstErrorPct(c) > CpumaskFamily.Measurement.TARGET_ERROR_PCT).count();
         String s = String.format(Locale.ROOT, "The seed's effect is %.2f%% of its total. A row can resolve an effect that small only "
