@@ -40,6 +40,14 @@ public interface BenchFamily {
         return Optional.empty();
     }
 
+    /**
+     * The family's typed model as {@code file} holds it ({@code models.NAME}), with the rows, layouts
+     * and histograms it points at taken from the file; empty when the file holds none.
+     */
+    default Optional<?> model(ResultsFile file) {
+        return Optional.empty();
+    }
+
     /** {@link #document} as text at no width limit (the document laid out for {@code --wide}). */
     default Optional<String> text(ResultsFile file) {
         return document(file).map(d -> d.render(Integer.MAX_VALUE));

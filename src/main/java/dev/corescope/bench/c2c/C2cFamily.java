@@ -149,6 +149,11 @@ public final class C2cFamily implements BenchFamily {
     }
 
     @Override
+    public Optional<?> model(ResultsFile file) {
+        return C2cView.model(file);
+    }
+
+    @Override
     public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
         return C2cView.model(file).map(C2cView::document);
     }

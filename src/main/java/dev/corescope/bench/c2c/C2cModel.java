@@ -1,6 +1,9 @@
 package dev.corescope.bench.c2c;
 
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import dev.corescope.bench.SampleStats;
+import dev.corescope.report.Pointers;
 import dev.corescope.report.Result;
 import dev.corescope.topology.Placement;
 
@@ -14,11 +17,12 @@ import java.util.Optional;
  *
  * @param cpus  the measured CPUs, in matrix order, with where each sits
  * @param pairs one entry per measured ordered pair
- * @param jmh   the JMH cross-check row, or null
+ * @param jmh   the JMH cross-check row (the file holds it in {@code results[]}, the model points at it), or null
  * @param notes the notes as sentences: written only by files from before {@code facts} (the view shows them then)
  * @param facts what the notes are worded from ({@link C2cView#notes}); null in files from before it
  */
-public record C2cModel(List<Cpu> cpus, List<Pair> pairs, Result jmh,
+public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
+                       @JsonSerialize(using = Pointers.Row.class) @JsonDeserialize(using = Pointers.RowIn.class) Result jmh,
                        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
                        List<String> notes,
                        Facts facts) {

@@ -173,6 +173,11 @@ public final class CpumaskFamily implements BenchFamily {
     }
 
     @Override
+    public Optional<?> model(ResultsFile file) {
+        return CpumaskView.model(file);
+    }
+
+    @Override
     public Optional<TextDoc> document(ResultsFile file) {
         return CpumaskView.model(file).map(CpumaskView::document);
     }

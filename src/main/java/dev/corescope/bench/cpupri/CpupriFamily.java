@@ -181,6 +181,11 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     @Override
+    public Optional<?> model(ResultsFile file) {
+        return CpupriView.model(file);
+    }
+
+    @Override
     public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
         List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(name())).toList();
         return CpupriView.model(file).map(m -> CpupriView.document(m, rows));

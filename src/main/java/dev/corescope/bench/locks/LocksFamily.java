@@ -216,6 +216,11 @@ public final class LocksFamily implements BenchFamily {
     }
 
     @Override
+    public Optional<?> model(ResultsFile file) {
+        return LocksView.model(file);
+    }
+
+    @Override
     public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
         return LocksView.model(file).map(LocksView::document);
     }

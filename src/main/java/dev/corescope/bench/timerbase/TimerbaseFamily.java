@@ -162,6 +162,11 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     @Override
+    public Optional<?> model(ResultsFile file) {
+        return TimerbaseView.model(file);
+    }
+
+    @Override
     public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
         return TimerbaseView.model(file).map(TimerbaseView::document);
     }

@@ -1,8 +1,11 @@
 package dev.corescope.bench.timerbase;
 
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.report.Histogram;
+import dev.corescope.report.Pointers;
 
 import java.util.List;
 import java.util.Map;
@@ -75,9 +78,11 @@ public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, 
     }
 
     /**
-     * One histogram column (the results file's {@code histograms[]} entry) and the mean of its
+     * One histogram column (the results file's {@code histograms[]} entry, which the model points at) and the mean of its
      * samples below the table's end (null when none fell there).
      */
-    public record Column(Histogram histogram, Double meanBelowTable) {
+    public record Column(@JsonSerialize(using = Pointers.Histogram.class) @JsonDeserialize(using = Pointers.HistogramIn.class)
+                         Histogram histogram,
+                         Double meanBelowTable) {
     }
 }
