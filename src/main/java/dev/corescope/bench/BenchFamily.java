@@ -48,6 +48,14 @@ public interface BenchFamily {
         return Optional.empty();
     }
 
+    /**
+     * A short block for the tour, for a family whose rows no claim uses (the tour shows the others
+     * by their claims): c2c's latency by relation. Empty by default and when the file holds no model.
+     */
+    default Optional<TextDoc> brief(ResultsFile file) {
+        return Optional.empty();
+    }
+
     /** {@link #document} as text at no width limit (the document laid out for {@code --wide}). */
     default Optional<String> text(ResultsFile file) {
         return document(file).map(d -> d.render(Integer.MAX_VALUE));
@@ -90,6 +98,14 @@ public interface BenchFamily {
      * tests them with rules that name no seed ({@code report.SeedVerdicts}). None by default.
      */
     default java.util.List<dev.corescope.report.Claim> claims() {
+        return java.util.List.of();
+    }
+
+    /**
+     * What this family's model in {@code file} says of the machine, summarised so that machines of
+     * any size compare: one-way latency by how two CPUs relate ({@code report.MachineSummary}). None by default.
+     */
+    default java.util.List<dev.corescope.report.MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
         return java.util.List.of();
     }
 

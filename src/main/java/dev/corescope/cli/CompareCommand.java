@@ -2,6 +2,7 @@ package dev.corescope.cli;
 
 import dev.corescope.report.Comparison;
 import dev.corescope.report.ComparisonText;
+import dev.corescope.report.HtmlReport;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.RowIdentity;
@@ -90,7 +91,7 @@ final class CompareCommand implements Callable<Integer> {
             out.flush();
             return Main.EXIT_OK;
         }
-        dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst());
+        dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst(), dev.corescope.bench.Families.views());
         if (machines.differentMachines() && format == OutputFormat.json) {
             out.print(Json.write(new TwoMachines(machines, Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor,
                     dev.corescope.bench.Families.allowances()))));
@@ -98,10 +99,10 @@ final class CompareCommand implements Callable<Integer> {
             return Main.EXIT_OK;
         }
         Comparison c = Comparison.of(nameA, a, nameB, b, floor, dev.corescope.bench.Families.allowances());
+        List<String> shown = HtmlReport.names(List.of(before, after));
         out.print(switch (format) {
             case json -> Json.write(c);
-            default -> dev.corescope.report.HtmlReport.page(List.of(new dev.corescope.report.HtmlReport.Input(before.toString(), a.getFirst()),
-                    new dev.corescope.report.HtmlReport.Input(after.toString(), b.getFirst())),
+            default -> HtmlReport.page(List.of(new HtmlReport.Input(shown.get(0), a.getFirst()), new HtmlReport.Input(shown.get(1), b.getFirst())),
                     FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)), java.time.Instant.now());
         });
         out.flush();
@@ -116,7 +117,7 @@ final class CompareCommand implements Callable<Integer> {
      * @param firstA the first before file's name (the machine's); {@code nameA} every before file's
      */
     static TextDoc document(String firstA, String nameA, List<ResultsFile> a, String firstB, String nameB, List<ResultsFile> b, Double floor) {
-        dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(firstA, a.getFirst(), firstB, b.getFirst());
+        dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(firstA, a.getFirst(), firstB, b.getFirst(), dev.corescope.bench.Families.views());
         if (machines.differentMachines()) {
             Comparison rows = Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor, dev.corescope.bench.Families.allowances());
             return new TextDoc().add(ComparisonText.machines(machines)).blank().add(ComparisonText.document(rows));

@@ -47,14 +47,21 @@ final class FileViews {
             public List<View> of(ResultsFile file) {
                 List<FamilyViews.View> out = new ArrayList<>();
                 for (BenchFamily f : families) {
-                    out.addAll(render(byIdentity.get(file), file, f.name(), () -> Families.views(List.of(f)).of(file)));
+                    out.addAll(render(byIdentity.get(file), file, f.name(), () -> Families.views(List.of(f)).of(file).stream()
+                            .filter(v -> v.family().equals(f.name())).toList()));
                 }
+                Families.jitterView(file).ifPresent(out::add);
                 return out;
             }
 
             @Override
             public List<dev.corescope.report.Claim> claims() {
                 return claims;
+            }
+
+            @Override
+            public List<dev.corescope.report.MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
+                return Families.relationLatencies(families, file);
             }
 
             @Override

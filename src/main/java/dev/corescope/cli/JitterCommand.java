@@ -98,14 +98,14 @@ final class JitterCommand implements Callable<Integer> {
         }
         Environment env = probe.finish(start, Instant.now(), measured);
         ResultsFile probed = ResultsFile.builder().environment(env).topology(live.forResults()).jitter(report).build();
-        ResultsFile file = probed.toBuilder().machine(dev.corescope.report.MachineSummary.compute(probed)).build();
+        ResultsFile file = probed.toBuilder().machine(dev.corescope.report.MachineSummary.compute(probed, List.of())).build();
         String json = Json.write(file);
         new ResultsWriter(target, false).finish(file, 1);
         PrintWriter out = spec.commandLine().getOut();
         if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(JitterText.render(report));
+            out.print(JitterText.render(report, dev.corescope.text.Width.of(false)));
             if (output != null) out.println("results written to " + output);
         }
         out.flush();

@@ -1,6 +1,5 @@
 package dev.corescope.report;
 
-import dev.corescope.jitter.JitterHtml;
 import dev.corescope.text.Markup;
 import dev.corescope.text.TextDoc;
 
@@ -9,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * {@code report}'s page shell: one self-contained HTML file (inline CSS and SVG, no script,
@@ -18,15 +16,22 @@ import java.util.function.Function;
  * its warnings, the machine ({@link MachineHtml}: the topology drawn from the saved model, the
  * environment), each family's section (its verdict, then its own document rendered by
  * {@link DocHtml} with the family's pictures in it, then every saved row and the machine code,
- * folded: {@link ResultsHtml}, {@link MachineCodeHtml}), the memory layouts and the counters.
+ * folded: {@link ResultsHtml}, {@link MachineCodeHtml}), and the counters. A family's data (a heatmap,
+ * layouts, histograms, the jitter run) is drawn by its own view, never here.
  * Nothing is read back out of rendered text. Nothing from a results file reaches the page
  * unescaped: text goes through {@link dev.corescope.text.Markup}, SVG pictures are rebuilt from an
  * allow-list ({@link SvgSanitizer}), and a Content-Security-Policy forbids every script.
  */
 public final class HtmlReport {
 
-    /** One results file and the name to show for it (the path the user gave). */
+    /** One results file and the name to show for it ({@link #names}). */
     public record Input(String name, ResultsFile file) {
+    }
+
+    /** The names to show for files read from {@code paths}: each one's file name, or the path as given where two share a name. */
+    public static List<String> names(List<java.nio.file.Path> paths) {
+        List<String> names = paths.stream().map(p -> p.getFileName() == null ? p.toString() : p.getFileName().toString()).toList();
+        return names.stream().distinct().count() == names.size() ? names : paths.stream().map(java.nio.file.Path::toString).toList();
     }
 
     private static final String CSS = """
@@ -71,23 +76,10 @@ public final class HtmlReport {
     }
 
     /**
-     * The page for {@code inputs}; with exactly two, the compare table of the first (before)
-     * and the second (after) comes first. {@code heatmap} draws a {@link Matrix} as SVG.
-     */
-    public static String render(List<Input> inputs, Function<Matrix, String> heatmap, Instant madeAt) {
-        return render(inputs, heatmap, FamilyViews.NONE, madeAt);
-    }
-
-    /**
      * The page for {@code inputs}, each family's section holding its own view of the file (its
      * full text report and its pictures), as {@code bench} showed them.
      */
     public static String page(List<Input> inputs, FamilyViews views, Instant madeAt) {
-        return render(inputs, null, views, madeAt);
-    }
-
-    /** The page with {@code views} and, when not null, {@code heatmap} drawing each file's bare matrix. */
-    static String render(List<Input> inputs, Function<Matrix, String> heatmap, FamilyViews views, Instant madeAt) {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         h.append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CONTENT_SECURITY_POLICY).append("\">\n");
@@ -105,7 +97,7 @@ public final class HtmlReport {
         VerdictsHtml.toc(h, inputs, !verdicts.isEmpty());
         VerdictsHtml.section(h, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
         MachineComparison machines = inputs.size() == 2
-                ? MachineComparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file()) : null;
+                ? MachineComparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file(), views) : null;
         if (machines != null && machines.differentMachines()) {
             // two machines: by relation and by claim (MachinesHtml), never row by row
             MachinesHtml.section(h, machines, inputs.get(0).file(), inputs.get(1).file());
@@ -118,7 +110,7 @@ public final class HtmlReport {
                     .append(inputs.size()).append(", run <code>compare A B</code> for each pair of interest.</p>\n");
         }
         for (int i = 0; i < inputs.size(); i++) {
-            file(h, i + 1, inputs.get(i), heatmap, views.of(inputs.get(i).file()), SeedVerdicts.recorded(inputs.get(i).file(), views.claims(), views.allowances()));
+            file(h, i + 1, inputs.get(i), views.of(inputs.get(i).file()), SeedVerdicts.recorded(inputs.get(i).file(), views.claims(), views.allowances()));
         }
         h.append("</main>\n</body>\n</html>\n");
         return h.toString();
@@ -126,7 +118,7 @@ public final class HtmlReport {
 
     // ---- one results file ---------------------------------------------------------------
 
-    private static void file(StringBuilder h, int index, Input in, Function<Matrix, String> heatmap, List<FamilyViews.View> views,
+    private static void file(StringBuilder h, int index, Input in, List<FamilyViews.View> views,
                              List<SeedVerdicts.Verdict> verdicts) {
         ResultsFile f = in.file();
         h.append("<section id=\"file-").append(index).append("\" class=\"results-file\">\n");
@@ -168,22 +160,14 @@ public final class HtmlReport {
         }
         undrawn.forEach((bench, n) -> h.append("<p class=\"note\">").append(n).append(n == 1 ? " histogram" : " histograms").append(" of ")
                 .append(Markup.escape(bench)).append(" not drawn: a family draws its own, and no family here draws these.</p>\n"));
-        if (heatmap != null && f.matrix() != null) {
-            h.append("<h3>Core-to-core latency</h3>\n<figure class=\"heatmap\">")
-                    .append(SvgSanitizer.embed(heatmap.apply(f.matrix()), "heatmap")).append("</figure>\n");
-        }
-        if (!f.layouts().isEmpty()) {
-            h.append("<h3 id=\"file-").append(index).append("-layouts\">Memory layouts</h3>\n<details><summary>")
-                    .append(f.layouts().size()).append(f.layouts().size() == 1 ? " layout table" : " layout tables")
-                    .append(" (field offsets and cache lines)</summary>\n");
-            ResultsHtml.layouts(h, f.layouts());
-            h.append("</details>\n");
+        if (!f.layouts().isEmpty() && views.stream().noneMatch(v -> v.document() != null)) {
+            h.append("<p class=\"note\">").append(f.layouts().size()).append(f.layouts().size() == 1 ? " memory layout" : " memory layouts")
+                    .append(" not drawn: a family draws its own, and no family here has its model in this file.</p>\n");
         }
         if (!f.counters().isEmpty()) {
             h.append("<span id=\"file-").append(index).append("-counters\"></span>");
             ResultsHtml.counters(h, f.counters());
         }
-        if (f.jitter() != null) h.append(JitterHtml.section(f.jitter()));
         if (f.results().isEmpty() && f.failures().isEmpty() && f.jitter() == null) h.append("<p class=\"note\">This file has no results.</p>\n");
         h.append("</section>\n");
     }

@@ -24,8 +24,8 @@ class ComparisonPageTest {
     void thePageShowsTheTextsDocumentTableByTable() throws Exception {
         ResultsFile a = Json.readResults(Path.of("src/test/resources/results/tour-before.json"));
         ResultsFile b = Json.readResults(Path.of("src/test/resources/results/tour-after.json"));
-        String html = HtmlReport.render(List.of(new HtmlReport.Input("before.json", a), new HtmlReport.Input("after.json", b)),
-                m -> "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>", Families.views(), Instant.EPOCH);
+        String html = HtmlReport.page(List.of(new HtmlReport.Input("before.json", a), new HtmlReport.Input("after.json", b)),
+                Families.views(), Instant.EPOCH);
         int at = html.indexOf("<section id=\"compare\">");
         String section = html.substring(at, html.indexOf("</section>", at));
         TextDoc doc = ComparisonText.document(Comparison.of("before.json", List.of(a), "after.json", List.of(b), null, Families.allowances()));

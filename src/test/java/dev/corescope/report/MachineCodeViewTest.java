@@ -61,7 +61,7 @@ class MachineCodeViewTest {
         Result r = Result.builder().benchmark("timerbase").variant("before").implementation("native").metric("op").unit("ns/op")
                 .score(2.5).error(0.1).samples(10).cpus("").params(Map.of()).build();
         ResultsFile f = ResultsFile.builder().results(List.of(r)).code(CODE).build();
-        String html = HtmlReport.render(List.of(new HtmlReport.Input("a.json", f)), m -> "", Instant.parse("2026-01-01T00:00:00Z"));
+        String html = HtmlReport.page(List.of(new HtmlReport.Input("a.json", f)), FamilyViews.NONE, Instant.parse("2026-01-01T00:00:00Z"));
         assertTrue(html.contains("<details class=\"code\" data-family=\"timerbase\">"), html);
         assertTrue(html.contains("<div class=\"code-side\">"), html);
         assertEquals(3, html.split("<pre>", -1).length - 1, "one disassembly per C variant");

@@ -8,6 +8,7 @@ import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
@@ -146,6 +147,16 @@ public final class C2cFamily implements BenchFamily {
     @Override
     public boolean draws() {
         return true;
+    }
+
+    @Override
+    public Optional<dev.corescope.text.TextDoc> brief(ResultsFile file) {
+        return C2cView.model(file).map(C2cView::brief).filter(d -> !d.isEmpty());
+    }
+
+    @Override
+    public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
+        return C2cView.model(file).map(C2cView::relationLatencies).orElse(List.of());
     }
 
     @Override

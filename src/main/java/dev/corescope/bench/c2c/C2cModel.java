@@ -93,15 +93,34 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
         }
     }
 
-    /** A pair's one-way latencies in ns ({@link SampleStats} with a null error for one sample). */
-    public record Stats(double median, Double error, double mean, double min, long samples) {
+    /**
+     * A pair's one-way latencies in ns ({@link SampleStats} with a null error for one sample):
+     * {@code low} and {@code high} are the median's 99.9% interval from order statistics, null for
+     * one sample and in files from before them.
+     */
+    public record Stats(double median, Double error, Double low, Double high, double mean, double min, long samples) {
 
         static Stats of(SampleStats s) {
-            return s == null ? null : new Stats(s.median(), s.errorOrNull(), s.mean(), s.min(), s.samples());
+            return s == null ? null : new Stats(s.median(), s.errorOrNull(), nullIfNaN(s.low()), nullIfNaN(s.high()), s.mean(), s.min(), s.samples());
+        }
+
+        private static Double nullIfNaN(double v) {
+            return Double.isNaN(v) ? null : v;
         }
 
         SampleStats sampleStats() {
-            return new SampleStats(median, error == null ? Double.NaN : error, mean, min, samples);
+            return new SampleStats(median, error == null ? Double.NaN : error, low == null ? Double.NaN : low,
+                    high == null ? Double.NaN : high, mean, min, samples);
+        }
+
+        /**
+         * The median's interval: its order statistics, or in files from before them median &plusmn; error
+         * with the low end no lower than the smallest sample (no order statistic is); null without one.
+         */
+        double[] interval() {
+            if (low != null && high != null) return new double[] {low, high};
+            if (error == null) return null;
+            return new double[] {Math.max(min, median - error), median + error};
         }
     }
 
