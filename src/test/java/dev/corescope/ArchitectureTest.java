@@ -18,13 +18,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * docs/architecture.md's package map is the code's: each package it names exists, each package
- * of the code is named, and no package imports one of a higher layer, nor library code tool code.
+ * of the code is named, and no package uses (imports or names inline) one of a higher layer, nor
+ * library code tool code.
  */
 class ArchitectureTest {
 
     private static final Path MAIN = Path.of("src/main/java/dev/corescope");
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z.<>]+)` \\| (\\d+) \\| (library|tool) \\|", Pattern.MULTILINE);
-    private static final Pattern IMPORT = Pattern.compile("^import (?:static )?dev\\.corescope\\.([a-z0-9.]+?)\\.[A-Z]", Pattern.MULTILINE);
+    /** A use of another package: an import or a name written inline ({@code dev.corescope.report.Result.builder()}). */
+    private static final Pattern REFERENCE = Pattern.compile("(?<![\\w.])dev\\.corescope\\.([a-z0-9.]+?)\\.[A-Z]");
 
     private record Layer(int rank, boolean library) {
     }
@@ -68,14 +70,14 @@ class ArchitectureTest {
             Layer from = map.get(entry(e.getKey()));
             if (from == null) continue;
             for (Path f : e.getValue()) {
-                Matcher m = IMPORT.matcher(Files.readString(f));
+                Matcher m = REFERENCE.matcher(Files.readString(f));
                 while (m.find()) {
                     String to = m.group(1);
                     if (to.equals(e.getKey())) continue;
                     Layer used = map.get(entry(to));
                     if (used == null) continue;
                     if (used.rank() > from.rank() || (from.library() && !used.library())) {
-                        wrong.add(MAIN.relativize(f) + " imports " + to);
+                        wrong.add(MAIN.relativize(f) + " uses " + to);
                     }
                 }
             }

@@ -1,6 +1,8 @@
 package dev.corescope.affinity;
 
+import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.Placement;
+import dev.corescope.topology.Topology;
 
 import java.util.Locale;
 
@@ -71,7 +73,7 @@ public enum CpuStrategy {
      * @return whether some pair of them is so related
      * @since 0.2.0
      */
-    public boolean possibleOn(dev.corescope.topology.Topology topology, dev.corescope.cpumask.CpuMask usable) {
+    public boolean possibleOn(Topology topology, CpuMask usable) {
         int[] cpus = usable.toArray();
         for (int a : cpus) {
             for (int b : cpus) {
@@ -83,11 +85,11 @@ public enum CpuStrategy {
 
     /**
      * Whether {@code cpu} fits this strategy relative to {@code anchor} (negative: no anchor), from
-     * {@link dev.corescope.topology.Topology#relation} and {@link dev.corescope.topology.Topology#where}
+     * {@link Topology#relation} and {@link Topology#where}
      * (O(1) each): the last-level cache is {@code where(cpu).llc()}, unknown ({@code -1}) never
      * counting as the same or as a different one.
      */
-    boolean accepts(dev.corescope.topology.Topology t, int anchor, int cpu) {
+    boolean accepts(Topology t, int anchor, int cpu) {
         if (anchor < 0) return true;
         if (cpu == anchor) return false;
         return switch (this) {
@@ -103,7 +105,7 @@ public enum CpuStrategy {
         };
     }
 
-    private static boolean sameLlc(dev.corescope.topology.Topology t, int a, int b) {
+    private static boolean sameLlc(Topology t, int a, int b) {
         int x = t.where(a).llc();
         return x >= 0 && x == t.where(b).llc();
     }

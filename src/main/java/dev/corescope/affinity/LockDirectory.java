@@ -7,6 +7,7 @@ import dev.corescope.sys.internal.Flock;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
@@ -112,7 +113,7 @@ final class LockDirectory {
      */
     static Opened inspect(Path dir) {
         Path abs = dir.toAbsolutePath().normalize();
-        if (!Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return null;
+        if (!Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) return null;
         int fd;
         try {
             fd = Flock.openDirectory(abs.toString());

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * This process's lock files in one reservation directory: one read-only descriptor per CPU,
@@ -108,10 +109,6 @@ final class LockTable {
         return directory;
     }
 
-    int directoryOwner() {
-        return dirOwner;
-    }
-
     static String fileName(int cpu) {
         return "cpu-" + cpu + ".lock";
     }
@@ -195,7 +192,7 @@ final class LockTable {
 
     /** Every hold of this process, by CPU. */
     synchronized Map<Integer, Slot> heldHere() {
-        Map<Integer, Slot> out = new java.util.TreeMap<>();
+        Map<Integer, Slot> out = new TreeMap<>();
         for (int cpu = 0; cpu < slots.length; cpu++) {
             Slot h = slots[cpu] != null && slots[cpu].held ? heldHere(cpu) : null;
             if (h != null) out.put(cpu, h);

@@ -1,6 +1,8 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.CpuNotAllowedException;
+import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.Os;
@@ -31,7 +33,7 @@ public final class ThreadAffinity {
      * The CPUs the calling thread may run on now ({@code sched_getaffinity(0)}).
      *
      * @return a mask of {@link CpuMask#machineSize()} bits (or more), never empty
-     * @throws dev.corescope.sys.NativeException when the kernel refuses the call
+     * @throws NativeException when the kernel refuses the call
      */
     public static CpuMask allowed() {
         return Os.live().allowed();
@@ -45,11 +47,11 @@ public final class ThreadAffinity {
      *
      * @param cpus the CPUs to run on, not empty; any bit count
      * @return the pin, to close on this thread
-     * @throws dev.corescope.sys.CpuNotAllowedException when a CPU is outside {@link #pinnable()}
+     * @throws CpuNotAllowedException when a CPU is outside {@link #pinnable()}
      *         (nothing changed)
      * @throws IllegalArgumentException when {@code cpus} is empty
      * @throws UnsupportedOperationException on a virtual thread (it would pin its carrier)
-     * @throws dev.corescope.sys.NativeException when the kernel refuses the mask (e.g. a cgroup
+     * @throws NativeException when the kernel refuses the mask (e.g. a cgroup
      *         cpuset narrower than the start mask)
      */
     public static Pinning pin(CpuMask cpus) {
@@ -62,7 +64,7 @@ public final class ThreadAffinity {
      *
      * @param cpu the CPU number
      * @return the pin, to close on this thread
-     * @throws dev.corescope.sys.CpuNotAllowedException when {@code cpu} is outside {@link #pinnable()}
+     * @throws CpuNotAllowedException when {@code cpu} is outside {@link #pinnable()}
      * @throws UnsupportedOperationException on a virtual thread
      */
     public static Pinning pin(int cpu) {

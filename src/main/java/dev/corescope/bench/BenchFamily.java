@@ -1,14 +1,18 @@
 package dev.corescope.bench;
 
+import dev.corescope.report.Claim;
+import dev.corescope.report.MachineSummary;
+import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
  * One benchmark family ({@code cpumask}, {@code timerbase}, {@code cpupri}, {@code locks},
  * {@code c2c}): what {@code bench NAME} runs. Implementations measure and return the model;
- * they never print. The text a person reads is {@link FamilyRun#text()}, built from that model.
+ * they never print. The text a person reads is {@link #document}, built from that model as the results file holds it.
  */
 public interface BenchFamily {
 
@@ -20,7 +24,7 @@ public interface BenchFamily {
 
     /**
      * Runs the family. Native rows that cannot run (no C compiler at build time) are left out
-     * and the reason goes into {@link FamilyRun#notes()}.
+     * and the model records why, for the view's notes.
      */
     FamilyRun run(BenchContext context) throws Exception;
 
@@ -71,16 +75,16 @@ public interface BenchFamily {
      * the family draws. A figure of the family's document without a picture of its own takes the
      * next of them; the page puts the rest after the document.
      */
-    default java.util.List<String> pictures(ResultsFile file) {
-        return picture(file).map(java.util.List::of).orElse(java.util.List.of());
+    default List<String> pictures(ResultsFile file) {
+        return picture(file).map(List::of).orElse(List.of());
     }
 
     /**
      * The functions whose machine code {@code bench} records after a run
      * ({@link MachineCodeReader}): each variant's C twin and Java method. None by default.
      */
-    default java.util.List<MeasuredFunction> measuredFunctions() {
-        return java.util.List.of();
+    default List<MeasuredFunction> measuredFunctions() {
+        return List.of();
     }
 
     /**
@@ -97,16 +101,16 @@ public interface BenchFamily {
      * what the patch's mail says, which rows measure it here and which do not count. The report
      * tests them with rules that name no seed ({@code report.SeedVerdicts}). None by default.
      */
-    default java.util.List<dev.corescope.report.Claim> claims() {
-        return java.util.List.of();
+    default List<Claim> claims() {
+        return List.of();
     }
 
     /**
      * What this family's model in {@code file} says of the machine, summarised so that machines of
      * any size compare: one-way latency by how two CPUs relate ({@code report.MachineSummary}). None by default.
      */
-    default java.util.List<dev.corescope.report.MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
-        return java.util.List.of();
+    default List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
+        return List.of();
     }
 
     /**
@@ -114,7 +118,7 @@ public interface BenchFamily {
      * unchanged code spread wider than the figure over all benchmarks
      * ({@code report.RunNoise}); none by default.
      */
-    default java.util.List<dev.corescope.report.NoiseAllowance> allowances() {
-        return java.util.List.of();
+    default List<NoiseAllowance> allowances() {
+        return List.of();
     }
 }

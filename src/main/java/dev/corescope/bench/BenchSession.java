@@ -8,10 +8,12 @@ import dev.corescope.report.Histogram;
 import dev.corescope.report.Json;
 import dev.corescope.report.Layout;
 import dev.corescope.report.MachineCode;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.MachineTopology;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.PerfCounters;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -185,8 +187,8 @@ public final class BenchSession {
         Environment env = start == null ? null : probe.finish(start, Instant.now(), pinnedCpus(results));
         ResultsFile file = ResultsFile.builder().environment(env).results(results)
                 .layouts(layouts).histograms(histograms).matrix(matrix).failures(allFailures).counters(counters).topology(topology).code(code).models(models).build();
-        ResultsFile withClaims = file.withClaims(dev.corescope.report.SeedVerdicts.evaluate(file, Families.claims(families), Families.allowances(families)));
-        return withClaims.toBuilder().machine(dev.corescope.report.MachineSummary.compute(withClaims, Families.relationLatencies(families, withClaims))).build();
+        ResultsFile withClaims = file.withClaims(SeedVerdicts.evaluate(file, Families.claims(families), Families.allowances(families)));
+        return withClaims.toBuilder().machine(MachineSummary.compute(withClaims, Families.relationLatencies(families, withClaims))).build();
     }
 
     /** Failures for the families from {@link #processed} on: the one running, then those not started. */

@@ -2,9 +2,12 @@ package dev.corescope.bench;
 
 import dev.corescope.jitter.JitterHtml;
 import dev.corescope.jitter.JitterText;
+import dev.corescope.report.Claim;
 import dev.corescope.report.FamilyViews;
 import dev.corescope.report.MachineSummary;
+import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.text.TextDoc;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +16,7 @@ import java.util.ServiceLoader;
 
 /**
  * The registry of benchmark families: one line per family in
- * {@code META-INF/services/dev.corescope.bench.BenchFamily}, in the order the tour runs them.
+ * {@code META-INF/services/BenchFamily}, in the order the tour runs them.
  * {@code cli} reaches a family only through here and {@link BenchFamily}.
  */
 public final class Families {
@@ -29,15 +32,15 @@ public final class Families {
     }
 
     /** The claims of every family in {@code families}, in registry order. */
-    public static List<dev.corescope.report.Claim> claims(List<BenchFamily> families) {
-        List<dev.corescope.report.Claim> out = new ArrayList<>();
+    public static List<Claim> claims(List<BenchFamily> families) {
+        List<Claim> out = new ArrayList<>();
         for (BenchFamily f : families) out.addAll(f.claims());
         return out;
     }
 
     /** The own between-run allowances of every family in {@code families}. */
-    public static List<dev.corescope.report.NoiseAllowance> allowances(List<BenchFamily> families) {
-        List<dev.corescope.report.NoiseAllowance> out = new ArrayList<>();
+    public static List<NoiseAllowance> allowances(List<BenchFamily> families) {
+        List<NoiseAllowance> out = new ArrayList<>();
         for (BenchFamily f : families) out.addAll(f.allowances());
         return out;
     }
@@ -50,25 +53,25 @@ public final class Families {
     }
 
     /** {@link #allowances(List)} of every registered family. */
-    public static List<dev.corescope.report.NoiseAllowance> allowances() {
+    public static List<NoiseAllowance> allowances() {
         return allowances(all());
     }
 
     /** {@link #claims(List)} of every registered family. */
-    public static List<dev.corescope.report.Claim> claims() {
+    public static List<Claim> claims() {
         return claims(all());
     }
 
     /** The views of {@code families} for the HTML page: each one's document and pictures of a results file. */
     public static FamilyViews views(List<BenchFamily> families) {
-        List<dev.corescope.report.Claim> claims = claims(families);
-        List<dev.corescope.report.NoiseAllowance> allowances = allowances(families);
+        List<Claim> claims = claims(families);
+        List<NoiseAllowance> allowances = allowances(families);
         return new FamilyViews() {
             @Override
             public List<View> of(ResultsFile file) {
                 List<FamilyViews.View> views = new ArrayList<>();
                 for (BenchFamily f : families) {
-                    Optional<dev.corescope.text.TextDoc> doc = f.document(file);
+                    Optional<TextDoc> doc = f.document(file);
                     List<String> svgs = f.pictures(file);
                     if (doc.isPresent() || !svgs.isEmpty()) views.add(new FamilyViews.View(f.name(), svgs, doc.orElse(null)));
                 }
@@ -77,7 +80,7 @@ public final class Families {
             }
 
             @Override
-            public List<dev.corescope.report.Claim> claims() {
+            public List<Claim> claims() {
                 return claims;
             }
 
@@ -87,7 +90,7 @@ public final class Families {
             }
 
             @Override
-            public List<dev.corescope.report.NoiseAllowance> allowances() {
+            public List<NoiseAllowance> allowances() {
                 return allowances;
             }
         };

@@ -7,13 +7,14 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import dev.corescope.report.Pointers;
 import dev.corescope.report.Result;
 import dev.corescope.text.Num;
+import java.util.stream.Stream;
 
 /**
  * One measured row as a family's model saves it: the row, and whether its samples include time
  * the thread was descheduled (fewer than 3 undisturbed ones, so all were kept). The file holds the
  * row in {@code results[]}; the model points at it by its key ({@link Pointers}).
  */
-public record Figure(@JsonProperty("row") @JsonAlias("result") @JsonSerialize(using = Pointers.Row.class)
+public record Figure(@JsonProperty("row") @JsonAlias("result") @JsonSerialize(using = Pointers.RowOut.class)
                      @JsonDeserialize(using = Pointers.RowIn.class) Result result,
                      boolean includesPreemptions) {
 
@@ -37,7 +38,7 @@ public record Figure(@JsonProperty("row") @JsonAlias("result") @JsonSerialize(us
     }
 
     /** Whether any of {@code figures} includes preemptions (then a table needs {@link #PREEMPTIONS_NOTE}). */
-    public static boolean anyPreempted(java.util.stream.Stream<Figure> figures) {
+    public static boolean anyPreempted(Stream<Figure> figures) {
         return figures.anyMatch(Figure::includesPreemptions);
     }
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -61,7 +62,7 @@ public final class JavaMachineCode {
         /** The params as the text names them: {@code nrCpus=64 online=16}. */
         public String paramsText() {
             StringBuilder sb = new StringBuilder();
-            new java.util.TreeMap<>(params).forEach((k, v) -> sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(v));
+            new TreeMap<>(params).forEach((k, v) -> sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(v));
             return sb.toString();
         }
 
@@ -158,7 +159,7 @@ public final class JavaMachineCode {
         cmd.addAll(List.of("org.openjdk.jmh.Main",
                 run.include(),
                 "-f", "0", "-wi", "8", "-w", "250ms", "-i", "1", "-r", "100ms", "-foe", "true", "-v", "SILENT"));
-        new java.util.TreeMap<>(run.params()).forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
+        new TreeMap<>(run.params()).forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
         Path err = Files.createTempFile("corescope-c2-", ".txt");
         try {
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)

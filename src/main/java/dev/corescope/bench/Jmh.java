@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Runs JMH benchmarks from inside corescope, with the same run sizes and fork flags for every family.
@@ -34,6 +35,17 @@ public final class Jmh {
         public static final Settings QUICK = new Settings(1, 3, 100, 5, 100);
         /** The default: enough samples for a ~1% error on a quiet machine. */
         public static final Settings FULL = new Settings(2, 5, 500, 10, 500);
+
+        /**
+         * The settings of a row a claim counts: at least {@code runs} forks (runs are the unit of
+         * its interval), the measured iterations shared out between them (at least 5 each), so
+         * the time goes into forks; a smoke run (no fork) stays as it is.
+         */
+        public Settings forClaim(int runs) {
+            if (forks == 0 || forks >= runs) return this;
+            int iterations = Math.max(5, (measurementIterations * forks + runs - 1) / runs);
+            return new Settings(runs, warmupIterations, warmupMillis, iterations, measurementMillis);
+        }
     }
 
     private Jmh() {
@@ -55,7 +67,7 @@ public final class Jmh {
      */
     public static ChainedOptionsBuilder options(Class<?> benchmarkClass, String methodRegex, Map<String, String[]> params,
                                                 Settings s, List<String> extraJvmArgs) {
-        String include = "^" + java.util.regex.Pattern.quote(benchmarkClass.getName()) + "\\."
+        String include = "^" + Pattern.quote(benchmarkClass.getName()) + "\\."
                 + (methodRegex == null ? ".*" : methodRegex) + "$";
         ChainedOptionsBuilder ob = new OptionsBuilder()
                 .include(include)

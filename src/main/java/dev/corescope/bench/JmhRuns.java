@@ -2,6 +2,7 @@ package dev.corescope.bench;
 
 import dev.corescope.report.Run;
 import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.util.Statistics;
 
@@ -31,7 +32,7 @@ public final class JmhRuns {
     public static List<Run> ofSecondary(RunResult run, String label, DoubleUnaryOperator scale) {
         List<Run> out = new ArrayList<>();
         for (BenchmarkResult fork : run.getBenchmarkResults()) {
-            org.openjdk.jmh.results.Result r = fork.getSecondaryResults().get(label);
+            Result r = fork.getSecondaryResults().get(label);
             if (r == null) return List.of();
             Statistics s = r.getStatistics();
             double k = scale.applyAsDouble(1.0);

@@ -9,13 +9,16 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -236,7 +239,7 @@ public final class MachineCodeReader {
      * @param members      every instruction of the loop's blocks
      * @param instructions members that are not padding
      */
-    public record NaturalLoop(int header, int latch, java.util.BitSet members, int instructions) {
+    public record NaturalLoop(int header, int latch, BitSet members, int instructions) {
     }
 
     /** Every natural loop of a function's instructions, in the order of their headers. */
@@ -247,7 +250,7 @@ public final class MachineCodeReader {
         Map<Long, Integer> at = new HashMap<>();
         for (int k = 0; k < n; k++) at.put(body.get(k).address(), k);
         // Leaders: the entry, every branch target inside the function, every instruction after a branch or return.
-        java.util.BitSet leader = new java.util.BitSet(n);
+        BitSet leader = new BitSet(n);
         leader.set(0);
         for (int k = 0; k < n; k++) {
             Instruction i = body.get(k);
@@ -281,8 +284,8 @@ public final class MachineCodeReader {
             for (int s : succ.get(b)) pred.get(s).add(b);
         }
         // Dominators, iteratively over the blocks reachable from the entry (Cooper, Harvey and Kennedy's sets form).
-        java.util.BitSet reachable = new java.util.BitSet(nb);
-        java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>(List.of(0));
+        BitSet reachable = new BitSet(nb);
+        ArrayDeque<Integer> work = new ArrayDeque<>(List.of(0));
         reachable.set(0);
         while (!work.isEmpty()) {
             for (int s : succ.get(work.pop())) {
@@ -292,9 +295,9 @@ public final class MachineCodeReader {
                 }
             }
         }
-        java.util.BitSet[] dom = new java.util.BitSet[nb];
+        BitSet[] dom = new BitSet[nb];
         for (int b = 0; b < nb; b++) {
-            dom[b] = new java.util.BitSet(nb);
+            dom[b] = new BitSet(nb);
             if (b == 0) dom[b].set(0);
             else dom[b].or(reachable);
         }
@@ -303,13 +306,13 @@ public final class MachineCodeReader {
             changed = false;
             for (int b = 1; b < nb; b++) {
                 if (!reachable.get(b)) continue;
-                java.util.BitSet d = null;
+                BitSet d = null;
                 for (int p : pred.get(b)) {
                     if (!reachable.get(p)) continue;
-                    if (d == null) d = (java.util.BitSet) dom[p].clone();
+                    if (d == null) d = (BitSet) dom[p].clone();
                     else d.and(dom[p]);
                 }
-                if (d == null) d = new java.util.BitSet(nb);
+                if (d == null) d = new BitSet(nb);
                 d.set(b);
                 if (!d.equals(dom[b])) {
                     dom[b] = d;
@@ -318,18 +321,18 @@ public final class MachineCodeReader {
             }
         }
         // Back edges u -> h where h dominates u; one loop per header.
-        java.util.TreeMap<Integer, java.util.BitSet> loopBlocks = new java.util.TreeMap<>();
-        java.util.TreeMap<Integer, Integer> latches = new java.util.TreeMap<>();
+        TreeMap<Integer, BitSet> loopBlocks = new TreeMap<>();
+        TreeMap<Integer, Integer> latches = new TreeMap<>();
         for (int u = 0; u < nb; u++) {
             if (!reachable.get(u)) continue;
             for (int h : succ.get(u)) {
                 if (!dom[u].get(h)) continue;
-                java.util.BitSet members = loopBlocks.computeIfAbsent(h, k -> {
-                    java.util.BitSet m = new java.util.BitSet(nb);
+                BitSet members = loopBlocks.computeIfAbsent(h, k -> {
+                    BitSet m = new BitSet(nb);
                     m.set(k);
                     return m;
                 });
-                java.util.ArrayDeque<Integer> stack = new java.util.ArrayDeque<>();
+                ArrayDeque<Integer> stack = new ArrayDeque<>();
                 if (!members.get(u)) {
                     members.set(u);
                     stack.push(u);
@@ -347,7 +350,7 @@ public final class MachineCodeReader {
         }
         List<NaturalLoop> out = new ArrayList<>();
         for (var e : loopBlocks.entrySet()) {
-            java.util.BitSet members = new java.util.BitSet(n);
+            BitSet members = new BitSet(n);
             int count = 0;
             for (int b = e.getValue().nextSetBit(0); b >= 0; b = e.getValue().nextSetBit(b + 1)) {
                 for (int k = blocks.get(b)[0]; k <= blocks.get(b)[1]; k++) {

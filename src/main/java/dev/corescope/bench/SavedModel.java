@@ -3,6 +3,7 @@ package dev.corescope.bench;
 import dev.corescope.report.Pointers;
 import dev.corescope.report.ResultsFile;
 
+import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -20,7 +21,7 @@ public final class SavedModel {
         if (node == null) return Optional.empty();
         try {
             return Optional.of(Pointers.reader(file).forType(type).readValue(node));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("models." + family + ": " + e.getMessage(), e);
         }
     }

@@ -5,6 +5,8 @@ import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.Families;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.RunSize;
+import dev.corescope.bench.c2c.C2cFamily;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Json;
@@ -14,13 +16,18 @@ import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.TextDoc;
+import dev.corescope.text.Width;
+import dev.corescope.topology.HwlocXmlReader;
+import dev.corescope.topology.Topology;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +82,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "also write the results as JSON to FILE (atomically)")
     Path output;
 
+    @Option(names = "--explain", description = "text: each claim's verdict with its reasoning in full (by default three lines: the finding, measured against claimed, the reason that decided it)")
+    boolean explain;
+
     @Option(names = "--wide", description = "text: every table row on one line, however long (by default the text fits the terminal: COLUMNS, else 100)")
     boolean wide;
 
@@ -112,7 +122,7 @@ final class BenchCommand implements Callable<Integer> {
         if (plan) return printPlan();
         List<BenchFamily> selected = selectFamilies();
         if (full) {
-            selected = selected.stream().map(f -> f.name().equals("c2c") ? (BenchFamily) new dev.corescope.bench.c2c.C2cFamily(true) : f).toList();
+            selected = selected.stream().map(f -> f.name().equals("c2c") ? (BenchFamily) new C2cFamily(true) : f).toList();
         }
         if (format == OutputFormat.svg && (selected.size() != 1 || !selected.getFirst().draws())) {
             String drawing = String.join(", ", families.get().stream().filter(BenchFamily::draws).map(BenchFamily::name).toList());
@@ -124,7 +134,7 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
         LiveMachine live = LiveMachine.read();
-        BenchContext ctx = new BenchContext(pinTo, dev.corescope.bench.RunSize.of(quick), bar, Os.live(), live.topology());
+        BenchContext ctx = new BenchContext(pinTo, RunSize.of(quick), bar, Os.live(), live.topology());
 
         ResultsWriter writer = new ResultsWriter(file, false);
         BenchSession session = new BenchSession(selected, ctx, live.probe(), BenchSession.Listener.both(bar, writer), live::forResults);
@@ -145,15 +155,15 @@ final class BenchCommand implements Callable<Integer> {
     private int printPlan() {
         if (format != OutputFormat.text) throw new UsageException("bench c2c --plan: prints text");
         if (output != null) throw new UsageException("bench c2c --plan: -o goes with a run, not a plan");
-        dev.corescope.topology.Topology topology;
+        Topology topology;
         String source;
         if (root != null) {
-            if (!java.nio.file.Files.isDirectory(root)) throw new UsageException("--root " + root + ": not a directory");
-            topology = dev.corescope.topology.Topology.read(root);
+            if (!Files.isDirectory(root)) throw new UsageException("--root " + root + ": not a directory");
+            topology = Topology.read(root);
             source = "the tree under " + root;
         } else if (from != null) {
             try {
-                topology = dev.corescope.topology.HwlocXmlReader.read(from);
+                topology = HwlocXmlReader.read(from);
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
@@ -174,9 +184,9 @@ final class BenchCommand implements Callable<Integer> {
             if (!outside.isEmpty()) throw new UsageException("--cpus " + cpus + ": CPUs " + outside.toList() + " are not usable in " + source);
             set = m;
         }
-        var family = new dev.corescope.bench.c2c.C2cFamily(full);
+        var family = new C2cFamily(full);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(family.plan(topology, set, dev.corescope.bench.RunSize.of(quick)).text(source));
+        out.print(family.plan(topology, set, RunSize.of(quick)).text(source));
         out.flush();
         return Main.EXIT_OK;
     }
@@ -195,11 +205,11 @@ final class BenchCommand implements Callable<Integer> {
         if (format == OutputFormat.svg) {
             BenchFamily drawn = families.get().stream().filter(f -> f.name().equals(runs.getFirst().family())).findFirst().orElseThrow();
             out.print(drawn.picture(file).orElseThrow(() -> new IllegalStateException(
-                    drawn.name() + " measured nothing to draw: " + String.join("; ", runs.getFirst().notes()))));
+                    drawn.name() + " measured nothing to draw: " + String.join("; ", drawn.document(file).map(TextDoc::allNotes).orElse(List.of())))));
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(text(file, selectFamilies(), runs, dev.corescope.text.Width.of(wide)));
+            out.print(text(file, selectFamilies(), runs, Width.of(wide), explain));
             if (saved != null) out.println(saved.line());
         }
         out.flush();
@@ -213,11 +223,13 @@ final class BenchCommand implements Callable<Integer> {
         return Main.EXIT_PARTIAL;
     }
 
-    /** The run's full text through the one composer ({@link RunText}), with each family's live text where its view of the file is empty. */
+    /** The run's full text through the one composer ({@link RunText}): each family's view of the file. */
     static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width) {
-        Map<String, String> live = new java.util.LinkedHashMap<>();
-        for (FamilyRun r : runs) live.put(r.family(), r.text());
-        return RunText.of(file, selected, null, null, live, width);
+        return text(file, selected, runs, width, false);
+    }
+
+    static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width, boolean explain) {
+        return RunText.of(file, selected, null, null, Map.of(), width, explain);
     }
 
     /** {@code 1 of 5 families failed: locks (reason)}: one line however many failed. */

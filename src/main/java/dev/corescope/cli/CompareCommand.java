@@ -1,9 +1,11 @@
 package dev.corescope.cli;
 
+import dev.corescope.bench.Families;
 import dev.corescope.report.Comparison;
 import dev.corescope.report.ComparisonText;
 import dev.corescope.report.HtmlReport;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineComparison;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.RowIdentity;
 import dev.corescope.text.TextDoc;
@@ -16,6 +18,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -91,19 +94,19 @@ final class CompareCommand implements Callable<Integer> {
             out.flush();
             return Main.EXIT_OK;
         }
-        dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst(), dev.corescope.bench.Families.views());
+        MachineComparison machines = MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst(), Families.views());
         if (machines.differentMachines() && format == OutputFormat.json) {
             out.print(Json.write(new TwoMachines(machines, Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor,
-                    dev.corescope.bench.Families.allowances()))));
+                    Families.allowances()))));
             out.flush();
             return Main.EXIT_OK;
         }
-        Comparison c = Comparison.of(nameA, a, nameB, b, floor, dev.corescope.bench.Families.allowances());
+        Comparison c = Comparison.of(nameA, a, nameB, b, floor, Families.allowances());
         List<String> shown = HtmlReport.names(List.of(before, after));
         out.print(switch (format) {
             case json -> Json.write(c);
             default -> HtmlReport.page(List.of(new HtmlReport.Input(shown.get(0), a.getFirst()), new HtmlReport.Input(shown.get(1), b.getFirst())),
-                    FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)), java.time.Instant.now());
+                    FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)), Instant.now());
         });
         out.flush();
         return Main.EXIT_OK;
@@ -117,16 +120,16 @@ final class CompareCommand implements Callable<Integer> {
      * @param firstA the first before file's name (the machine's); {@code nameA} every before file's
      */
     static TextDoc document(String firstA, String nameA, List<ResultsFile> a, String firstB, String nameB, List<ResultsFile> b, Double floor) {
-        dev.corescope.report.MachineComparison machines = dev.corescope.report.MachineComparison.of(firstA, a.getFirst(), firstB, b.getFirst(), dev.corescope.bench.Families.views());
+        MachineComparison machines = MachineComparison.of(firstA, a.getFirst(), firstB, b.getFirst(), Families.views());
         if (machines.differentMachines()) {
-            Comparison rows = Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor, dev.corescope.bench.Families.allowances());
+            Comparison rows = Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor, Families.allowances());
             return new TextDoc().add(ComparisonText.machines(machines)).blank().add(ComparisonText.document(rows));
         }
-        return ComparisonText.document(Comparison.of(nameA, a, nameB, b, floor, dev.corescope.bench.Families.allowances()));
+        return ComparisonText.document(Comparison.of(nameA, a, nameB, b, floor, Families.allowances()));
     }
 
     /** {@code compare --format json} for two machines: the machines side by side, then the rows without CPU pairs. */
-    record TwoMachines(dev.corescope.report.MachineComparison machines, Comparison rows) {
+    record TwoMachines(MachineComparison machines, Comparison rows) {
     }
 
     /** The file without c2c's per-pair rows (params from/to): CPU n on one machine is not CPU n on another. */

@@ -3,8 +3,11 @@ package dev.corescope.cli;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.Families;
 import dev.corescope.report.BadResultsFileException;
+import dev.corescope.report.Claim;
 import dev.corescope.report.FamilyViews;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineSummary;
+import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 
 import java.nio.file.Path;
@@ -40,8 +43,8 @@ final class FileViews {
      */
     static FamilyViews of(Map<ResultsFile, Path> byIdentity) {
         List<BenchFamily> families = Families.all();
-        List<dev.corescope.report.Claim> claims = Families.claims(families);
-        List<dev.corescope.report.NoiseAllowance> allowances = Families.allowances(families);
+        List<Claim> claims = Families.claims(families);
+        List<NoiseAllowance> allowances = Families.allowances(families);
         return new FamilyViews() {
             @Override
             public List<View> of(ResultsFile file) {
@@ -55,17 +58,17 @@ final class FileViews {
             }
 
             @Override
-            public List<dev.corescope.report.Claim> claims() {
+            public List<Claim> claims() {
                 return claims;
             }
 
             @Override
-            public List<dev.corescope.report.MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
+            public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
                 return Families.relationLatencies(families, file);
             }
 
             @Override
-            public List<dev.corescope.report.NoiseAllowance> allowances() {
+            public List<NoiseAllowance> allowances() {
                 return allowances;
             }
         };

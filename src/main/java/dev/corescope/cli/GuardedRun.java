@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Runs a {@link BenchSession} under a JVM shutdown hook, so Ctrl-C (SIGINT), SIGTERM and
@@ -27,7 +29,7 @@ final class GuardedRun {
      * JVM's output under them; after Ctrl-C that is noise, so JMH's logger is silenced then.
      * Held here because java.util.logging keeps loggers only weakly.
      */
-    private static final java.util.logging.Logger JMH_LOG = java.util.logging.Logger.getLogger("org.openjdk.jmh");
+    private static final Logger JMH_LOG = Logger.getLogger("org.openjdk.jmh");
 
     private final BenchSession session;
     private final ResultsWriter writer;
@@ -111,7 +113,7 @@ final class GuardedRun {
 
     private void onShutdown() {
         signalled = true;
-        JMH_LOG.setLevel(java.util.logging.Level.OFF);
+        JMH_LOG.setLevel(Level.OFF);
         StandardOutput.muteAfterInterrupt();  // exit 130 leaves stdout clean: no fork's stack trace relayed there
         if (!session.abort("interrupted by " + signalName(), STOP_WAIT)) {
             StandardOutput.unmute();  // it had finished: its output goes on

@@ -7,8 +7,10 @@ import dev.corescope.jitter.JitterText;
 import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.internal.Affinity;
+import dev.corescope.text.Width;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -98,14 +100,14 @@ final class JitterCommand implements Callable<Integer> {
         }
         Environment env = probe.finish(start, Instant.now(), measured);
         ResultsFile probed = ResultsFile.builder().environment(env).topology(live.forResults()).jitter(report).build();
-        ResultsFile file = probed.toBuilder().machine(dev.corescope.report.MachineSummary.compute(probed, List.of())).build();
+        ResultsFile file = probed.toBuilder().machine(MachineSummary.compute(probed, List.of())).build();
         String json = Json.write(file);
         new ResultsWriter(target, false).finish(file, 1);
         PrintWriter out = spec.commandLine().getOut();
         if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(JitterText.render(report, dev.corescope.text.Width.of(false)));
+            out.print(JitterText.render(report, Width.of(false)));
             if (output != null) out.println("results written to " + output);
         }
         out.flush();

@@ -1,10 +1,12 @@
 package dev.corescope.cli;
 
+import dev.corescope.text.Terminal;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.NoBenchmarksException;
 import org.openjdk.jmh.runner.ProfilersFailedException;
 import org.openjdk.jmh.runner.Runner;
@@ -21,12 +23,16 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * {@code jmh [JMH options]}: JMH's own command line over the benchmark classes in this jar
@@ -96,11 +102,11 @@ final class JmhCommand implements Callable<Integer> {
     static void checkJvm(CommandLineOptions options) {
         if (!options.getJvm().hasValue()) return;
         String jvm = options.getJvm().get();
-        java.nio.file.Path p = java.nio.file.Path.of(jvm);
-        String why = !java.nio.file.Files.exists(p) ? "no such file"
-                : java.nio.file.Files.isDirectory(p) ? "a folder, not a java program"
-                : !java.nio.file.Files.isExecutable(p) ? "not executable" : null;
-        if (why != null) throw new UsageException("jmh -jvm " + dev.corescope.text.Terminal.escape(jvm) + ": " + why + " (give the path of a java binary, e.g. $JAVA_HOME/bin/java)");
+        Path p = Path.of(jvm);
+        String why = !Files.exists(p) ? "no such file"
+                : Files.isDirectory(p) ? "a folder, not a java program"
+                : !Files.isExecutable(p) ? "not executable" : null;
+        if (why != null) throw new UsageException("jmh -jvm " + Terminal.escape(jvm) + ": " + why + " (give the path of a java binary, e.g. $JAVA_HOME/bin/java)");
     }
 
     /** JMH's options, or a {@link UsageException} saying in plain words what is wrong with them. */
@@ -150,7 +156,7 @@ final class JmhCommand implements Callable<Integer> {
 
     /**
      * A JMH or JDK message without Java class names: {@code No enum constant
-     * org.openjdk.jmh.results.format.ResultFormatType.BOGUS} becomes {@code 'BOGUS' is not a value
+     * ResultFormatType.BOGUS} becomes {@code 'BOGUS' is not a value
      * this option takes (one of TEXT, CSV, SCSV, JSON, LATEX)}.
      */
     static String plain(String message) {
@@ -160,8 +166,8 @@ final class JmhCommand implements Callable<Integer> {
             String values = "";
             Class<?> type = enumClass(m.group(1));
             if (type != null) {
-                values = " (one of " + java.util.Arrays.stream(type.getEnumConstants()).map(c -> ((Enum<?>) c).name())
-                        .collect(java.util.stream.Collectors.joining(", ")) + ")";
+                values = " (one of " + Arrays.stream(type.getEnumConstants()).map(c -> ((Enum<?>) c).name())
+                        .collect(Collectors.joining(", ")) + ")";
             }
             return "'" + m.group(2) + "' is not a value this option takes" + values;
         }

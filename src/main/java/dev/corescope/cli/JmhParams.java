@@ -3,6 +3,7 @@ package dev.corescope.cli;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.topology.Placements;
+import dev.corescope.topology.Topology;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
@@ -145,7 +146,7 @@ final class JmhParams {
                 return;
             }
             // checked here, before JMH starts forks that would each fail with a stack trace
-            CpuMask usable = dev.corescope.topology.Topology.live().usable();
+            CpuMask usable = Topology.live().usable();
             CpuMask outside = asked.andNot(usable.resize(CPU_LIST_BITS));
             if (!outside.isEmpty()) {
                 refuse.accept((outside.weight() == 1 ? "CPU " + outside.toList() + " is" : "CPUs " + outside.toList() + " are")

@@ -2,6 +2,7 @@ package dev.corescope.cli;
 
 import dev.corescope.bench.BenchSession;
 import dev.corescope.report.EnvironmentProbe;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.MachineTopology;
 import dev.corescope.topology.HwlocXmlWriter;
 import dev.corescope.topology.Topology;
@@ -39,9 +40,9 @@ record LiveMachine(Topology topology, String error) {
     }
 
     /** The summary counts, SMT and the number of last-level caches, for comparing machines. */
-    static dev.corescope.report.MachineSummary.TopologyCounts counts(Topology t) {
+    static MachineSummary.TopologyCounts counts(Topology t) {
         Topology.Summary s = t.summary();
-        return new dev.corescope.report.MachineSummary.TopologyCounts(s.packages(), s.dies(), s.clusters(), s.cores(), s.pus(),
+        return new MachineSummary.TopologyCounts(s.packages(), s.dies(), s.clusters(), s.cores(), s.pus(),
                 s.numaNodes(), t.lastLevelCaches().size(), t.smt().orElse(null));
     }
 }

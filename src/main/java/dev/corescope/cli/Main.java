@@ -7,6 +7,9 @@ import dev.corescope.report.BadResultsFileException;
 import dev.corescope.sys.CpuNotAllowedException;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeUnavailableException;
+import dev.corescope.text.Shorten;
+import dev.corescope.text.Terminal;
+import dev.corescope.text.Width;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,6 +28,7 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
@@ -100,6 +104,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--wide", description = "the tour: every table row on one line, however long (by default its text fits 120 columns)")
     boolean wide;
 
+    @Option(names = "--explain", description = "the tour: each claim's verdict with its reasoning in full")
+    boolean explain;
+
     @Option(names = "--debug", scope = ScopeType.INHERIT,
             description = "on an internal error, also print the Java stack trace (or set CORESCOPE_DEBUG=1)")
     boolean debug;
@@ -121,7 +128,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
         return new Tour(families.get(), output != null ? output : tourResults, output != null, cl.getOut(), cl.getErr())
-                .width(dev.corescope.text.Width.of(wide)).run();
+                .width(Width.of(wide)).explain(explain).run();
     }
 
     public static void main(String[] args) {
@@ -175,7 +182,7 @@ public final class Main implements Callable<Integer> {
         cl.getSubcommands().get("jmh").setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("corescope: " + shorten(dev.corescope.text.Terminal.escape(String.valueOf(ex.getMessage()).replace('\n', ' '))) + " (see --help)");
+            err.println("corescope: " + shorten(Terminal.escape(String.valueOf(ex.getMessage()).replace('\n', ' '))) + " (see --help)");
             err.flush();
             return EXIT_USAGE;
         });
@@ -274,7 +281,7 @@ public final class Main implements Callable<Integer> {
                     + " (a bug in corescope; --debug or " + DEBUG_ENV + "=1 prints where)";
         }
         // one line, and nothing quoted from an input or another process can steer the terminal
-        return dev.corescope.text.Terminal.escape(String.valueOf(msg));
+        return Terminal.escape(String.valueOf(msg));
     }
 
     /** Running out of a heap of {@code maxBytes}: the advice is twice that, never less than what failed. */
@@ -310,7 +317,7 @@ public final class Main implements Callable<Integer> {
             return file + why;
         }
         if (e.getMessage() != null) return e.getMessage();
-        return e.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
+        return e.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
     }
 
     /** The most of an input an error line quotes. */
@@ -321,7 +328,7 @@ public final class Main implements Callable<Integer> {
      * list or file name is quoted by its start and its length, not whole.
      */
     static String shorten(String line) {
-        return dev.corescope.text.Shorten.end(dev.corescope.text.Shorten.words(line, QUOTE_LIMIT), 4 * QUOTE_LIMIT * 2 + 3);
+        return Shorten.end(Shorten.words(line, QUOTE_LIMIT), 4 * QUOTE_LIMIT * 2 + 3);
     }
 
     /** Number options take ASCII digits only, as CPU lists do: {@code ١} (Arabic-Indic one) is not 1. */

@@ -8,9 +8,11 @@ import dev.corescope.sys.internal.Affinity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.concurrent.Callable;
@@ -48,8 +50,8 @@ import java.util.concurrent.Callable;
                 "allowed set, if COMMAND is missing, or if COMMAND cannot be started."})
 final class PinCommand implements Callable<Integer> {
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--cpus", required = true, paramLabel = "LIST", description = "cpulist, e.g. 1 or 0-3,8; quiet: the quietest CPU, measured now (see jitter)")
     String cpus;
@@ -85,7 +87,7 @@ final class PinCommand implements Callable<Integer> {
         } finally {
             if (child.isAlive()) {
                 child.destroy();
-                if (!child.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)) child.destroyForcibly();
+                if (!child.waitFor(2, TimeUnit.SECONDS)) child.destroyForcibly();
             }
         }
     }

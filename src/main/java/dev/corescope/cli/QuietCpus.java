@@ -3,6 +3,7 @@ package dev.corescope.cli;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.jitter.Quiet;
 import dev.corescope.sys.internal.Affinity;
+import dev.corescope.text.Shorten;
 import dev.corescope.topology.Topology;
 
 import java.io.PrintStream;
@@ -45,6 +46,6 @@ final class QuietCpus {
     }
 
     private static String clip(String s) {
-        return dev.corescope.text.Shorten.end(s, 43);
+        return Shorten.end(s, 43);
     }
 }

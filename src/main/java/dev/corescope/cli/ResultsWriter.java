@@ -6,6 +6,8 @@ import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 
 /**
@@ -32,7 +34,7 @@ import java.time.Instant;
 final class ResultsWriter implements BenchSession.Listener {
 
     /** Where results were saved ({@code path} as the user would type it) and the line that says so. */
-    record Saved(String line, java.nio.file.Path path, boolean beside) {
+    record Saved(String line, Path path, boolean beside) {
     }
 
     private final OutputFile target;
@@ -79,7 +81,7 @@ final class ResultsWriter implements BenchSession.Listener {
     synchronized void checkpoint(ResultsFile soFar) throws IOException {
         if (finished || target == null) return;
         // a device or FIFO gets one document, at the end
-        if (claimed == null && java.nio.file.Files.exists(target.path()) && !target.holdsAFile()) return;
+        if (claimed == null && Files.exists(target.path()) && !target.holdsAFile()) return;
         write(Json.write(soFar), "interrupted");
     }
 
@@ -98,7 +100,7 @@ final class ResultsWriter implements BenchSession.Listener {
             if (complete && !neverReplace) {
                 // a complete run replaces a named -o file; a checkpoint beside it is no longer needed
                 writeTo(target, json);
-                if (claimed != null && !claimedTarget) java.nio.file.Files.deleteIfExists(claimed.path());
+                if (claimed != null && !claimedTarget) Files.deleteIfExists(claimed.path());
                 claimed = target;
                 claimedTarget = true;
             } else {
@@ -162,7 +164,7 @@ final class ResultsWriter implements BenchSession.Listener {
     /** The claimed file under a {@code tag} name beside the target (e.g. from -interrupted- to -partial-). */
     private void rename(String tag) throws IOException {
         if (neverReplace) return;
-        String text = java.nio.file.Files.readString(claimed.path());
+        String text = Files.readString(claimed.path());
         OutputFile old = claimed;
         claimed = null;
         for (int attempt = 0; ; attempt++) {
@@ -173,7 +175,7 @@ final class ResultsWriter implements BenchSession.Listener {
             }
             if (attempt > 100) throw new IOException("no free name beside " + target.path());
         }
-        java.nio.file.Files.deleteIfExists(old.path());
+        Files.deleteIfExists(old.path());
     }
 
     private static void writeTo(OutputFile f, String json) throws IOException {

@@ -1,6 +1,7 @@
 package dev.corescope.cli;
 
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -58,7 +59,7 @@ final class ShortCommands {
             if (o.has("--nbits")) c.nbits = asciiInt(o.get("--nbits"));
             if (o.has("--input")) c.input = MaskCommand.Input.valueOf(o.get("--input"));
             if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
-        } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
+        } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
             return OptionalInt.empty();
         }
         c.words = o.positional;
@@ -72,7 +73,7 @@ final class ShortCommands {
         try {
             if (o.has("--pid")) c.pid = asciiInt(o.get("--pid"));
             if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
-        } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
+        } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
             return OptionalInt.empty();
         }
         return call(c);

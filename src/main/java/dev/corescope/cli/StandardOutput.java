@@ -1,12 +1,15 @@
 package dev.corescope.cli;
 
+import dev.corescope.text.Terminal;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UnsupportedEncodingException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * stdout that remembers its first failed write. {@link System#out} swallows errors, so
@@ -18,7 +21,7 @@ import java.io.UnsupportedEncodingException;
  * results file, a saved tree, a JMH fork, another process's name), no control character but
  * newline and tab reaches file descriptor 1 raw. Escape ({@code \e}), BEL, CR, the other C0
  * and C1 controls, DEL, U+2028/U+2029 and the bidirectional overrides are written as
- * {@link dev.corescope.text.Terminal#escape} writes them. (Each sink escapes its strings too,
+ * {@link Terminal#escape} writes them. (Each sink escapes its strings too,
  * newlines included: this guard cannot tell an input's newline from the output's own.)
  */
 final class StandardOutput extends OutputStream {
@@ -103,7 +106,7 @@ final class StandardOutput extends OutputStream {
             while (i < end && clean(b[i])) i++;
             if (i == end) return null;
         }
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(len + 16);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(len + 16);
         byte[] all = b;
         int start = off;
         int end = off + len;
@@ -131,7 +134,7 @@ final class StandardOutput extends OutputStream {
                 boolean cont = (all[i + 1] & 0xc0) == 0x80 && (need == 2 || (all[i + 2] & 0xc0) == 0x80);
                 if (cont && (cp >= 0x80 && cp < 0xa0 || cp == 0x2028 || cp == 0x2029 || cp >= 0x202a && cp <= 0x202e
                         || cp >= 0x2066 && cp <= 0x2069 || cp == 0x200e || cp == 0x200f)) {
-                    out.writeBytes(String.format("\\u%04x", cp).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    out.writeBytes(String.format("\\u%04x", cp).getBytes(StandardCharsets.US_ASCII));
                     i += need - 1;
                 } else {
                     out.write(c);
@@ -149,13 +152,13 @@ final class StandardOutput extends OutputStream {
         return (c >= 0x20 || c == '\n' || c == '\t') && c != 0x7f && c != 0xc2 && c != 0xe2;
     }
 
-    private static void escape(java.io.ByteArrayOutputStream out, int c) {
+    private static void escape(ByteArrayOutputStream out, int c) {
         String e = switch (c) {
             case 0x1b -> "\\e";
             case '\r' -> "\\r";
             default -> String.format("\\x%02x", c);
         };
-        out.writeBytes(e.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        out.writeBytes(e.getBytes(StandardCharsets.US_ASCII));
     }
 
     @Override

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -138,7 +139,7 @@ final class TopologyCommand implements Callable<Integer> {
                         return OptionalInt.empty();
                     }
                 }
-            } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
+            } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
                 return OptionalInt.empty();
             }
         }

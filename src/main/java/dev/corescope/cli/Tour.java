@@ -3,6 +3,7 @@ package dev.corescope.cli;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.BenchSession;
+import dev.corescope.bench.RunSize;
 import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
@@ -11,14 +12,19 @@ import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
+import dev.corescope.text.Width;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyText;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -37,7 +43,7 @@ final class Tour {
     private final boolean named;
     private final PrintWriter out;
     private final PrintWriter err;
-    private int width = dev.corescope.text.Width.DEFAULT;
+    private int width = Width.DEFAULT;
 
     /**
      * @param saveTo where the results go
@@ -54,21 +60,29 @@ final class Tour {
 
     /**
      * The parts a family could not measure on this machine, with the family's own reason
-     * (its notes that say "not measured", "skipped" or "not available"); empty when nothing was
-     * left out. The summary table alone would just be missing those rows.
+     * (the notes of its view of {@code file} that say "not measured", "skipped" or "not available");
+     * empty when nothing was left out. The summary table alone would just be missing those rows.
      */
-    static List<String> notMeasured(java.util.List<dev.corescope.bench.FamilyRun> runs) {
-        List<String> out = new java.util.ArrayList<>();
-        for (var r : runs) {
-            for (String note : r.notes()) {
+    static List<String> notMeasured(ResultsFile file, List<BenchFamily> families) {
+        List<String> out = new ArrayList<>();
+        for (BenchFamily f : families) {
+            for (String note : f.document(file).map(TextDoc::allNotes).orElse(List.of())) {
                 String n = note.toLowerCase(Locale.ROOT);
-                if (n.contains("not measured") || n.contains("skipped") || n.contains("not available")) out.add(r.family() + ": " + note);
+                if (n.contains("not measured") || n.contains("skipped") || n.contains("not available")) out.add(f.name() + ": " + note);
             }
         }
         return out;
     }
 
-    /** The text's width: the terminal's ({@link dev.corescope.text.Width#of}) by default, {@link Integer#MAX_VALUE} for {@code --wide}. */
+    private boolean explain;
+
+    /** Whether the summary gives each claim's reasoning in full. */
+    Tour explain(boolean explain) {
+        this.explain = explain;
+        return this;
+    }
+
+    /** The text's width: the terminal's ({@link Width#of}) by default, {@link Integer#MAX_VALUE} for {@code --wide}. */
     Tour width(int columns) {
         this.width = columns;
         return this;
@@ -95,7 +109,7 @@ final class Tour {
         out.flush();
 
         ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), System::nanoTime);
-        BenchContext ctx = new BenchContext(Optional.empty(), dev.corescope.bench.RunSize.QUICK, bar, Os.live(), live.topology());
+        BenchContext ctx = new BenchContext(Optional.empty(), RunSize.QUICK, bar, Os.live(), live.topology());
         BenchSession session = new BenchSession(families, ctx, probe, BenchSession.Listener.both(bar, writer), live::forResults);
         GuardedRun guarded = new GuardedRun(session, writer, err);
         try {
@@ -114,7 +128,7 @@ final class Tour {
             ResultsWriter.Saved saved = writer.finish(file, Math.max(1, session.runs().size()));
             Path earlier = saved.beside() ? target.path() : null;
             out.println();
-            out.print(TourText.summary(file, families, notMeasured(session.runs()), launcher(), saved.path(), width).render(width));
+            out.print(TourText.summary(file, families, notMeasured(file, families), launcher(), saved.path(), width, explain).render(width));
             String failed = ResultsText.failures(file.failures());
             if (!failed.isEmpty()) out.print("\n" + failed);
             out.println();
@@ -142,8 +156,8 @@ final class Tour {
         try {
             Path code = Path.of(Tour.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             Path script = code.toAbsolutePath().getParent().getParent().resolve("run.sh");
-            if (java.nio.file.Files.isRegularFile(script)) return shell(fromHere(script));
-        } catch (RuntimeException | java.net.URISyntaxException e) {
+            if (Files.isRegularFile(script)) return shell(fromHere(script));
+        } catch (RuntimeException | URISyntaxException e) {
             // not started from a jar or a class folder: the plain form
         }
         return "./run.sh";

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -61,6 +62,12 @@ final class TourText {
      */
     static TextDoc summary(ResultsFile file, List<BenchFamily> families, List<String> notMeasured, String launcher, Path results,
                            int width) {
+        return summary(file, families, notMeasured, launcher, results, width, false);
+    }
+
+    /** {@link #summary(ResultsFile, List, List, String, Path, int)}, each claim's reasoning in full with {@code explain}. */
+    static TextDoc summary(ResultsFile file, List<BenchFamily> families, List<String> notMeasured, String launcher, Path results,
+                           int width, boolean explain) {
         // a file saved before claims were recorded is tested against this build's claims
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));
         List<ClaimResult> claims = verdicts.stream().flatMap(v -> v.claims().stream()).toList();
@@ -71,7 +78,8 @@ final class TourText {
             d.notes("    ", "- ", legend(claims));
             for (SeedVerdicts.Verdict v : verdicts) {
                 d.paragraph("  ", v.family() + ": " + v.summary() + " (seed: " + v.seed() + ")");
-                d.notes("    ", "- ", v.claims().stream().map(TourText::claimLine).toList());
+                d.notes("    ", "- ", v.claims().stream().map(c -> explain ? SeedVerdicts.explanation(c) : claimLine(c)).toList());
+                unresolved(v, launcher).ifPresent(line -> d.paragraph("    ", line));
             }
         }
         String r = results == null ? "FILE" : Tour.shell(results.toString());
@@ -105,10 +113,27 @@ final class TourText {
         return out;
     }
 
-    /** {@code quantity (claimed X): finding}, short: the conditions and reasons are in the report. */
+    /** {@code id: finding; measured M against claimed C: the reason}, the claim's three lines (the report has the rest). */
     static String claimLine(ClaimResult c) {
-        return c.id() + ": " + c.finding().words() + (c.runsNeeded() == null ? "" : " (about " + c.runsNeeded() + " runs per side would tell)")
-                + "; " + c.quantity() + ", claimed " + c.claimed();
+        return SeedVerdicts.brief(c);
+    }
+
+    /**
+     * One line under a seed's verdicts when a claim stayed inconclusive: what quick mode could not
+     * resolve (the smallest change its runs could see, against the claimed size) and the one
+     * command that measures more: the family without {@code --quick}.
+     */
+    static java.util.Optional<String> unresolved(SeedVerdicts.Verdict v, String launcher) {
+        List<ClaimResult> open = v.claims().stream().filter(c -> c.finding() == Finding.INCONCLUSIVE).toList();
+        if (open.isEmpty()) return java.util.Optional.empty();
+        List<String> what = new ArrayList<>();
+        for (ClaimResult c : open) {
+            String unit = c.scale() == Claim.Scale.RELATIVE ? "%" : " " + c.unit();
+            what.add(c.id() + (c.smallestEffect() == null ? " (no counted row measured)"
+                    : " (its runs could see " + Num.of(c.smallestEffect()) + unit + "; claimed " + c.claimed() + ")"));
+        }
+        return java.util.Optional.of("quick mode could not resolve " + String.join(", ", what) + "; longer runs: " + launcher
+                + " bench " + v.family());
     }
 
     /**
@@ -118,17 +143,17 @@ final class TourText {
     private static void table(TextDoc d, String family, List<ClaimResult> claims, int width) {
         List<Object[]> rows = new ArrayList<>();
         List<String> sharedLines = new ArrayList<>();
-        java.util.Map<String, String> everyRow = shared(claims.stream().flatMap(c -> c.rows().stream()).toList());
+        Map<String, String> everyRow = shared(claims.stream().flatMap(c -> c.rows().stream()).toList());
         if (!everyRow.isEmpty()) sharedLines.add("every row: " + text(everyRow));
         for (ClaimResult c : claims) {
             String claim = c.id().startsWith(family + ".") ? c.id().substring(family.length() + 1) : c.id();
-            java.util.Map<String, String> shared = shared(c.rows());
+            Map<String, String> shared = shared(c.rows());
             shared.keySet().removeAll(everyRow.keySet());
             if (!shared.isEmpty() && c.rows().size() > 1) {
                 sharedLines.add(claim + ": " + text(shared));
             }
             for (ClaimResult.RowFinding x : c.rows()) {
-                java.util.Map<String, Object> own = new TreeMap<>(x.params());
+                Map<String, Object> own = new TreeMap<>(x.params());
                 own.keySet().removeAll(everyRow.keySet());
                 if (c.rows().size() > 1) own.keySet().removeAll(shared.keySet());
                 rows.add(new Object[] {claim, "native".equals(x.implementation()) ? "C" : x.implementation(), params(own),
@@ -147,13 +172,13 @@ final class TourText {
         if (shown < rows.size()) d.paragraph("  ", "(" + (rows.size() - shown) + " more " + family + " rows in the full report)");
     }
 
-    private static String text(java.util.Map<String, String> params) {
+    private static String text(Map<String, String> params) {
         return params.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     }
 
     /** The params with one value on every row. */
-    private static java.util.Map<String, String> shared(List<ClaimResult.RowFinding> rows) {
-        java.util.Map<String, String> shared = new TreeMap<>();
+    private static Map<String, String> shared(List<ClaimResult.RowFinding> rows) {
+        Map<String, String> shared = new TreeMap<>();
         if (rows.isEmpty()) return shared;
         rows.getFirst().params().forEach((k, v) -> shared.put(k, String.valueOf(v)));
         for (ClaimResult.RowFinding x : rows) shared.entrySet().removeIf(e -> !e.getValue().equals(String.valueOf(x.params().get(e.getKey()))));
@@ -176,7 +201,7 @@ final class TourText {
         return t;
     }
 
-    private static String params(java.util.Map<String, Object> params) {
+    private static String params(Map<String, Object> params) {
         if (params == null || params.isEmpty()) return "-";
         return new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     }

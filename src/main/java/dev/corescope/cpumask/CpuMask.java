@@ -1,5 +1,8 @@
 package dev.corescope.cpumask;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.NoSuchElementException;
@@ -189,10 +192,10 @@ public final class CpuMask implements Iterable<Integer> {
 
         private static int read() {
             try {
-                String possible = java.nio.file.Files.readString(java.nio.file.Path.of("/sys/devices/system/cpu/possible")).strip();
+                String possible = Files.readString(Path.of("/sys/devices/system/cpu/possible")).strip();
                 CpuMask m = parseList(possible, PARSE_LIMIT);
                 if (!m.isEmpty()) return m.last() + 1;
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 // no /sys (a container without it, another OS): the JVM's count
             }
             return Math.max(1, Runtime.getRuntime().availableProcessors());

@@ -1,5 +1,6 @@
 package dev.corescope.jitter;
 
+import dev.corescope.text.Markup;
 import java.util.Locale;
 
 /**
@@ -87,6 +88,6 @@ public final class JitterHtml {
     }
 
     static String esc(String s) {
-        return dev.corescope.text.Markup.escape(s);
+        return Markup.escape(s);
     }
 }

@@ -2,6 +2,8 @@ package dev.corescope.jitter;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -23,7 +25,7 @@ public record JitterReport(String mode, double secondsPerCpu, String hypervisor,
                            List<CpuJitter> rows, String quietest, List<String> notes) {
 
     public JitterReport {
-        kernel = kernel == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(kernel));
+        kernel = kernel == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(kernel));
         rows = rows == null ? List.of() : List.copyOf(rows);
         notes = notes == null ? List.of() : List.copyOf(notes);
     }

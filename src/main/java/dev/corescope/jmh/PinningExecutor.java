@@ -3,6 +3,7 @@ package dev.corescope.jmh;
 import dev.corescope.sys.PerfCounters;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
+import org.openjdk.jmh.infra.ThreadParams;
 
 import java.lang.reflect.Field;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,7 +53,7 @@ public final class PinningExecutor extends ThreadPoolExecutor {
 
     /**
      * The constructor JMH calls ({@code -Djmh.executor=CUSTOM
-     * -Djmh.executor.class=dev.corescope.jmh.PinningExecutor}, which the profiler sets).
+     * -Djmh.executor.class=PinningExecutor}, which the profiler sets).
      *
      * @param maxThreads the benchmark's thread count: the pool's fixed size
      * @param prefix the threads' name prefix
@@ -63,7 +65,7 @@ public final class PinningExecutor extends ThreadPoolExecutor {
         active = cpus.length > 0;
     }
 
-    private static java.util.concurrent.ThreadFactory namedThreads(String prefix) {
+    private static ThreadFactory namedThreads(String prefix) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, prefix + "-jmh-worker-" + n.incrementAndGet());
@@ -154,7 +156,7 @@ public final class PinningExecutor extends ThreadPoolExecutor {
             Object d = workerData.get(t);
             if (d == null) return -1;
             try {
-                return ((org.openjdk.jmh.infra.ThreadParams) params.get(d)).getThreadIndex();
+                return ((ThreadParams) params.get(d)).getThreadIndex();
             } catch (IllegalAccessException e) {
                 return -1;
             }

@@ -9,6 +9,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.CpuNotAllowedException;
 import dev.corescope.sys.internal.Affinity;
 import dev.corescope.topology.Topology;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.runner.BenchmarkException;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
@@ -35,7 +36,7 @@ import java.util.TreeSet;
  * code in the benchmark:
  *
  * <pre>
- * java -jar benchmarks.jar FalseSharing -prof dev.corescope.jmh.PinningProfiler:placement=smt
+ * java -jar benchmarks.jar FalseSharing -prof PinningProfiler:placement=smt
  * </pre>
  *
  * <p>JMH thread index {@code i} (the threads of a {@code @Group} are numbered group by group)
@@ -77,7 +78,7 @@ import java.util.TreeSet;
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -jar target/benchmarks.jar MyBenchmark \
- *     -prof 'dev.corescope.jmh.PinningProfiler:placement=same-l3' -rf json
+ *     -prof 'PinningProfiler:placement=same-l3' -rf json
  * </pre>
  *
  * @since 0.1.0
@@ -95,7 +96,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
 
     /**
      * The profiler with its options, as JMH makes it from {@code -prof
-     * dev.corescope.jmh.PinningProfiler:OPTIONS}. A placement this machine can never give
+     * PinningProfiler:OPTIONS}. A placement this machine can never give
      * ({@code placement=smt} without SMT, {@code cpus=} outside the process's mask) is refused
      * here, so JMH stops before the run with one line.
      *
@@ -291,7 +292,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
 
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams params, IterationParams iterationParams,
-                                                       org.openjdk.jmh.results.IterationResult result) {
+                                                       IterationResult result) {
         List<Result> out = new ArrayList<>();
         if (!PinningExecutor.active) {
             out.add(new TextResult("threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"

@@ -1,5 +1,5 @@
 /**
- * Affinity-pinned JMH benchmarks for anyone: {@link dev.corescope.jmh.PinningProfiler} pins an
+ * Affinity-pinned JMH benchmarks for anyone: {@link PinningProfiler} pins an
  * existing benchmark's threads by placement with one {@code -prof} option and records each
  * iteration's CPU migrations and context switches of those threads. Needs JMH on the class
  * path (corescope declares it optional); see docs/library.md.

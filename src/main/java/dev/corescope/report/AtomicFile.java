@@ -7,10 +7,17 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Files written whole or not at all: the content goes to a temporary file in the same folder
@@ -87,15 +94,15 @@ public final class AtomicFile {
             try {
                 Files.createLink(abs, tmp);
                 return true;
-            } catch (java.nio.file.FileAlreadyExistsException e) {
+            } catch (FileAlreadyExistsException e) {
                 return false;
-            } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
-                if (Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return false;
-                try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(abs, java.nio.file.StandardOpenOption.CREATE_NEW,
-                        java.nio.file.StandardOpenOption.WRITE), 1 << 16)) {
+            } catch (UnsupportedOperationException | FileSystemException e) {
+                if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) return false;
+                try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(abs, StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.WRITE), 1 << 16)) {
                     body.writeTo(os);
                     return true;
-                } catch (java.nio.file.FileAlreadyExistsException taken) {
+                } catch (FileAlreadyExistsException taken) {
                     return false;
                 }
             }
@@ -141,14 +148,14 @@ public final class AtomicFile {
     }
 
     /** The umask a {@code /proc/<pid>/status} names; 022 when it names none. */
-    public static int umask(java.util.List<String> status) {
+    public static int umask(List<String> status) {
         for (String line : status) {
             if (line.startsWith("Umask:")) return Integer.parseInt(line.substring(6).strip(), 8) & 0777;
         }
         return 022;
     }
 
-    private static java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions(int mode) {
+    private static Set<PosixFilePermission> permissions(int mode) {
         StringBuilder sb = new StringBuilder();
         String rwx = "rwx";
         for (int bit = 8; bit >= 0; bit--) sb.append((mode & (1 << bit)) != 0 ? rwx.charAt(2 - bit % 3) : '-');

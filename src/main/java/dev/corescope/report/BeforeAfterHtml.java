@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import dev.corescope.text.Shorten;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -120,7 +121,7 @@ final class BeforeAfterHtml {
     }
 
     private static String shorten(String s, int max) {
-        return dev.corescope.text.Shorten.start(s, max);
+        return Shorten.start(s, max);
     }
 
     private static int lastNonZero(long[] c) {

@@ -1,6 +1,10 @@
 package dev.corescope.report;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -53,7 +57,7 @@ public record Claim(String id, String family, String seed, String words, String 
             this.words = words;
         }
 
-        @com.fasterxml.jackson.annotation.JsonValue
+        @JsonValue
         public String words() {
             return words;
         }
@@ -74,7 +78,7 @@ public record Claim(String id, String family, String seed, String words, String 
             this.words = words;
         }
 
-        @com.fasterxml.jackson.annotation.JsonValue
+        @JsonValue
         public String words() {
             return words;
         }
@@ -122,20 +126,20 @@ public record Claim(String id, String family, String seed, String words, String 
         }
 
         public Rows where(String param, String... values) {
-            Map<String, List<String>> w = new java.util.LinkedHashMap<>(where);
+            Map<String, List<String>> w = new LinkedHashMap<>(where);
             w.put(param, List.of(values));
             return new Rows(benchmark, metric, baseline, approach, implementations, w, approachOnly, excluded, interleaved, layoutParam, disowned);
         }
 
         public Rows approachOnly(String param, String... values) {
-            Map<String, List<String>> w = new java.util.LinkedHashMap<>(approachOnly);
+            Map<String, List<String>> w = new LinkedHashMap<>(approachOnly);
             w.put(param, List.of(values));
             return new Rows(benchmark, metric, baseline, approach, implementations, where, w, excluded, interleaved, layoutParam, disowned);
         }
 
         /** Rows (of {@code implementation}, or any when null) whose params hold {@code where} do not count, for {@code reason}. */
         public Rows excluding(String implementation, Map<String, List<String>> where, String reason) {
-            List<Excluded> e = new java.util.ArrayList<>(excluded);
+            List<Excluded> e = new ArrayList<>(excluded);
             e.add(new Excluded(implementation, where, reason));
             return new Rows(benchmark, metric, baseline, approach, implementations, this.where, approachOnly, e, interleaved, layoutParam, disowned);
         }
@@ -179,6 +183,26 @@ public record Claim(String id, String family, String seed, String words, String 
         List<Excluded> of(ResultsFile file);
     }
 
+    /**
+     * Whether any of {@code claims} counts a row of {@code benchmark}'s {@code variant} in
+     * {@code implementation} with {@code params} (of any metric): it names the variant as baseline
+     * or approach and does not set such rows aside. A family asks before it measures, to spend its
+     * repeated runs where the claims are.
+     */
+    public static boolean counts(List<Claim> claims, String benchmark, String variant, String implementation, Map<String, Object> params) {
+        for (Claim c : claims) {
+            Rows r = c.rows();
+            if (c.notTestable() != null || r == null || !r.benchmark().equals(benchmark) || !r.implementations().contains(implementation)) continue;
+            if (!variant.equals(r.baseline()) && !variant.equals(r.approach())) continue;
+            if (!holds(r.where(), params)) continue;
+            boolean excluded = r.excluded().stream().anyMatch(e -> (e.implementation() == null || e.implementation().equals(implementation))
+                    && (variant.equals(r.baseline()) ? e.where().keySet().stream().allMatch(k -> !r.approachOnly().containsKey(k)) : true)
+                    && holds(e.where(), params));
+            if (!excluded) return true;
+        }
+        return false;
+    }
+
     /** Whether {@code params} has, for every key of {@code where}, one of its values ({@code ""} meaning absent). */
     static boolean holds(Map<String, List<String>> where, Map<String, Object> params) {
         for (var e : where.entrySet()) {
@@ -192,13 +216,13 @@ public record Claim(String id, String family, String seed, String words, String 
     /** The claimed change as signed text, e.g. {@code -78 bytes}, {@code +8.3 ns per call}, {@code lower}. */
     public String claimedText() {
         if (size == null) return direction == Direction.LESS ? "lower" : "higher";
-        String n = size == Math.rint(size) ? String.format(java.util.Locale.ROOT, "%.0f", size)
-                : String.format(java.util.Locale.ROOT, "%s", trim(size));
+        String n = size == Math.rint(size) ? String.format(Locale.ROOT, "%.0f", size)
+                : String.format(Locale.ROOT, "%s", trim(size));
         return (direction == Direction.LESS ? "-" : "+") + n + (scale == Scale.RELATIVE ? "%" : " " + unit);
     }
 
     private static String trim(double v) {
-        String s = String.format(java.util.Locale.ROOT, "%.3f", v);
+        String s = String.format(Locale.ROOT, "%.3f", v);
         return s.replaceAll("0+$", "").replaceAll("\\.$", "");
     }
 }

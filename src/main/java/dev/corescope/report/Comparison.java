@@ -1,15 +1,19 @@
 package dev.corescope.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.apache.commons.math3.distribution.NormalDistribution;
 import org.apache.commons.math3.distribution.TDistribution;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * Two results files side by side, as {@code compare} prints it: rows matched on benchmark,
@@ -95,26 +99,6 @@ public record Comparison(String before, String after, String test, List<Row> row
                       Double deltaPercent, Double p, Boolean significant, String verdict,
                       Double ciLowPercent, Double ciHighPercent, Double noiseFloorPercent, String finding, String reason,
                       Integer runsBefore, Integer runsAfter) {
-
-        /**
-         * The effect in words: {@code 3.1% faster, 99.9% CI 1.2-5.0%} for a significant change in a
-         * time or a rate, {@code +0.4%, 99.9% CI -5.1..+6.2%} otherwise, {@code -38.2% (exact)}.
-         */
-        public String effectText() {
-            if (deltaPercent == null) return "n/a";
-            if (ciLowPercent == null) return String.format(Locale.ROOT, "%+.1f%%", deltaPercent);
-            if (noiseFloorPercent != null && noiseFloorPercent == 0) return String.format(Locale.ROOT, "%+.1f%% (exact)", deltaPercent);
-            if (NOT_RESOLVABLE.equals(finding)) return String.format(Locale.ROOT, "%+.1f%%, interval not measured (one run per side)", deltaPercent);
-            String u = unit.strip().toLowerCase(Locale.ROOT);
-            boolean time = isTime(u), rate = u.startsWith("ops/") || u.startsWith("op/");
-            if (SIGNIFICANT.equals(finding) && (time || rate)) {
-                boolean faster = time == (deltaPercent < 0);
-                double a = Math.abs(ciLowPercent), b = Math.abs(ciHighPercent);
-                return String.format(Locale.ROOT, "%.1f%% %s, %s CI %.1f-%.1f%%", Math.abs(deltaPercent),
-                        faster ? "faster" : "slower", CONFIDENCE, Math.min(a, b), Math.max(a, b));
-            }
-            return String.format(Locale.ROOT, "%+.1f%%, %s CI %+.1f..%+.1f%%", deltaPercent, CONFIDENCE, ciLowPercent, ciHighPercent);
-        }
     }
 
     /**
@@ -151,14 +135,14 @@ public record Comparison(String before, String after, String test, List<Row> row
     public static Comparison of(String beforeName, List<ResultsFile> a, String afterName, List<ResultsFile> b,
                                 Double noiseFloorPercent, List<NoiseAllowance> allowances) {
         String[] beforeNames = beforeName.split(" \\+ "), afterNames = afterName.split(" \\+ ");
-        for (int i = 0; i < a.size(); i++) RowIdentity.check(java.nio.file.Path.of(beforeNames[Math.min(i, beforeNames.length - 1)]), a.get(i).results());
-        for (int i = 0; i < b.size(); i++) RowIdentity.check(java.nio.file.Path.of(afterNames[Math.min(i, afterNames.length - 1)]), b.get(i).results());
+        for (int i = 0; i < a.size(); i++) RowIdentity.check(Path.of(beforeNames[Math.min(i, beforeNames.length - 1)]), a.get(i).results());
+        for (int i = 0; i < b.size(); i++) RowIdentity.check(Path.of(afterNames[Math.min(i, afterNames.length - 1)]), b.get(i).results());
         List<Result> beforeRows = RunNoise.mergeRuns(a.stream().map(ResultsFile::results).toList());
         List<Result> afterRows = RunNoise.mergeRuns(b.stream().map(ResultsFile::results).toList());
         Map<String, RunNoise> pools = RunNoise.pools(List.of(beforeRows, afterRows));
         Map<String, RunNoise> shapes = RunNoise.pools(List.of(beforeRows, afterRows), RunNoise::shapeKey);
         RunNoise floor = noiseFloorPercent == null ? null : RunNoise.floor(noiseFloorPercent);
-        Map<String, RunNoise> used = new java.util.TreeMap<>();
+        Map<String, RunNoise> used = new TreeMap<>();
         Map<RowKey, Result> after = keyed(afterRows);
         Map<RowKey, Result> before = keyed(beforeRows);
         List<Row> rows = new ArrayList<>();
@@ -268,7 +252,7 @@ public record Comparison(String before, String after, String test, List<Row> row
             tq = 0;
             p = d == 0 ? 1.0 : 0.0;
         } else if (df > 1e6) {
-            var normal = new org.apache.commons.math3.distribution.NormalDistribution(null, 0, 1);
+            var normal = new NormalDistribution(null, 0, 1);
             tq = normal.inverseCumulativeProbability(1 - ALPHA / 2);
             p = 2 * normal.cumulativeProbability(-Math.abs(d) / sd);
         } else {
@@ -315,7 +299,7 @@ public record Comparison(String before, String after, String test, List<Row> row
     }
 
     /** One line per family's run-to-run noise, for the text. */
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public List<String> noiseNotes() {
         List<String> out = new ArrayList<>();
         if (runNoise == null) return out;
@@ -339,26 +323,6 @@ public record Comparison(String before, String after, String test, List<Row> row
         boolean up = y.score() > x.score();
         if (lowerIsBetter == null) return up ? "higher" : "lower";
         return up == lowerIsBetter ? "worse" : "better";
-    }
-
-    /**
-     * Welch's two-sided p-value from two JMH rows, or null when either lacks an error or has
-     * fewer than two samples.
-     */
-    static Double welchP(Result x, Result y) {
-        Double sx = standardError(x);
-        Double sy = standardError(y);
-        if (sx == null || sy == null) return null;
-        double diff = y.score() - x.score();
-        double var = sx * sx + sy * sy;
-        if (var == 0) return diff == 0 ? 1.0 : 0.0;
-        double t = diff / Math.sqrt(var);
-        double nx = x.samples() - 1;
-        double ny = y.samples() - 1;
-        double df = var * var / (Math.pow(sx, 4) / nx + Math.pow(sy, 4) / ny);
-        if (!(df > 0) || Double.isInfinite(df)) df = nx + ny;
-        double p = 2 * new TDistribution(null, df).cumulativeProbability(-Math.abs(t));
-        return Math.min(1.0, Math.max(0.0, p));
     }
 
     /** {@code error / t(0.9995, n-1)}: the standard error of the mean behind JMH's 99.9% half-width. */

@@ -1,6 +1,7 @@
 package dev.corescope.report;
 
 import dev.corescope.text.Markup;
+import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 
@@ -172,7 +173,7 @@ final class DocHtml {
     }
 
     private static String num(double v) {
-        return dev.corescope.text.Num.signed(v);
+        return Num.signed(v);
     }
 
     private static void figure(StringBuilder h, TextDoc.Figure f, String svg, String family) {

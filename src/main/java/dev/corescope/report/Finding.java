@@ -1,5 +1,8 @@
 package dev.corescope.report;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /**
  * What a run says of one claim of a seed: the one vocabulary of verdicts, the same words in text,
  * JSON and the page (CONTRACT.md, "Findings"). The rule that picks one is in the report package
@@ -27,13 +30,13 @@ public enum Finding {
     }
 
     /** The finding as people read it and as JSON carries it, e.g. {@code not testable here}. */
-    @com.fasterxml.jackson.annotation.JsonValue
+    @JsonValue
     public String words() {
         return words;
     }
 
     /** The finding whose {@link #words()} are {@code words}. */
-    @com.fasterxml.jackson.annotation.JsonCreator
+    @JsonCreator
     public static Finding ofWords(String words) {
         for (Finding f : values()) if (f.words.equals(words)) return f;
         throw new IllegalArgumentException("not a finding: " + words);

@@ -3,6 +3,7 @@ package dev.corescope.report;
 import dev.corescope.text.Markup;
 import dev.corescope.text.TextDoc;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +20,7 @@ import java.util.Map;
  * folded: {@link ResultsHtml}, {@link MachineCodeHtml}), and the counters. A family's data (a heatmap,
  * layouts, histograms, the jitter run) is drawn by its own view, never here.
  * Nothing is read back out of rendered text. Nothing from a results file reaches the page
- * unescaped: text goes through {@link dev.corescope.text.Markup}, SVG pictures are rebuilt from an
+ * unescaped: text goes through {@link Markup}, SVG pictures are rebuilt from an
  * allow-list ({@link SvgSanitizer}), and a Content-Security-Policy forbids every script.
  */
 public final class HtmlReport {
@@ -29,9 +30,9 @@ public final class HtmlReport {
     }
 
     /** The names to show for files read from {@code paths}: each one's file name, or the path as given where two share a name. */
-    public static List<String> names(List<java.nio.file.Path> paths) {
+    public static List<String> names(List<Path> paths) {
         List<String> names = paths.stream().map(p -> p.getFileName() == null ? p.toString() : p.getFileName().toString()).toList();
-        return names.stream().distinct().count() == names.size() ? names : paths.stream().map(java.nio.file.Path::toString).toList();
+        return names.stream().distinct().count() == names.size() ? names : paths.stream().map(Path::toString).toList();
     }
 
     private static final String CSS = """
@@ -77,7 +78,8 @@ public final class HtmlReport {
 
     /**
      * The page for {@code inputs}, each family's section holding its own view of the file (its
-     * full text report and its pictures), as {@code bench} showed them.
+     * full text report and its pictures), as {@code bench} showed them; with exactly two, the
+     * compare table of the first (before) and the second (after) comes first.
      */
     public static String page(List<Input> inputs, FamilyViews views, Instant madeAt) {
         StringBuilder h = new StringBuilder();

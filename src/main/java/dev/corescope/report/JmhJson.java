@@ -1,6 +1,7 @@
 package dev.corescope.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ final class JmhJson {
                     double[] x = new double[fork.size()];
                     for (int j = 0; j < x.length; j++) x[j] = fork.get(j).asDouble();
                     if (x.length == 0) continue;
-                    var s = new org.apache.commons.math3.stat.descriptive.DescriptiveStatistics(x);
+                    var s = new DescriptiveStatistics(x);
                     runs.add(new Run(s.getMean(), x.length, x.length > 1 ? s.getStandardDeviation() : null));
                     samples += x.length;
                 }

@@ -1,6 +1,7 @@
 package dev.corescope.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,12 +9,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The one Jackson mapper corescope uses, and reading results files with a size cap and errors in
@@ -58,7 +65,7 @@ public final class Json {
     public static final long MAX_INPUT_BYTES = 256L << 20;
 
     /** How many files {@link #readTreeChecked} read as a whole JSON tree: tests check that a good results file needs none. */
-    static final java.util.concurrent.atomic.LongAdder TREES_READ = new java.util.concurrent.atomic.LongAdder();
+    static final LongAdder TREES_READ = new LongAdder();
 
     /**
      * The JSON tree of {@code file}, whose size is checked first; a FIFO or {@code /dev/stdin}
@@ -74,9 +81,9 @@ public final class Json {
             if (Files.isRegularFile(file) && Files.size(file) > MAX_INPUT_BYTES) throw tooLarge(file, Files.size(file));
             try (InputStream in = new BoundedInput(Files.newInputStream(file), file)) {
                 JsonNode tree = MAPPER.readTree(in);
-                return tree == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : tree;
+                return tree == null ? MissingNode.getInstance() : tree;
             }
-        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+        } catch (StreamConstraintsException e) {
             // valid JSON, but deeper, longer or larger than the parser's limits: say that, not "not JSON"
             String why = String.valueOf(e.getOriginalMessage()).lines().findFirst().orElse("").replaceAll("\\(.*\\)", "").strip();
             throw new BadResultsFileException(file, "JSON beyond what corescope reads (" + why + "); a results file is far smaller and flatter");
@@ -94,7 +101,7 @@ public final class Json {
     }
 
     /** An input stream that fails once more than {@link #MAX_INPUT_BYTES} came through it. */
-    private static final class BoundedInput extends java.io.FilterInputStream {
+    private static final class BoundedInput extends FilterInputStream {
         private final Path file;
         private long read;
 
@@ -141,31 +148,31 @@ public final class Json {
      * path says exactly what is wrong. A file that cannot be read at all or is too large is
      * refused here as there.
      */
-    public static java.util.Optional<ResultsFile> readResultsStreaming(Path file) {
-        if (!Files.isRegularFile(file) || !Files.isReadable(file)) return java.util.Optional.empty();
+    public static Optional<ResultsFile> readResultsStreaming(Path file) {
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) return Optional.empty();
         ResultsFile f;
         try {
             if (Files.size(file) > MAX_INPUT_BYTES) throw tooLarge(file, Files.size(file));
-            try (InputStream in = new BoundedInput(new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16), file)) {
+            try (InputStream in = new BoundedInput(new BufferedInputStream(Files.newInputStream(file), 1 << 16), file)) {
                 int first = firstByte(in);
-                if (first != '{') return java.util.Optional.empty();
+                if (first != '{') return Optional.empty();
             }
             try (InputStream in = new BoundedInput(Files.newInputStream(file), file)) {
                 f = MAPPER.readerFor(ResultsFile.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(in);
             }
         } catch (IOException | RuntimeException e) {
             if (e instanceof BadResultsFileException bad) throw bad;
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        if (f == null || !ResultsFile.SCHEMA.equals(f.schema()) || f.results().isEmpty()) return java.util.Optional.empty();
+        if (f == null || !ResultsFile.SCHEMA.equals(f.schema()) || f.results().isEmpty()) return Optional.empty();
         // the one inner list the model does not copy (List.copyOf refuses the others' nulls while binding)
-        if (f.layouts().stream().anyMatch(l -> l.rows() != null && l.rows().contains(null))) return java.util.Optional.empty();
+        if (f.layouts().stream().anyMatch(l -> l.rows() != null && l.rows().contains(null))) return Optional.empty();
         try {
             ResultsShape.check(file, f);
         } catch (BadResultsFileException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(f);
+        return Optional.of(f);
     }
 
     /** The first byte that is not JSON white space, or -1. */
@@ -280,7 +287,7 @@ public final class Json {
                 || type == short.class || type == Short.class) return "a whole number";
         if (type == boolean.class || type == Boolean.class) return "true or false";
         if (CharSequence.class.isAssignableFrom(type)) return "a string";
-        if (type.isArray() || java.util.Collection.class.isAssignableFrom(type)) return "a list";
+        if (type.isArray() || Collection.class.isAssignableFrom(type)) return "a list";
         return "an object";
     }
 

@@ -2,7 +2,10 @@ package dev.corescope.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The machine code of one measured function, as {@code code[]} in the results file (see
@@ -33,7 +36,7 @@ public record MachineCode(String benchmark, String variant, String implementatio
                           String disassembly, String reason) {
 
     public MachineCode {
-        params = params == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(params));
+        params = params == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(params));
     }
 
     /**
@@ -56,6 +59,6 @@ public record MachineCode(String benchmark, String variant, String implementatio
 
     /** The key rows of the same benchmark, implementation and params are grouped on (before/after pairs). */
     public String groupKey() {
-        return benchmark + "/" + implementation + "/" + new java.util.TreeMap<>(params);
+        return benchmark + "/" + implementation + "/" + new TreeMap<>(params);
     }
 }

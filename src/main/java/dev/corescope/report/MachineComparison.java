@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Two results files from different machines, set side by side by what stays comparable when the
@@ -89,7 +90,7 @@ public record MachineComparison(String a, String b, String machineA, String mach
         for (ClaimResult c : fb.claims()) byClaim.computeIfAbsent(c.id(), k -> new String[2])[1] = words(c);
         List<ClaimRow> claims = new ArrayList<>();
         for (var e : byClaim.entrySet()) {
-            claims.add(new ClaimRow(e.getKey(), e.getValue()[0], e.getValue()[1], java.util.Objects.equals(e.getValue()[0], e.getValue()[1])));
+            claims.add(new ClaimRow(e.getKey(), e.getValue()[0], e.getValue()[1], Objects.equals(e.getValue()[0], e.getValue()[1])));
         }
         return new MachineComparison(a, b, ma.describe(), mb.describe(), ma.differsFrom(mb), topo, c2c, jitter, claims);
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The machine a results file was measured on, in a form that sets two machines side by side
@@ -130,9 +131,9 @@ public record MachineSummary(String cpuModel, String kernel, String online, Topo
     }
 
     /** The latency of {@code relation} by {@code implementation}, if measured. */
-    public java.util.Optional<RelationLatency> latency(String relation, String implementation) {
-        for (RelationLatency r : c2c) if (r.relation().equals(relation) && r.implementation().equals(implementation)) return java.util.Optional.of(r);
-        return java.util.Optional.empty();
+    public Optional<RelationLatency> latency(String relation, String implementation) {
+        for (RelationLatency r : c2c) if (r.relation().equals(relation) && r.implementation().equals(implementation)) return Optional.of(r);
+        return Optional.empty();
     }
 
     static JitterQuantiles jitter(JitterReport j) {

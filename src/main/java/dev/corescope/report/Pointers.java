@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializerProvider;
 
 import java.io.IOException;
@@ -20,7 +21,7 @@ import java.util.function.Function;
  * How a family's model points at the rows of its results file instead of holding a copy of
  * them: a row by its {@link RowKey}, a layout by its name and params, a histogram by its
  * benchmark, variant and implementation. A model's field says so with
- * {@code @JsonSerialize(using = Pointers.Row.class) @JsonDeserialize(using = Pointers.RowIn.class)}
+ * {@code @JsonSerialize(using = Pointers.RowOut.class) @JsonDeserialize(using = Pointers.RowIn.class)}
  * (or the layout and histogram pair); the model is then written with the pointer and read back,
  * through {@link #reader}, with the file's own row in its place. A file written before models
  * pointed holds the whole row there, and that still reads.
@@ -37,12 +38,12 @@ public final class Pointers {
     }
 
     /** A reader of a model saved in {@code file}, which finds what the model points at in {@code file}. */
-    public static com.fasterxml.jackson.databind.ObjectReader reader(ResultsFile file) {
+    public static ObjectReader reader(ResultsFile file) {
         return Json.MAPPER.reader().withAttribute(FILE, file);
     }
 
     /** Writes a row as its key: benchmark, variant, implementation, metric, params. */
-    public static final class Row extends JsonSerializer<Result> {
+    public static final class RowOut extends JsonSerializer<Result> {
         @Override
         public void serialize(Result r, JsonGenerator g, SerializerProvider p) throws IOException {
             g.writeStartObject();
@@ -55,7 +56,7 @@ public final class Pointers {
         }
     }
 
-    /** Reads a row pointer ({@link Row}) as the file's row; a whole row (files from before) as itself. */
+    /** Reads a row pointer ({@link RowOut}) as the file's row; a whole row (files from before) as itself. */
     public static final class RowIn extends JsonDeserializer<Result> {
         @Override
         public Result deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
@@ -67,9 +68,9 @@ public final class Pointers {
     }
 
     /** Writes a layout as its name and params. */
-    public static final class Layout extends JsonSerializer<dev.corescope.report.Layout> {
+    public static final class LayoutOut extends JsonSerializer<Layout> {
         @Override
-        public void serialize(dev.corescope.report.Layout l, JsonGenerator g, SerializerProvider p) throws IOException {
+        public void serialize(Layout l, JsonGenerator g, SerializerProvider p) throws IOException {
             g.writeStartObject();
             g.writeStringField("name", l.name());
             if (l.params() != null && !l.params().isEmpty()) p.defaultSerializeField("params", l.params(), g);
@@ -77,21 +78,21 @@ public final class Pointers {
         }
     }
 
-    /** Reads a layout pointer ({@link Layout}) as the file's layout; a whole layout (files from before) as itself. */
-    public static final class LayoutIn extends JsonDeserializer<dev.corescope.report.Layout> {
+    /** Reads a layout pointer ({@link LayoutOut}) as the file's layout; a whole layout (files from before) as itself. */
+    public static final class LayoutIn extends JsonDeserializer<Layout> {
         @Override
-        public dev.corescope.report.Layout deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        public Layout deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             JsonNode n = ctxt.readTree(p);
-            if (n.has("sizeBytes")) return Json.MAPPER.treeToValue(n, dev.corescope.report.Layout.class);
+            if (n.has("sizeBytes")) return Json.MAPPER.treeToValue(n, Layout.class);
             return find(ctxt, "layouts", f -> index(f.layouts(), l -> layoutKey(l.name(), l.params())),
                     layoutKey(text(n, "name"), params(n)), "layouts[]");
         }
     }
 
     /** Writes a histogram as its benchmark, variant and implementation. */
-    public static final class Histogram extends JsonSerializer<dev.corescope.report.Histogram> {
+    public static final class HistogramOut extends JsonSerializer<Histogram> {
         @Override
-        public void serialize(dev.corescope.report.Histogram h, JsonGenerator g, SerializerProvider p) throws IOException {
+        public void serialize(Histogram h, JsonGenerator g, SerializerProvider p) throws IOException {
             g.writeStartObject();
             g.writeStringField("benchmark", h.benchmark());
             g.writeStringField("variant", h.variant());
@@ -100,12 +101,12 @@ public final class Pointers {
         }
     }
 
-    /** Reads a histogram pointer ({@link Histogram}) as the file's histogram; a whole one (files from before) as itself. */
-    public static final class HistogramIn extends JsonDeserializer<dev.corescope.report.Histogram> {
+    /** Reads a histogram pointer ({@link HistogramOut}) as the file's histogram; a whole one (files from before) as itself. */
+    public static final class HistogramIn extends JsonDeserializer<Histogram> {
         @Override
-        public dev.corescope.report.Histogram deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        public Histogram deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             JsonNode n = ctxt.readTree(p);
-            if (n.has("counts")) return Json.MAPPER.treeToValue(n, dev.corescope.report.Histogram.class);
+            if (n.has("counts")) return Json.MAPPER.treeToValue(n, Histogram.class);
             return find(ctxt, "histograms", f -> index(f.histograms(), h -> List.of(h.benchmark(), h.variant(), h.implementation())),
                     List.of(text(n, "benchmark"), text(n, "variant"), text(n, "implementation")), "histograms[]");
         }

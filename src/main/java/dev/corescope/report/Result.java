@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.Collections;
@@ -76,7 +77,7 @@ public record Result(String benchmark, String variant, String implementation, St
     }
 
     /** What identifies this row in its file and across files: benchmark, variant, implementation, metric, params. */
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public RowKey key() {
         return RowKey.of(this);
     }

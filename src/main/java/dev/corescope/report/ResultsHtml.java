@@ -113,18 +113,6 @@ final class ResultsHtml {
         for (String r : reasons) h.append("<p class=\"note\">n/a: ").append(Markup.escape(r)).append("</p>\n");
     }
 
-    static void onlyIn(StringBuilder h, String title, List<Result> rs) {
-        if (rs.isEmpty()) return;
-        h.append("<h3>").append(Markup.escape(title)).append("</h3>\n<table class=\"only\">\n<tr><th>benchmark</th><th>variant</th><th>impl</th><th>metric</th><th>params</th><th>score</th><th>unit</th></tr>\n");
-        for (Result r : rs) {
-            h.append("<tr><td>").append(Markup.escape(r.benchmark())).append("</td><td>").append(Markup.escape(r.variant())).append("</td><td>")
-                    .append(Markup.escape(r.implementation())).append("</td><td>").append(Markup.escape(r.metric())).append("</td><td class=\"mono\">")
-                    .append(Markup.escape(ResultsText.params(r.params()))).append("</td><td class=\"num\">")
-                    .append(Markup.escape(ComparisonText.withError(r.score(), r.error()))).append("</td><td>").append(Markup.escape(r.unit())).append("</td></tr>\n");
-        }
-        h.append("</table>\n");
-    }
-
     private static String pct(double v) {
         return String.format(Locale.ROOT, "%.1f", Math.max(0, Math.min(100, v)));
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The structure a results file must have before any view indexes into it: a matrix as many
@@ -45,7 +46,7 @@ public final class ResultsShape {
 
     /** The lists of a results file, and the lists inside their entries, that hold no nulls. */
     private static final List<String> LISTS = List.of("results", "layouts", "histograms", "failures", "counters", "code");
-    private static final java.util.Map<String, String> INNER_LISTS = java.util.Map.of("results", "runs", "layouts", "rows", "counters", "counters");
+    private static final Map<String, String> INNER_LISTS = Map.of("results", "runs", "layouts", "rows", "counters", "counters");
 
     /**
      * Checks the JSON tree before it is bound: a null in a list (which the model's immutable

@@ -1,12 +1,18 @@
 package dev.corescope.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import org.apache.commons.math3.distribution.NormalDistribution;
 import org.apache.commons.math3.distribution.TDistribution;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * How much one run of a benchmark differs from the next, beyond what its own iterations show:
@@ -34,7 +40,7 @@ import java.util.Map;
  *                         measured: an interval from it can find a change far beyond it, never call
  *                         a small one "no change"
  */
-public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotation.JsonIgnore double df, int rows,
+public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
                        String source, boolean assumed) {
 
     /** A measured or stated figure. */
@@ -59,12 +65,12 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
     static final double[] ALLOWANCE_ANY = {0.90, 116};
 
     /** The family the allowance of {@code poolKey} comes from: itself (when its own figure is wider), or {@code all benchmarks}. */
-    static String allowanceKey(String poolKey, java.util.List<NoiseAllowance> known) {
+    static String allowanceKey(String poolKey, List<NoiseAllowance> known) {
         NoiseAllowance a = find(poolKey, known);
         return a != null && a.logSd() > ALLOWANCE_ANY[0] ? poolKey : "all benchmarks";
     }
 
-    private static NoiseAllowance find(String poolKey, java.util.List<NoiseAllowance> known) {
+    private static NoiseAllowance find(String poolKey, List<NoiseAllowance> known) {
         for (NoiseAllowance a : known) if (a.poolKey().equals(poolKey)) return a;
         return null;
     }
@@ -75,7 +81,7 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
      */
     public double factorOfTwoRuns() {
         double tq = Double.isFinite(df) ? new TDistribution(null, df).inverseCumulativeProbability(1 - Comparison.ALPHA / 2)
-                : new org.apache.commons.math3.distribution.NormalDistribution(null, 0, 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
+                : new NormalDistribution(null, 0, 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
         return Math.exp(tq * Math.sqrt(2 * relativeVariance));
     }
 
@@ -86,30 +92,33 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
      * so only effects far beyond what runs of unchanged code did on a loaded machine get a verdict;
      * smaller ones stay "not resolvable here".
      */
-    static RunNoise allowance(String poolKey, java.util.List<NoiseAllowance> known) {
+    static RunNoise allowance(String poolKey, List<NoiseAllowance> known) {
         String of = allowanceKey(poolKey, known);
         NoiseAllowance own = find(poolKey, known);
         double[] a = of.equals(poolKey) ? new double[]{own.logSd(), own.df()} : ALLOWANCE_ANY;
-        return new RunNoise(a[0] * a[0], a[1], 0, String.format(java.util.Locale.ROOT,
-                "the between-run allowance of %s (log-scale sd %.2f, df %.0f: what two tours of unchanged code showed "
+        return new RunNoise(a[0] * a[0], a[1], 0, String.format(Locale.ROOT,
+                ALLOWANCE_WORDS + "%s (log-scale sd %.2f, df %.0f: what two tours of unchanged code showed "
                         + "on a loaded 2-vCPU machine; docs/compare.md)", of, a[0], a[1]), true);
     }
 
+    /** How an allowance's source begins. */
+    static final String ALLOWANCE_WORDS = "the between-run allowance of ";
+
     /** For an {@link #assumed} allowance: whose figure it is, {@code all benchmarks} or {@code family/implementation}. */
     String allowanceOf() {
-        String from = "the between-run allowance of ";
+        String from = ALLOWANCE_WORDS;
         if (!assumed || !source.startsWith(from)) return "";
         return source.substring(from.length(), source.indexOf(" (", from.length()));
     }
 
     /** The degrees of freedom for JSON: null for a stated floor (infinite). */
-    @com.fasterxml.jackson.annotation.JsonProperty("df")
+    @JsonProperty("df")
     public Double dfOrNull() {
         return Double.isInfinite(df) ? null : df;
     }
 
     /** The coefficient of variation for JSON. */
-    @com.fasterxml.jackson.annotation.JsonProperty("cvPercent")
+    @JsonProperty("cvPercent")
     public double cvPercentJson() {
         return cvPercent();
     }
@@ -131,7 +140,7 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
         if (floor == null) return measured;
         if (floor.relativeVariance() <= measured.relativeVariance()) return measured;
         return new RunNoise(floor.relativeVariance(), floor.df(), measured.rows(),
-                floor.source() + ", above the " + String.format(java.util.Locale.ROOT, "%.2f%%", measured.cvPercent())
+                floor.source() + ", above the " + String.format(Locale.ROOT, "%.2f%%", measured.cvPercent())
                         + " " + measured.source());
     }
 
@@ -176,7 +185,7 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
     }
 
     /** The pools, keyed by {@code key} of each row, over every row of the given files. */
-    static Map<String, RunNoise> pools(Collection<List<Result>> files, java.util.function.Function<Result, String> key) {
+    static Map<String, RunNoise> pools(Collection<List<Result>> files, Function<Result, String> key) {
         Map<String, double[]> acc = new HashMap<>();
         for (List<Result> rows : files) {
             for (Result r : rows) {
@@ -215,7 +224,7 @@ public record RunNoise(double relativeVariance, @com.fasterxml.jackson.annotatio
      */
     static List<Result> mergeRuns(List<List<Result>> files) {
         if (files.size() == 1) return files.getFirst();
-        Map<RowKey, List<Result>> byKey = new java.util.LinkedHashMap<>();
+        Map<RowKey, List<Result>> byKey = new LinkedHashMap<>();
         for (List<Result> rows : files) for (Result r : rows) byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r);
         List<Result> out = new ArrayList<>();
         for (List<Result> same : byKey.values()) {

@@ -9,6 +9,7 @@ import org.w3c.dom.NamedNodeMap;
 import org.w3c.dom.Node;
 import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
+import org.xml.sax.helpers.DefaultHandler;
 
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
@@ -109,7 +110,7 @@ public final class SvgSanitizer {
             f.setXIncludeAware(false);
             f.setExpandEntityReferences(false);
             DocumentBuilder b = f.newDocumentBuilder();
-            b.setErrorHandler(new org.xml.sax.helpers.DefaultHandler()); // silent: the JDK's default prints [Fatal Error] lines
+            b.setErrorHandler(new DefaultHandler()); // silent: the JDK's default prints [Fatal Error] lines
             return b.parse(new InputSource(new StringReader(svg)));
         } catch (SAXException e) {
             throw new IllegalArgumentException("not well-formed SVG: " + e.getMessage(), e);

@@ -1,6 +1,8 @@
 package dev.corescope.report;
 
-/** Escaping for the SVG pictures the family views draw: {@link dev.corescope.text.Markup#escape}. */
+import dev.corescope.text.Markup;
+
+/** Escaping for the SVG pictures the family views draw: {@link Markup#escape}. */
 public final class Xml {
 
     private Xml() {
@@ -8,6 +10,6 @@ public final class Xml {
 
     /** {@code s} with {@code & < > "} escaped. */
     public static String escape(String s) {
-        return dev.corescope.text.Markup.escape(s);
+        return Markup.escape(s);
     }
 }

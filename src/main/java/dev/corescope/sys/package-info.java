@@ -1,14 +1,14 @@
 /**
- * What the OS seam hands a library user: the {@link dev.corescope.sys.Pinning} a pin returns, the
- * hardware and software counters of {@link dev.corescope.sys.PerfCounters}, and the exceptions
- * of native calls ({@link dev.corescope.sys.NativeException} with its
- * {@link dev.corescope.sys.Errno}, {@link dev.corescope.sys.CpuNotAllowedException},
- * {@link dev.corescope.sys.NativeUnavailableException}).
+ * What the OS seam hands a library user: the {@link Pinning} a pin returns, the
+ * hardware and software counters of {@link PerfCounters}, and the exceptions
+ * of native calls ({@link NativeException} with its
+ * {@link Errno}, {@link CpuNotAllowedException},
+ * {@link NativeUnavailableException}).
  *
  * <p>The calls themselves (linking libc with errno capture, {@code sched_setaffinity},
  * {@code sched_getcpu}, rseq, {@code flock}) live in {@code dev.corescope.sys.internal}, which
  * the module does not export: there is one public way to pin a thread and one to read its
- * current CPU, both in {@code dev.corescope.affinity.ThreadAffinity}.
+ * current CPU, both in {@code ThreadAffinity} of the package {@code affinity}.
  *
  * <pre>{@code
  * try (Pinning p = ThreadAffinity.pin(ThreadAffinity.allowed().first())) {

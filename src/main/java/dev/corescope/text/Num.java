@@ -3,6 +3,7 @@ package dev.corescope.text;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Locale;
 
 /**
  * Numbers for people, at a consistent count of significant figures ({@link #SIG}, 3): 8.62,
@@ -29,7 +30,7 @@ public final class Num {
         if (Double.isInfinite(v)) return v > 0 ? "inf" : "-inf";
         if (v == 0) return "0";
         double a = Math.abs(v);
-        if (a >= 1e9 || a < 1e-4) return String.format(java.util.Locale.ROOT, "%." + (SIG - 1) + "e", v);
+        if (a >= 1e9 || a < 1e-4) return String.format(Locale.ROOT, "%." + (SIG - 1) + "e", v);
         return plain(v, decimals(v));
     }
 

@@ -1,6 +1,8 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
+import java.util.Comparator;
+import java.util.Locale;
 
 /**
  * One cache instance, as {@code /sys/devices/system/cpu/cpuN/cache/indexM/} describes it,
@@ -42,7 +44,7 @@ public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways
         }
 
         static Type parse(String sysfs) {
-            return switch (sysfs.strip().toLowerCase(java.util.Locale.ROOT)) {
+            return switch (sysfs.strip().toLowerCase(Locale.ROOT)) {
                 case "data" -> DATA;
                 case "instruction" -> INSTRUCTION;
                 case "unified" -> UNIFIED;
@@ -52,7 +54,7 @@ public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways
     }
 
     /** By level, then data, instruction, unified, then first CPU. */
-    static final java.util.Comparator<Cache> ORDER = (a, b) -> {
+    static final Comparator<Cache> ORDER = (a, b) -> {
         if (a.level != b.level) return Integer.compare(a.level, b.level);
         if (a.type != b.type) return a.type.compareTo(b.type);
         return Integer.compare(a.cpus.first(), b.cpus.first());

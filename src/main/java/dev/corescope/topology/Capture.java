@@ -1,8 +1,10 @@
 package dev.corescope.topology;
 
 import dev.corescope.topology.proc.SysfsReader;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -117,7 +119,7 @@ public final class Capture {
 
         long now = System.currentTimeMillis() / 1000;
         long bytes = 0;
-        GZIPOutputStream gz = new GZIPOutputStream(new java.io.FilterOutputStream(os) {
+        GZIPOutputStream gz = new GZIPOutputStream(new FilterOutputStream(os) {
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 out.write(b, off, len);
@@ -185,7 +187,7 @@ public final class Capture {
         }
 
         private void entry(String name, byte[] content, char type, int mode, long mtime) throws IOException {
-            byte[] nameBytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
             String ustarName = name;
             String prefix = "";
             if (nameBytes.length > 100) {
@@ -205,7 +207,7 @@ public final class Capture {
 
         /** A '/' where the name splits into a prefix of at most 155 bytes and a name of at most 100 (ASCII names). */
         private static int splitPoint(String name) {
-            if (name.length() != name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length) return -1;
+            if (name.length() != name.getBytes(StandardCharsets.UTF_8).length) return -1;
             for (int i = Math.min(155, name.length() - 1); i > 0; i--) {
                 if (name.charAt(i) == '/' && name.length() - i - 1 <= 100 && name.length() - i - 1 > 0) return i;
             }
@@ -214,10 +216,10 @@ public final class Capture {
 
         private void pax(String name, long mtime) throws IOException {
             String body = "path=" + name + "\n";
-            int len = body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            int len = body.getBytes(StandardCharsets.UTF_8).length;
             int total = len + 3;
             while (String.valueOf(total).length() + 1 + len != total) total = String.valueOf(total).length() + 1 + len;
-            byte[] record = (total + " " + body).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] record = (total + " " + body).getBytes(StandardCharsets.UTF_8);
             header("PaxHeader", "", record.length, 'x', 0644, mtime);
             out.write(record);
             pad(record.length);
@@ -249,7 +251,7 @@ public final class Capture {
         }
 
         private static void put(byte[] h, int off, int len, String s) {
-            byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
             System.arraycopy(b, 0, h, off, Math.min(len, b.length));
         }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -33,13 +34,13 @@ final class CoreKindReader extends ReadingPart {
         record Key(String hybrid, int capacity, int baseMHz, int maxMHz) {
             @Override
             public boolean equals(Object o) {
-                return o instanceof Key k && java.util.Objects.equals(k.hybrid, hybrid) && k.capacity == capacity
+                return o instanceof Key k && Objects.equals(k.hybrid, hybrid) && k.capacity == capacity
                         && k.baseMHz == baseMHz && k.maxMHz == maxMHz;
             }
 
             @Override
             public int hashCode() {
-                return ((java.util.Objects.hashCode(hybrid) * 31 + capacity) * 31 + baseMHz) * 31 + maxMHz;
+                return ((Objects.hashCode(hybrid) * 31 + capacity) * 31 + baseMHz) * 31 + maxMHz;
             }
         }
         Map<Key, CpuMask.Builder> groups = new LinkedHashMap<>();

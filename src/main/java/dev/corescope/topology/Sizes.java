@@ -1,5 +1,9 @@
 package dev.corescope.topology;
 
+import dev.corescope.cpumask.CpuMask;
+import java.util.ArrayList;
+import java.util.List;
+
 /** Byte sizes in the two spellings the reports use: the kernel's ({@code 32K}) and lstopo's ({@code 32 MiB}). */
 final class Sizes {
 
@@ -7,8 +11,8 @@ final class Sizes {
     }
 
     /** The white-space separated words of {@code s}, without a regex. */
-    static java.util.List<String> words(String s) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+    static List<String> words(String s) {
+        List<String> out = new ArrayList<>();
         int i = 0;
         int n = s.length();
         while (i < n) {
@@ -69,7 +73,7 @@ final class Sizes {
     }
 
     /** {@code CPU 3} or {@code CPUs 0-1,4}: the noun agrees with the set. */
-    static String cpus(dev.corescope.cpumask.CpuMask m) {
+    static String cpus(CpuMask m) {
         return (m.weight() == 1 ? "CPU " : "CPUs ") + m.toList();
     }
 }

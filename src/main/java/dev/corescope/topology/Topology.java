@@ -94,7 +94,6 @@ public final class Topology {
     private final List<TopologyNode> pus;
     private final List<Cache> caches;
     private final PlaceIndex index;
-    private final long readWork;
 
     Topology(Builder b) {
         this.source = b.source;
@@ -133,7 +132,6 @@ public final class Topology {
         this.pus = List.copyOf(byKind.get(TopologyNode.Kind.PU));
         this.caches = List.copyOf(all);
         this.index = new PlaceIndex(this);
-        this.readWork = b.readWork;
     }
 
     private static void collect(TopologyNode n, Map<TopologyNode.Kind, List<TopologyNode>> byKind, List<Cache> caches) {
@@ -452,11 +450,6 @@ public final class Topology {
         return unreadable;
     }
 
-    /** Objects visited and candidates compared while reading (a count for tests of linearity; 0 when not read from files). */
-    long readWork() {
-        return readWork;
-    }
-
     // ---- derived -----------------------------------------------------------------------
 
     /**
@@ -609,7 +602,6 @@ public final class Topology {
         boolean readRecorded = true;
         List<String> dirsSeen = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
-        long readWork;
 
         Topology build() {
             return new Topology(this);

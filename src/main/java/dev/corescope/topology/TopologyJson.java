@@ -1,6 +1,7 @@
 package dev.corescope.topology;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,7 +143,7 @@ public final class TopologyJson {
      * the outermost of several with the same CPUs (a package rather than its one die).
      */
     private static Map<TopologyNode, List<Integer>> numaPlaces(Topology t) {
-        Map<TopologyNode, List<Integer>> places = new java.util.IdentityHashMap<>();
+        Map<TopologyNode, List<Integer>> places = new IdentityHashMap<>();
         for (NumaNode node : t.numaNodes()) {
             if (node.cpus().isEmpty()) continue;
             TopologyNode at = null;

@@ -2,6 +2,7 @@ package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
 
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -61,7 +62,7 @@ public record TopologyNode(Kind kind, int id, CpuMask cpus, List<Cache> caches, 
     }
 
     /** By first CPU, the order objects are listed in. */
-    static final java.util.Comparator<TopologyNode> BY_FIRST_CPU = (a, b) -> Integer.compare(a.firstCpu(), b.firstCpu());
+    static final Comparator<TopologyNode> BY_FIRST_CPU = (a, b) -> Integer.compare(a.firstCpu(), b.firstCpu());
 
     /**
      * A node; the lists are copied (unmodifiable).

@@ -1,6 +1,7 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.topology.proc.CgroupCpuset;
 import dev.corescope.topology.proc.CpuInfo;
 import dev.corescope.topology.proc.SysfsReader;
@@ -49,12 +50,12 @@ final class TopologyReader {
     private static final int MAX_PROBLEM_LINES = 12;
 
     private final SysfsReader r;
-    private final Reading x;
+    final Reading x;
     private final Topology.Builder b = new Topology.Builder();
     private final List<String> warnings;
     private int nbits;
 
-    private TopologyReader(SysfsReader reader) {
+    TopologyReader(SysfsReader reader) {
         this.r = reader;
         this.x = new Reading(reader);
         this.warnings = x.warnings;
@@ -83,7 +84,7 @@ final class TopologyReader {
         }
     }
 
-    private Topology build(Path root, boolean live) {
+    Topology build(Path root, boolean live) {
         b.source = root.toString();
         AllowedLookup allowed = live ? AllowedLookup.start() : null;
 
@@ -166,7 +167,6 @@ final class TopologyReader {
         b.readRecorded = r.recordsFiles();
         b.dirsSeen = r.dirsSeen();
         b.unreadable = r.unreadable();
-        b.readWork = x.work;
         return b.build();
     }
 
@@ -203,7 +203,7 @@ final class TopologyReader {
                 return SysfsReader.parseList(text.get(), nbits);
             } catch (IllegalArgumentException e) {
                 // the path, never the content (a tree's file may be a link to anything)
-                r.problem(rel, "not a CPU list" + (e instanceof dev.corescope.cpumask.CpuMaskFormatException f ? " (" + SysfsReader.contentFree(f) + ")" : ""));
+                r.problem(rel, "not a CPU list" + (e instanceof CpuMaskFormatException f ? " (" + SysfsReader.contentFree(f) + ")" : ""));
             }
         } else if (what != null) {
             warnings.add("no " + rel + ": " + what + " CPUs taken from the cpuN directories");

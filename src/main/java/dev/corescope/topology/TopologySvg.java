@@ -1,10 +1,13 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.text.Markup;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The picture ({@code topology --format svg}): nested boxes like lstopo's, from the same
@@ -171,7 +174,7 @@ public final class TopologySvg {
     private static Box legend(Topology t, DisplayTree tree) {
         Box b = new Box("#ffffff", "Legend");
         b.stroke = "#a0a0a0";
-        java.util.EnumSet<DisplayTree.Kind> drawn = java.util.EnumSet.noneOf(DisplayTree.Kind.class);
+        EnumSet<DisplayTree.Kind> drawn = EnumSet.noneOf(DisplayTree.Kind.class);
         collectKinds(tree.roots(), drawn);
         if (drawn.contains(DisplayTree.Kind.PACKAGE)) b.kids.add(new Box(PACKAGE_FILL, "Package"));
         if (drawn.contains(DisplayTree.Kind.DIE)) b.kids.add(new Box(DIE_FILL, "Die"));
@@ -194,7 +197,7 @@ public final class TopologySvg {
         return b;
     }
 
-    private static void collectKinds(List<DisplayTree.Item> items, java.util.Set<DisplayTree.Kind> into) {
+    private static void collectKinds(List<DisplayTree.Item> items, Set<DisplayTree.Kind> into) {
         for (DisplayTree.Item i : items) {
             into.add(i.kind());
             collectKinds(i.children(), into);
@@ -309,6 +312,6 @@ public final class TopologySvg {
     }
 
     private static String esc(String s) {
-        return dev.corescope.text.Markup.escape(s);
+        return Markup.escape(s);
     }
 }

@@ -1,10 +1,10 @@
 /**
  * The machine's CPU topology read from sysfs under a root ({@code /} or a saved tree):
  * packages, dies, clusters, cores and PUs with their caches, NUMA nodes and core kinds, as an
- * immutable {@link dev.corescope.topology.Topology}; {@link dev.corescope.topology.Placements}
+ * immutable {@link Topology}; {@link Placements}
  * picks CPU pairs from it for the benchmarks. The text, JSON and SVG reports and the
  * {@code capture} archive are all made from that one model; hwloc's XML is written from it
- * ({@link dev.corescope.topology.HwlocXmlWriter}) and read into it ({@link dev.corescope.topology.HwlocXmlReader}).
+ * ({@link HwlocXmlWriter}) and read into it ({@link HwlocXmlReader}).
  *
  * <pre>{@code
  * Topology t = Topology.live();                 // or Topology.read(Path.of("saved-tree"))

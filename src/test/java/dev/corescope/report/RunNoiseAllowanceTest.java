@@ -82,7 +82,7 @@ class RunNoiseAllowanceTest {
         Comparison.Row huge = Comparison.row(single("nosuch", "java", 10), single("nosuch", "java", 10_000), RunNoise.allowance("nosuch/java", List.of()));
         assertEquals(Comparison.SIGNIFICANT, huge.finding(), huge.reason());
         assertEquals("worse", huge.verdict());
-        assertTrue(huge.ciLowPercent() > 100 && huge.ciLowPercent() < 99_900 && huge.ciHighPercent() > 99_900, huge.effectText());
+        assertTrue(huge.ciLowPercent() > 100 && huge.ciLowPercent() < 99_900 && huge.ciHighPercent() > 99_900, huge.toString());
     }
 
     @Test

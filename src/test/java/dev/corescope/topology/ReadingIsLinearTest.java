@@ -1,6 +1,7 @@
 package dev.corescope.topology;
 
 import dev.corescope.testing.BigTrees;
+import dev.corescope.topology.proc.SysfsReader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,8 +40,9 @@ class ReadingIsLinearTest {
     }
 
     private static long work(Path root) {
-        Topology t = Topology.read(root);
-        return t.readWork() + DisplayTree.of(t).work;
+        TopologyReader reader = new TopologyReader(new SysfsReader(root));
+        Topology t = reader.build(root, false);
+        return reader.x.work + DisplayTree.of(t).work;
     }
 
     @Test

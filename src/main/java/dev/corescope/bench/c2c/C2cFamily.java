@@ -4,7 +4,10 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.JmhRuns;
 import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.RunSize;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
@@ -12,6 +15,7 @@ import dev.corescope.report.MachineSummary;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.text.TextDoc;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placement;
 import dev.corescope.topology.Placements;
@@ -49,8 +53,8 @@ public final class C2cFamily implements BenchFamily {
 
     /** Machine code: the timed side of the C ping-pong. */
     @Override
-    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
-        return List.of(dev.corescope.bench.MeasuredFunction.of("ping_pong", "cs_c2c_ping", null));
+    public List<MeasuredFunction> measuredFunctions() {
+        return List.of(MeasuredFunction.of("ping_pong", "cs_c2c_ping", null));
     }
 
     @Override
@@ -85,7 +89,7 @@ public final class C2cFamily implements BenchFamily {
     }
 
     /** What a run on {@code cpus} of {@code topology} will measure ({@code bench c2c --plan}). */
-    public C2cPlan plan(Topology topology, CpuMask cpus, dev.corescope.bench.RunSize size) {
+    public C2cPlan plan(Topology topology, CpuMask cpus, RunSize size) {
         CpuMask usable = cpus.resize(topology.nbits()).and(topology.usable());
         return C2cPlan.of(new PairClasses(topology), usable.toArray(), full, size, C2cTwins.unavailableReason().isEmpty());
     }
@@ -99,7 +103,7 @@ public final class C2cFamily implements BenchFamily {
 
         if (cpus.length < 2) {
             C2cModel model = model(places, List.of(), null, new C2cModel.Facts(usable.toList(), null, topology.online().weight(), null, null, List.of(), null));
-            return new FamilyRun(name(), List.of(), List.of(), List.of(), null, C2cView.notes(model), C2cView.document(model).render(Integer.MAX_VALUE), model);
+            return new FamilyRun(name(), List.of(), model);
         }
 
         Double loadOneMinute = MachineLoad.oneMinute(Path.of("/")).orElse(null);
@@ -127,15 +131,13 @@ public final class C2cFamily implements BenchFamily {
             results.add(result("ping_pong", "java", p, p.java(), Map.of()));
             if (p.nativeTwin() != null) results.add(result("ping_pong", "native", p, p.nativeTwin(), Map.of()));
         }
-        Matrix matrix = matrix(cpus, pairs);
-
         String[] jmhPlacement = new String[1];
         if (live) jmhCrossCheck(topology, usable, context, jmhPlacement).ifPresent(results::add);
 
         C2cModel.Facts facts = new C2cModel.Facts(usable.toList(), loadOneMinute, topology.online().weight(), noTwin.orElse(null),
                 plan.facts(), bothDirections, jmhPlacement[0]);
         C2cModel model = model(places, pairs, results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), facts);
-        return new FamilyRun(name(), results, List.of(), List.of(), matrix, C2cView.notes(model), C2cView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, model);
     }
 
     private static C2cModel model(List<CpuLabels.Place> places, List<Pair> pairs, Result jmh, C2cModel.Facts facts) {
@@ -150,7 +152,7 @@ public final class C2cFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<dev.corescope.text.TextDoc> brief(ResultsFile file) {
+    public Optional<TextDoc> brief(ResultsFile file) {
         return C2cView.model(file).map(C2cView::brief).filter(d -> !d.isEmpty());
     }
 
@@ -165,7 +167,7 @@ public final class C2cFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+    public Optional<TextDoc> document(ResultsFile file) {
         return C2cView.model(file).map(C2cView::document);
     }
 
@@ -175,10 +177,6 @@ public final class C2cFamily implements BenchFamily {
         Optional<C2cModel> m = C2cView.model(file);
         if (m.isPresent()) return m.get().pairs().isEmpty() ? Optional.empty() : Optional.of(C2cView.svg(m.get()));
         return Optional.ofNullable(file.matrix()).map(C2cView::svg);
-    }
-
-    private static double[] drop1(double[] samples) {
-        return Arrays.copyOfRange(samples, 1, samples.length);
     }
 
     private static Result result(String variant, String implementation, Pair p, SampleStats s, Map<String, Object> extra) {
@@ -232,6 +230,6 @@ public final class C2cFamily implements BenchFamily {
         double error = ping.getScoreError();
         placementWords[0] = p.description();
         return Optional.of(Result.builder().benchmark("c2c").variant("ping_pong_jmh").implementation("java").metric("one_way").unit("ns")
-                .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(dev.corescope.bench.JmhRuns.ofSecondary(r, "ping", x -> x / 2)).build());
+                .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(JmhRuns.ofSecondary(r, "ping", x -> x / 2)).build());
     }
 }

@@ -1,8 +1,11 @@
 package dev.corescope.bench.c2c;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import dev.corescope.bench.FileSections;
 import dev.corescope.bench.SampleStats;
+import dev.corescope.report.Matrix;
 import dev.corescope.report.Pointers;
 import dev.corescope.report.Result;
 import dev.corescope.topology.Placement;
@@ -22,10 +25,10 @@ import java.util.Optional;
  * @param facts what the notes are worded from ({@link C2cView#notes}); null in files from before it
  */
 public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
-                       @JsonSerialize(using = Pointers.Row.class) @JsonDeserialize(using = Pointers.RowIn.class) Result jmh,
-                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                       @JsonSerialize(using = Pointers.RowOut.class) @JsonDeserialize(using = Pointers.RowIn.class) Result jmh,
+                       @JsonInclude(JsonInclude.Include.NON_EMPTY)
                        List<String> notes,
-                       Facts facts) {
+                       Facts facts) implements FileSections {
 
     public C2cModel {
         cpus = List.copyOf(cpus);
@@ -122,6 +125,12 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
             if (error == null) return null;
             return new double[] {Math.max(min, median - error), median + error};
         }
+    }
+
+    /** {@code matrix}: each pair's Java median and error, CPUs in this model's order; null without pairs. */
+    @Override
+    public Matrix matrix() {
+        return pairs.isEmpty() ? null : C2cFamily.matrix(cpuNumbers(), C2cView.pairs(this));
     }
 
     int[] cpuNumbers() {

@@ -1,5 +1,6 @@
 package dev.corescope.bench.c2c;
 
+import dev.corescope.bench.Jmh;
 import dev.corescope.bench.RunSize;
 import dev.corescope.topology.Placement;
 
@@ -78,7 +79,7 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Placement
 
     public static C2cPlan of(PairClasses index, int[] cpus, boolean full, RunSize size, boolean nativeTwin) {
         Map<Placement, List<int[]>> reps = cpus.length < 2 ? Map.of() : index.representatives(cpus, REPRESENTATIVES);
-        var jmh = size.pick(dev.corescope.bench.Jmh.Settings.SMOKE, dev.corescope.bench.Jmh.Settings.QUICK, dev.corescope.bench.Jmh.Settings.FULL);
+        var jmh = size.pick(Jmh.Settings.SMOKE, Jmh.Settings.QUICK, Jmh.Settings.FULL);
         // each fork: a JVM start (~1.5 s) plus its iterations; 0 forks run in this JVM
         double jmhSeconds = Math.max(1, jmh.forks()) * (1.5 * Math.min(1, jmh.forks())
                 + (jmh.warmupIterations() * jmh.warmupMillis() + jmh.measurementIterations() * jmh.measurementMillis()) / 1e3);

@@ -1,5 +1,7 @@
 package dev.corescope.bench.c2c;
 
+import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.SampleStats;
 import dev.corescope.bench.SavedModel;
 import dev.corescope.report.MachineSummary;
 import dev.corescope.report.Matrix;
@@ -16,7 +18,9 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -75,7 +79,7 @@ final class C2cView {
             notes.add("not measured: a ping-pong needs 2 CPUs, " + (m.cpus().isEmpty() ? "none is" : "only CPU " + f.usable() + " is") + " usable");
             return notes;
         }
-        if (f.loadOneMinute() != null) dev.corescope.bench.MachineLoad.busyNote(f.loadOneMinute(), f.onlineCpus()).ifPresent(notes::add);
+        if (f.loadOneMinute() != null) MachineLoad.busyNote(f.loadOneMinute(), f.onlineCpus()).ifPresent(notes::add);
         if (f.nativeUnavailable() != null) notes.add("C twin not run: " + f.nativeUnavailable());
         notes.add(C2cPlan.line(f.plan()));
         if (!f.bothDirections().isEmpty()) {
@@ -92,8 +96,8 @@ final class C2cView {
                 + " samples per pair (a pair stops when its interval is tight; robust to a preempted thread), error = 99.9% confidence half-width of that median.");
         double[] ratios = m.pairs().stream().filter(p -> p.nativeTwin() != null).mapToDouble(p -> p.java().median() / p.nativeTwin().median()).toArray();
         if (ratios.length > 0) {
-            dev.corescope.bench.SampleStats ratio = dev.corescope.bench.SampleStats.of(ratios);
-            notes.add(String.format(java.util.Locale.ROOT,
+            SampleStats ratio = SampleStats.of(ratios);
+            notes.add(String.format(Locale.ROOT,
                     "Java / C one-way latency over %d pairs: median %.2f\u00d7, from %.2f\u00d7 to %.2f\u00d7 (target: within 1.2\u00d7)",
                     ratios.length, ratio.median(), ratio.min(), Arrays.stream(ratios).max().orElse(Double.NaN)));
         }
@@ -148,7 +152,7 @@ final class C2cView {
     }
 
     private static String range(List<C2cModel.Pair> pairs, Function<C2cModel.Pair, C2cModel.Stats> side) {
-        double[] m = pairs.stream().map(side).filter(java.util.Objects::nonNull).mapToDouble(C2cModel.Stats::median).sorted().toArray();
+        double[] m = pairs.stream().map(side).filter(Objects::nonNull).mapToDouble(C2cModel.Stats::median).sorted().toArray();
         if (m.length == 0) return "-";
         double mid = m.length % 2 == 1 ? m[m.length / 2] : (m[m.length / 2 - 1] + m[m.length / 2]) / 2;
         return m.length == 1 ? Num.of(mid) : Num.of(mid) + " (" + Num.of(m[0]) + "-" + Num.of(m[m.length - 1]) + ")";
@@ -215,7 +219,7 @@ final class C2cView {
     private static String relation(C2cModel.Cpu a, C2cModel.Cpu b) {
         if (a == null || b == null) return null;
         if (a.pkg() != null && b.pkg() != null && !a.pkg().equals(b.pkg())) return "other_package";
-        if (a.core() != null && a.core().equals(b.core()) && java.util.Objects.equals(a.pkg(), b.pkg())) return "same_core";
+        if (a.core() != null && a.core().equals(b.core()) && Objects.equals(a.pkg(), b.pkg())) return "same_core";
         if (a.cache() != null && b.cache() != null) return a.cache().equals(b.cache()) ? "same_l3" : "other_l3";
         return null;
     }
@@ -235,7 +239,7 @@ final class C2cView {
 
     /** The heatmap, labelled with each CPU's core, cache and package. */
     static String svg(C2cModel m) {
-        return C2cHeatmap.svg(C2cFamily.matrix(m.cpuNumbers(), pairs(m)), places(m), TITLE);
+        return C2cHeatmap.svg(m.matrix(), places(m), TITLE);
     }
 
     /** The model a results file holds, if any. */
@@ -258,7 +262,7 @@ final class C2cView {
         return m.cpus().stream().map(C2cModel.Cpu::place).toList();
     }
 
-    private static List<C2cFamily.Pair> pairs(C2cModel m) {
+    static List<C2cFamily.Pair> pairs(C2cModel m) {
         return m.pairs().stream().map(p -> new C2cFamily.Pair(p.from(), p.to(), p.java().sampleStats(),
                 p.nativeTwin() == null ? null : p.nativeTwin().sampleStats(), p.relation())).toList();
     }

@@ -4,30 +4,35 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.CleanBatches;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.Figure;
 import dev.corescope.bench.ForkPinning;
+import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
+import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.RunSize;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Claim;
+import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.text.TextDoc;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.TextDoc;
+import dev.corescope.text.TextTable;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
-import java.util.Optional;
-import dev.corescope.bench.Figure;
-import dev.corescope.bench.JavaMachineCode;
-import dev.corescope.text.TextTable;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -62,21 +67,21 @@ public final class CpumaskFamily implements BenchFamily {
 
     /** Machine code: the four C functions at both layouts, each against the loop of the same NR_CPUS and layout. */
     @Override
-    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
-        List<dev.corescope.bench.MeasuredFunction> out = new ArrayList<>();
+    public List<MeasuredFunction> measuredFunctions() {
+        List<MeasuredFunction> out = new ArrayList<>();
         for (CpumaskTwins.Layout layout : CpumaskTwins.Layout.values()) {
             for (int nrCpus : new int[]{64, 4096}) {
                 for (boolean firstBut : new boolean[]{false, true}) {
-                    out.add(new dev.corescope.bench.MeasuredFunction(firstBut ? "first_but" : "any_but_loop",
+                    out.add(new MeasuredFunction(firstBut ? "first_but" : "any_but_loop",
                             CpumaskTwins.symbol(firstBut, nrCpus, layout), null,
-                            java.util.Map.of("nrCpus", nrCpus, "layout", layout.param())));
+                            Map.of("nrCpus", nrCpus, "layout", layout.param())));
                 }
             }
         }
-        String mask = dev.corescope.cpumask.CpuMask.class.getName() + "::";
-        out.add(dev.corescope.bench.MeasuredFunction.of("any_but_loop", null, mask + "anyButLoop"));
-        out.add(dev.corescope.bench.MeasuredFunction.of("first_but", null, mask + "firstBut"));
-        out.add(dev.corescope.bench.MeasuredFunction.of("any_but_loop_first", null, CpumaskBenchmark.class.getName() + "::anyButLoopFirst"));
+        String mask = CpuMask.class.getName() + "::";
+        out.add(MeasuredFunction.of("any_but_loop", null, mask + "anyButLoop"));
+        out.add(MeasuredFunction.of("first_but", null, mask + "firstBut"));
+        out.add(MeasuredFunction.of("any_but_loop_first", null, CpumaskBenchmark.class.getName() + "::anyButLoopFirst"));
         return out;
     }
 
@@ -85,9 +90,9 @@ public final class CpumaskFamily implements BenchFamily {
      * mask online) with NR_CPUS=64: one method serves every mask size, so one compilation each.
      */
     @Override
-    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
-        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(CpumaskBenchmark.class,
-                "any_but_loop|first_but|any_but_loop_first", java.util.Map.of("nrCpus", "64", "online", "16", "mask", "online")));
+    public Optional<JavaMachineCode.Run> javaCodeRun() {
+        return Optional.of(new JavaMachineCode.Run(CpumaskBenchmark.class,
+                "any_but_loop|first_but|any_but_loop_first", Map.of("nrCpus", "64", "online", "16", "mask", "online")));
     }
 
     /**
@@ -98,14 +103,14 @@ public final class CpumaskFamily implements BenchFamily {
      * The report uses a figure only where it is wider than the one over all benchmarks.
      */
     @Override
-    public List<dev.corescope.report.NoiseAllowance> allowances() {
-        return List.of(new dev.corescope.report.NoiseAllowance("cpumask", "java", 0.23, 8),
-                new dev.corescope.report.NoiseAllowance("cpumask", "native", 0.54, 16));
+    public List<NoiseAllowance> allowances() {
+        return List.of(new NoiseAllowance("cpumask", "java", 0.23, 8),
+                new NoiseAllowance("cpumask", "native", 0.54, 16));
     }
 
     /** Seed's claims, as data: {@link CpumaskClaims}. */
     @Override
-    public List<dev.corescope.report.Claim> claims() {
+    public List<Claim> claims() {
         return CpumaskClaims.all();
     }
 
@@ -166,10 +171,10 @@ public final class CpumaskFamily implements BenchFamily {
         results.addAll(Measurement.results(callers));
 
         Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), allowed, nrCpuIds,
-                describeSettings(settings, ctx), batches, comparisons, splits, callers, ctx.size() == dev.corescope.bench.RunSize.QUICK, load,
+                describeSettings(settings, ctx), batches, comparisons, splits, callers, ctx.size() == RunSize.QUICK, load,
                 Undisturbed.ofIterations(iterations), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null), codeSizeGaps);
         CpumaskModel model = report.model();
-        return new FamilyRun(name(), results, null, null, null, CpumaskView.notes(model), CpumaskView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, model);
     }
 
     @Override
@@ -193,8 +198,11 @@ public final class CpumaskFamily implements BenchFamily {
 
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
                             List<UndisturbedIterations> iterations) throws Exception {
+        // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
+        boolean counted = dev.corescope.report.Claim.counts(claims(), name(), method, "java", c.params());
+        Jmh.Settings s = counted ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(CpumaskBenchmark.class, method,
-                c.jmhParams(), settings, ForkPinning.jvmArgs(ctx.cpus())));
+                c.jmhParams(), s, ForkPinning.jvmArgs(ctx.cpus())));
         UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
         iterations.add(u);
         ctx.progress().step("java " + method + " " + c);
@@ -209,25 +217,35 @@ public final class CpumaskFamily implements BenchFamily {
     private Measurement.Comparison runNative(Os os, Optional<CpuMask> pin, CpumaskConfig c, CpumaskTwins.Layout layout, CpuMask allowed,
                                                int nrCpuIds, int batches, String cpus, List<CleanBatches> outcomes) {
         CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.online(), allowed, nrCpuIds);
-        CleanBatches samples;
-        try (Pinning p = pin.map(os::pin).orElse(null);
-             CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), in.offset(), in.range(), in.nrCpuIds(),
-                     CpumaskInputs.SEED, layout)) {
-            for (int w = 0; w < 3; w++) {
-                batch.time(false, SEED_CALLS);
-                batch.time(true, SEED_CALLS);
+        // separately started runs (each its own allocation, warm-up and batches), so a row's interval takes the run as its unit
+        List<CleanBatches> runs = new ArrayList<>();
+        try (Pinning p = pin.map(os::pin).orElse(null)) {
+            for (int run = 0; run < NATIVE_RUNS; run++) {
+                try (CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), in.offset(), in.range(), in.nrCpuIds(),
+                        CpumaskInputs.SEED, layout)) {
+                    for (int w = 0; w < 3; w++) {
+                        batch.time(false, SEED_CALLS);
+                        batch.time(true, SEED_CALLS);
+                    }
+                    runs.add(CleanBatches.collect(Math.max(3, batches / NATIVE_RUNS), SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS)));
+                }
             }
-            samples = CleanBatches.collect(batches, SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS));
         }
-        outcomes.add(samples);
+        outcomes.addAll(runs);
+        boolean fellBack = runs.stream().anyMatch(CleanBatches::fellBack);
         return new Measurement.Comparison(c, "native", layout,
-                Measured.nativeBatches(name(), BASELINE, samples.first(), cpus, c.params(layout), samples.fellBack()),
-                Measured.nativeBatches(name(), APPROACH, samples.second(), cpus, c.params(layout), samples.fellBack()));
+                Measured.nativeRuns(name(), BASELINE, runs.stream().map(CleanBatches::first).toList(), cpus, c.params(layout), fellBack),
+                Measured.nativeRuns(name(), APPROACH, runs.stream().map(CleanBatches::second).toList(), cpus, c.params(layout), fellBack));
     }
+
+    /** The C twin's separately started runs per row. */
+    static final int NATIVE_RUNS = dev.corescope.report.SeedVerdicts.RUNS_PER_SIDE;
 
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant and row"
+                + (s.forClaim(NATIVE_RUNS) == s ? "" : "; rows the time claim counts: " + s.forClaim(NATIVE_RUNS).forks() + " forks x "
+                + s.forClaim(NATIVE_RUNS).measurementIterations() + " x " + s.measurementMillis() + " ms")
                 + ctx.size().note();
     }
 
@@ -289,7 +307,7 @@ public final class CpumaskFamily implements BenchFamily {
                 for (CpumaskModel.CallerSize c : callers) {
                     if (c.nrCpus() != nrCpus) continue;
                     any = true;
-                    Map<String, Object> params = new java.util.LinkedHashMap<>();
+                    Map<String, Object> params = new LinkedHashMap<>();
                     params.put("nrCpus", nrCpus);
                     params.put("caller", c.function());
                     out.add(size(CpumaskFamily.BASELINE, "codeSize", c.oldBytes(), params));

@@ -1,5 +1,7 @@
 package dev.corescope.bench.cpumask;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.Undisturbed;
 
@@ -30,10 +32,10 @@ import java.util.List;
  * @param nativeUnavailable why the native rows are missing, or null
  * @param codeSizeGaps   why a caller's code size is missing, one line each, as the symbol reader said it
  */
-@com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String javaSettings, int nativeBatches, String load,
                            List<Row> comparisons, List<SplitRow> splits, List<CallerSize> callers, String callerFlags, String hsdis,
-                           @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                           @JsonInclude(JsonInclude.Include.NON_EMPTY)
                            List<String> notes,
                            boolean quick, Undisturbed javaIterations, Undisturbed nativeLeftOut, String nativeUnavailable,
                            List<String> codeSizeGaps) {
@@ -60,7 +62,7 @@ public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String 
      */
     // Files from before the round-two models carry input=precomputed|random and no online/layout:
     // the row still reads (input is ignored, online and layout are absent), so old files render.
-    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record Row(String implementation, int nrCpus, String online, String mask, String layout, Figure baseline,
                       Figure approach, boolean significant) {
 
@@ -71,7 +73,7 @@ public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String 
     }
 
     /** A Java gap split in two: calls (loop vs loop of first()) and shape (loop of first() vs first_but). */
-    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record SplitRow(int nrCpus, String online, String mask, Figure loop, Figure loopFirst, Figure firstBut,
                            boolean callsSignificant, boolean shapeSignificant) {
     }

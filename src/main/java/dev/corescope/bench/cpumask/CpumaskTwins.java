@@ -10,6 +10,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -42,7 +43,7 @@ public final class CpumaskTwins {
 
         /** As the {@code layout} param: {@code align64}, {@code align32}. */
         public String param() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         /** The compiler flags, in words. */

@@ -2,6 +2,7 @@ package dev.corescope.bench.cpumask;
 
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.SavedModel;
+import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
@@ -9,8 +10,13 @@ import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The one view of a {@link CpumaskModel}: the text report {@code bench cpumask} prints (seed-style
@@ -66,7 +72,7 @@ final class CpumaskView {
         legend.add("online=16 mask=online is the seed's experiment; high* is a synthetic worst case (CPUs at the top bits), not "
                 + "the seed's; native rows at two code layouts (align64, align32): a difference counts where it holds at both.");
         legend.add("significant: the two variants differ by Welch's t-test at 99.9% (JMH iterations; C batches).");
-        if (Figure.anyPreempted(m.comparisons().stream().flatMap(c -> java.util.stream.Stream.of(c.baseline(), c.approach())))) {
+        if (Figure.anyPreempted(m.comparisons().stream().flatMap(c -> Stream.of(c.baseline(), c.approach())))) {
             legend.add(Figure.PREEMPTIONS_NOTE);
         }
         d.notes("  ", "", legend).blank();
@@ -100,7 +106,7 @@ final class CpumaskView {
             List<String> totalsLines = new ArrayList<>();
             for (int nrCpus : m.callers().stream().mapToInt(CpumaskModel.CallerSize::nrCpus).distinct().toArray()) {
                 List<CpumaskModel.CallerSize> rows = m.callers().stream().filter(c -> c.nrCpus() == nrCpus)
-                        .sorted(java.util.Comparator.comparingLong(CpumaskModel.CallerSize::delta).reversed()).toList();
+                        .sorted(Comparator.comparingLong(CpumaskModel.CallerSize::delta).reversed()).toList();
                 long up = rows.stream().mapToLong(CpumaskModel.CallerSize::delta).filter(x -> x > 0).sum();
                 long down = rows.stream().mapToLong(CpumaskModel.CallerSize::delta).filter(x -> x < 0).sum();
                 long grow = rows.stream().filter(c -> c.delta() > 0).count();
@@ -160,13 +166,13 @@ final class CpumaskView {
 
     /** Each configuration's mask and how its CPU is drawn, from the saved allowed CPUs and nr_cpu_ids. */
     private static Optional<String> masksNote(CpumaskModel m) {
-        dev.corescope.cpumask.CpuMask allowed;
+        CpuMask allowed;
         try {
-            allowed = dev.corescope.cpumask.CpuMask.parseList(m.allowed(), Math.max(m.nrCpuIds(), 1));
+            allowed = CpuMask.parseList(m.allowed(), Math.max(m.nrCpuIds(), 1));
         } catch (RuntimeException e) {
             return Optional.empty(); // a saved list this version cannot read: the note is left out, the tables stand
         }
-        java.util.Set<String> masks = new java.util.LinkedHashSet<>();
+        Set<String> masks = new LinkedHashSet<>();
         for (String online : CpumaskConfig.ONLINE) {
             for (CpumaskInputs.MaskKind kind : CpumaskInputs.MaskKind.values()) {
                 for (int nrCpus : KernelCallers.NR_CPUS) {
@@ -180,18 +186,25 @@ final class CpumaskView {
                 + ", nr_cpu_ids " + m.nrCpuIds() + "): " + String.join("; ", masks) + ".");
     }
 
-    /** Which rows could resolve the seed's 0.6%: both errors together under that share of the score. */
+    /**
+     * Which of the rows the time claim counts could resolve the seed's 0.6%: both errors (each a
+     * row's iterations, within its runs) together under that share of the score.
+     */
     private static String resolutionNote(CpumaskModel m) {
         double effect = Math.abs(CpumaskFamily.Measurement.SEED_EFFECT_PCT);
-        long resolving = m.comparisons().stream().filter(c -> resolutionPct(c) < effect).count();
+        List<CpumaskModel.Row> counted = m.comparisons().stream().filter(c -> dev.corescope.report.Claim.counts(CpumaskClaims.all(),
+                "cpumask", c.baseline().result().variant(), c.baseline().result().implementation(), c.baseline().result().params())).toList();
+        long resolving = counted.stream().filter(c -> resolutionPct(c) < effect).count();
         long wide = m.comparisons().stream().filter(c -> worstErrorPct(c) > CpumaskFamily.Measurement.TARGET_ERROR_PCT).count();
-        String s = String.format(java.util.Locale.ROOT, "The seed's effect is %.2f%% of its total. A row can resolve an effect that small only "
-                        + "when its two errors add up to less than that share of the score: %d of %d rows here do; %s",
-                CpumaskFamily.Measurement.SEED_EFFECT_PCT, resolving, m.comparisons().size(),
-                resolving == m.comparisons().size() ? "every row could have shown it."
-                        : "the others can neither confirm nor refute a 0.6% change.");
+        String s = String.format(Locale.ROOT, "The seed's effect is %.2f%% of its total. A row can resolve an effect that small only "
+                        + "when its two errors add up to less than that share of the score: %d of the %d rows the time claim counts "
+                        + "do (of %d rows here); %s",
+                CpumaskFamily.Measurement.SEED_EFFECT_PCT, resolving, counted.size(), m.comparisons().size(),
+                resolving == counted.size() ? "each of them could have shown it."
+                        : "the others can neither confirm nor refute a 0.6% change; the claim's verdict above takes each "
+                        + "row's runs as its unit and says what it could see.");
         if (wide > 0) {
-            s += String.format(java.util.Locale.ROOT, " %d row%s an error above %.0f%% of the score (%s).",
+            s += String.format(Locale.ROOT, " %d row%s an error above %.0f%% of the score (%s).",
                     wide, wide == 1 ? " has" : "s have", CpumaskFamily.Measurement.TARGET_ERROR_PCT,
                     m.quick() ? "--quick runs fewer iterations" : "other work on the machine: see the load average above");
         }

@@ -25,6 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -128,7 +129,7 @@ public class CpupriBenchmark {
         Topology topology = Topology.live();
         int[] chosen = pinned.isBlank() ? choose(topology, placement, usable(topology, cpus), writers) : pinned(pinned, writers);
         readerCpu = chosen[0];
-        writerCpus = java.util.Arrays.copyOfRange(chosen, 1, chosen.length);
+        writerCpus = Arrays.copyOfRange(chosen, 1, chosen.length);
         model = create(variant, Os.live().nrCpuIds(), topology.cacheLineSize(), writerCpus, chosen, CpupriStruct.Rt.of(rt));
     }
 
@@ -216,14 +217,14 @@ public class CpupriBenchmark {
     static int[] pinned(String list, int writers) {
         int[] cpus;
         try {
-            cpus = java.util.Arrays.stream(list.split("/")).map(String::strip).mapToInt(Integer::parseInt).toArray();
+            cpus = Arrays.stream(list.split("/")).map(String::strip).mapToInt(Integer::parseInt).toArray();
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("pinned=" + list + ": not CPU numbers separated by slashes (5/1/2)");
         }
         if (cpus.length != writers + 1) {
             throw new IllegalArgumentException("pinned=" + list + ": " + cpus.length + " CPUs for " + (writers + 1) + " threads");
         }
-        if (java.util.Arrays.stream(cpus).distinct().count() != cpus.length || java.util.Arrays.stream(cpus).anyMatch(c -> c < 0)) {
+        if (Arrays.stream(cpus).distinct().count() != cpus.length || Arrays.stream(cpus).anyMatch(c -> c < 0)) {
             throw new IllegalArgumentException("pinned=" + list + ": each thread needs a CPU of its own");
         }
         return cpus;

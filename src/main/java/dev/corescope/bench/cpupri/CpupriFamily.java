@@ -3,15 +3,23 @@ package dev.corescope.bench.cpupri;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.JmhRuns;
 import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.RunSize;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.bench.cpupri.CpupriLayouts.Config;
 import dev.corescope.bench.cpupri.CpupriLayouts.Kind;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Claim;
 import dev.corescope.report.Layout;
+import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.SeedVerdicts;
+import dev.corescope.text.TextDoc;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
@@ -20,18 +28,22 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 
+import java.lang.foreign.MemoryLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * {@code bench cpupri}: seed 002's two halves. The layouts of {@code struct cpupri} (FFM
- * {@link java.lang.foreign.MemoryLayout}, and the Java-heap analogue read with JOL), then the
+ * {@link MemoryLayout}, and the Java-heap analogue read with JOL), then the
  * contention those layouts cause, measured by {@link CpupriBenchmark} under JMH with the
  * reader and writers pinned to a topology placement.
  *
@@ -63,10 +75,10 @@ public final class CpupriFamily implements BenchFamily {
      * layouts differ in data offsets, not in code), hence the variant {@code all}.
      */
     @Override
-    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
-        return List.of(new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_reader", OffHeapCpupri.class.getName() + "::find",
+    public List<MeasuredFunction> measuredFunctions() {
+        return List.of(new MeasuredFunction("all", "cs_cpupri_reader", OffHeapCpupri.class.getName() + "::find",
                         Map.of("metric", "find")),
-                new dev.corescope.bench.MeasuredFunction("all", "cs_cpupri_writer", OffHeapCpupri.class.getName() + "::toggle",
+                new MeasuredFunction("all", "cs_cpupri_writer", OffHeapCpupri.class.getName() + "::toggle",
                         Map.of("metric", "set")));
     }
 
@@ -76,8 +88,8 @@ public final class CpupriFamily implements BenchFamily {
      * the kernel's layout, one reader and one writer.
      */
     @Override
-    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
-        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(CpupriBenchmark.class, "cpupri",
+    public Optional<JavaMachineCode.Run> javaCodeRun() {
+        return Optional.of(new JavaMachineCode.Run(CpupriBenchmark.class, "cpupri",
                 Map.of("variant", "packed", "rt", "writers")));
     }
 
@@ -89,13 +101,13 @@ public final class CpupriFamily implements BenchFamily {
      * The report uses a figure only where it is wider than the one over all benchmarks.
      */
     @Override
-    public List<dev.corescope.report.NoiseAllowance> allowances() {
-        return List.of(new dev.corescope.report.NoiseAllowance("cpupri", "java", 1.27, 24));
+    public List<NoiseAllowance> allowances() {
+        return List.of(new NoiseAllowance("cpupri", "java", 1.27, 24));
     }
 
     /** Seed's claims, as data: {@link CpupriClaims}. */
     @Override
-    public List<dev.corescope.report.Claim> claims() {
+    public List<Claim> claims() {
         return CpupriClaims.all();
     }
 
@@ -124,19 +136,25 @@ public final class CpupriFamily implements BenchFamily {
         List<Run> runs = plan(topology, usable, context);
         Double load = MachineLoad.oneMinute(Path.of("/")).orElse(null);
         List<Result> results = new ArrayList<>();
-        Map<Run, Double> countsPerFind = new java.util.IdentityHashMap<>();
-        context.progress().start("cpupri", runs.size());
-        for (Run r : runs) {
+        Map<Run, Double> countsPerFind = new IdentityHashMap<>();
+        context.progress().start("", runs.stream().mapToInt(CpupriFamily::runsPerSide).sum());
+        for (int i = 0; i < runs.size(); i++) {
+            Run r = runs.get(i);
             if (Thread.interrupted()) throw new InterruptedException("cpupri stopped after " + results.size() / 2 + " runs");
-            results.addAll(r.implementation().equals("native") ? measureNative(r, context, topology.cacheLineSize(), countsPerFind)
-                    : measure(r, context));
-            context.progress().step(r.workload() + " " + r.variant() + " (" + r.implementation() + ") " + r.placement().name());
+            if (r.implementation().equals("java")) {
+                results.addAll(measure(r, context));
+                continue;
+            }
+            // the C twin's variants of one workload, each as separately started runs interleaved variant by variant (ABAB...)
+            List<Run> group = new ArrayList<>();
+            for (int j = i; j < runs.size() && sameWorkload(runs.get(j), r); j++) group.add(runs.get(j));
+            i += group.size() - 1;
+            results.addAll(measureNative(group, context, topology.cacheLineSize(), countsPerFind));
         }
 
         CpupriModel model = model(line, layouts, seedLayouts, heap, runs, countsPerFind, new Facts(usable.toList(), usable.weight(),
                 lineWarnings, contendedIgnored, CpupriTwins.unavailableReason().orElse(null), load, topology.online().weight()));
-        return new FamilyRun(name(), results, layouts, List.of(), null, CpupriView.notes(model),
-                CpupriView.document(model, results).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, model);
     }
 
     /** What the run found about the machine and the JVM, for the model (the view words them). */
@@ -186,7 +204,7 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+    public Optional<TextDoc> document(ResultsFile file) {
         List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(name())).toList();
         return CpupriView.model(file).map(m -> CpupriView.document(m, rows));
     }
@@ -235,7 +253,7 @@ public final class CpupriFamily implements BenchFamily {
             for (int w : writers) {
                 int[] cpus = CpupriBenchmark.choose(topology, p.name(), usable, w);
                 for (String workload : List.of("mechanism", "cpupri")) {
-                    for (String rt : workload.equals("mechanism") ? java.util.Collections.<String>singletonList(null) : RT) {
+                    for (String rt : workload.equals("mechanism") ? Collections.<String>singletonList(null) : RT) {
                         for (String v : CpupriBenchmark.VARIANTS) {
                             // rt=all in --quick: the kernel's three layouts only, to keep the family's time
                             if (!(brief && "all".equals(rt) && v.startsWith("heap_"))) {
@@ -262,8 +280,62 @@ public final class CpupriFamily implements BenchFamily {
         return out;
     }
 
-    /** The C twin: samples timed in C, reported as median and its 99.9% interval. */
-    private static List<Result> measureNative(Run r, BenchContext context, int line, Map<Run, Double> countsPerFind) {
+    /** The runs per side of a row: {@link SeedVerdicts#RUNS_PER_SIDE} where a claim counts it, else the mode's (JMH forks; 1 for the C twin). */
+    static int runsPerSide(Run r) {
+        boolean counted = Claim.counts(CpupriClaims.all(), "cpupri", r.variant(), r.implementation(), params(r, ""));
+        return counted ? SeedVerdicts.RUNS_PER_SIDE : 1;
+    }
+
+    /** Whether two C runs measure the same workload (and differ only in the layout). */
+    private static boolean sameWorkload(Run a, Run b) {
+        return a.implementation().equals("native") && b.implementation().equals("native") && a.workload().equals(b.workload())
+                && java.util.Objects.equals(a.rt(), b.rt()) && a.placement() == b.placement() && a.writers() == b.writers();
+    }
+
+    /**
+     * The C twin, each variant of {@code group} as separately started runs (threads started,
+     * struct allocated and warmed up afresh each time), interleaved variant by variant; a row is
+     * the median of every run's samples and its 99.9% interval, each run one of its runs[].
+     */
+    private static List<Result> measureNative(List<Run> group, BenchContext context, int line, Map<Run, Double> countsPerFind) {
+        int rounds = group.stream().mapToInt(CpupriFamily::runsPerSide).max().orElse(1);
+        Map<Run, List<CpupriTwins.Samples>> got = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            for (Run r : group) {
+                if (round >= runsPerSide(r)) continue;
+                context.progress().begin(r.workload() + " " + r.variant() + " C");
+                got.computeIfAbsent(r, k -> new ArrayList<>()).add(runNative(r, context, line));
+                context.progress().step(r.workload() + " " + r.variant() + " C" + (rounds > 1 ? " run " + (round + 1) + " of " + rounds : ""));
+            }
+        }
+        List<Result> out = new ArrayList<>();
+        got.forEach((r, samples) -> {
+            Map<String, Object> params = params(r, "median");
+            if (r.rt() != null) countsPerFind.put(r, SampleStats.of(concat(samples, CpupriTwins.Samples::countsPerFind)).median());
+            out.add(nativeRow(r, "find", params, samples, CpupriTwins.Samples::readerNs));
+            out.add(nativeRow(r, "set", params, samples, CpupriTwins.Samples::writerNs));
+        });
+        return out;
+    }
+
+    private static Result nativeRow(Run r, String metric, Map<String, Object> params, List<CpupriTwins.Samples> runs,
+                                    java.util.function.Function<CpupriTwins.Samples, double[]> side) {
+        SampleStats all = SampleStats.of(concat(runs, side));
+        List<dev.corescope.report.Run> each = runs.size() < 2 ? null : runs.stream().map(x -> {
+            double[] v = side.apply(x);
+            org.openjdk.jmh.util.ListStatistics st = new org.openjdk.jmh.util.ListStatistics(v);
+            return new dev.corescope.report.Run(st.getMean(), v.length, v.length > 1 ? st.getStandardDeviation() : null);
+        }).toList();
+        return Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric(metric).unit("ns/op")
+                .score(all.median()).error(all.errorOrNull()).samples(all.samples()).cpus(r.cpuList()).params(params).runs(each).build();
+    }
+
+    private static double[] concat(List<CpupriTwins.Samples> runs, java.util.function.Function<CpupriTwins.Samples, double[]> side) {
+        return runs.stream().flatMapToDouble(x -> Arrays.stream(side.apply(x))).toArray();
+    }
+
+    /** One run of the C twin: samples timed in C. */
+    private static CpupriTwins.Samples runNative(Run r, BenchContext context, int line) {
         Kind kind = Kind.of(r.variant());
         var layout = CpupriLayouts.layout(kind, Config.offstack(line));
         long[] counts = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
@@ -273,23 +345,14 @@ public final class CpupriFamily implements BenchFamily {
             masks[p] = CpupriLayouts.maskOffset(layout, kind, p);
         }
         Jmh.Settings js = settings(context);
-        CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus(),
+        return CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus(),
                 counts, masks, layout.byteSize(), line, context.os().nrCpuIds(), js.warmupIterations(), js.warmupMillis(),
                 nativeSamples(js), js.measurementMillis());
-        Map<String, Object> params = params(r, "median");
-        if (r.rt() != null) countsPerFind.put(r, SampleStats.of(s.countsPerFind()).median());
-        SampleStats find = SampleStats.of(s.readerNs());
-        SampleStats set = SampleStats.of(s.writerNs());
-        return List.of(
-                Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric("find").unit("ns/op")
-                        .score(find.median()).error(find.errorOrNull()).samples(find.samples()).cpus(r.cpuList()).params(params).build(),
-                Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric("set").unit("ns/op")
-                        .score(set.median()).error(set.errorOrNull()).samples(set.samples()).cpus(r.cpuList()).params(params).build());
     }
 
     /** The JMH settings of a Java run, whose warm-up and iterations the C twin copies. */
     static Jmh.Settings settings(BenchContext context) {
-        return context.size() == dev.corescope.bench.RunSize.QUICK ? QUICK : context.jmhSettings();
+        return context.size() == RunSize.QUICK ? QUICK : context.jmhSettings();
     }
 
     /** C samples: one per JMH measurement iteration over all forks (at least 2, for an interval). */
@@ -315,15 +378,19 @@ public final class CpupriFamily implements BenchFamily {
     static ChainedOptionsBuilder options(Run r, Jmh.Settings s) {
         return Jmh.options(CpupriBenchmark.class, r.workload(), null, s, null)
                 .param("variant", r.variant())
-                .param("pinned", Arrays.stream(r.cpus()).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining("/")))
+                .param("pinned", Arrays.stream(r.cpus()).mapToObj(Integer::toString).collect(Collectors.joining("/")))
                 .param("rt", r.rt() == null ? CpupriStruct.Rt.WRITERS.param : r.rt())
                 .threadGroups(1, r.writers());
     }
 
     private static List<Result> measure(Run r, BenchContext context) throws RunnerException {
         Jmh.Settings s = settings(context);
+        // a row a claim counts gets its forks in every mode: runs are the unit of its interval
+        s = s.forClaim(runsPerSide(r));
         ChainedOptionsBuilder ob = options(r, s);
+        context.progress().begin(r.workload() + " " + r.variant() + " Java");
         Collection<RunResult> found = new Runner(ob.build()).run();
+        context.progress().step(r.workload() + " " + r.variant() + " Java" + (s.forks() > 1 ? ", " + s.forks() + " forks" : ""));
         if (found.isEmpty()) throw new IllegalStateException("JMH ran nothing for cpupri " + r.workload() + " " + r.variant());
         RunResult run = found.iterator().next();
         Map<String, Object> params = params(r, "mean");
@@ -334,7 +401,7 @@ public final class CpupriFamily implements BenchFamily {
             if (m == null) throw new IllegalStateException("JMH gave no result for " + method);
             double error = m.getScoreError();
             rows.add(Result.builder().benchmark("cpupri").variant(r.variant()).implementation("java").metric(metric).unit(m.getScoreUnit())
-                    .score(m.getScore()).error(Double.isNaN(error) ? null : error).samples(m.getStatistics().getN()).cpus(r.cpuList()).params(params).runs(dev.corescope.bench.JmhRuns.ofSecondary(run, method, x -> x)).build());
+                    .score(m.getScore()).error(Double.isNaN(error) ? null : error).samples(m.getStatistics().getN()).cpus(r.cpuList()).params(params).runs(JmhRuns.ofSecondary(run, method, x -> x)).build());
         }
         return rows;
     }

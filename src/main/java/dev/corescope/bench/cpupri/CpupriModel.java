@@ -1,12 +1,15 @@
 package dev.corescope.bench.cpupri;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import dev.corescope.bench.FileSections;
 import dev.corescope.report.Layout;
 import dev.corescope.report.Pointers;
 import dev.corescope.report.Result;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,15 +37,15 @@ import java.util.List;
  * @param onlineCpus    the online CPUs that load average is measured against
  */
 public record CpupriModel(int lineSize, List<Struct> structs,
-                          @JsonSerialize(contentUsing = Pointers.Layout.class) @JsonDeserialize(contentUsing = Pointers.LayoutIn.class)
+                          @JsonSerialize(contentUsing = Pointers.LayoutOut.class) @JsonDeserialize(contentUsing = Pointers.LayoutIn.class)
                           List<Layout> inline,
                           List<Heap> heap, String vmDetails,
                           List<Run> runs,
                           @JsonProperty(access = JsonProperty.Access.WRITE_ONLY) List<Result> results,
-                          @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY)
                           List<String> notes,
                           String usable, int usableCount, List<String> lineWarnings, boolean contendedIgnored,
-                          String nativeUnavailable, Double loadOneMinute, int onlineCpus) {
+                          String nativeUnavailable, Double loadOneMinute, int onlineCpus) implements FileSections {
 
     public CpupriModel {
         structs = List.copyOf(structs);
@@ -52,6 +55,16 @@ public record CpupriModel(int lineSize, List<Struct> structs,
         results = results == null ? List.of() : List.copyOf(results);
         notes = notes == null ? List.of() : List.copyOf(notes);
         lineWarnings = lineWarnings == null ? List.of() : List.copyOf(lineWarnings);
+    }
+
+    /** {@code layouts[]}: the offstack layouts, the inline ones, the heap analogue's. */
+    @Override
+    public List<Layout> layouts() {
+        List<Layout> out = new ArrayList<>();
+        structs.forEach(s -> out.add(s.layout()));
+        out.addAll(inline);
+        heap.forEach(h -> out.add(h.layout()));
+        return out;
     }
 
     /** Whether this model is from a file written before the notes were data: it has its notes as sentences. */
@@ -71,7 +84,7 @@ public record CpupriModel(int lineSize, List<Struct> structs,
      * @param countBytes      the size of a count ({@code atomic_t})
      * @param maskBytes       the size of a mask ({@code cpumask_var_t}, a pointer)
      */
-    public record Struct(@JsonSerialize(using = Pointers.Layout.class) @JsonDeserialize(using = Pointers.LayoutIn.class) Layout layout,
+    public record Struct(@JsonSerialize(using = Pointers.LayoutOut.class) @JsonDeserialize(using = Pointers.LayoutIn.class) Layout layout,
                          String description, long seedCacheLines, boolean rt99Shared, long[] countOffsets,
                          long[] maskOffsets, long countBytes, long maskBytes) {
     }
@@ -79,7 +92,7 @@ public record CpupriModel(int lineSize, List<Struct> structs,
     /** A heap variant: the class, JOL's rows, and where count and mask sit in one object. */
     public record Heap(String variant, String type, long countOffset, long maskOffset, long gap, long instanceSize,
                        boolean apart,
-                       @JsonSerialize(using = Pointers.Layout.class) @JsonDeserialize(using = Pointers.LayoutIn.class) Layout layout) {
+                       @JsonSerialize(using = Pointers.LayoutOut.class) @JsonDeserialize(using = Pointers.LayoutIn.class) Layout layout) {
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.corescope.bench.cpupri;
 
+import java.util.Arrays;
+import java.util.stream.IntStream;
+
 /**
  * One {@code struct cpupri} in one layout, with the accesses the benchmark times. The reader
  * side mirrors {@code cpupri_find()}, the writer side {@code cpupri_set()} (kernel/sched/cpupri.c,
@@ -43,7 +46,7 @@ interface CpupriStruct extends AutoCloseable {
 
         /** The CPUs to put in cpupri at start: the writers, then the task's other CPUs. */
         static int[] cpusOfTheRun(int[] writers, int[] task) {
-            return java.util.stream.IntStream.concat(java.util.Arrays.stream(writers), java.util.Arrays.stream(task))
+            return IntStream.concat(Arrays.stream(writers), Arrays.stream(task))
                     .distinct().toArray();
         }
     }

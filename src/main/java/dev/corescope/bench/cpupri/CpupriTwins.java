@@ -8,6 +8,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -72,7 +73,7 @@ public final class CpupriTwins {
                     samples, sampleMillis, reader, writer, scanned, failed, NAME_BYTES);
             if (rc != 0) {
                 throw new NativeException(failed.getString(0), "reader=" + (cpus.length > 0 ? cpus[0] : -1) + ", writers="
-                        + java.util.Arrays.toString(java.util.Arrays.copyOfRange(cpus, Math.min(1, cpus.length), cpus.length)), rc);
+                        + Arrays.toString(Arrays.copyOfRange(cpus, Math.min(1, cpus.length), cpus.length)), rc);
             }
             return new Samples(reader.toArray(ValueLayout.JAVA_DOUBLE), writer.toArray(ValueLayout.JAVA_DOUBLE),
                     scanned.toArray(ValueLayout.JAVA_DOUBLE));

@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The one view of a {@link CpupriModel}: the text report {@code bench cpupri} prints (the layouts,
@@ -298,7 +299,7 @@ final class CpupriView {
                 }
                 String tip = "line " + ln + ", bytes " + (long) ln * line + "-" + ((long) (ln + 1) * line - 1) + ": "
                         + (counts.isEmpty() && masks.isEmpty() ? "padding or cpu_to_pri"
-                        : String.join("; ", java.util.stream.Stream.of(
+                        : String.join("; ", Stream.of(
                                 counts.isEmpty() ? null : "count" + ranges(counts),
                                 masks.isEmpty() ? null : "mask" + ranges(masks)).filter(Objects::nonNull).toList()))
                         + (written ? " (cpupri_set() writes here)" : "");

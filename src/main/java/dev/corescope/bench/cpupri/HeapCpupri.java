@@ -2,6 +2,7 @@ package dev.corescope.bench.cpupri;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 import static dev.corescope.bench.cpupri.CpupriLayouts.CPUPRI_NORMAL;
 import static dev.corescope.bench.cpupri.CpupriLayouts.CPUPRI_NR_PRIORITIES;
@@ -28,7 +29,7 @@ abstract sealed class HeapCpupri implements CpupriStruct {
     HeapCpupri(int nrCpuIds, int[] writers, int[] task) {
         this.words = (nrCpuIds + 63) / 64;
         this.cpuToPri = new int[nrCpuIds];
-        java.util.Arrays.fill(cpuToPri, -1);
+        Arrays.fill(cpuToPri, -1);
         this.taskMask = new long[words];
         for (int cpu : task) taskMask[cpu >>> 6] |= 1L << cpu;
     }

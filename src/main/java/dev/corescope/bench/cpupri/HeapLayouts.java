@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import static dev.corescope.bench.cpupri.CpupriLayouts.CPUPRI_NR_PRIORITIES;
 
@@ -33,7 +34,7 @@ public final class HeapLayouts {
     private static volatile String vmNote;
 
     /** The hand-written padding fields of {@link HeapVecs}: p01..p08, q01..q08. */
-    private static final java.util.regex.Pattern PADDING_FIELD = java.util.regex.Pattern.compile("[pq]\\d\\d");
+    private static final Pattern PADDING_FIELD = Pattern.compile("[pq]\\d\\d");
 
     private HeapLayouts() {
     }

@@ -6,6 +6,7 @@ import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -29,7 +30,7 @@ final class ContendedPlacements {
             CpuMask m = user.get();
             if (m.weight() < 2) return List.of();
             int[] cpus = m.stream().limit(ContendedLockBenchmark.MAX_THREADS).toArray();
-            String list = String.join(",", java.util.Arrays.stream(cpus).mapToObj(Integer::toString).toList());
+            String list = String.join(",", Arrays.stream(cpus).mapToObj(Integer::toString).toList());
             return List.of(new ThreadPlacement("cpus", cpus, "CPUs " + list + " from --cpus" + (m.weight() > cpus.length
                     ? " (its first " + cpus.length + ": one counter per thread, at most " + ContendedLockBenchmark.MAX_THREADS + ")" : "")));
         }

@@ -1,5 +1,6 @@
 package dev.corescope.bench.locks;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -41,7 +42,7 @@ record LockMeasurement(Line line, String implementation, double ns, double nsErr
     Map<String, Object> params() {
         Map<String, Object> p = line.params(implementation);
         if (migrated == 0) return p;
-        Map<String, Object> out = new java.util.LinkedHashMap<>(p);
+        Map<String, Object> out = new LinkedHashMap<>(p);
         out.put("migrated", migrated);
         return out;
     }

@@ -3,13 +3,20 @@ package dev.corescope.bench.locks;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.JmhRuns;
 import dev.corescope.bench.MachineLoad;
+import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Claim;
+import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.Run;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
+import dev.corescope.text.TextDoc;
 import dev.corescope.topology.proc.EventSources;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -19,12 +26,15 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -51,6 +61,9 @@ public final class LocksFamily implements BenchFamily {
     static final double TARGET_RATIO = 1.3;
 
     private static final int CALIBRATIONS_QUICK = 5;
+
+    /** The C twin's separately started runs of each loop, interleaved loop by loop: the unit its rows' intervals take. */
+    static final int NATIVE_RUNS = dev.corescope.report.SeedVerdicts.RUNS_PER_SIDE;
     private static final long CALIBRATION_WINDOW_NS = 20_000_000;
 
     /** A contended figure: the JMH method and the C twin's kind for one lock, each with its label. */
@@ -75,9 +88,9 @@ public final class LocksFamily implements BenchFamily {
 
     /** Machine code: every time_bench loop in C (the outermost loop: the timed one), each against the empty for_loop. */
     @Override
-    public List<dev.corescope.bench.MeasuredFunction> measuredFunctions() {
-        return Stream.of(LocksTwins.Loop.values()).map(l -> new dev.corescope.bench.MeasuredFunction(l.name().toLowerCase(Locale.ROOT),
-                l.symbol(), JAVA_LOCKS.get(l), Map.of(), dev.corescope.bench.MeasuredFunction.Loop.TIMED)).toList();
+    public List<MeasuredFunction> measuredFunctions() {
+        return Stream.of(LocksTwins.Loop.values()).map(l -> new MeasuredFunction(l.name().toLowerCase(Locale.ROOT),
+                l.symbol(), JAVA_LOCKS.get(l), Map.of(), MeasuredFunction.Loop.TIMED)).toList();
     }
 
     /**
@@ -93,8 +106,8 @@ public final class LocksFamily implements BenchFamily {
 
     /** C2 compiles the Java lock variants in their JMH benchmarks (the irqsave helpers inside theirs). */
     @Override
-    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
-        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(List.of(SpinLockBenchmark.class, IrqsaveBenchmark.class),
+    public Optional<JavaMachineCode.Run> javaCodeRun() {
+        return Optional.of(new JavaMachineCode.Run(List.of(SpinLockBenchmark.class, IrqsaveBenchmark.class),
                 "spinLockUnlock|spinLockIrqsave|spinLockIrqsavePushf", Map.of()));
     }
 
@@ -106,14 +119,14 @@ public final class LocksFamily implements BenchFamily {
      * The report uses a figure only where it is wider than the one over all benchmarks.
      */
     @Override
-    public List<dev.corescope.report.NoiseAllowance> allowances() {
-        return List.of(new dev.corescope.report.NoiseAllowance("locks", "java", 0.78, 30),
-                new dev.corescope.report.NoiseAllowance("locks", "native", 0.96, 29));
+    public List<NoiseAllowance> allowances() {
+        return List.of(new NoiseAllowance("locks", "java", 0.78, 30),
+                new NoiseAllowance("locks", "native", 0.96, 29));
     }
 
     /** Seed's claims, as data: {@link LocksClaims}. */
     @Override
-    public List<dev.corescope.report.Claim> claims() {
+    public List<Claim> claims() {
         return LocksClaims.all();
     }
 
@@ -143,37 +156,51 @@ public final class LocksFamily implements BenchFamily {
         List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> ctx.size() != RunSize.QUICK || r.inQuick()).toList();
         long contendedSteps = placements.size() * contendedRows.stream()
                 .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
-        ctx.progress().start("bench locks", (int) (1 + nativeRows.size() + javaRows.size() + contendedSteps));
+        ctx.progress().start("", (int) (1 + (twin ? NATIVE_RUNS : 0) + javaRows.size() + contendedSteps));
 
         List<LockMeasurement> rows = new ArrayList<>();
         // each Java row's forks, for the results rows' runs[] (compare's unit), by variant and params
-        Map<String, List<dev.corescope.report.Run>> javaRuns = new java.util.HashMap<>();
+        Map<String, List<Run>> javaRuns = new HashMap<>();
+        Map<String, List<Run>> nativeRuns = new HashMap<>();
         TscRate tsc;
         try (Pinning ignored = ctx.os().pin(cpu)) {
+            ctx.progress().begin("TSC rate");
             tsc = TscRate.detect(Path.of("/"), ctx.size().pick(2, CALIBRATIONS_QUICK, CALIBRATIONS_QUICK * 4),
                     ctx.size().pick(1_000_000L, CALIBRATION_WINDOW_NS, CALIBRATION_WINDOW_NS));
             ctx.progress().step("TSC rate");
             checkInterrupted();
             if (twin) {
+                // every loop as separately started runs, interleaved loop by loop (ABAB...), so the
+                // runs of a row measure its run-to-run noise as JMH forks do
+                int batches = NativeHarness.batchesPerRun(plan, NATIVE_RUNS);
+                Map<Line, List<NativeHarness.LoopRun>> byLine = new LinkedHashMap<>();
                 try (LocksTwins.State state = LocksTwins.newState()) {
-                    for (Line r : nativeRows) {
-                        rows.add(NativeHarness.measure(state, r.loop(), r, plan, tsc));
-                        ctx.progress().step("native " + r.variant().contractName());
-                        checkInterrupted();
+                    for (int round = 0; round < NATIVE_RUNS; round++) {
+                        for (Line r : nativeRows) {
+                            byLine.computeIfAbsent(r, k -> new ArrayList<>()).add(NativeHarness.run(state, r.loop(), batches, plan.batchNs()));
+                            checkInterrupted();
+                        }
+                        ctx.progress().step("native loops, run " + (round + 1) + " of " + NATIVE_RUNS);
                     }
                 }
+                byLine.forEach((line, runs) -> {
+                    rows.add(NativeHarness.of(line, runs, tsc));
+                    nativeRuns.put(line.variant().contractName() + new TreeMap<>(line.params("native")),
+                            runs.stream().map(NativeHarness.LoopRun::run).toList());
+                });
             }
         }
 
         for (Line r : javaRows) {
+            ctx.progress().begin("java " + r.variant().contractName());
             Collection<RunResult> results = Jmh.run(r.java().benchmark(), r.java().method(),
                     Map.of("cpu", new String[]{Integer.toString(cpu)}), jmh, ForkFlags.jvmArgs());
             RunResult rr = single(results, r.java().method());
             var primary = rr.getPrimaryResult();
             double ns = primary.getScore();
             double err = primary.getScoreError();
-            javaRuns.put(r.variant().contractName() + new java.util.TreeMap<>(r.params("java")), rr.getBenchmarkResults().stream()
-                    .map(fork -> dev.corescope.bench.JmhRuns.run(fork.getPrimaryResult().getStatistics())).toList());
+            javaRuns.put(r.variant().contractName() + new TreeMap<>(r.params("java")), rr.getBenchmarkResults().stream()
+                    .map(fork -> JmhRuns.run(fork.getPrimaryResult().getStatistics())).toList());
             rows.add(new LockMeasurement(r, "java", ns, err, primary.getStatistics().getN(),
                     tsc.cycles(ns), tsc.cycles(err),
                     tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, 0));
@@ -202,17 +229,26 @@ public final class LocksFamily implements BenchFamily {
             }
         }
 
-        LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), describe(jmh), twin ? plan.describe() : "not run",
+        LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), describe(jmh), twin ? plan.describe(NATIVE_RUNS) : "not run",
                 rows.stream().map(LocksModel::of).toList(), contended.stream().map(LocksModel::of).toList(), skipped,
                 pmu(Path.of("/")), List.of(), new LocksModel.Facts(ctx.size() == RunSize.QUICK,
                 twin ? null : NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"), loadOneMinute,
                 Math.min(2, allowed.weight())));
         List<dev.corescope.report.Result> results = results(model).stream()
-                .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new java.util.TreeMap<>(x.params()))
-                        ? x.withRuns(javaRuns.get(x.variant() + new java.util.TreeMap<>(x.params())))
+                .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new TreeMap<>(x.params()))
+                        ? x.withRuns(javaRuns.get(x.variant() + new TreeMap<>(x.params())))
+                        : x.implementation().equals("native") && x.metric().equals("op") && nativeRuns.containsKey(runsKey(x))
+                        ? x.withRuns(nativeRuns.get(runsKey(x)))
                         : x)
                 .toList();
-        return new FamilyRun(name(), results, null, null, null, notes(model), LocksView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, model);
+    }
+
+    /** A native row's key for its runs: variant and params, without {@code migrated} (a count the run found, not a param it was run with). */
+    private static String runsKey(dev.corescope.report.Result x) {
+        TreeMap<String, Object> p = new TreeMap<>(x.params());
+        p.remove("migrated");
+        return x.variant() + p;
     }
 
     @Override
@@ -221,7 +257,7 @@ public final class LocksFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+    public Optional<TextDoc> document(ResultsFile file) {
         return LocksView.model(file).map(LocksView::document);
     }
 
@@ -305,7 +341,7 @@ public final class LocksFamily implements BenchFamily {
         }
         for (LocksModel.Contended c : model.contended()) {
             int[] cpus = c.cpus().stream().mapToInt(Integer::intValue).toArray();
-            String list = CpuMask.of(java.util.Arrays.stream(cpus).max().orElse(0) + 1, cpus).toList();
+            String list = CpuMask.of(Arrays.stream(cpus).max().orElse(0) + 1, cpus).toList();
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("placement", c.placement());
             params.put("threads", cpus.length);

@@ -1,5 +1,6 @@
 package dev.corescope.bench.locks;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +27,7 @@ import java.util.Locale;
  */
 public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String javaSettings, String nativeSettings,
                          List<Row> rows, List<Contended> contended, String contendedSkipped, String pmu,
-                         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY)
                          List<String> notes,
                          Facts facts) {
 

@@ -157,15 +157,6 @@ public final class LocksTwins {
             }
         }
 
-        /** The uncontended loops' {@code ++count} under the lock, a counter in memory as the Java side's field. */
-        long workDone() {
-            try {
-                return (long) Handles.WORK_DONE.invokeExact(address);
-            } catch (Throwable t) {
-                throw NativeCalls.rethrow(t);
-            }
-        }
-
         /**
          * One of {@code threads} threads hammering the lock: waits for all at the starting line,
          * then runs until the first of them has run {@code durationNs}. Call {@link #resetContention()}
@@ -329,7 +320,6 @@ public final class LocksTwins {
         static final MethodHandle SPIN_INCREMENT = NativeLibrary.downcall("cs_locks_spin_increment",
                 FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
         static final MethodHandle COUNTER = NativeLibrary.downcall("cs_locks_counter", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
-        static final MethodHandle WORK_DONE = NativeLibrary.downcall("cs_locks_work_done", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
         static final MethodHandle CONTEND = NativeLibrary.downcall("cs_locks_contend",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
         static final MethodHandle CONTEND_RESET = NativeLibrary.downcall("cs_locks_contend_reset", FunctionDescriptor.ofVoid(ADDRESS));

@@ -1,5 +1,6 @@
 package dev.corescope.bench.locks;
 
+import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.SavedModel;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
@@ -7,11 +8,15 @@ import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The one view of a {@link LocksModel}: the text {@code bench locks} prints, a list in the seed's
@@ -239,7 +244,7 @@ final class LocksView {
 
     /** The seed's figure as its mail printed it ({@code 12.775}), not rounded to our significant figures. */
     private static String published(double ns) {
-        return java.math.BigDecimal.valueOf(ns).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(ns).stripTrailingZeros().toPlainString();
     }
 
     /** {@code 12.8 [12.5, 13.1]}, or {@code ?} when not measured. */
@@ -263,10 +268,10 @@ final class LocksView {
     /** The notes worded from the run's facts: a busy machine, the native rows missing, what --quick leaves out. */
     static List<String> notes(LocksModel.Facts f) {
         List<String> notes = new ArrayList<>();
-        if (f.loadOneMinute() != null) dev.corescope.bench.MachineLoad.busyNote(f.loadOneMinute(), f.loadCpus()).ifPresent(notes::add);
+        if (f.loadOneMinute() != null) MachineLoad.busyNote(f.loadOneMinute(), f.loadCpus()).ifPresent(notes::add);
         if (f.nativeUnavailable() != null) notes.add("native rows missing: " + f.nativeUnavailable());
         if (f.quick()) {
-            notes.add("--quick leaves out: " + String.join(", ", java.util.stream.Stream.of(Line.values())
+            notes.add("--quick leaves out: " + String.join(", ", Stream.of(Line.values())
                     .filter(l -> l.java() != null && !l.java().inQuick()).map(Line::label).toList())
                     + "; and in contended mode all but spin_lock_unlock");
         }
@@ -275,7 +280,7 @@ final class LocksView {
 
     /** Rows of a line this version does not list (a file from another version): shown under their own names. */
     private static List<String> unknownLines(LocksModel model) {
-        java.util.Set<String> known = new java.util.HashSet<>();
+        Set<String> known = new HashSet<>();
         for (Line l : Line.values()) known.add(id(l));
         return model.rows().stream().map(LocksModel.Row::line).filter(l -> !known.contains(l)).distinct().toList();
     }

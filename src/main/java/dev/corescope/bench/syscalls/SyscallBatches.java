@@ -27,7 +27,7 @@ import java.util.function.LongToDoubleFunction;
  *
  * <p><b>HOW TO RUN</b> (after {@code ./run.sh --version} built the jar):
  * <pre>
- *   java --enable-native-access=ALL-UNNAMED -cp target/corescope.jar dev.corescope.bench.syscalls.SyscallBatches [BATCHES]
+ *   java --enable-native-access=ALL-UNNAMED -cp target/corescope.jar SyscallBatches [BATCHES]
  * </pre>
  */
 public final class SyscallBatches {

@@ -5,6 +5,7 @@ import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.CurrentCpu;
 import dev.corescope.sys.internal.Os;
+import org.openjdk.jmh.Main;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -76,7 +77,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>HOW TO RUN</b> (from the repository root, after {@code ./run.sh --version} built the jar):
  * <pre>
- *   java --enable-native-access=ALL-UNNAMED -cp target/corescope.jar org.openjdk.jmh.Main SyscallBenchmark -f 1 -wi 3 -i 3 -w 1s -r 1s
+ *   java --enable-native-access=ALL-UNNAMED -cp target/corescope.jar Main SyscallBenchmark -f 1 -wi 3 -i 3 -w 1s -r 1s
  * </pre>
  * Without a C compiler the {@code *C} rows fail with the reason; the Java rows still run.
  */

@@ -3,7 +3,9 @@ package dev.corescope.bench.timerbase;
 import dev.corescope.bench.MachineCodeReader;
 import dev.corescope.bench.MachineCodeReader.Instruction;
 
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,10 +46,10 @@ final class DeferrablePath {
     }
 
     private static Map<String, Integer> paths() {
-        Map<String, Integer> m = new java.util.LinkedHashMap<>();
+        Map<String, Integer> m = new LinkedHashMap<>();
         m.put("deferrable", DEFERRABLE);
         m.put("global", GLOBAL);
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     /** A count, or why there is none. */

@@ -1,5 +1,6 @@
 package dev.corescope.bench.timerbase;
 
+import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
@@ -277,7 +278,7 @@ public final class TimerBases implements AutoCloseable {
      * path, one acquiring compare-and-exchange of the base's lock word from 0 to 1 (C2 emits
      * {@code lock cmpxchg}), spinning on plain reads while another thread holds it. Kept out of
      * line ({@code @CompilerControl(DONT_INLINE)}, which JMH's forks and {@link
-     * dev.corescope.bench.JavaMachineCode} apply), as {@code _raw_spin_lock_irqsave()} is out of
+     * JavaMachineCode} apply), as {@code _raw_spin_lock_irqsave()} is out of
      * line in kernel/locking/spinlock.c: to its caller it is an opaque call, so the base must be
      * computed before it and the table load stays in {@code lock_timer_base()}'s loop. Where C2
      * inlines it anyway (a JVM without JMH's hints), the atomic still stays and still needs the
@@ -383,11 +384,6 @@ public final class TimerBases implements AutoCloseable {
         return base;
     }
 
-    /** {@code base->cpu} of the base at {@code address} (one this object built). */
-    static int baseCpu(long address) {
-        return ALL.get(ValueLayout.JAVA_INT_UNALIGNED, address + BASE_CPU);
-    }
-
     // ---- this model's memory -------------------------------------------------------------
 
     /** The address of {@code __per_cpu_offset[]}. */
@@ -427,14 +423,6 @@ public final class TimerBases implements AutoCloseable {
     /** Timer {@code i}'s flags. */
     public int flags(int i) {
         return timers.get(ValueLayout.JAVA_INT, (long) (i & (ntimers - 1)) * TIMER_LIST_SIZE + TIMER_FLAGS);
-    }
-
-    /** Where timer {@code i}'s base must be, computed the long way (for tests). */
-    long expectedBase(int i) {
-        int tf = flags(i);
-        int index = (tf & TIMER_DEFERRABLE) != 0 ? BASE_DEF : (tf & TIMER_PINNED) != 0 ? BASE_LOCAL : BASE_GLOBAL;
-        long unit = perCpuOffset.getAtIndex(ValueLayout.JAVA_LONG, tf & TIMER_CPUMASK);
-        return unit + PCPU_TIMER_BASES + index * TIMER_BASE_SIZE;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.corescope.bench.timerbase;
 
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.ThreadCpuTime;
+import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -66,7 +67,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Iterations.</b> Many short ones (10 ms): {@link ThreadCpuTime} reports the thread's CPU
  * time per iteration, and {@code bench} keeps only the iterations the thread ran through
- * undisturbed ({@link dev.corescope.bench.UndisturbedIterations}), so a time slice lost to
+ * undisturbed ({@link UndisturbedIterations}), so a time slice lost to
  * another process on a shared machine does not count as the lookup's. The {@code jmh} command
  * prints JMH's own score over all iterations, next to {@code cpuNs}.
  *

@@ -4,19 +4,25 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.CleanBatches;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.Figure;
 import dev.corescope.bench.ForkPinning;
+import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
+import dev.corescope.bench.MachineCodeReader;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
 import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.bench.UndisturbedIterations;
+import dev.corescope.bench.timerbase.TimerbaseSampler.Kind;
+import dev.corescope.report.Claim;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
+import dev.corescope.text.TextDoc;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;
@@ -31,8 +37,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import dev.corescope.bench.Figure;
-import dev.corescope.bench.timerbase.TimerbaseSampler.Kind;
 
 /**
  * {@code bench timerbase}: seed 001's {@code get_timer_cpu_base()} before and after, as the
@@ -59,7 +63,7 @@ public final class TimerbaseFamily implements BenchFamily {
 
     /** Seed's claims, as data: {@link TimerbaseClaims}. */
     @Override
-    public List<dev.corescope.report.Claim> claims() {
+    public List<Claim> claims() {
         return TimerbaseClaims.all();
     }
 
@@ -80,8 +84,8 @@ public final class TimerbaseFamily implements BenchFamily {
 
     /** C2 compiles the three Java lookups in the JMH benchmark's own loop. */
     @Override
-    public java.util.Optional<dev.corescope.bench.JavaMachineCode.Run> javaCodeRun() {
-        return java.util.Optional.of(new dev.corescope.bench.JavaMachineCode.Run(TimerbaseBenchmark.class,
+    public Optional<JavaMachineCode.Run> javaCodeRun() {
+        return Optional.of(new JavaMachineCode.Run(TimerbaseBenchmark.class,
                 "before|before_two_loads|after", Map.of()));
     }
 
@@ -153,7 +157,7 @@ public final class TimerbaseFamily implements BenchFamily {
                 outcomes.isEmpty() ? null : Undisturbed.ofBatches(outcomes.subList(1, 2)),
                 TimerbaseTwins.unavailableReason().orElse(null), codeSizeMissing.isEmpty() ? null : codeSizeMissing.getFirst(), load);
         TimerbaseModel model = report.model();
-        return new FamilyRun(name(), results, null, contractHistograms, null, TimerbaseView.notes(model), TimerbaseView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, model);
     }
 
     @Override
@@ -167,7 +171,7 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<dev.corescope.text.TextDoc> document(ResultsFile file) {
+    public Optional<TextDoc> document(ResultsFile file) {
         return TimerbaseView.model(file).map(TimerbaseView::document);
     }
 
@@ -179,8 +183,10 @@ public final class TimerbaseFamily implements BenchFamily {
 
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, String method, String cpus, Map<String, Object> params,
                             List<UndisturbedIterations> iterations) throws Exception {
+        // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
+        Jmh.Settings s = dev.corescope.report.Claim.counts(claims(), name(), method, "java", params) ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(TimerbaseBenchmark.class, method,
-                Map.of(), settings, ForkPinning.jvmArgs(ctx.cpus())));
+                Map.of(), s, ForkPinning.jvmArgs(ctx.cpus())));
         UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
         iterations.add(u);
         ctx.progress().step("java " + method);
@@ -194,20 +200,29 @@ public final class TimerbaseFamily implements BenchFamily {
      */
     private Measurement.PerOp runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params,
                                             List<CleanBatches> outcomes) {
-        CleanBatches main;
-        CleanBatches twoLoads;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
-            main = collect(tb, batches, TimerbaseTwins.Variant.BEFORE, sink);
-            twoLoads = collect(tb, batches, TimerbaseTwins.Variant.BEFORE_TWO_LOADS, sink);
+        // separately started runs (each its own warm-up and batches), so a row's interval takes the run as its unit
+        List<CleanBatches> main = new ArrayList<>();
+        List<CleanBatches> twoLoads = new ArrayList<>();
+        int perRun = Math.max(3, batches / NATIVE_RUNS);
+        for (int run = 0; run < NATIVE_RUNS; run++) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
+                main.add(collect(tb, perRun, TimerbaseTwins.Variant.BEFORE, sink));
+                twoLoads.add(collect(tb, perRun, TimerbaseTwins.Variant.BEFORE_TWO_LOADS, sink));
+            }
         }
-        outcomes.add(main);
-        outcomes.add(twoLoads);
+        outcomes.addAll(main);
+        outcomes.addAll(twoLoads);
+        boolean mainFellBack = main.stream().anyMatch(CleanBatches::fellBack);
         return new Measurement.PerOp("native",
-                Measured.nativeBatches(name(), BEFORE, main.first(), cpus, params, main.fellBack()),
-                Measured.nativeBatches(name(), BEFORE_TWO_LOADS, twoLoads.first(), cpus, params, twoLoads.fellBack()),
-                Measured.nativeBatches(name(), AFTER, main.second(), cpus, params, main.fellBack()));
+                Measured.nativeRuns(name(), BEFORE, main.stream().map(CleanBatches::first).toList(), cpus, params, mainFellBack),
+                Measured.nativeRuns(name(), BEFORE_TWO_LOADS, twoLoads.stream().map(CleanBatches::first).toList(), cpus, params,
+                        twoLoads.stream().anyMatch(CleanBatches::fellBack)),
+                Measured.nativeRuns(name(), AFTER, main.stream().map(CleanBatches::second).toList(), cpus, params, mainFellBack));
     }
+
+    /** The C twin's separately started runs per row. */
+    static final int NATIVE_RUNS = dev.corescope.report.SeedVerdicts.RUNS_PER_SIDE;
 
     /** {@code first} and AFTER alternating, after three warm-up rounds. */
     private static CleanBatches collect(TimerBases tb, int batches, TimerbaseTwins.Variant first, MemorySegment sink) {
@@ -226,11 +241,11 @@ public final class TimerbaseFamily implements BenchFamily {
         Optional<Path> file = NativeLibrary.file();
         for (TimerbaseTwins.Variant v : List.of(TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.BEFORE_TWO_LOADS,
                 TimerbaseTwins.Variant.AFTER)) {
-            List<dev.corescope.bench.MachineCodeReader.Instruction> body = null;
+            List<MachineCodeReader.Instruction> body = null;
             String why = file.isEmpty() ? "the C twins' library file is not known" : null;
             if (file.isPresent()) {
                 try {
-                    body = dev.corescope.bench.MachineCodeReader.instructions(file.get(), TimerbaseTwins.symbol(v));
+                    body = MachineCodeReader.instructions(file.get(), TimerbaseTwins.symbol(v));
                 } catch (IOException e) {
                     why = e.getMessage();
                 }
@@ -272,6 +287,8 @@ public final class TimerbaseFamily implements BenchFamily {
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant"
+                + (s.forClaim(NATIVE_RUNS) == s ? "" : "; rows the time claim counts: " + s.forClaim(NATIVE_RUNS).forks() + " forks x "
+                + s.forClaim(NATIVE_RUNS).measurementIterations() + " x " + s.measurementMillis() + " ms")
                 + ctx.size().note();
     }
 

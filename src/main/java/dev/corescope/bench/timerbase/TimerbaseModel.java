@@ -1,12 +1,16 @@
 package dev.corescope.bench.timerbase;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import dev.corescope.bench.Figure;
+import dev.corescope.bench.FileSections;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Pointers;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -39,10 +43,10 @@ import java.util.Map;
 public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
                              int samplesPerKind, int nativeBatches, String load, List<PerOp> perOp, List<Column> columns,
                              List<PathRow> paths,
-                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                             @JsonInclude(JsonInclude.Include.NON_EMPTY)
                              List<String> notes,
                              Undisturbed javaIterations, Undisturbed nativeMain, Undisturbed nativeTwoLoads, String nativeUnavailable,
-                             String codeSizeMissing, Map<String, List<ClockValue>> clockValues) {
+                             String codeSizeMissing, Map<String, List<ClockValue>> clockValues) implements FileSections {
 
     public TimerbaseModel {
         firstTouchedOn = Map.copyOf(firstTouchedOn);
@@ -50,7 +54,13 @@ public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, 
         columns = List.copyOf(columns);
         paths = paths == null ? List.of() : List.copyOf(paths);
         notes = notes == null ? List.of() : List.copyOf(notes);
-        clockValues = clockValues == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(clockValues));
+        clockValues = clockValues == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(clockValues));
+    }
+
+    /** {@code histograms[]}: each column's histogram. */
+    @Override
+    public List<Histogram> histograms() {
+        return columns.stream().map(Column::histogram).toList();
     }
 
     /** Whether this model is from a file written before the notes were data: it has its notes as sentences. */
@@ -81,7 +91,7 @@ public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, 
      * One histogram column (the results file's {@code histograms[]} entry, which the model points at) and the mean of its
      * samples below the table's end (null when none fell there).
      */
-    public record Column(@JsonSerialize(using = Pointers.Histogram.class) @JsonDeserialize(using = Pointers.HistogramIn.class)
+    public record Column(@JsonSerialize(using = Pointers.HistogramOut.class) @JsonDeserialize(using = Pointers.HistogramIn.class)
                          Histogram histogram,
                          Double meanBelowTable) {
     }

@@ -8,6 +8,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -38,7 +39,7 @@ public final class TimerbaseTwins {
     /** The C function of a variant, for its size in the symbol table. */
     public static String symbol(Variant v) {
         if (v == Variant.EMPTY) throw new IllegalArgumentException("EMPTY has no function");
-        return "cs_timerbase_lock_" + v.name().toLowerCase(java.util.Locale.ROOT);
+        return "cs_timerbase_lock_" + v.name().toLowerCase(Locale.ROOT);
     }
 
     /**

@@ -15,7 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * The one view of a {@link TimerbaseModel}: the text report {@code bench timerbase} prints
@@ -32,7 +35,7 @@ final class TimerbaseView {
     private TimerbaseView() {
     }
 
-    static java.util.Optional<TimerbaseModel> model(ResultsFile file) {
+    static Optional<TimerbaseModel> model(ResultsFile file) {
         return SavedModel.read(file, "timerbase", TimerbaseModel.class);
     }
 
@@ -152,7 +155,7 @@ final class TimerbaseView {
         long elsewhere = m.firstTouchedOn().entrySet().stream().filter(e -> !e.getKey().equals(e.getValue())).count();
         notes.add("timer bases on " + cpuWord(m) + m.cpusWithBases() + ", each CPU's per-CPU area allocated and first touched by a thread "
                 + "pinned to it (" + (elsewhere == 0 ? "sched_getcpu() agreed for every CPU"
-                : elsewhere + " touched elsewhere: " + new java.util.TreeMap<>(m.firstTouchedOn())) + "); " + TimerbaseBenchmark.TIMERS
+                : elsewhere + " touched elsewhere: " + new TreeMap<>(m.firstTouchedOn())) + "); " + TimerbaseBenchmark.TIMERS
                 + " timers, a quarter each plain, TIMER_PINNED, TIMER_DEFERRABLE and both, CPUs uniform over those CPUs, in shuffled order.");
         notes.add("lock_timer_base() takes the timer base's lock as the kernel does: raw_spin_lock_irqsave() and "
                 + "raw_spin_unlock_irqrestore() are out-of-line calls in another translation unit (native/src/timerbase_lock.c: "
@@ -202,7 +205,7 @@ final class TimerbaseView {
                 + "kernel calls on another machine, with the kernel's own work and its timing around them; these are a user-space "
                 + "model of a few ns. The per-call figures and the instruction counts are this run's evidence about the patch.");
         double shift = seedMean(SEED_BEFORE) - seedMean(SEED_AFTER);
-        double biggestCall = m.perOp().stream().flatMap(p -> java.util.stream.Stream.of(p.before(), p.twoLoads(), p.after()))
+        double biggestCall = m.perOp().stream().flatMap(p -> Stream.of(p.before(), p.twoLoads(), p.after()))
                 .mapToDouble(f -> f.result().score()).max().orElse(Double.NaN);
         String seed = String.format(Locale.ROOT, "The seed's histograms (x86 KVM guest, in the kernel) have no sample under 20 ns and "
                 + "means (from bucket midpoints) %.0f ns apart. A KVM guest's clock read (kvm-clock or TSC through the "

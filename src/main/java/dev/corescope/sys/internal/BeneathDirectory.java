@@ -15,6 +15,7 @@ import java.lang.ref.Cleaner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -405,7 +406,7 @@ public final class BeneathDirectory implements AutoCloseable {
             if (out == null) {
                 out = new byte[(int) n];
             } else {
-                out = java.util.Arrays.copyOf(out, total + (int) n);
+                out = Arrays.copyOf(out, total + (int) n);
             }
             MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, total, (int) n);
             total += (int) n;

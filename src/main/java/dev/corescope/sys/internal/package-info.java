@@ -11,6 +11,6 @@
  * the point: these classes hand out capabilities (pin any thread by pid, close or chmod any file
  * descriptor, method handles to libc). {@code LibraryModuleTest} fails if this package, or any of
  * these classes, is exported. Library users pin and read the current CPU with
- * {@code dev.corescope.affinity.ThreadAffinity}.
+ * {@code ThreadAffinity} of the package {@code affinity}.
  */
 package dev.corescope.sys.internal;

@@ -1,5 +1,6 @@
 package dev.corescope.topology.proc;
 
+import dev.corescope.text.Shorten;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -260,6 +261,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
      * @return it, or its start cut as {@code text.Shorten.end} cuts
      */
     public static String clip(String s) {
-        return dev.corescope.text.Shorten.end(s, 43);
+        return Shorten.end(s, 43);
     }
 }

@@ -5,6 +5,7 @@ import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.internal.BeneathDirectory;
+import dev.corescope.text.Shorten;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -218,7 +220,7 @@ public final class SysfsReader {
             problem(rel, Files.isDirectory(p) ? "is a directory" : "not a regular file");
             return Optional.empty();
         }
-        try (InputStream in = realRoot == null ? Files.newInputStream(p) : Files.newInputStream(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        try (InputStream in = realRoot == null ? Files.newInputStream(p) : Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
             byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
             if (bytes.length > MAX_FILE_BYTES) {
                 problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
@@ -656,6 +658,6 @@ public final class SysfsReader {
     }
 
     private static String shorten(String s) {
-        return dev.corescope.text.Shorten.end(s, 43);
+        return Shorten.end(s, 43);
     }
 }
