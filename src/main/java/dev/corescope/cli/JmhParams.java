@@ -146,13 +146,7 @@ final class JmhParams {
                 return;
             }
             // checked here, before JMH starts forks that would each fail with a stack trace
-            CpuMask usable = Topology.live().usable();
-            CpuMask outside = asked.andNot(usable.resize(CPU_LIST_BITS));
-            if (!outside.isEmpty()) {
-                refuse.accept((outside.weight() == 1 ? "CPU " + outside.toList() + " is" : "CPUs " + outside.toList() + " are")
-                        + " not among the usable CPUs " + (usable.isEmpty() ? "(none)" : usable.toList())
-                        + " (online and in this process's affinity mask)");
-            }
+            dev.corescope.topology.UsableCpus.of(Topology.live()).refusal(asked).ifPresent(refuse);
         }
     }
 

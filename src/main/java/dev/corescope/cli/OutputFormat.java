@@ -27,6 +27,24 @@ enum OutputFormat {
         return word;
     }
 
+    /**
+     * The format a file's name asks for when no {@code --format} was given, as lstopo picks it:
+     * {@code .json}, {@code .svg}, {@code .xml} (hwloc's XML), {@code .html}, where {@code
+     * accepted} takes it; text for any other name and for stdout ({@code file} null).
+     */
+    static OutputFormat byName(java.nio.file.Path file, Only accepted) {
+        String name = file == null || file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        int dot = name.lastIndexOf('.');
+        OutputFormat f = switch (dot < 0 ? "" : name.substring(dot + 1)) {
+            case "json" -> json;
+            case "svg" -> svg;
+            case "xml" -> hwloc_xml;
+            case "html", "htm" -> html;
+            default -> text;
+        };
+        return accepted.accepts(f) ? f : text;
+    }
+
     /** A converter that accepts only some formats; its error lists them. */
     abstract static class Only implements CommandLine.ITypeConverter<OutputFormat> {
         private final List<OutputFormat> accepted;

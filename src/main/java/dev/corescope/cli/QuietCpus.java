@@ -2,13 +2,16 @@ package dev.corescope.cli;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.jitter.Quiet;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.text.Shorten;
 import dev.corescope.topology.Topology;
 
 import java.io.PrintStream;
 
-/** {@code --cpus quiet} and {@code --cpus quiet:N}: the quietest allowed CPUs, measured by the jitter probe. */
+/**
+ * {@code --cpus quiet} and {@code --cpus quiet:N}: the quietest usable CPUs (the start mask plus the
+ * isolated and nohz_full CPUs the cpuset allows, {@code Topology.usable()}), measured by the jitter probe.
+ */
 final class QuietCpus {
 
     private QuietCpus() {
@@ -27,7 +30,7 @@ final class QuietCpus {
         try {
             candidates = Topology.live().usable();
         } catch (RuntimeException e) {
-            candidates = Affinity.processAllowed();
+            candidates = Os.live().processAllowed();
         }
         if (n < 1 || n > candidates.weight()) {
             throw new UsageException("--cpus " + value + ": between 1 and " + candidates.weight() + " CPUs can be chosen from " + candidates.toList());

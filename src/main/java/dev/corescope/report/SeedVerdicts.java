@@ -201,6 +201,7 @@ public final class SeedVerdicts {
     private static ClaimResult test(ResultsFile file, Claim c, List<NoiseAllowance> allowances) {
         if (c.notTestable() != null) return result(c, Finding.NOT_TESTABLE, List.of(), notCounted(file, c), c.notTestable(), null, null);
         Claim.Rows sel = c.rows();
+        if (sel.matrix() != null) return BuildMatrixFindings.test(file, c);
         List<Claim.Excluded> excluded = new ArrayList<>(sel.excluded());
         excluded.addAll(sel.disowned().of(file));
         List<Pair> pairs = pairs(file, sel);
@@ -404,22 +405,20 @@ public final class SeedVerdicts {
 
     /** The rule behind the finding, in words, with the measured and the claimed size side by side. */
     private static String because(Claim c, Finding f, List<ClaimResult.RowFinding> rows) {
-        String claimed = c.claimedText();
-        String band = c.size() == null ? "" : " (within a factor of " + String.format(Locale.ROOT, "%.0f", BAND) + " of it counts as its size)";
         EnumMap<Finding, Integer> count = new EnumMap<>(Finding.class);
         for (ClaimResult.RowFinding r : rows) count.merge(r.finding(), 1, Integer::sum);
-        String split = count.size() <= 1 ? "" : "; the rows split: " + count.entrySet().stream()
-                .map(e -> e.getValue() + " " + e.getKey().words()).reduce((x, y) -> x + ", " + y).orElse("");
+        String split = count.size() <= 1 ? "" : " (the rows split: " + count.entrySet().stream()
+                .map(e -> e.getValue() + " " + e.getKey().words()).reduce((x, y) -> x + ", " + y).orElse("") + ")";
         return switch (f) {
-            case SUPPORTS -> c.size() == null ? "every counted interval excludes zero in the claimed direction (" + claimed + ")"
-                    : "every counted interval excludes zero in the claimed direction and reaches the claimed " + claimed + band;
-            case SUPPORTS_SMALLER -> "the intervals exclude zero in the claimed direction but stay below half the claimed " + claimed + split;
-            case SUPPORTS_LARGER -> "the intervals exclude zero in the claimed direction and lie beyond twice the claimed " + claimed + split;
+            case SUPPORTS -> c.size() == null ? "every counted interval excludes zero in the claimed direction"
+                    : "every counted interval excludes zero and reaches the claimed size (within a factor of 2)";
+            case SUPPORTS_SMALLER -> "the intervals exclude zero in the claimed direction but stay below half the claimed size" + split;
+            case SUPPORTS_LARGER -> "the intervals exclude zero in the claimed direction and lie beyond twice the claimed size" + split;
             case CONTRADICTS -> rows.stream().allMatch(r -> oppositeDirection(c, r))
-                    ? "the intervals exclude zero in the opposite direction to the claimed " + claimed
-                    : "no effect as large as claimed: the intervals end below half the claimed " + claimed + " (an equivalence test)" + split;
+                    ? "the intervals exclude zero in the opposite direction"
+                    : "no effect as large as claimed: the intervals end below half of it (an equivalence test)" + split;
             case INCONCLUSIVE -> count.size() > 1 ? "the counted rows do not agree" + split
-                    : "the interval holds both zero and the claimed " + (c.size() == null ? "direction" : claimed);
+                    : "the interval holds both zero and the claimed " + (c.size() == null ? "direction" : "size");
             case NOT_TESTABLE -> "";
         };
     }
@@ -629,6 +628,7 @@ public final class SeedVerdicts {
 
     /** The measured effect, short: {@code -0.21 ns per call (-3.1%)} (of several measured rows the largest, as the notes say); {@code -} or {@code none measured}. */
     static String measuredShort(ClaimResult r) {
+        if (BuildMatrixFindings.isMatrix(r)) return BuildMatrixFindings.range(r);
         if (r.effect() == null) return r.rows().isEmpty() ? "-" : "none measured";
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         StringBuilder sb = new StringBuilder(signed(r.effect())).append(abs ? " " + r.unit() : "%");
@@ -644,6 +644,7 @@ public final class SeedVerdicts {
     static TextTable.Interval interval(ClaimResult r) {
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         Double claim = r.claimedSize() == null || r.direction() == null ? null : r.claimedSize() * r.direction().sign();
+        if (BuildMatrixFindings.isMatrix(r)) return TextTable.Interval.none(r.effect(), BuildMatrixFindings.range(r));
         if (r.effect() == null) return TextTable.Interval.none(null, r.rows().isEmpty() ? "-" : "not measured");
         if (r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()))) return TextTable.Interval.none(r.effect(), "exact");
         if (!r.measured() || r.low() == null || r.high() == null) return TextTable.Interval.none(r.effect(), "not measured");
@@ -667,6 +668,7 @@ public final class SeedVerdicts {
      * many rows were measured; {@code none measured} when no counted row has an interval.
      */
     public static String measuredText(ClaimResult r) {
+        if (BuildMatrixFindings.isMatrix(r)) return BuildMatrixFindings.measured(r);
         if (r.rows().isEmpty()) return "";
         int measured = (int) r.rows().stream().filter(ClaimResult.RowFinding::measured).count();
         if (r.effect() == null) {

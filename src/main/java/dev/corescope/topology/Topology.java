@@ -95,9 +95,16 @@ public final class Topology {
     private final List<Cache> caches;
     private final PlaceIndex index;
 
+    /**
+     * The longest name kept from an input (the CPU model, a cgroup, a core kind): /proc/cpuinfo's
+     * {@code model name} is at most 64 bytes (x86's brand string 48); a longer one is cut, as
+     * {@link dev.corescope.text.Shorten#end} cuts, whichever reader it came from.
+     */
+    public static final int MAX_NAME = 200;
+
     Topology(Builder b) {
         this.source = b.source;
-        this.cpuModel = b.cpuModel;
+        this.cpuModel = dev.corescope.text.Shorten.end(b.cpuModel, MAX_NAME);
         this.nbits = b.nbits;
         this.online = b.online;
         this.offline = b.offline;
@@ -294,12 +301,15 @@ public final class Topology {
     }
 
     /**
-     * Online CPUs this process may use: {@code online ∩ allowed}.
+     * The CPUs chosen for this process when none is named ({@link UsableCpus#usable()}): the
+     * online CPUs of its start mask, plus the isolated and {@code nohz_full} CPUs its cgroup's
+     * cpuset allows.
      *
-     * @return a mask of {@link #nbits()} bits; just {@link #online()} for a saved tree
+     * @return a mask of at least {@link #nbits()} bits; for a saved tree, what a process started
+     *         normally there could use
      */
     public CpuMask usable() {
-        return allowed == null ? online : online.and(allowed.resize(nbits));
+        return UsableCpus.of(this).usable();
     }
 
     /**

@@ -148,6 +148,7 @@ public final class CpumaskFamily implements BenchFamily {
 
         List<CpumaskModel.CallerSize> callers = new ArrayList<>();
         List<String> codeSizeGaps = new ArrayList<>();
+        CpumaskModel.CodeSizeBuilds codeSizeBuilds = null;
         Undisturbed nativeLeftOut = null;
         if (nativeOk) {
             List<CleanBatches> outcomes = new ArrayList<>();
@@ -158,7 +159,9 @@ public final class CpumaskFamily implements BenchFamily {
                 }
             }
             nativeLeftOut = Undisturbed.ofBatches(outcomes);
-            callers.addAll(KernelCallers.read(codeSizeGaps));
+            KernelCallers.Reading sizes = KernelCallers.read(codeSizeGaps);
+            callers.addAll(sizes.sizes());
+            codeSizeBuilds = sizes.builds();
             ctx.progress().step("code size");
         }
 
@@ -172,7 +175,7 @@ public final class CpumaskFamily implements BenchFamily {
 
         Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), allowed, nrCpuIds,
                 describeSettings(settings, ctx), batches, comparisons, splits, callers, ctx.size() == RunSize.QUICK, load,
-                Undisturbed.ofIterations(iterations), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null), codeSizeGaps);
+                Undisturbed.ofIterations(iterations), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null), codeSizeGaps, codeSizeBuilds);
         CpumaskModel model = report.model();
         return new FamilyRun(name(), results, model);
     }
@@ -184,7 +187,7 @@ public final class CpumaskFamily implements BenchFamily {
 
     @Override
     public Optional<TextDoc> document(ResultsFile file) {
-        return CpumaskView.model(file).map(CpumaskView::document);
+        return CpumaskView.model(file).map(m -> CpumaskView.document(m, file.results()));
     }
 
     /**
@@ -199,7 +202,7 @@ public final class CpumaskFamily implements BenchFamily {
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
                             List<UndisturbedIterations> iterations) throws Exception {
         // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
-        boolean counted = dev.corescope.report.Claim.counts(claims(), name(), method, "java", c.params());
+        boolean counted = dev.corescope.report.Claim.counts(claims(), name(), method, "java", "op", c.params());
         Jmh.Settings s = counted ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(CpumaskBenchmark.class, method,
                 c.jmhParams(), s, ForkPinning.jvmArgs(ctx.cpus())));
@@ -257,7 +260,7 @@ public final class CpumaskFamily implements BenchFamily {
     record Measurement(String pinning, CpuMask allowed, int nrCpuIds, String javaSettings, int nativeBatches,
                          List<Comparison> comparisons, List<Split> splits, List<CpumaskModel.CallerSize> callers,
                          boolean quick, String load, Undisturbed javaIterations, Undisturbed nativeLeftOut,
-                         String nativeUnavailable, List<String> codeSizeGaps) {
+                         String nativeUnavailable, List<String> codeSizeGaps, CpumaskModel.CodeSizeBuilds codeSizeBuilds) {
 
         /** The seed's effect: (after - before) / before, in percent. */
         static final double SEED_EFFECT_PCT =
@@ -294,34 +297,25 @@ public final class CpumaskFamily implements BenchFamily {
         }
 
         /**
-         * The callers' sizes as results rows: metric {@code codeSize} per caller (params nrCpus and
-         * caller) and {@code codeSizeTotal} per NR_CPUS (their sum: what bloat-o-meter's total is
-         * over), unit {@code bytes}, exact (error 0); old = {@value CpumaskFamily#BASELINE}, new =
-         * {@value CpumaskFamily#APPROACH}.
+         * The callers' sizes as results rows, one per function, NR_CPUS and build (metric
+         * {@value #CODE_SIZE}, unit {@code bytes}, exact: error 0); old = {@value CpumaskFamily#BASELINE},
+         * new = {@value CpumaskFamily#APPROACH}. Totals are not rows: the view and the claims sum them.
          */
         static List<Result> results(List<CpumaskModel.CallerSize> callers) {
             List<Result> out = new ArrayList<>();
-            for (int nrCpus : KernelCallers.NR_CPUS) {
-                long before = 0, after = 0;
-                boolean any = false;
-                for (CpumaskModel.CallerSize c : callers) {
-                    if (c.nrCpus() != nrCpus) continue;
-                    any = true;
-                    Map<String, Object> params = new LinkedHashMap<>();
-                    params.put("nrCpus", nrCpus);
-                    params.put("caller", c.function());
-                    out.add(size(CpumaskFamily.BASELINE, "codeSize", c.oldBytes(), params));
-                    out.add(size(CpumaskFamily.APPROACH, "codeSize", c.newBytes(), params));
-                    before += c.oldBytes();
-                    after += c.newBytes();
-                }
-                if (!any) continue;
-                Map<String, Object> params = Map.of("nrCpus", nrCpus);
-                out.add(size(CpumaskFamily.BASELINE, "codeSizeTotal", before, params));
-                out.add(size(CpumaskFamily.APPROACH, "codeSizeTotal", after, params));
+            for (CpumaskModel.CallerSize c : callers) {
+                Map<String, Object> params = new LinkedHashMap<>();
+                params.put("nrCpus", c.nrCpus());
+                params.put("build", c.build());
+                params.put("function", c.function());
+                out.add(size(CpumaskFamily.BASELINE, CODE_SIZE, c.oldBytes(), params));
+                out.add(size(CpumaskFamily.APPROACH, CODE_SIZE, c.newBytes(), params));
             }
             return out;
         }
+
+        /** The metric of a code-size row. */
+        static final String CODE_SIZE = "code-size";
 
         private static Result size(String variant, String metric, long bytes, Map<String, Object> params) {
             return Result.builder().benchmark("cpumask").variant(variant).implementation("native").metric(metric).unit("bytes")
@@ -337,8 +331,8 @@ public final class CpumaskFamily implements BenchFamily {
                     splits.stream().map(sp -> new CpumaskModel.SplitRow(sp.config().nrCpus(), sp.config().online(),
                             sp.config().mask().param(), Figure.of(sp.loop()), Figure.of(sp.loopFirst()), Figure.of(sp.firstBut()),
                             sp.calls().significant(), sp.shape().significant())).toList(),
-                    callers, KernelCallers.FLAGS, splits.isEmpty() ? null : hsdis(), List.of(), quick, javaIterations, nativeLeftOut,
-                    nativeUnavailable, codeSizeGaps);
+                    List.of(), null, splits.isEmpty() ? null : hsdis(), List.of(), quick, javaIterations, nativeLeftOut,
+                    nativeUnavailable, codeSizeGaps, codeSizeBuilds);
         }
 
         /** Whether this run could show C2's machine code of the Java variants, in one line ({@link JavaMachineCode}). */

@@ -184,7 +184,7 @@ public final class TimerbaseFamily implements BenchFamily {
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, String method, String cpus, Map<String, Object> params,
                             List<UndisturbedIterations> iterations) throws Exception {
         // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
-        Jmh.Settings s = dev.corescope.report.Claim.counts(claims(), name(), method, "java", params) ? settings.forClaim(NATIVE_RUNS) : settings;
+        Jmh.Settings s = dev.corescope.report.Claim.counts(claims(), name(), method, "java", "op", params) ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(TimerbaseBenchmark.class, method,
                 Map.of(), s, ForkPinning.jvmArgs(ctx.cpus())));
         UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
