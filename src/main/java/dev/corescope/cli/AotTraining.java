@@ -82,8 +82,8 @@ public final class AotTraining {
         try {
             pin.call();
             throw new IllegalStateException("pin returned although " + NO_SUCH_COMMAND + " cannot be run");
-        } catch (UsageException expected) {
-            // "cannot run it: No such file or directory": this JVM was not replaced
+        } catch (PinCommand.CannotRun expected) {
+            // "cannot run it: No such file or directory" (exit 127): this JVM was not replaced
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
