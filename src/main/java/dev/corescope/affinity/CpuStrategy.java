@@ -18,13 +18,13 @@ import java.util.Locale;
  */
 public enum CpuStrategy {
     /** An SMT sibling: another hardware thread of the anchor's core (L1 and L2 shared). */
-    SAME_CORE("smt"),
+    SAME_CORE("same-core"),
     /** Another core on the anchor's last-level cache (L3). */
     SAME_L3("same-l3"),
     /** A CPU on another last-level cache than the anchor's, in any package. */
-    DIFFERENT_L3("cross-l3"),
+    DIFFERENT_L3("other-l3"),
     /** A CPU in another package (socket) than the anchor's. */
-    DIFFERENT_PACKAGE("cross-package"),
+    DIFFERENT_PACKAGE("other-package"),
     /** Any other CPU. */
     ANY("any");
 
@@ -35,27 +35,29 @@ public enum CpuStrategy {
     }
 
     /**
-     * The matching name of {@code topology.Placements}.
+     * The matching name of {@code topology.Placements}: a {@code Placement} key or {@code any}.
      *
-     * @return {@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package} or {@code any}
+     * @return {@code same-core}, {@code same-l3}, {@code other-l3}, {@code other-package} or {@code any}
      */
     public String placementName() {
         return placement;
     }
 
     /**
-     * The strategy named {@code name}: a placement name ({@code smt}, {@code same-l3},
-     * {@code cross-l3}, {@code cross-package}, {@code any}) or the constant's name in any case.
+     * The strategy named {@code name}: a placement name ({@code same-core}, {@code same-l3},
+     * {@code other-l3}, {@code other-package}, {@code any}, or an older one: {@code smt},
+     * {@code cross-l3}, {@code cross-package}) or the constant's name in any case.
      *
      * @param name the name, e.g. {@code same-l3} or {@code SAME_L3}
      * @return the strategy
      * @throws IllegalArgumentException naming the accepted names
      */
     public static CpuStrategy of(String name) {
+        String placement = Placement.ofKey(name).map(Placement::key).orElse(name);
         for (CpuStrategy s : values()) {
-            if (s.placement.equals(name) || s.name().equalsIgnoreCase(name.replace('-', '_'))) return s;
+            if (s.placement.equals(placement) || s.name().equalsIgnoreCase(name.replace('-', '_'))) return s;
         }
-        throw new IllegalArgumentException("strategy " + name + ": not one of smt, same-l3, cross-l3, cross-package, any");
+        throw new IllegalArgumentException("strategy " + name + ": not one of same-core, same-l3, other-l3, other-package, any");
     }
 
     /**

@@ -9,7 +9,7 @@ import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.Json;
 import dev.corescope.report.MachineSummary;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -82,7 +82,7 @@ final class JitterCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
 
         LiveMachine live = LiveMachine.read();
-        if (measured == null) measured = live.topology() == null ? Affinity.processAllowed() : live.topology().usable();
+        if (measured == null) measured = live.topology() == null ? Os.live().processAllowed() : live.topology().usable();
         EnvironmentProbe probe = live.probe();
         EnvironmentProbe.Start start = probe.start(Instant.now());
         String hypervisor = probe.finish(start, Instant.now(), null).hypervisor();

@@ -135,7 +135,11 @@ final class JmhParams {
         } else if (declared != null && declared.length >= 2) {
             if (!Arrays.asList(declared).contains(value)) refuse.accept("allowed values are " + String.join(", ", declared));
         } else if (name.equals("placement")) {
-            if (!Placements.NAMES.contains(value)) refuse.accept("allowed values are " + String.join(", ", Placements.NAMES));
+            try {
+                Placements.name(value);
+            } catch (IllegalArgumentException e) {
+                refuse.accept("allowed values are " + String.join(", ", Placements.NAMES));
+            }
         } else if ((name.equals("cpus") || name.equals("pinned")) && !value.isBlank()) {
             CpuMask asked;
             try {

@@ -2,7 +2,7 @@ package dev.corescope.cli;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.jitter.Quiet;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.text.Shorten;
 import dev.corescope.topology.Topology;
 
@@ -27,7 +27,7 @@ final class QuietCpus {
         try {
             candidates = Topology.live().usable();
         } catch (RuntimeException e) {
-            candidates = Affinity.processAllowed();
+            candidates = Os.live().processAllowed();
         }
         if (n < 1 || n > candidates.weight()) {
             throw new UsageException("--cpus " + value + ": between 1 and " + candidates.weight() + " CPUs can be chosen from " + candidates.toList());

@@ -7,7 +7,7 @@ import dev.corescope.affinity.ReservationException;
 import dev.corescope.affinity.Reservations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.CpuNotAllowedException;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.topology.Topology;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.runner.BenchmarkException;
@@ -36,12 +36,12 @@ import java.util.TreeSet;
  * code in the benchmark:
  *
  * <pre>
- * java -jar benchmarks.jar FalseSharing -prof PinningProfiler:placement=smt
+ * java -jar benchmarks.jar FalseSharing -prof PinningProfiler:placement=same-core
  * </pre>
  *
  * <p>JMH thread index {@code i} (the threads of a {@code @Group} are numbered group by group)
- * runs on the {@code i}-th CPU of the plan: {@code placement=smt} (SMT siblings),
- * {@code same-l3}, {@code cross-l3}, {@code cross-package}, {@code any} (first CPU by
+ * runs on the {@code i}-th CPU of the plan: {@code placement=same-core} (SMT siblings),
+ * {@code same-l3}, {@code other-l3}, {@code other-package}, {@code any} (first CPU by
  * preference, each further thread related to it so), {@code quiet} (the quietest CPUs, measured
  * for 200 ms before each fork: {@link CpuPreference#QUIET}), or {@code cpus=2,3} (exactly
  * those). {@code prefer=quiet} measures the same way and keeps the placement's relation, e.g.
@@ -64,7 +64,7 @@ import java.util.TreeSet;
  * (the highest, when forks were given different CPUs), so the JSON results say where the
  * threads ran as the text line does.
  *
- * <p>What this machine can never give ({@code placement=smt} without SMT, {@code cpus=5} on two
+ * <p>What this machine can never give ({@code placement=same-core} without SMT, {@code cpus=5} on two
  * CPUs) is refused before the run, in one line through JMH's profiler error path ("Profilers
  * failed to initialize, exiting."). What cannot be had for one benchmark (more threads than
  * CPUs so related, CPUs another run holds) fails that benchmark alone, with one line on
@@ -97,7 +97,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     /**
      * The profiler with its options, as JMH makes it from {@code -prof
      * PinningProfiler:OPTIONS}. A placement this machine can never give
-     * ({@code placement=smt} without SMT, {@code cpus=} outside the process's mask) is refused
+     * ({@code placement=same-core} without SMT, {@code cpus=} outside the process's mask) is refused
      * here, so JMH stops before the run with one line.
      *
      * @param initLine the options (see the class comment); empty for the defaults
@@ -131,7 +131,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
                     case "reserve" -> r = Boolean.parseBoolean(value);
                     case "counters" -> c = Boolean.parseBoolean(value);
                     default -> throw new ProfilerException("corescope pinning: unknown option '" + key
-                            + "' (placement=smt|same-l3|cross-l3|cross-package|any|quiet, prefer=quiet|kernel-hints, cpus=LIST, reserve=false, counters=false)");
+                            + "' (placement=same-core|same-l3|other-l3|other-package|any|quiet, prefer=quiet|kernel-hints, cpus=LIST, reserve=false, counters=false)");
                 }
             } catch (IllegalArgumentException e) {
                 throw new ProfilerException("corescope pinning: " + key + "=" + value + ": " + e.getMessage());
@@ -149,12 +149,12 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     /**
      * Refuses, before any benchmark runs, what this machine can never give: CPUs outside the
      * process's usable set ({@code cpus=5} on 2 CPUs), or a placement that relates two CPUs
-     * in a way no two free CPUs here are related ({@code placement=smt} without SMT). JMH prints
+     * in a way no two free CPUs here are related ({@code placement=same-core} without SMT). JMH prints
      * the message of a {@link ProfilerException} from the constructor as one line and exits
      * ("Profilers failed to initialize"), which is its own error path for a profiler.
      */
     private void checkTheMachineCanGiveIt() throws ProfilerException {
-        CpuMask usable = Affinity.processAllowed();
+        CpuMask usable = Os.live().processAllowed();
         if (explicitCpus != null) {
             CpuMask outside = CpuMask.ofCpus(explicitCpus).andNot(usable);
             if (!outside.isEmpty()) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.corescope.jitter.CpuJitter;
 import dev.corescope.jitter.JitterReport;
+import dev.corescope.topology.Placement;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,10 +22,11 @@ import java.util.Optional;
  * quantiles. Computed from the file's own data ({@link #of(ResultsFile)}), so an older file
  * without it gets the same summary when it is read.
  *
- * <p>Relations come from the c2c model's CPUs (core, last-level cache, package): {@code same_core}
- * (SMT siblings), {@code same_l3} (other core, same last-level cache), {@code other_l3} (same
- * package, other last-level cache), {@code other_package}. {@code same_l2} needs a cache
- * level the c2c model does not record, so it is absent rather than guessed.
+ * <p>Relations are {@link Placement} keys, from the c2c model's CPUs (core, last-level cache,
+ * package): {@code same-core} (SMT siblings), {@code same-l3} (other core, same last-level
+ * cache), {@code other-l3} (same package, other last-level cache), {@code other-package}.
+ * {@code same-l2} needs a cache level the c2c model does not record, so it is absent rather
+ * than guessed. Files of older versions ({@code same_l3}) read as the keys.
  *
  * @param cpuModel the CPU model from the environment
  * @param kernel   the kernel release
@@ -37,8 +39,8 @@ import java.util.Optional;
 public record MachineSummary(String cpuModel, String kernel, String online, TopologyCounts topology,
                              List<RelationLatency> c2c, JitterQuantiles jitter) {
 
-    /** The relations, innermost first, as label values ({@code relation="same_l3"}). */
-    public static final List<String> RELATIONS = List.of("same_core", "same_l2", "same_l3", "other_l3", "other_package");
+    /** The relations, innermost first, as label values ({@code relation="same-l3"}): the {@link Placement} keys. */
+    public static final List<String> RELATIONS = Arrays.stream(Placement.values()).map(Placement::key).toList();
 
     public MachineSummary {
         c2c = c2c == null ? List.of() : List.copyOf(c2c);
@@ -59,6 +61,9 @@ public record MachineSummary(String cpuModel, String kernel, String online, Topo
      */
     public record RelationLatency(String relation, String implementation, int pairs, double p50Ns, double p99Ns,
                                   double minNs, double maxNs) {
+        public RelationLatency {
+            relation = Placement.ofKey(relation).map(Placement::key).orElse(relation);
+        }
     }
 
     /**
@@ -170,9 +175,9 @@ public record MachineSummary(String cpuModel, String kernel, String online, Topo
 
     /** The innermost thing two CPUs share, or null when the model does not say. */
     static String relation(Place a, Place b) {
-        if (a.pkg != null && b.pkg != null && !a.pkg.equals(b.pkg)) return "other_package";
-        if (a.core != null && a.core.equals(b.core) && Objects.equals(a.pkg, b.pkg)) return "same_core";
-        if (a.cache != null && b.cache != null) return a.cache.equals(b.cache) ? "same_l3" : "other_l3";
+        if (a.pkg != null && b.pkg != null && !a.pkg.equals(b.pkg)) return Placement.OTHER_PACKAGE.key();
+        if (a.core != null && a.core.equals(b.core) && Objects.equals(a.pkg, b.pkg)) return Placement.SAME_CORE.key();
+        if (a.cache != null && b.cache != null) return (a.cache.equals(b.cache) ? Placement.SAME_L3 : Placement.OTHER_L3).key();
         return null;
     }
 

@@ -33,7 +33,7 @@ class MachineSummaryTest {
     @Test
     void pairsAreSummarisedByRelationNeverPairByPair() {
         List<MachineSummary.RelationLatency> c2c = MachineSummary.c2c(model());
-        assertEquals(List.of("same_core", "same_l3", "other_package"), c2c.stream().map(MachineSummary.RelationLatency::relation).toList());
+        assertEquals(List.of("same-core", "same-l3", "other-package"), c2c.stream().map(MachineSummary.RelationLatency::relation).toList());
         MachineSummary.RelationLatency l3 = c2c.get(1);
         assertEquals(2, l3.pairs());
         assertEquals(40, l3.p50Ns());

@@ -135,7 +135,7 @@ final class C2cView {
         TextTable t = new TextTable(Column.key("relation"), Column.number("pairs"), Column.number("java median (min-max)", "ns"),
                 Column.number("C median (min-max)", "ns")).named("c2c");
         for (Placement r : Placement.values()) {
-            List<C2cModel.Pair> in = pairs.stream().filter(p -> p.relation().equals(PairClasses.key(r))).toList();
+            List<C2cModel.Pair> in = pairs.stream().filter(p -> p.relation().equals(r.key())).toList();
             if (!in.isEmpty()) t.row(r.words(), in.size(), range(in, C2cModel.Pair::java), range(in, C2cModel.Pair::nativeTwin));
         }
         d.heading("By relation (what the two CPUs share)").table(t).blank();

@@ -21,6 +21,7 @@ import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
+import dev.corescope.topology.Cache;
 import dev.corescope.topology.Topology;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -119,7 +120,8 @@ public final class CpupriFamily implements BenchFamily {
     public FamilyRun run(BenchContext context) throws Exception {
         Topology topology = context.topology();
         int line = topology.cacheLineSize();
-        List<String> lineWarnings = topology.warnings().stream().filter(w -> w.contains("cache line")).toList();
+        boolean lineKnown = topology.caches().stream().anyMatch(c -> c.level() == 1 && c.type() != Cache.Type.INSTRUCTION && c.lineSize() > 0);
+        List<String> lineWarnings = lineKnown ? List.of() : List.of("cache line size unknown: assuming " + line + " bytes");
 
         List<Layout> layouts = new ArrayList<>();
         for (Kind k : Kind.values()) layouts.add(CpupriLayouts.report(k, Config.offstack(line)));
