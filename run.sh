@@ -221,6 +221,7 @@ if [ "$use_aot" = 1 ]; then
   if [ ! -f "$aot" ] || [ "$jar" -nt "$aot" ]; then
     rm -f "$aot"
     tmp_aot="$aot.$$.tmp"
+    echo "corescope: preparing the start-up cache for the short commands (once per build, about 10 s) ..." >&2
     if "$JDK/bin/java" -XX:AOTCacheOutput="$tmp_aot" "${jvm_flags[@]}" -cp "$jar" dev.corescope.cli.AotTraining ${training[@]+"${training[@]}"} \
          >/dev/null 2>&1 </dev/null && [ -s "$tmp_aot" ]; then
       mv -f "$tmp_aot" "$aot" 2>/dev/null || true

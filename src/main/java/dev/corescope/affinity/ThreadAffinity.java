@@ -4,10 +4,10 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.CpuNotAllowedException;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.sys.internal.ThreadPin;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.UsableCpus;
 
 /**
  * The calling thread's CPUs: {@link #allowed()}, {@link #pin(int)} (restored on close) and
@@ -84,11 +84,13 @@ public final class ThreadAffinity {
     }
 
     /**
-     * The CPUs a thread of this process may be pinned to: the process's mask at start, plus the
-     * CPUs the kernel isolated ({@code isolcpus=}) that are online and that the process's cgroup
-     * cpuset allows. A JVM started normally on an {@code isolcpus} host does not have the
-     * isolated CPUs in its mask, so {@link #allowed()} and {@code Reservations.shared()} never
-     * offer them; reservations over this set do, isolated CPUs first:
+     * The CPUs chosen for this process's threads when none is named: the process's mask at start,
+     * plus the CPUs the kernel isolated ({@code isolcpus=}) or runs tickless ({@code nohz_full=})
+     * that are online and that the process's cgroup cpuset allows ({@code topology.UsableCpus},
+     * the rule the command line follows too). A JVM started normally on an {@code isolcpus} host
+     * does not have the isolated CPUs in its mask, so {@link #allowed()} and
+     * {@code Reservations.shared()} never offer them; reservations over this set do, isolated
+     * CPUs first:
      *
      * <pre>{@code
      * Topology t = Topology.live();
@@ -98,25 +100,22 @@ public final class ThreadAffinity {
      * }
      * }</pre>
      *
+     * A pin may also name any other CPU the cpuset allows, as {@code taskset} may.
+     *
      * @return the CPUs, never empty
      * @since 0.2.0
      */
     public static CpuMask pinnable() {
-        return pinnable(Topology.live(), Affinity.processAllowed());
+        return pinnable(Topology.live(), Os.live().processAllowed());
     }
 
     /**
      * {@link #pinnable()} of a machine described by {@code t} for a process started on
-     * {@code start}: {@code start}, plus {@code t}'s isolated CPUs that are online and in its
-     * cgroup's cpuset (all of them when it has none). The live machine's, or a saved tree's
+     * {@code start}: {@link UsableCpus#usable()}. The live machine's, or a saved tree's
      * (an {@code isolcpus} host's, in the tests).
      */
     static CpuMask pinnable(Topology t, CpuMask start) {
-        int nbits = Math.max(start.nbits(), t.nbits());
-        CpuMask mine = start.resize(nbits);
-        CpuMask isolated = t.isolated().resize(nbits).andNot(mine).and(t.online().resize(nbits));
-        if (t.cgroupCpus().isPresent()) isolated = isolated.and(t.cgroupCpus().get().resize(nbits));
-        return mine.or(isolated);
+        return UsableCpus.of(t, start).usable();
     }
 
     /**

@@ -35,6 +35,17 @@ public final class Jmh {
         public static final Settings QUICK = new Settings(1, 3, 100, 5, 100);
         /** The default: enough samples for a ~1% error on a quiet machine. */
         public static final Settings FULL = new Settings(2, 5, 500, 10, 500);
+
+        /**
+         * The settings of a row a claim counts: at least {@code runs} forks (runs are the unit of
+         * its interval), the measured iterations shared out between them (at least 5 each), so
+         * the time goes into forks; a smoke run (no fork) stays as it is.
+         */
+        public Settings forClaim(int runs) {
+            if (forks == 0 || forks >= runs) return this;
+            int iterations = Math.max(5, (measurementIterations * forks + runs - 1) / runs);
+            return new Settings(runs, warmupIterations, warmupMillis, iterations, measurementMillis);
+        }
     }
 
     private Jmh() {

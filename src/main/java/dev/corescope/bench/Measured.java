@@ -1,9 +1,11 @@
 package dev.corescope.bench;
 
 import dev.corescope.report.Result;
+import dev.corescope.report.Run;
 import org.openjdk.jmh.util.ListStatistics;
 import org.openjdk.jmh.util.Statistics;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -23,14 +25,25 @@ public record Measured(Result result, Statistics stats, boolean includesPreempti
 
     /**
      * A C twin's per-op times, one per kept batch, as a {@code native} row in ns/op: their mean,
-     * and JMH's 99.9% confidence half-width over them (none from a single batch). The batches
-     * share one process, so the row holds one run.
+     * and JMH's 99.9% confidence half-width over them (none from a single batch), as one run.
      */
     public static Measured nativeBatches(String benchmark, String variant, double[] perOp, String cpus,
                                          Map<String, Object> params, boolean includesPreemptions) {
+        return nativeRuns(benchmark, variant, List.of(perOp), cpus, params, includesPreemptions);
+    }
+
+    /**
+     * A C twin's per-op times from separately started runs (each its own batches), as a
+     * {@code native} row in ns/op: the mean and 99.9% half-width over every kept batch, and one
+     * of the row's {@code runs[]} per run, so the row's interval takes the run as its unit.
+     */
+    public static Measured nativeRuns(String benchmark, String variant, List<double[]> perOpRuns, String cpus,
+                                      Map<String, Object> params, boolean includesPreemptions) {
+        double[] perOp = perOpRuns.stream().flatMapToDouble(Arrays::stream).toArray();
+        List<Run> runs = perOpRuns.stream().map(r -> JmhRuns.run(new ListStatistics(r))).toList();
         ListStatistics s = new ListStatistics(perOp);
         double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
         return new Measured(Result.builder().benchmark(benchmark).variant(variant).implementation("native").metric("op").unit("ns/op")
-                .score(s.getMean()).error(Double.isNaN(error) ? null : error).samples(s.getN()).cpus(cpus).params(params).runs(List.of(JmhRuns.run(s))).build(), s, includesPreemptions);
+                .score(s.getMean()).error(Double.isNaN(error) ? null : error).samples(s.getN()).cpus(cpus).params(params).runs(runs).build(), s, includesPreemptions);
     }
 }

@@ -16,7 +16,12 @@ public interface Progress {
         }
     };
 
+    /** Names the step that starts now (a long one shows at once what runs); by default nothing. */
+    default void begin(String detail) {
+    }
+
     void start(String task, int total);
 
+    /** Called once per step, when it has finished, with what it was. */
     void step(String detail);
 }

@@ -7,13 +7,24 @@ import dev.corescope.report.Json;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
+import dev.corescope.text.Shorten;
+import dev.corescope.text.Terminal;
+import dev.corescope.text.TextDoc;
+import dev.corescope.text.Width;
+import dev.corescope.topology.CpuSelector;
+import dev.corescope.topology.Topology;
+import dev.corescope.topology.UsableCpus;
+import dev.corescope.topology.proc.SysfsReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -33,6 +44,14 @@ import java.util.concurrent.Callable;
                 "  ./run.sh affinity                  allowed 0-1, currentCpu 0 or 1",
                 "  taskset -c 1 ./run.sh affinity     allowed 1, currentCpu 1",
                 "  ./run.sh affinity --pid 1234 --format json",
+                "  ./run.sh affinity --why            every CPU: usable or not, and why",
+                "  ./run.sh affinity --why 2-3 --root box   the same for a saved tree",
+                "",
+                "--why says for each CPU whether corescope uses it when no CPU is named (the start",
+                "mask plus the isolated and nohz_full CPUs the cgroup's cpuset allows), whether a",
+                "pin may name it (online and in the cpuset, as taskset), and every reason: offline,",
+                "outside the cpuset, isolated (isolcpus, managed_irq), nohz_full, outside the start",
+                "mask, the cgroup's CPU quota, device IRQs steered there.",
                 ""},
         footer = {"",
                 "currentCpu is where corescope's own thread ran, also with --pid.",
@@ -49,6 +68,13 @@ final class AffinityCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FMT", description = "text (default) or json", converter = OutputFormat.TextOrJson.class)
     OutputFormat format = OutputFormat.text;
+
+    @Option(names = "--why", arity = "0..1", fallbackValue = "", paramLabel = "CPUS",
+            description = "for each CPU (default: the possible CPUs): usable or not, and every reason; CPUS as --cpus takes them")
+    String why;
+
+    @Option(names = "--root", paramLabel = "DIR", description = "with --why: a saved tree (capture) instead of this machine")
+    Path root;
 
     /**
      * What {@code affinity} prints, in the CONTRACT's JSON field order; {@code online} is null
@@ -70,21 +96,82 @@ final class AffinityCommand implements Callable<Integer> {
     public Integer call() {
         OutputFormat.TextOrJson accepted = new OutputFormat.TextOrJson();
         if (!accepted.accepts(format)) throw accepted.refused(format);
+        if (root != null && why == null) throw new UsageException("--root " + root + ": only with --why");
+        if (why != null) return why();
         long self = ProcessHandle.current().pid();
         CpuMask allowed;
         if (pid == null) {
-            allowed = Affinity.allowed();
+            allowed = Os.live().allowed();
         } else {
             if (pid <= 0) throw new UsageException("--pid " + pid + ": not a process id (must be 1 or more)");
             allowed = allowedOf(pid);
         }
-        int currentCpu = Affinity.currentCpu();
+        int currentCpu = Os.live().currentCpu();
         long shownPid = pid == null ? self : pid;
         Report r = new Report(shownPid, allowed.toList(), online(allowed.nbits()), currentCpu);
         var out = ShortCommands.out(spec);
         out.print(format == OutputFormat.json ? Json.write(r) : r.text(allowed, shownPid == self));
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    /** {@code affinity --why}: in the CONTRACT's JSON, sets of CPUs as cpulist strings. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record WhyReport(String source, String start, boolean startMeasured, String usable, String pinnable, String cgroupCpuset,
+                     String isolated, String nohzFull, List<UsableCpus.Why> cpus) {
+    }
+
+    private int why() {
+        if (pid != null) throw new UsageException("--why and --pid: --why explains corescope's own CPUs; choose one");
+        Topology t;
+        SysfsReader reader;
+        if (root != null) {
+            if (!Files.isDirectory(root)) throw new UsageException("--root " + root + ": not a directory");
+            try {
+                t = Topology.read(root);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--root " + root + ": " + e.getMessage());
+            }
+            reader = new SysfsReader(root);
+        } else {
+            t = Topology.live();
+            reader = new SysfsReader(Path.of("/"));
+        }
+        UsableCpus use = root == null ? UsableCpus.of(t, Os.live().processAllowed()) : UsableCpus.of(t);
+        CpuMask asked;
+        if (why.isBlank()) {
+            asked = t.possible().isEmpty() ? t.online() : t.possible();
+        } else {
+            try {
+                asked = CpuSelector.select(why, t);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--why " + Shorten.end(why, 60) + ": " + e.getMessage());
+            }
+        }
+        List<UsableCpus.Why> answers = use.why(asked, reader);
+        WhyReport r = new WhyReport(root == null ? "/" : root.toString(), use.start().toList(), root == null, use.usable().toList(),
+                use.pinnable().toList(), t.cgroupCpus().map(CpuMask::toList).orElse(null), t.isolated().toList(), t.nohzFull().toList(), answers);
+        var out = ShortCommands.out(spec);
+        out.print(format == OutputFormat.json ? Json.write(r) : whyText(r, t).render(Width.of(false)));
+        out.flush();
+        return Main.EXIT_OK;
+    }
+
+    private static TextDoc whyText(WhyReport r, Topology t) {
+        TextDoc d = new TextDoc();
+        d.paragraph("start mask " + r.start() + (r.startMeasured() ? " (sched_getaffinity)" : " (a saved tree: what a process started normally there gets)")
+                + "; cgroup cpuset " + (r.cgroupCpuset() == null ? "none" : r.cgroupCpuset())
+                + "; isolated " + none(r.isolated()) + "; nohz_full " + none(r.nohzFull()));
+        d.paragraph("usable " + none(r.usable()) + " (chosen when --cpus names none); a pin may name " + none(r.pinnable()));
+        for (UsableCpus.Why w : r.cpus()) {
+            d.paragraph("CPU " + w.cpu() + ": " + (w.usable() ? "usable" : w.pinnable() ? "usable when named" : "not usable"));
+            d.notes("  ", "- ", w.reasons().stream().map(x -> Terminal.escape(x.detail())).toList());
+        }
+        return d;
+    }
+
+    private static String none(String cpus) {
+        return cpus.isEmpty() ? "none" : cpus;
     }
 
     private static CpuMask allowedOf(int pid) {
@@ -99,7 +186,7 @@ final class AffinityCommand implements Callable<Integer> {
     /** The online CPUs as a cpulist, or null when sysfs does not have them. */
     private static String online(int nbits) {
         try {
-            return CpuListParser.readList(ONLINE, Math.max(nbits, Affinity.nrCpuIds())).toList();
+            return CpuListParser.readList(ONLINE, Math.max(nbits, Os.live().nrCpuIds())).toList();
         } catch (UncheckedIOException | IllegalArgumentException e) {
             return null;
         }

@@ -13,11 +13,13 @@ import dev.corescope.report.MachineCodeText;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
-import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.Shorten;
 import dev.corescope.text.Width;
+import dev.corescope.topology.CpuSelector;
 import dev.corescope.topology.HwlocXmlReader;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.UsableCpus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -80,6 +82,9 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "also write the results as JSON to FILE (atomically)")
     Path output;
+
+    @Option(names = "--explain", description = "text: each claim's verdict with its reasoning in full (by default three lines: the finding, measured against claimed, the reason that decided it)")
+    boolean explain;
 
     @Option(names = "--wide", description = "text: every table row on one line, however long (by default the text fits the terminal: COLUMNS, else 100)")
     boolean wide;
@@ -171,11 +176,11 @@ final class BenchCommand implements Callable<Integer> {
         if (cpus != null) {
             CpuMask m;
             try {
-                m = CpuMask.parseList(cpus, topology.nbits());
+                m = CpuSelector.select(cpus, topology);
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--cpus " + cpus + ": " + e.getMessage());
             }
-            CpuMask outside = m.andNot(topology.usable());
+            CpuMask outside = m.andNot(UsableCpus.of(topology).pinnable());
             if (!outside.isEmpty()) throw new UsageException("--cpus " + cpus + ": CPUs " + outside.toList() + " are not usable in " + source);
             set = m;
         }
@@ -203,7 +208,7 @@ final class BenchCommand implements Callable<Integer> {
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(text(file, selectFamilies(), runs, Width.of(wide)));
+            out.print(text(file, selectFamilies(), runs, Width.of(wide), explain));
             if (saved != null) out.println(saved.line());
         }
         out.flush();
@@ -219,9 +224,13 @@ final class BenchCommand implements Callable<Integer> {
 
     /** The run's full text through the one composer ({@link RunText}), with each family's live text where its view of the file is empty. */
     static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width) {
+        return text(file, selected, runs, width, false);
+    }
+
+    static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width, boolean explain) {
         Map<String, String> live = new LinkedHashMap<>();
         for (FamilyRun r : runs) live.put(r.family(), r.text());
-        return RunText.of(file, selected, null, null, live, width);
+        return RunText.of(file, selected, null, null, live, width, explain);
     }
 
     /** {@code 1 of 5 families failed: locks (reason)}: one line however many failed. */
@@ -240,29 +249,51 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --cpus LIST}: a cpulist within the allowed set, or exit 2 naming the value;
-     * {@code all}: the allowed set; or
-     * {@code quiet} / {@code quiet:N}, the N (default 1) quietest allowed CPUs, measured now by
-     * the jitter probe (about half a second per CPU), with one stderr line saying which.
+     * {@code --cpus LIST}: CPUs by list ({@code 0-3,8}), taskset's stride ({@code 0-10:2}) or hex
+     * mask ({@code 0x3}), or selectors ({@code node:0}, {@code package:1}, {@code core:2},
+     * {@code l3:0}, {@code kind:performance}), combinable ({@code node:0,5}); each CPU must be
+     * one a pin may name ({@code topology.UsableCpus#pinnable}: online and in the cgroup's
+     * cpuset, as taskset), or exit 2 naming the value. {@code all}: the usable CPUs (the start
+     * mask plus the isolated and nohz_full CPUs the cpuset allows); {@code quiet} /
+     * {@code quiet:N}, the N (default 1) quietest usable CPUs, measured now by the jitter probe
+     * (about half a second per CPU), with one stderr line saying which.
      */
     static CpuMask parseCpus(String list) {
         if (list.equals("quiet") || list.startsWith("quiet:")) return QuietCpus.choose(list);
-        CpuMask allowed = Affinity.processAllowed();
+        String shown = Shorten.end(list, 60);
+        Os os = Os.live();
+        CpuMask start = os.processAllowed();
+        boolean plain = list.strip().matches("[0-9,:/\\- ]+");
+        if (plain) {
+            // a plain list inside the start mask needs no topology: pin stays as quick as taskset
+            CpuMask m = parse(list, shown, null, Math.max(start.nbits(), os.nrCpuIds()));
+            if (m.isSubsetOf(start)) return m.resize(Math.max(start.nbits(), m.nbits()));
+        }
+        Topology t;
+        try {
+            t = Topology.live();
+        } catch (RuntimeException e) {
+            throw new UsageException("--cpus " + shown + ": cannot read this machine's CPUs (" + e.getMessage() + ")");
+        }
+        UsableCpus use = UsableCpus.of(t, start);
         // "all": every CPU this process may use (the kernel's "all" is every possible CPU, most of
         // which a pinned or cgroup-limited process may not run on, so it could never work here)
-        if (list.strip().equals("all")) return allowed;
+        if (list.strip().equals("all")) return use.usable();
+        CpuMask m = parse(list, shown, t, t.nbits());
+        use.refusal(m).ifPresent(why -> {
+            throw new UsageException("--cpus " + shown + ": " + why);
+        });
+        return m.resize(Math.max(use.pinnable().nbits(), m.nbits()));
+    }
+
+    private static CpuMask parse(String list, String shown, Topology t, int nbits) {
         CpuMask m;
         try {
-            m = CpuMask.parseList(list, Math.max(allowed.nbits(), 1 << 16));
+            m = t == null ? CpuSelector.list(list, nbits) : CpuSelector.select(list, t);
         } catch (IllegalArgumentException e) {
-            throw new UsageException("--cpus " + list + ": " + e.getMessage());
+            throw new UsageException("--cpus " + shown + ": " + e.getMessage());
         }
-        if (m.isEmpty()) throw new UsageException("--cpus " + list + ": the set is empty");
-        CpuMask outside = m.andNot(allowed);
-        if (!outside.isEmpty()) {
-            throw new UsageException("--cpus " + list + ": " + (outside.weight() == 1 ? "CPU " + outside + " is" : "CPUs " + outside + " are")
-                    + " not in the allowed set " + allowed.toList());
-        }
-        return m.resize(allowed.nbits());
+        if (m.isEmpty()) throw new UsageException("--cpus " + shown + ": the set is empty");
+        return m;
     }
 }

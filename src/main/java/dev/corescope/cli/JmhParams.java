@@ -4,6 +4,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.UsableCpus;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
@@ -150,13 +151,7 @@ final class JmhParams {
                 return;
             }
             // checked here, before JMH starts forks that would each fail with a stack trace
-            CpuMask usable = Topology.live().usable();
-            CpuMask outside = asked.andNot(usable.resize(CPU_LIST_BITS));
-            if (!outside.isEmpty()) {
-                refuse.accept((outside.weight() == 1 ? "CPU " + outside.toList() + " is" : "CPUs " + outside.toList() + " are")
-                        + " not among the usable CPUs " + (usable.isEmpty() ? "(none)" : usable.toList())
-                        + " (online and in this process's affinity mask)");
-            }
+            UsableCpus.of(Topology.live()).refusal(asked).ifPresent(refuse);
         }
     }
 

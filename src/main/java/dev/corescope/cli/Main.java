@@ -104,6 +104,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--wide", description = "the tour: every table row on one line, however long (by default its text fits 120 columns)")
     boolean wide;
 
+    @Option(names = "--explain", description = "the tour: each claim's verdict with its reasoning in full")
+    boolean explain;
+
     @Option(names = "--debug", scope = ScopeType.INHERIT,
             description = "on an internal error, also print the Java stack trace (or set CORESCOPE_DEBUG=1)")
     boolean debug;
@@ -125,7 +128,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
         return new Tour(families.get(), output != null ? output : tourResults, output != null, cl.getOut(), cl.getErr())
-                .width(Width.of(wide)).run();
+                .width(Width.of(wide)).explain(explain).run();
     }
 
     public static void main(String[] args) {

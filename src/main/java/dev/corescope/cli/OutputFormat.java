@@ -99,7 +99,7 @@ enum OutputFormat {
     /** report: the page, or the text bench printed. */
     static final class HtmlOrText extends Only {
         HtmlOrText() {
-            super(html, text);
+            super(html, text, svg);
         }
     }
 }

@@ -4,7 +4,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Exec;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -77,7 +77,7 @@ final class PinCommand implements Callable<Integer> {
             throw new UsageException(command.getFirst() + ": cannot run it: " + failed.errno().description());
         }
         Process child;
-        try (Pinning pinned = Affinity.pin(mask)) {
+        try (Pinning pinned = Os.live().pin(mask)) {
             child = new ProcessBuilder(command).inheritIO().start();
         } catch (IOException e) {
             throw new UsageException(command.getFirst() + ": cannot run it: " + reason(e));

@@ -4,6 +4,7 @@ import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.Progress;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.text.Width;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -40,6 +41,8 @@ final class ProgressBar implements Progress, BenchSession.Listener {
     private Timer ticker;
 
     private final long tickMillis;
+    /** The widest a line may be: COLUMNS, else 100 ({@link Width}), on a terminal or not. */
+    private final int width = Width.of(false);
 
     ProgressBar(PrintWriter err, boolean terminal, LongSupplier nanoTime) {
         this(err, terminal, nanoTime, 1000);
@@ -116,6 +119,14 @@ final class ProgressBar implements Progress, BenchSession.Listener {
         if (terminal) draw();
     }
 
+    /** The step that starts now: on a terminal the bar names it; elsewhere the first step of a task is printed at once. */
+    @Override
+    public synchronized void begin(String detail) {
+        this.detail = detail == null ? "" : detail;
+        if (terminal) draw();
+        else if (done == 0) progressLine((done + 1) + "/" + total + " " + this.detail + " ...");
+    }
+
     @Override
     public synchronized void step(String detail) {
         done = Math.min(done + 1, Math.max(total, done + 1));
@@ -123,8 +134,8 @@ final class ProgressBar implements Progress, BenchSession.Listener {
         if (terminal) {
             draw();
         } else {
-            line(counter + " " + family + (task.isEmpty() || task.equals(family) ? "" : " " + task) + " "
-                    + done + "/" + total + " " + this.detail + " (" + elapsed() + ")");
+            // the family is named once: a task that repeats it ("bench locks") is left out
+            progressLine(done + "/" + total + " " + this.detail);
         }
     }
 
@@ -137,7 +148,10 @@ final class ProgressBar implements Progress, BenchSession.Listener {
         } else {
             sb.append("[").append(".".repeat(BAR_WIDTH)).append("] ");
         }
-        sb.append(detail).append("  ").append(elapsed());
+        String clock = "  " + elapsed();
+        // "\r\033[K" takes no columns; the line keeps within the width, the clock last
+        int room = width - (sb.length() - 4) - clock.length();
+        sb.append(fit(detail, room)).append(clock);
         err.print(sb);
         err.flush();
         drawn = true;
@@ -148,9 +162,27 @@ final class ProgressBar implements Progress, BenchSession.Listener {
         drawn = false;
     }
 
+    /**
+     * A step's line off a terminal, within the width: the family named once (a task that repeats
+     * it, "bench locks", is left out), the step, the clock last.
+     */
+    private void progressLine(String step) {
+        String clock = " (" + elapsed() + ")";
+        String head = "corescope: " + counter + " " + family + (task.isEmpty() || task.contains(family) ? "" : " " + task) + " ";
+        err.println(head + fit(step, width - head.length() - clock.length()) + clock);
+        err.flush();
+    }
+
     private void line(String text) {
         err.println("corescope: " + text);
         err.flush();
+    }
+
+    /** {@code text} cut to {@code room} columns, with {@code ...} where it was cut. */
+    static String fit(String text, int room) {
+        if (text.length() <= room) return text;
+        if (room <= 3) return "";
+        return text.substring(0, room - 3) + "...";
     }
 
     private String elapsed() {

@@ -8,7 +8,10 @@ import dev.corescope.topology.Topology;
 
 import java.io.PrintStream;
 
-/** {@code --cpus quiet} and {@code --cpus quiet:N}: the quietest allowed CPUs, measured by the jitter probe. */
+/**
+ * {@code --cpus quiet} and {@code --cpus quiet:N}: the quietest usable CPUs (the start mask plus the
+ * isolated and nohz_full CPUs the cpuset allows, {@code Topology.usable()}), measured by the jitter probe.
+ */
 final class QuietCpus {
 
     private QuietCpus() {

@@ -9,6 +9,7 @@ import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
+import dev.corescope.report.VerdictsSvg;
 import dev.corescope.text.Width;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,7 +59,8 @@ import java.util.stream.Collectors;
                 "  ./run.sh report corescope-results.json -o corescope-report.html",
                 "  ./run.sh report before.json after.json -o change.html",
                 "  ./run.sh report corescope-results.json --format text --family cpumask",
-                "  ./run.sh report corescope-results.json --format text --verdicts"})
+                "  ./run.sh report corescope-results.json --format text --verdicts",
+                "  ./run.sh report corescope-results.json --format svg --family cpupri > cpupri-verdicts.svg"})
 final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -70,7 +72,8 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE.html", description = "the page to write (whole or not at all); with --format text, where the text goes instead of stdout")
     Path output;
 
-    @Option(names = "--format", paramLabel = "html|text", description = "html (the page, the default) or text (what bench printed)",
+    @Option(names = "--format", paramLabel = "html|text|svg", description = "html (the page, the default), text (what bench printed) "
+            + "or svg (the verdicts as a forest plot: each claim's measured effect and interval against the claimed size; --family: one seed)",
             converter = OutputFormat.HtmlOrText.class)
     OutputFormat format = OutputFormat.html;
 
@@ -85,6 +88,10 @@ final class ReportCommand implements Callable<Integer> {
             + "its report, each C twin followed by the same variant's Java method (C2's code, where hsdis printed it)")
     boolean disassembly;
 
+    @Option(names = "--explain", description = "with --format text: each claim's verdict with its reasoning in full (by default "
+            + "three lines: the finding, measured against claimed, the reason that decided it)")
+    boolean explain;
+
     @Option(names = "--wide", description = "with --format text: every table row on one line, however long "
             + "(by default the text fits the terminal, COLUMNS, else 100: a table leaves out or folds columns, each line keeps its row's key)")
     boolean wide;
@@ -93,8 +100,9 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         switch (format) {
             case html -> {
-                if (family != null) throw new UsageException("report --family: goes with --format text");
+                if (family != null) throw new UsageException("report --family: goes with --format text or svg");
                 if (wide) throw new UsageException("report --wide: goes with --format text");
+                if (explain) throw new UsageException("report --explain: goes with --format text");
                 if (verdictsOnly) throw new UsageException("report --verdicts: goes with --format text");
                 if (disassembly) throw new UsageException("report --disassembly: goes with --format text");
                 if (output == null) throw new UsageException("report: -o FILE.html is needed for the page (or --format text to print)");
@@ -102,6 +110,11 @@ final class ReportCommand implements Callable<Integer> {
             case text -> {
                 if (files.size() != 1) throw new UsageException("report --format text: one results file at a time (" + files.size() + " given)");
                 return text();
+            }
+            case svg -> {
+                if (files.size() != 1) throw new UsageException("report --format svg: one results file at a time (" + files.size() + " given)");
+                if (verdictsOnly || disassembly || wide || explain) throw new UsageException("report --format svg: draws the verdicts alone (no --verdicts, --disassembly, --wide or --explain)");
+                return forest();
             }
             default -> throw new IllegalStateException("report --format " + format);
         }
@@ -126,6 +139,34 @@ final class ReportCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
+    /** The verdicts of the one file (of {@code --family}'s seed, or all) as a forest plot, to stdout or {@code -o}. */
+    private int forest() throws IOException {
+        ResultsFile results = Json.readResultsChecked(files.getFirst());
+        List<BenchFamily> families = Families.all();
+        if (family != null && families.stream().noneMatch(f -> f.name().equals(family))) {
+            throw new UsageException("--family " + family + ": not a family (one of "
+                    + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
+        }
+        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(results,
+                Families.claims(families), Families.allowances(families)).stream().filter(v -> family == null || v.family().equals(family)).toList();
+        if (verdicts.isEmpty()) throw new UsageException("report --format svg: " + files.getFirst().getFileName() + " holds no seed's claims"
+                + (family == null ? "" : " of " + family) + " to draw");
+        String svg = VerdictsSvg.of(verdicts);
+        if (output == null) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(svg);
+            out.flush();
+            return Main.EXIT_OK;
+        }
+        OutputFile file = OutputFile.check(output, "-o", files);
+        try {
+            file.write(svg);
+        } catch (IOException e) {
+            throw file.cannotWrite(e);
+        }
+        return Main.EXIT_OK;
+    }
+
     private int text() throws IOException {
         Path input = files.getFirst();
         ResultsFile results = Json.readResultsChecked(input);
@@ -140,7 +181,8 @@ final class ReportCommand implements Callable<Integer> {
         int width = Width.of(wide);
         // a disassembly is printed as objdump and hsdis wrote it: its lines are code, not prose to wrap
         String text = disassembly ? disassemblies(results, family)
-                : verdictsOnly ? verdicts(results, families, family, wide) : render(results, families, family, input, width);
+                : verdictsOnly ? verdicts(results, families, family, wide, explain)
+                : RunText.of(results, families, family, input, Map.of(), width, explain);
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
@@ -164,10 +206,14 @@ final class ReportCommand implements Callable<Integer> {
 
     /** The seeds' verdicts the file records (of family {@code only}, or all; the families' claims tested for a file that saved none); empty when none. */
     static String verdicts(ResultsFile file, List<BenchFamily> families, String only, boolean wide) {
+        return verdicts(file, families, only, wide, false);
+    }
+
+    static String verdicts(ResultsFile file, List<BenchFamily> families, String only, boolean wide, boolean explain) {
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file,
                 Families.claims(families), Families.allowances(families));
         return SeedVerdicts.text(verdicts.stream().filter(v -> only == null || v.family().equals(only)).toList(),
-                Width.of(wide));
+                Width.of(wide), explain);
     }
 
     /**

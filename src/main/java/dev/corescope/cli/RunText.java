@@ -32,10 +32,16 @@ final class RunText {
      * @param live the text each family printed in this process, for a family whose view of the file is empty
      */
     static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, Map<String, String> live, int width) {
+        return of(file, families, only, path, live, width, false);
+    }
+
+    /** {@link #of(ResultsFile, List, String, Path, Map, int)}, each claim's reasoning in full with {@code explain}. */
+    static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, Map<String, String> live, int width,
+                     boolean explain) {
         StringBuilder sb = new StringBuilder();
         // the verdicts first, with the legend of their words: of every family, or of the one shown
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));
-        String v = SeedVerdicts.text(verdicts.stream().filter(x -> only == null || x.family().equals(only)).toList(), width);
+        String v = SeedVerdicts.text(verdicts.stream().filter(x -> only == null || x.family().equals(only)).toList(), width, explain);
         if (!v.isEmpty()) sb.append(v).append('\n');
         boolean any = false;
         for (BenchFamily f : families) {

@@ -74,6 +74,14 @@ final class Tour {
         return out;
     }
 
+    private boolean explain;
+
+    /** Whether the summary gives each claim's reasoning in full. */
+    Tour explain(boolean explain) {
+        this.explain = explain;
+        return this;
+    }
+
     /** The text's width: the terminal's ({@link Width#of}) by default, {@link Integer#MAX_VALUE} for {@code --wide}. */
     Tour width(int columns) {
         this.width = columns;
@@ -120,7 +128,7 @@ final class Tour {
             ResultsWriter.Saved saved = writer.finish(file, Math.max(1, session.runs().size()));
             Path earlier = saved.beside() ? target.path() : null;
             out.println();
-            out.print(TourText.summary(file, families, notMeasured(session.runs()), launcher(), saved.path(), width).render(width));
+            out.print(TourText.summary(file, families, notMeasured(session.runs()), launcher(), saved.path(), width, explain).render(width));
             String failed = ResultsText.failures(file.failures());
             if (!failed.isEmpty()) out.print("\n" + failed);
             out.println();

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -62,6 +63,12 @@ final class TourText {
      */
     static TextDoc summary(ResultsFile file, List<BenchFamily> families, List<String> notMeasured, String launcher, Path results,
                            int width) {
+        return summary(file, families, notMeasured, launcher, results, width, false);
+    }
+
+    /** {@link #summary(ResultsFile, List, List, String, Path, int)}, each claim's reasoning in full with {@code explain}. */
+    static TextDoc summary(ResultsFile file, List<BenchFamily> families, List<String> notMeasured, String launcher, Path results,
+                           int width, boolean explain) {
         // a file saved before claims were recorded is tested against this build's claims
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));
         List<ClaimResult> claims = verdicts.stream().flatMap(v -> v.claims().stream()).toList();
@@ -72,7 +79,8 @@ final class TourText {
             d.notes("    ", "- ", legend(claims));
             for (SeedVerdicts.Verdict v : verdicts) {
                 d.paragraph("  ", v.family() + ": " + v.summary() + " (seed: " + v.seed() + ")");
-                d.notes("    ", "- ", v.claims().stream().map(TourText::claimLine).toList());
+                d.notes("    ", "- ", v.claims().stream().map(c -> explain ? SeedVerdicts.explanation(c) : claimLine(c)).toList());
+                unresolved(v, launcher).ifPresent(line -> d.paragraph("    ", line));
             }
         }
         String r = results == null ? "FILE" : Tour.shell(results.toString());
@@ -101,10 +109,27 @@ final class TourText {
         return out;
     }
 
-    /** {@code quantity (claimed X): finding}, short: the conditions and reasons are in the report. */
+    /** {@code id: finding; measured M against claimed C: the reason}, the claim's three lines (the report has the rest). */
     static String claimLine(ClaimResult c) {
-        return c.id() + ": " + c.finding().words() + (c.runsNeeded() == null ? "" : " (about " + c.runsNeeded() + " runs per side would tell)")
-                + "; " + c.quantity() + ", claimed " + c.claimed();
+        return SeedVerdicts.brief(c);
+    }
+
+    /**
+     * One line under a seed's verdicts when a claim stayed inconclusive: what quick mode could not
+     * resolve (the smallest change its runs could see, against the claimed size) and the one
+     * command that measures more: the family without {@code --quick}.
+     */
+    static Optional<String> unresolved(SeedVerdicts.Verdict v, String launcher) {
+        List<ClaimResult> open = v.claims().stream().filter(c -> c.finding() == Finding.INCONCLUSIVE).toList();
+        if (open.isEmpty()) return Optional.empty();
+        List<String> what = new ArrayList<>();
+        for (ClaimResult c : open) {
+            String unit = c.scale() == Claim.Scale.RELATIVE ? "%" : " " + c.unit();
+            what.add(c.id() + (c.smallestEffect() == null ? " (no counted row measured)"
+                    : " (its runs could see " + Num.of(c.smallestEffect()) + unit + "; claimed " + c.claimed() + ")"));
+        }
+        return Optional.of("quick mode could not resolve " + String.join(", ", what) + "; longer runs: " + launcher
+                + " bench " + v.family());
     }
 
     /**

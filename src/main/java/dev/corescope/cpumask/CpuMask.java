@@ -38,6 +38,8 @@ public final class CpuMask implements Iterable<Integer> {
 
     private final int nbits;
     private final long[] words;
+    /** {@link #hashCode}, 0 until computed (a benign race: every thread computes the same value). */
+    private int hash;
 
     private CpuMask(int nbits, long[] words) {
         this.nbits = nbits;
@@ -713,13 +715,32 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * A hash of the bits and {@code nbits}, consistent with {@link #equals}.
+     * A hash of the bits and {@code nbits}, consistent with {@link #equals}, computed once. Each
+     * word is mixed in by a multiply and the sum finished as MurmurHash3's {@code fmix64}:
+     * {@code Arrays.hashCode} of the words folded bit {@code n} onto bit {@code n + 32} of the
+     * same word, so the one-CPU masks of a large machine's private caches collided in pairs and
+     * in runs, and their maps searched tree bins.
      *
      * @return the hash
      */
     @Override
     public int hashCode() {
-        return 31 * nbits + Arrays.hashCode(words);
+        int h = hash;
+        if (h == 0) {
+            long x = nbits;
+            for (long w : words) {
+                x = (x ^ w) * 0x9E3779B97F4A7C15L;
+                x ^= x >>> 32;
+            }
+            x ^= x >>> 33;
+            x *= 0xff51afd7ed558ccdL;
+            x ^= x >>> 33;
+            x *= 0xc4ceb9fe1a85ec53L;
+            x ^= x >>> 33;
+            h = (int) x == 0 ? 1 : (int) x;
+            hash = h;
+        }
+        return h;
     }
 
     /** The cpulist, e.g. {@code 0-3,8}. */

@@ -3,7 +3,7 @@ package dev.corescope.jitter;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.PerfCounters;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyNode;
 import dev.corescope.topology.proc.CounterTable;
@@ -231,7 +231,7 @@ public final class JitterProbe {
         Pinning pinned = null;
         try {
             try {
-                pinned = Affinity.pinChecked(s.cpu);
+                pinned = Os.live().pinChecked(s.cpu);
                 s.clockCost = GapSampler.warmUpAndCalibrate();
                 s.threshold = GapSampler.thresholdFor(s.clockCost);
             } catch (RuntimeException e) {

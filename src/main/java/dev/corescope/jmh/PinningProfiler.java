@@ -7,8 +7,8 @@ import dev.corescope.affinity.ReservationException;
 import dev.corescope.affinity.Reservations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.CpuNotAllowedException;
-import dev.corescope.sys.internal.Os;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.UsableCpus;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.runner.BenchmarkException;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -154,19 +155,20 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
      * ("Profilers failed to initialize"), which is its own error path for a profiler.
      */
     private void checkTheMachineCanGiveIt() throws ProfilerException {
-        CpuMask usable = Os.live().processAllowed();
+        Topology t = Topology.live();
+        UsableCpus use = UsableCpus.of(t);
         if (explicitCpus != null) {
-            CpuMask outside = CpuMask.ofCpus(explicitCpus).andNot(usable);
-            if (!outside.isEmpty()) {
-                throw new ProfilerException("corescope pinning: cpus=" + CpuMask.ofCpus(explicitCpus).toList() + ": CPU"
-                        + (outside.weight() == 1 ? " " : "s ") + outside.toList() + " not among the usable CPUs " + usable.toList()
-                        + " of this process");
+            // named CPUs: any a pin may name (the cgroup's cpuset), as on the command line
+            CpuMask named = CpuMask.ofCpus(explicitCpus);
+            Optional<String> refused = use.refusal(named);
+            if (refused.isPresent()) {
+                throw new ProfilerException("corescope pinning: cpus=" + named.toList() + ": " + refused.get());
             }
             return;
         }
         if (quietPlacement || placement == CpuStrategy.ANY) return;
         // a placement relates the threads to the first: two CPUs so related must exist here
-        Topology t = Topology.live();
+        CpuMask usable = use.usable();
         if (!placement.possibleOn(t, usable)) {
             throw new ProfilerException("corescope pinning: placement=" + placement.placementName()
                     + " cannot be given here: no two of the usable CPUs " + usable.toList() + " are "

@@ -183,6 +183,28 @@ public record Claim(String id, String family, String seed, String words, String 
         List<Excluded> of(ResultsFile file);
     }
 
+    /**
+     * Whether any of {@code claims} counts a row of {@code benchmark}'s {@code variant} in
+     * {@code implementation} with {@code params} and {@code metric} (null: any): it names the variant as baseline
+     * or approach and does not set such rows aside. A family asks before it measures, to spend its
+     * repeated runs where the claims are.
+     */
+    public static boolean counts(List<Claim> claims, String benchmark, String variant, String implementation, String metric,
+                                 Map<String, Object> params) {
+        for (Claim c : claims) {
+            Rows r = c.rows();
+            if (c.notTestable() != null || r == null || !r.benchmark().equals(benchmark) || !r.implementations().contains(implementation)
+                    || metric != null && !metric.equals(r.metric())) continue;
+            if (!variant.equals(r.baseline()) && !variant.equals(r.approach())) continue;
+            if (!holds(r.where(), params)) continue;
+            boolean excluded = r.excluded().stream().anyMatch(e -> (e.implementation() == null || e.implementation().equals(implementation))
+                    && (variant.equals(r.baseline()) ? e.where().keySet().stream().allMatch(k -> !r.approachOnly().containsKey(k)) : true)
+                    && holds(e.where(), params));
+            if (!excluded) return true;
+        }
+        return false;
+    }
+
     /** Whether {@code params} has, for every key of {@code where}, one of its values ({@code ""} meaning absent). */
     static boolean holds(Map<String, List<String>> where, Map<String, Object> params) {
         for (var e : where.entrySet()) {

@@ -26,13 +26,14 @@ import java.util.Map;
  * @param conditions      the seed's conditions
  * @param finding         the finding, as {@link Finding#words()}
  * @param effect          the measured change (approach minus baseline) in {@code unit}; with several
- *                        rows, the one farthest from zero against the claim (see {@code rows}); null when none
+ *                        rows, the measured one farthest from zero (see {@code rows}); null when no row was measured
  * @param low             the low end of the claim's interval (the span of the counted rows' intervals), in {@code unit}
  * @param high            its high end
  * @param effectPercent   {@code effect} as a change in percent of the baseline
  * @param lowPercent      {@code low} in percent of the baseline
  * @param highPercent     {@code high} in percent of the baseline
- * @param measured        false when the between-run noise of a counted row was not measured (one run per side)
+ * @param measured        whether any counted row has an interval (measured runs, exact figures, or a change beyond the
+ *                        between-run allowance of one run per side); only such rows decide and give {@code effect}
  * @param smallestEffect  the smallest change this run could have told from zero, in {@code unit}
  *                        (the interval's half-width at no change, the widest counted row's)
  * @param runsNeeded      for {@code inconclusive}: about how many runs (forks) per side would resolve the
@@ -53,6 +54,24 @@ public record ClaimResult(String id, String family, String seed, String claim, S
     public ClaimResult {
         rows = rows == null ? List.of() : List.copyOf(rows);
         notCounted = notCounted == null ? List.of() : List.copyOf(notCounted);
+    }
+
+    /** The same result with another {@code reason}. */
+    public ClaimResult withReason(String reason) {
+        return new ClaimResult(id, family, seed, claim, quantity, unit, direction, scale, claimedSize, claimed, conditions, finding,
+                effect, low, high, effectPercent, lowPercent, highPercent, measured, smallestEffect, runsNeeded, reason, rows, notCounted);
+    }
+
+    /**
+     * The one reason that decided the finding: the reason's first clause (the saved finding and
+     * today's, where they differ, then the rule); the rest of {@link #reason} explains it.
+     */
+    public String decidingReason() {
+        if (reason == null) return "";
+        int because = reason.startsWith("saved: ") ? reason.indexOf(", because ") : -1;
+        int from = because < 0 ? 0 : because + ", because ".length();
+        int end = reason.indexOf("; ", from);
+        return reason.substring(from, end < 0 ? reason.length() : end);
     }
 
     /**

@@ -97,13 +97,16 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
         NoiseAllowance own = find(poolKey, known);
         double[] a = of.equals(poolKey) ? new double[]{own.logSd(), own.df()} : ALLOWANCE_ANY;
         return new RunNoise(a[0] * a[0], a[1], 0, String.format(Locale.ROOT,
-                "the between-run allowance of %s (log-scale sd %.2f, df %.0f: what two tours of unchanged code showed "
+                ALLOWANCE_WORDS + "%s (log-scale sd %.2f, df %.0f: what two tours of unchanged code showed "
                         + "on a loaded 2-vCPU machine; docs/compare.md)", of, a[0], a[1]), true);
     }
 
+    /** How an allowance's source begins. */
+    static final String ALLOWANCE_WORDS = "the between-run allowance of ";
+
     /** For an {@link #assumed} allowance: whose figure it is, {@code all benchmarks} or {@code family/implementation}. */
     String allowanceOf() {
-        String from = "the between-run allowance of ";
+        String from = ALLOWANCE_WORDS;
         if (!assumed || !source.startsWith(from)) return "";
         return source.substring(from.length(), source.indexOf(" (", from.length()));
     }

@@ -3,12 +3,16 @@ package dev.corescope.report;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -98,17 +102,36 @@ public final class SeedVerdicts {
     }
 
     /**
-     * The verdicts a file records: its saved {@code claims}, as the run that wrote it found them;
-     * {@code claims} are tested only for a file that saved none (written before claims were
-     * saved). The text, the tour and the page all use this, so one file reads the same everywhere.
+     * The verdicts of a file as the report shows them: each claim judged from the file's rows with
+     * today's rules (never the saved word alone: a file whose rows were edited, or saved by older
+     * rules, would show a verdict its rows no longer back). Where the file saved another finding,
+     * the reason says both, first. With no claims given (a caller without the families) the saved
+     * ones, grouped. The text, the tour and the page all use this, so one file reads the same everywhere.
      */
     public static List<Verdict> recorded(ResultsFile file, List<Claim> claims, List<NoiseAllowance> allowances) {
-        return file.claims().isEmpty() ? of(file, claims, allowances) : of(file);
+        if (claims.isEmpty()) return of(file);
+        Map<String, ClaimResult> saved = new LinkedHashMap<>();
+        for (ClaimResult r : file.claims()) saved.putIfAbsent(r.id(), r);
+        Set<String> families = new HashSet<>();
+        for (Claim c : claims) families.add(c.family());
+        List<ClaimResult> out = new ArrayList<>();
+        for (ClaimResult now : evaluate(file, claims, allowances)) {
+            ClaimResult was = saved.get(now.id());
+            out.add(was == null || was.finding() == now.finding() ? now : now.withReason("saved: " + was.finding().words()
+                    + "; from the rows with today's rules: " + now.finding().words() + ", because " + now.reason()));
+        }
+        // claims of a family this build does not know stay as the file saved them
+        for (ClaimResult was : file.claims()) if (!families.contains(was.family())) out.add(was);
+        return group(out);
     }
 
     /** {@link #of(ResultsFile, List)} with the families' own between-run allowances. */
     public static List<Verdict> of(ResultsFile file, List<Claim> claims, List<NoiseAllowance> allowances) {
-        List<ClaimResult> results = claims.isEmpty() ? file.claims() : evaluate(file, claims, allowances);
+        return group(claims.isEmpty() ? file.claims() : evaluate(file, claims, allowances));
+    }
+
+    /** Claims' results grouped into one verdict per seed, in their order. */
+    private static List<Verdict> group(List<ClaimResult> results) {
         Map<String, List<ClaimResult>> bySeed = new LinkedHashMap<>();
         Map<String, String[]> names = new LinkedHashMap<>();
         for (ClaimResult r : results) {
@@ -136,12 +159,10 @@ public final class SeedVerdicts {
      * between-run allowances for rows whose noise nothing measured.
      */
     public static List<ClaimResult> evaluate(ResultsFile file, List<Claim> claims, List<NoiseAllowance> allowances) {
-        Map<String, RunNoise> pools = RunNoise.pools(List.of(file.results()), RunNoise::shapeKey);
-        Map<String, RunNoise> familyPools = RunNoise.pools(List.of(file.results()), RunNoise::poolKey);
         List<ClaimResult> out = new ArrayList<>();
         for (Claim c : claims) {
             if (file.results().stream().noneMatch(r -> r.benchmark().equals(c.family()))) continue;
-            out.add(test(file, c, pools, familyPools, allowances));
+            out.add(test(file, c, allowances));
         }
         return out;
     }
@@ -181,9 +202,8 @@ public final class SeedVerdicts {
     private record Pair(Result before, Result after) {
     }
 
-    private static ClaimResult test(ResultsFile file, Claim c, Map<String, RunNoise> pools, Map<String, RunNoise> familyPools,
-                                    List<NoiseAllowance> allowances) {
-        if (c.notTestable() != null) return result(c, Finding.NOT_TESTABLE, List.of(), notCounted(file, c), c.notTestable(), null, null, null);
+    private static ClaimResult test(ResultsFile file, Claim c, List<NoiseAllowance> allowances) {
+        if (c.notTestable() != null) return result(c, Finding.NOT_TESTABLE, List.of(), notCounted(file, c), c.notTestable(), null, null);
         Claim.Rows sel = c.rows();
         List<Claim.Excluded> excluded = new ArrayList<>(sel.excluded());
         excluded.addAll(sel.disowned().of(file));
@@ -198,24 +218,42 @@ public final class SeedVerdicts {
         if (counted.isEmpty()) {
             String reason = pairs.isEmpty() ? "no rows in this file measure it (" + sel.metric() + " of " + sel.approach()
                     + " against " + sel.baseline() + ")" : "no row here counts: " + distinctReasons(notCounted);
-            return result(c, Finding.NOT_TESTABLE, List.of(), notCounted, reason, null, null, null);
+            return result(c, Finding.NOT_TESTABLE, List.of(), notCounted, reason, null, null);
         }
+        // the run-to-run noise of a counted row is pooled over the rows of its shape the claim does
+        // not set aside: a row it excludes or its family disowns never widens (or narrows) it
+        Set<Result> countedRows = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Pair p : counted) {
+            countedRows.add(p.before());
+            countedRows.add(p.after());
+        }
+        Set<Result> setAside = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Pair p : pairs) {
+            if (counted.contains(p)) continue;
+            setAside.add(p.after());
+            if (!countedRows.contains(p.before())) setAside.add(p.before());
+        }
+        List<Result> poolRows = file.results().stream().filter(r -> !setAside.contains(r)).toList();
+        Map<String, RunNoise> pools = RunNoise.pools(List.of(poolRows), RunNoise::shapeKey);
         List<ClaimResult.RowFinding> rows = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
         List<String> layouts = new ArrayList<>();
+        boolean interleavedOnce = false;
         double widest = 0;
         Integer runsNeeded = null;
-        boolean runsUnknown = false;
+        String runsUnit = null;
         for (Pair p : counted) {
             Result b = p.before(), a = p.after();
-            boolean interleaved = sel.interleaved().contains(a.implementation());
+            boolean repeated = b.runs().size() >= 2 || a.runs().size() >= 2;
+            // a C twin whose variants' batches interleave in one process, saved as one run per side: no run-to-run part
+            boolean interleaved = sel.interleaved().contains(a.implementation()) && !repeated;
             RunNoise noise;
             if (interleaved) {
                 noise = new RunNoise(0, Double.POSITIVE_INFINITY, 0, "none between the variants: their batches ran interleaved in one process");
             } else {
                 noise = pools.get(RunNoise.shapeKey(b));
-                if (noise == null) noise = familyPools.get(RunNoise.poolKey(b));
-                if (noise == null && b.runs().size() <= 1 && a.runs().size() <= 1) noise = RunNoise.allowance(RunNoise.poolKey(b), allowances);
+                if (noise == null) noise = RunNoise.ofRow(b, a);
+                // the allowance is the fallback of rows with one run per side, never of measured runs
+                if (noise == null && !repeated) noise = RunNoise.allowance(RunNoise.poolKey(b), allowances);
             }
             Comparison.Row row = Comparison.row(b, a, noise);
             if (row.deltaPercent() == null) {
@@ -223,60 +261,80 @@ public final class SeedVerdicts {
                 continue;
             }
             boolean exact = row.noiseFloorPercent() != null && row.noiseFloorPercent() == 0;
-            boolean measured = row.ciLowPercent() != null && (exact || noise == null || !noise.assumed());
+            boolean assumed = !exact && noise != null && noise.assumed();
             double scaleBy = c.scale() == Claim.Scale.ABSOLUTE ? Math.abs(b.score()) / 100 : 1;
             // an absolute claim's effect is the difference itself (exact for exact figures), not a percentage scaled back
             double effect = c.scale() == Claim.Scale.ABSOLUTE ? a.score() - b.score() : row.deltaPercent();
             Double lo = row.ciLowPercent() == null ? null : row.ciLowPercent() * scaleBy;
             Double hi = row.ciHighPercent() == null ? null : row.ciHighPercent() * scaleBy;
             Finding f = lo == null ? Finding.INCONCLUSIVE : classify(c, lo, hi);
-            if (f == Finding.INCONCLUSIVE && noise != null && noise.assumed()) {
-                measured = false;
-            }
+            // a row has an interval when its runs were measured, its figures are exact, or (one run per side)
+            // its change lies so far beyond the between-run allowance that the allowance's interval decides
+            boolean measured = lo != null && !(assumed && f == Finding.INCONCLUSIVE);
             String noiseWords = exact ? "exact figures" : noise == null ? row.reason() : noise.source();
             rows.add(new ClaimResult.RowFinding(a.implementation(), a.params(), b.score(), a.score(), b.unit(), effect,
                     measured ? lo : null, measured ? hi : null, measured ? row.ciLowPercent() : null, measured ? row.ciHighPercent() : null,
                     measured, f, noiseWords));
-            if (row.noiseFloorPercent() != null && measured) widest = Math.max(widest, row.noiseFloorPercent() * scaleBy);
-            if (!measured) runsUnknown = true;
-            else if (f == Finding.INCONCLUSIVE && c.size() != null && !exact) {
+            if (row.noiseFloorPercent() != null && measured && !assumed) widest = Math.max(widest, row.noiseFloorPercent() * scaleBy);
+            if (measured && !assumed && f == Finding.INCONCLUSIVE && c.size() != null && !exact) {
                 Integer k = runsNeeded(c, b, row);
-                if (k != null) runsNeeded = runsNeeded == null ? k : Math.max(runsNeeded, k);
+                if (k != null && (runsNeeded == null || k > runsNeeded)) {
+                    runsNeeded = k;
+                    runsUnit = runUnit(a.implementation(), true);
+                }
             }
-            if (interleaved && !exact && !notes.contains("interleaved")) notes.add("interleaved");
-            if (interleaved && !exact && sel.layoutParam() != null && a.params().containsKey(sel.layoutParam())) {
-                String layout = String.valueOf(a.params().get(sel.layoutParam()));
-                if (!layouts.contains(layout)) layouts.add(layout);
+            if (interleaved && !exact) {
+                interleavedOnce = true;
+                if (sel.layoutParam() != null && a.params().containsKey(sel.layoutParam())) {
+                    String layout = String.valueOf(a.params().get(sel.layoutParam()));
+                    if (!layouts.contains(layout)) layouts.add(layout);
+                }
             }
         }
         if (rows.isEmpty()) {
-            return result(c, Finding.NOT_TESTABLE, List.of(), notCounted, "no row here counts: " + distinctReasons(notCounted), null, null, null);
+            return result(c, Finding.NOT_TESTABLE, List.of(), notCounted, "no row here counts: " + distinctReasons(notCounted), null, null);
         }
-        Finding finding = combine(c, rows);
-        StringBuilder why = new StringBuilder(because(c, finding, rows));
-        if (notes.contains("interleaved") && layouts.size() >= 2) {
-            why.append("; C: the variants' batches interleave in one process (no run-to-run part in an interval) and code "
-                    + "layout varies between builds, so each of " + layouts.size() + " layouts (" + String.join(", ", layouts)
-                    + ") is a row of its own and a finding holds only where they agree");
-        } else if (notes.contains("interleaved")) {
-            why.append("; C: the variants' batches interleave in one process (no run-to-run part in the interval) from one "
-                    + "build (code layout not varied: a C finding may be its layout's)");
+        // the allowance is a fallback for a file with one run per side: where any counted row has
+        // measured runs, rows bounded only by the allowance are listed, not counted in the finding
+        if (rows.stream().anyMatch(r -> r.measured() && !allowance(r))) {
+            rows.replaceAll(r -> allowance(r) && r.measured() ? new ClaimResult.RowFinding(r.implementation(), r.params(), r.before(),
+                    r.after(), r.rowUnit(), r.effect(), null, null, null, null, false, r.finding(), r.noise()) : r);
         }
-        if (finding == Finding.INCONCLUSIVE) {
-            if (runsUnknown) {
-                why.append(unmeasured(rows));
-            } else if (runsNeeded != null) {
-                why.append(String.format(Locale.ROOT, "; the smallest change this run could see is %s %s; about %d runs (forks) "
-                        + "per side would resolve the claimed %s at the variance measured", number(widest), c.scale() == Claim.Scale.RELATIVE
-                        ? "%" : c.unit(), runsNeeded, c.claimedText()));
+        // a row without an interval never decides: the finding combines the rows that have one
+        List<ClaimResult.RowFinding> deciding = rows.stream().filter(ClaimResult.RowFinding::measured).toList();
+        Finding finding = deciding.isEmpty() ? Finding.INCONCLUSIVE : combine(c, deciding);
+        StringBuilder why = new StringBuilder(deciding.isEmpty() ? "no counted row has an interval (one run per side)" : because(c, finding, deciding));
+        if (deciding.size() < rows.size()) why.append(unmeasured(rows));
+        if (interleavedOnce && layouts.size() >= 2) {
+            why.append("; C: the variants' batches interleave in one process, saved as one run per side (no run-to-run part in an "
+                    + "interval), and code layout varies between builds, so each of " + layouts.size() + " layouts ("
+                    + String.join(", ", layouts) + ") is a row of its own and a finding holds only where they agree");
+        } else if (interleavedOnce) {
+            why.append("; C: the variants' batches interleave in one process, saved as one run per side (no run-to-run part in the "
+                    + "interval), from one build (code layout not varied: a C finding may be its layout's)");
+        }
+        if (finding == Finding.INCONCLUSIVE && !deciding.isEmpty()) {
+            String unit = c.scale() == Claim.Scale.RELATIVE ? "%" : c.unit();
+            if (runsNeeded != null) {
+                why.append(String.format(Locale.ROOT, "; the smallest change these runs could see is %s %s; about %d %s per side would "
+                        + "resolve the claimed %s at the variance measured", number(widest), unit, runsNeeded, runsUnit, c.claimedText()));
             } else if (widest > 0) {
-                why.append(String.format(Locale.ROOT, "; the smallest change this run could see is %s %s", number(widest),
-                        c.scale() == Claim.Scale.RELATIVE ? "%" : c.unit()));
+                why.append(String.format(Locale.ROOT, "; the smallest change these runs could see is %s %s", number(widest), unit));
             }
         }
         if (!notCounted.isEmpty()) why.append("; not counted: ").append(distinctReasons(notCounted));
         return result(c, finding, rows, notCounted, why.toString(), widest > 0 ? widest : null,
-                finding == Finding.INCONCLUSIVE && !runsUnknown ? runsNeeded : null, null);
+                finding == Finding.INCONCLUSIVE ? runsNeeded : null);
+    }
+
+    /** Whether a row's interval comes from the between-run allowance (one run per side), not from measured runs. */
+    private static boolean allowance(ClaimResult.RowFinding r) {
+        return r.noise() != null && r.noise().startsWith(RunNoise.ALLOWANCE_WORDS);
+    }
+
+    /** What one run of a row is, in words: a JMH fork (Java) or a separately started run of the C twin. */
+    static String runUnit(String implementation, boolean plural) {
+        return "java".equals(implementation) ? (plural ? "forks" : "fork") : plural ? "runs of the C twin" : "run of the C twin";
     }
 
     /** The pairs of baseline and approach rows the selector names, matched on params (without the approach's own). */
@@ -326,7 +384,7 @@ public final class SeedVerdicts {
      * A finding holds only where every counted pair agrees (class comment): one finding for all,
      * or all in the claimed direction and on one side of the band; otherwise the span of the
      * pairs' intervals decides between contradicts (no pair reaches half the claimed size) and
-     * inconclusive. A pair without a measured interval leaves the span open.
+     * inconclusive. Only pairs with an interval are given (the others never decide).
      */
     static Finding combine(Claim c, List<ClaimResult.RowFinding> rows) {
         EnumSet<Finding> seen = EnumSet.noneOf(Finding.class);
@@ -340,7 +398,7 @@ public final class SeedVerdicts {
         }
         double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
         for (ClaimResult.RowFinding r : rows) {
-            if (r.low() == null) return Finding.INCONCLUSIVE;
+            if (r.low() == null) continue;
             lo = Math.min(lo, r.low());
             hi = Math.max(hi, r.high());
         }
@@ -350,22 +408,20 @@ public final class SeedVerdicts {
 
     /** The rule behind the finding, in words, with the measured and the claimed size side by side. */
     private static String because(Claim c, Finding f, List<ClaimResult.RowFinding> rows) {
-        String claimed = c.claimedText();
-        String band = c.size() == null ? "" : " (within a factor of " + String.format(Locale.ROOT, "%.0f", BAND) + " of it counts as its size)";
         EnumMap<Finding, Integer> count = new EnumMap<>(Finding.class);
         for (ClaimResult.RowFinding r : rows) count.merge(r.finding(), 1, Integer::sum);
-        String split = count.size() <= 1 ? "" : "; the rows split: " + count.entrySet().stream()
-                .map(e -> e.getValue() + " " + e.getKey().words()).reduce((x, y) -> x + ", " + y).orElse("");
+        String split = count.size() <= 1 ? "" : " (the rows split: " + count.entrySet().stream()
+                .map(e -> e.getValue() + " " + e.getKey().words()).reduce((x, y) -> x + ", " + y).orElse("") + ")";
         return switch (f) {
-            case SUPPORTS -> c.size() == null ? "every counted interval excludes zero in the claimed direction (" + claimed + ")"
-                    : "every counted interval excludes zero in the claimed direction and reaches the claimed " + claimed + band;
-            case SUPPORTS_SMALLER -> "the intervals exclude zero in the claimed direction but stay below half the claimed " + claimed + split;
-            case SUPPORTS_LARGER -> "the intervals exclude zero in the claimed direction and lie beyond twice the claimed " + claimed + split;
+            case SUPPORTS -> c.size() == null ? "every counted interval excludes zero in the claimed direction"
+                    : "every counted interval excludes zero and reaches the claimed size (within a factor of 2)";
+            case SUPPORTS_SMALLER -> "the intervals exclude zero in the claimed direction but stay below half the claimed size" + split;
+            case SUPPORTS_LARGER -> "the intervals exclude zero in the claimed direction and lie beyond twice the claimed size" + split;
             case CONTRADICTS -> rows.stream().allMatch(r -> oppositeDirection(c, r))
-                    ? "the intervals exclude zero in the opposite direction to the claimed " + claimed
-                    : "no effect as large as claimed: the intervals end below half the claimed " + claimed + " (an equivalence test)" + split;
+                    ? "the intervals exclude zero in the opposite direction"
+                    : "no effect as large as claimed: the intervals end below half of it (an equivalence test)" + split;
             case INCONCLUSIVE -> count.size() > 1 ? "the counted rows do not agree" + split
-                    : "the interval holds both zero and the claimed " + (c.size() == null ? "direction" : claimed);
+                    : "the interval holds both zero and the claimed " + (c.size() == null ? "direction" : "size");
             case NOT_TESTABLE -> "";
         };
     }
@@ -408,44 +464,42 @@ public final class SeedVerdicts {
     }
 
     /**
-     * Why some rows have no interval, and what would give them one: Java rows measured once per
-     * side get one from a run without {@code --quick} (2+ forks per side); a C twin's rows run once
-     * per side in one process whatever the run, so only the between-run allowance bounds them.
+     * The rows without an interval, listed beside the finding with why: a row saved with one run
+     * per side (an older file, or a row no claim counted when it ran) whose change the between-run
+     * allowance cannot bound; what gives it one is a run of today's bench, which runs every row a
+     * claim counts as repeated runs per side (JMH forks; separately started runs of a C twin).
      */
     static String unmeasured(List<ClaimResult.RowFinding> rows) {
         List<ClaimResult.RowFinding> un = rows.stream().filter(r -> !r.measured()).toList();
-        List<String> parts = new ArrayList<>();
-        if (un.stream().anyMatch(r -> "java".equals(r.implementation()))) {
-            parts.add("bench without --quick (2+ forks per side) measures Java's run-to-run noise");
-        }
-        if (un.stream().anyMatch(r -> !"java".equals(r.implementation()))) {
-            parts.add("the C twin runs each variant once per run, so only the between-run allowance bounds its rows, "
-                    + "too wide to decide this claim");
-        }
-        String which = un.size() == rows.size() ? "" : " (" + un.size() + " of " + rows.size() + " rows)";
-        return "; not measured (one run per side)" + which + ": " + String.join("; ", parts);
+        List<String> kinds = new ArrayList<>();
+        if (un.stream().anyMatch(r -> "java".equals(r.implementation()))) kinds.add("Java");
+        if (un.stream().anyMatch(r -> !"java".equals(r.implementation()))) kinds.add("C");
+        return "; not measured (one run per side, " + un.size() + " of " + rows.size() + (rows.size() == 1 ? " row" : " rows")
+                + ", " + String.join(" and ", kinds) + "; neither decides nor gives the measured figure): today's bench runs "
+                + "each row a claim counts " + RUNS_PER_SIDE + " times per side (JMH forks; separately started runs of a C twin)";
     }
 
+    /** The runs per side that {@code bench} (quick included) gives each row a claim counts. */
+    public static final int RUNS_PER_SIDE = 3;
+
     private static ClaimResult result(Claim c, Finding f, List<ClaimResult.RowFinding> rows, List<ClaimResult.NotCounted> notCounted,
-                                      String reason, Double smallest, Integer runsNeeded, Object unused) {
+                                      String reason, Double smallest, Integer runsNeeded) {
         Double effect = null, lo = null, hi = null, effectPct = null, loPct = null, hiPct = null;
-        boolean measured = !rows.isEmpty();
+        boolean measured = false;
+        // the headline is a measured row's: the one farthest from zero; the span of their intervals
         for (ClaimResult.RowFinding r : rows) {
+            if (!r.measured()) continue;
+            measured = true;
             double pct = r.before() == 0 ? Double.NaN : (r.after() - r.before()) / Math.abs(r.before()) * 100;
             if (effect == null || Math.abs(r.effect()) > Math.abs(effect)) {
                 effect = r.effect();
                 effectPct = pct;
-            }
-            if (!r.measured()) {
-                measured = false;
-                continue;
             }
             lo = lo == null ? r.low() : Math.min(lo, r.low());
             hi = hi == null ? r.high() : Math.max(hi, r.high());
             loPct = loPct == null ? r.lowPercent() : Math.min(loPct, r.lowPercent());
             hiPct = hiPct == null ? r.highPercent() : Math.max(hiPct, r.highPercent());
         }
-        if (!measured) lo = hi = loPct = hiPct = null;
         return new ClaimResult(c.id(), c.family(), c.seed(), c.words(), c.quantity(), c.unit(), c.direction(), c.scale(), c.size(),
                 c.claimedText(), c.conditions(), f, effect, lo, hi, effectPct, loPct, hiPct, measured, smallest, runsNeeded, reason,
                 rows, notCounted);
@@ -504,6 +558,15 @@ public final class SeedVerdicts {
      * @return the document; empty when there are no verdicts
      */
     public static TextDoc document(List<Verdict> verdicts, boolean legend) {
+        return document(verdicts, legend, false);
+    }
+
+    /**
+     * {@link #document(List, boolean)}, each claim's note short (at most three lines at the
+     * terminal: the finding, measured against claimed, the one reason that decided it) or, with
+     * {@code explain}, in full: conditions, the seed's words, the measurement and every reason.
+     */
+    public static TextDoc document(List<Verdict> verdicts, boolean legend, boolean explain) {
         TextDoc d = new TextDoc();
         if (verdicts.isEmpty()) return d;
         if (legend) {
@@ -524,13 +587,7 @@ public final class SeedVerdicts {
             seeds.statusRow(v.word(), new TextTable.Link(v.family(), v.family()), v.seed(), v.summary());
             for (ClaimResult r : v.claims()) {
                 claims.statusRow(r.finding().words(), r.id(), r.quantity(), r.finding().words(), r.claimed(), measuredShort(r), interval(r));
-                StringBuilder n = new StringBuilder(r.id()).append(": ").append(r.quantity()).append("; claimed ").append(r.claimed())
-                        .append(r.conditions() == null ? "" : " (" + r.conditions() + ")").append('.');
-                if (r.claim() != null && !r.claim().isEmpty()) n.append(" Claim: \u201c").append(r.claim()).append("\u201d.");
-                String m = measuredText(r);
-                if (!m.isEmpty()) n.append(" Measured ").append(m).append('.');
-                if (r.reason() != null && !r.reason().isEmpty()) n.append(" Why: ").append(r.reason()).append('.');
-                notes.add(n.toString());
+                notes.add(explain ? explanation(r) : brief(r));
             }
         }
         d.table(seeds);
@@ -539,9 +596,42 @@ public final class SeedVerdicts {
         return d;
     }
 
-    /** The measured effect, short: {@code -0.21 ns per call (-3.1%)} (of several rows the largest, as the notes say); {@code -} when none. */
+    /** Each claim's reasoning in full, one note per claim (the page folds it under the short verdicts). */
+    public static TextDoc reasoning(List<Verdict> verdicts) {
+        return new TextDoc().notes(verdicts.stream().flatMap(v -> v.claims().stream()).map(SeedVerdicts::explanation).toList());
+    }
+
+    /** A claim in at most three lines: {@code id: finding; measured M against claimed C: the reason that decided it}. */
+    public static String brief(ClaimResult r) {
+        StringBuilder n = new StringBuilder(r.id()).append(": ").append(r.finding().words());
+        if (r.effect() != null) {
+            TextTable.Interval iv = interval(r);
+            n.append("; measured ").append(measuredShort(r));
+            if (iv.measured()) n.append(" [").append(signed(r.low())).append(", ").append(signed(r.high())).append(']');
+            n.append(" against claimed ").append(r.claimed());
+        } else if (!r.rows().isEmpty()) {
+            n.append("; none measured (claimed ").append(r.claimed()).append(')');
+        }
+        String why = r.decidingReason();
+        if (r.reason() != null && r.reason().startsWith("saved: ")) why = r.reason().substring(0, r.reason().indexOf(", because ")) + ": " + why;
+        if (!why.isEmpty()) n.append(": ").append(why);
+        return n.append('.').toString();
+    }
+
+    /** A claim in full: what, claimed under which conditions, the seed's words, the measurement, every reason. */
+    public static String explanation(ClaimResult r) {
+        StringBuilder n = new StringBuilder(r.id()).append(": ").append(r.quantity()).append("; claimed ").append(r.claimed())
+                .append(r.conditions() == null ? "" : " (" + r.conditions() + ")").append('.');
+        if (r.claim() != null && !r.claim().isEmpty()) n.append(" Claim: \u201c").append(r.claim()).append("\u201d.");
+        String m = measuredText(r);
+        if (!m.isEmpty()) n.append(" Measured ").append(m).append('.');
+        if (r.reason() != null && !r.reason().isEmpty()) n.append(" Why: ").append(r.reason()).append('.');
+        return n.toString();
+    }
+
+    /** The measured effect, short: {@code -0.21 ns per call (-3.1%)} (of several measured rows the largest, as the notes say); {@code -} or {@code none measured}. */
     static String measuredShort(ClaimResult r) {
-        if (r.effect() == null) return "-";
+        if (r.effect() == null) return r.rows().isEmpty() ? "-" : "none measured";
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         StringBuilder sb = new StringBuilder(signed(r.effect())).append(abs ? " " + r.unit() : "%");
         if (abs && r.effectPercent() != null && !r.effectPercent().isNaN()) sb.append(" (").append(signed(r.effectPercent())).append("%)");
@@ -556,7 +646,7 @@ public final class SeedVerdicts {
     static TextTable.Interval interval(ClaimResult r) {
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         Double claim = r.claimedSize() == null || r.direction() == null ? null : r.claimedSize() * r.direction().sign();
-        if (r.effect() == null) return TextTable.Interval.none(null, "-");
+        if (r.effect() == null) return TextTable.Interval.none(null, r.rows().isEmpty() ? "-" : "not measured");
         if (r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()))) return TextTable.Interval.none(r.effect(), "exact");
         if (!r.measured() || r.low() == null || r.high() == null) return TextTable.Interval.none(r.effect(), "not measured");
         return new TextTable.Interval(r.effect(), r.low(), r.high(), claim, abs ? r.unit() : "%", null, "-");
@@ -564,13 +654,26 @@ public final class SeedVerdicts {
 
     /** The verdicts as text wrapped to {@code width}: {@link #document}'s text. */
     public static String text(List<Verdict> verdicts, int width) {
-        if (verdicts.isEmpty()) return "";
-        return document(verdicts, true).render(width) + "\n";
+        return text(verdicts, width, false);
     }
 
-    /** The measured effect in words, both ways: {@code -0.21 ns per call (-3.1%), 99.9% interval -0.30..-0.12 ns (-4.4..-1.8%)}. */
+    /** {@link #text(List, int)}, each claim's reasoning in full with {@code explain}. */
+    public static String text(List<Verdict> verdicts, int width, boolean explain) {
+        if (verdicts.isEmpty()) return "";
+        return document(verdicts, true, explain).render(width) + (explain ? "" : "(each claim's reasoning in full: --explain)\n") + "\n";
+    }
+
+    /**
+     * The measured effect in words, both ways: {@code -0.21 ns per call (-3.1%), 99.9% interval
+     * -0.30..-0.12 ns (-4.4..-1.8%)}; of several rows the measured one farthest from zero, and how
+     * many rows were measured; {@code none measured} when no counted row has an interval.
+     */
     public static String measuredText(ClaimResult r) {
-        if (r.effect() == null) return "";
+        if (r.rows().isEmpty()) return "";
+        int measured = (int) r.rows().stream().filter(ClaimResult.RowFinding::measured).count();
+        if (r.effect() == null) {
+            return "none measured (" + r.rows().size() + (r.rows().size() == 1 ? " row" : " rows") + ", interval not measured: one run per side)";
+        }
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         String u = abs ? " " + r.unit() : "%";
         StringBuilder sb = new StringBuilder();
@@ -578,20 +681,13 @@ public final class SeedVerdicts {
         if (abs && r.effectPercent() != null && !r.effectPercent().isNaN()) sb.append(" (").append(signed(r.effectPercent())).append("%)");
         boolean exact = r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()));
         if (exact) return sb.append(", exact").toString();
-        if (r.rows().size() > 1) sb.append(", the largest of ").append(r.rows().size()).append(" rows");
-        if (!r.measured()) {
-            List<ClaimResult.RowFinding> m = r.rows().stream().filter(x -> x.measured() && x.low() != null && x.high() != null).toList();
-            if (m.isEmpty()) return sb.append("; interval not measured (one run per side)").toString();
-            double lo = m.stream().mapToDouble(ClaimResult.RowFinding::low).min().orElseThrow();
-            double hi = m.stream().mapToDouble(ClaimResult.RowFinding::high).max().orElseThrow();
-            return sb.append("; ").append(m.size()).append(" of ").append(r.rows().size()).append(" rows measured, 99.9% interval ")
-                    .append(signed(lo)).append("..").append(signed(hi)).append(u).append(", the others not measured (one run per side)")
-                    .toString();
-        }
+        if (measured > 1) sb.append(", the largest of ").append(measured).append(" measured rows");
         if (r.low() != null) {
             sb.append(", 99.9% interval ").append(signed(r.low())).append("..").append(signed(r.high())).append(u);
             if (abs && r.lowPercent() != null) sb.append(" (").append(signed(r.lowPercent())).append("..").append(signed(r.highPercent())).append("%)");
         }
+        if (measured < r.rows().size()) sb.append("; ").append(r.rows().size() - measured).append(" of ").append(r.rows().size())
+                .append(" rows not measured (one run per side)");
         return sb.toString();
     }
 

@@ -21,6 +21,7 @@ final class VerdictsHtml {
             table.doc-table tr.mixed th:first-child{border-left-color:#e0a800}
             .verdict-family{background:#f5f7fb;border:1px solid #dde3ee;padding:6px 10px;font-size:13px}
             nav.toc ol{margin:.2em 0 .6em 1.2em;padding:0}nav.toc li{margin:1px 0}
+            figure.forest{margin:6px 0;overflow-x:auto}details.reasoning{font-size:13px;margin:4px 0 10px}details.reasoning summary{cursor:pointer;color:#444}
             dl.legend{font-size:13px;margin:4px 0 8px}dl.legend dt{font-weight:bold;float:left;clear:left;margin-right:.5em}dl.legend dd{margin:0 0 2px 0}
             """;
 
@@ -35,7 +36,9 @@ final class VerdictsHtml {
     static void section(StringBuilder h, String title, List<SeedVerdicts.Verdict> verdicts, int index) {
         if (verdicts.isEmpty()) return;
         h.append("<section id=\"verdicts\">\n<h2>").append(escape(title)).append("</h2>\n");
+        h.append("<figure class=\"forest\">").append(SvgSanitizer.embed(VerdictsSvg.of(verdicts), "verdicts")).append("</figure>\n");
         DocHtml.render(h, SeedVerdicts.document(verdicts, true), "verdicts", List.of(), "file-" + index + "-");
+        reasoning(h, verdicts);
         h.append("</section>\n");
     }
 
@@ -46,7 +49,15 @@ final class VerdictsHtml {
         h.append("<div class=\"verdict-family ").append(cssClass(own.getFirst().word())).append("\"><b>Verdict:</b> ")
                 .append(escape(own.getFirst().summary())).append('\n');
         DocHtml.render(h, SeedVerdicts.document(own, false), family + " verdict", List.of());
+        reasoning(h, own);
         h.append("</div>\n");
+    }
+
+    /** Each claim's reasoning in full, folded under the short verdicts. */
+    private static void reasoning(StringBuilder h, List<SeedVerdicts.Verdict> verdicts) {
+        h.append("<details class=\"reasoning\"><summary>Each claim's reasoning in full</summary>\n");
+        DocHtml.render(h, SeedVerdicts.reasoning(verdicts), "verdicts reasoning", List.of());
+        h.append("</details>\n");
     }
 
     /** The table of contents: verdicts, the before/after view, then each file's machine, families and counters. */

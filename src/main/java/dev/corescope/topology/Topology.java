@@ -294,12 +294,15 @@ public final class Topology {
     }
 
     /**
-     * Online CPUs this process may use: {@code online ∩ allowed}.
+     * The CPUs chosen for this process when none is named ({@link UsableCpus#usable()}): the
+     * online CPUs of its start mask, plus the isolated and {@code nohz_full} CPUs its cgroup's
+     * cpuset allows.
      *
-     * @return a mask of {@link #nbits()} bits; just {@link #online()} for a saved tree
+     * @return a mask of at least {@link #nbits()} bits; for a saved tree, what a process started
+     *         normally there could use
      */
     public CpuMask usable() {
-        return allowed == null ? online : online.and(allowed.resize(nbits));
+        return UsableCpus.of(this).usable();
     }
 
     /**

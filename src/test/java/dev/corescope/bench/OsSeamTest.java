@@ -51,8 +51,7 @@ class OsSeamTest {
      * through {@code Os}. The list only shrinks: a file here that no longer calls it fails the
      * test until it is taken off.
      */
-    private static final Set<String> NOT_YET = Set.of("cli/PinCommand.java", "cli/BenchCommand.java", "cli/AffinityCommand.java",
-            "jitter/JitterProbe.java", "affinity/ThreadAffinity.java");
+    private static final Set<String> NOT_YET = Set.of("cli/AffinityCommand.java");
 
     /** {@code Affinity.pin(}, {@code Affinity::pin}, {@code sys.internal.CurrentCpu.forThisThread(}; not {@code ThreadAffinity.}. */
     private static final Pattern DIRECT = Pattern.compile("\\b(Affinity|CurrentCpu)\\s*(?:\\.|::)\\s*(\\w+)");

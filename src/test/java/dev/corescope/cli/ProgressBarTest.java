@@ -66,4 +66,24 @@ class ProgressBarTest {
                 corescope: [1/1] demo: FAILED after 0:03: boom
                 """, sw.toString());
     }
+
+    @Test
+    void offATerminalALineFitsTheWidthNamesTheFamilyOnceAndTheFirstStepShowsAtOnce() {
+        StringWriter sw = new StringWriter();
+        AtomicLong now = new AtomicLong();
+        ProgressBar bar = new ProgressBar(new PrintWriter(sw), false, now::get);
+        bar.familyStarted(0, 1, FAMILY);
+        bar.start("bench demo", 30);
+        bar.begin("TSC rate");
+        String first = sw.toString();
+        assertEquals("corescope: [1/1] demo: running\ncorescope: [1/1] demo 1/30 TSC rate ... (0:00)\n", first, "the first step at once");
+        bar.step("x".repeat(300));
+        bar.begin("not printed: only the first step is announced off a terminal");
+        String[] lines = sw.toString().split("\n");
+        String last = lines[lines.length - 1];
+        int width = dev.corescope.text.Width.of(false);
+        assertEquals(width, last.length(), last);
+        assertEquals("corescope: [1/1] demo 1/30 ", last.substring(0, 27), "the family once: " + last);
+        assertEquals(3, lines.length);
+    }
 }

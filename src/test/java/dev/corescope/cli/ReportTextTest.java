@@ -41,7 +41,7 @@ class ReportTextTest {
     @Test
     void anUnknownFamilyOrFormatIsBadInput() {
         CliRun.run("report", TOUR, "--format", "text", "--family", "nosuch").badInput("--family nosuch: not a family");
-        CliRun.run("report", TOUR, "--format", "pdf").badInput("expected html or text but was 'pdf'");
+        CliRun.run("report", TOUR, "--format", "pdf").badInput("expected html, text or svg but was 'pdf'");
         CliRun.run("report", TOUR).badInput("-o FILE.html is needed");
     }
 

@@ -109,6 +109,18 @@ class RunScriptTest {
         assertTrue(err2.contains("building target/corescope.jar"), err2);
     }
 
+    /** The first short command after a build says, in one line, why it takes longer; the next one does not. */
+    @Test
+    void theFirstShortCommandSaysOnceThatItPreparesTheStartUpCache() throws Exception {
+        Process first = runSh(List.of(), "mask", "1");
+        String err = finish(first);
+        assertEquals(0, first.exitValue(), err);
+        assertEquals(1, err.lines().filter(l -> l.contains("preparing the start-up cache")).count(), err);
+        Process second = runSh(List.of(), "mask", "2");
+        String err2 = finish(second);
+        assertFalse(err2.contains("start-up cache"), err2);
+    }
+
     /** A broken jar left by an older run.sh (a 54-byte zip start, no end) is built again, not run. */
     @Test
     void aBrokenJarIsRebuilt() throws Exception {

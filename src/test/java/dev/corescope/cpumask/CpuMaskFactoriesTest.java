@@ -1,5 +1,7 @@
 package dev.corescope.cpumask;
 
+import java.util.Set;
+import java.util.HashSet;
 import dev.corescope.affinity.ThreadAffinity;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Affinity;
@@ -65,5 +67,23 @@ class CpuMaskFactoriesTest {
             assertEquals(cpu, ThreadAffinity.currentCpu());
             assertEquals(CpuMask.ofCpus(cpu), p.pinned());
         }
+    }
+
+    /**
+     * The one-CPU masks of an 8192-CPU machine (its private caches' sets) and its two-CPU
+     * sibling masks hash apart: {@code Arrays.hashCode} of the words gave CPU n and CPU n + 32
+     * one hash, and a map keyed by them searched tree bins.
+     */
+    @Test
+    void theSmallMasksOfALargeMachineHashApart() {
+        Set<Integer> singles = new HashSet<>();
+        Set<Integer> pairs = new HashSet<>();
+        for (int cpu = 0; cpu < 8192; cpu++) {
+            singles.add(CpuMask.of(8192, cpu).hashCode());
+            if (cpu % 2 == 0) pairs.add(CpuMask.of(8192, cpu, cpu + 1).hashCode());
+        }
+        assertTrue(singles.size() >= 8190, "distinct hashes of 8192 one-CPU masks: " + singles.size());
+        assertTrue(pairs.size() >= 4094, "distinct hashes of 4096 two-CPU masks: " + pairs.size());
+        assertEquals(CpuMask.parseList("0-3,100", 8192).hashCode(), CpuMask.parseHex("00000010,00000000,00000000,0000000f", 8192).hashCode());
     }
 }

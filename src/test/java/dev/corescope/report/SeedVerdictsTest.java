@@ -126,7 +126,7 @@ class SeedVerdictsTest {
         ClaimResult abs = test(f, claim(Claim.Direction.LESS, 1.2, Claim.Scale.ABSOLUTE));
         assertEquals(Finding.SUPPORTS_LARGER, abs.finding(), abs.reason());
         assertTrue(abs.effect() < -4.5 && abs.effect() > -5.5, "-50% of 10 ns is about -5 ns per call: " + abs.effect());
-        assertTrue(SeedVerdicts.measuredText(abs).matches("-[0-9.]+ ns per call \\(-[0-9.]+%\\), the largest of 3 rows, 99\\.9% interval "
+        assertTrue(SeedVerdicts.measuredText(abs).matches("-[0-9.]+ ns per call \\(-[0-9.]+%\\), the largest of 3 measured rows, 99\\.9% interval "
                 + "-[0-9.]+\\.\\.-[0-9.]+ ns per call \\(-[0-9.]+\\.\\.-[0-9.]+%\\)"), "both ways: " + SeedVerdicts.measuredText(abs));
 
         ClaimResult small = test(changed(3, -0.02, 0.002, 8), claim(Claim.Direction.LESS, 1.2, Claim.Scale.ABSOLUTE));
@@ -144,7 +144,7 @@ class SeedVerdictsTest {
         assertNotNull(r.runsNeeded(), r.reason());
         assertTrue(r.runsNeeded() > 3, "more than the 3 forks behind it: " + r.runsNeeded());
         assertTrue(r.smallestEffect() > 2.5, "the run could not see half the claim: " + r.smallestEffect());
-        assertTrue(r.reason().contains("about " + r.runsNeeded() + " runs (forks) per side would resolve the claimed -5%"), r.reason());
+        assertTrue(r.reason().contains("about " + r.runsNeeded() + " forks per side would resolve the claimed -5%"), r.reason());
 
         // the runs-needed figure does resolve it: the same spread with that many forks decides
         ResultsFile more = ResultsFile.builder().results(List.of(row("old", "java", Map.of(), 10, r.runsNeeded() * 2, 0.05, new Random(4)),
@@ -168,53 +168,133 @@ class SeedVerdictsTest {
         assertEquals(Finding.INCONCLUSIVE, r.finding(), r.reason());
         assertEquals(false, r.measured());
         assertNull(r.low(), "no -99..+6962% interval");
-        assertTrue(SeedVerdicts.measuredText(r).endsWith("interval not measured (one run per side)"), SeedVerdicts.measuredText(r));
-        assertTrue(r.reason().contains("not measured (one run per side)"), r.reason());
+        assertNull(r.effect(), "no headline from an unmeasured row");
+        assertTrue(SeedVerdicts.measuredText(r).startsWith("none measured"), SeedVerdicts.measuredText(r));
+        assertTrue(r.reason().contains("not measured (one run per side"), r.reason());
         // ... but a change far beyond the between-run allowance is found even so
         ResultsFile huge = file(List.of(row("old", "java", Map.of(), 1000, 1, 0, random), row("new", "java", Map.of(), 5, 1, 0, random)));
         assertEquals(Finding.SUPPORTS_LARGER, test(huge, claim(Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE)).finding());
     }
 
     @Test
-    void aCTwinRunOncePerSideIsNotSentToAFullRunAndTheMeasuredRowsKeepTheirInterval() {
+    void aCTwinRunOncePerSideNeitherDecidesNorHeadlinesAndTheMeasuredRowsKeepTheirInterval() {
         Random random = new Random(3);
         ResultsFile f = file(List.of(row("old", "java", Map.of(), 10, 3, 0.05, random), row("new", "java", Map.of(), 9.8, 3, 0.05, random),
                 row("old", "native", Map.of(), 10, 1, 0, random), row("new", "native", Map.of(), 9.9, 1, 0, random)));
         ClaimResult r = test(f, claim(Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE, "java", "native"));
         assertEquals(Finding.INCONCLUSIVE, r.finding(), r.reason());
-        assertEquals(false, r.measured());
-        // the C twin runs once per side in any run: no advice to run without --quick for it
-        assertFalse(r.reason().contains("without --quick"), r.reason());
-        assertTrue(r.reason().contains("not measured (one run per side) (1 of 2 rows): the C twin runs each variant once per run"), r.reason());
-        // the Java row was measured: its interval is said, not hidden behind "not measured"
+        assertTrue(r.measured(), "the Java row was measured");
+        assertTrue(r.reason().contains("not measured (one run per side, 1 of 2 rows, C;"), r.reason());
         ClaimResult.RowFinding java = r.rows().stream().filter(x -> x.implementation().equals("java")).findFirst().orElseThrow();
         assertTrue(java.measured(), java.toString());
-        assertTrue(SeedVerdicts.measuredText(r).contains("1 of 2 rows measured, 99.9% interval "), SeedVerdicts.measuredText(r));
-        // Java once per side still gets the advice
-        ResultsFile quick = file(List.of(row("old", "java", Map.of(), 10, 1, 0, random), row("new", "java", Map.of(), 9.9, 1, 0, random)));
-        assertTrue(test(quick, claim(Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE)).reason().contains("bench without --quick"));
+        assertEquals(java.effect(), r.effect(), 1e-12, "the headline is the measured row's");
+        assertTrue(SeedVerdicts.measuredText(r).contains("1 of 2 rows not measured"), SeedVerdicts.measuredText(r));
+    }
+
+    /** Seed 002's mechanism in C: a 6x effect, three tight separately started runs per side, beside one-fork Java rows. */
+    @Test
+    void aSixFoldEffectWithThreeTightRunsPerSideInCSupports() {
+        Random random = new Random(6);
+        List<Result> rows = new ArrayList<>(List.of(row("old", "native", Map.of("w", "m"), 240, 3, 0.005, random),
+                row("new", "native", Map.of("w", "m"), 40, 3, 0.005, random),
+                row("old", "java", Map.of("w", "m"), 230, 1, 0, random), row("new", "java", Map.of("w", "m"), 45, 1, 0, random)));
+        ClaimResult direction = test(file(rows), claim(Claim.Direction.LESS, null, Claim.Scale.ABSOLUTE, "java", "native"));
+        assertEquals(Finding.SUPPORTS, direction.finding(), direction.reason());
+        ClaimResult sized = test(file(rows), claim(Claim.Direction.LESS, 200.0, Claim.Scale.ABSOLUTE, "native"));
+        assertEquals(Finding.SUPPORTS, sized.finding(), sized.reason());
+        assertEquals(-200, sized.effect(), 5);
+    }
+
+    /** Seed 000 in quick mode: every measured C row 22% slower, the one-fork Java rows far faster. */
+    @Test
+    void aTwentyTwoPercentOppositeEffectInMeasuredCRowsContradictsWhateverOneForkJavaRowsSay() {
+        for (double java : new double[]{0.12, 0.01, 5}) {
+            Random random = new Random(22);
+            List<Result> rows = new ArrayList<>();
+            for (String layout : List.of("align64", "align32")) {
+                rows.add(row("old", "native", Map.of("layout", layout), 10, 3, 0.01, random));
+                rows.add(row("new", "native", Map.of("layout", layout), 12.2, 3, 0.01, random));
+            }
+            rows.add(row("old", "java", Map.of(), 1000, 1, 0, random));
+            rows.add(row("new", "java", Map.of(), 1000 * java, 1, 0, random));
+            Claim c = new Claim("x", FAMILY, "s", "w", "q", "ns per call", Claim.Direction.LESS, 1.2, Claim.Scale.ABSOLUTE, null,
+                    Claim.Rows.of(FAMILY, "op", "old", "new", "java", "native").interleaved("layout", "native"), null);
+            ClaimResult r = test(file(rows), c);
+            assertEquals(Finding.CONTRADICTS, r.finding(), java + ": " + r.reason());
+            assertTrue(r.effect() > 2 && r.effect() < 2.5, "the headline is a measured C row's, not the Java row's: " + r.effect());
+        }
     }
 
     @Test
-    void aFileReadsTheSameOnThePageAndInTheTextItsSavedVerdicts() throws Exception {
-        ResultsFile saved = dev.corescope.testing.SavedRuns.read("timerbase-quick.json");
-        assertFalse(saved.claims().isEmpty());
-        // a verdict only the file holds: what the run that wrote it found, not what today's rules would find
-        List<ClaimResult> claims = new ArrayList<>();
-        for (ClaimResult c : saved.claims()) {
-            claims.add(new ClaimResult(c.id(), c.family(), c.seed(), c.claim(), c.quantity(), c.unit(), c.direction(), c.scale(),
-                    c.claimedSize(), c.claimed(), c.conditions(), c.finding(), c.effect(), c.low(), c.high(), c.effectPercent(),
-                    c.lowPercent(), c.highPercent(), c.measured(), c.smallestEffect(), c.runsNeeded(), "the reason this file saved",
-                    c.rows(), c.notCounted()));
+    void anEditedFileWithSavedClaimsShowsTheRecomputedWordAndTheSavedOne() throws Exception {
+        Random random = new Random(5);
+        ResultsFile rows = file(List.of(row("old", "java", Map.of(), 10, 3, 0.002, random), row("new", "java", Map.of(), 10, 3, 0.002, random)));
+        Claim c = claim(Claim.Direction.LESS, 50.0, Claim.Scale.RELATIVE);
+        ClaimResult today = test(rows, c);
+        assertEquals(Finding.CONTRADICTS, today.finding(), today.reason());
+        ClaimResult saved = new ClaimResult(today.id(), today.family(), today.seed(), today.claim(), today.quantity(), today.unit(),
+                today.direction(), today.scale(), today.claimedSize(), today.claimed(), today.conditions(), Finding.SUPPORTS, -50.0,
+                -55.0, -45.0, -50.0, -55.0, -45.0, true, null, null, "the reason this file saved", today.rows(), today.notCounted());
+        ResultsFile edited = rows.toBuilder().claims(List.of(saved)).build();
+        List<SeedVerdicts.Verdict> v = SeedVerdicts.recorded(edited, List.of(c), List.of());
+        ClaimResult shown = v.getFirst().claims().getFirst();
+        assertEquals(Finding.CONTRADICTS, shown.finding(), "judged from the rows, not the saved word");
+        assertTrue(shown.reason().startsWith("saved: supports; from the rows with today's rules: contradicts, because "), shown.reason());
+        String text = SeedVerdicts.text(v, Integer.MAX_VALUE);
+        assertTrue(text.contains(": saved: supports; from the rows with today's rules: contradicts: no effect as large as claimed"), text);
+        // a saved finding that agrees is not repeated
+        ResultsFile same = rows.toBuilder().claims(List.of(today)).build();
+        assertFalse(SeedVerdicts.recorded(same, List.of(c), List.of()).getFirst().claims().getFirst().reason().startsWith("saved"));
+        // the page judges the same way
+        ResultsFile real = dev.corescope.testing.SavedRuns.read("timerbase-quick.json");
+        List<ClaimResult> flipped = new ArrayList<>();
+        for (ClaimResult x : real.claims()) {
+            flipped.add(new ClaimResult(x.id(), x.family(), x.seed(), x.claim(), x.quantity(), x.unit(), x.direction(), x.scale(),
+                    x.claimedSize(), x.claimed(), x.conditions(), x.finding() == Finding.NOT_TESTABLE ? Finding.NOT_TESTABLE
+                    : x.finding() == Finding.SUPPORTS ? Finding.CONTRADICTS : Finding.SUPPORTS, x.effect(), x.low(), x.high(),
+                    x.effectPercent(), x.lowPercent(), x.highPercent(), x.measured(), x.smallestEffect(), x.runsNeeded(),
+                    "the reason this file saved", x.rows(), x.notCounted()));
         }
-        ResultsFile file = saved.toBuilder().claims(claims).build();
-        String page = dev.corescope.testing.SavedRuns.page("t.json", file);
-        assertTrue(page.contains("the reason this file saved"), "the page re-tested the claims instead of showing the file's");
-        String text = SeedVerdicts.text(SeedVerdicts.recorded(file, Families.claims(Families.all()), Families.allowances(Families.all())), 100);
-        assertTrue(text.contains("the reason this file saved"), text);
+        String page = dev.corescope.testing.SavedRuns.page("t.json", real.toBuilder().claims(flipped).build());
+        assertFalse(page.contains("the reason this file saved"), "the page showed the saved verdicts instead of the rows'");
+        assertTrue(page.contains("from the rows with today&#39;s rules") || page.contains("from the rows with today's rules"), "the page says both");
         // a file that saved no claims is tested with the families' claims
-        ResultsFile none = saved.toBuilder().claims(List.of()).build();
+        ResultsFile none = real.toBuilder().claims(List.of()).build();
         assertFalse(SeedVerdicts.recorded(none, Families.claims(Families.all()), Families.allowances(Families.all())).isEmpty());
+    }
+
+    @Test
+    void rowsTheClaimSetsAsideDoNotSetTheNoiseOfTheRowsItCounts() {
+        Random random = new Random(11);
+        List<Result> rows = new ArrayList<>(List.of(row("old", "java", Map.of("shape", "kept"), 10, 3, 0.003, random),
+                row("new", "java", Map.of("shape", "kept"), 9, 3, 0.003, random)));
+        for (int i = 0; i < 6; i++) {
+            rows.add(row("old", "java", Map.of("shape", "loop" + i), 10, 3, 0.4, random));
+            rows.add(row("new", "java", Map.of("shape", "loop" + i), 10, 3, 0.4, random));
+        }
+        Claim c = new Claim("x", FAMILY, "s", "w", "q", "ns per call", Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE, null,
+                Claim.Rows.of(FAMILY, "op", "old", "new", "java")
+                        .excluding("java", Map.of("shape", List.of("loop0", "loop1", "loop2", "loop3", "loop4", "loop5")), "the loop's shape"), null);
+        ClaimResult r = test(file(rows), c);
+        assertEquals(Finding.SUPPORTS, r.finding(), r.reason());
+        assertTrue(r.high() - r.low() < 0.5, "the interval of the counted row alone: " + r.low() + ".." + r.high());
+    }
+
+    @Test
+    void anUnmeasuredRowNeitherDecidesNorHeadlines() {
+        Random random = new Random(9);
+        // measured Java rows: no change; an unmeasured C row 90% faster
+        ResultsFile f = file(List.of(row("old", "java", Map.of(), 10, 3, 0.002, random), row("new", "java", Map.of(), 10.01, 3, 0.002, random),
+                row("old", "native", Map.of(), 10, 1, 0, random), row("new", "native", Map.of(), 1, 1, 0, random)));
+        ClaimResult r = test(f, claim(Claim.Direction.LESS, 5.0, Claim.Scale.ABSOLUTE, "java", "native"));
+        assertEquals(Finding.CONTRADICTS, r.finding(), r.reason());
+        assertTrue(Math.abs(r.effect()) < 0.1, "headline from the measured row: " + r.effect());
+        // nothing measured: no headline at all, and the text says so
+        ResultsFile none = file(List.of(row("old", "native", Map.of(), 10, 1, 0, random), row("new", "native", Map.of(), 8, 1, 0, random)));
+        ClaimResult n = test(none, claim(Claim.Direction.LESS, 5.0, Claim.Scale.ABSOLUTE, "native"));
+        assertEquals(Finding.INCONCLUSIVE, n.finding());
+        assertNull(n.effect());
+        assertTrue(SeedVerdicts.measuredText(n).startsWith("none measured"), SeedVerdicts.measuredText(n));
     }
 
     @Test

@@ -30,7 +30,8 @@ class VerdictsDocumentTest {
         ResultsFile tour = Json.readResults(Path.of("src/test/resources/results/tour-before.json"));
         List<SeedVerdicts.Verdict> v = SeedVerdicts.of(tour, Families.claims());
         TextDoc doc = SeedVerdicts.document(v, true);
-        assertEquals(doc.render(100) + "\n", SeedVerdicts.text(v, 100), "the text is the document's");
+        assertEquals(doc.render(100) + "(each claim's reasoning in full: --explain)\n\n", SeedVerdicts.text(v, 100), "the text is the document's");
+        assertEquals(SeedVerdicts.document(v, true, true).render(100) + "\n", SeedVerdicts.text(v, 100, true), "and --explain's");
         String html = page(v);
         String text = SeedVerdicts.text(v, 100);
         TextTable seeds = doc.tables().get(0), claims = doc.tables().get(1);

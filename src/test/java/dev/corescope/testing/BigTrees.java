@@ -176,19 +176,53 @@ public final class BigTrees {
         StringBuilder info = new StringBuilder();
         for (int cpu = 0; cpu < n; cpu++) {
             int c = core(cpu);
+            int apic = 2 * c + (cpu >= s.cores() ? 1 : 0);
+            // every key arch/x86/kernel/cpu/proc.c prints for an Intel CPU with VMX, in its
+            // order, and a Sapphire Rapids server's flags: ~1.6 KB a CPU, as on a real machine
             info.append("processor\t: ").append(cpu).append('\n')
                     .append("vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\n")
-                    .append("model name\t: Synthetic Xeon (corescope BigTrees)\nstepping\t: 8\ncpu MHz\t\t: 2000.000\n")
-                    .append("cache size\t: 32768 KB\n")
+                    .append("model name\t: Intel(R) Xeon(R) Platinum 8480+ (corescope BigTrees)\nstepping\t: 8\n")
+                    .append("microcode\t: 0x2b0004b1\ncpu MHz\t\t: 2000.000\ncache size\t: 107520 KB\n")
                     .append("physical id\t: ").append(pkgOf(c)).append('\n')
                     .append("siblings\t: ").append(2 * coresPerPkg).append('\n')
                     .append("core id\t\t: ").append(c % coresPerPkg).append('\n')
                     .append("cpu cores\t: ").append(coresPerPkg).append('\n')
-                    .append("apicid\t\t: ").append(2 * c + (cpu >= s.cores() ? 1 : 0)).append('\n')
-                    .append("flags\t\t: fpu tsc msr ht constant_tsc nonstop_tsc rdtscp lm\n\n");
+                    .append("apicid\t\t: ").append(apic).append('\n')
+                    .append("initial apicid\t: ").append(apic).append('\n')
+                    .append(X86_TAIL);
         }
         file("proc/cpuinfo", info.toString().stripTrailing());
     }
+
+    /** What follows the ids in each processor's block of a Sapphire Rapids server's /proc/cpuinfo (Linux 6.x). */
+    private static final String X86_TAIL = """
+            fpu\t\t: yes
+            fpu_exception\t: yes
+            cpuid level\t: 32
+            wp\t\t: yes
+            flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi mmx fxsr sse \
+            sse2 ss ht tm pbe syscall nx pdpe1gb rdtscp lm constant_tsc art arch_perfmon pebs bts rep_good nopl xtopology \
+            nonstop_tsc cpuid aperfmperf tsc_known_freq pni pclmulqdq dtes64 monitor ds_cpl vmx smx est tm2 ssse3 sdbg fma \
+            cx16 xtpr pdcm pcid dca sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c rdrand lahf_lm abm \
+            3dnowprefetch cpuid_fault epb cat_l3 cat_l2 cdp_l3 invpcid_single intel_ppin cdp_l2 ssbd mba ibrs ibpb stibp \
+            ibrs_enhanced tpr_shadow flexpriority ept vpid ept_ad fsgsbase tsc_adjust bmi1 avx2 smep bmi2 erms invpcid cqm \
+            rdt_a avx512f avx512dq rdseed adx smap avx512ifma clflushopt clwb intel_pt avx512cd sha_ni avx512bw avx512vl \
+            xsaveopt xsavec xgetbv1 xsaves cqm_llc cqm_occup_llc cqm_mbm_total cqm_mbm_local split_lock_detect avx_vnni \
+            avx512_bf16 wbnoinvd dtherm ida arat pln pts hfi vnmi avx512vbmi umip pku ospke waitpkg avx512_vbmi2 gfni vaes \
+            vpclmulqdq avx512_vnni avx512_bitalg tme avx512_vpopcntdq la57 rdpid bus_lock_detect cldemote movdiri movdir64b \
+            enqcmd fsrm md_clear serialize tsxldtrk pconfig arch_lbr ibt amx_bf16 avx512_fp16 amx_tile amx_int8 flush_l1d \
+            arch_capabilities
+            vmx flags\t: vnmi preemption_timer posted_intr invvpid ept_x_only ept_ad ept_1gb flexpriority apicv tsc_offset \
+            vtpr mtf vapic ept vpid unrestricted_guest vapic_reg vid ple shadow_vmcs pml ept_mode_based_exec tsc_scaling \
+            usr_wait_pause notify_vm_exiting ipi_virt
+            bugs\t\t: spectre_v1 spectre_v2 spec_store_bypass swapgs eibrs_pbrsb bhi
+            bogomips\t: 4000.00
+            clflush size\t: 64
+            cache_alignment\t: 64
+            address sizes\t: 52 bits physical, 57 bits virtual
+            power management:
+
+            """;
 
     private void cache(String cpuDir, int index, int level, String type, String size, int ways, int line, int[] cpus, int id) {
         String p = cpuDir + "/cache/index" + index + "/";

@@ -63,7 +63,7 @@ class CaptureTest {
         assertEquals(new TreeSet<>(t.filesRead()), inArchive);
         // the fixture has DMI files, hugepages and cpuidle the reader never looks at
         assertFalse(inArchive.stream().anyMatch(p -> p.startsWith("sys/class/dmi")), "DMI files are not captured");
-        assertTrue(inArchive.contains("sys/devices/system/cpu/cpu12/cache/index2/shared_cpu_list"));
+        assertTrue(inArchive.contains("sys/devices/system/cpu/cpu12/cache/index2/shared_cpu_map"));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.corescope.topology;
 
+import org.junit.jupiter.api.Test;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
@@ -93,6 +94,22 @@ class HwlocComparisonTest {
             if (i.kind() == DisplayTree.Kind.NUMA && i.title().equals("NUMANode P#" + numaId)) return true;
         }
         return false;
+    }
+
+    /**
+     * An AMD Opteron 6276 tree (hwloc's {@code 64amd64-4s2n4ca2co}) whose {@code shared_cpu_list}
+     * of the L1i and L2 names one core where {@code shared_cpu_map} names the compute unit's
+     * two: the map is followed, as hwloc follows it, so each of the 32 compute units has one
+     * L1i and one L2 (the list gave 64 of each, one per core).
+     */
+    @Test
+    void anAmdComputeUnitsL1iAndL2FollowTheMapWhereTheListDisagrees() throws IOException {
+        Topology t = Topology.read(unpack(Fixtures.dir().resolve("64amd64-4s2n4ca2co.tar.bz2")));
+        assertEquals(32, t.cacheCount("L1i"));
+        assertEquals(32, t.cacheCount("L2"));
+        assertEquals(64, t.cacheCount("L1d"));
+        assertEquals(List.of("0", "0-1", "0-1", "0-7"), t.cachesOf(0).stream().map(c -> c.cpus().toList()).sorted().toList(),
+                "CPU 0's L1d, L1i, L2 and L3");
     }
 
     /** Unpacked once under target/hwloc-trees/NAME; the root holding sys/. */

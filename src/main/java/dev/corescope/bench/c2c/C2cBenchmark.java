@@ -100,7 +100,7 @@ public class C2cBenchmark {
         }
         Topology topology = Topology.live();
         CpuMask usable = cpus.isBlank() ? topology.usable()
-                : CpuMask.parseList(cpus, topology.nbits()).and(topology.usable());
+                : CpuMask.parseList(cpus, topology.nbits()).and(topology.online());
         CpuPair pair = Placements.find(topology, usable, placement).orElseThrow(() -> new IllegalStateException(
                 "placement " + placement + " is not available among CPUs " + usable.toList()));
         pingCpu = pair.from();

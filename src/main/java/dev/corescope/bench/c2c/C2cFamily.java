@@ -104,14 +104,14 @@ public final class C2cFamily implements BenchFamily {
 
     /** What a run on {@code cpus} of {@code topology} will measure ({@code bench c2c --plan}). */
     public C2cPlan plan(Topology topology, CpuMask cpus, RunSize size) {
-        CpuMask usable = cpus.resize(topology.nbits()).and(topology.usable());
+        CpuMask usable = cpus.resize(topology.nbits()).and(topology.online());  // named CPUs: the CLI checked them
         return C2cPlan.of(new PairClasses(topology), usable.toArray(), full, size, C2cTwins.unavailableReason().isEmpty());
     }
 
     @Override
     public FamilyRun run(BenchContext context) throws Exception {
         Topology topology = context.topology();
-        CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
+        CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.online())).orElse(topology.usable());
         int[] cpus = usable.toArray();
         List<CpuLabels.Place> places = CpuLabels.of(topology, cpus);
 

@@ -17,6 +17,7 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.text.TextDoc;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
@@ -193,8 +194,11 @@ public final class CpumaskFamily implements BenchFamily {
 
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
                             List<UndisturbedIterations> iterations) throws Exception {
+        // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
+        boolean counted = Claim.counts(claims(), name(), method, "java", "op", c.params());
+        Jmh.Settings s = counted ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(CpumaskBenchmark.class, method,
-                c.jmhParams(), settings, ForkPinning.jvmArgs(ctx.cpus())));
+                c.jmhParams(), s, ForkPinning.jvmArgs(ctx.cpus())));
         UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
         iterations.add(u);
         ctx.progress().step("java " + method + " " + c);
@@ -209,25 +213,35 @@ public final class CpumaskFamily implements BenchFamily {
     private Measurement.Comparison runNative(Os os, Optional<CpuMask> pin, CpumaskConfig c, CpumaskTwins.Layout layout, CpuMask allowed,
                                                int nrCpuIds, int batches, String cpus, List<CleanBatches> outcomes) {
         CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.online(), allowed, nrCpuIds);
-        CleanBatches samples;
-        try (Pinning p = pin.map(os::pin).orElse(null);
-             CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), in.offset(), in.range(), in.nrCpuIds(),
-                     CpumaskInputs.SEED, layout)) {
-            for (int w = 0; w < 3; w++) {
-                batch.time(false, SEED_CALLS);
-                batch.time(true, SEED_CALLS);
+        // separately started runs (each its own allocation, warm-up and batches), so a row's interval takes the run as its unit
+        List<CleanBatches> runs = new ArrayList<>();
+        try (Pinning p = pin.map(os::pin).orElse(null)) {
+            for (int run = 0; run < NATIVE_RUNS; run++) {
+                try (CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), in.offset(), in.range(), in.nrCpuIds(),
+                        CpumaskInputs.SEED, layout)) {
+                    for (int w = 0; w < 3; w++) {
+                        batch.time(false, SEED_CALLS);
+                        batch.time(true, SEED_CALLS);
+                    }
+                    runs.add(CleanBatches.collect(Math.max(3, batches / NATIVE_RUNS), SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS)));
+                }
             }
-            samples = CleanBatches.collect(batches, SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS));
         }
-        outcomes.add(samples);
+        outcomes.addAll(runs);
+        boolean fellBack = runs.stream().anyMatch(CleanBatches::fellBack);
         return new Measurement.Comparison(c, "native", layout,
-                Measured.nativeBatches(name(), BASELINE, samples.first(), cpus, c.params(layout), samples.fellBack()),
-                Measured.nativeBatches(name(), APPROACH, samples.second(), cpus, c.params(layout), samples.fellBack()));
+                Measured.nativeRuns(name(), BASELINE, runs.stream().map(CleanBatches::first).toList(), cpus, c.params(layout), fellBack),
+                Measured.nativeRuns(name(), APPROACH, runs.stream().map(CleanBatches::second).toList(), cpus, c.params(layout), fellBack));
     }
+
+    /** The C twin's separately started runs per row. */
+    static final int NATIVE_RUNS = SeedVerdicts.RUNS_PER_SIDE;
 
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant and row"
+                + (s.forClaim(NATIVE_RUNS) == s ? "" : "; rows the time claim counts: " + s.forClaim(NATIVE_RUNS).forks() + " forks x "
+                + s.forClaim(NATIVE_RUNS).measurementIterations() + " x " + s.measurementMillis() + " ms")
                 + ctx.size().note();
     }
 

@@ -3,6 +3,7 @@ package dev.corescope.bench.cpumask;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.SavedModel;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Claim;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
@@ -186,16 +187,23 @@ final class CpumaskView {
                 + ", nr_cpu_ids " + m.nrCpuIds() + "): " + String.join("; ", masks) + ".");
     }
 
-    /** Which rows could resolve the seed's 0.6%: both errors together under that share of the score. */
+    /**
+     * Which of the rows the time claim counts could resolve the seed's 0.6%: both errors (each a
+     * row's iterations, within its runs) together under that share of the score.
+     */
     private static String resolutionNote(CpumaskModel m) {
         double effect = Math.abs(CpumaskFamily.Measurement.SEED_EFFECT_PCT);
-        long resolving = m.comparisons().stream().filter(c -> resolutionPct(c) < effect).count();
+        List<CpumaskModel.Row> counted = m.comparisons().stream().filter(c -> Claim.counts(CpumaskClaims.all(),
+                "cpumask", c.baseline().result().variant(), c.baseline().result().implementation(), "op", c.baseline().result().params())).toList();
+        long resolving = counted.stream().filter(c -> resolutionPct(c) < effect).count();
         long wide = m.comparisons().stream().filter(c -> worstErrorPct(c) > CpumaskFamily.Measurement.TARGET_ERROR_PCT).count();
         String s = String.format(Locale.ROOT, "The seed's effect is %.2f%% of its total. A row can resolve an effect that small only "
-                        + "when its two errors add up to less than that share of the score: %d of %d rows here do; %s",
-                CpumaskFamily.Measurement.SEED_EFFECT_PCT, resolving, m.comparisons().size(),
-                resolving == m.comparisons().size() ? "every row could have shown it."
-                        : "the others can neither confirm nor refute a 0.6% change.");
+                        + "when its two errors add up to less than that share of the score: %d of the %d rows the time claim counts "
+                        + "do (of %d rows here); %s",
+                CpumaskFamily.Measurement.SEED_EFFECT_PCT, resolving, counted.size(), m.comparisons().size(),
+                resolving == counted.size() ? "each of them could have shown it."
+                        : "the others can neither confirm nor refute a 0.6% change; the claim's verdict above takes each "
+                        + "row's runs as its unit and says what it could see.");
         if (wide > 0) {
             s += String.format(Locale.ROOT, " %d row%s an error above %.0f%% of the score (%s).",
                     wide, wide == 1 ? " has" : "s have", CpumaskFamily.Measurement.TARGET_ERROR_PCT,

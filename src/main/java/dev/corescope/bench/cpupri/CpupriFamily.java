@@ -18,6 +18,7 @@ import dev.corescope.report.Layout;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.text.TextDoc;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
@@ -27,6 +28,7 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.util.ListStatistics;
 
 import java.lang.foreign.MemoryLayout;
 import java.nio.file.Path;
@@ -38,7 +40,9 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -133,17 +137,24 @@ public final class CpupriFamily implements BenchFamily {
         heap.forEach(h -> layouts.add(h.layout()));
         boolean contendedIgnored = heap.get(2).instanceSize() == heap.get(0).instanceSize();
 
-        CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.usable())).orElse(topology.usable());
+        CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.online())).orElse(topology.usable());
         List<Run> runs = plan(topology, usable, context);
         Double load = MachineLoad.oneMinute(Path.of("/")).orElse(null);
         List<Result> results = new ArrayList<>();
         Map<Run, Double> countsPerFind = new IdentityHashMap<>();
-        context.progress().start("cpupri", runs.size());
-        for (Run r : runs) {
+        context.progress().start("", runs.stream().mapToInt(CpupriFamily::runsPerSide).sum());
+        for (int i = 0; i < runs.size(); i++) {
+            Run r = runs.get(i);
             if (Thread.interrupted()) throw new InterruptedException("cpupri stopped after " + results.size() / 2 + " runs");
-            results.addAll(r.implementation().equals("native") ? measureNative(r, context, topology.cacheLineSize(), countsPerFind)
-                    : measure(r, context));
-            context.progress().step(r.workload() + " " + r.variant() + " (" + r.implementation() + ") " + r.placement().name());
+            if (r.implementation().equals("java")) {
+                results.addAll(measure(r, context));
+                continue;
+            }
+            // the C twin's variants of one workload, each as separately started runs interleaved variant by variant (ABAB...)
+            List<Run> group = new ArrayList<>();
+            for (int j = i; j < runs.size() && sameWorkload(runs.get(j), r); j++) group.add(runs.get(j));
+            i += group.size() - 1;
+            results.addAll(measureNative(group, context, topology.cacheLineSize(), countsPerFind));
         }
 
         CpupriModel model = model(line, layouts, seedLayouts, heap, runs, countsPerFind, new Facts(usable.toList(), usable.weight(),
@@ -270,8 +281,65 @@ public final class CpupriFamily implements BenchFamily {
         return out;
     }
 
-    /** The C twin: samples timed in C, reported as median and its 99.9% interval. */
-    private static List<Result> measureNative(Run r, BenchContext context, int line, Map<Run, Double> countsPerFind) {
+    /** The runs per side of a row: {@link SeedVerdicts#RUNS_PER_SIDE} where a claim counts it, else the mode's (JMH forks; 1 for the C twin). */
+    static int runsPerSide(Run r) {
+        // the C twin's layouts run together (interleaved), so all of a workload's get the runs where one counts:
+        // the uncounted one (split) adds to the pooled run-to-run noise of its shape
+        boolean counted = r.implementation().equals("native")
+                ? Arrays.stream(Kind.values()).anyMatch(k -> Claim.counts(CpupriClaims.all(), "cpupri", k.variant(), "native", null, params(r, "")))
+                : Claim.counts(CpupriClaims.all(), "cpupri", r.variant(), r.implementation(), null, params(r, ""));
+        return counted ? SeedVerdicts.RUNS_PER_SIDE : 1;
+    }
+
+    /** Whether two C runs measure the same workload (and differ only in the layout). */
+    private static boolean sameWorkload(Run a, Run b) {
+        return a.implementation().equals("native") && b.implementation().equals("native") && a.workload().equals(b.workload())
+                && Objects.equals(a.rt(), b.rt()) && a.placement() == b.placement() && a.writers() == b.writers();
+    }
+
+    /**
+     * The C twin, each variant of {@code group} as separately started runs (threads started,
+     * struct allocated and warmed up afresh each time), interleaved variant by variant; a row is
+     * the median of every run's samples and its 99.9% interval, each run one of its runs[].
+     */
+    private static List<Result> measureNative(List<Run> group, BenchContext context, int line, Map<Run, Double> countsPerFind) {
+        int rounds = runsPerSide(group.getFirst());
+        Map<Run, List<CpupriTwins.Samples>> got = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            for (Run r : group) {
+                context.progress().begin(r.workload() + " " + r.variant() + " C");
+                got.computeIfAbsent(r, k -> new ArrayList<>()).add(runNative(r, context, line));
+                context.progress().step(r.workload() + " " + r.variant() + " C" + (rounds > 1 ? " run " + (round + 1) + " of " + rounds : ""));
+            }
+        }
+        List<Result> out = new ArrayList<>();
+        got.forEach((r, samples) -> {
+            Map<String, Object> params = params(r, "median");
+            if (r.rt() != null) countsPerFind.put(r, SampleStats.of(concat(samples, CpupriTwins.Samples::countsPerFind)).median());
+            out.add(nativeRow(r, "find", params, samples, CpupriTwins.Samples::readerNs));
+            out.add(nativeRow(r, "set", params, samples, CpupriTwins.Samples::writerNs));
+        });
+        return out;
+    }
+
+    private static Result nativeRow(Run r, String metric, Map<String, Object> params, List<CpupriTwins.Samples> runs,
+                                    Function<CpupriTwins.Samples, double[]> side) {
+        SampleStats all = SampleStats.of(concat(runs, side));
+        List<dev.corescope.report.Run> each = runs.size() < 2 ? null : runs.stream().map(x -> {
+            double[] v = side.apply(x);
+            ListStatistics st = new ListStatistics(v);
+            return new dev.corescope.report.Run(st.getMean(), v.length, v.length > 1 ? st.getStandardDeviation() : null);
+        }).toList();
+        return Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric(metric).unit("ns/op")
+                .score(all.median()).error(all.errorOrNull()).samples(all.samples()).cpus(r.cpuList()).params(params).runs(each).build();
+    }
+
+    private static double[] concat(List<CpupriTwins.Samples> runs, Function<CpupriTwins.Samples, double[]> side) {
+        return runs.stream().flatMapToDouble(x -> Arrays.stream(side.apply(x))).toArray();
+    }
+
+    /** One run of the C twin: samples timed in C. */
+    private static CpupriTwins.Samples runNative(Run r, BenchContext context, int line) {
         Kind kind = Kind.of(r.variant());
         var layout = CpupriLayouts.layout(kind, Config.offstack(line));
         long[] counts = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
@@ -281,18 +349,9 @@ public final class CpupriFamily implements BenchFamily {
             masks[p] = CpupriLayouts.maskOffset(layout, kind, p);
         }
         Jmh.Settings js = settings(context);
-        CpupriTwins.Samples s = CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus(),
+        return CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus(),
                 counts, masks, layout.byteSize(), line, context.os().nrCpuIds(), js.warmupIterations(), js.warmupMillis(),
                 nativeSamples(js), js.measurementMillis());
-        Map<String, Object> params = params(r, "median");
-        if (r.rt() != null) countsPerFind.put(r, SampleStats.of(s.countsPerFind()).median());
-        SampleStats find = SampleStats.of(s.readerNs());
-        SampleStats set = SampleStats.of(s.writerNs());
-        return List.of(
-                Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric("find").unit("ns/op")
-                        .score(find.median()).error(find.errorOrNull()).samples(find.samples()).cpus(r.cpuList()).params(params).build(),
-                Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric("set").unit("ns/op")
-                        .score(set.median()).error(set.errorOrNull()).samples(set.samples()).cpus(r.cpuList()).params(params).build());
     }
 
     /** The JMH settings of a Java run, whose warm-up and iterations the C twin copies. */
@@ -330,8 +389,12 @@ public final class CpupriFamily implements BenchFamily {
 
     private static List<Result> measure(Run r, BenchContext context) throws RunnerException {
         Jmh.Settings s = settings(context);
+        // a row a claim counts gets its forks in every mode: runs are the unit of its interval
+        s = s.forClaim(runsPerSide(r));
         ChainedOptionsBuilder ob = options(r, s);
+        context.progress().begin(r.workload() + " " + r.variant() + " Java");
         Collection<RunResult> found = new Runner(ob.build()).run();
+        context.progress().step(r.workload() + " " + r.variant() + " Java" + (s.forks() > 1 ? ", " + s.forks() + " forks" : ""));
         if (found.isEmpty()) throw new IllegalStateException("JMH ran nothing for cpupri " + r.workload() + " " + r.variant());
         RunResult run = found.iterator().next();
         Map<String, Object> params = params(r, "mean");

@@ -14,6 +14,7 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.Run;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import dev.corescope.text.TextDoc;
@@ -61,6 +62,9 @@ public final class LocksFamily implements BenchFamily {
     static final double TARGET_RATIO = 1.3;
 
     private static final int CALIBRATIONS_QUICK = 5;
+
+    /** The C twin's separately started runs of each loop, interleaved loop by loop: the unit its rows' intervals take. */
+    static final int NATIVE_RUNS = SeedVerdicts.RUNS_PER_SIDE;
     private static final long CALIBRATION_WINDOW_NS = 20_000_000;
 
     /** A contended figure: the JMH method and the C twin's kind for one lock, each with its label. */
@@ -153,29 +157,43 @@ public final class LocksFamily implements BenchFamily {
         List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> ctx.size() != RunSize.QUICK || r.inQuick()).toList();
         long contendedSteps = placements.size() * contendedRows.stream()
                 .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
-        ctx.progress().start("bench locks", (int) (1 + nativeRows.size() + javaRows.size() + contendedSteps));
+        ctx.progress().start("", (int) (1 + (twin ? NATIVE_RUNS : 0) + javaRows.size() + contendedSteps));
 
         List<LockMeasurement> rows = new ArrayList<>();
         // each Java row's forks, for the results rows' runs[] (compare's unit), by variant and params
         Map<String, List<Run>> javaRuns = new HashMap<>();
+        Map<String, List<Run>> nativeRuns = new HashMap<>();
         TscRate tsc;
         try (Pinning ignored = ctx.os().pin(cpu)) {
+            ctx.progress().begin("TSC rate");
             tsc = TscRate.detect(Path.of("/"), ctx.size().pick(2, CALIBRATIONS_QUICK, CALIBRATIONS_QUICK * 4),
                     ctx.size().pick(1_000_000L, CALIBRATION_WINDOW_NS, CALIBRATION_WINDOW_NS));
             ctx.progress().step("TSC rate");
             checkInterrupted();
             if (twin) {
+                // every loop as separately started runs, interleaved loop by loop (ABAB...), so the
+                // runs of a row measure its run-to-run noise as JMH forks do
+                int batches = NativeHarness.batchesPerRun(plan, NATIVE_RUNS);
+                Map<Line, List<NativeHarness.LoopRun>> byLine = new LinkedHashMap<>();
                 try (LocksTwins.State state = LocksTwins.newState()) {
-                    for (Line r : nativeRows) {
-                        rows.add(NativeHarness.measure(state, r.loop(), r, plan, tsc));
-                        ctx.progress().step("native " + r.variant().contractName());
-                        checkInterrupted();
+                    for (int round = 0; round < NATIVE_RUNS; round++) {
+                        for (Line r : nativeRows) {
+                            byLine.computeIfAbsent(r, k -> new ArrayList<>()).add(NativeHarness.run(state, r.loop(), batches, plan.batchNs()));
+                            checkInterrupted();
+                        }
+                        ctx.progress().step("native loops, run " + (round + 1) + " of " + NATIVE_RUNS);
                     }
                 }
+                byLine.forEach((line, runs) -> {
+                    rows.add(NativeHarness.of(line, runs, tsc));
+                    nativeRuns.put(line.variant().contractName() + new TreeMap<>(line.params("native")),
+                            runs.stream().map(NativeHarness.LoopRun::run).toList());
+                });
             }
         }
 
         for (Line r : javaRows) {
+            ctx.progress().begin("java " + r.variant().contractName());
             Collection<RunResult> results = Jmh.run(r.java().benchmark(), r.java().method(),
                     Map.of("cpu", new String[]{Integer.toString(cpu)}), jmh, ForkFlags.jvmArgs());
             RunResult rr = single(results, r.java().method());
@@ -212,7 +230,7 @@ public final class LocksFamily implements BenchFamily {
             }
         }
 
-        LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), describe(jmh), twin ? plan.describe() : "not run",
+        LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), describe(jmh), twin ? plan.describe(NATIVE_RUNS) : "not run",
                 rows.stream().map(LocksModel::of).toList(), contended.stream().map(LocksModel::of).toList(), skipped,
                 pmu(Path.of("/")), List.of(), new LocksModel.Facts(ctx.size() == RunSize.QUICK,
                 twin ? null : NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"), loadOneMinute,
@@ -220,9 +238,18 @@ public final class LocksFamily implements BenchFamily {
         List<dev.corescope.report.Result> results = results(model).stream()
                 .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new TreeMap<>(x.params()))
                         ? x.withRuns(javaRuns.get(x.variant() + new TreeMap<>(x.params())))
+                        : x.implementation().equals("native") && x.metric().equals("op") && nativeRuns.containsKey(runsKey(x))
+                        ? x.withRuns(nativeRuns.get(runsKey(x)))
                         : x)
                 .toList();
         return new FamilyRun(name(), results, null, null, null, notes(model), LocksView.document(model).render(Integer.MAX_VALUE), model);
+    }
+
+    /** A native row's key for its runs: variant and params, without {@code migrated} (a count the run found, not a param it was run with). */
+    private static String runsKey(dev.corescope.report.Result x) {
+        TreeMap<String, Object> p = new TreeMap<>(x.params());
+        p.remove("migrated");
+        return x.variant() + p;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.corescope.bench.locks;
 
+import dev.corescope.report.Run;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.sys.internal.Threads;
@@ -35,8 +36,10 @@ final class NativeHarness {
         static final Plan QUICK = new Plan(5, 10_000_000, 3, 100_000_000);
         static final Plan FULL = new Plan(20, 50_000_000, 10, 200_000_000);
 
-        String describe() {
-            return String.format(Locale.ROOT, "%d batches of ~%d ms after one warm-up batch", batches, Math.max(1, batchNs / 1_000_000));
+        /** The uncontended loops' plan: {@code runs} separately started runs, interleaved loop by loop. */
+        String describe(int runs) {
+            return String.format(Locale.ROOT, "%d runs per loop, interleaved loop by loop (ABAB), each %d batches of ~%d ms "
+                    + "after its own probe and warm-up batch", runs, batchesPerRun(this, runs), Math.max(1, batchNs / 1_000_000));
         }
     }
 
@@ -55,21 +58,59 @@ final class NativeHarness {
         return (long) Math.max(MIN_LOOPS, Math.min(MAX_LOOPS, n));
     }
 
-    /** Measures one loop on the calling (pinned) thread. */
-    static LockMeasurement measure(LocksTwins.State state, LocksTwins.Loop loop, Line line, Plan plan, TscRate tsc) {
+    /**
+     * One separately started run of a loop: its own probe sizes the loop, its own warm-up batch is
+     * thrown away, then {@code batches} batches are timed.
+     */
+    record LoopRun(double[] ns, double[] cycles, int migrated, boolean rdtsc) {
+        Run run() {
+            ListStatistics s = new ListStatistics(ns);
+            return new Run(s.getMean(), ns.length, ns.length > 1 ? s.getStandardDeviation() : null);
+        }
+    }
+
+    /** The batches of one run: at least 3, and the plan's batches shared between its runs. */
+    static int batchesPerRun(Plan plan, int runs) {
+        return Math.max(3, (plan.batches() + runs - 1) / runs);
+    }
+
+    /** Runs one loop once on the calling (pinned) thread. */
+    static LoopRun run(LocksTwins.State state, LocksTwins.Loop loop, int batches, long batchNs) {
         LocksTwins.Batch probe = state.run(loop, MIN_LOOPS);
-        long loops = loopsFor(probe.nsPerElement(), plan.batchNs());
+        long loops = loopsFor(probe.nsPerElement(), batchNs);
         state.run(loop, loops);
-        double[] ns = new double[plan.batches()];
-        double[] cycles = new double[plan.batches()];
+        double[] ns = new double[batches];
+        double[] cycles = new double[batches];
         int migrated = 0;
         boolean rdtsc = true;
-        for (int i = 0; i < plan.batches(); i++) {
+        for (int i = 0; i < batches; i++) {
             LocksTwins.Batch b = state.run(loop, loops);
             ns[i] = b.nsPerElement();
             cycles[i] = b.cyclesPerElement();
             rdtsc &= b.tsc() > 0;
             if (b.migrated()) migrated++;
+        }
+        return new LoopRun(ns, cycles, migrated, rdtsc);
+    }
+
+    /** Measures one loop on the calling (pinned) thread, in one run. */
+    static LockMeasurement measure(LocksTwins.State state, LocksTwins.Loop loop, Line line, Plan plan, TscRate tsc) {
+        return of(line, List.of(run(state, loop, plan.batches(), plan.batchNs())), tsc);
+    }
+
+    /** A row of the list from its runs: the mean and 99.9% half-width over all their batches (each run is one of the row's runs[]). */
+    static LockMeasurement of(Line line, List<LoopRun> runs, TscRate tsc) {
+        int n = runs.stream().mapToInt(r -> r.ns().length).sum();
+        double[] ns = new double[n];
+        double[] cycles = new double[n];
+        int at = 0, migrated = 0;
+        boolean rdtsc = true;
+        for (LoopRun r : runs) {
+            System.arraycopy(r.ns(), 0, ns, at, r.ns().length);
+            System.arraycopy(r.cycles(), 0, cycles, at, r.cycles().length);
+            at += r.ns().length;
+            migrated += r.migrated();
+            rdtsc &= r.rdtsc();
         }
         ListStatistics nsStats = new ListStatistics(ns);
         double nsErr = ns.length > 1 ? nsStats.getMeanErrorAt(0.999) : Double.NaN;

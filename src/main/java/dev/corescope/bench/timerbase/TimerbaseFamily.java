@@ -17,6 +17,7 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
@@ -178,8 +179,10 @@ public final class TimerbaseFamily implements BenchFamily {
 
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, String method, String cpus, Map<String, Object> params,
                             List<UndisturbedIterations> iterations) throws Exception {
+        // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
+        Jmh.Settings s = Claim.counts(claims(), name(), method, "java", "op", params) ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(TimerbaseBenchmark.class, method,
-                Map.of(), settings, ForkPinning.jvmArgs(ctx.cpus())));
+                Map.of(), s, ForkPinning.jvmArgs(ctx.cpus())));
         UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
         iterations.add(u);
         ctx.progress().step("java " + method);
@@ -193,20 +196,29 @@ public final class TimerbaseFamily implements BenchFamily {
      */
     private Measurement.PerOp runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params,
                                             List<CleanBatches> outcomes) {
-        CleanBatches main;
-        CleanBatches twoLoads;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
-            main = collect(tb, batches, TimerbaseTwins.Variant.BEFORE, sink);
-            twoLoads = collect(tb, batches, TimerbaseTwins.Variant.BEFORE_TWO_LOADS, sink);
+        // separately started runs (each its own warm-up and batches), so a row's interval takes the run as its unit
+        List<CleanBatches> main = new ArrayList<>();
+        List<CleanBatches> twoLoads = new ArrayList<>();
+        int perRun = Math.max(3, batches / NATIVE_RUNS);
+        for (int run = 0; run < NATIVE_RUNS; run++) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
+                main.add(collect(tb, perRun, TimerbaseTwins.Variant.BEFORE, sink));
+                twoLoads.add(collect(tb, perRun, TimerbaseTwins.Variant.BEFORE_TWO_LOADS, sink));
+            }
         }
-        outcomes.add(main);
-        outcomes.add(twoLoads);
+        outcomes.addAll(main);
+        outcomes.addAll(twoLoads);
+        boolean mainFellBack = main.stream().anyMatch(CleanBatches::fellBack);
         return new Measurement.PerOp("native",
-                Measured.nativeBatches(name(), BEFORE, main.first(), cpus, params, main.fellBack()),
-                Measured.nativeBatches(name(), BEFORE_TWO_LOADS, twoLoads.first(), cpus, params, twoLoads.fellBack()),
-                Measured.nativeBatches(name(), AFTER, main.second(), cpus, params, main.fellBack()));
+                Measured.nativeRuns(name(), BEFORE, main.stream().map(CleanBatches::first).toList(), cpus, params, mainFellBack),
+                Measured.nativeRuns(name(), BEFORE_TWO_LOADS, twoLoads.stream().map(CleanBatches::first).toList(), cpus, params,
+                        twoLoads.stream().anyMatch(CleanBatches::fellBack)),
+                Measured.nativeRuns(name(), AFTER, main.stream().map(CleanBatches::second).toList(), cpus, params, mainFellBack));
     }
+
+    /** The C twin's separately started runs per row. */
+    static final int NATIVE_RUNS = SeedVerdicts.RUNS_PER_SIDE;
 
     /** {@code first} and AFTER alternating, after three warm-up rounds. */
     private static CleanBatches collect(TimerBases tb, int batches, TimerbaseTwins.Variant first, MemorySegment sink) {
@@ -271,6 +283,8 @@ public final class TimerbaseFamily implements BenchFamily {
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
                 + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant"
+                + (s.forClaim(NATIVE_RUNS) == s ? "" : "; rows the time claim counts: " + s.forClaim(NATIVE_RUNS).forks() + " forks x "
+                + s.forClaim(NATIVE_RUNS).measurementIterations() + " x " + s.measurementMillis() + " ms")
                 + ctx.size().note();
     }
 

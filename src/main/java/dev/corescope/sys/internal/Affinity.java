@@ -6,6 +6,7 @@ import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.ffi.LibC;
+import dev.corescope.topology.proc.CgroupCpuset;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -241,31 +242,35 @@ public final class Affinity {
      * {@link ProcessAllowed}, so that {@code mask} (which needs only this) makes no native call.
      */
     /**
-     * The CPUs a pin may ask for: {@link #processAllowed()}, plus the CPUs the kernel isolated
-     * ({@code isolcpus=}, {@code /sys/devices/system/cpu/isolated}), which are outside the mask of
-     * a process started normally but which it may still move a thread to when its cgroup's
-     * cpuset allows them (the kernel refuses otherwise, with {@code EINVAL}). Read once.
+     * The CPUs a pin may ask for: {@link #processAllowed()}, plus the online CPUs the process's
+     * cgroup cpuset allows ({@code topology.proc.CgroupCpuset}), which is the kernel's own rule for
+     * {@code sched_setaffinity}: a process started on fewer CPUs (by {@code taskset}, or on an
+     * {@code isolcpus} host, whose isolated CPUs are in no normally started mask) may still move a
+     * thread to them. Without a cpuset, every online CPU. Read once. Which CPUs are <em>chosen</em>
+     * when none is named is {@code topology.UsableCpus}'s rule.
      */
     public static CpuMask pinnable() {
         return Pinnable.VALUE;
     }
 
-    /** {@link #pinnable()} from its parts: the process's mask and the isolated CPUs. */
-    static CpuMask pinnable(CpuMask processAllowed, CpuMask isolated) {
-        int nbits = Math.max(processAllowed.nbits(), isolated.nbits());
-        return processAllowed.resize(nbits).or(isolated.resize(nbits));
+    /** {@link #pinnable()} from its parts: the process's mask and what the kernel permits. */
+    static CpuMask pinnable(CpuMask processAllowed, CpuMask permitted) {
+        int nbits = Math.max(processAllowed.nbits(), permitted.nbits());
+        return processAllowed.resize(nbits).or(permitted.resize(nbits));
     }
 
     private static final class Pinnable {
-        static final CpuMask VALUE = pinnable(processAllowed(), readIsolated());
+        static final CpuMask VALUE = pinnable(processAllowed(), readPermitted());
 
-        private static CpuMask readIsolated() {
+        private static CpuMask readPermitted() {
+            int nbits = Math.max(nrCpuIds(), 1);
+            CpuMask online;
             try {
-                String text = Files.readString(Path.of("/sys/devices/system/cpu/isolated")).strip();
-                return text.isEmpty() ? CpuMask.empty(nrCpuIds()) : CpuMask.parseList(text, Math.max(nrCpuIds(), 1));
+                online = CpuMask.parseList(Files.readString(Path.of("/sys/devices/system/cpu/online")).strip(), nbits);
             } catch (IOException | IllegalArgumentException e) {
-                return CpuMask.empty(nrCpuIds());  // no such file: no isolated CPUs
+                return CpuMask.empty(nbits);  // no sysfs: the start mask only
             }
+            return CgroupCpuset.read(Path.of("/"), nbits).map(c -> c.cpus().and(online)).orElse(online);
         }
     }
 

@@ -25,7 +25,7 @@ import java.util.Optional;
  * {@code openat2(dirfd, path, {flags, 0, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS})}, so no
  * symbolic link, {@code ..} or {@code /proc/self/...} magic link can lead the open outside, at
  * any component and at the moment of the open itself (no check-then-open window). This is how
- * {@code topology.proc.SysfsReader} reads a saved tree as if it were the root.
+ * {@code topology.proc.SysfsReader} reads a saved tree as if it were the root, and {@code /}.
  *
  * <p>{@code openat2} (Linux 5.6) has no glibc wrapper and is not in the jextract symbol list
  * (jextract is not needed to call it): it is called through the generated {@code syscall}'s
@@ -34,6 +34,20 @@ import java.util.Optional;
  * {@code closedir} are linked by name as {@link Flock} links its calls. Where the kernel or a
  * seccomp filter refuses {@code openat2} ({@code ENOSYS}, or {@code EPERM} from some container
  * filters), {@link #unavailable()} says why and the caller falls back to its own check.
+ *
+ * <p>With {@code RESOLVE_BENEATH} the kernel answers {@code EAGAIN} when a rename or a mount
+ * anywhere on the system raced with a lookup through {@code ..} (sysfs's own links climb:
+ * {@code cpu0/cpufreq -> ../cpufreq/policy0}); openat2(2) says to retry, and so does an
+ * {@code EINTR}. Each open is retried up to {@link #OPEN_ATTEMPTS} times, so a busy machine
+ * reads the same tree as a quiet one instead of a tree with holes.
+ *
+ * <p>A file is read with four calls ({@code openat2}, {@code statx} of the descriptor,
+ * {@code read} into the directory's one buffer, {@code close}; a file longer than the buffer
+ * or of unknown size takes more reads). The {@code statx} stays: it refuses a FIFO, device or
+ * socket planted in a tree after an open that cannot block ({@code O_NONBLOCK | O_NOCTTY})
+ * and before any byte is read (a block or {@code kmsg} device would otherwise be read as a
+ * file), and its size refuses a file over the caller's cap before reading it and sizes the
+ * array once.
  *
  * <p>Errors are thrown as {@link NativeException} with the errno as a value: {@code EXDEV} for a
  * path that would leave the directory, {@code ELOOP} for a magic link or a link loop,
@@ -49,6 +63,19 @@ public final class BeneathDirectory implements AutoCloseable {
 
     /** What a path names, from {@code statx}'s {@code stx_mode}. */
     public enum Kind { REGULAR, DIRECTORY, OTHER }
+
+    /**
+     * What {@link #read} found.
+     *
+     * @param kind what the path names
+     * @param size the size {@code statx} gave (0 for procfs, 4096 for a sysfs attribute)
+     * @param bytes the regular file's bytes, at most the cap plus one; null when it is no
+     *              regular file, or when its size alone is over the cap (nothing was read)
+     */
+    public record File(Kind kind, long size, byte[] bytes) {}
+
+    /** How many times an open that the kernel says to retry ({@code EAGAIN}, {@code EINTR}) is tried. */
+    public static final int OPEN_ATTEMPTS = 10_000;
 
     private static final long SYS_OPENAT2 = 437;
     private static final long RESOLVE_NO_MAGICLINKS = 0x02;
@@ -68,9 +95,11 @@ public final class BeneathDirectory implements AutoCloseable {
 
     private static final int AT_EMPTY_PATH = 0x1000;
     private static final int STATX_TYPE = 0x1;
-    /** {@code struct statx} is 256 bytes; {@code stx_mode} (u16) is at offset 28 on every architecture. */
-    private static final long STATX_SIZE = 256;
+    private static final int STATX_SIZE = 0x200;
+    /** {@code struct statx} is 256 bytes; {@code stx_mode} (u16) at 28 and {@code stx_size} (u64) at 40 on every architecture. */
+    private static final long STATX_BYTES = 256;
     private static final long STX_MODE = 28;
+    private static final long STX_SIZE = 40;
     private static final int S_IFMT = 0170000;
     private static final int S_IFREG = 0100000;
     private static final int S_IFDIR = 0040000;
@@ -83,23 +112,12 @@ public final class BeneathDirectory implements AutoCloseable {
     private static final int READ_CHUNK = 64 << 10;
     /** PATH_MAX: a longer path is copied to an arena of its own (the kernel refuses it anyway). */
     private static final int PATH_BYTES = 4096;
-    private static final int STATX_SIZE_FLAG = 0x200;
-    /** {@code stx_size} (u64) is at offset 40 on every architecture. */
-    private static final long STX_SIZE = 40;
-    private static final int AT_SYMLINK_NOFOLLOW = 0x100;
-    private static final int AT_NO_AUTOMOUNT = 0x800;
 
     private static final class Openat2 {
         /** {@code long syscall(long nr, ...)}: nr, dirfd, path, how, size. */
         static final MethodHandle HANDLE = Libc.withErrnoVariadic(LibC.syscall.address(),
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                         ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG), 1);
-    }
-
-    private static final class Openat {
-        static final MethodHandle HANDLE = Libc.withErrnoVariadic(Libc.symbol("openat"),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), 3);
     }
 
     private static final class Statx {
@@ -155,7 +173,7 @@ public final class BeneathDirectory implements AutoCloseable {
         Arena scratch = Arena.ofAuto();
         this.path = scratch.allocate(PATH_BYTES);
         this.how = scratch.allocate(OPEN_HOW_SIZE, 8);
-        this.stx = scratch.allocate(STATX_SIZE, 8);
+        this.stx = scratch.allocate(STATX_BYTES, 8);
         this.buf = scratch.allocate(READ_CHUNK, 8);
         this.empty = scratch.allocate(1);
     }
@@ -166,15 +184,10 @@ public final class BeneathDirectory implements AutoCloseable {
      */
     public static BeneathDirectory open(Path dir) {
         String path = dir.toString();
-        MemorySegment state = CALL_STATE.get();
-        int fd;
         try (Arena arena = Arena.ofConfined()) {
-            fd = (int) Openat.HANDLE.invokeExact(state, AT_FDCWD, arena.allocateFrom(path), O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
+            return new BeneathDirectory(openat2(AT_FDCWD, arena.allocateFrom(path), arena.allocate(OPEN_HOW_SIZE, 8),
+                    O_PATH | O_DIRECTORY | O_CLOEXEC, 0, path), path);
         }
-        if (fd == -1) throw new NativeException("openat", path + ", O_PATH|O_DIRECTORY", Libc.errno(state));
-        return new BeneathDirectory(fd, path);
     }
 
     /**
@@ -191,9 +204,9 @@ public final class BeneathDirectory implements AutoCloseable {
     }
 
     private static Optional<String> probe() {
-        try {
-            int probe = openat2(AT_FDCWD, ".", O_PATH | O_CLOEXEC, "probe");
-            Flock.close(probe);
+        try (Arena arena = Arena.ofConfined()) {
+            Flock.close(openat2(AT_FDCWD, arena.allocateFrom("."), arena.allocate(OPEN_HOW_SIZE, 8),
+                    O_PATH | O_CLOEXEC, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, "probe"));
             return Optional.empty();
         } catch (NativeException e) {
             if (e.errno() == Errno.ENOSYS) return Optional.of("openat2 is not available (ENOSYS: a kernel before 5.6, or a seccomp filter)");
@@ -206,56 +219,38 @@ public final class BeneathDirectory implements AutoCloseable {
 
     /** What {@code rel} names, resolved beneath this directory (links followed inside it). */
     public synchronized Kind kind(String rel) {
-        int f = openat2Here(rel, O_PATH | O_CLOEXEC);
+        int f = openHere(rel, O_PATH | O_CLOEXEC);
         try {
-            return kindOf(statxOf(f, rel));
+            statx(f, rel);
+            return kindOf();
         } finally {
             Flock.close(f);
         }
     }
 
     /**
-     * The bytes of the regular file {@code rel}, at most {@code limit + 1} (so a caller sees
-     * that it is longer than {@code limit}); empty when {@code rel} is no regular file. Opened
-     * {@code O_NONBLOCK | O_NOCTTY}, and checked to be a regular file after the open, so a FIFO
-     * or device swapped in cannot stall or feed the reader.
+     * The regular file {@code rel}, at most {@code cap + 1} bytes of it (so a caller sees that a
+     * file of unknown size is longer than {@code cap}), or what it names instead. Opened
+     * {@code O_NONBLOCK | O_NOCTTY} and checked to be a regular file by a {@code statx} of the
+     * descriptor before any read, so a FIFO or device swapped in can neither stall nor feed
+     * the reader; a file whose size is over {@code cap} is not read at all.
      */
-    public synchronized Optional<byte[]> read(String rel, int limit) {
-        int f = openat2Here(rel, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    public synchronized File read(String rel, long cap) {
+        int f = openHere(rel, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         try {
-            int mask = statxOf(f, rel);
-            if (kindOf(mask) != Kind.REGULAR) return Optional.empty();
-            long size = (mask & STATX_SIZE_FLAG) != 0 ? stx.get(ValueLayout.JAVA_LONG, STX_SIZE) : -1;
-            return Optional.of(readAll(f, rel, limit + 1L, size));
+            statx(f, rel);
+            Kind kind = kindOf();
+            long size = stx.get(ValueLayout.JAVA_LONG, STX_SIZE);
+            if (kind != Kind.REGULAR || size > cap) return new File(kind, size, null);
+            return new File(kind, size, readAll(f, rel, cap + 1, size));
         } finally {
             Flock.close(f);
         }
-    }
-
-    /**
-     * {@link #read} when {@code rel} names a regular file, else what it names, with one open
-     * for an ordinary file instead of two ({@link #kind} then {@link #read}): a {@code statx} of
-     * the path (no open, the last component's link not followed, no automount) says whether it
-     * is a plain regular file; only then is it opened beneath the directory, and checked again
-     * after the open as {@link #read} does. Anything else (a link, a directory, a device, a path
-     * that does not resolve) goes through {@link #kind}, whose open beneath the directory says
-     * exactly what it is, or refuses it.
-     *
-     * @return the bytes, or empty with {@code kind[0]} set to what {@code rel} names instead
-     */
-    public synchronized Optional<byte[]> readIfRegular(String rel, int limit, Kind[] kind) {
-        if (plainRegular(rel)) {
-            Optional<byte[]> b = read(rel, limit);
-            kind[0] = b.isPresent() ? Kind.REGULAR : kind(rel);
-            return b;
-        }
-        kind[0] = kind(rel);
-        return kind[0] == Kind.REGULAR ? read(rel, limit) : Optional.empty();
     }
 
     /** The names in directory {@code rel} ({@code .} and {@code ..} left out), in the order the kernel lists them. */
     public synchronized List<String> list(String rel) {
-        int f = openat2Here(rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int f = openHere(rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         MemorySegment state = CALL_STATE.get();
         MemorySegment dir;
         try {
@@ -303,74 +298,61 @@ public final class BeneathDirectory implements AutoCloseable {
         return "BeneathDirectory[" + name + "]";
     }
 
-    private static int openat2(int dirFd, String rel, int flags, String what) {
+    /**
+     * {@code openat2(dirFd, path, {flags, 0, resolve})}, tried again while the kernel answers
+     * {@code EAGAIN} (a rename or mount raced with a {@code ..} beneath the directory) or
+     * {@code EINTR}, up to {@link #OPEN_ATTEMPTS} times.
+     */
+    private static int openat2(int dirFd, MemorySegment path, MemorySegment how, int flags, long resolve, String what) {
+        how.set(ValueLayout.JAVA_LONG, 0, flags & 0xffffffffL);
+        how.set(ValueLayout.JAVA_LONG, 8, 0L);
+        how.set(ValueLayout.JAVA_LONG, 16, resolve);
         MemorySegment state = CALL_STATE.get();
-        long rc;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment how = arena.allocate(OPEN_HOW_SIZE, 8);
-            how.set(ValueLayout.JAVA_LONG, 0, flags & 0xffffffffL);
-            how.set(ValueLayout.JAVA_LONG, 8, 0L);
-            how.set(ValueLayout.JAVA_LONG, 16, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
-            rc = (long) Openat2.HANDLE.invokeExact(state, SYS_OPENAT2, (long) dirFd, arena.allocateFrom(rel), how, OPEN_HOW_SIZE);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
+        for (int attempt = 1; ; attempt++) {
+            long rc;
+            try {
+                rc = (long) Openat2.HANDLE.invokeExact(state, SYS_OPENAT2, (long) dirFd, path, how, OPEN_HOW_SIZE);
+            } catch (Throwable t) {
+                throw NativeCalls.rethrow(t);
+            }
+            if (rc != -1) return (int) rc;
+            int errno = Libc.errno(state);
+            boolean again = errno == Errno.EAGAIN.number() || errno == Errno.EINTR.number();
+            if (!again || attempt >= OPEN_ATTEMPTS) {
+                throw new NativeException("openat2", what + (resolve == 0 ? "" : ", RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS")
+                        + (again ? ", " + attempt + " attempts" : ""), errno);
+            }
+            if (attempt % 64 == 0) Thread.yield();
         }
-        if (rc == -1) throw new NativeException("openat2", what + ", RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS", Libc.errno(state));
-        return (int) rc;
     }
 
-    /** {@code rel} as a NUL-terminated string in the scratch path buffer (a longer one in {@code arena}). */
-    private MemorySegment pathOf(String rel, Arena arena) {
+    /** {@code openat2} of {@code rel} beneath this directory, with the scratch segments. */
+    private int openHere(String rel, int flags) {
         byte[] b = rel.getBytes(StandardCharsets.UTF_8);
-        if (b.length >= PATH_BYTES) return arena.allocateFrom(rel);
+        if (b.length >= PATH_BYTES) {
+            try (Arena arena = Arena.ofConfined()) {
+                return openat2(fd, arena.allocateFrom(rel), how, flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, rel);
+            }
+        }
         MemorySegment.copy(b, 0, path, ValueLayout.JAVA_BYTE, 0, b.length);
         path.set(ValueLayout.JAVA_BYTE, b.length, (byte) 0);
-        return path;
+        return openat2(fd, path, how, flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, rel);
     }
 
-    /** {@code openat2(fd, rel, {flags, 0, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS})} with the scratch segments. */
-    private int openat2Here(String rel, int flags) {
-        MemorySegment state = CALL_STATE.get();
-        long rc;
-        try (Arena arena = rel.length() * 3 >= PATH_BYTES ? Arena.ofConfined() : null) {
-            how.set(ValueLayout.JAVA_LONG, 0, flags & 0xffffffffL);
-            how.set(ValueLayout.JAVA_LONG, 8, 0L);
-            how.set(ValueLayout.JAVA_LONG, 16, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
-            rc = (long) Openat2.HANDLE.invokeExact(state, SYS_OPENAT2, (long) fd, pathOf(rel, arena), how, OPEN_HOW_SIZE);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
-        if (rc == -1) throw new NativeException("openat2", rel + ", RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS", Libc.errno(state));
-        return (int) rc;
-    }
-
-    /** {@code statx(f, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE)} into {@link #stx}; the mask of what it filled. */
-    private int statxOf(int f, String rel) {
+    /** {@code statx(f, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE)} into {@link #stx}. */
+    private void statx(int f, String rel) {
         MemorySegment state = CALL_STATE.get();
         int rc;
         try {
-            rc = (int) Statx.HANDLE.invokeExact(state, f, empty, AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE_FLAG, stx);
+            rc = (int) Statx.HANDLE.invokeExact(state, f, empty, AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE, stx);
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
         if (rc == -1) throw new NativeException("statx", rel, Libc.errno(state));
-        return stx.get(ValueLayout.JAVA_INT, 0);
     }
 
-    /** Whether {@code rel} is, by a {@code statx} of its path (no open), a regular file that is not a link. */
-    private boolean plainRegular(String rel) {
-        MemorySegment state = CALL_STATE.get();
-        int rc;
-        try (Arena arena = rel.length() * 3 >= PATH_BYTES ? Arena.ofConfined() : null) {
-            rc = (int) Statx.HANDLE.invokeExact(state, fd, pathOf(rel, arena), AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, STATX_TYPE, stx);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
-        return rc == 0 && kindOf(STATX_TYPE) == Kind.REGULAR;
-    }
-
-    /** The kind {@link #stx} holds (its type was asked for). */
-    private Kind kindOf(int mask) {
+    /** The kind {@link #stx} holds. */
+    private Kind kindOf() {
         int mode = Short.toUnsignedInt(stx.get(ValueLayout.JAVA_SHORT, STX_MODE));
         return switch (mode & S_IFMT) {
             case S_IFREG -> Kind.REGULAR;
@@ -380,14 +362,15 @@ public final class BeneathDirectory implements AutoCloseable {
     }
 
     /**
-     * Up to {@code max} bytes of {@code f}, through the one scratch buffer, copied out once.
-     * A regular file of a known {@code size} read whole is not read again for its end: a
-     * saved tree's files are ordinary files of the sizes {@code statx} says (sysfs's own report
-     * 4096 and procfs's 0, so those are read to their end as before).
+     * Up to {@code max} bytes of {@code f} through the one scratch buffer, into an array sized
+     * once from {@code size} where the file has one, grown geometrically where it has not
+     * ({@link #capacity}), so each byte is copied a bounded number of times. A file of a known
+     * size stops at that size, or at a short read (a sysfs attribute says 4096 and prints its
+     * value in one read); a procfs file (size 0) is read to its end.
      */
     private byte[] readAll(int f, String rel, long max, long size) {
         MemorySegment state = CALL_STATE.get();
-        byte[] out = null;
+        byte[] out = EMPTY;
         int total = 0;
         while (total < max) {
             long want = Math.min(READ_CHUNK, max - total);
@@ -403,15 +386,26 @@ public final class BeneathDirectory implements AutoCloseable {
                 throw new NativeException("read", rel, errno);
             }
             if (n == 0) break;
-            if (out == null) {
-                out = new byte[(int) n];
-            } else {
-                out = Arrays.copyOf(out, total + (int) n);
-            }
+            boolean last = size > 0 && (total + n >= size || n < want);
+            if (total + n > out.length) out = Arrays.copyOf(out, capacity(out.length, total + (int) n, size, max, last));
             MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, total, (int) n);
             total += (int) n;
-            if (size > 0 && total == size) break;
+            if (last) break;
         }
-        return out == null ? new byte[0] : out;
+        return total == out.length ? out : Arrays.copyOf(out, total);
+    }
+
+    private static final byte[] EMPTY = new byte[0];
+
+    /**
+     * The new length of a read's array of {@code length} bytes that must hold {@code need}:
+     * exactly {@code need} when it is the last read, the file's {@code size} when it has one
+     * that holds {@code need}, else twice the length (at most {@code max}): the copies of a
+     * read add up to less than three times its bytes, whatever the sizes of the reads.
+     */
+    static int capacity(int length, int need, long size, long max, boolean last) {
+        if (last) return need;
+        if (size >= need) return (int) Math.min(size, max);
+        return (int) Math.min(max, Math.max(need, 2L * length));
     }
 }

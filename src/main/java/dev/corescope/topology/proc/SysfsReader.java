@@ -5,7 +5,6 @@ import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.internal.BeneathDirectory;
-import dev.corescope.text.Shorten;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -206,12 +205,12 @@ public final class SysfsReader {
 
     /**
      * The bytes of a regular file (symbolic links followed, as sysfs has them), at most
-     * {@link #MAX_FILE_BYTES}: /proc reports a size of 0, so the cap is applied while reading.
-     * A FIFO, device or socket planted in a saved tree is refused without opening it, so it
-     * can neither block the reader nor feed it without end.
+     * {@link #MAX_FILE_BYTES}: a file whose size says more is refused before it is read, one of
+     * unknown size (procfs) when the read passes the cap. A FIFO, device or socket planted in a
+     * saved tree is refused without reading it, so it can neither block the reader nor feed it.
      */
     private Optional<byte[]> bytes(String rel) {
-        if (realRoot() != null && tree != null) return treeBytes(rel);
+        if (tree() != null) return treeBytes(rel);
         Path p = beneath(rel);
         if (p == null) return Optional.empty();
         if (Files.notExists(p)) return Optional.empty();
@@ -221,11 +220,9 @@ public final class SysfsReader {
             return Optional.empty();
         }
         try (InputStream in = realRoot == null ? Files.newInputStream(p) : Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.size(p) > MAX_FILE_BYTES) return tooLarge(rel);
             byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
-            if (bytes.length > MAX_FILE_BYTES) {
-                problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
-                return Optional.empty();
-            }
+            if (bytes.length > MAX_FILE_BYTES) return tooLarge(rel);
             recordRead(rel, bytes);
             return Optional.of(bytes);
         } catch (NoSuchFileException e) {
@@ -241,28 +238,29 @@ public final class SysfsReader {
         }
     }
 
-    /** {@link #bytes(String)} for a saved tree, every open beneath it. */
+    /** {@link #bytes(String)} through {@code openat2} beneath the root. */
     private Optional<byte[]> treeBytes(String rel) {
+        BeneathDirectory.File f;
         try {
-            BeneathDirectory.Kind[] kinds = new BeneathDirectory.Kind[1];
-            Optional<byte[]> read = tree.readIfRegular(rel, (int) MAX_FILE_BYTES, kinds);
-            BeneathDirectory.Kind kind = kinds[0];
-            if (read.isEmpty()) {
-                unreadable.add(rel);
-                problem(rel, kind == BeneathDirectory.Kind.DIRECTORY ? "is a directory" : "not a regular file");
-                return Optional.empty();
-            }
-            byte[] bytes = read.get();
-            if (bytes.length > MAX_FILE_BYTES) {
-                problem(rel, "larger than " + MAX_FILE_BYTES + " bytes");
-                return Optional.empty();
-            }
-            recordRead(rel, bytes);
-            return read;
+            f = tree.read(rel, MAX_FILE_BYTES);
         } catch (NativeException e) {
             refused(rel, e, "cannot be read");
             return Optional.empty();
         }
+        if (f.kind() != BeneathDirectory.Kind.REGULAR) {
+            unreadable.add(rel);
+            problem(rel, f.kind() == BeneathDirectory.Kind.DIRECTORY ? "is a directory" : "not a regular file");
+            return Optional.empty();
+        }
+        if (f.bytes() == null || f.bytes().length > MAX_FILE_BYTES) return tooLarge(rel);
+        recordRead(rel, f.bytes());
+        return Optional.of(f.bytes());
+    }
+
+    private Optional<byte[]> tooLarge(String rel) {
+        unreadable.add(rel);
+        problem(rel, "larger than the cap of " + (MAX_FILE_BYTES >> 20) + " MiB for a file corescope reads (refused unread)");
+        return Optional.empty();
     }
 
     /**
@@ -319,21 +317,31 @@ public final class SysfsReader {
                 Path abs = root.toAbsolutePath().normalize();
                 realRoot = abs.getParent() == null ? null : abs;
             }
-            containment = realRoot == null ? "root" : openTree();
+            containment = openTree();
         }
         return realRoot;
     }
 
-    /** Opens the tree for {@code openat2}, or says why the real-path check is used instead. */
+    /** The root opened for {@code openat2} beneath it; null where the fallback is used. */
+    private BeneathDirectory tree() {
+        realRoot();
+        return tree;
+    }
+
+    /**
+     * Opens the root for {@code openat2} (the live root too: one way of reading a file, the
+     * same few calls), or says why the real-path check is used instead.
+     */
     private String openTree() {
-        if (realPathCheckOnly) return "real-path check (asked for)";
+        String mine = realRoot == null ? "root" : "openat2 beneath the tree";
+        if (realPathCheckOnly) return realRoot == null ? mine : "real-path check (asked for)";
         Optional<String> why = BeneathDirectory.unavailable();
-        if (why.isPresent()) return "real-path check (" + why.get() + ")";
+        if (why.isPresent()) return realRoot == null ? mine : "real-path check (" + why.get() + ")";
         try {
-            tree = BeneathDirectory.open(realRoot);
-            return "openat2 beneath the tree";
+            tree = BeneathDirectory.open(realRoot == null ? root.toAbsolutePath() : realRoot);
+            return mine;
         } catch (NativeException e) {
-            return "real-path check (the tree cannot be opened: " + e.errno().name() + ")";
+            return realRoot == null ? mine : "real-path check (the tree cannot be opened: " + e.errno().name() + ")";
         }
     }
 
@@ -429,18 +437,20 @@ public final class SysfsReader {
     }
 
     /**
-     * The first of a list or a hex map file that exists, e.g. {@code shared_cpu_list} then
-     * {@code shared_cpu_map}. The list first: the kernel prints both from one mask, and a map is
-     * as wide as {@code nr_cpu_ids} (2 KiB a file at 8192 CPUs) where the list is a few ranges.
+     * The hex map file, or the list file where there is no map, e.g. {@code shared_cpu_map}
+     * then {@code shared_cpu_list}. The map first, as hwloc reads it: the kernel prints both
+     * from one mask, but saved trees of older kernels and tools have lists that disagree with
+     * their maps (an AMD compute unit's shared L1i and L2 listed as one core's), and the map is
+     * what every such tree's counts were made from.
      *
-     * @param mapRel the hex map file, read when the list is missing
-     * @param listRel the cpulist file, read first
+     * @param mapRel the hex map file, read first
+     * @param listRel the cpulist file, read when the map is missing
      * @param nbits the mask's bit count
      * @return the mask, or empty when neither can be read
      */
     public Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
-        Optional<CpuMask> m = readList(listRel, nbits);
-        return m.isPresent() ? m : readMap(mapRel, nbits);
+        Optional<CpuMask> m = readMap(mapRel, nbits);
+        return m.isPresent() ? m : readList(listRel, nbits);
     }
 
     /**
@@ -465,7 +475,7 @@ public final class SysfsReader {
      *         listed (recorded) or leads outside a saved tree
      */
     public List<String> list(String rel) {
-        if (realRoot() != null && tree != null) {
+        if (tree() != null) {
             List<String> names;
             try {
                 names = new ArrayList<>(tree.list(rel));
@@ -501,7 +511,7 @@ public final class SysfsReader {
      * @return true for a directory inside the tree
      */
     public boolean isDirectory(String rel) {
-        if (realRoot() != null && tree != null) {
+        if (tree() != null) {
             boolean dir;
             try {
                 dir = tree.kind(rel) == BeneathDirectory.Kind.DIRECTORY;
@@ -655,9 +665,5 @@ public final class SysfsReader {
         int start = 0;
         while (start < end && (s.charAt(start) == '\0' || Character.isWhitespace(s.charAt(start)))) start++;
         return s.substring(start, end);
-    }
-
-    private static String shorten(String s) {
-        return Shorten.end(s, 43);
     }
 }

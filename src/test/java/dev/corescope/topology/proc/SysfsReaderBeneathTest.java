@@ -1,5 +1,10 @@
 package dev.corescope.topology.proc;
 
+import java.io.RandomAccessFile;
+import java.util.concurrent.atomic.AtomicLong;
+import dev.corescope.topology.TopologyJson;
+import dev.corescope.topology.Topology;
+import dev.corescope.topology.Fixtures;
 import dev.corescope.sys.internal.BeneathDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -163,6 +168,94 @@ class SysfsReaderBeneathTest {
         assertEquals(null, swapFailed.get(), "the swapping thread failed");
         assertEquals(List.of(), leaked, "read from outside the tree");
         assertTrue(zeros >= 20 && refusals >= 20, "the swap was seen: zeros " + zeros + ", refusals " + refusals);
+    }
+
+    /**
+     * While a thread renames a folder elsewhere on the file system in a loop, the hybrid tree is
+     * read again and again and every reading is the quiet one (core kinds 0-11 and 12-19, no
+     * warning more): {@code openat2} beneath a tree answers EAGAIN when any rename races with a
+     * lookup through {@code ..} (cpuN/cpufreq -> ../cpufreq/policyN), and an open that is not
+     * retried turned such a file into a warning and a wrong topology. Bounded by counts.
+     */
+    @Test
+    void aRenameElsewhereWhileTreesAreReadChangesNoReading() throws Exception {
+        assumeOpenat2();
+        Path root = Fixtures.root("20em64t-hybrid-1p6c2t+2ca4co1t");
+        String quiet = reading(root);
+        String kinds = quiet.replace(" ", "");
+        assertTrue(kinds.contains("\"cpus\":\"0-11\"") && kinds.contains("\"cpus\":\"12-19\""), quiet);
+        Path a = Files.createDirectories(tmp.resolve("elsewhere/a"));
+        Path b = tmp.resolve("elsewhere/b");
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<Throwable> renameFailed = new AtomicReference<>();
+        AtomicLong renames = new AtomicLong();
+        Thread renamer = new Thread(() -> {
+            try {
+                while (!stop.get()) {
+                    Files.move(a, b, StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(b, a, StandardCopyOption.ATOMIC_MOVE);
+                    renames.addAndGet(2);
+                }
+            } catch (Throwable t) {
+                renameFailed.set(t);
+            }
+        }, "renamer");
+        renamer.start();
+        List<String> differing = new ArrayList<>();
+        try {
+            while (renames.get() == 0 && renameFailed.get() == null) Thread.onSpinWait();
+            for (int i = 0; i < 150 && renameFailed.get() == null; i++) {
+                String r = reading(root);
+                if (!r.equals(quiet)) differing.add("reading " + i + ": " + firstDifference(quiet, r));
+            }
+        } finally {
+            stop.set(true);
+            renamer.join();
+        }
+        assertEquals(null, renameFailed.get(), "the renaming thread failed");
+        assertTrue(renames.get() > 0);
+        assertEquals(List.of(), differing.size() > 5 ? differing.subList(0, 5) : differing,
+                differing.size() + " of 150 readings differ from the quiet one, " + renames.get() + " renames");
+    }
+
+    private static String reading(Path root) {
+        Topology t = Topology.read(root);
+        return TopologyJson.render(t) + "\n" + String.join("\n", t.warnings());
+    }
+
+    private static String firstDifference(String want, String got) {
+        int i = 0;
+        while (i < want.length() && i < got.length() && want.charAt(i) == got.charAt(i)) i++;
+        int from = Math.max(0, i - 60);
+        return "got ..." + got.substring(from, Math.min(got.length(), i + 120)).replace('\n', ' ') + "...";
+    }
+
+    /** A 300 MB sparse proc/cpuinfo is refused from its size, in one line naming it and the cap, and read not at all. */
+    @Test
+    void aFileOverTheCapIsRefusedInOneLineNamingItAndTheCap() throws Exception {
+        Path tree = tree();
+        try (RandomAccessFile f = new RandomAccessFile(tree.resolve("proc/cpuinfo").toFile(), "rw")) {
+            f.setLength(300L << 20);
+        }
+        for (SysfsReader r : List.of(new SysfsReader(tree), new SysfsReader(tree, false, true))) {
+            assertEquals(Optional.empty(), r.readLines("proc/cpuinfo"));
+            assertEquals(List.of("could not read proc/cpuinfo: larger than the cap of 64 MiB for a file corescope reads (refused unread)"),
+                    r.problems(), r.containment());
+        }
+    }
+
+    /** A FIFO planted in a tree, a writer holding it with data waiting, is refused and read from not at all. */
+    @Test
+    void aFifoInATreeIsRefusedWithoutBlockingOrFeedingTheReader() throws Exception {
+        Path tree = tree();
+        Path fifo = tree.resolve("proc/cpuinfo");
+        assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor() == 0, "mkfifo failed");
+        try (RandomAccessFile writer = new RandomAccessFile(fifo.toFile(), "rw")) {
+            writer.write("model name\t: planted\n".getBytes());
+            SysfsReader r = new SysfsReader(tree);
+            assertEquals(Optional.empty(), r.readLines("proc/cpuinfo"));
+            assertEquals(List.of("could not read proc/cpuinfo: not a regular file"), r.problems());
+        }
     }
 
     private static void deleteTree(Path p) throws Exception {
