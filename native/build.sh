@@ -73,22 +73,52 @@ log+=$l
 
 # Seed 000's code size as bloat-o-meter measured it: kernel-like callers of
 # cpumask_any_but(), before (CS_NEW=0) and after (CS_NEW=1) the patch, at NR_CPUS=64 and
-# 4096, compiled with kernel-like flags into relocatable objects whose symbol tables
-# CpumaskFamily reads. Not linked: -mcmodel=kernel code cannot go into a shared library.
+# 4096, compiled into relocatable objects whose symbol tables CpumaskFamily reads, once per
+# build of a matrix a kernel is made with. Not linked: -mcmodel=kernel code cannot go into a
+# shared library. A flag this compiler does not take is left out of its build, and
+# kernel/builds.tsv records the compiler and each build's flags as used.
 mkdir -p "$out/kernel"
-rm -f "$out"/kernel/*.o
-kflags=(-std=gnu11 -O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -Wall -Wextra)
-for nr in 64 4096; do
-  for v in old new; do
-    [ "$v" = new ] && n=1 || n=0
-    if ! l=$("$cc" "${kflags[@]}" -DNR_CPUS=$nr -DCS_NEW=$n -c -o "$out/kernel/cpumask_callers_${nr}_$v.o" \
-             "$here/kernel/cpumask_callers.c" 2>&1); then
-      printf '%s\n' "$l" >&2
-      echo "[native] kernel-like callers not built (code size rows will say so)" >&2
-      rm -f "$out"/kernel/*.o
-      break 2
-    fi
-    [ -z "$l" ] || printf '%s\n' "$l" >&2
+rm -f "$out"/kernel/*.o "$out/kernel/builds.tsv"
+# arch/x86/Makefile and the top Makefile's x86-64 flags (CONFIG_MITIGATION_RETPOLINE,
+# CONFIG_MITIGATION_RETHUNK, CONFIG_X86_KERNEL_IBT, CONFIG_STACKPROTECTOR_STRONG)
+kernel=(-fno-pic -mcmodel=kernel -mno-red-zone -mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx
+        -mpreferred-stack-boundary=3 -mskip-rax-setup -mtune=generic -falign-jumps=1 -falign-loops=1
+        -fno-strict-aliasing -fno-common -fno-strict-overflow -fno-stack-check -fconserve-stack
+        -fno-delete-null-pointer-checks -fno-asynchronous-unwind-tables -fcf-protection=branch
+        -mindirect-branch=thunk-extern -mindirect-branch-register -mfunction-return=thunk-extern -fno-jump-tables
+        -fstack-protector-strong -mstack-protector-guard-reg=gs -mstack-protector-guard-symbol=__ref_stack_chk_guard)
+takes() { "$cc" -Werror "$@" -c -x c /dev/null -o /dev/null >/dev/null 2>&1; }
+supported() { # the flags of "$@" this compiler takes, one per line
+  local f
+  for f in "$@"; do
+    if takes -fno-pic -mcmodel=kernel "$f"; then printf '%s\n' "$f"; fi
   done
+}
+mapfile -t kernel < <(supported "${kernel[@]}")
+mapfile -t ftrace < <(supported -pg -mfentry -mrecord-mcount)
+mapfile -t framep < <(supported -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer)
+builds=("kernel-O2|-O2 ${kernel[*]}"
+        "kernel-Os|-Os ${kernel[*]}"
+        "kernel-O2-ftrace|-O2 ${kernel[*]} ${ftrace[*]}"
+        "kernel-O2-frame-pointer|-O2 ${kernel[*]} ${framep[*]}"
+        "plain-O2|-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables")
+printf 'compiler\t%s\n' "$("$cc" --version 2>/dev/null | head -n 1)" > "$out/kernel/builds.tsv"
+for b in "${builds[@]}"; do
+  name=${b%%|*}
+  read -r -a flags <<< "${b#*|}"
+  for nr in 64 4096; do
+    for v in old new; do
+      [ "$v" = new ] && n=1 || n=0
+      if ! l=$("$cc" -std=gnu11 "${flags[@]}" -Wall -Wextra -DNR_CPUS=$nr -DCS_NEW=$n -c \
+               -o "$out/kernel/cpumask_callers_${name}_${nr}_$v.o" "$here/kernel/cpumask_callers.c" 2>&1); then
+        printf '%s\n' "$l" >&2
+        echo "[native] kernel-like callers not built for $name (its code size rows will say so)" >&2
+        rm -f "$out"/kernel/cpumask_callers_"${name}"_*.o
+        continue 3
+      fi
+      [ -z "$l" ] || printf '%s\n' "$l" >&2
+    done
+  done
+  printf 'build\t%s\t%s\n' "$name" "${flags[*]}" >> "$out/kernel/builds.tsv"
 done
 echo "[native] built $out/libcorescope.so with $cc" >&2

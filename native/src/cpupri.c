@@ -187,18 +187,27 @@ static void *cs_cpupri_writer(void *arg)
     return NULL;
 }
 
+/* The CPU set is sized for `cpu` (CPU_ALLOC), not a fixed cpu_set_t, which holds CPUs 0-1023
+ * only: machines (and plans from saved trees) have more, as c2c.c's twin does. */
 static int cs_cpupri_start(struct cs_cpupri_run *r, pthread_t *t, int cpu, void *(*body)(void *), void *arg)
 {
     pthread_attr_t attr;
-    cpu_set_t set;
     int rc = pthread_attr_init(&attr);
     if (rc) {
         cs_cpupri_fail(r, rc, "pthread_attr_init");
         return rc;
     }
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+    cpu_set_t *set = CPU_ALLOC(cpu + 1);
+    if (!set) {
+        pthread_attr_destroy(&attr);
+        cs_cpupri_fail(r, ENOMEM, "CPU_ALLOC");
+        return ENOMEM;
+    }
+    size_t size = CPU_ALLOC_SIZE(cpu + 1);
+    CPU_ZERO_S(size, set);
+    CPU_SET_S(cpu, size, set);
+    rc = pthread_attr_setaffinity_np(&attr, size, set);
+    CPU_FREE(set);
     if (rc)
         cs_cpupri_fail(r, rc, "pthread_attr_setaffinity_np");
     else if ((rc = pthread_create(t, &attr, body, arg)))
@@ -235,7 +244,8 @@ int cs_cpupri_run(int workload, int rt_all, const int *cpus, int nr_writers, con
               nr_writers > CS_CPUPRI_MAX_WRITERS || struct_bytes <= 0 || line_size <= 0 || (line_size & (line_size - 1)) ||
               samples <= 0 || sample_ms <= 0 || warmup_samples < 0 || (warmup_samples > 0 && warmup_ms <= 0);
     for (int i = 0; !bad && i <= nr_writers; i++) {
-        bad = cpus[i] < 0 || cpus[i] >= nr_cpu_ids || cpus[i] >= CPU_SETSIZE;
+        /* 1 << 16: corescope's largest CPU number (SysfsReader.MAX_CPUS); no CPU_SETSIZE limit */
+        bad = cpus[i] < 0 || cpus[i] >= nr_cpu_ids || cpus[i] >= (1 << 16);
         for (int j = 0; !bad && j < i; j++)
             bad = cpus[i] == cpus[j];
     }

@@ -9,7 +9,11 @@ import dev.corescope.text.TextTable.Column;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The holdings of a reservation directory as the table {@code corescope reservations} and
@@ -35,8 +39,27 @@ final class HoldingsText {
         TextDoc doc = new TextDoc().paragraph("# reservations in " + directory + " (usable CPUs "
                 + (usable.isEmpty() ? "none" : usable.toList()) + ")");
         if (!exists) return doc.paragraph("the directory does not exist: nothing has been reserved here");
-        if (hs.isEmpty()) return doc.paragraph("no CPU has been reserved here yet");
-        return doc.table("", table(hs));
+        List<Holding> all = withFree(hs, usable);
+        if (all.isEmpty()) return doc.paragraph("no CPU has been reserved here yet");
+        return doc.table("", table(all));
+    }
+
+    /** The holdings of {@code directory} with {@link #withFree free rows}, when it exists; none when it does not. */
+    static List<Holding> withFree(Path directory, CpuMask usable) {
+        List<Holding> hs = LockView.holdings(directory, LockTable.existing(directory));
+        return Files.exists(directory, LinkOption.NOFOLLOW_LINKS) ? withFree(hs, usable) : hs;
+    }
+
+    /** {@code hs} and a {@code free} row for each usable CPU that has no lock file yet (nobody has reserved it), in CPU order. */
+    static List<Holding> withFree(List<Holding> hs, CpuMask usable) {
+        Set<Integer> filed = new HashSet<>();
+        for (Holding h : hs) filed.add(h.cpu());
+        List<Holding> out = new ArrayList<>(hs);
+        for (int cpu : usable.toArray()) {
+            if (!filed.contains(cpu)) out.add(new Holding(cpu, "free", -1, false, "no lock file yet"));
+        }
+        out.sort(Comparator.comparingInt((Holding h) -> h.cpu() < 0 ? Integer.MAX_VALUE : h.cpu()));
+        return out;
     }
 
     /** One row per holding: CPU (the key; {@code -} for a foreign file), state, pid ({@code -} for none), holder. */

@@ -511,6 +511,19 @@ public final class Reservations {
     }
 
     /**
+     * {@link #holdingsIn(Path)} with a {@code free} entry for each of {@code usable} that has no
+     * lock file yet (when the directory exists).
+     *
+     * @param directory a reservations directory
+     * @param usable the CPUs a reservation could take
+     * @return one entry per lock file and per usable CPU without one, in CPU order
+     * @throws ReservationException when the directory exists but cannot be used
+     */
+    public static List<Holding> holdingsIn(Path directory, CpuMask usable) {
+        return HoldingsText.withFree(directory, usable);
+    }
+
+    /**
      * The holdings as text, like OpenHFT's {@code AffinityLock.dumpLocks()}:
      * <pre>
      * # reservations in /tmp/corescope-reservations (usable CPUs 0-3)

@@ -62,6 +62,7 @@ final class ExportCommand implements Callable<Integer> {
     public Integer call() {
         List<Path> inputs = new ArrayList<>();
         if (results != null) inputs.add(results);
+        if (root != null) inputs.add(root);
         OutputFile file = output == null ? null : OutputFile.check(output, "-o", inputs);
         ResultsFile r = results == null ? null : RowIdentity.read(results);
         Topology t = topology();

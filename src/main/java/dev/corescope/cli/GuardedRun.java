@@ -14,7 +14,7 @@ import java.util.logging.Logger;
 
 /**
  * Runs a {@link BenchSession} under a JVM shutdown hook, so Ctrl-C (SIGINT), SIGTERM and
- * SIGHUP stop it cleanly: the hook interrupts the worker, waits up to {@link #STOP_WAIT} for the
+ * SIGHUP stop it cleanly (and under this user's {@link BenchLock}, one run at a time): the hook interrupts the worker, waits up to {@link #STOP_WAIT} for the
  * families to stop their threads and unpin, then writes what finished through the run's
  * {@link ResultsWriter} (which has saved each family as it finished) and says where in one
  * stderr line naming the signal. The JVM then exits with 128 + the signal number (130 for
@@ -51,6 +51,12 @@ final class GuardedRun {
      * has then saved and reported; the caller should print nothing more).
      */
     ResultsFile run() throws InterruptedException {
+        try (BenchLock ignored = BenchLock.acquire(err)) {
+            return runLocked();
+        }
+    }
+
+    private ResultsFile runLocked() throws InterruptedException {
         Thread hook = new Thread(this::onShutdown, "corescope-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         List<Runnable> restore = recordSignals();
@@ -135,7 +141,8 @@ final class GuardedRun {
         ResultsFile partial = session.resultsFile();
         int kept = session.runs().size();
         String where = writer.interrupted(partial, kept);
-        err.println("corescope: interrupted by " + signalName() + ": " + kept + " finished " + (kept == 1 ? "family" : "families") + " " + where);
+        String finished = kept == 0 ? "no family had finished; " : kept + " finished " + (kept == 1 ? "family " : "families ");
+        err.println("corescope: interrupted by " + signalName() + ": " + finished + where);
         err.flush();
     }
 }

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
@@ -82,15 +83,17 @@ final class JmhCommand implements Callable<Integer> {
             JmhParams.check(args, options);
             checkJvm(options);
             JmhResultFile results = JmhResultFile.of(args, options);
-            if (results == null) {
-                run(options);
-            } else {
-                boolean ok = false;
-                try {
-                    run(parse(results.args()));
-                    ok = true;
-                } finally {
-                    results.finish(ok, spec.commandLine().getErr());
+            try (BenchLock ignored = BenchLock.acquire(spec.commandLine().getErr())) {
+                if (results == null) {
+                    run(options);
+                } else {
+                    boolean ok = false;
+                    try {
+                        run(parse(results.args()));
+                        ok = true;
+                    } finally {
+                        results.finish(ok, spec.commandLine().getErr());
+                    }
                 }
             }
         }
@@ -111,12 +114,27 @@ final class JmhCommand implements Callable<Integer> {
 
     /** JMH's options, or a {@link UsageException} saying in plain words what is wrong with them. */
     static CommandLineOptions parse(List<String> args) {
+        CommandLineOptions options;
         try {
-            CommandLineOptions options = new CommandLineOptions(args.toArray(String[]::new));
+            options = new CommandLineOptions(args.toArray(String[]::new));
             options.getBenchModes(); // parsed lazily; a bad -bm fails here, not in the run
-            return options;
         } catch (CommandLineOptionException | IllegalArgumentException | IllegalStateException e) {
             throw new UsageException("jmh: " + plain(e.getMessage()) + " (JMH's options: ./run.sh jmh -h)");
+        }
+        checkPatterns(options.getIncludes(), "");
+        checkPatterns(options.getExcludes(), "-e ");
+        return options;
+    }
+
+    /** The benchmark patterns are the user's regular expressions: one that does not compile is bad input (2), not a bug. */
+    private static void checkPatterns(List<String> patterns, String option) {
+        for (String p : patterns) {
+            try {
+                Pattern.compile(p);
+            } catch (PatternSyntaxException e) {
+                throw new UsageException("jmh " + option + "'" + Terminal.escape(p) + "': not a regular expression ("
+                        + e.getDescription() + (e.getIndex() >= 0 ? " at character " + (e.getIndex() + 1) : "") + ")");
+            }
         }
     }
 
@@ -223,6 +241,7 @@ final class JmhCommand implements Callable<Integer> {
 
         @Override
         public void println(String s) {
+            if (s != null && s.startsWith("# WARNING: JMH lock is ignored")) return;  // corescope holds its own (BenchLock)
             if ("<failure>".equals(s)) {
                 failures++;
                 state = 1;

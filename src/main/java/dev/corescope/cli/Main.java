@@ -23,6 +23,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -72,6 +73,7 @@ import java.util.function.Supplier;
                 JitterCommand.class,
                 ReservationsCommand.class,
                 ExportCommand.class,
+                CompletionCommand.class,
         })
 public final class Main implements Callable<Integer> {
 
@@ -101,7 +103,7 @@ public final class Main implements Callable<Integer> {
             description = "the tour: save the results to FILE (replaced whole if it exists; an interrupted or partly failed run goes beside it)")
     Path output;
 
-    @Option(names = "--wide", description = "the tour: every table row on one line, however long (by default its text fits 120 columns)")
+    @Option(names = "--wide", description = "the tour: every table row on one line, however long (by default the text fits the terminal: COLUMNS, else 100)")
     boolean wide;
 
     @Option(names = "--explain", description = "the tour: each claim's verdict with its reasoning in full")
@@ -182,10 +184,17 @@ public final class Main implements Callable<Integer> {
         cl.getSubcommands().get("jmh").setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
+            String unknown = unknownCommand(ex, a);
+            if (unknown != null) {
+                err.println("corescope: " + unknown);
+                err.flush();
+                return EXIT_USAGE;
+            }
             err.println("corescope: " + shorten(Terminal.escape(String.valueOf(ex.getMessage()).replace('\n', ' '))) + " (see --help)");
             err.flush();
             return EXIT_USAGE;
         });
+        cl.registerConverter(Path.class, Main::path);
         cl.registerConverter(Integer.class, Main::asciiInt);
         cl.registerConverter(Integer.TYPE, Main::asciiInt);
         cl.registerConverter(Long.class, Main::asciiLong);
@@ -193,6 +202,29 @@ public final class Main implements Callable<Integer> {
         cl.setExecutionExceptionHandler((ex, command, parsed) -> reportFailure(command.getErr(), ex, parsed));
         reflowHelp(cl);
         return cl;
+    }
+
+    /**
+     * {@code corescope NAME} where NAME is no command: one line naming it (picocli says
+     * "Unmatched argument at index 0"), with picocli's closest command names when it has any;
+     * null for every other parse error.
+     */
+    static String unknownCommand(CommandLine.ParameterException ex, String[] args) {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException u) || u.getCommandLine().getParent() != null) return null;
+        if (args.length == 0 || args[0].startsWith("-") || u.getUnmatched().isEmpty() || !u.getUnmatched().getFirst().equals(args[0])) return null;
+        List<String> close = u.getSuggestions().stream().filter(s -> !s.startsWith("-")).limit(3).toList();
+        return "unknown command: " + shorten(Terminal.escape(args[0]))
+                + (close.isEmpty() ? "" : " (did you mean " + String.join(" or ", close) + "?)") + "; the commands: --help";
+    }
+
+    /** A path option or parameter: an empty string names no file (Path.of("") would be the current folder). */
+    static Path path(String s) {
+        if (s.isEmpty()) throw new CommandLine.TypeConversionException("an empty string names no file or folder");
+        try {
+            return Path.of(s);
+        } catch (InvalidPathException e) {
+            throw new CommandLine.TypeConversionException("not a path (" + e.getReason() + ")");
+        }
     }
 
     /**
@@ -256,6 +288,7 @@ public final class Main implements Callable<Integer> {
      * failure, or an internal error that is not the user's fault.
      */
     static int exitCodeFor(Throwable ex) {
+        if (ex instanceof PinCommand.CannotRun c) return c.exit;
         if (ex instanceof UsageException || ex instanceof CpuMaskFormatException
                 || ex instanceof BadResultsFileException || ex instanceof CpuNotAllowedException) {
             return EXIT_USAGE;

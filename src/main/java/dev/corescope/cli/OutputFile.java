@@ -28,8 +28,10 @@ import java.util.List;
  * <li>a character device or a FIFO ({@code /dev/null}, {@code /dev/stdout}, a named pipe,
  *     {@code >(gzip > x.gz)}) is written through, as a shell's {@code >} would: it is never
  *     replaced by a regular file; a block device or a socket is refused;</li>
- * <li>an output that is one of the command's inputs (the same file, also through links or
- *     hard links) is refused;</li>
+ * <li>an output that is one of the command's inputs is refused: the same file (same device and
+ *     inode, so also through symbolic or hard links), or a file of an input folder ({@code
+ *     --root}'s tree, also a hard link to one of its files); this is the one own-input rule of
+ *     every command that reads files and writes one;</li>
  * <li>the folder must take a new file: one is created there and removed before the work starts,
  *     so a long benchmark does not end in "cannot be written";</li>
  * <li>a file nobody may write (mode {@code 0444}) is not replaced, also when running as root;
@@ -163,6 +165,7 @@ final class OutputFile {
 
     private Target classify(boolean probe) {
         String name = option + " " + given;
+        if (given.toString().isEmpty()) throw new UsageException(option + " '': an empty string names no file");
         Path abs = given.toAbsolutePath();
         if (abs.getFileName() == null) throw new UsageException(name + ": not a file name");
         BasicFileAttributes link = attributes(given, LinkOption.NOFOLLOW_LINKS);
@@ -181,8 +184,9 @@ final class OutputFile {
         }
         if (attrs.isDirectory()) throw new UsageException(name + ": is a folder, not a file");
         for (Path in : inputs) {
-            if (sameFile(given, in)) {
-                throw new UsageException(name + ": is also an input (" + in + "); it would be overwritten, choose another file");
+            if (sameFile(given, in) || inFolder(given, in)) {
+                throw new UsageException(name + ": is also an input (" + in + (Files.isDirectory(in) ? " holds it" : "")
+                        + "); it would be overwritten, choose another file");
             }
         }
         if (attrs.isOther()) {
@@ -263,6 +267,31 @@ final class OutputFile {
         try {
             return Files.exists(b) && Files.isSameFile(a, b);
         } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether {@code file} (which exists) is a file of the folder {@code dir}: beneath it once
+     * links are resolved, or a hard link to one of its files (looked for only when the file has
+     * more than one link).
+     */
+    private static boolean inFolder(Path file, Path dir) {
+        if (!Files.isDirectory(dir)) return false;
+        try {
+            Path real = file.toRealPath();
+            Path folder = dir.toRealPath();
+            if (real.startsWith(folder)) return true;
+            if ((Integer) Files.getAttribute(real, "unix:nlink") < 2) return false;
+            Object key = Files.readAttributes(real, BasicFileAttributes.class).fileKey();
+            if (key == null) return false;
+            try (var files = Files.walk(folder)) {
+                return files.anyMatch(p -> {
+                    BasicFileAttributes a = attributes(p, LinkOption.NOFOLLOW_LINKS);
+                    return a != null && a.isRegularFile() && key.equals(a.fileKey());
+                });
+            }
+        } catch (IOException | UncheckedIOException | UnsupportedOperationException | IllegalArgumentException e) {
             return false;
         }
     }

@@ -2,7 +2,9 @@ package dev.corescope.cli;
 
 import picocli.CommandLine;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code --format} of every command: text for people, json for scripts, svg where a command
@@ -25,6 +27,24 @@ enum OutputFormat {
     /** What the user types: the name, or {@code hwloc-xml}. */
     String word() {
         return word;
+    }
+
+    /**
+     * The format a file's name asks for when no {@code --format} was given, as lstopo picks it:
+     * {@code .json}, {@code .svg}, {@code .xml} (hwloc's XML), {@code .html}, where {@code
+     * accepted} takes it; text for any other name and for stdout ({@code file} null).
+     */
+    static OutputFormat byName(Path file, Only accepted) {
+        String name = file == null || file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        int dot = name.lastIndexOf('.');
+        OutputFormat f = switch (dot < 0 ? "" : name.substring(dot + 1)) {
+            case "json" -> json;
+            case "svg" -> svg;
+            case "xml" -> hwloc_xml;
+            case "html", "htm" -> html;
+            default -> text;
+        };
+        return accepted.accepts(f) ? f : text;
     }
 
     /** A converter that accepts only some formats; its error lists them. */

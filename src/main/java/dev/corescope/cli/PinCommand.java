@@ -1,10 +1,12 @@
 package dev.corescope.cli;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Errno;
 import dev.corescope.sys.Exec;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.Terminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -46,8 +48,9 @@ import java.util.concurrent.Callable;
                 "  ./run.sh pin --cpus 0-1 -- java -jar benchmarks.jar",
                 ""},
         footer = {"",
-                "Exit codes: COMMAND's own; 2 if LIST is malformed, empty or outside the",
-                "allowed set, if COMMAND is missing, or if COMMAND cannot be started."})
+                "Exit codes: COMMAND's own; 127 if COMMAND is not found, 126 if it is found but",
+                "cannot be run (not executable, a folder), as taskset and the shell; 2 if LIST",
+                "is malformed, empty or outside the allowed set, or if COMMAND is missing."})
 final class PinCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -74,13 +77,14 @@ final class PinCommand implements Callable<Integer> {
             System.out.flush();
             System.err.flush();
             NativeException failed = Exec.execPinned(mask, command);
-            throw new UsageException(command.getFirst() + ": cannot run it: " + failed.errno().description());
+            throw new CannotRun(command.getFirst(), failed.errno().description(), failed.errno() == Errno.ENOENT);
         }
         Process child;
         try (Pinning pinned = Os.live().pin(mask)) {
             child = new ProcessBuilder(command).inheritIO().start();
         } catch (IOException e) {
-            throw new UsageException(command.getFirst() + ": cannot run it: " + reason(e));
+            String why = reason(e);
+            throw new CannotRun(command.getFirst(), why, why.equals("No such file or directory"));
         }
         try {
             return child.waitFor();
@@ -89,6 +93,20 @@ final class PinCommand implements Callable<Integer> {
                 child.destroy();
                 if (!child.waitFor(2, TimeUnit.SECONDS)) child.destroyForcibly();
             }
+        }
+    }
+
+    /**
+     * COMMAND could not be started: exit 127 when it was not found, 126 when it was found but
+     * could not be run (permission denied, not an executable, a folder), as taskset, numactl,
+     * timeout and the shell exit.
+     */
+    static final class CannotRun extends RuntimeException {
+        final int exit;
+
+        CannotRun(String command, String why, boolean notFound) {
+            super(Terminal.escape(command) + ": cannot run it: " + why);
+            this.exit = notFound ? 127 : 126;
         }
     }
 

@@ -32,7 +32,8 @@ import java.util.concurrent.Callable;
                 "-Dcorescope.reservations.dir or CORESCOPE_RESERVATIONS_DIR for another one);",
                 "it ends when its process does.",
                 "held: the pid holds the lock now (from /proc/locks); stale: held for a thread",
-                "that has ended; free: nobody does; unusable: no reservation can use the file",
+                "that has ended; free: nobody does (also a usable CPU with no lock file yet);",
+                "unusable: no reservation can use the file",
                 "(why); foreign: not a corescope lock file. Looking creates and locks nothing.",
                 "",
                 "Examples:",
@@ -64,7 +65,7 @@ final class ReservationsCommand implements Callable<Integer> {
         Topology t = Topology.live();
         var out = spec.commandLine().getOut();
         out.print(format == OutputFormat.json
-                ? Json.write(new Report(d.toString(), t.usable().toList(), Reservations.holdingsIn(d)))
+                ? Json.write(new Report(d.toString(), t.usable().toList(), Reservations.holdingsIn(d, t.usable())))
                 : Reservations.dumpOf(d, t.usable(), Width.of(wide)));
         out.flush();
         return Main.EXIT_OK;

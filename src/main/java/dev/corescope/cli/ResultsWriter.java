@@ -122,8 +122,8 @@ final class ResultsWriter implements BenchSession.Listener {
     synchronized String interrupted(ResultsFile partial, int finishedFamilies) {
         if (finished && last != null) return "saved to " + last.path();
         finished = true;
+        if (finishedFamilies == 0) return "nothing saved";
         if (target == null) return "not saved (no -o FILE given)";
-        if (finishedFamilies == 0) return "nothing saved (no family had finished)";
         try {
             write(Json.write(partial), "interrupted");
             last = saved();

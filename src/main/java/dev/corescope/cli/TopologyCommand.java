@@ -19,6 +19,8 @@ import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 
@@ -39,7 +41,7 @@ import java.util.concurrent.Callable;
                 "Examples:",
                 "  ./run.sh topology",
                 "  ./run.sh topology --format json | jq .summary",
-                "  ./run.sh topology --format svg -o machine.svg",
+                "  ./run.sh topology -o machine.svg       (the format from the name)",
                 "  ./run.sh topology --format hwloc-xml -o box.xml",
                 "  lstopo-no-graphics -i box.xml",
                 "  ./run.sh topology --from box.xml --format svg -o box.svg",
@@ -56,8 +58,9 @@ final class TopologyCommand implements Callable<Integer> {
     @Option(names = "--from", paramLabel = "FILE.xml", description = "read hwloc XML (v2 or v1, as lstopo --of xml writes it) instead of the live machine")
     Path from;
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text (default), json, svg or hwloc-xml", converter = OutputFormat.ForTopology.class)
-    OutputFormat format = OutputFormat.text;
+    @Option(names = "--format", paramLabel = "FMT", converter = OutputFormat.ForTopology.class,
+            description = "text, json, svg or hwloc-xml; default: from -o FILE's name (.json, .svg, .xml), else text")
+    OutputFormat format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report to FILE (whole or not at all) instead of stdout")
     Path output;
@@ -68,7 +71,11 @@ final class TopologyCommand implements Callable<Integer> {
     }
 
     private int run(PrintWriter out) {
-        OutputFile file = output == null ? null : OutputFile.check(output, "-o");
+        List<Path> inputs = new ArrayList<>();
+        if (from != null) inputs.add(from);
+        if (root != null) inputs.add(root);
+        OutputFile file = output == null ? null : OutputFile.check(output, "-o", inputs);
+        if (format == null) format = OutputFormat.byName(output, new OutputFormat.ForTopology());
         Topology t = read();
         String report = switch (format) {
             case text -> TopologyText.render(t);

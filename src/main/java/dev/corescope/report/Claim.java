@@ -49,7 +49,13 @@ public record Claim(String id, String family, String seed, String words, String 
         /** The approach's figure is lower (faster, smaller). */
         LESS("less"),
         /** The approach's figure is higher (costs more). */
-        MORE("more");
+        MORE("more"),
+        /**
+         * No net change: a net that is small against its own gross (parts that grew and parts that
+         * shrank cancelling), tested over a build matrix ({@link Rows#matrix}) within a tolerance
+         * taken from that gross.
+         */
+        NONE("no net change");
 
         private final String words;
 
@@ -62,9 +68,9 @@ public record Claim(String id, String family, String seed, String words, String 
             return words;
         }
 
-        /** +1 for MORE, -1 for LESS: the sign of a change in the claimed direction. */
+        /** +1 for MORE, -1 for LESS, 0 for NONE: the sign of a change in the claimed direction. */
         public int sign() {
-            return this == MORE ? 1 : -1;
+            return this == MORE ? 1 : this == LESS ? -1 : 0;
         }
     }
 
@@ -106,10 +112,13 @@ public record Claim(String id, String family, String seed, String words, String 
      *                        it, each layout is a pair of its own and all must agree
      * @param disowned        rows the family's own diagnostics disown in a given file (e.g. a split
      *                        that puts the gap in code shape, not in the patch's change); none by default
+     * @param matrix          for exact figures measured once per build of a matrix (code size): the
+     *                        param summed into one total per build and the param naming the build;
+     *                        null for measured rows ({@link BuildMatrixFindings} tests these)
      */
     public record Rows(String benchmark, String metric, String baseline, String approach, List<String> implementations,
                        Map<String, List<String>> where, Map<String, List<String>> approachOnly, List<Excluded> excluded,
-                       List<String> interleaved, String layoutParam, Disowned disowned) {
+                       List<String> interleaved, String layoutParam, Disowned disowned, Matrix matrix) {
 
         public Rows {
             implementations = List.copyOf(implementations);
@@ -122,36 +131,62 @@ public record Claim(String id, String family, String seed, String words, String 
 
         /** Rows of both variants of {@code benchmark}/{@code metric}, in every implementation given, no other condition. */
         public static Rows of(String benchmark, String metric, String baseline, String approach, String... implementations) {
-            return new Rows(benchmark, metric, baseline, approach, List.of(implementations), null, null, null, null, null, null);
+            return new Rows(benchmark, metric, baseline, approach, List.of(implementations), null, null, null, null, null, null, null);
         }
 
         public Rows where(String param, String... values) {
             Map<String, List<String>> w = new LinkedHashMap<>(where);
             w.put(param, List.of(values));
-            return new Rows(benchmark, metric, baseline, approach, implementations, w, approachOnly, excluded, interleaved, layoutParam, disowned);
+            return new Rows(benchmark, metric, baseline, approach, implementations, w, approachOnly, excluded, interleaved, layoutParam, disowned, matrix);
         }
 
         public Rows approachOnly(String param, String... values) {
             Map<String, List<String>> w = new LinkedHashMap<>(approachOnly);
             w.put(param, List.of(values));
-            return new Rows(benchmark, metric, baseline, approach, implementations, where, w, excluded, interleaved, layoutParam, disowned);
+            return new Rows(benchmark, metric, baseline, approach, implementations, where, w, excluded, interleaved, layoutParam, disowned, matrix);
         }
 
         /** Rows (of {@code implementation}, or any when null) whose params hold {@code where} do not count, for {@code reason}. */
         public Rows excluding(String implementation, Map<String, List<String>> where, String reason) {
             List<Excluded> e = new ArrayList<>(excluded);
             e.add(new Excluded(implementation, where, reason));
-            return new Rows(benchmark, metric, baseline, approach, implementations, this.where, approachOnly, e, interleaved, layoutParam, disowned);
+            return new Rows(benchmark, metric, baseline, approach, implementations, this.where, approachOnly, e, interleaved, layoutParam, disowned, matrix);
         }
 
         /** {@code implementations} ran both variants interleaved in one process; {@code layoutParam} (or null) names their build's layout. */
         public Rows interleaved(String layoutParam, String... implementations) {
             return new Rows(benchmark, metric, baseline, approach, this.implementations, where, approachOnly, excluded,
-                    List.of(implementations), layoutParam, disowned);
+                    List.of(implementations), layoutParam, disowned, matrix);
+        }
+
+        /**
+         * The rows are exact figures, one per build of a matrix and per {@code summedParam} value: each
+         * build's figure is their sum, and a finding holds only where every build gives it.
+         * {@code netShareOfGross} is the tolerance of a {@link Direction#NONE} claim: the net may be
+         * at most this share of the gross (the sum of the parts' absolute changes); null otherwise.
+         */
+        public Rows matrix(String summedParam, String buildParam, Double netShareOfGross) {
+            return new Rows(benchmark, metric, baseline, approach, implementations, where, approachOnly, excluded, interleaved, layoutParam,
+                    disowned, new Matrix(summedParam, buildParam, netShareOfGross));
         }
 
         public Rows disowned(Disowned d) {
-            return new Rows(benchmark, metric, baseline, approach, implementations, where, approachOnly, excluded, interleaved, layoutParam, d);
+            return new Rows(benchmark, metric, baseline, approach, implementations, where, approachOnly, excluded, interleaved, layoutParam, d, matrix);
+        }
+    }
+
+    /**
+     * How exact figures over a build matrix add up: {@code summedParam} names the parts summed into
+     * one figure per build, {@code buildParam} the build; {@code netShareOfGross} is the tolerance of
+     * a "no net change" claim as a share of the gross, or null.
+     */
+    public record Matrix(String summedParam, String buildParam, Double netShareOfGross) {
+        public Matrix {
+            Objects.requireNonNull(summedParam, "summedParam");
+            Objects.requireNonNull(buildParam, "buildParam");
+            if (netShareOfGross != null && !(netShareOfGross > 0 && netShareOfGross < 1)) {
+                throw new IllegalArgumentException("a share of the gross is between 0 and 1: " + netShareOfGross);
+            }
         }
     }
 
@@ -217,6 +252,7 @@ public record Claim(String id, String family, String seed, String words, String 
 
     /** The claimed change as signed text, e.g. {@code -78 bytes}, {@code +8.3 ns per call}, {@code lower}. */
     public String claimedText() {
+        if (direction == Direction.NONE) return "no net change";
         if (size == null) return direction == Direction.LESS ? "lower" : "higher";
         String n = size == Math.rint(size) ? String.format(Locale.ROOT, "%.0f", size)
                 : String.format(Locale.ROOT, "%s", trim(size));

@@ -205,6 +205,7 @@ public final class SeedVerdicts {
     private static ClaimResult test(ResultsFile file, Claim c, List<NoiseAllowance> allowances) {
         if (c.notTestable() != null) return result(c, Finding.NOT_TESTABLE, List.of(), notCounted(file, c), c.notTestable(), null, null);
         Claim.Rows sel = c.rows();
+        if (sel.matrix() != null) return BuildMatrixFindings.test(file, c);
         List<Claim.Excluded> excluded = new ArrayList<>(sel.excluded());
         excluded.addAll(sel.disowned().of(file));
         List<Pair> pairs = pairs(file, sel);
@@ -631,6 +632,7 @@ public final class SeedVerdicts {
 
     /** The measured effect, short: {@code -0.21 ns per call (-3.1%)} (of several measured rows the largest, as the notes say); {@code -} or {@code none measured}. */
     static String measuredShort(ClaimResult r) {
+        if (BuildMatrixFindings.isMatrix(r)) return BuildMatrixFindings.range(r);
         if (r.effect() == null) return r.rows().isEmpty() ? "-" : "none measured";
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         StringBuilder sb = new StringBuilder(signed(r.effect())).append(abs ? " " + r.unit() : "%");
@@ -646,6 +648,7 @@ public final class SeedVerdicts {
     static TextTable.Interval interval(ClaimResult r) {
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         Double claim = r.claimedSize() == null || r.direction() == null ? null : r.claimedSize() * r.direction().sign();
+        if (BuildMatrixFindings.isMatrix(r)) return TextTable.Interval.none(r.effect(), BuildMatrixFindings.range(r));
         if (r.effect() == null) return TextTable.Interval.none(null, r.rows().isEmpty() ? "-" : "not measured");
         if (r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()))) return TextTable.Interval.none(r.effect(), "exact");
         if (!r.measured() || r.low() == null || r.high() == null) return TextTable.Interval.none(r.effect(), "not measured");
@@ -669,6 +672,7 @@ public final class SeedVerdicts {
      * many rows were measured; {@code none measured} when no counted row has an interval.
      */
     public static String measuredText(ClaimResult r) {
+        if (BuildMatrixFindings.isMatrix(r)) return BuildMatrixFindings.measured(r);
         if (r.rows().isEmpty()) return "";
         int measured = (int) r.rows().stream().filter(ClaimResult.RowFinding::measured).count();
         if (r.effect() == null) {

@@ -1,8 +1,15 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.text.Shorten;
 import dev.corescope.topology.proc.CgroupCpuset;
 
+import java.io.InputStreamReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import javax.xml.XMLConstants;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
@@ -35,7 +42,12 @@ import java.util.OptionalInt;
  * <p>The parser is StAX with DTDs off and external entities off: the one-line
  * {@code <!DOCTYPE topology SYSTEM "hwloc2.dtd">} that hwloc writes is accepted and not loaded;
  * a document type with an internal subset (entity declarations, the way XXE and "billion
- * laughs" arrive) is refused, and so is any entity reference. Size and nesting are capped.
+ * laughs" arrive) is refused, and so is any entity reference. Size, nesting and attributes are
+ * capped by this class's own limits (the JDK's, which it would report in its own words, are
+ * lifted), and the parser's errors come back here, never to stderr. The numbers follow the
+ * rules of a saved tree ({@code --root}): a PU is a CPU number below {@link TopologyReader#MAX_CPUS},
+ * each CPU one PU, sizes are not negative, the machine has a CPU; names are cut to
+ * {@link Topology#MAX_NAME}.
  * Every refusal is an {@link IllegalArgumentException} with a one-line reason that names the file.
  */
 public final class HwlocXmlReader {
@@ -44,6 +56,8 @@ public final class HwlocXmlReader {
     static final long MAX_BYTES = 64L << 20;
     static final int MAX_DEPTH = 128;
     static final int MAX_ELEMENTS = 4_000_000;
+    /** hwloc writes at most a dozen attributes per element. */
+    static final int MAX_ATTRIBUTES = 64;
 
     private HwlocXmlReader() {
     }
@@ -107,9 +121,18 @@ public final class HwlocXmlReader {
         f.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
         trySet(f, XMLConstants.ACCESS_EXTERNAL_DTD, "");
         trySet(f, XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+        // the JDK's own limits (depth 100, 200 attributes, ...) lifted: this class's apply, in its words
+        for (String limit : List.of("jdk.xml.maxElementDepth", "jdk.xml.elementAttributeLimit", "jdk.xml.maxXMLNameLimit")) trySet(f, limit, "0");
+        f.setXMLReporter((message, type, info, location) -> {
+            // warnings are not printed: a refusal is the exception, in one line
+        });
         XMLStreamReader r = null;
         try {
-            r = f.createXMLStreamReader(in);
+            // decoded here, not by the parser: hwloc writes UTF-8, and the parser's own decoder
+            // prints "[Fatal Error]" lines to stderr on bytes that are not
+            r = f.createXMLStreamReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)));
             List<Element> stack = new ArrayList<>();
             List<StringBuilder> texts = new ArrayList<>();
             Element top = null;
@@ -128,6 +151,10 @@ public final class HwlocXmlReader {
                     case XMLStreamConstants.START_ELEMENT -> {
                         if (++elements > MAX_ELEMENTS) throw new IllegalArgumentException(name + ": more than " + MAX_ELEMENTS + " elements");
                         if (stack.size() >= MAX_DEPTH) throw new IllegalArgumentException(name + ": nested deeper than " + MAX_DEPTH + " elements");
+                        if (r.getAttributeCount() > MAX_ATTRIBUTES) {
+                            throw new IllegalArgumentException(name + ": line " + r.getLocation().getLineNumber() + ": an element with "
+                                    + r.getAttributeCount() + " attributes, more than the " + MAX_ATTRIBUTES + " an hwloc XML element may have");
+                        }
                         Map<String, String> attrs = new LinkedHashMap<>();
                         for (int i = 0; i < r.getAttributeCount(); i++) attrs.put(r.getAttributeLocalName(i), r.getAttributeValue(i));
                         Element e = new Element(r.getLocalName(), attrs, new ArrayList<>(), null);
@@ -150,12 +177,17 @@ public final class HwlocXmlReader {
             if (top == null) throw new IllegalArgumentException(name + ": no root element");
             return top;
         } catch (XMLStreamException e) {
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof CharacterCodingException) {
+                    throw new IllegalArgumentException(name + ": not UTF-8 text, so not hwloc's XML (which is UTF-8)");
+                }
+            }
             String msg = String.valueOf(e.getMessage()).replace('\n', ' ').replaceAll("\\s+", " ");
             // the JDK's message starts with "ParseError at [row,col]:[r,c] Message: ..."
             int m = msg.indexOf("Message: ");
-            String why = m >= 0 ? msg.substring(m + 9) : msg;
+            String why = (m >= 0 ? msg.substring(m + 9) : msg).replaceAll("JAXP\\d+:\\s*", "");
             String where = e.getLocation() == null ? "" : "line " + e.getLocation().getLineNumber() + ": ";
-            throw new IllegalArgumentException(name + ": not well-formed XML: " + where + why.strip());
+            throw new IllegalArgumentException(name + ": not well-formed XML: " + where + shorten(why.strip(), 120));
         } finally {
             if (r != null) {
                 try {
@@ -221,6 +253,10 @@ public final class HwlocXmlReader {
             CpuMask cpuset = mask(machine, "cpuset", true);
             Optional<CpuMask> onlineAttr = optMask(machine, "online_cpuset");
             online = onlineAttr.map(cpuset::and).orElse(cpuset);
+            if (online.isEmpty()) {
+                throw bad("the Machine's cpuset=\"" + shorten(machine.attr("cpuset")) + "\"" + (onlineAttr.isPresent() ? " and online_cpuset" : "")
+                        + " hold no CPU: a machine has at least one");
+            }
             CpuMask complete = optMask(machine, "complete_cpuset").orElse(cpuset).or(online);
             CpuMask allowed = optMask(machine, "allowed_cpuset").map(a -> a.and(online)).orElse(online);
 
@@ -238,7 +274,7 @@ public final class HwlocXmlReader {
             // corescope writes them where there are any: without either, they are unknown (hwloc's own XML has neither)
             boolean isolatedKnown = info(machine, HwlocXmlWriter.INFO_ISOLATED).isPresent() || info(machine, HwlocXmlWriter.INFO_NOHZ_FULL).isPresent();
             if (!allowed.sameCpus(online)) {
-                String cg = info(machine, "LinuxCgroup").orElse("hwloc's allowed_cpuset");
+                String cg = info(machine, "LinuxCgroup").map(g -> Shorten.end(g, Topology.MAX_NAME)).orElse("hwloc's allowed_cpuset");
                 b.cgroupCpuset = new CgroupCpuset(allowed, cg);
             }
             List<Node> roots = new ArrayList<>();
@@ -340,13 +376,48 @@ public final class HwlocXmlReader {
                 if (kind != null) {
                     CpuMask cpus = mask(c, "cpuset", true).and(online);
                     if (!cpus.isEmpty() && !(kind == TopologyNode.Kind.PU && cpus.weight() != 1)) {
-                        int id = kind == TopologyNode.Kind.PU ? cpus.first() : intAttr(c, "os_index", -1);
+                        int id = kind == TopologyNode.Kind.PU ? pu(c, cpus.first()) : intAttr(c, "os_index", -1);
+                        if (kind == TopologyNode.Kind.CORE && id >= 0 && parent != null) sameCoreId(parent, id);
                         self = new Node(kind, id, cpus);
                         if (parent == null) roots.add(self);
                         else parent.children.add(self);
                     }
                 }
                 walk(c, self != null ? self : parent, roots, depth + 1);
+            }
+        }
+
+        /** The CPUs already seen as a PU: each CPU is one PU, as each is one cpuN in sysfs. */
+        private final Set<Integer> pus = new HashSet<>();
+        /** The core ids seen under each parent object, for {@link #sameCoreId}. */
+        private final Map<Node, Set<Integer>> coreIds = new IdentityHashMap<>();
+
+        /**
+         * The CPU number of a PU whose cpuset holds {@code cpu}: its {@code os_index} must be a
+         * CPU number corescope reads (as a saved tree's cpuN), and no other PU may hold it.
+         */
+        private int pu(Element e, int cpu) {
+            if (e.attr("os_index") != null) {
+                long os;
+                try {
+                    os = Long.parseLong(e.attr("os_index").strip());
+                } catch (NumberFormatException ex) {
+                    os = -1;
+                }
+                if (os < 0 || os >= TopologyReader.MAX_CPUS) {
+                    throw bad("<object type=\"PU\" os_index=\"" + shorten(e.attr("os_index")) + "\">: not a CPU number (0 to "
+                            + (TopologyReader.MAX_CPUS - 1) + ", the CPU numbers corescope reads)");
+                }
+                if (os != cpu) warnings.add("PU os_index " + os + " has CPU " + cpu + " in its cpuset (hwloc writes them equal): CPU " + cpu + " taken");
+            }
+            if (!pus.add(cpu)) throw bad("CPU " + cpu + " is in two PUs; each CPU is one PU");
+            return cpu;
+        }
+
+        /** Two cores with one id under one package (or die, cluster): kept apart by their CPUs, with a warning. */
+        private void sameCoreId(Node parent, int id) {
+            if (!coreIds.computeIfAbsent(parent, p -> new HashSet<>()).add(id)) {
+                warnings.add("two cores of " + parent.kind.jsonName() + " " + parent.id + " have core id " + id + ": kept as two cores, by their CPUs");
             }
         }
 
@@ -365,7 +436,7 @@ public final class HwlocXmlReader {
             } else {
                 return null;
             }
-            long size = longAttr(c, "cache_size", -1);
+            long size = size(c, "cache_size");
             int line = intAttr(c, "cache_linesize", -1);
             int assoc = intAttr(c, "cache_associativity", 0);
             // hwloc: 0 unknown, -1 fully associative; Cache: -1 unknown, 0 fully associative
@@ -406,7 +477,7 @@ public final class HwlocXmlReader {
             for (int i = 0; i < numaElements.size(); i++) {
                 Element e = numaElements.get(i);
                 int id = intAttr(e, "os_index", i);
-                raws.add(new Raw(id, optMask(e, "cpuset").orElse(CpuMask.empty(nbits)).and(online), longAttr(e, "local_memory", -1), numaDepths.get(i)));
+                raws.add(new Raw(id, optMask(e, "cpuset").orElse(CpuMask.empty(nbits)).and(online), size(e, "local_memory"), numaDepths.get(i)));
             }
             List<Integer> ids = new ArrayList<>();
             for (Raw r : raws) ids.add(r.id);
@@ -414,7 +485,7 @@ public final class HwlocXmlReader {
             if (raws.isEmpty()) {
                 // as hwloc 2.x does for such a file: one node with every CPU and the machine's memory
                 warnings.add("no NUMANode in the file: one NUMA node with all CPUs assumed");
-                raws.add(new Raw(0, online, longAttr(machine, "local_memory", -1), 1));
+                raws.add(new Raw(0, online, size(machine, "local_memory"), 1));
                 ids.add(0);
             }
             List<NumaNode> out = new ArrayList<>();
@@ -507,7 +578,8 @@ public final class HwlocXmlReader {
             for (Element k : root.all("cpukind")) {
                 CpuMask cpus = mask(k, "cpuset", true).and(online);
                 if (cpus.isEmpty()) continue;
-                Optional<String> type = info(k, "CoreType").map(t -> t.equals("IntelCore") ? "core" : t.equals("IntelAtom") ? "atom" : t);
+                Optional<String> type = info(k, "CoreType").map(t -> t.equals("IntelCore") ? "core" : t.equals("IntelAtom") ? "atom"
+                        : Shorten.end(t, Topology.MAX_NAME));
                 out.add(new CoreKind(cpus, intInfo(k, "LinuxCapacity"), type, intInfo(k, "FrequencyMaxMHz"), intInfo(k, "FrequencyBaseMHz")));
             }
             out.sort(Comparator.comparingInt(k -> k.cpus().first()));
@@ -615,6 +687,16 @@ public final class HwlocXmlReader {
             }
         }
 
+        /** A size in bytes ({@code local_memory}, {@code cache_size}): -1 when absent, refused when negative. */
+        private long size(Element e, String n) {
+            long v = longAttr(e, n, -1);
+            if (v < 0 && e.attr(n) != null) {
+                throw bad(n + "=\"" + shorten(e.attr(n)) + "\" of <" + e.name + (e.attr("type") == null ? "" : " type=\"" + e.attr("type") + "\"")
+                        + ">: not a size (bytes, 0 or more)");
+            }
+            return v;
+        }
+
         private double doubleAttr(Element e, String n, double dflt) {
             String v = e.attr(n);
             if (v == null) return dflt;
@@ -627,7 +709,10 @@ public final class HwlocXmlReader {
     }
 
     private static String shorten(String s) {
-        String one = s.replaceAll("[\\p{Cntrl}]", "?");
-        return one.length() > 40 ? one.substring(0, 40) + "..." : one;
+        return shorten(s, 43);
+    }
+
+    private static String shorten(String s, int max) {
+        return Shorten.end(String.valueOf(s).replaceAll("[\\p{Cntrl}]", "?"), max);
     }
 }

@@ -1,6 +1,7 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.text.Shorten;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,7 @@ final class NumaReader extends ReadingPart {
         List<NumaNode> nodes = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
         for (String name : r.list(NODE)) {
-            if (name.length() > 4 && name.startsWith("node") && Reading.isDigits(name, 4)) ids.add(Integer.parseInt(name.substring(4)));
+            if (name.length() > 4 && name.startsWith("node") && Reading.isDigits(name, 4)) ids.add(nodeNumber(name));
         }
         ids.sort(null);
         if (ids.isEmpty()) {
@@ -61,6 +62,21 @@ final class NumaReader extends ReadingPart {
         return nodes;
     }
 
+    /**
+     * The number of {@code node/nodeN}; a number beyond {@link TopologyReader#MAX_CPUS} (Linux
+     * allows 1024 nodes, {@code CONFIG_NODES_SHIFT} at most 10) is refused with the name and why.
+     */
+    private int nodeNumber(String name) {
+        String digits = name.substring(4);
+        long n = digits.length() > 9 ? Long.MAX_VALUE : Long.parseLong(digits);
+        if (n >= TopologyReader.MAX_CPUS) {
+            throw new IllegalArgumentException(r.root().resolve(NODE).resolve(Shorten.end(name, 40))
+                    + ": NUMA node " + (n == Long.MAX_VALUE ? Shorten.end(digits, 20) : n) + " is beyond "
+                    + (TopologyReader.MAX_CPUS - 1) + ", the largest node number corescope reads (Linux has at most 1024 nodes)");
+        }
+        return (int) n;
+    }
+
     /** {@code MemTotal: N kB} in /proc/meminfo, or {@code Node 0 MemTotal: N kB} in a node's meminfo; -1 when absent. */
     private long memTotal(String rel, String key) {
         Optional<List<String>> lines = r.readLines(rel);
@@ -73,6 +89,10 @@ final class NumaReader extends ReadingPart {
             if (parts.length == 0) continue;
             try {
                 long v = Long.parseLong(parts[0]);
+                if (v < 0 || v > Long.MAX_VALUE / 1024) {
+                    r.problem(rel, "MemTotal is not a size");
+                    return -1;
+                }
                 return parts.length > 1 && parts[1].equalsIgnoreCase("kB") ? v * 1024 : v;
             } catch (NumberFormatException e) {
                 r.problem(rel, "MemTotal is not a number");

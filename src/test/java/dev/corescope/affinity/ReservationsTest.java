@@ -521,7 +521,7 @@ class ReservationsTest {
         assertTrue(dump.contains("not a corescope lock file: cpu-007.lock"), dump);
         assertTrue(dump.contains("not a corescope lock file: x\\e[31m\\nrow"), dump);
         assertTrue(dump.contains("  2  free"), dump);
-        assertEquals(6, dump.lines().count(), dump);
+        assertEquals(6, dump.lines().filter(l -> !l.endsWith("no lock file yet")).count(), dump);
     }
 
     /** A holder named with a newline and an escape sequence writes no row and no colour into the dump or a message. */
@@ -536,7 +536,7 @@ class ReservationsTest {
             assertEquals(List.of("held 7", "ready"), readUntilReady(child));
             String dump = r.dump();
             assertFalse(dump.contains("\u001b"), dump);
-            assertEquals(3, dump.lines().count(), "a header, the column names and one row: " + dump);
+            assertEquals(3, dump.lines().filter(l -> !l.endsWith("free       -  no lock file yet")).count(), "a header, the column names and one row: " + dump);
             assertTrue(dump.contains("cmd=x\\n_1_free_\\e[31m"), dump);
             ReservationException e = assertThrows(ReservationException.class, () -> r.reserveCpu(7));
             assertFalse(e.getMessage().contains("\u001b") || e.getMessage().contains("\n"), e.getMessage());

@@ -89,4 +89,26 @@ class ExitCodeTest {
         CliRun.run("affinity", "--pid", "\u0661").badInput("is not a whole number (ASCII digits 0-9)");
         CliRun.run("mask", "--nbits", "\u0664\u0660").badInput("ASCII digits");
     }
+
+    @Test
+    void anUnknownCommandIsNamedInOneLineWithTheClosestCommands() {
+        CliRun.run("topolgy").badInput("unknown command: topolgy (did you mean topology");
+        CliRun r = CliRun.run("frobnicate", "--now").badInput("unknown command: frobnicate");
+        assertFalse(r.err().contains("Unmatched argument"), r.err());
+        // an unknown option is still picocli's line
+        CliRun.run("--nosuch").badInput("Unknown option");
+    }
+
+    @Test
+    void aBadRegularExpressionForJmhIsBadInputNotABug() {
+        CliRun.run("jmh", "[").badInput("jmh '[': not a regular expression (Unclosed character class at character 1)");
+        CliRun.run("jmh", "-e", "(", "Cpumask").badInput("jmh -e '(': not a regular expression");
+    }
+
+    @Test
+    void theHelpStatesTheDefaultWidthAsEveryCommandDoes() {
+        String help = CliRun.run("--help").out();
+        assertFalse(help.contains("120 columns"), help);
+        assertTrue(help.replaceAll("\\s+", " ").contains("COLUMNS, else 100"), help);
+    }
 }

@@ -57,13 +57,25 @@ class InterruptTest {
         assertEquals(List.of("finishes"), Json.readResults(beside.getFirst()).results().stream().map(r -> r.benchmark()).toList());
     }
 
-    /** Runs {@code bench all -o results} in a child JVM, sends SIG{@code signal} while a family runs, returns stderr. */
+    @Test
+    void anInterruptBeforeAnyFamilyFinishedSaysSoInASentence() throws Exception {
+        Path results = dir.resolve("none.json");
+        List<String> err = interrupt("INT", results, "blocking");
+        assertTrue(err.contains("corescope: interrupted by SIGINT (Ctrl-C): no family had finished; nothing saved"), err::toString);
+        assertTrue(Files.notExists(results));
+    }
+
     private List<String> interrupt(String signal, Path results) throws Exception {
+        return interrupt(signal, results, "all");
+    }
+
+    /** Runs {@code bench FAMILY -o results} in a child JVM, sends SIG{@code signal} while a family runs, returns stderr. */
+    private List<String> interrupt(String signal, Path results, String family) throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
         List<String> cmd = new ArrayList<>(signalDefaultPrefix());
         cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                InterruptibleMain.class.getName(), "bench", "all", "-o", results.toString()));
+                InterruptibleMain.class.getName(), "bench", family, "-o", results.toString()));
         try (SignalledChild child = new SignalledChild(new ProcessBuilder(cmd), "blocking: started")) {
             int exit = child.interruptOnceStarted(signal);
             List<String> err = child.err();

@@ -141,6 +141,66 @@ class OutputFileTest {
     }
 
     @Test
+    void topologyFromAFileNeverWritesOverThatFileAlsoThroughLinks() throws Exception {
+        Path xml = tmp.resolve("own.xml");
+        CliRun.run("topology", "--root", tree().toString(), "--format", "hwloc-xml", "-o", xml.toString()).succeeded();
+        byte[] before = Files.readAllBytes(xml);
+        Path hard = tmp.resolve("hard.xml");
+        Files.createLink(hard, xml);
+        Path soft = tmp.resolve("soft.xml");
+        Files.createSymbolicLink(soft, xml.getFileName());
+        for (String format : List.of("text", "hwloc-xml")) {
+            for (Path out : List.of(xml, hard, soft)) {
+                CliRun.run("topology", "--from", xml.toString(), "--format", format, "-o", out.toString()).badInput("is also an input (" + xml + ")");
+            }
+        }
+        assertArrayEquals(before, Files.readAllBytes(xml), "the input is untouched");
+    }
+
+    @Test
+    void aFileOfTheRootTreeIsAnInputToTopologyAndExportAlsoThroughAHardLink() throws Exception {
+        Path root = tree();
+        Path inTree = root.resolve("sys/devices/system/cpu/online");
+        Path hard = tmp.resolve("online-link");
+        Files.createLink(hard, inTree);
+        for (Path out : List.of(inTree, hard)) {
+            CliRun.run("topology", "--root", root.toString(), "-o", out.toString()).badInput("is also an input (" + root + " holds it)");
+            CliRun.run("export", "--root", root.toString(), "-o", out.toString()).badInput("is also an input (" + root + " holds it)");
+        }
+        assertEquals("0-1\n", Files.readString(inTree));
+        // a new file beside the tree's files replaces nothing
+        CliRun.run("topology", "--root", root.toString(), "-o", root.resolve("topology.txt").toString()).succeeded();
+    }
+
+    @Test
+    void anEmptyPathIsRefusedAsEmptyByEveryPathOption() throws Exception {
+        CliRun.run("export", "-o", "").badInput("--output': an empty string names no file");
+        CliRun.run("topology", "--root", "").badInput("--root': an empty string names no file");
+        CliRun.run("topology", "--from", "").badInput("--from': an empty string names no file");
+        CliRun.run("report", "").badInput("an empty string names no file");
+        CliRun.run("compare", "", "").badInput("an empty string names no file");
+        CliRun.run("capture", "-o", "").badInput("an empty string names no file");
+        CliRun.run("bench", "c2c", "--plan", "--root", "").badInput("an empty string names no file");
+    }
+
+    @Test
+    void theFormatFollowsTheOutputsNameWhenNoneIsGiven() throws Exception {
+        Path root = tree();
+        for (String name : List.of("t.svg", "t.json", "t.xml", "t.txt", "t")) {
+            Path out = tmp.resolve(name);
+            CliRun r = CliRun.run("topology", "--root", root.toString(), "-o", out.toString()).succeeded();
+            String text = Files.readString(out);
+            String want = name.endsWith(".svg") ? "<svg" : name.endsWith(".json") ? "\"summary\"" : name.endsWith(".xml") ? "<topology version=\"2" : "Machine";
+            assertTrue(text.contains(want), name + ": " + text.substring(0, Math.min(200, text.length())));
+            assertTrue(r.out().contains("(" + (name.endsWith(".svg") ? "svg" : name.endsWith(".json") ? "json" : name.endsWith(".xml") ? "hwloc-xml" : "text") + ")"), r.out());
+        }
+        // --format wins over the name
+        Path svg = tmp.resolve("forced.svg");
+        CliRun.run("topology", "--root", root.toString(), "--format", "json", "-o", svg.toString()).succeeded();
+        assertTrue(Files.readString(svg).contains("\"summary\""));
+    }
+
+    @Test
     void anOutputThatCannotBeCreatedIsFoundBeforeAnyBenchmarkRuns() {
         assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
         AtomicBoolean ran = new AtomicBoolean();

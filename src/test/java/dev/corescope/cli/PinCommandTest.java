@@ -75,7 +75,19 @@ class PinCommandTest {
     }
 
     @Test
-    void aMissingCommandExits2() {
+    void aCommandNotFoundExits127AndOneThatCannotRunExits126AsTasksetDoes(@TempDir Path dir) throws Exception {
+        CliRun missing = CliRun.run("pin", "--cpus", before.toList(), "--", "corescope-no-such-command");
+        assertEquals(127, missing.exitCode(), missing.err());
+        assertEquals("corescope: corescope-no-such-command: cannot run it: No such file or directory\n", missing.err());
+        Path plain = Files.writeString(dir.resolve("not-executable.sh"), "echo hi\n");
+        CliRun cannot = CliRun.run("pin", "--cpus", before.toList(), "--", plain.toString());
+        assertEquals(126, cannot.exitCode(), cannot.err());
+        assertTrue(cannot.err().startsWith("corescope: " + plain + ": cannot run it: "), cannot.err());
+        assertEquals(126, CliRun.run("pin", "--cpus", before.toList(), "--", dir.toString()).exitCode(), "a folder");
+    }
+
+    @Test
+        void aMissingCommandExits2() {
         CliRun.run("pin", "--cpus", before.toList(), "--").badInput("missing COMMAND after --");
         CliRun.run("pin", "--cpus", before.toList()).badInput("missing COMMAND after --");
     }
@@ -93,12 +105,6 @@ class PinCommandTest {
         CliRun.run("pin", "--cpus", "x", "--", "true").badInput("--cpus x: expected a number but found 'x'");
         CliRun.run("pin", "--cpus", "", "--", "true").badInput("the set is empty");
         CliRun.run("pin", "--", "true").badInput("--cpus");
-    }
-
-    @Test
-    void aCommandThatCannotBeStartedExits2() {
-        CliRun.run("pin", "--cpus", before.toList(), "--", "/nonexistent/corescope-test-command")
-                .badInput("/nonexistent/corescope-test-command: cannot run it: No such file or directory");
     }
 
     /** {@code --cpus all} is every allowed CPU (the kernel's "all" is every possible CPU, which could never be allowed). */

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -119,5 +120,78 @@ class HwlocXmlRefusalTest {
         Topology t = HwlocXmlReader.read(f);
         assertEquals("1", t.allowed().orElseThrow().toList());
         assertEquals("1", t.isolated().toList());
+    }
+
+    @Test
+    void randomBytesAreOneLineInCorescopesWordsAndNothingFromTheParserOnStderr() throws Exception {
+        byte[] noise = new byte[4096];
+        new java.util.Random(37).nextBytes(noise);
+        Path f = Files.write(tmp.resolve("noise.xml"), noise);
+        java.io.PrintStream saved = System.err;
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        IllegalArgumentException e;
+        try {
+            System.setErr(new java.io.PrintStream(err, true));
+            e = assertThrows(IllegalArgumentException.class, () -> HwlocXmlReader.read(f));
+        } finally {
+            System.setErr(saved);
+        }
+        assertEquals("", err.toString(), "the parser printed to stderr");
+        assertEquals(f + ": not UTF-8 text, so not hwloc's XML (which is UTF-8)", e.getMessage());
+    }
+
+    /** The JDK's limits (depth 100, 200 attributes) would speak JAXP's words; the reader's own apply. */
+    @Test
+    void wellFormedXmlPastTheJdksLimitsMeetsTheReadersOwn() throws Exception {
+        String at = "<object type=\"Package\"";
+        Path deep = Files.writeString(tmp.resolve("deep.xml"), MACHINE.replace(at, "<x>".repeat(101) + "</x>".repeat(101) + at));
+        assertEquals(2, HwlocXmlReader.read(deep).summary().pus(), "depth 101 is within the reader's 128");
+        String tooDeep = refusal(MACHINE.replace(at, "<x>".repeat(130) + "</x>".repeat(130) + at));
+        assertTrue(tooDeep.endsWith("nested deeper than 128 elements"), tooDeep);
+        StringBuilder attrs = new StringBuilder("<x");
+        for (int i = 0; i < 201; i++) attrs.append(" a").append(i).append("=\"1\"");
+        String many = refusal(MACHINE.replace(at, attrs + "/>" + at));
+        assertTrue(many.contains("an element with 201 attributes, more than the 64"), many);
+        for (String why : List.of(tooDeep, many)) assertFalse(why.contains("JAXP") || why.contains("jdk.xml"), why);
+    }
+
+    @Test
+    void aPuIsACpuNumberThatATreeCouldHave() throws Exception {
+        for (String os : List.of("-1", "65536", "99999999999")) {
+            String why = refusal(MACHINE.replace("<object type=\"PU\" os_index=\"1\"", "<object type=\"PU\" os_index=\"" + os + "\""));
+            assertTrue(why.contains("os_index=\"" + os + "\">: not a CPU number (0 to 65535"), why);
+        }
+    }
+
+    @Test
+    void eachCpuIsOnePuAndTwoCoresWithOneIdAreWarnedAbout() throws Exception {
+        String twice = refusal(MACHINE.replace("<object type=\"PU\" os_index=\"1\" cpuset=\"0x00000002\"/>",
+                "<object type=\"PU\" os_index=\"0\" cpuset=\"0x00000001\"/>"));
+        assertTrue(twice.endsWith("CPU 0 is in two PUs; each CPU is one PU"), twice);
+        Path f = Files.writeString(tmp.resolve("cores.xml"), MACHINE.replace("<object type=\"Core\" os_index=\"1\"", "<object type=\"Core\" os_index=\"0\""));
+        Topology t = HwlocXmlReader.read(f);
+        assertEquals(2, t.summary().cores());
+        assertTrue(t.warnings().stream().anyMatch(w -> w.contains("two cores of package 0 have core id 0")), t.warnings().toString());
+    }
+
+    @Test
+    void aMachineWithoutCpusAndANegativeSizeAreRefused() throws Exception {
+        String empty = refusal(MACHINE.replace("<object type=\"Machine\" cpuset=\"0x00000003\">", "<object type=\"Machine\" cpuset=\"\">"));
+        assertTrue(empty.contains("hold no CPU"), empty);
+        String at = "<object type=\"Core\" os_index=\"0\"";
+        String memory = refusal(MACHINE.replace(at, "<object type=\"NUMANode\" os_index=\"0\" cpuset=\"0x00000003\" local_memory=\"-1\"/>" + at));
+        assertTrue(memory.contains("local_memory=\"-1\" of <object type=\"NUMANode\">: not a size"), memory);
+        String cache = refusal(MACHINE.replace(at, "<object type=\"L2Cache\" cpuset=\"0x00000001\" cache_size=\"-5\"/>" + at));
+        assertTrue(cache.contains("cache_size=\"-5\""), cache);
+    }
+
+    @Test
+    void aLongCpuModelIsCutAsAnyNameIs() throws Exception {
+        String model = "M".repeat(20_000_000);
+        Path f = Files.writeString(tmp.resolve("model.xml"), MACHINE.replace("<object type=\"Core\" os_index=\"0\"",
+                "<info name=\"CPUModel\" value=\"" + model + "\"/><object type=\"Core\" os_index=\"0\""));
+        String got = HwlocXmlReader.read(f).cpuModel().orElseThrow();
+        assertEquals(Topology.MAX_NAME, got.length());
+        assertTrue(got.endsWith("MMM..."), got.substring(got.length() - 10));
     }
 }

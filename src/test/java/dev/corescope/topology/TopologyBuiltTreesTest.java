@@ -33,6 +33,25 @@ class TopologyBuiltTreesTest {
     }
 
     @Test
+    void aNodeNumberNoKernelHasIsRefusedByNameAndANegativeMemoryIsUnknown() {
+        FakeSysfs f = FakeSysfs.twoCores(tmp).file("sys/devices/system/node/node99999999999/cpulist", "0-1");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Topology.read(f.root()));
+        assertEquals(tmp.resolve("sys/devices/system/node/node99999999999") + ": NUMA node 99999999999 is beyond 65535,"
+                + " the largest node number corescope reads (Linux has at most 1024 nodes)", e.getMessage());
+        Path other = tmp.resolve("other");
+        FakeSysfs g = FakeSysfs.twoCores(other).file("sys/devices/system/node/node1/cpulist", "").file("sys/devices/system/node/node1/meminfo", "Node 1 MemTotal: -5 kB");
+        Topology t = Topology.read(g.root());
+        assertEquals(-1, t.numaNodes().stream().filter(n -> n.id() == 1).findFirst().orElseThrow().memoryBytes());
+        assertTrue(anyWarning(t, "MemTotal is not a size"), t.warnings().toString());
+    }
+
+    @Test
+    void aLongModelNameIsCut() {
+        Topology t = Topology.read(FakeSysfs.twoCores(tmp).cpuinfo("M".repeat(100_000)).root());
+        assertEquals(Topology.MAX_NAME, t.cpuModel().orElseThrow().length());
+    }
+
+    @Test
     void plainTwoCoreMachineReadsAsTheContractExample() {
         Topology t = Topology.read(FakeSysfs.twoCores(tmp).root());
         assertEquals(new Topology.Summary(1, 0, 0, 2, 2, 1), t.summary());

@@ -149,6 +149,7 @@ public final class CpumaskFamily implements BenchFamily {
 
         List<CpumaskModel.CallerSize> callers = new ArrayList<>();
         List<String> codeSizeGaps = new ArrayList<>();
+        CpumaskModel.CodeSizeBuilds codeSizeBuilds = null;
         Undisturbed nativeLeftOut = null;
         if (nativeOk) {
             List<CleanBatches> outcomes = new ArrayList<>();
@@ -159,7 +160,9 @@ public final class CpumaskFamily implements BenchFamily {
                 }
             }
             nativeLeftOut = Undisturbed.ofBatches(outcomes);
-            callers.addAll(KernelCallers.read(codeSizeGaps));
+            KernelCallers.Reading sizes = KernelCallers.read(codeSizeGaps);
+            callers.addAll(sizes.sizes());
+            codeSizeBuilds = sizes.builds();
             ctx.progress().step("code size");
         }
 
@@ -173,14 +176,15 @@ public final class CpumaskFamily implements BenchFamily {
 
         Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), allowed, nrCpuIds,
                 describeSettings(settings, ctx), batches, comparisons, splits, callers, ctx.size() == RunSize.QUICK, load,
-                Undisturbed.ofIterations(iterations), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null), codeSizeGaps);
+                Undisturbed.ofIterations(iterations), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null), codeSizeGaps, codeSizeBuilds);
         CpumaskModel model = report.model();
-        return new FamilyRun(name(), results, null, null, null, CpumaskView.notes(model), CpumaskView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, null, null, null, CpumaskView.notes(model),
+                CpumaskView.document(model, results).render(Integer.MAX_VALUE), model);
     }
 
     @Override
     public Optional<TextDoc> document(ResultsFile file) {
-        return CpumaskView.model(file).map(CpumaskView::document);
+        return CpumaskView.model(file).map(m -> CpumaskView.document(m, file.results()));
     }
 
     /**
@@ -253,7 +257,7 @@ public final class CpumaskFamily implements BenchFamily {
     record Measurement(String pinning, CpuMask allowed, int nrCpuIds, String javaSettings, int nativeBatches,
                          List<Comparison> comparisons, List<Split> splits, List<CpumaskModel.CallerSize> callers,
                          boolean quick, String load, Undisturbed javaIterations, Undisturbed nativeLeftOut,
-                         String nativeUnavailable, List<String> codeSizeGaps) {
+                         String nativeUnavailable, List<String> codeSizeGaps, CpumaskModel.CodeSizeBuilds codeSizeBuilds) {
 
         /** The seed's effect: (after - before) / before, in percent. */
         static final double SEED_EFFECT_PCT =
@@ -290,34 +294,25 @@ public final class CpumaskFamily implements BenchFamily {
         }
 
         /**
-         * The callers' sizes as results rows: metric {@code codeSize} per caller (params nrCpus and
-         * caller) and {@code codeSizeTotal} per NR_CPUS (their sum: what bloat-o-meter's total is
-         * over), unit {@code bytes}, exact (error 0); old = {@value CpumaskFamily#BASELINE}, new =
-         * {@value CpumaskFamily#APPROACH}.
+         * The callers' sizes as results rows, one per function, NR_CPUS and build (metric
+         * {@value #CODE_SIZE}, unit {@code bytes}, exact: error 0); old = {@value CpumaskFamily#BASELINE},
+         * new = {@value CpumaskFamily#APPROACH}. Totals are not rows: the view and the claims sum them.
          */
         static List<Result> results(List<CpumaskModel.CallerSize> callers) {
             List<Result> out = new ArrayList<>();
-            for (int nrCpus : KernelCallers.NR_CPUS) {
-                long before = 0, after = 0;
-                boolean any = false;
-                for (CpumaskModel.CallerSize c : callers) {
-                    if (c.nrCpus() != nrCpus) continue;
-                    any = true;
-                    Map<String, Object> params = new LinkedHashMap<>();
-                    params.put("nrCpus", nrCpus);
-                    params.put("caller", c.function());
-                    out.add(size(CpumaskFamily.BASELINE, "codeSize", c.oldBytes(), params));
-                    out.add(size(CpumaskFamily.APPROACH, "codeSize", c.newBytes(), params));
-                    before += c.oldBytes();
-                    after += c.newBytes();
-                }
-                if (!any) continue;
-                Map<String, Object> params = Map.of("nrCpus", nrCpus);
-                out.add(size(CpumaskFamily.BASELINE, "codeSizeTotal", before, params));
-                out.add(size(CpumaskFamily.APPROACH, "codeSizeTotal", after, params));
+            for (CpumaskModel.CallerSize c : callers) {
+                Map<String, Object> params = new LinkedHashMap<>();
+                params.put("nrCpus", c.nrCpus());
+                params.put("build", c.build());
+                params.put("function", c.function());
+                out.add(size(CpumaskFamily.BASELINE, CODE_SIZE, c.oldBytes(), params));
+                out.add(size(CpumaskFamily.APPROACH, CODE_SIZE, c.newBytes(), params));
             }
             return out;
         }
+
+        /** The metric of a code-size row. */
+        static final String CODE_SIZE = "code-size";
 
         private static Result size(String variant, String metric, long bytes, Map<String, Object> params) {
             return Result.builder().benchmark("cpumask").variant(variant).implementation("native").metric(metric).unit("bytes")
@@ -333,8 +328,8 @@ public final class CpumaskFamily implements BenchFamily {
                     splits.stream().map(sp -> new CpumaskModel.SplitRow(sp.config().nrCpus(), sp.config().online(),
                             sp.config().mask().param(), Figure.of(sp.loop()), Figure.of(sp.loopFirst()), Figure.of(sp.firstBut()),
                             sp.calls().significant(), sp.shape().significant())).toList(),
-                    callers, KernelCallers.FLAGS, splits.isEmpty() ? null : hsdis(), List.of(), quick, javaIterations, nativeLeftOut,
-                    nativeUnavailable, codeSizeGaps);
+                    List.of(), null, splits.isEmpty() ? null : hsdis(), List.of(), quick, javaIterations, nativeLeftOut,
+                    nativeUnavailable, codeSizeGaps, codeSizeBuilds);
         }
 
         /** Whether this run could show C2's machine code of the Java variants, in one line ({@link JavaMachineCode}). */

@@ -20,9 +20,9 @@ import java.util.List;
  * @param load           the machine's load at start, in words, or null
  * @param comparisons    one row per configuration and implementation
  * @param splits         the Java gaps split into calls and shape
- * @param callers        code size as bloat-o-meter measured it: the kernel-like callers
- *                       {@code cpumask_any_but()} is inlined into, before and after, per NR_CPUS
- * @param callerFlags    the flags the callers were compiled with
+ * @param callers        files from round two only: the code sizes of four callers at one build
+ *                       (newer files hold them as {@code code-size} rows, which the view looks up)
+ * @param callerFlags    files from round two only: the flags those callers were compiled with
  * @param hsdis          whether the measuring JVM could show C2's machine code, in words
  * @param notes          empty: the view words the notes from the fields below (files written
  *                       before carry them here as sentences, and no {@code javaIterations})
@@ -31,6 +31,8 @@ import java.util.List;
  * @param nativeLeftOut  the C batches left out, over all native rows; null when C did not run
  * @param nativeUnavailable why the native rows are missing, or null
  * @param codeSizeGaps   why a caller's code size is missing, one line each, as the symbol reader said it
+ * @param codeSizeBuilds the compiler and the builds the {@code code-size} rows were measured at; null
+ *                       when none were (no compiler, or a file from before the build matrix)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String javaSettings, int nativeBatches, String load,
@@ -38,7 +40,7 @@ public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String 
                            @JsonInclude(JsonInclude.Include.NON_EMPTY)
                            List<String> notes,
                            boolean quick, Undisturbed javaIterations, Undisturbed nativeLeftOut, String nativeUnavailable,
-                           List<String> codeSizeGaps) {
+                           List<String> codeSizeGaps, CodeSizeBuilds codeSizeBuilds) {
 
     public CpumaskModel {
         comparisons = List.copyOf(comparisons);
@@ -78,11 +80,27 @@ public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String 
                            boolean callsSignificant, boolean shapeSignificant) {
     }
 
-    /** bloat-o-meter's row: one caller's size before ({@code cpumask_any_but} loop) and after ({@code cpumask_first_but}). */
-    public record CallerSize(int nrCpus, String function, long oldBytes, long newBytes) {
+    /**
+     * bloat-o-meter's row: one caller's size before ({@code cpumask_any_but} loop) and after
+     * ({@code cpumask_first_but}) at one build; {@code build} null in files from round two.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record CallerSize(int nrCpus, String function, String build, long oldBytes, long newBytes) {
 
         public long delta() {
             return newBytes - oldBytes;
         }
+    }
+
+    /** The compiler (its {@code --version} line) and the builds of the code-size matrix, in order. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record CodeSizeBuilds(String compiler, List<BuildFlags> builds) {
+        public CodeSizeBuilds {
+            builds = List.copyOf(builds);
+        }
+    }
+
+    /** One build of the matrix: its name ({@code kernel-O2}) and the flags it was compiled with. */
+    public record BuildFlags(String name, String flags) {
     }
 }

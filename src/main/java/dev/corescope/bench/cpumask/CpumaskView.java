@@ -4,6 +4,7 @@ import dev.corescope.bench.Figure;
 import dev.corescope.bench.SavedModel;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
+import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
@@ -11,12 +12,14 @@ import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
 /**
@@ -34,8 +37,12 @@ final class CpumaskView {
         return SavedModel.read(file, "cpumask", CpumaskModel.class);
     }
 
-    /** The report people read, as a document: the run, the seed-style totals, per-call figures, the split, code size, notes. */
-    static TextDoc document(CpumaskModel m) {
+    /**
+     * The report people read, as a document: the run, the seed-style totals, per-call figures, the
+     * split, code size (from the {@code code-size} rows of {@code results}; a file from round two
+     * has its four callers in the model), notes.
+     */
+    static TextDoc document(CpumaskModel m, List<Result> results) {
         TextDoc d = new TextDoc();
         d.title("bench cpumask: seed 000, cpumask_any_but() as a for_each_cpu loop (" + CpumaskFamily.BASELINE
                 + ") vs cpumask_first_but() (" + CpumaskFamily.APPROACH + ")");
@@ -98,38 +105,118 @@ final class CpumaskView {
             d.blank();
         }
 
-        if (!m.callers().isEmpty()) {
-            d.heading("Code size as bloat-o-meter measured it: kernel-like callers cpumask_any_but() is inlined into "
-                    + "(native/kernel/cpumask_callers.c, " + m.callerFlags() + "), st_size from their objects' "
-                    + "symbol tables; old = " + CpumaskFamily.BASELINE + ", new = " + CpumaskFamily.APPROACH);
-            TextTable t = new TextTable(Column.key("NR_CPUS"), Column.key("function"), Column.number("old", "B"),
-                    Column.number("new", "B"), Column.number("delta", "B")).named("cpumask");
-            List<String> totalsLines = new ArrayList<>();
-            for (int nrCpus : m.callers().stream().mapToInt(CpumaskModel.CallerSize::nrCpus).distinct().toArray()) {
-                List<CpumaskModel.CallerSize> rows = m.callers().stream().filter(c -> c.nrCpus() == nrCpus)
-                        .sorted(Comparator.comparingLong(CpumaskModel.CallerSize::delta).reversed()).toList();
-                long up = rows.stream().mapToLong(CpumaskModel.CallerSize::delta).filter(x -> x > 0).sum();
-                long down = rows.stream().mapToLong(CpumaskModel.CallerSize::delta).filter(x -> x < 0).sum();
-                long grow = rows.stream().filter(c -> c.delta() > 0).count();
-                long shrink = rows.stream().filter(c -> c.delta() < 0).count();
-                long before = rows.stream().mapToLong(CpumaskModel.CallerSize::oldBytes).sum();
-                long after = rows.stream().mapToLong(CpumaskModel.CallerSize::newBytes).sum();
-                for (CpumaskModel.CallerSize c : rows) t.row(nrCpus, c.function(), c.oldBytes(), c.newBytes(), signed(c.delta()));
-                t.row(nrCpus, "Total", before, after, signed(after - before));
-                totalsLines.add("NR_CPUS=" + nrCpus + ": add/remove: 0/0 grow/shrink: " + grow + "/" + shrink + " up/down: " + up + "/"
-                        + down + " (" + (after - before) + "); Total: Before=" + before + ", After=" + after + ", chg "
-                        + Num.signed(before == 0 ? 0.0 : 100.0 * (after - before) / before) + "%");
-            }
-            d.table(t);
-            d.notes("  ", "", totalsLines);
-            d.paragraph("  ", "The seed's totals are over all of vmlinux's callers (-78 B at NR_CPUS=64, -2 B at 4096); these are "
-                    + m.callers().stream().map(CpumaskModel.CallerSize::function).distinct().count()
-                    + " of them, modelled, not the kernel's own code.");
-            d.blank();
-        }
+        codeSize(d, m, sizes(m, results));
 
         d.heading("Notes").notes(notes(m));
         return d;
+    }
+
+    /** The code sizes: the results' code-size rows, or a round-two file's callers (one unnamed build). */
+    static List<CpumaskModel.CallerSize> sizes(CpumaskModel m, List<Result> results) {
+        Map<String, long[]> byKey = new LinkedHashMap<>();
+        for (Result r : results) {
+            if (!r.benchmark().equals("cpumask") || !r.metric().equals(CpumaskFamily.Measurement.CODE_SIZE)) continue;
+            String key = r.params().get("nrCpus") + "\u0000" + r.params().get("function") + "\u0000" + r.params().get("build");
+            long[] v = byKey.computeIfAbsent(key, k -> new long[]{-1, -1});
+            v[r.variant().equals(CpumaskFamily.BASELINE) ? 0 : 1] = Math.round(r.score());
+        }
+        List<CpumaskModel.CallerSize> out = new ArrayList<>();
+        byKey.forEach((k, v) -> {
+            String[] p = k.split("\u0000", -1);
+            if (v[0] >= 0 && v[1] >= 0) out.add(new CpumaskModel.CallerSize(Integer.parseInt(p[0]), p[1], p[2], v[0], v[1]));
+        });
+        return out.isEmpty() ? m.callers() : out;
+    }
+
+    /**
+     * bloat-o-meter's table beside the seed's: per NR_CPUS and function the seed's old/new/delta and
+     * the model's (a range over the builds), whether the signs agree; then per build the totals,
+     * bloat-o-meter's summary line and how many functions' signs agree with the seed's.
+     */
+    private static void codeSize(TextDoc d, CpumaskModel m, List<CpumaskModel.CallerSize> sizes) {
+        if (sizes.isEmpty()) return;
+        List<String> builds = sizes.stream().map(CpumaskView::buildName).distinct().toList();
+        CpumaskModel.CodeSizeBuilds matrix = m.codeSizeBuilds();
+        d.heading("Code size as bloat-o-meter measures it: the seed's functions, modelled (native/kernel/cpumask_callers.c), "
+                + "st_size from each build's objects; old = " + CpumaskFamily.BASELINE + ", new = " + CpumaskFamily.APPROACH
+                + "; model figures are ranges over " + builds.size() + (builds.size() == 1 ? " build" : " builds")
+                + (matrix != null && matrix.compiler() != null ? " (" + matrix.compiler() + ")" : ""));
+        TextTable t = new TextTable(Column.key("NR_CPUS"), Column.key("function"), Column.number("seed old", "B"),
+                Column.number("seed new", "B"), Column.number("seed delta", "B"), Column.text("model old"), Column.text("model new"),
+                Column.text("model delta"), Column.text("sign agrees")).named("cpumask");
+        List<String> lines = new ArrayList<>();
+        for (int nrCpus : sizes.stream().mapToInt(CpumaskModel.CallerSize::nrCpus).distinct().toArray()) {
+            List<String> functions = sizes.stream().filter(c -> c.nrCpus() == nrCpus).map(CpumaskModel.CallerSize::function).distinct().toList();
+            List<CpumaskClaims.SeedSize> seed = CpumaskClaims.SEED_SIZES.stream().filter(x -> x.nrCpus() == nrCpus).toList();
+            List<String> order = new ArrayList<>(seed.stream().map(CpumaskClaims.SeedSize::function).filter(functions::contains).toList());
+            functions.stream().filter(f -> !order.contains(f)).forEach(order::add);
+            for (String f : order) {
+                List<CpumaskModel.CallerSize> rows = sizes.stream().filter(c -> c.nrCpus() == nrCpus && c.function().equals(f)).toList();
+                Optional<CpumaskClaims.SeedSize> s = seed.stream().filter(x -> x.function().equals(f)).findFirst();
+                long agree = s.map(x -> rows.stream().filter(c -> Long.signum(c.delta()) == Long.signum(x.delta())).count()).orElse(0L);
+                t.row(nrCpus, f, s.map(CpumaskClaims.SeedSize::oldBytes).orElse(null), s.map(CpumaskClaims.SeedSize::newBytes).orElse(null),
+                        s.map(x -> signed(x.delta())).orElse("-"), range(rows, CpumaskModel.CallerSize::oldBytes, false),
+                        range(rows, CpumaskModel.CallerSize::newBytes, false), range(rows, CpumaskModel.CallerSize::delta, true),
+                        s.isEmpty() ? "-" : agree == rows.size() ? "yes" : agree == 0 ? "no" : agree + " of " + rows.size() + " builds");
+            }
+            long seedOld = seed.stream().mapToLong(CpumaskClaims.SeedSize::oldBytes).sum();
+            long seedNew = seed.stream().mapToLong(CpumaskClaims.SeedSize::newBytes).sum();
+            List<long[]> totals = new ArrayList<>(); // per build: old, new, up, down, agreeing signs, functions
+            for (String b : builds) {
+                List<CpumaskModel.CallerSize> rows = sizes.stream().filter(c -> c.nrCpus() == nrCpus && buildName(c).equals(b)).toList();
+                if (rows.isEmpty()) continue;
+                long agree = rows.stream().filter(c -> seed.stream().anyMatch(x -> x.function().equals(c.function())
+                        && Long.signum(x.delta()) == Long.signum(c.delta()))).count();
+                long[] v = {rows.stream().mapToLong(CpumaskModel.CallerSize::oldBytes).sum(), rows.stream().mapToLong(CpumaskModel.CallerSize::newBytes).sum(),
+                        rows.stream().mapToLong(CpumaskModel.CallerSize::delta).filter(x -> x > 0).sum(),
+                        rows.stream().mapToLong(CpumaskModel.CallerSize::delta).filter(x -> x < 0).sum(), agree, rows.size()};
+                totals.add(v);
+                lines.add(String.format(Locale.ROOT, "NR_CPUS=%d %s: grow/shrink: %d/%d up/down: %d/%d (%s); %d of %d functions' "
+                                + "signs agree with the seed's", nrCpus, b, rows.stream().filter(c -> c.delta() > 0).count(),
+                        rows.stream().filter(c -> c.delta() < 0).count(), v[2], v[3], signed(v[1] - v[0]), agree, rows.size()));
+            }
+            long lo = totals.stream().mapToLong(v -> v[1] - v[0]).min().orElse(0), hi = totals.stream().mapToLong(v -> v[1] - v[0]).max().orElse(0);
+            long seedDelta = seedNew - seedOld;
+            long totalAgree = totals.stream().filter(v -> Long.signum(v[1] - v[0]) == Long.signum(seedDelta)).count();
+            t.row(nrCpus, "Total", seedOld, seedNew, signed(seedDelta),
+                    totals.stream().mapToLong(v -> v[0]).min().orElse(0) + ".." + totals.stream().mapToLong(v -> v[0]).max().orElse(0),
+                    totals.stream().mapToLong(v -> v[1]).min().orElse(0) + ".." + totals.stream().mapToLong(v -> v[1]).max().orElse(0),
+                    lo == hi ? signed(lo) : signed(lo) + ".." + signed(hi),
+                    totalAgree == totals.size() ? "yes" : totalAgree == 0 ? "no" : totalAgree + " of " + totals.size() + " builds");
+            lines.add(String.format(Locale.ROOT, "NR_CPUS=%d: the model's total is %s B over the builds (seed: %s B); "
+                            + "functions whose sign agrees with the seed's: %s of %d", nrCpus, lo == hi ? signed(lo) : signed(lo) + ".." + signed(hi),
+                    signed(seedDelta), countRange(totals), seed.size()));
+        }
+        d.table(t);
+        d.notes("  ", "", lines);
+        List<String> about = new ArrayList<>();
+        about.add("The seed's totals are over all of vmlinux (-78 B at NR_CPUS=64, -2 B at 4096, the net of +136/-138); the model's "
+                + "are over its " + sizes.stream().map(CpumaskModel.CallerSize::function).distinct().count() + " functions, "
+                + "each reduced to the code around its cpumask_any_but() call, so its old/new sizes are smaller than the kernel's: "
+                + "compare the deltas and their signs, not the sizes. A figure that moves with the build is a range, never exact.");
+        if (matrix != null) {
+            for (CpumaskModel.BuildFlags b : matrix.builds()) about.add("build " + b.name() + ": " + b.flags());
+        } else if (m.callerFlags() != null) {
+            about.add("one build (a file from before the build matrix): " + m.callerFlags());
+        }
+        d.notes("  ", "", about);
+        d.blank();
+    }
+
+    private static String buildName(CpumaskModel.CallerSize c) {
+        return c.build() == null ? "one build" : c.build();
+    }
+
+    /** The smallest and largest of {@code f} over {@code rows}, as {@code a..b} (one figure when equal), signed for deltas. */
+    private static String range(List<CpumaskModel.CallerSize> rows, ToLongFunction<CpumaskModel.CallerSize> f, boolean sign) {
+        long lo = rows.stream().mapToLong(f).min().orElse(0), hi = rows.stream().mapToLong(f).max().orElse(0);
+        String a = sign ? signed(lo) : Long.toString(lo), b = sign ? signed(hi) : Long.toString(hi);
+        return lo == hi ? a : a + ".." + b;
+    }
+
+    private static String countRange(List<long[]> totals) {
+        long lo = totals.stream().mapToLong(v -> v[4]).min().orElse(0), hi = totals.stream().mapToLong(v -> v[4]).max().orElse(0);
+        return lo == hi ? Long.toString(lo) : lo + ".." + hi;
     }
 
     /**

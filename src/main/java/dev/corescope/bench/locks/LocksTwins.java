@@ -35,33 +35,60 @@ public final class LocksTwins {
     /** One time_bench loop in C; the symbol is {@code cs_locks_} + the lower-case name. */
     public enum Loop {
         /** time_bench_for_loop: {@code loops_cnt++; barrier();}, the loop overhead. */
-        FOR_LOOP,
-        /** test-and-set spinlock: {@code __atomic_exchange_n} to lock, a release store to unlock. */
-        SPIN_LOCK_UNLOCK,
-        PTHREAD_SPIN_LOCK,
-        /** one out-of-line helper that blocks signals (saving the mask) and locks, and its mirror. */
-        SPIN_LOCK_IRQSAVE,
+        FOR_LOOP(0, 0),
+        /** test-and-set spinlock: {@code __atomic_exchange_n} to lock, a release store to unlock, both inline. */
+        SPIN_LOCK_UNLOCK(0, 0),
+        /** pthread_spin_lock and pthread_spin_unlock, two calls into the C library. */
+        PTHREAD_SPIN_LOCK(2, 0),
         /**
-         * the same helpers with the flags stand-in that runs what local_irq_save/restore ran:
-         * {@code pushfq; pop} ... {@code push; popfq} around the same xchg lock (no {@code cli}).
+         * signals blocked saving the mask, and the lock, inline; the unlock and the mask's restore in
+         * one out-of-line helper: the seed's kernel's one call more than the plain lock.
          */
-        SPIN_LOCK_IRQSAVE_PUSHF,
+        SPIN_LOCK_IRQSAVE(2, 2),
+        /**
+         * the same call structure with the flags stand-in that runs what local_irq_save/restore ran:
+         * {@code pushfq; pop} and the lock inline, the unlock and {@code push; popfq} in one
+         * out-of-line helper (no {@code cli}).
+         */
+        SPIN_LOCK_IRQSAVE_PUSHF(1, 0),
         /** the mask saved inline, then the lock. */
-        IRQSAVE_MANUAL,
+        IRQSAVE_MANUAL(2, 2),
         /** signals blocked without saving, lock, unlock, unblocked. */
-        IRQ_DISABLE_SPIN_LOCK,
+        IRQ_DISABLE_SPIN_LOCK(2, 2),
         /** the mask change (save + restore) alone. */
-        IRQ_SAVE_RESTORE,
+        IRQ_SAVE_RESTORE(2, 2),
         /** a call to a noinline function (time_bench_sample's measured_function). */
-        FUNCTION_CALL,
+        FUNCTION_CALL(1, 0),
         /** pthread_mutex (default type): the analogue of an uncontended {@code synchronized}. */
-        MUTEX,
+        MUTEX(2, 0),
         /** recursive pthread_mutex: the analogue of ReentrantLock. */
-        RECURSIVE_MUTEX,
+        RECURSIVE_MUTEX(2, 0),
         /** seqlock read: the analogue of StampedLock's optimistic read. */
-        SEQLOCK_READ,
+        SEQLOCK_READ(0, 0),
         /** {@code __atomic_add_fetch} (lock xadd): the analogue of AtomicLong.incrementAndGet. */
-        ATOMIC_INCREMENT;
+        ATOMIC_INCREMENT(0, 0);
+
+        private final int calls;
+        private final int setupCalls;
+
+        Loop(int calls, int setupCalls) {
+            this.calls = calls;
+            this.setupCalls = setupCalls;
+        }
+
+        /**
+         * The out-of-line calls the loop makes per element (to a helper or the C library; what a
+         * helper calls in turn is not counted): {@code LocksMachineCodeTest} counts them in the
+         * built library's machine code.
+         */
+        public int calls() {
+            return calls;
+        }
+
+        /** The calls the loop's function makes once, outside the loop, beyond the for_loop's (saving and restoring the signal mask). */
+        int setupCalls() {
+            return setupCalls;
+        }
 
         public String symbol() {
             return "cs_locks_" + name().toLowerCase(Locale.ROOT);

@@ -53,7 +53,8 @@ final class LocksView {
 
         d.heading("Per element, lock + unlock: java (JMH), native (C loop), the seed");
         TextTable list = new TextTable(Column.key("line"), Column.number("java", "ns"), Column.number("java", "cycles"),
-                Column.number("native", "ns"), Column.number("native", "cycles"), Column.number("seed", "ns")).named("locks");
+                Column.number("native", "ns"), Column.number("native", "cycles"), Column.number("calls"), Column.number("seed", "ns"))
+                .named("locks");
         List<String> lines = new ArrayList<>();
         for (Line line : Line.values()) {
             Optional<LocksModel.Row> j = find(run, line, "java");
@@ -63,7 +64,8 @@ final class LocksView {
             String seed = line.showsSeed() && v.seedNs() != null
                     ? (v.seedFigureIsDerived() ? "~" : "") + published(v.seedNs()) : "";
             list.row(id(line), j.map(LocksView::ns).orElse("-"), j.map(m -> num(d(m.cycles()))).orElse(""),
-                    n.map(LocksView::ns).orElse("-"), n.map(m -> num(d(m.cycles()))).orElse(""), seed);
+                    n.map(LocksView::ns).orElse("-"), n.map(m -> num(d(m.cycles()))).orElse(""),
+                    line.loop() == null ? "" : line.loop().calls(), seed);
             String prefix = v.contractName() + ": ";
             lines.add(id(line) + ": " + (line.label().startsWith(prefix) ? line.label().substring(prefix.length()) : line.label()));
         }
@@ -72,12 +74,16 @@ final class LocksView {
             Optional<LocksModel.Row> j = rows.stream().filter(r -> r.implementation().equals("java")).findFirst();
             Optional<LocksModel.Row> n = rows.stream().filter(r -> r.implementation().equals("native")).findFirst();
             list.row(other, j.map(LocksView::ns).orElse("-"), j.map(m -> num(d(m.cycles()))).orElse(""),
-                    n.map(LocksView::ns).orElse("-"), n.map(m -> num(d(m.cycles()))).orElse(""), "");
+                    n.map(LocksView::ns).orElse("-"), n.map(m -> num(d(m.cycles()))).orElse(""), "", "");
             lines.add(other + ": variant " + rows.getFirst().variant() + " (a line this version does not describe)");
         }
         d.table(list).notes(lines);
         d.paragraph("  ", "(seed: its figures as published, " + LocksFamily.SEED + "; the function_call figure is a difference"
                 + " of two of its rows, which it called \"approx the cost of an extra function call\")");
+        d.paragraph("  ", "calls: the out-of-line calls the C loop makes per element (to a helper or the C library, checked in"
+                + " libcorescope.so's machine code). spin_lock_irqsave makes one more than spin_lock_unlock, as on the seed's"
+                + " kernel: there _raw_spin_lock and _raw_spin_lock_irqsave were out of line, spin_unlock inline and"
+                + " spin_unlock_irqrestore out of line (kernel/Kconfig.locks, x86, PREEMPT=n).");
 
         Optional<LocksModel.Row> loopJ = find(run, Line.FOR_LOOP, "java");
         Optional<LocksModel.Row> loopN = find(run, Line.FOR_LOOP, "native");
@@ -125,7 +131,9 @@ final class LocksView {
                             + " before the lock and push; popfq after the unlock, around the same xchg lock: %s ns in C, %s over the"
                             + " clean lock, against the seed's +8.324 ns. It omits cli and sti (they fault in ring 3; popfq there leaves"
                             + " IF alone), so interrupts stay on, and preempt_disable. Java cannot run those instructions: its row is the"
-                            + " Java SpinLock between two critical downcalls that do (%s ns), so it adds two downcalls' cost%s.",
+                            + " Java SpinLock between two critical downcalls that do (%s ns), so it adds two downcalls' cost%s."
+                            + " The C loop has the seed's call structure: the lock and pushfq; pop inline, the unlock and popfq one"
+                            + " out-of-line helper, one call per element more than the clean lock, as the seed's kernel had.",
                     pushfN.map(m -> fmt(d(m.ns()), 3)).orElse("-"),
                     pushfN.flatMap(x -> spinN.map(sp -> signed(d(x.ns()) - d(sp.ns())) + " ns")).orElse("-"),
                     pushfJ.map(m -> fmt(d(m.ns()), 3)).orElse("-"),

@@ -64,7 +64,7 @@ class CpumaskFamilyTest {
                 }
                 perOpKeys.add(r.get("implementation").asText() + "/" + variant + "/" + r.get("params"));
             } else {
-                assertTrue(Set.of("codeSize", "codeSizeTotal").contains(r.get("metric").asText()), r.toString());
+                assertEquals("code-size", r.get("metric").asText(), r.toString());
                 assertEquals("bytes", r.get("unit").asText());
             }
         }
@@ -96,19 +96,18 @@ class CpumaskFamilyTest {
                 assertTrue(run.results().stream().anyMatch(r -> r.implementation().equals("native") && layout.equals(r.params().get("layout"))),
                         "native rows at layout " + layout);
             }
-            // bloat-o-meter over the kernel-like callers: 4 callers x 2 NR_CPUS x old/new, and a total per NR_CPUS
-            assertEquals(16, run.results().stream().filter(r -> r.metric().equals("codeSize")).count());
-            for (int nrCpus : new int[]{64, 4096}) {
-                for (String variant : List.of("any_but_loop", "first_but")) {
-                    double sum = run.results().stream().filter(r -> r.metric().equals("codeSize") && r.variant().equals(variant)
-                            && Integer.valueOf(nrCpus).equals(r.params().get("nrCpus"))).mapToDouble(r -> r.score()).sum();
-                    double total = run.results().stream().filter(r -> r.metric().equals("codeSizeTotal") && r.variant().equals(variant)
-                            && Integer.valueOf(nrCpus).equals(r.params().get("nrCpus"))).findFirst().orElseThrow().score();
-                    assertEquals(sum, total, variant + " NR_CPUS=" + nrCpus);
-                }
-            }
-            assertTrue(run.results().stream().filter(r -> r.metric().equals("codeSize"))
-                    .allMatch(r -> KernelCallers.CALLERS.contains(r.params().get("caller"))), "each row names its caller");
+            // bloat-o-meter over the kernel-like callers: the seed's ten functions x 2 NR_CPUS x old/new, per build of the matrix
+            CpumaskModel model = (CpumaskModel) run.model();
+            assertTrue(model.codeSizeBuilds() != null && model.codeSizeBuilds().compiler() != null, "the compiler is saved");
+            List<String> builds = model.codeSizeBuilds().builds().stream().map(CpumaskModel.BuildFlags::name).toList();
+            assertTrue(builds.containsAll(List.of("kernel-O2", "kernel-Os", "kernel-O2-ftrace", "kernel-O2-frame-pointer")), builds.toString());
+            assertEquals(10 * 2 * 2 * builds.size(), run.results().stream().filter(r -> r.metric().equals("code-size")).count());
+            assertEquals(Set.copyOf(KernelCallers.CALLERS), run.results().stream().filter(r -> r.metric().equals("code-size"))
+                    .map(r -> r.params().get("function")).collect(java.util.stream.Collectors.toSet()), "each row names its function");
+            assertEquals(10, KernelCallers.CALLERS.size());
+            assertEquals(Set.copyOf(KernelCallers.CALLERS), CpumaskClaims.SEED_SIZES.stream().map(CpumaskClaims.SeedSize::function)
+                    .collect(java.util.stream.Collectors.toSet()), "the ten functions of the seed's table");
+            assertTrue(run.text().contains("sign agrees") && run.text().contains("functions whose sign agrees with the seed's"), run.text());
         } else {
             assertFalse(hasNative);
             assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("native rows left out: ")), run.notes().toString());
@@ -135,9 +134,9 @@ class CpumaskFamilyTest {
         assertTrue(text.contains("19665287"), "the seed's figure is quoted");
         assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("java iterations: ")), "says how many iterations were kept");
         if (CpumaskTwins.unavailableReason().isEmpty()) {
-            assertTrue(text.contains("Code size as bloat-o-meter measured it"), text);
-            assertTrue(text.contains("flush_tlb_mm_range"), text);
-            assertTrue(text.contains("Total: Before="), text);
+            assertTrue(text.contains("Code size as bloat-o-meter measures it"), text);
+            for (String f : KernelCallers.CALLERS) assertTrue(text.contains(f), f);
+            assertTrue(text.contains("seed delta") && text.contains("model delta") && text.contains("sign agrees"), text);
         }
         assertTrue(text.contains("high* is a synthetic worst case"), text);
     }

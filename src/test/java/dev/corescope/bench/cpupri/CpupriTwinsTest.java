@@ -69,6 +69,27 @@ class CpupriTwinsTest {
         assertTrue(e.function().startsWith("pthread_"), e.getMessage());
     }
 
+    /**
+     * The twin's CPU sets are sized for the CPU (CPU_ALLOC), as c2c's are: with a fixed cpu_set_t
+     * it refused CPUs from 1024 up before asking the kernel (cs_cpupri_run EINVAL). On a plan of
+     * 1600 CPUs a writer on CPU 1500 reaches pthread_attr_setaffinity_np / pthread_create, which
+     * on a machine without it fails there; on a machine with it, it runs.
+     */
+    @Test
+    void aCpuBeyond1024ReachesTheKernelWithADynamicallySizedSet() {
+        assumeTrue(CpupriTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpupriTwins.unavailableReason().orElseThrow());
+        var allowed = Affinity.processAllowed();
+        int beyond = 1500, plan = 1600;
+        if (allowed.nbits() > beyond && allowed.test(beyond)) {
+            var s = CpupriTwins.run(true, false, allowed.first(), beyond, packed(0), packed(8), 1624, 64, plan, 0, 0, 1, 5);
+            assertTrue(s.readerNs()[0] > 0);
+            return;
+        }
+        NativeException e = assertThrows(NativeException.class, () -> CpupriTwins.run(true, false, allowed.first(), beyond,
+                packed(0), packed(8), 1624, 64, plan, 0, 0, 1, 5));
+        assertTrue(e.function().startsWith("pthread_"), "refused before the kernel saw it: " + e.getMessage());
+    }
+
     /** Many writers: each on its own CPU, the reader's not among them; a CPU given twice is refused. */
     @Test
     void writersRunOnTheirOwnCpusAndACpuGivenTwiceIsRefused() {
