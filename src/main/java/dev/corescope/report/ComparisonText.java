@@ -273,17 +273,6 @@ public final class ComparisonText {
     }
 
     /**
-     * A figure with its error as {@code 8.622 ± 0.2565} (the page's row tables use it).
-     *
-     * @param score the figure
-     * @param error its 99.9% half-width, or null
-     * @return the text
-     */
-    static String withError(double score, Double error) {
-        return ResultsText.number(score) + (error == null ? "" : " ± " + ResultsText.number(error));
-    }
-
-    /**
      * Two machines side by side ({@link MachineComparison}) as a document: what {@code compare}
      * prints before the rows when the files come from two machines.
      *
