@@ -68,7 +68,7 @@ class MachineSummaryTest {
         ObjectNode m = model();
         for (var pair : m.get("pairs")) ((ObjectNode) pair).put("relation", "same-l2");
         List<MachineSummary.RelationLatency> c2c = summarised(m);
-        assertEquals(List.of("same_l2"), c2c.stream().map(MachineSummary.RelationLatency::relation).toList());
+        assertEquals(List.of("same-l2"), c2c.stream().map(MachineSummary.RelationLatency::relation).toList());
         assertEquals(5, c2c.getFirst().pairs());
     }
 }
