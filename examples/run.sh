@@ -34,7 +34,7 @@ for path in class module; do
 done
 rm -rf "$dir" "$err" "$err.out"
 ran=0
-for placement in smt same-l3 cross-l3 cross-package quiet any; do
+for placement in same-core same-l3 other-l3 other-package quiet any; do
   out=$(mktemp)
   if "$java" --enable-native-access=ALL-UNNAMED -jar target/benchmarks.jar '(shared|padded)' \
        -f 1 -wi 1 -i 2 -w 200ms -r 200ms -foe true -rf json -rff "$out.json" \

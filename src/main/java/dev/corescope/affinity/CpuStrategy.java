@@ -1,6 +1,7 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.topology.Placement;
 import dev.corescope.topology.Topology;
 
 /**
@@ -43,7 +44,7 @@ public interface CpuStrategy {
     /**
      * The name this strategy goes by in text ({@code placement=} of the JMH profiler, messages).
      *
-     * @return {@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package} or {@code any}
+     * @return {@code same-core}, {@code same-l3}, {@code other-l3}, {@code other-package} or {@code any}
      *         for the built-ins; {@link Object#toString()} for others
      */
     default String placementName() {
@@ -61,8 +62,9 @@ public interface CpuStrategy {
     }
 
     /**
-     * The built-in strategy named {@code name}: a placement name ({@code smt}, {@code same-l3},
-     * {@code cross-l3}, {@code cross-package}, {@code any}) or the constant's name in any case,
+     * The built-in strategy named {@code name}: a placement name ({@code same-core}, {@code same-l3},
+     * {@code other-l3}, {@code other-package}, {@code any}, or an older one: {@code smt},
+     * {@code cross-l3}, {@code cross-package}) or the constant's name in any case,
      * as OpenHFT's {@code AffinityStrategies} are named in configuration.
      *
      * @param name the name, e.g. {@code same-l3} or {@code SAME_L3}
@@ -70,14 +72,15 @@ public interface CpuStrategy {
      * @throws IllegalArgumentException naming the accepted names
      */
     static CpuStrategy of(String name) {
+        String placement = Placement.ofKey(name).map(Placement::key).orElse(name);
         for (BuiltinStrategy s : BuiltinStrategy.values()) {
-            if (s.placementName().equals(name) || s.name().equalsIgnoreCase(name.replace('-', '_'))) return s;
+            if (s.placementName().equals(placement) || s.name().equalsIgnoreCase(name.replace('-', '_'))) return s;
         }
-        throw new IllegalArgumentException("strategy " + name + ": not one of smt, same-l3, cross-l3, cross-package, any");
+        throw new IllegalArgumentException("strategy " + name + ": not one of same-core, same-l3, other-l3, other-package, any");
     }
 
     /**
-     * Strategies from a comma-separated list of names ({@code smt,same-l3,any}), e.g. a system
+     * Strategies from a comma-separated list of names ({@code same-core,same-l3,any}), e.g. a system
      * property's value, in the order given.
      *
      * @param names the names, as {@link #of}

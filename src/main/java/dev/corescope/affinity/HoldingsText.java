@@ -9,7 +9,11 @@ import dev.corescope.text.TextTable.Column;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The holdings of a reservation directory as the table {@code corescope reservations} and
@@ -48,13 +52,13 @@ final class HoldingsText {
 
     /** {@code hs} and a {@code free} row for each usable CPU that has no lock file yet (nobody has reserved it), in CPU order. */
     static List<Holding> withFree(List<Holding> hs, CpuMask usable) {
-        java.util.Set<Integer> filed = new java.util.HashSet<>();
+        Set<Integer> filed = new HashSet<>();
         for (Holding h : hs) filed.add(h.cpu());
-        List<Holding> out = new java.util.ArrayList<>(hs);
+        List<Holding> out = new ArrayList<>(hs);
         for (int cpu : usable.toArray()) {
             if (!filed.contains(cpu)) out.add(new Holding(cpu, "free", -1, false, "no lock file yet"));
         }
-        out.sort(java.util.Comparator.comparingInt((Holding h) -> h.cpu() < 0 ? Integer.MAX_VALUE : h.cpu()));
+        out.sort(Comparator.comparingInt((Holding h) -> h.cpu() < 0 ? Integer.MAX_VALUE : h.cpu()));
         return out;
     }
 

@@ -2,6 +2,7 @@ package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Pinning;
+import java.util.Optional;
 
 /**
  * CPUs that no other user of the same reservation directory (by default: no other corescope
@@ -46,8 +47,8 @@ public final class Reservation implements AutoCloseable {
      * @return that thread's name, or empty when the CPUs were free
      * @since 0.2.0
      */
-    public java.util.Optional<String> reclaimedFrom() {
-        return java.util.Optional.ofNullable(reclaimedFrom);
+    public Optional<String> reclaimedFrom() {
+        return Optional.ofNullable(reclaimedFrom);
     }
 
     /**

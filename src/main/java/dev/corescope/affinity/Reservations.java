@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -247,7 +248,7 @@ public final class Reservations {
      * @since 0.2.0
      */
     public Reservation reserve(String spec) {
-        String s = spec.strip().toLowerCase(java.util.Locale.ROOT);
+        String s = spec.strip().toLowerCase(Locale.ROOT);
         if (s.equals("any")) return reserveAny();
         if (s.equals("core")) return reserveWholeCore();
         if (s.matches("[0-9]{1,7}")) return reserveCpu(Integer.parseInt(s));

@@ -1,10 +1,12 @@
 package dev.corescope.bench;
 
+import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
 import dev.corescope.report.MachineSummary;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
+import dev.corescope.topology.Topology;
 
 import java.util.List;
 import java.util.Optional;
@@ -120,5 +122,22 @@ public interface BenchFamily {
      */
     default List<NoiseAllowance> allowances() {
         return List.of();
+    }
+
+    /**
+     * {@code bench NAME --plan} and {@code --full}: what a run would measure, said before it
+     * starts, and the run that measures everything; empty for a family that has neither.
+     */
+    default Optional<Plan> plan() {
+        return Optional.empty();
+    }
+
+    /** A family's {@link #plan()}. */
+    interface Plan {
+        /** What a run on {@code cpus} of {@code topology} would measure and how long it would take, naming {@code source}. */
+        String text(Topology topology, CpuMask cpus, RunSize size, boolean full, String source);
+
+        /** The family measuring everything ({@code --full}). */
+        BenchFamily full();
     }
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.function.Supplier;
 
 /**
  * The registry of benchmark families: one line per family in
@@ -64,6 +65,18 @@ public final class Families {
 
     /** The views of {@code families} for the HTML page: each one's document and pictures of a results file. */
     public static FamilyViews views(List<BenchFamily> families) {
+        return views(families, (file, family, view) -> view.get());
+    }
+
+    /** How one family's view of a file is made: as it is, or (for a file a user gave) with its failure as bad input. */
+    @FunctionalInterface
+    public interface Guard {
+        /** {@code view} of {@code family}'s part of {@code file}, null when the family has nothing to show. */
+        FamilyViews.View render(ResultsFile file, String family, Supplier<FamilyViews.View> view);
+    }
+
+    /** {@link #views(List)} with each family's view made through {@code guard}. */
+    public static FamilyViews views(List<BenchFamily> families, Guard guard) {
         List<Claim> claims = claims(families);
         List<NoiseAllowance> allowances = allowances(families);
         return new FamilyViews() {
@@ -71,9 +84,12 @@ public final class Families {
             public List<View> of(ResultsFile file) {
                 List<FamilyViews.View> views = new ArrayList<>();
                 for (BenchFamily f : families) {
-                    Optional<TextDoc> doc = f.document(file);
-                    List<String> svgs = f.pictures(file);
-                    if (doc.isPresent() || !svgs.isEmpty()) views.add(new FamilyViews.View(f.name(), svgs, doc.orElse(null)));
+                    FamilyViews.View v = guard.render(file, f.name(), () -> {
+                        Optional<TextDoc> doc = f.document(file);
+                        List<String> svgs = f.pictures(file);
+                        return doc.isPresent() || !svgs.isEmpty() ? new FamilyViews.View(f.name(), svgs, doc.orElse(null)) : null;
+                    });
+                    if (v != null) views.add(v);
                 }
                 jitterView(file).ifPresent(views::add);
                 return views;

@@ -8,6 +8,7 @@ import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.Shorten;
 import dev.corescope.text.Terminal;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.Width;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -124,7 +126,7 @@ final class AffinityCommand implements Callable<Integer> {
         Topology t;
         SysfsReader reader;
         if (root != null) {
-            if (!java.nio.file.Files.isDirectory(root)) throw new UsageException("--root " + root + ": not a directory");
+            if (!Files.isDirectory(root)) throw new UsageException("--root " + root + ": not a directory");
             try {
                 t = Topology.read(root);
             } catch (IllegalArgumentException e) {
@@ -143,7 +145,7 @@ final class AffinityCommand implements Callable<Integer> {
             try {
                 asked = CpuSelector.select(why, t);
             } catch (IllegalArgumentException e) {
-                throw new UsageException("--why " + dev.corescope.text.Shorten.end(why, 60) + ": " + e.getMessage());
+                throw new UsageException("--why " + Shorten.end(why, 60) + ": " + e.getMessage());
             }
         }
         List<UsableCpus.Why> answers = use.why(asked, reader);

@@ -1,6 +1,6 @@
 package dev.corescope.cli;
 
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 
 import java.util.List;
 
@@ -75,7 +75,7 @@ public final class AotTraining {
      * short command that succeeds never loads, so the cache must not hold it.
      */
     static void pinUpToExec() {
-        String first = Integer.toString(Affinity.processAllowed().first());
+        String first = Integer.toString(Os.live().processAllowed().first());
         PinCommand pin = ShortCommands.plainPin(new String[] {"pin", "--cpus", first, "--", NO_SUCH_COMMAND});
         boolean was = Launcher.standalone;
         Launcher.standalone = true;

@@ -6,7 +6,6 @@ import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.Families;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.RunSize;
-import dev.corescope.bench.c2c.C2cFamily;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Json;
@@ -15,6 +14,7 @@ import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.Shorten;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.Width;
 import dev.corescope.topology.CpuSelector;
@@ -114,17 +114,16 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if ((plan || full) && !name.equals("c2c") && !(full && name.equals("all"))) {
-            throw new UsageException("bench " + name + (plan ? " --plan" : " --full") + ": only c2c has a plan and a full matrix");
+        List<BenchFamily> selected = selectFamilies();
+        if ((plan || full) && (plan && selected.size() != 1 || selected.stream().allMatch(f -> f.plan().isEmpty()))) {
+            String planned = String.join(", ", families.get().stream().filter(f -> f.plan().isPresent()).map(BenchFamily::name).toList());
+            throw new UsageException("bench " + name + (plan ? " --plan" : " --full") + ": only " + planned + " has a plan and a full matrix");
         }
         if (root != null && !plan) throw new UsageException("bench --root: goes with --plan (a benchmark runs on this machine)");
         if (from != null && !plan) throw new UsageException("bench --from: goes with --plan (a benchmark runs on this machine)");
         if (from != null && root != null) throw new UsageException("bench --from " + from + ": give --root or --from, not both");
-        if (plan) return printPlan();
-        List<BenchFamily> selected = selectFamilies();
-        if (full) {
-            selected = selected.stream().map(f -> f.name().equals("c2c") ? (BenchFamily) new C2cFamily(true) : f).toList();
-        }
+        if (plan) return printPlan(selected.getFirst().plan().orElseThrow());
+        if (full) selected = selected.stream().map(f -> f.plan().map(BenchFamily.Plan::full).orElse(f)).toList();
         if (format == OutputFormat.svg && (selected.size() != 1 || !selected.getFirst().draws())) {
             String drawing = String.join(", ", families.get().stream().filter(BenchFamily::draws).map(BenchFamily::name).toList());
             throw new UsageException("--format svg: only bench " + (drawing.isEmpty() ? "NAME of a family with a picture" : drawing)
@@ -153,7 +152,7 @@ final class BenchCommand implements Callable<Integer> {
      * {@code bench c2c --plan}: what a run would measure on this machine (or the tree under
      * {@code --root}) and how long it would take, from the topology alone; nothing is measured.
      */
-    private int printPlan() {
+    private int printPlan(BenchFamily.Plan family) {
         if (format != OutputFormat.text) throw new UsageException("bench c2c --plan: prints text");
         if (output != null) throw new UsageException("bench c2c --plan: -o goes with a run, not a plan");
         Topology topology;
@@ -185,9 +184,8 @@ final class BenchCommand implements Callable<Integer> {
             if (!outside.isEmpty()) throw new UsageException("--cpus " + cpus + ": CPUs " + outside.toList() + " are not usable in " + source);
             set = m;
         }
-        var family = new C2cFamily(full);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(family.plan(topology, set, RunSize.of(quick)).text(source));
+        out.print(family.text(topology, set, RunSize.of(quick), full, source));
         out.flush();
         return Main.EXIT_OK;
     }
@@ -260,7 +258,7 @@ final class BenchCommand implements Callable<Integer> {
      */
     static CpuMask parseCpus(String list) {
         if (list.equals("quiet") || list.startsWith("quiet:")) return QuietCpus.choose(list);
-        String shown = dev.corescope.text.Shorten.end(list, 60);
+        String shown = Shorten.end(list, 60);
         Os os = Os.live();
         CpuMask start = os.processAllowed();
         boolean plain = list.strip().matches("[0-9,:/\\- ]+");

@@ -1,17 +1,12 @@
 package dev.corescope.cli;
 
-import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.Families;
 import dev.corescope.report.BadResultsFileException;
-import dev.corescope.report.Claim;
 import dev.corescope.report.FamilyViews;
 import dev.corescope.report.Json;
-import dev.corescope.report.MachineSummary;
-import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,36 +37,7 @@ final class FileViews {
      * (an {@link IdentityHashMap}: files with the same content may come from different paths).
      */
     static FamilyViews of(Map<ResultsFile, Path> byIdentity) {
-        List<BenchFamily> families = Families.all();
-        List<Claim> claims = Families.claims(families);
-        List<NoiseAllowance> allowances = Families.allowances(families);
-        return new FamilyViews() {
-            @Override
-            public List<View> of(ResultsFile file) {
-                List<FamilyViews.View> out = new ArrayList<>();
-                for (BenchFamily f : families) {
-                    out.addAll(render(byIdentity.get(file), file, f.name(), () -> Families.views(List.of(f)).of(file).stream()
-                            .filter(v -> v.family().equals(f.name())).toList()));
-                }
-                Families.jitterView(file).ifPresent(out::add);
-                return out;
-            }
-
-            @Override
-            public List<Claim> claims() {
-                return claims;
-            }
-
-            @Override
-            public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
-                return Families.relationLatencies(families, file);
-            }
-
-            @Override
-            public List<NoiseAllowance> allowances() {
-                return allowances;
-            }
-        };
+        return Families.views(Families.all(), (file, family, view) -> render(byIdentity.get(file), file, family, view));
     }
 
     /** {@code view} of {@code family}'s part of {@code file}; its failure is bad input naming that part. */

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
@@ -130,8 +131,8 @@ final class JmhCommand implements Callable<Integer> {
         for (String p : patterns) {
             try {
                 Pattern.compile(p);
-            } catch (java.util.regex.PatternSyntaxException e) {
-                throw new UsageException("jmh " + option + "'" + dev.corescope.text.Terminal.escape(p) + "': not a regular expression ("
+            } catch (PatternSyntaxException e) {
+                throw new UsageException("jmh " + option + "'" + Terminal.escape(p) + "': not a regular expression ("
                         + e.getDescription() + (e.getIndex() >= 0 ? " at character " + (e.getIndex() + 1) : "") + ")");
             }
         }

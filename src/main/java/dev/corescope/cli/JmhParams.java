@@ -4,6 +4,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
+import dev.corescope.topology.UsableCpus;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
@@ -135,7 +136,11 @@ final class JmhParams {
         } else if (declared != null && declared.length >= 2) {
             if (!Arrays.asList(declared).contains(value)) refuse.accept("allowed values are " + String.join(", ", declared));
         } else if (name.equals("placement")) {
-            if (!Placements.NAMES.contains(value)) refuse.accept("allowed values are " + String.join(", ", Placements.NAMES));
+            try {
+                Placements.name(value);
+            } catch (IllegalArgumentException e) {
+                refuse.accept("allowed values are " + String.join(", ", Placements.NAMES));
+            }
         } else if ((name.equals("cpus") || name.equals("pinned")) && !value.isBlank()) {
             CpuMask asked;
             try {
@@ -146,7 +151,7 @@ final class JmhParams {
                 return;
             }
             // checked here, before JMH starts forks that would each fail with a stack trace
-            dev.corescope.topology.UsableCpus.of(Topology.live()).refusal(asked).ifPresent(refuse);
+            UsableCpus.of(Topology.live()).refusal(asked).ifPresent(refuse);
         }
     }
 

@@ -23,6 +23,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -221,7 +222,7 @@ public final class Main implements Callable<Integer> {
         if (s.isEmpty()) throw new CommandLine.TypeConversionException("an empty string names no file or folder");
         try {
             return Path.of(s);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw new CommandLine.TypeConversionException("not a path (" + e.getReason() + ")");
         }
     }

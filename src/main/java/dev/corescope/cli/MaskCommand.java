@@ -4,7 +4,7 @@ import dev.corescope.cpumask.CpuListParser;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.report.Json;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -109,7 +109,7 @@ final class MaskCommand implements Callable<Integer> {
 
     private CpuMask parseList(String expr) {
         if (nbits != null) return CpuMask.parseList(expr, nbits);
-        return parseListAtDefaultWidth(expr, Affinity.nrCpuIds(), CpuMask::parseList);
+        return parseListAtDefaultWidth(expr, Os.live().nrCpuIds(), CpuMask::parseList);
     }
 
     /**
@@ -127,7 +127,7 @@ final class MaskCommand implements Callable<Integer> {
 
     private CpuMask parseHex(String expr) {
         int width = nbits != null ? nbits
-                : (int) Math.min(MAX_NBITS, Math.max(roundUp32(Affinity.nrCpuIds()), 32L * CpuListParser.hexChunks(expr)));
+                : (int) Math.min(MAX_NBITS, Math.max(roundUp32(Os.live().nrCpuIds()), 32L * CpuListParser.hexChunks(expr)));
         return CpuMask.parseHex(expr, width);
     }
 

@@ -1,6 +1,6 @@
 package dev.corescope.cli;
 
-import dev.corescope.report.AtomicFile;
+import dev.corescope.sys.internal.AtomicFile;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -2,7 +2,9 @@ package dev.corescope.cli;
 
 import picocli.CommandLine;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code --format} of every command: text for people, json for scripts, svg where a command
@@ -32,8 +34,8 @@ enum OutputFormat {
      * {@code .json}, {@code .svg}, {@code .xml} (hwloc's XML), {@code .html}, where {@code
      * accepted} takes it; text for any other name and for stdout ({@code file} null).
      */
-    static OutputFormat byName(java.nio.file.Path file, Only accepted) {
-        String name = file == null || file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+    static OutputFormat byName(Path file, Only accepted) {
+        String name = file == null || file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
         int dot = name.lastIndexOf('.');
         OutputFormat f = switch (dot < 0 ? "" : name.substring(dot + 1)) {
             case "json" -> json;

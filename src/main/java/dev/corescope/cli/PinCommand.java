@@ -1,10 +1,12 @@
 package dev.corescope.cli;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Errno;
 import dev.corescope.sys.Exec;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.Terminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -75,7 +77,7 @@ final class PinCommand implements Callable<Integer> {
             System.out.flush();
             System.err.flush();
             NativeException failed = Exec.execPinned(mask, command);
-            throw new CannotRun(command.getFirst(), failed.errno().description(), failed.errno() == dev.corescope.sys.Errno.ENOENT);
+            throw new CannotRun(command.getFirst(), failed.errno().description(), failed.errno() == Errno.ENOENT);
         }
         Process child;
         try (Pinning pinned = Os.live().pin(mask)) {
@@ -103,7 +105,7 @@ final class PinCommand implements Callable<Integer> {
         final int exit;
 
         CannotRun(String command, String why, boolean notFound) {
-            super(dev.corescope.text.Terminal.escape(command) + ": cannot run it: " + why);
+            super(Terminal.escape(command) + ": cannot run it: " + why);
             this.exit = notFound ? 127 : 126;
         }
     }

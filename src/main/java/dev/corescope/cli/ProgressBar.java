@@ -4,6 +4,7 @@ import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.Progress;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.text.Width;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -40,8 +41,8 @@ final class ProgressBar implements Progress, BenchSession.Listener {
     private Timer ticker;
 
     private final long tickMillis;
-    /** The widest a line may be: COLUMNS, else 100 ({@link dev.corescope.text.Width}), on a terminal or not. */
-    private final int width = dev.corescope.text.Width.of(false);
+    /** The widest a line may be: COLUMNS, else 100 ({@link Width}), on a terminal or not. */
+    private final int width = Width.of(false);
 
     ProgressBar(PrintWriter err, boolean terminal, LongSupplier nanoTime) {
         this(err, terminal, nanoTime, 1000);

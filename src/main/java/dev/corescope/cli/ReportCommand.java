@@ -9,6 +9,7 @@ import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
+import dev.corescope.report.VerdictsSvg;
 import dev.corescope.text.Width;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -151,7 +152,7 @@ final class ReportCommand implements Callable<Integer> {
                 Families.claims(families), Families.allowances(families)).stream().filter(v -> family == null || v.family().equals(family)).toList();
         if (verdicts.isEmpty()) throw new UsageException("report --format svg: " + files.getFirst().getFileName() + " holds no seed's claims"
                 + (family == null ? "" : " of " + family) + " to draw");
-        String svg = dev.corescope.report.VerdictsSvg.of(verdicts);
+        String svg = VerdictsSvg.of(verdicts);
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(svg);

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -123,16 +124,16 @@ final class TourText {
      * resolve (the smallest change its runs could see, against the claimed size) and the one
      * command that measures more: the family without {@code --quick}.
      */
-    static java.util.Optional<String> unresolved(SeedVerdicts.Verdict v, String launcher) {
+    static Optional<String> unresolved(SeedVerdicts.Verdict v, String launcher) {
         List<ClaimResult> open = v.claims().stream().filter(c -> c.finding() == Finding.INCONCLUSIVE).toList();
-        if (open.isEmpty()) return java.util.Optional.empty();
+        if (open.isEmpty()) return Optional.empty();
         List<String> what = new ArrayList<>();
         for (ClaimResult c : open) {
             String unit = c.scale() == Claim.Scale.RELATIVE ? "%" : " " + c.unit();
             what.add(c.id() + (c.smallestEffect() == null ? " (no counted row measured)"
                     : " (its runs could see " + Num.of(c.smallestEffect()) + unit + "; claimed " + c.claimed() + ")"));
         }
-        return java.util.Optional.of("quick mode could not resolve " + String.join(", ", what) + "; longer runs: " + launcher
+        return Optional.of("quick mode could not resolve " + String.join(", ", what) + "; longer runs: " + launcher
                 + " bench " + v.family());
     }
 

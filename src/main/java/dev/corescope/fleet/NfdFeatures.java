@@ -16,7 +16,7 @@ import java.util.Map;
  * by default: NFD's customization guide says unprefixed names should not be used, and its
  * DisableAutoPrefix gate stops prefixing them; another prefix is an nfd-master
  * {@code -extra-label-ns}. The part after the prefix is lower case, at most 63 characters; values are few: booleans, small counts, and latencies
- * and jitter in buckets ({@code c2c-cross-l3-p50-ns=100-150}), so a label changes when the
+ * and jitter in buckets ({@code c2c-other-l3-p50-ns=100-150}, the relation a {@code topology.Placement} key), so a label changes when the
  * machine does, not on every run. docs/fleet.md lists every key and bucket.
  */
 public final class NfdFeatures {
@@ -25,10 +25,6 @@ public final class NfdFeatures {
     static final int[] LATENCY_NS = {0, 25, 50, 100, 150, 200, 300, 500, 1000};
     /** Decades for jitter, in µs and in gaps per second. */
     static final int[] DECADES = {0, 1, 10, 100, 1000};
-
-    /** The Prometheus relation names against the placement names these keys use (as {@code bench --cpus} planning does). */
-    static final Map<String, String> RELATION_KEYS = Map.of(
-            "same_core", "same-core", "same_l2", "same-l2", "same_l3", "same-l3", "other_l3", "cross-l3", "other_package", "cross-package");
 
     private NfdFeatures() {
     }
@@ -79,7 +75,7 @@ public final class NfdFeatures {
         if (results != null) {
             MachineSummary m = MachineSummary.of(results, Families.views());
             for (String rel : MachineSummary.RELATIONS) {
-                m.latency(rel, "java").ifPresent(r -> f.put("corescope-c2c-" + RELATION_KEYS.get(rel) + "-p50-ns", bucket(r.p50Ns(), LATENCY_NS)));
+                m.latency(rel, "java").ifPresent(r -> f.put("corescope-c2c-" + rel + "-p50-ns", bucket(r.p50Ns(), LATENCY_NS)));
             }
             if (m.jitter() != null) {
                 f.put("corescope-jitter-max-gap-us", bucket(m.jitter().maxGapNs().p50() / 1000.0, DECADES));

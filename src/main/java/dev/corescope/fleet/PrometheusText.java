@@ -10,10 +10,12 @@ import dev.corescope.topology.Topology;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The machine, and a results file's summaries, in Prometheus' text exposition format as
@@ -51,7 +53,7 @@ public final class PrometheusText {
         PrometheusText p = new PrometheusText();
         p.topology(t);
         // the last file first: a series (and a claim) already written is not written again
-        java.util.Set<String> claims = new java.util.HashSet<>();
+        Set<String> claims = new HashSet<>();
         for (ResultsFile f : results.reversed()) p.results(f, claims);
         p.gauge("corescope_probe_timestamp_seconds", "When corescope read this machine (Unix time).", Map.of(), now.toEpochMilli() / 1000.0);
         return p.text();
@@ -89,7 +91,7 @@ public final class PrometheusText {
         }
     }
 
-    private void results(ResultsFile f, java.util.Set<String> claimsWritten) {
+    private void results(ResultsFile f, Set<String> claimsWritten) {
         MachineSummary m = MachineSummary.of(f, Families.views());
         for (MachineSummary.RelationLatency r : m.c2c()) {
             Map<String, String> l = new LinkedHashMap<>();

@@ -24,9 +24,11 @@ import org.openjdk.jmh.runner.IterationType;
 
 import java.io.File;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -35,12 +37,12 @@ import java.util.TreeSet;
  * code in the benchmark:
  *
  * <pre>
- * java -jar benchmarks.jar FalseSharing -prof PinningProfiler:placement=smt
+ * java -jar benchmarks.jar FalseSharing -prof PinningProfiler:placement=same-core
  * </pre>
  *
  * <p>JMH thread index {@code i} (the threads of a {@code @Group} are numbered group by group)
- * runs on the {@code i}-th CPU of the plan: {@code placement=smt} (SMT siblings),
- * {@code same-l3}, {@code cross-l3}, {@code cross-package}, {@code any} (first CPU by
+ * runs on the {@code i}-th CPU of the plan: {@code placement=same-core} (SMT siblings),
+ * {@code same-l3}, {@code other-l3}, {@code other-package}, {@code any} (first CPU by
  * preference, each further thread related to it so), {@code quiet} (the quietest CPUs, measured
  * for 200 ms before each fork: {@link CpuPreference#QUIET}), or {@code cpus=2,3} (exactly
  * those). {@code prefer=quiet} measures the same way and keeps the placement's relation, e.g.
@@ -67,7 +69,7 @@ import java.util.TreeSet;
  * the three system calls out of every iteration); {@code ·pin.migrated} then comes from
  * {@code sched_getcpu} alone.
  *
- * <p>What this machine can never give ({@code placement=smt} without SMT, {@code cpus=5} on two
+ * <p>What this machine can never give ({@code placement=same-core} without SMT, {@code cpus=5} on two
  * CPUs) is refused before the run, in one line through JMH's profiler error path ("Profilers
  * failed to initialize, exiting."). What cannot be had for one benchmark (more threads than
  * CPUs so related, CPUs another run holds) fails that benchmark alone, with one line on
@@ -100,7 +102,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     /**
      * The profiler with its options, as JMH makes it from {@code -prof
      * PinningProfiler:OPTIONS}. A placement this machine can never give
-     * ({@code placement=smt} without SMT, {@code cpus=} outside the process's mask) is refused
+     * ({@code placement=same-core} without SMT, {@code cpus=} outside the process's mask) is refused
      * here, so JMH stops before the run with one line.
      *
      * @param initLine the options (see the class comment); empty for the defaults
@@ -134,7 +136,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
                     case "reserve" -> r = Boolean.parseBoolean(value);
                     case "counters" -> c = Boolean.parseBoolean(value);
                     default -> throw new ProfilerException("corescope pinning: unknown option '" + key
-                            + "' (placement=smt|same-l3|cross-l3|cross-package|any|quiet, prefer=quiet|kernel-hints, cpus=LIST, reserve=false, counters=false)");
+                            + "' (placement=same-core|same-l3|other-l3|other-package|any|quiet, prefer=quiet|kernel-hints, cpus=LIST, reserve=false, counters=false)");
                 }
             } catch (IllegalArgumentException e) {
                 throw new ProfilerException("corescope pinning: " + key + "=" + value + ": " + e.getMessage());
@@ -154,14 +156,14 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
      * not the CPUs in ascending order.
      */
     static int[] cpusInOrder(String list) {
-        return java.util.Arrays.stream(list.split(","))
-                .flatMapToInt(part -> java.util.Arrays.stream(CpuMask.parseList(part, 1 << 20).toArray())).toArray();
+        return Arrays.stream(list.split(","))
+                .flatMapToInt(part -> Arrays.stream(CpuMask.parseList(part, 1 << 20).toArray())).toArray();
     }
 
     /**
      * Refuses, before any benchmark runs, what this machine can never give: CPUs outside the
      * process's usable set ({@code cpus=5} on 2 CPUs), or a placement that relates two CPUs
-     * in a way no two free CPUs here are related ({@code placement=smt} without SMT). JMH prints
+     * in a way no two free CPUs here are related ({@code placement=same-core} without SMT). JMH prints
      * the message of a {@link ProfilerException} from the constructor as one line and exits
      * ("Profilers failed to initialize"), which is its own error path for a profiler.
      */
@@ -171,7 +173,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
         if (explicitCpus != null) {
             // named CPUs: any a pin may name (the cgroup's cpuset), as on the command line
             CpuMask named = CpuMask.ofCpus(explicitCpus);
-            java.util.Optional<String> refused = use.refusal(named);
+            Optional<String> refused = use.refusal(named);
             if (refused.isPresent()) {
                 throw new ProfilerException("corescope pinning: cpus=" + named.toList() + ": " + refused.get());
             }

@@ -4,6 +4,7 @@ import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
+import dev.corescope.topology.Placement;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -272,17 +273,6 @@ public final class ComparisonText {
     }
 
     /**
-     * A figure with its error as {@code 8.622 ± 0.2565} (the page's row tables use it).
-     *
-     * @param score the figure
-     * @param error its 99.9% half-width, or null
-     * @return the text
-     */
-    static String withError(double score, Double error) {
-        return ResultsText.number(score) + (error == null ? "" : " ± " + ResultsText.number(error));
-    }
-
-    /**
      * Two machines side by side ({@link MachineComparison}) as a document: what {@code compare}
      * prints before the rows when the files come from two machines.
      *
@@ -306,7 +296,7 @@ public final class ComparisonText {
                     Column.number("A pairs").optional(1), Column.number("B p50", "ns"), Column.number("B p99", "ns"),
                     Column.number("B pairs").optional(1), Column.number("B/A p50"));
             for (MachineComparison.LatencyRow r : m.c2c()) {
-                t.row(r.relation().replace('_', ' '), r.implementation(), ns(r.aP50Ns()), ns(r.aP99Ns()), r.aPairs() == null ? "-" : r.aPairs(),
+                t.row(Placement.ofKey(r.relation()).map(Placement::words).orElse(r.relation()), r.implementation(), ns(r.aP50Ns()), ns(r.aP99Ns()), r.aPairs() == null ? "-" : r.aPairs(),
                         ns(r.bP50Ns()), ns(r.bP99Ns()), r.bPairs() == null ? "-" : r.bPairs(), r.ratio() == null ? "-" : Num.of(r.ratio()) + "x");
             }
             d.table(t.named("c2c by relation"));

@@ -2,7 +2,7 @@ package dev.corescope.report;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.PerfCounters;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.proc.CpuFreq;
 import dev.corescope.topology.proc.CpuInfo;
@@ -52,7 +52,7 @@ public final class EnvironmentProbe {
             String jdk = System.getProperty("java.vendor", "?") + " " + System.getProperty("java.runtime.version", "?")
                     + " (" + System.getProperty("java.vm.name", "?") + ")";
             List<String> flags = ManagementFactory.getRuntimeMXBean().getInputArguments();
-            return new Facts(jdk, flags, Affinity.processAllowed(), PerfCounters.hardwareUnavailableReason());
+            return new Facts(jdk, flags, Os.live().processAllowed(), PerfCounters.hardwareUnavailableReason());
         }
     }
 

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The one Jackson mapper corescope uses, and reading results files with a size cap and errors in
- * plain words. Files are written whole or not at all by {@link AtomicFile}.
+ * plain words. Files are written whole or not at all by {@code sys.internal.AtomicFile}.
  */
 public final class Json {
 

@@ -3,6 +3,7 @@ package dev.corescope.report;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.jitter.CpuJitter;
 import dev.corescope.jitter.JitterReport;
+import dev.corescope.topology.Placement;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,9 +20,10 @@ import java.util.Optional;
  * without it gets the same summary when it is read.
  *
  * <p>The latency by relation comes from the family that measured it (c2c, through
- * {@code BenchFamily.relationLatencies}): {@code same_core} (SMT siblings), {@code same_l2},
- * {@code same_l3} (other core, same last-level cache), {@code other_l3} (same package, other
- * last-level cache), {@code other_package}.
+ * {@code BenchFamily.relationLatencies}), each relation a {@link Placement} key: {@code same-core}
+ * (SMT siblings), {@code same-l2}, {@code same-l3} (other core, same last-level cache),
+ * {@code other-l3} (same package, other last-level cache), {@code other-package}. Files of older
+ * versions ({@code same_l3}) read as the keys.
  *
  * @param cpuModel the CPU model from the environment
  * @param kernel   the kernel release
@@ -34,8 +36,8 @@ import java.util.Optional;
 public record MachineSummary(String cpuModel, String kernel, String online, TopologyCounts topology,
                              List<RelationLatency> c2c, JitterQuantiles jitter) {
 
-    /** The relations, innermost first, as label values ({@code relation="same_l3"}). */
-    public static final List<String> RELATIONS = List.of("same_core", "same_l2", "same_l3", "other_l3", "other_package");
+    /** The relations, innermost first, as label values ({@code relation="same-l3"}): the {@link Placement} keys. */
+    public static final List<String> RELATIONS = Arrays.stream(Placement.values()).map(Placement::key).toList();
 
     public MachineSummary {
         c2c = c2c == null ? List.of() : List.copyOf(c2c);
@@ -56,6 +58,9 @@ public record MachineSummary(String cpuModel, String kernel, String online, Topo
      */
     public record RelationLatency(String relation, String implementation, int pairs, double p50Ns, double p99Ns,
                                   double minNs, double maxNs) {
+        public RelationLatency {
+            relation = Placement.ofKey(relation).map(Placement::key).orElse(relation);
+        }
 
         /** The quantiles of {@code medians}, the pairs' median latencies in ns (at least one). */
         public static RelationLatency of(String relation, String implementation, double[] medians) {

@@ -36,18 +36,10 @@ final class ResultsHtml {
     private static void table(StringBuilder h, String family, List<Result> rs) {
         Map<String, Double> maxByGroup = new LinkedHashMap<>();
         for (Result r : rs) maxByGroup.merge(r.metric() + "|" + r.unit(), Math.abs(r.score()), Math::max);
-        Map<String, Result[]> rows = new LinkedHashMap<>();
-        for (Result r : rs) {
-            String key = r.variant() + "\u0000" + r.metric() + "\u0000" + ResultsText.params(r.params()) + "\u0000" + r.unit();
-            int slot = "native".equals(r.implementation()) ? 1 : 0;
-            Result[] pair = rows.computeIfAbsent(key, k -> new Result[2]);
-            if (pair[slot] == null) pair[slot] = r;
-            else rows.put(key + "\u0000" + rows.size(), slot == 0 ? new Result[]{r, null} : new Result[]{null, r});
-        }
         h.append("<div class=\"scroll\"><table class=\"results\" data-family=\"").append(Markup.escape(family)).append("\">\n");
         h.append("<tr><th>variant</th><th>metric</th><th>params</th><th>Java</th><th>C</th><th>unit</th><th>cpus</th>"
                 + "<th title=\"scaled to the largest score of the same metric and unit; Java above, C below\">relative</th></tr>\n");
-        for (Result[] pair : rows.values()) {
+        for (Result[] pair : ResultsText.sideBySide(rs)) {
             Result any = pair[0] != null ? pair[0] : pair[1];
             double max = maxByGroup.get(any.metric() + "|" + any.unit());
             h.append("<tr><td>").append(Markup.escape(any.variant())).append("</td><td>").append(Markup.escape(any.metric()))

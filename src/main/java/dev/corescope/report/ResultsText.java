@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,23 +50,15 @@ public final class ResultsText {
      */
     public static String summary(List<Result> results) {
         if (results.isEmpty()) return "No results.\n";
-        Map<String, Result[]> rows = new LinkedHashMap<>();
-        List<String> others = new ArrayList<>();
-        for (Result r : results) {
-            String key = r.benchmark() + "\u0000" + r.variant() + "\u0000" + r.metric() + "\u0000" + params(r.params()) + "\u0000" + r.unit();
-            Result[] pair = rows.computeIfAbsent(key, k -> new Result[2]);
-            int slot = "native".equals(r.implementation()) ? 1 : 0;
-            if (!"java".equals(r.implementation()) && !"native".equals(r.implementation())) others.add(r.implementation());
-            if (pair[slot] == null) pair[slot] = r;
-            else rows.put(key + "\u0000" + rows.size(), slot == 0 ? new Result[] {r, null} : new Result[] {null, r});
-        }
+        TreeSet<String> others = new TreeSet<>();
+        for (Result r : results) if (!"java".equals(r.implementation()) && !"native".equals(r.implementation())) others.add(r.implementation());
         TextTable t = new TextTable("benchmark", "variant", "metric", "params", ">java", ">native", "unit", "cpus");
-        for (Result[] pair : rows.values()) {
+        for (Result[] pair : sideBySide(results)) {
             Result any = pair[0] != null ? pair[0] : pair[1];
             t.row(any.benchmark(), any.variant(), any.metric(), params(any.params()), scoreCell(pair[0]), scoreCell(pair[1]),
                     any.unit(), cpusCell(pair));
         }
-        String note = others.isEmpty() ? "" : "  (implementations other than java and native are in the java column: " + String.join(", ", new TreeSet<>(others)) + ")\n";
+        String note = others.isEmpty() ? "" : "  (implementations other than java and native are in the java column: " + String.join(", ", others) + ")\n";
         return "Results (mean ± half-width of the 99.9% confidence interval; Java and C side by side):\n" + t.render("  ") + note;
     }
 
@@ -74,20 +67,35 @@ public final class ResultsText {
      * variant and metric (the params after the figures), Java and C side by side as {@code value [low, high]}.
      */
     public static TextDoc summaryDocument(String family, List<Result> results) {
-        Map<RowKey, Result[]> rows = new LinkedHashMap<>();
-        for (Result r : results) {
-            Result[] pair = rows.computeIfAbsent(r.key().withoutImplementation(), k -> new Result[2]);
-            pair["native".equals(r.implementation()) ? 1 : 0] = r;
-        }
         // params last: a long one wraps under itself, each line keyed by variant and metric
         TextTable t = new TextTable(TextTable.Column.key("variant"), TextTable.Column.key("metric"),
                 TextTable.Column.number("java"), TextTable.Column.number("native"), TextTable.Column.text("unit"),
                 TextTable.Column.text("cpus").optional(1), TextTable.Column.text("params")).named(family);
-        for (Result[] pair : rows.values()) {
+        for (Result[] pair : sideBySide(results)) {
             Result any = pair[0] != null ? pair[0] : pair[1];
             t.row(any.variant(), any.metric(), interval(pair[0]), interval(pair[1]), any.unit(), cpusCell(pair), params(any.params()));
         }
         return new TextDoc().heading("Results (mean [99.9% confidence interval]; Java and C side by side)").table(t);
+    }
+
+    /**
+     * The rows as {@code {java, native}} pairs, in order of first appearance: results that differ
+     * only in {@code implementation} ({@link RowKey#withoutImplementation()}, and the unit) share
+     * a pair; any other implementation takes the Java slot; a second result for a taken slot gets
+     * a pair of its own.
+     */
+    static Collection<Result[]> sideBySide(List<Result> results) {
+        record Side(RowKey row, String unit, int extra) {
+        }
+        Map<Side, Result[]> rows = new LinkedHashMap<>();
+        for (Result r : results) {
+            int slot = "native".equals(r.implementation()) ? 1 : 0;
+            Side side = new Side(r.key().withoutImplementation(), r.unit(), 0);
+            Result[] pair = rows.computeIfAbsent(side, k -> new Result[2]);
+            if (pair[slot] != null) rows.put(new Side(side.row(), side.unit(), rows.size()), pair = new Result[2]);
+            pair[slot] = r;
+        }
+        return rows.values();
     }
 
     private static String interval(Result r) {

@@ -3,12 +3,16 @@ package dev.corescope.report;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -110,7 +114,7 @@ public final class SeedVerdicts {
         if (claims.isEmpty()) return of(file);
         Map<String, ClaimResult> saved = new LinkedHashMap<>();
         for (ClaimResult r : file.claims()) saved.putIfAbsent(r.id(), r);
-        java.util.Set<String> families = new java.util.HashSet<>();
+        Set<String> families = new HashSet<>();
         for (Claim c : claims) families.add(c.family());
         List<ClaimResult> out = new ArrayList<>();
         for (ClaimResult now : evaluate(file, claims, allowances)) {
@@ -221,12 +225,12 @@ public final class SeedVerdicts {
         }
         // the run-to-run noise of a counted row is pooled over the rows of its shape the claim does
         // not set aside: a row it excludes or its family disowns never widens (or narrows) it
-        java.util.Set<Result> countedRows = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<Result> countedRows = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Pair p : counted) {
             countedRows.add(p.before());
             countedRows.add(p.after());
         }
-        java.util.Set<Result> setAside = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<Result> setAside = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Pair p : pairs) {
             if (counted.contains(p)) continue;
             setAside.add(p.after());

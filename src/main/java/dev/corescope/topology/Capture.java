@@ -1,5 +1,6 @@
 package dev.corescope.topology;
 
+import dev.corescope.sys.internal.AtomicFile;
 import dev.corescope.topology.proc.SysfsReader;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -64,7 +65,7 @@ public final class Capture {
         String folder = folderName(abs.getFileName().toString());
 
         Result[] r = new Result[1];
-        JsonText.writeAtomically(abs, os -> r[0] = write(t, folder, os));
+        AtomicFile.write(abs, os -> r[0] = write(t, folder, os));
         return new Result(abs, r[0].folder(), r[0].files(), r[0].directories(), r[0].bytes(), r[0].skipped());
     }
 

@@ -2,7 +2,7 @@ package dev.corescope.topology;
 
 /**
  * Two CPUs chosen for what they share: {@code name} is one of {@link Placements#NAMES}
- * ({@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package}, {@code any}); how the
+ * ({@code same-core}, {@code same-l3}, {@code other-l3}, {@code other-package}, {@code any}); how the
  * two relate exactly is {@link Topology#relation(int, int)}.
  *
  * @param name        the kind, one of {@link Placements#NAMES}

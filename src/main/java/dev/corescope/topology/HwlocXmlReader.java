@@ -1,8 +1,15 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.text.Shorten;
 import dev.corescope.topology.proc.CgroupCpuset;
 
+import java.io.InputStreamReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import javax.xml.XMLConstants;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
@@ -123,9 +130,9 @@ public final class HwlocXmlReader {
         try {
             // decoded here, not by the parser: hwloc writes UTF-8, and the parser's own decoder
             // prints "[Fatal Error]" lines to stderr on bytes that are not
-            r = f.createXMLStreamReader(new java.io.InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)));
+            r = f.createXMLStreamReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)));
             List<Element> stack = new ArrayList<>();
             List<StringBuilder> texts = new ArrayList<>();
             Element top = null;
@@ -171,7 +178,7 @@ public final class HwlocXmlReader {
             return top;
         } catch (XMLStreamException e) {
             for (Throwable c = e; c != null; c = c.getCause()) {
-                if (c instanceof java.nio.charset.CharacterCodingException) {
+                if (c instanceof CharacterCodingException) {
                     throw new IllegalArgumentException(name + ": not UTF-8 text, so not hwloc's XML (which is UTF-8)");
                 }
             }
@@ -267,7 +274,7 @@ public final class HwlocXmlReader {
             // corescope writes them where there are any: without either, they are unknown (hwloc's own XML has neither)
             boolean isolatedKnown = info(machine, HwlocXmlWriter.INFO_ISOLATED).isPresent() || info(machine, HwlocXmlWriter.INFO_NOHZ_FULL).isPresent();
             if (!allowed.sameCpus(online)) {
-                String cg = info(machine, "LinuxCgroup").map(g -> dev.corescope.text.Shorten.end(g, Topology.MAX_NAME)).orElse("hwloc's allowed_cpuset");
+                String cg = info(machine, "LinuxCgroup").map(g -> Shorten.end(g, Topology.MAX_NAME)).orElse("hwloc's allowed_cpuset");
                 b.cgroupCpuset = new CgroupCpuset(allowed, cg);
             }
             List<Node> roots = new ArrayList<>();
@@ -381,9 +388,9 @@ public final class HwlocXmlReader {
         }
 
         /** The CPUs already seen as a PU: each CPU is one PU, as each is one cpuN in sysfs. */
-        private final java.util.Set<Integer> pus = new java.util.HashSet<>();
+        private final Set<Integer> pus = new HashSet<>();
         /** The core ids seen under each parent object, for {@link #sameCoreId}. */
-        private final Map<Node, java.util.Set<Integer>> coreIds = new java.util.IdentityHashMap<>();
+        private final Map<Node, Set<Integer>> coreIds = new IdentityHashMap<>();
 
         /**
          * The CPU number of a PU whose cpuset holds {@code cpu}: its {@code os_index} must be a
@@ -409,7 +416,7 @@ public final class HwlocXmlReader {
 
         /** Two cores with one id under one package (or die, cluster): kept apart by their CPUs, with a warning. */
         private void sameCoreId(Node parent, int id) {
-            if (!coreIds.computeIfAbsent(parent, p -> new java.util.HashSet<>()).add(id)) {
+            if (!coreIds.computeIfAbsent(parent, p -> new HashSet<>()).add(id)) {
                 warnings.add("two cores of " + parent.kind.jsonName() + " " + parent.id + " have core id " + id + ": kept as two cores, by their CPUs");
             }
         }
@@ -572,7 +579,7 @@ public final class HwlocXmlReader {
                 CpuMask cpus = mask(k, "cpuset", true).and(online);
                 if (cpus.isEmpty()) continue;
                 Optional<String> type = info(k, "CoreType").map(t -> t.equals("IntelCore") ? "core" : t.equals("IntelAtom") ? "atom"
-                        : dev.corescope.text.Shorten.end(t, Topology.MAX_NAME));
+                        : Shorten.end(t, Topology.MAX_NAME));
                 out.add(new CoreKind(cpus, intInfo(k, "LinuxCapacity"), type, intInfo(k, "FrequencyMaxMHz"), intInfo(k, "FrequencyBaseMHz")));
             }
             out.sort(Comparator.comparingInt(k -> k.cpus().first()));
@@ -706,6 +713,6 @@ public final class HwlocXmlReader {
     }
 
     private static String shorten(String s, int max) {
-        return dev.corescope.text.Shorten.end(String.valueOf(s).replaceAll("[\\p{Cntrl}]", "?"), max);
+        return Shorten.end(String.valueOf(s).replaceAll("[\\p{Cntrl}]", "?"), max);
     }
 }

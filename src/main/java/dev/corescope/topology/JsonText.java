@@ -1,13 +1,6 @@
 package dev.corescope.topology;
 
-import java.io.BufferedOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collection;
 import java.util.Map;
 
@@ -107,41 +100,5 @@ final class JsonText {
             }
         }
         sb.append('"');
-    }
-
-    /** What goes into a file: written to a stream that the body must not close. */
-    @FunctionalInterface
-    interface StreamBody {
-        void writeTo(OutputStream os) throws IOException;
-    }
-
-    /**
-     * Writes {@code file} whole or not at all: a temporary file in the same folder, then an atomic
-     * rename over the target (the tool's report.Json.writeAtomically, without Jackson). A new
-     * file gets 0644, a replaced one keeps its permissions.
-     */
-    static void writeAtomically(Path file, StreamBody body) throws IOException {
-        Path abs = file.toAbsolutePath();
-        Path dir = abs.getParent();
-        Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
-        try {
-            try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-                body.writeTo(os);
-            }
-            try {
-                var perms = Files.exists(abs) ? Files.getPosixFilePermissions(abs)
-                        : PosixFilePermissions.fromString("rw-r--r--");
-                Files.setPosixFilePermissions(tmp, perms);
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: its defaults apply
-            }
-            try {
-                Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.text.Shorten;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -69,8 +70,8 @@ final class NumaReader extends ReadingPart {
         String digits = name.substring(4);
         long n = digits.length() > 9 ? Long.MAX_VALUE : Long.parseLong(digits);
         if (n >= TopologyReader.MAX_CPUS) {
-            throw new IllegalArgumentException(r.root().resolve(NODE).resolve(dev.corescope.text.Shorten.end(name, 40))
-                    + ": NUMA node " + (n == Long.MAX_VALUE ? dev.corescope.text.Shorten.end(digits, 20) : n) + " is beyond "
+            throw new IllegalArgumentException(r.root().resolve(NODE).resolve(Shorten.end(name, 40))
+                    + ": NUMA node " + (n == Long.MAX_VALUE ? Shorten.end(digits, 20) : n) + " is beyond "
                     + (TopologyReader.MAX_CPUS - 1) + ", the largest node number corescope reads (Linux has at most 1024 nodes)");
         }
         return (int) n;

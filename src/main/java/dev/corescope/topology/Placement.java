@@ -1,9 +1,17 @@
 package dev.corescope.topology;
 
+import java.util.Locale;
+import java.util.Optional;
+
 /**
  * How two different CPUs relate: the innermost thing they share, so that every pair has
  * exactly one. From {@link Topology#relation(int, int)}; a level the tree does not describe
  * (no caches, no NUMA nodes) is skipped, never guessed.
+ *
+ * <p>Each value has one key ({@link #key()}, {@code same-l3}: in results files, the command
+ * line, Prometheus labels and NFD keys) and one phrase ({@link #words()}, {@code same L3}: in
+ * tables and on the page). {@link #ofKey} also reads the spellings of older versions
+ * ({@code smt}, {@code cross-l3}, {@code cross-package}, {@code same_l3}).
  */
 public enum Placement {
     /** SMT siblings: two PUs of one core. */
@@ -20,9 +28,11 @@ public enum Placement {
     OTHER_PACKAGE("other package");
 
     private final String words;
+    private final String key;
 
     Placement(String words) {
         this.words = words;
+        this.key = name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /**
@@ -35,16 +45,30 @@ public enum Placement {
     }
 
     /**
-     * The pair kind of {@link Placements#NAMES} this placement counts as.
+     * The placement's one key, for files, options and labels.
      *
-     * @return {@code smt}, {@code same-l3}, {@code cross-l3} or {@code cross-package}
+     * @return e.g. {@code same-l3}
      */
-    public String pairKind() {
-        return switch (this) {
-            case SAME_CORE -> "smt";
-            case SAME_L2, SAME_L3 -> "same-l3";
-            case OTHER_L3, OTHER_NODE -> "cross-l3";
-            case OTHER_PACKAGE -> "cross-package";
+    public String key() {
+        return key;
+    }
+
+    /**
+     * The placement {@code key} names: a {@link #key()}, with {@code _} for {@code -} in any
+     * case, or an older spelling ({@code smt}, {@code cross-l3}, {@code cross-package}).
+     *
+     * @param key the key
+     * @return the placement, or empty when {@code key} names none
+     */
+    public static Optional<Placement> ofKey(String key) {
+        String k = key.strip().toLowerCase(Locale.ROOT).replace('_', '-');
+        k = switch (k) {
+            case "smt" -> "same-core";
+            case "cross-l3" -> "other-l3";
+            case "cross-package" -> "other-package";
+            default -> k;
         };
+        for (Placement p : values()) if (p.key.equals(k)) return Optional.of(p);
+        return Optional.empty();
     }
 }

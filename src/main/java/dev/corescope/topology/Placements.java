@@ -8,23 +8,25 @@ import java.util.Optional;
 
 /**
  * Pairs of CPUs by what they share, for benchmarks that pin two threads (cache-to-cache
- * latency, false sharing): the same core (SMT siblings), the same last-level cache, the same
- * package across L3s, or different packages.
+ * latency, false sharing), named by {@link Placement#key()}:
  *
  * <ul>
- *   <li>{@code smt}: two PUs of one core;</li>
- *   <li>{@code same-l3}: different cores sharing an L3 (or, without an L3, the last-level cache);</li>
- *   <li>{@code cross-l3}: the same package, different L3s;</li>
- *   <li>{@code cross-package}: different packages;</li>
+ *   <li>{@code same-core}: two PUs of one core;</li>
+ *   <li>{@code same-l3}: different cores sharing an L3 (or, without an L3, the last-level cache),
+ *       sharing an L2 or not;</li>
+ *   <li>{@code other-l3}: the same package, different L3s (on one NUMA node or not);</li>
+ *   <li>{@code other-package}: different packages;</li>
  *   <li>{@code any}: the first two usable CPUs, whatever they share.</li>
  * </ul>
+ * The older names {@code smt}, {@code cross-l3} and {@code cross-package} are read too.
  * Only CPUs in {@code usable} (normally {@link Topology#usable()}: online and allowed) are chosen;
  * a kind the machine does not offer is simply absent.
  */
 public final class Placements {
 
     /** The kinds, innermost first: what {@code placement=} of the JMH profiler and the CLI take. */
-    public static final List<String> NAMES = List.of("smt", "same-l3", "cross-l3", "cross-package", "any");
+    public static final List<String> NAMES = List.of(Placement.SAME_CORE.key(), Placement.SAME_L3.key(), Placement.OTHER_L3.key(),
+            Placement.OTHER_PACKAGE.key(), "any");
 
     private Placements() {
     }
@@ -48,12 +50,12 @@ public final class Placements {
      *
      * @param t the topology
      * @param usable the CPUs to choose from
-     * @param name one of {@link #NAMES}
+     * @param given one of {@link #NAMES} (or an older name)
      * @return the pair, or empty when the machine has none among {@code usable}
      * @throws IllegalArgumentException when {@code name} is not one of {@link #NAMES}
      */
-    public static Optional<CpuPair> find(Topology t, CpuMask usable, String name) {
-        checkName(name);
+    public static Optional<CpuPair> find(Topology t, CpuMask usable, String given) {
+        String name = name(given);
         Index ix = new Index(t);
         int[] cpus = usable(t, usable).toArray();
         for (int i = 0; i < cpus.length; i++) {
@@ -72,12 +74,12 @@ public final class Placements {
      *
      * @param t the topology
      * @param usable the CPUs to choose from
-     * @param name one of {@link #NAMES}
+     * @param given one of {@link #NAMES} (or an older name)
      * @return the pairs by {@code from} then {@code to}; unmodifiable
      * @throws IllegalArgumentException when {@code name} is not one of {@link #NAMES}
      */
-    public static List<CpuPair> all(Topology t, CpuMask usable, String name) {
-        checkName(name);
+    public static List<CpuPair> all(Topology t, CpuMask usable, String given) {
+        String name = name(given);
         Index ix = new Index(t);
         int[] cpus = usable(t, usable).toArray();
         List<CpuPair> out = new ArrayList<>();
@@ -103,10 +105,30 @@ public final class Placements {
         return Optional.ofNullable(new Index(t).classify(a, b));
     }
 
-    private static void checkName(String name) {
-        if (!NAMES.contains(name)) {
-            throw new IllegalArgumentException("placement " + name + ": not one of " + String.join(", ", NAMES));
+    /**
+     * The one of {@link #NAMES} that {@code given} names, older names ({@code smt},
+     * {@code cross-l3}, {@code cross-package}) and {@code _} for {@code -} included.
+     *
+     * @param given the name
+     * @return the name as {@link #NAMES} spells it
+     * @throws IllegalArgumentException when {@code given} names none
+     */
+    public static String name(String given) {
+        if (given.equals("any")) return given;
+        String key = Placement.ofKey(given).map(Placement::key).orElse(given);
+        if (!NAMES.contains(key)) {
+            throw new IllegalArgumentException("placement " + given + ": not one of " + String.join(", ", NAMES));
         }
+        return key;
+    }
+
+    /** The name of {@link #NAMES} a pair so placed counts as: sharing an L2 is still {@code same-l3}, another node {@code other-l3}. */
+    private static String kind(Placement p) {
+        return switch (p) {
+            case SAME_L2 -> Placement.SAME_L3.key();
+            case OTHER_NODE -> Placement.OTHER_L3.key();
+            default -> p.key();
+        };
     }
 
     /** {@code usable} limited to the CPUs the topology knows as online. */
@@ -129,7 +151,7 @@ public final class Placements {
             Placement p = t.relation(a, b).orElse(null);
             if (p == null) return null;
             if (p == Placement.OTHER_NODE && (t.where(a).llc() < 0 || t.where(b).llc() < 0)) return null;
-            return p.pairKind();
+            return kind(p);
         }
 
         CpuPair placement(String name, int a, int b) {
@@ -145,9 +167,9 @@ public final class Placements {
             CpuPlace pb = t.where(b);
             if (kind != null) {
                 return switch (kind) {
-                    case "smt" -> "SMT siblings, core " + pa.coreId() + packageSuffix(pa);
+                    case "same-core" -> "SMT siblings, core " + pa.coreId() + packageSuffix(pa);
                     case "same-l3" -> "different cores, same " + llcName(llcs.get(pa.llc()));
-                    case "cross-l3" -> "same package" + packageIdSuffix(pa) + ", different " + llcs.get(pa.llc()).name() + "s";
+                    case "other-l3" -> "same package" + packageIdSuffix(pa) + ", different " + llcs.get(pa.llc()).name() + "s";
                     default -> "different packages, " + pa.packageId() + " and " + pb.packageId();
                 };
             }

@@ -1,6 +1,7 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.text.Shorten;
 import dev.corescope.topology.proc.CgroupCpuset;
 import dev.corescope.topology.proc.SysfsReader;
 
@@ -99,13 +100,13 @@ public final class Topology {
     /**
      * The longest name kept from an input (the CPU model, a cgroup, a core kind): /proc/cpuinfo's
      * {@code model name} is at most 64 bytes (x86's brand string 48); a longer one is cut, as
-     * {@link dev.corescope.text.Shorten#end} cuts, whichever reader it came from.
+     * {@link Shorten#end} cuts, whichever reader it came from.
      */
     public static final int MAX_NAME = 200;
 
     Topology(Builder b) {
         this.source = b.source;
-        this.cpuModel = dev.corescope.text.Shorten.end(b.cpuModel, MAX_NAME);
+        this.cpuModel = Shorten.end(b.cpuModel, MAX_NAME);
         this.nbits = b.nbits;
         this.online = b.online;
         this.offline = b.offline;

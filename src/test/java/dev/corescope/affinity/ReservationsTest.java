@@ -1,5 +1,6 @@
 package dev.corescope.affinity;
 
+import dev.corescope.testing.Timing;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
@@ -131,10 +132,10 @@ class ReservationsTest {
              Reservation l3 = r.reserveNear(a, CpuStrategy.SAME_L3);
              Reservation xl3 = r.reserveNear(a, CpuStrategy.DIFFERENT_L3);
              Reservation xpkg = r.reserveNear(a, CpuStrategy.DIFFERENT_PACKAGE)) {
-            assertEquals("smt", Placements.classify(t, 2, sib.cpu()).orElseThrow());
+            assertEquals("same-core", Placements.classify(t, 2, sib.cpu()).orElseThrow());
             assertEquals("same-l3", Placements.classify(t, 2, l3.cpu()).orElseThrow());
-            assertTrue(Placements.classify(t, 2, xl3.cpu()).orElseThrow().startsWith("cross-"), "another L3");
-            assertEquals("cross-package", Placements.classify(t, 2, xpkg.cpu()).orElseThrow());
+            assertTrue(Placements.classify(t, 2, xl3.cpu()).orElseThrow().startsWith("other-"), "another L3");
+            assertEquals("other-package", Placements.classify(t, 2, xpkg.cpu()).orElseThrow());
             // the only sibling of 2 is taken: SAME_CORE fails with the reason, the fallback works
             ReservationException e = assertThrows(ReservationException.class, () -> r.reserveNear(a, CpuStrategy.SAME_CORE));
             assertTrue(e.getMessage().contains("an SMT sibling of CPU 2 (all held)"), e.getMessage());
@@ -154,7 +155,7 @@ class ReservationsTest {
                 Reservation c = r.reserveWholeCore();
                 assertTrue(c.wholeCore());
                 assertEquals(2, c.cpus().weight(), "both SMT threads: " + c);
-                assertTrue(Placements.classify(r.topology(), c.cpus().first(), c.cpus().last()).orElseThrow().equals("smt"));
+                assertTrue(Placements.classify(r.topology(), c.cpus().first(), c.cpus().last()).orElseThrow().equals("same-core"));
                 assertFalse(union.intersects(c.cpus()), c + " overlaps " + union.toList());
                 union = union.or(c.cpus());
                 cores.add(c);
@@ -668,6 +669,7 @@ class ReservationsTest {
      * so the figure does not depend on when the JIT compiles (as ThreadAffinityTest does).
      */
     @Test
+    @Timing
     void reserveAndReleaseAllocateLittleMoreThanTheReservation() throws Exception {
         Path locks = Files.createDirectories(tmp.resolve("locks"));
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

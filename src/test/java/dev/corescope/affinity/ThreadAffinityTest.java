@@ -1,5 +1,6 @@
 package dev.corescope.affinity;
 
+import dev.corescope.testing.Timing;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.CpuNotAllowedException;
 import dev.corescope.sys.Pinning;
@@ -105,6 +106,7 @@ class ThreadAffinityTest {
      * measured one. In the test JVM itself the result depended on how busy the machine was.
      */
     @Test
+    @Timing
     void pinAndRestoreAllocateNothing() throws Exception {
         java.util.List<String> cmd = java.util.List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-Xbatch", "-XX:-TieredCompilation", "-XX:+UseSerialGC",

@@ -49,7 +49,7 @@ class BenchSessionTest {
         ResultsFile file = s.resultsFile();
 
         assertEquals(List.of(), file.failures());
-        Result crossPackage = file.results().stream().filter(r -> r.variant().equals("cross-package")).findFirst().orElseThrow();
+        Result crossPackage = file.results().stream().filter(r -> r.variant().equals("other-package")).findFirst().orElseThrow();
         assertEquals("0,64", crossPackage.cpus(), "the second package of the saved server starts at CPU 64");
         assertEquals(64.0, crossPackage.score(), "the thread ran where it was pinned");
         assertEquals("0-127", file.environment().online());

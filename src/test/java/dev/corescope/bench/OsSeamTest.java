@@ -23,46 +23,58 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue #26: every family's OS call goes through the seam, {@code ctx.os()} in a family's
- * {@code run(ctx)} and {@code Os.live()} in a forked JMH JVM, so that a family can run against a
- * saved machine; the only direct calls of {@code sys.internal.Affinity} and {@code CurrentCpu}
- * under {@code bench/} are the ones the syscalls family measures.
+ * One route to the OS: outside {@code sys}, every call of {@code sys.internal.Affinity} and
+ * {@code CurrentCpu} goes through the seam {@code Os} ({@code ctx.os()} in a family's
+ * {@code run(ctx)}, {@code Os.live()} elsewhere, as OpenHFT's callers go through
+ * {@code Affinity}), so that a family can run against a saved machine; the only direct calls are
+ * the ones the syscalls family measures.
  */
 class OsSeamTest {
 
-    private static final Path BENCH = Path.of("src/main/java/dev/corescope/bench");
+    private static final Path MAIN = Path.of("src/main/java/dev/corescope");
 
     /**
      * The calls that are the measurement (a seam between the timed loop and the call would be
-     * measured with it): file under {@code bench/} -> the calls it makes directly.
+     * measured with it): file -> the calls it makes directly.
      */
     private static final Map<String, Set<String>> MEASURED = Map.of(
-            "syscalls/SyscallBenchmark.java", Set.of("Affinity.currentCpuPlain", "Affinity.currentCpuCritical",
+            "bench/syscalls/SyscallBenchmark.java", Set.of("Affinity.currentCpuPlain", "Affinity.currentCpuCritical",
                     "Affinity.get", "Affinity.set", "CurrentCpu.forThisThread"),
-            "syscalls/SyscallBatches.java", Set.of("Affinity.currentCpu", "Affinity.currentCpuPlain", "Affinity.currentCpuCritical",
+            "bench/syscalls/SyscallBatches.java", Set.of("Affinity.currentCpu", "Affinity.currentCpuPlain", "Affinity.currentCpuCritical",
                     "Affinity.get", "Affinity.set", "CurrentCpu.forThisThread"));
+
+    /**
+     * Files that still call {@code Affinity} directly until the usable-CPU work rewrites them
+     * through {@code Os}. The list only shrinks: a file here that no longer calls it fails the
+     * test until it is taken off.
+     */
+    private static final Set<String> NOT_YET = Set.of("cli/AffinityCommand.java");
 
     /** {@code Affinity.pin(}, {@code Affinity::pin}, {@code sys.internal.CurrentCpu.forThisThread(}; not {@code ThreadAffinity.}. */
     private static final Pattern DIRECT = Pattern.compile("\\b(Affinity|CurrentCpu)\\s*(?:\\.|::)\\s*(\\w+)");
 
     @Test
-    void underBenchOnlyTheMeasuredSyscallsCallAffinityOrCurrentCpuDirectly() throws IOException {
+    void outsideSysOnlyTheMeasuredSyscallsCallAffinityOrCurrentCpuDirectly() throws IOException {
         Map<String, Set<String>> found = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(BENCH)) {
+        try (Stream<Path> files = Files.walk(MAIN)) {
             for (Path p : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                String file = MAIN.relativize(p).toString().replace('\\', '/');
+                if (file.startsWith("sys/")) continue;
                 String code = codeOnly(Files.readString(p));
                 Set<String> calls = new TreeSet<>();
                 Matcher m = DIRECT.matcher(code);
                 while (m.find()) calls.add(m.group(1) + "." + m.group(2));
-                if (!calls.isEmpty()) found.put(BENCH.relativize(p).toString().replace('\\', '/'), calls);
+                if (!calls.isEmpty()) found.put(file, calls);
             }
         }
+        for (String file : NOT_YET) assertTrue(found.remove(file) != null, file + " goes through Os now: take it off NOT_YET");
         Map<String, Set<String>> expected = new TreeMap<>();
         MEASURED.forEach((file, calls) -> expected.put(file, new TreeSet<>(calls)));
-        assertEquals(expected, found, "pin, allowed CPUs, nr_cpu_ids and the current CPU go through ctx.os() "
-                + "(run(ctx) code) or Os.live() (a JMH fork's @State); only the measured syscalls stay direct");
+        assertEquals(expected, found, "pin, allowed CPUs, nr_cpu_ids and the current CPU go through Os: ctx.os() "
+                + "(run(ctx) code) or Os.live(); only the measured syscalls stay direct");
     }
 
     @Test

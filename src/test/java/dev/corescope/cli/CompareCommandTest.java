@@ -1,7 +1,7 @@
 package dev.corescope.cli;
 
+import dev.corescope.sys.internal.AtomicFile;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.corescope.report.AtomicFile;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;

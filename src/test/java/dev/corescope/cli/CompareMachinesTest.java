@@ -40,13 +40,13 @@ class CompareMachinesTest {
         Path[] f = twoMachines();
         String out = CliRun.run("compare", f[0].toString(), f[1].toString()).succeeded().out();
         assertTrue(out.startsWith("== Two different machines"), out);
-        assertTrue(out.contains("same l3"), out);
-        assertTrue(out.lines().anyMatch(l -> l.contains("same l3") && l.contains("java") && l.contains("55") && l.contains("2.02x")), out);
+        assertTrue(out.contains("same L3"), out);
+        assertTrue(out.lines().anyMatch(l -> l.contains("same L3") && l.contains("java") && l.contains("55") && l.contains("2.02x")), out);
         assertTrue(out.lines().anyMatch(l -> l.contains("c2c.synthetic") && l.contains("supports") && l.contains("contradicts") && l.contains("differs")), out);
         assertFalse(out.contains("from=0"), "no CPU pair rows: " + out);
         JsonNode j = Json.MAPPER.readTree(CliRun.run("compare", f[0].toString(), f[1].toString(), "--format", "json").succeeded().out());
         assertTrue(j.path("machines").path("differentMachines").asBoolean());
-        assertEquals("same_l3", j.path("machines").path("c2c").get(0).path("relation").asText());
+        assertEquals("same-l3", j.path("machines").path("c2c").get(0).path("relation").asText());
         assertFalse(j.path("rows").toString().contains("\"from\""), "no c2c pair rows");
     }
 
@@ -73,7 +73,7 @@ class CompareMachinesTest {
                 f[0].toString(), Json.readResults(f[0]), f[1].toString(), Json.readResults(f[1]), dev.corescope.bench.Families.views()));
         long tables = doc.parts().stream().filter(p -> p instanceof dev.corescope.text.TextDoc.Table).count();
         assertEquals(tables, section.split("<table class=\"doc-table\"", -1).length - 1, section);
-        assertTrue(section.contains("<th scope=\"row\">same l3</th><th scope=\"row\">java</th>"), section);
+        assertTrue(section.contains("<th scope=\"row\">same L3</th><th scope=\"row\">java</th>"), section);
         assertEquals(2, html.split("<figure class=\"topology\" style=").length - 1, "two topology pictures side by side");
     }
 

@@ -92,7 +92,7 @@ class JmhCommandTest {
     @Test
     void aFreeFormParamIsCheckedByTheBenchmarksOwnRule() {
         capture(() -> CliRun.run("jmh", "C2cBenchmark", "-p", "placement=bogus")).run()
-                .badInput("-p placement=bogus: allowed values are smt, same-l3, cross-l3, cross-package, any");
+                .badInput("-p placement=bogus: allowed values are same-core, same-l3, other-l3, other-package, any");
         capture(() -> CliRun.run("jmh", "C2cBenchmark", "-p", "cpus=abc")).run().badInput("-p cpus=abc: not a CPU list");
     }
 

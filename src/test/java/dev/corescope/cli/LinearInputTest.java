@@ -1,5 +1,6 @@
 package dev.corescope.cli;
 
+import dev.corescope.testing.Timing;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * times larger: linear work gives a ratio near 4, a nested loop over rows (SeedVerdicts'
  * codeSize matching was one) 16.
  */
+@Timing
 class LinearInputTest {
 
     @TempDir

@@ -52,7 +52,7 @@ class PinningProfilerEdgesTest {
             assertDoesNotThrow(() -> new PinningProfiler("placement=smt"));
         } else {
             ProfilerException e = assertThrows(ProfilerException.class, () -> new PinningProfiler("placement=smt"));
-            assertTrue(e.getMessage().startsWith("corescope pinning: placement=smt cannot be given here: no two of the usable CPUs "),
+            assertTrue(e.getMessage().startsWith("corescope pinning: placement=same-core cannot be given here: no two of the usable CPUs "),
                     e.getMessage());
         }
     }

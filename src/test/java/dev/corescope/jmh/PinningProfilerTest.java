@@ -70,7 +70,7 @@ class PinningProfilerTest {
     @Test
     void badOptionsAreRefusedWithTheAcceptedOnes() {
         ProfilerException e = assertThrows(ProfilerException.class, () -> new PinningProfiler("placement=diagonal"));
-        assertTrue(e.getMessage().contains("smt, same-l3, cross-l3, cross-package, any"), e.getMessage());
+        assertTrue(e.getMessage().contains("same-core, same-l3, other-l3, other-package, any"), e.getMessage());
         ProfilerException k = assertThrows(ProfilerException.class, () -> new PinningProfiler("pin=yes"));
         assertTrue(k.getMessage().contains("unknown option 'pin'"), k.getMessage());
         assertEquals(CpuStrategy.SAME_CORE, CpuStrategy.of("smt"));

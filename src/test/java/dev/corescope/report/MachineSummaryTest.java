@@ -38,7 +38,7 @@ class MachineSummaryTest {
     @Test
     void pairsAreSummarisedByRelationNeverPairByPair() {
         List<MachineSummary.RelationLatency> c2c = summarised(model());
-        assertEquals(List.of("same_core", "same_l3", "other_package"), c2c.stream().map(MachineSummary.RelationLatency::relation).toList());
+        assertEquals(List.of("same-core", "same-l3", "other-package"), c2c.stream().map(MachineSummary.RelationLatency::relation).toList());
         MachineSummary.RelationLatency l3 = c2c.get(1);
         assertEquals(2, l3.pairs());
         assertEquals(40, l3.p50Ns());
@@ -68,7 +68,7 @@ class MachineSummaryTest {
         ObjectNode m = model();
         for (var pair : m.get("pairs")) ((ObjectNode) pair).put("relation", "same-l2");
         List<MachineSummary.RelationLatency> c2c = summarised(m);
-        assertEquals(List.of("same_l2"), c2c.stream().map(MachineSummary.RelationLatency::relation).toList());
+        assertEquals(List.of("same-l2"), c2c.stream().map(MachineSummary.RelationLatency::relation).toList());
         assertEquals(5, c2c.getFirst().pairs());
     }
 }

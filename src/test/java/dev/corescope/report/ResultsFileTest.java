@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import dev.corescope.sys.internal.AtomicFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,5 +1,6 @@
 package dev.corescope.sys;
 
+import dev.corescope.testing.Timing;
 import dev.corescope.sys.PerfCounters.Count;
 import dev.corescope.sys.PerfCounters.Event;
 import dev.corescope.sys.internal.Affinity;
@@ -65,6 +66,7 @@ class PerfCountersTest {
     }
 
     @Test
+    @Timing
     void threadsStartedAfterStartAreCountedThroughInherit() throws Exception {
         PerfCounters.Session s = PerfCounters.start(List.of(Event.TASK_CLOCK));
         long burnNanos = 300_000_000L;

@@ -122,7 +122,7 @@ class TopologyBuiltTreesTest {
         assertEquals(2, t.summary().packages());
         assertEquals("2-3,6-7", t.offline().toList());
         assertEquals("0-1,4-5", t.present().toList());
-        assertEquals("0-4", Placements.find(t, t.usable(), "cross-package").map(p -> p.from() + "-" + p.to()).orElseThrow());
+        assertEquals("0-4", Placements.find(t, t.usable(), "other-package").map(p -> p.from() + "-" + p.to()).orElseThrow());
     }
 
     @Test
@@ -135,7 +135,7 @@ class TopologyBuiltTreesTest {
         assertEquals(new Topology.Summary(1, 0, 0, 2, 4, 1), t.summary());
         assertEquals("0-3", t.online().toList());
         assertEquals("0-3", t.possible().toList());
-        assertEquals(List.of("0-2", "1-3"), Placements.all(t, t.usable(), "smt").stream().map(p -> p.from() + "-" + p.to()).toList());
+        assertEquals(List.of("0-2", "1-3"), Placements.all(t, t.usable(), "same-core").stream().map(p -> p.from() + "-" + p.to()).toList());
         assertTrue(anyWarning(t, "possible CPUs taken from the cpuN directories"), t.warnings().toString());
     }
 

@@ -23,10 +23,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -jar target/benchmarks.jar -prof 'dev.corescope.jmh.PinningProfiler:placement=same-l3'
- * java -jar target/benchmarks.jar -prof 'dev.corescope.jmh.PinningProfiler:placement=cross-package'
+ * java -jar target/benchmarks.jar -prof 'dev.corescope.jmh.PinningProfiler:placement=other-package'
  * </pre>
  *
- * On SMT siblings ({@code placement=smt}) the line never leaves the core's L1, so false sharing
+ * On SMT siblings ({@code placement=same-core}) the line never leaves the core's L1, so false sharing
  * costs little; across L3s or packages each write moves the line through the interconnect.
  */
 @BenchmarkMode(Mode.AverageTime)

@@ -67,7 +67,7 @@ public class C2cBenchmark {
     private static final int PING = 0;
     private static final int PONG = 1;
 
-    /** {@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package} or {@code any}. */
+    /** {@code same-core}, {@code same-l3}, {@code other-l3}, {@code other-package} or {@code any}. */
     @Param({"any"})
     public String placement;
 

@@ -62,7 +62,7 @@ public final class C2cFamily implements BenchFamily {
         return "seed 002: core-to-core latency, one cache line ping-ponged between every pair of CPUs (Java and C)";
     }
 
-    /** One ordered pair's figures: Java always, C when the twin ran on it; {@code relation} a {@link PairClasses#key}, null in older files. */
+    /** One ordered pair's figures: Java always, C when the twin ran on it; {@code relation} a {@link Placement#key}, null in older files. */
     record Pair(int from, int to, SampleStats java, SampleStats nativeTwin, String relation) {
         Pair(int from, int to, SampleStats java, SampleStats nativeTwin) {
             this(from, to, java, nativeTwin, null);
@@ -86,6 +86,21 @@ public final class C2cFamily implements BenchFamily {
     C2cFamily(boolean full, C2cSweep.Sampler sampler) {
         this.full = full;
         this.sampler = sampler;
+    }
+
+    @Override
+    public Optional<Plan> plan() {
+        return Optional.of(new Plan() {
+            @Override
+            public String text(Topology topology, CpuMask cpus, RunSize size, boolean full, String source) {
+                return new C2cFamily(full).plan(topology, cpus, size).text(source);
+            }
+
+            @Override
+            public BenchFamily full() {
+                return new C2cFamily(true);
+            }
+        });
     }
 
     /** What a run on {@code cpus} of {@code topology} will measure ({@code bench c2c --plan}). */
@@ -123,7 +138,7 @@ public final class C2cFamily implements BenchFamily {
 
         C2cSweep sweep = new C2cSweep(plan, index, samples, context.progress());
         List<Pair> pairs = new ArrayList<>();
-        for (C2cSweep.Measured m : sweep.run()) pairs.add(new Pair(m.from(), m.to(), m.java(), m.nativeTwin(), PairClasses.key(m.relation())));
+        for (C2cSweep.Measured m : sweep.run()) pairs.add(new Pair(m.from(), m.to(), m.java(), m.nativeTwin(), m.relation().key()));
         List<String> bothDirections = sweep.asymmetric.stream().sorted().map(Placement::name).toList();
 
         List<Result> results = new ArrayList<>();

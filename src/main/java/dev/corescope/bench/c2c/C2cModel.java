@@ -86,7 +86,7 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
 
     /**
      * One ordered pair: ping on {@code from}, pong on {@code to}; {@code nativeTwin} null where the
-     * C twin did not run on it; {@code relation} what the two CPUs share ({@link PairClasses#key}:
+     * C twin did not run on it; {@code relation} what the two CPUs share ({@link Placement#key}:
      * {@code same-core}, {@code same-l2}, {@code same-l3}, {@code other-l3}, {@code other-node},
      * {@code other-package}), null in files from before it.
      */

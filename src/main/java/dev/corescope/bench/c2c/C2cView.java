@@ -145,7 +145,7 @@ final class C2cView {
         TextTable t = new TextTable(Column.key("relation"), Column.number("pairs"), Column.number("java median (min-max)", "ns"),
                 Column.number("C median (min-max)", "ns")).named("c2c");
         for (Placement r : Placement.values()) {
-            List<C2cModel.Pair> in = pairs.stream().filter(p -> p.relation().equals(PairClasses.key(r))).toList();
+            List<C2cModel.Pair> in = pairs.stream().filter(p -> p.relation().equals(r.key())).toList();
             if (!in.isEmpty()) t.row(r.words(), in.size(), range(in, C2cModel.Pair::java), range(in, C2cModel.Pair::nativeTwin));
         }
         d.heading("By relation (what the two CPUs share)").table(t).blank();
@@ -199,7 +199,7 @@ final class C2cView {
         for (C2cModel.Cpu c : m.cpus()) cpus.put(c.cpu(), c);
         Map<String, List<Double>> medians = new HashMap<>();
         for (C2cModel.Pair p : m.pairs()) {
-            String rel = p.relation() != null ? (p.relation().equals("other-node") ? "other_l3" : p.relation().replace('-', '_'))
+            String rel = p.relation() != null ? p.relation()
                     : relation(cpus.get(p.from()), cpus.get(p.to()));
             if (rel == null) continue;
             medians.computeIfAbsent(rel + "/java", k -> new ArrayList<>()).add(p.java().median());
@@ -218,9 +218,9 @@ final class C2cView {
     /** The innermost thing two CPUs share by their saved places, or null when they do not say (files from before relations). */
     private static String relation(C2cModel.Cpu a, C2cModel.Cpu b) {
         if (a == null || b == null) return null;
-        if (a.pkg() != null && b.pkg() != null && !a.pkg().equals(b.pkg())) return "other_package";
-        if (a.core() != null && a.core().equals(b.core()) && Objects.equals(a.pkg(), b.pkg())) return "same_core";
-        if (a.cache() != null && b.cache() != null) return a.cache().equals(b.cache()) ? "same_l3" : "other_l3";
+        if (a.pkg() != null && b.pkg() != null && !a.pkg().equals(b.pkg())) return Placement.OTHER_PACKAGE.key();
+        if (a.core() != null && a.core().equals(b.core()) && Objects.equals(a.pkg(), b.pkg())) return Placement.SAME_CORE.key();
+        if (a.cache() != null && b.cache() != null) return (a.cache().equals(b.cache()) ? Placement.SAME_L3 : Placement.OTHER_L3).key();
         return null;
     }
 

@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -34,11 +33,6 @@ public final class PairClasses {
 
     public PairClasses(Topology topology) {
         this.topology = topology;
-    }
-
-    /** {@code same-l3}: a class as c2c's params, model and command line name it. */
-    public static String key(Placement p) {
-        return p.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** How {@code a} and {@code b} ({@code a != b}) relate. */

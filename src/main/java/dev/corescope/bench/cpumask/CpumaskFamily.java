@@ -19,6 +19,8 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.SeedVerdicts;
+import dev.corescope.text.TextDoc;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.text.TextDoc;
@@ -202,7 +204,7 @@ public final class CpumaskFamily implements BenchFamily {
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
                             List<UndisturbedIterations> iterations) throws Exception {
         // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
-        boolean counted = dev.corescope.report.Claim.counts(claims(), name(), method, "java", "op", c.params());
+        boolean counted = Claim.counts(claims(), name(), method, "java", "op", c.params());
         Jmh.Settings s = counted ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(CpumaskBenchmark.class, method,
                 c.jmhParams(), s, ForkPinning.jvmArgs(ctx.cpus())));
@@ -242,7 +244,7 @@ public final class CpumaskFamily implements BenchFamily {
     }
 
     /** The C twin's separately started runs per row. */
-    static final int NATIVE_RUNS = dev.corescope.report.SeedVerdicts.RUNS_PER_SIDE;
+    static final int NATIVE_RUNS = SeedVerdicts.RUNS_PER_SIDE;
 
     private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
         return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "

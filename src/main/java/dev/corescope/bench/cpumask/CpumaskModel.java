@@ -84,7 +84,7 @@ public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String 
      * bloat-o-meter's row: one caller's size before ({@code cpumask_any_but} loop) and after
      * ({@code cpumask_first_but}) at one build; {@code build} null in files from round two.
      */
-    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record CallerSize(int nrCpus, String function, String build, long oldBytes, long newBytes) {
 
         public long delta() {
@@ -93,7 +93,7 @@ public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String 
     }
 
     /** The compiler (its {@code --version} line) and the builds of the code-size matrix, in order. */
-    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record CodeSizeBuilds(String compiler, List<BuildFlags> builds) {
         public CodeSizeBuilds {
             builds = List.copyOf(builds);

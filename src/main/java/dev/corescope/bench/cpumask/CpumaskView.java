@@ -3,6 +3,7 @@ package dev.corescope.bench.cpumask;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.SavedModel;
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Claim;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
@@ -279,7 +280,7 @@ final class CpumaskView {
      */
     private static String resolutionNote(CpumaskModel m) {
         double effect = Math.abs(CpumaskFamily.Measurement.SEED_EFFECT_PCT);
-        List<CpumaskModel.Row> counted = m.comparisons().stream().filter(c -> dev.corescope.report.Claim.counts(CpumaskClaims.all(),
+        List<CpumaskModel.Row> counted = m.comparisons().stream().filter(c -> Claim.counts(CpumaskClaims.all(),
                 "cpumask", c.baseline().result().variant(), c.baseline().result().implementation(), "op", c.baseline().result().params())).toList();
         long resolving = counted.stream().filter(c -> resolutionPct(c) < effect).count();
         long wide = m.comparisons().stream().filter(c -> worstErrorPct(c) > CpumaskFamily.Measurement.TARGET_ERROR_PCT).count();

@@ -93,7 +93,7 @@ public class CpupriBenchmark {
     @Param({"packed", "aligned", "split", "heap_packed", "heap_padded", "heap_contended"})
     public String variant;
 
-    /** {@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package} or {@code any}: reader and first writer. */
+    /** {@code same-core}, {@code same-l3}, {@code other-l3}, {@code other-package} or {@code any}: reader and first writer. */
     @Param({"any"})
     public String placement;
 

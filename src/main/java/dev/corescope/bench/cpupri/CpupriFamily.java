@@ -22,11 +22,13 @@ import dev.corescope.report.SeedVerdicts;
 import dev.corescope.text.TextDoc;
 import dev.corescope.topology.CpuPair;
 import dev.corescope.topology.Placements;
+import dev.corescope.topology.Cache;
 import dev.corescope.topology.Topology;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.util.ListStatistics;
 
 import java.lang.foreign.MemoryLayout;
 import java.nio.file.Path;
@@ -38,7 +40,9 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -120,7 +124,8 @@ public final class CpupriFamily implements BenchFamily {
     public FamilyRun run(BenchContext context) throws Exception {
         Topology topology = context.topology();
         int line = topology.cacheLineSize();
-        List<String> lineWarnings = topology.warnings().stream().filter(w -> w.contains("cache line")).toList();
+        boolean lineKnown = topology.caches().stream().anyMatch(c -> c.level() == 1 && c.type() != Cache.Type.INSTRUCTION && c.lineSize() > 0);
+        List<String> lineWarnings = lineKnown ? List.of() : List.of("cache line size unknown: assuming " + line + " bytes");
 
         List<Layout> layouts = new ArrayList<>();
         for (Kind k : Kind.values()) layouts.add(CpupriLayouts.report(k, Config.offstack(line)));
@@ -293,7 +298,7 @@ public final class CpupriFamily implements BenchFamily {
     /** Whether two C runs measure the same workload (and differ only in the layout). */
     private static boolean sameWorkload(Run a, Run b) {
         return a.implementation().equals("native") && b.implementation().equals("native") && a.workload().equals(b.workload())
-                && java.util.Objects.equals(a.rt(), b.rt()) && a.placement() == b.placement() && a.writers() == b.writers();
+                && Objects.equals(a.rt(), b.rt()) && a.placement() == b.placement() && a.writers() == b.writers();
     }
 
     /**
@@ -322,18 +327,18 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     private static Result nativeRow(Run r, String metric, Map<String, Object> params, List<CpupriTwins.Samples> runs,
-                                    java.util.function.Function<CpupriTwins.Samples, double[]> side) {
+                                    Function<CpupriTwins.Samples, double[]> side) {
         SampleStats all = SampleStats.of(concat(runs, side));
         List<dev.corescope.report.Run> each = runs.size() < 2 ? null : runs.stream().map(x -> {
             double[] v = side.apply(x);
-            org.openjdk.jmh.util.ListStatistics st = new org.openjdk.jmh.util.ListStatistics(v);
+            ListStatistics st = new ListStatistics(v);
             return new dev.corescope.report.Run(st.getMean(), v.length, v.length > 1 ? st.getStandardDeviation() : null);
         }).toList();
         return Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric(metric).unit("ns/op")
                 .score(all.median()).error(all.errorOrNull()).samples(all.samples()).cpus(r.cpuList()).params(params).runs(each).build();
     }
 
-    private static double[] concat(List<CpupriTwins.Samples> runs, java.util.function.Function<CpupriTwins.Samples, double[]> side) {
+    private static double[] concat(List<CpupriTwins.Samples> runs, Function<CpupriTwins.Samples, double[]> side) {
         return runs.stream().flatMapToDouble(x -> Arrays.stream(side.apply(x))).toArray();
     }
 

@@ -14,6 +14,7 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.Run;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import dev.corescope.text.TextDoc;
@@ -63,7 +64,7 @@ public final class LocksFamily implements BenchFamily {
     private static final int CALIBRATIONS_QUICK = 5;
 
     /** The C twin's separately started runs of each loop, interleaved loop by loop: the unit its rows' intervals take. */
-    static final int NATIVE_RUNS = dev.corescope.report.SeedVerdicts.RUNS_PER_SIDE;
+    static final int NATIVE_RUNS = SeedVerdicts.RUNS_PER_SIDE;
     private static final long CALIBRATION_WINDOW_NS = 20_000_000;
 
     /** A contended figure: the JMH method and the C twin's kind for one lock, each with its label. */

@@ -1,5 +1,6 @@
 package dev.corescope.bench.locks;
 
+import dev.corescope.report.Run;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.sys.internal.Threads;
@@ -62,9 +63,9 @@ final class NativeHarness {
      * thrown away, then {@code batches} batches are timed.
      */
     record LoopRun(double[] ns, double[] cycles, int migrated, boolean rdtsc) {
-        dev.corescope.report.Run run() {
+        Run run() {
             ListStatistics s = new ListStatistics(ns);
-            return new dev.corescope.report.Run(s.getMean(), ns.length, ns.length > 1 ? s.getStandardDeviation() : null);
+            return new Run(s.getMean(), ns.length, ns.length > 1 ? s.getStandardDeviation() : null);
         }
     }
 

@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
  * CPUs for the contended mode, one thread on each: a pair from the topology (SMT siblings, two
  * cores sharing an L3, two packages) or the {@code --cpus} list.
  *
- * @param name        {@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package},
+ * @param name        {@code same-core}, {@code same-l3}, {@code other-l3}, {@code other-package},
  *                    {@code any}, or {@code cpus} for a user's list
  * @param cpus        one CPU per thread
  * @param description which CPUs and what they share, for the report

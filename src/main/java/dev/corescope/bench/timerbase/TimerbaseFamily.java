@@ -19,6 +19,7 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
@@ -184,7 +185,7 @@ public final class TimerbaseFamily implements BenchFamily {
     private Measured runJmh(BenchContext ctx, Jmh.Settings settings, String method, String cpus, Map<String, Object> params,
                             List<UndisturbedIterations> iterations) throws Exception {
         // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
-        Jmh.Settings s = dev.corescope.report.Claim.counts(claims(), name(), method, "java", "op", params) ? settings.forClaim(NATIVE_RUNS) : settings;
+        Jmh.Settings s = Claim.counts(claims(), name(), method, "java", "op", params) ? settings.forClaim(NATIVE_RUNS) : settings;
         Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(TimerbaseBenchmark.class, method,
                 Map.of(), s, ForkPinning.jvmArgs(ctx.cpus())));
         UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
@@ -222,7 +223,7 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     /** The C twin's separately started runs per row. */
-    static final int NATIVE_RUNS = dev.corescope.report.SeedVerdicts.RUNS_PER_SIDE;
+    static final int NATIVE_RUNS = SeedVerdicts.RUNS_PER_SIDE;
 
     /** {@code first} and AFTER alternating, after three warm-up rounds. */
     private static CleanBatches collect(TimerBases tb, int batches, TimerbaseTwins.Variant first, MemorySegment sink) {

@@ -33,9 +33,9 @@ public final class Affinity {
     private Affinity() {
     }
 
-    /** {@code nr_cpu_ids}: the last possible CPU + 1, from sysfs, else {@code sysconf(_SC_NPROCESSORS_CONF)}. */
+    /** {@code nr_cpu_ids}: {@link CpuMask#machineSize()}, so the seam's masks and the parsed ones have one size ({@code cpu/possible} is read once). */
     public static int nrCpuIds() {
-        return NrCpuIds.VALUE;
+        return CpuMask.machineSize();
     }
 
     /** The CPUs the calling thread may run on. */
@@ -194,18 +194,6 @@ public final class Affinity {
         return (bits + 63) & ~63;
     }
 
-    private static int readNrCpuIds() {
-        try {
-            String possible = Files.readString(Path.of("/sys/devices/system/cpu/possible")).strip();
-            CpuMask m = CpuMask.parseList(possible, MAX_BITS);
-            if (!m.isEmpty()) return m.last() + 1;
-        } catch (IOException | IllegalArgumentException e) {
-            // fall through to sysconf: a container without /sys, or an odd file
-        }
-        long n = LibC.sysconf(LibC._SC_NPROCESSORS_CONF());
-        return n > 0 ? (int) n : 1024;
-    }
-
     /**
      * Per-thread native scratch for the affinity calls: the errno call state and a
      * {@code cpu_set_t}, reused so that a call allocates no native memory (a confined arena
@@ -284,10 +272,6 @@ public final class Affinity {
             }
             return CgroupCpuset.read(Path.of("/"), nbits).map(c -> c.cpus().and(online)).orElse(online);
         }
-    }
-
-    private static final class NrCpuIds {
-        static final int VALUE = readNrCpuIds();
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.corescope.sys.internal;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.PerfCounters;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.ffi.LibC;
 
 /**
  * What benchmarks and their session need from the kernel, behind one small interface (as
@@ -64,7 +65,7 @@ public interface Os {
 
     /** The calling thread's kernel thread id ({@code gettid()}), as {@code ps -L}, {@code top -H} and {@code /proc/PID/task} show it. */
     default int nativeThreadId() {
-        return dev.corescope.sys.ffi.LibC.gettid();
+        return LibC.gettid();
     }
 
     /** Starts counting the calling thread (and threads it starts) with the default events. */

@@ -30,15 +30,6 @@ public record ProcPid(long pid, Optional<String> uid, Optional<String> command) 
         return new ProcPid(pid, uid, cmd);
     }
 
-    /**
-     * {@code /proc/self/status} of this process (its umask, its uids), through the capped reader.
-     *
-     * @return the lines, or empty when unreadable
-     */
-    public static Optional<List<String>> selfStatus() {
-        return new SysfsReader(Path.of("/")).readLines("proc/self/status");
-    }
-
     static Optional<String> effectiveUid(List<String> status) {
         for (String line : status) {
             if (!line.startsWith("Uid:")) continue;

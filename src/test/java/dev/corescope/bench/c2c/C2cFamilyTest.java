@@ -110,7 +110,7 @@ class C2cFamilyTest {
 
     @Test
     void theJmhCrossCheckPinsThePairAsCpus() {
-        var pair = new dev.corescope.topology.CpuPair("cross-l3", 3, 1, "CPU 3 and CPU 1");
+        var pair = new dev.corescope.topology.CpuPair("other-l3", 3, 1, "CPU 3 and CPU 1");
         assertEquals("3/1", C2cBenchmark.pinned(pair));
         assertEquals(List.of(3, 1), java.util.Arrays.stream(C2cBenchmark.pair("3/1")).boxed().toList(), "ping's CPU first");
         for (String bad : List.of("3", "3/3", "3/x", "1/2/3", "-1/2", "3,1")) {

@@ -70,7 +70,7 @@ class C2cPlanTest {
         PairClasses ix = new PairClasses(t);
         assertEquals(Placement.OTHER_L3, ix.of(0, 1), "same package, caches unknown: the innermost known level");
         assertEquals(Placement.OTHER_PACKAGE, ix.of(1, 2));
-        assertEquals("other-l3", PairClasses.key(ix.of(0, 1)));
+        assertEquals("other-l3", ix.of(0, 1).key());
     }
 
     @Test

@@ -91,13 +91,13 @@ class CpupriFamilyTest {
 
         int[] sameL3 = CpupriBenchmark.choose(t, "same-l3", four, 3);
         assertArrayEquals(new int[]{1, 2, 5, 6}, sameL3, "the placement's pair first, then the lowest free CPUs");
-        int[] cross = CpupriBenchmark.choose(t, "cross-package", four, 1);
+        int[] cross = CpupriBenchmark.choose(t, "other-package", four, 1);
         assertArrayEquals(new int[]{1, 5}, cross);
 
         var tooMany = assertThrows(IllegalStateException.class, () -> CpupriBenchmark.choose(t, "any", CpuMask.of(t.nbits(), 0, 1), 2));
         assertTrue(tooMany.getMessage().contains("3 threads need 3 CPUs"), tooMany.getMessage());
-        var missing = assertThrows(IllegalStateException.class, () -> CpupriBenchmark.choose(t, "smt", four, 1));
-        assertTrue(missing.getMessage().contains("placement smt is not available"), missing.getMessage());
+        var missing = assertThrows(IllegalStateException.class, () -> CpupriBenchmark.choose(t, "same-core", four, 1));
+        assertTrue(missing.getMessage().contains("placement same-core is not available"), missing.getMessage());
     }
 
     /** -tg 1,0: the reader alone (it was refused), whose finds all stop at index 0 in every layout. */

@@ -26,7 +26,7 @@ class ContendedPlacementsTest {
     void withoutCpusTheSavedFourSocketMachineGetsOnePairPerKindItOffers() {
         Topology t = Topology.read(Fixtures.root("16em64t-4s2c2t"));
         List<ThreadPlacement> p = ContendedPlacements.choose(Optional.empty(), t.usable(), () -> t);
-        assertEquals(List.of("smt", "same-l3", "cross-package"), p.stream().map(ThreadPlacement::name).toList());
+        assertEquals(List.of("same-core", "same-l3", "other-package"), p.stream().map(ThreadPlacement::name).toList());
         for (ThreadPlacement tp : p) {
             assertEquals(2, tp.threads());
             assertTrue(tp.cpus()[0] != tp.cpus()[1], tp.description());
@@ -74,11 +74,11 @@ class ContendedPlacementsTest {
     @Test
     void everyKindTheTopologyOffersIsRunButAnyOnlyWhenThereIsNoOther() {
         List<ThreadPlacement> p = ContendedPlacements.fromPairs(List.of(
-                new CpuPair("smt", 0, 8, "CPU 0 and CPU 8: one core"),
+                new CpuPair("same-core", 0, 8, "CPU 0 and CPU 8: one core"),
                 new CpuPair("same-l3", 0, 1, "CPU 0 and CPU 1: same L3"),
-                new CpuPair("cross-package", 0, 4, "CPU 0 and CPU 4: two packages"),
+                new CpuPair("other-package", 0, 4, "CPU 0 and CPU 4: two packages"),
                 new CpuPair("any", 0, 1, "CPU 0 and CPU 1")));
-        assertEquals(List.of("smt", "same-l3", "cross-package"), p.stream().map(ThreadPlacement::name).toList());
+        assertEquals(List.of("same-core", "same-l3", "other-package"), p.stream().map(ThreadPlacement::name).toList());
         assertArrayEquals(new int[]{0, 8}, p.get(0).cpus());
         assertEquals("CPU 0 and CPU 8: one core", p.get(0).description());
 
