@@ -1,11 +1,11 @@
 package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import dev.corescope.sys.internal.Threads;
 
 /**
- * {@link Affinity#processAllowed()} on a thread of its own, joined when the model is assembled:
+ * {@code Os.live().processAllowed()} on a thread of its own, joined when the model is assembled:
  * sched_getaffinity through FFM links its downcalls on first use, tens of milliseconds that
  * overlap with reading sysfs rather than add to it.
  */
@@ -28,7 +28,7 @@ final class AllowedLookup implements Runnable {
     @Override
     public void run() {
         try {
-            result = Affinity.processAllowed();
+            result = Os.live().processAllowed();
         } catch (Throwable t) {
             failure = t;
         }
