@@ -2,6 +2,7 @@ package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.topology.Placement;
+import dev.corescope.topology.CpuSelector;
 import dev.corescope.topology.Topology;
 
 /**
@@ -76,7 +77,44 @@ public interface CpuStrategy {
         for (BuiltinStrategy s : BuiltinStrategy.values()) {
             if (s.placementName().equals(placement) || s.name().equalsIgnoreCase(name.replace('-', '_'))) return s;
         }
-        throw new IllegalArgumentException("strategy " + name + ": not one of same-core, same-l3, other-l3, other-package, any");
+        if (name.contains(":")) return among(name);
+        throw new IllegalArgumentException("strategy " + name + ": not one of same-core, same-l3, other-l3, other-package, any,"
+                + " or a selector (node:N, package:N, core:N, l3:N, kind:performance|efficiency)");
+    }
+
+    /**
+     * A CPU among those a selector names on the machine ({@code topology.CpuSelector}, the
+     * parser of the command line's {@code --cpus}): {@code among("kind:performance")},
+     * {@code among("node:1")}, {@code among("l3:0")}. A selector the machine cannot answer
+     * ({@code l3:0} without cache data) accepts no CPU.
+     *
+     * @param selector the selector or list, e.g. {@code kind:performance} or {@code node:0,5}
+     * @return the strategy; its {@link #placementName()} is {@code selector}
+     * @since 0.2.0
+     */
+    static CpuStrategy among(String selector) {
+        return new CpuStrategy() {
+            private Topology last;
+            private CpuMask cpus;
+
+            @Override
+            public synchronized boolean accepts(Topology topology, int anchor, int cpu) {
+                if (topology != last) {
+                    try {
+                        cpus = CpuSelector.select(selector, topology);
+                    } catch (IllegalArgumentException e) {
+                        cpus = CpuMask.empty(1);
+                    }
+                    last = topology;
+                }
+                return cpu < cpus.nbits() && cpus.test(cpu);
+            }
+
+            @Override
+            public String toString() {
+                return selector;
+            }
+        };
     }
 
     /**

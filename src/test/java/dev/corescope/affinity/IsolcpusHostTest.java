@@ -67,6 +67,19 @@ class IsolcpusHostTest {
         assertTrue(e.getMessage().contains("6"), e.getMessage());
     }
 
+    @Test
+    void aSelectorIsAStrategy() {
+        Topology t = Topology.read(HOST);
+        CpuStrategy isolatedCores = CpuStrategy.of("core:2-3");
+        assertTrue(isolatedCores.accepts(t, 0, 5));
+        assertTrue(!isolatedCores.accepts(t, 0, 1), "CPU 1 is core 0's");
+        Reservations r = Reservations.of(tmp.resolve("selector"), t, ThreadAffinity.pinnable(t, START));
+        try (Reservation first = r.reserveCpu(0); Reservation next = r.reserve(first.cpu(), false, isolatedCores)) {
+            assertEquals(4, next.cpu(), "the first CPU of cores 2-3 that is usable");
+        }
+        assertEquals("kind:performance", CpuStrategy.of("kind:performance").placementName());
+    }
+
     /** Reserves until none is left, releases them all, and says which CPUs were given. */
     private static TreeSet<Integer> reserveAll(Reservations r) {
         List<Reservation> held = new ArrayList<>();
