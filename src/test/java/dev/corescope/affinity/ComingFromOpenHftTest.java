@@ -56,21 +56,27 @@ class ComingFromOpenHftTest {
         }
         assertTrue(assertThrows(ReservationException.class, () -> r.reserve("last-8")).getMessage().contains("only 8 usable CPUs"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> r.reserve("first")).getMessage().contains("any, core, N (a CPU), last, last-N"));
+        // the selectors of --cpus (CpuSelector): the most preferred free CPU among them
+        try (Reservation l3 = r.reserve("l3:1")) {
+            assertTrue(dev.corescope.topology.CpuSelector.select("l3:1", r.topology()).test(l3.cpu()), l3.toString());
+            assertTrue(!dev.corescope.topology.CpuSelector.select("l3:0", r.topology()).test(l3.cpu()), l3.toString());
+        }
     }
 
     @Test
-    void thePropertyNarrowsTheCpusReservationsHandOut() {
+    void thePropertyNarrowsTheCpusReservationsHandOut() throws IOException {
+        Topology t = eightCpus().topology();
         CpuMask usable = CpuMask.parseList("0-7", 8);
         System.setProperty(Reservations.CPUS_PROPERTY, "2-3,9");
         try {
-            assertEquals("2-3", Reservations.configuredCpus(usable).toList());
+            assertEquals("2-3", Reservations.configuredCpus(t, usable).toList());
             System.setProperty(Reservations.CPUS_PROPERTY, "two");
-            assertTrue(assertThrows(ReservationException.class, () -> Reservations.configuredCpus(usable)).getMessage()
+            assertTrue(assertThrows(ReservationException.class, () -> Reservations.configuredCpus(t, usable)).getMessage()
                     .startsWith("corescope.reservations.cpus=two: "));
         } finally {
             System.clearProperty(Reservations.CPUS_PROPERTY);
         }
-        assertEquals(usable, Reservations.configuredCpus(usable));
+        assertEquals(usable, Reservations.configuredCpus(t, usable));
     }
 
     @Test
