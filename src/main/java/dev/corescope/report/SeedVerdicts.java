@@ -607,6 +607,10 @@ public final class SeedVerdicts {
     /** A claim in at most three lines: {@code id: finding; measured M against claimed C: the reason that decided it}. */
     public static String brief(ClaimResult r) {
         StringBuilder n = new StringBuilder(r.id()).append(": ").append(r.finding().words());
+        String saved = "saved: ", today = "; from the rows with today's rules: ";
+        if (r.reason() != null && r.reason().startsWith(saved) && r.reason().contains(today)) {
+            n.append(" (").append(r.reason(), 0, r.reason().indexOf(today)).append(", today's rules on the file's rows)");
+        }
         if (r.effect() != null) {
             TextTable.Interval iv = interval(r);
             n.append("; measured ").append(measuredShort(r));
@@ -616,7 +620,6 @@ public final class SeedVerdicts {
             n.append("; none measured (claimed ").append(r.claimed()).append(')');
         }
         String why = r.decidingReason();
-        if (r.reason() != null && r.reason().startsWith("saved: ")) why = r.reason().substring(0, r.reason().indexOf(", because ")) + ": " + why;
         if (!why.isEmpty()) n.append(": ").append(why);
         return n.append('.').toString();
     }

@@ -241,7 +241,8 @@ class SeedVerdictsTest {
         assertEquals(Finding.CONTRADICTS, shown.finding(), "judged from the rows, not the saved word");
         assertTrue(shown.reason().startsWith("saved: supports; from the rows with today's rules: contradicts, because "), shown.reason());
         String text = SeedVerdicts.text(v, Integer.MAX_VALUE);
-        assertTrue(text.contains(": saved: supports; from the rows with today's rules: contradicts: no effect as large as claimed"), text);
+        assertTrue(text.contains("fam.claim: contradicts (saved: supports, today's rules on the file's rows); measured "), text);
+        assertTrue(SeedVerdicts.text(v, Integer.MAX_VALUE, true).contains("saved: supports; from the rows with today's rules: contradicts, because "), "--explain says both in full");
         // a saved finding that agrees is not repeated
         ResultsFile same = rows.toBuilder().claims(List.of(today)).build();
         assertFalse(SeedVerdicts.recorded(same, List.of(c), List.of()).getFirst().claims().getFirst().reason().startsWith("saved"));
