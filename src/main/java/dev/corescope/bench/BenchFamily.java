@@ -1,6 +1,7 @@
 package dev.corescope.bench;
 
 import dev.corescope.report.Claim;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
@@ -11,7 +12,7 @@ import java.util.Optional;
 /**
  * One benchmark family ({@code cpumask}, {@code timerbase}, {@code cpupri}, {@code locks},
  * {@code c2c}): what {@code bench NAME} runs. Implementations measure and return the model;
- * they never print. The text a person reads is {@link FamilyRun#text()}, built from that model.
+ * they never print. The text a person reads is {@link #document}, built from that model as the results file holds it.
  */
 public interface BenchFamily {
 
@@ -23,7 +24,7 @@ public interface BenchFamily {
 
     /**
      * Runs the family. Native rows that cannot run (no C compiler at build time) are left out
-     * and the reason goes into {@link FamilyRun#notes()}.
+     * and the model records why, for the view's notes.
      */
     FamilyRun run(BenchContext context) throws Exception;
 
@@ -40,6 +41,22 @@ public interface BenchFamily {
      * render this one document: text lays it out at a width, the page as HTML.
      */
     default Optional<TextDoc> document(ResultsFile file) {
+        return Optional.empty();
+    }
+
+    /**
+     * The family's typed model as {@code file} holds it ({@code models.NAME}), with the rows, layouts
+     * and histograms it points at taken from the file; empty when the file holds none.
+     */
+    default Optional<?> model(ResultsFile file) {
+        return Optional.empty();
+    }
+
+    /**
+     * A short block for the tour, for a family whose rows no claim uses (the tour shows the others
+     * by their claims): c2c's latency by relation. Empty by default and when the file holds no model.
+     */
+    default Optional<TextDoc> brief(ResultsFile file) {
         return Optional.empty();
     }
 
@@ -85,6 +102,14 @@ public interface BenchFamily {
      * tests them with rules that name no seed ({@code report.SeedVerdicts}). None by default.
      */
     default List<Claim> claims() {
+        return List.of();
+    }
+
+    /**
+     * What this family's model in {@code file} says of the machine, summarised so that machines of
+     * any size compare: one-way latency by how two CPUs relate ({@code report.MachineSummary}). None by default.
+     */
+    default List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
         return List.of();
     }
 

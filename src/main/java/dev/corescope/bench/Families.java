@@ -1,7 +1,10 @@
 package dev.corescope.bench;
 
+import dev.corescope.jitter.JitterHtml;
+import dev.corescope.jitter.JitterText;
 import dev.corescope.report.Claim;
 import dev.corescope.report.FamilyViews;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
@@ -42,6 +45,13 @@ public final class Families {
         return out;
     }
 
+    /** The latency by relation that {@code families}' models in {@code file} hold, in registry order. */
+    public static List<MachineSummary.RelationLatency> relationLatencies(List<BenchFamily> families, ResultsFile file) {
+        List<MachineSummary.RelationLatency> out = new ArrayList<>();
+        for (BenchFamily f : families) out.addAll(f.relationLatencies(file));
+        return out;
+    }
+
     /** {@link #allowances(List)} of every registered family. */
     public static List<NoiseAllowance> allowances() {
         return allowances(all());
@@ -65,6 +75,7 @@ public final class Families {
                     List<String> svgs = f.pictures(file);
                     if (doc.isPresent() || !svgs.isEmpty()) views.add(new FamilyViews.View(f.name(), svgs, doc.orElse(null)));
                 }
+                jitterView(file).ifPresent(views::add);
                 return views;
             }
 
@@ -74,10 +85,21 @@ public final class Families {
             }
 
             @Override
+            public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
+                return Families.relationLatencies(families, file);
+            }
+
+            @Override
             public List<NoiseAllowance> allowances() {
                 return allowances;
             }
         };
+    }
+
+    /** The jitter run's view of {@code file} ({@code jitter -o}), drawn as a family's is: its document and its chart. */
+    public static Optional<FamilyViews.View> jitterView(ResultsFile file) {
+        if (file.jitter() == null) return Optional.empty();
+        return Optional.of(new FamilyViews.View("jitter", List.of(JitterHtml.chart(file.jitter())), JitterText.document(file.jitter())));
     }
 
     /** {@link #views(List)} of every registered family. */

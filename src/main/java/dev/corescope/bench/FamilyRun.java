@@ -8,25 +8,30 @@ import dev.corescope.report.Result;
 import java.util.List;
 
 /**
- * What one family measured: the model for the results file, the notes a reader needs
- * (what the seed measured, where the analogy stops, why native rows are missing), and the
- * text report rendered from that same model. {@code model} is the family's typed model, saved in
- * the results file under {@code models.NAME} so that its view renders a saved file as it
- * rendered the live run; null for a family that has none yet.
+ * What one family measured: the family's name, its rows ({@code results[]}) and its typed model,
+ * saved under {@code models.NAME} so that the family's view renders a saved file as it rendered the
+ * live run (null for a family without one). The layouts, histograms and matrix of the file's own
+ * sections come from the model ({@link FileSections}); the notes and the text a person reads are the
+ * family's view of the file ({@link BenchFamily#document}), never stored beside it.
  */
-public record FamilyRun(String family, List<Result> results, List<Layout> layouts, List<Histogram> histograms,
-                        Matrix matrix, List<String> notes, String text, Object model) {
-
-    /** A run without a typed model: the results file keeps only its rows. */
-    public FamilyRun(String family, List<Result> results, List<Layout> layouts, List<Histogram> histograms,
-                     Matrix matrix, List<String> notes, String text) {
-        this(family, results, layouts, histograms, matrix, notes, text, null);
-    }
+public record FamilyRun(String family, List<Result> results, Object model) {
 
     public FamilyRun {
         results = List.copyOf(results);
-        layouts = layouts == null ? List.of() : List.copyOf(layouts);
-        histograms = histograms == null ? List.of() : List.copyOf(histograms);
-        notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    /** The model's memory layouts, for {@code layouts[]}. */
+    public List<Layout> layouts() {
+        return model instanceof FileSections s ? s.layouts() : List.of();
+    }
+
+    /** The model's histograms, for {@code histograms[]}. */
+    public List<Histogram> histograms() {
+        return model instanceof FileSections s ? s.histograms() : List.of();
+    }
+
+    /** The model's matrix, for {@code matrix}; null when it has none. */
+    public Matrix matrix() {
+        return model instanceof FileSections s ? s.matrix() : null;
     }
 }

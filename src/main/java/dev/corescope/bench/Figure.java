@@ -1,15 +1,22 @@
 package dev.corescope.bench;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import dev.corescope.report.Pointers;
 import dev.corescope.report.Result;
-
 import dev.corescope.text.Num;
 import java.util.stream.Stream;
 
 /**
  * One measured row as a family's model saves it: the row, and whether its samples include time
- * the thread was descheduled (fewer than 3 undisturbed ones, so all were kept).
+ * the thread was descheduled (fewer than 3 undisturbed ones, so all were kept). The file holds the
+ * row in {@code results[]}; the model points at it by its key ({@link Pointers}).
  */
-public record Figure(Result result, boolean includesPreemptions) {
+public record Figure(@JsonProperty("row") @JsonAlias("result") @JsonSerialize(using = Pointers.RowOut.class)
+                     @JsonDeserialize(using = Pointers.RowIn.class) Result result,
+                     boolean includesPreemptions) {
 
     public static Figure of(Measured m) {
         return new Figure(m.result(), m.includesPreemptions());

@@ -1,11 +1,15 @@
 package dev.corescope.bench;
 
-import dev.corescope.report.Json;
+import dev.corescope.report.Pointers;
 import dev.corescope.report.ResultsFile;
 
+import java.io.IOException;
 import java.util.Optional;
 
-/** A family's typed model as a results file holds it ({@code models.NAME}), for the family's view. */
+/**
+ * A family's typed model as a results file holds it ({@code models.NAME}), for the family's view:
+ * where the model points at the file's rows, layouts and histograms, it gets the file's own ({@link Pointers}).
+ */
 public final class SavedModel {
 
     private SavedModel() {
@@ -15,6 +19,10 @@ public final class SavedModel {
     public static <T> Optional<T> read(ResultsFile file, String family, Class<T> type) {
         var node = file.models().get(family);
         if (node == null) return Optional.empty();
-        return Optional.of(Json.MAPPER.convertValue(node, type));
+        try {
+            return Optional.of(Pointers.reader(file).forType(type).readValue(node));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("models." + family + ": " + e.getMessage(), e);
+        }
     }
 }

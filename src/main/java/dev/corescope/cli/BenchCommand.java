@@ -15,21 +15,21 @@ import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.TextDoc;
 import dev.corescope.text.Width;
 import dev.corescope.topology.CpuSelector;
 import dev.corescope.topology.HwlocXmlReader;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.UsableCpus;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -206,7 +206,7 @@ final class BenchCommand implements Callable<Integer> {
         if (format == OutputFormat.svg) {
             BenchFamily drawn = families.get().stream().filter(f -> f.name().equals(runs.getFirst().family())).findFirst().orElseThrow();
             out.print(drawn.picture(file).orElseThrow(() -> new IllegalStateException(
-                    drawn.name() + " measured nothing to draw: " + String.join("; ", runs.getFirst().notes()))));
+                    drawn.name() + " measured nothing to draw: " + String.join("; ", drawn.document(file).map(TextDoc::allNotes).orElse(List.of())))));
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
@@ -224,15 +224,13 @@ final class BenchCommand implements Callable<Integer> {
         return Main.EXIT_PARTIAL;
     }
 
-    /** The run's full text through the one composer ({@link RunText}), with each family's live text where its view of the file is empty. */
+    /** The run's full text through the one composer ({@link RunText}): each family's view of the file. */
     static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width) {
         return text(file, selected, runs, width, false);
     }
 
     static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width, boolean explain) {
-        Map<String, String> live = new LinkedHashMap<>();
-        for (FamilyRun r : runs) live.put(r.family(), r.text());
-        return RunText.of(file, selected, null, null, live, width, explain);
+        return RunText.of(file, selected, null, null, Map.of(), width, explain);
     }
 
     /** {@code 1 of 5 families failed: locks (reason)}: one line however many failed. */

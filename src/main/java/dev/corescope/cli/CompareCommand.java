@@ -94,7 +94,7 @@ final class CompareCommand implements Callable<Integer> {
             out.flush();
             return Main.EXIT_OK;
         }
-        MachineComparison machines = MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst());
+        MachineComparison machines = MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst(), Families.views());
         if (machines.differentMachines() && format == OutputFormat.json) {
             out.print(Json.write(new TwoMachines(machines, Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor,
                     Families.allowances()))));
@@ -102,10 +102,10 @@ final class CompareCommand implements Callable<Integer> {
             return Main.EXIT_OK;
         }
         Comparison c = Comparison.of(nameA, a, nameB, b, floor, Families.allowances());
+        List<String> shown = HtmlReport.names(List.of(before, after));
         out.print(switch (format) {
             case json -> Json.write(c);
-            default -> HtmlReport.page(List.of(new HtmlReport.Input(before.toString(), a.getFirst()),
-                    new HtmlReport.Input(after.toString(), b.getFirst())),
+            default -> HtmlReport.page(List.of(new HtmlReport.Input(shown.get(0), a.getFirst()), new HtmlReport.Input(shown.get(1), b.getFirst())),
                     FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)), Instant.now());
         });
         out.flush();
@@ -120,7 +120,7 @@ final class CompareCommand implements Callable<Integer> {
      * @param firstA the first before file's name (the machine's); {@code nameA} every before file's
      */
     static TextDoc document(String firstA, String nameA, List<ResultsFile> a, String firstB, String nameB, List<ResultsFile> b, Double floor) {
-        MachineComparison machines = MachineComparison.of(firstA, a.getFirst(), firstB, b.getFirst());
+        MachineComparison machines = MachineComparison.of(firstA, a.getFirst(), firstB, b.getFirst(), Families.views());
         if (machines.differentMachines()) {
             Comparison rows = Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor, Families.allowances());
             return new TextDoc().add(ComparisonText.machines(machines)).blank().add(ComparisonText.document(rows));

@@ -6,6 +6,7 @@ import dev.corescope.report.BadResultsFileException;
 import dev.corescope.report.Claim;
 import dev.corescope.report.FamilyViews;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 
@@ -49,14 +50,21 @@ final class FileViews {
             public List<View> of(ResultsFile file) {
                 List<FamilyViews.View> out = new ArrayList<>();
                 for (BenchFamily f : families) {
-                    out.addAll(render(byIdentity.get(file), file, f.name(), () -> Families.views(List.of(f)).of(file)));
+                    out.addAll(render(byIdentity.get(file), file, f.name(), () -> Families.views(List.of(f)).of(file).stream()
+                            .filter(v -> v.family().equals(f.name())).toList()));
                 }
+                Families.jitterView(file).ifPresent(out::add);
                 return out;
             }
 
             @Override
             public List<Claim> claims() {
                 return claims;
+            }
+
+            @Override
+            public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
+                return Families.relationLatencies(families, file);
             }
 
             @Override

@@ -10,6 +10,7 @@ import dev.corescope.report.Json;
 import dev.corescope.report.MachineSummary;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.Width;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -99,14 +100,14 @@ final class JitterCommand implements Callable<Integer> {
         }
         Environment env = probe.finish(start, Instant.now(), measured);
         ResultsFile probed = ResultsFile.builder().environment(env).topology(live.forResults()).jitter(report).build();
-        ResultsFile file = probed.toBuilder().machine(MachineSummary.compute(probed)).build();
+        ResultsFile file = probed.toBuilder().machine(MachineSummary.compute(probed, List.of())).build();
         String json = Json.write(file);
         new ResultsWriter(target, false).finish(file, 1);
         PrintWriter out = spec.commandLine().getOut();
         if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(JitterText.render(report));
+            out.print(JitterText.render(report, Width.of(false)));
             if (output != null) out.println("results written to " + output);
         }
         out.flush();

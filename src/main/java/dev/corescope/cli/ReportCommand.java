@@ -120,10 +120,11 @@ final class ReportCommand implements Callable<Integer> {
         OutputFile file = OutputFile.check(output, "-o", files);
         Map<ResultsFile, Path> read = new IdentityHashMap<>();
         List<HtmlReport.Input> inputs = new ArrayList<>();
-        for (Path f : files) {
-            ResultsFile r = Json.readResultsChecked(f);
-            read.put(r, f);
-            inputs.add(new HtmlReport.Input(f.toString(), r));
+        List<String> names = HtmlReport.names(files);
+        for (int i = 0; i < files.size(); i++) {
+            ResultsFile r = Json.readResultsChecked(files.get(i));
+            read.put(r, files.get(i));
+            inputs.add(new HtmlReport.Input(names.get(i), r));
         }
         String html = HtmlReport.page(inputs, FileViews.of(read), Instant.now());
         try {

@@ -2,6 +2,7 @@ package dev.corescope.cli;
 
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.Families;
+import dev.corescope.jitter.JitterText;
 import dev.corescope.report.MachineCodeText;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
@@ -64,6 +65,11 @@ final class RunText {
             liveText.ifPresent(t -> sb.append(t).append(t.endsWith("\n") ? "" : "\n"));
             TextDoc code = MachineCodeText.document(file.code(), f.name());
             if (!code.isEmpty()) sb.append('\n').append(code.render(width));
+        }
+        if (file.jitter() != null && only == null) {
+            if (any) sb.append('\n');
+            any = true;
+            sb.append(JitterText.document(file.jitter()).render(width));
         }
         if (!any) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
         if (only == null) {

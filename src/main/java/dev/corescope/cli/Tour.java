@@ -3,7 +3,6 @@ package dev.corescope.cli;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.BenchSession;
-import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.RunSize;
 import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Environment;
@@ -13,6 +12,7 @@ import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import dev.corescope.text.Width;
 import dev.corescope.topology.Topology;
@@ -60,15 +60,15 @@ final class Tour {
 
     /**
      * The parts a family could not measure on this machine, with the family's own reason
-     * (its notes that say "not measured", "skipped" or "not available"); empty when nothing was
-     * left out. The summary table alone would just be missing those rows.
+     * (the notes of its view of {@code file} that say "not measured", "skipped" or "not available");
+     * empty when nothing was left out. The summary table alone would just be missing those rows.
      */
-    static List<String> notMeasured(List<FamilyRun> runs) {
+    static List<String> notMeasured(ResultsFile file, List<BenchFamily> families) {
         List<String> out = new ArrayList<>();
-        for (var r : runs) {
-            for (String note : r.notes()) {
+        for (BenchFamily f : families) {
+            for (String note : f.document(file).map(TextDoc::allNotes).orElse(List.of())) {
                 String n = note.toLowerCase(Locale.ROOT);
-                if (n.contains("not measured") || n.contains("skipped") || n.contains("not available")) out.add(r.family() + ": " + note);
+                if (n.contains("not measured") || n.contains("skipped") || n.contains("not available")) out.add(f.name() + ": " + note);
             }
         }
         return out;
@@ -128,7 +128,7 @@ final class Tour {
             ResultsWriter.Saved saved = writer.finish(file, Math.max(1, session.runs().size()));
             Path earlier = saved.beside() ? target.path() : null;
             out.println();
-            out.print(TourText.summary(file, families, notMeasured(session.runs()), launcher(), saved.path(), width, explain).render(width));
+            out.print(TourText.summary(file, families, notMeasured(file, families), launcher(), saved.path(), width, explain).render(width));
             String failed = ResultsText.failures(file.failures());
             if (!failed.isEmpty()) out.print("\n" + failed);
             out.println();

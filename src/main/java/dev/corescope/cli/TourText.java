@@ -85,7 +85,12 @@ final class TourText {
         String r = results == null ? "FILE" : Tour.shell(results.toString());
         for (BenchFamily f : families) {
             List<ClaimResult> mine = claims.stream().filter(c -> f.name().equals(c.family()) && !c.rows().isEmpty()).toList();
-            if (mine.isEmpty()) continue;
+            if (mine.isEmpty()) {
+                // a family no claim tests (c2c) says what it measured in a short block of its own
+                f.brief(file).ifPresent(b -> d.blank().heading(f.name() + " (all of it: " + launcher + " report " + r
+                        + " --format text --family " + f.name() + ")").add(b));
+                continue;
+            }
             d.blank().heading(f.name() + ": the rows its claims use (every row: " + launcher + " report " + r
                     + " --format text --family " + f.name() + ")");
             table(d, f.name(), mine, width);

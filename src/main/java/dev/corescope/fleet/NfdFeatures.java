@@ -1,5 +1,6 @@
 package dev.corescope.fleet;
 
+import dev.corescope.bench.Families;
 import dev.corescope.report.MachineSummary;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.topology.Topology;
@@ -76,7 +77,7 @@ public final class NfdFeatures {
         f.put("corescope-isolated-cpus", Boolean.toString(!t.isolated().isEmpty()));
         f.put("corescope-nohz-full", Boolean.toString(!t.nohzFull().isEmpty()));
         if (results != null) {
-            MachineSummary m = MachineSummary.of(results);
+            MachineSummary m = MachineSummary.of(results, Families.views());
             for (String rel : MachineSummary.RELATIONS) {
                 m.latency(rel, "java").ifPresent(r -> f.put("corescope-c2c-" + RELATION_KEYS.get(rel) + "-p50-ns", bucket(r.p50Ns(), LATENCY_NS)));
             }

@@ -1,5 +1,6 @@
 package dev.corescope.fleet;
 
+import dev.corescope.bench.Families;
 import dev.corescope.jitter.CpuJitter;
 import dev.corescope.report.ClaimResult;
 import dev.corescope.report.MachineSummary;
@@ -89,7 +90,7 @@ public final class PrometheusText {
     }
 
     private void results(ResultsFile f, java.util.Set<String> claimsWritten) {
-        MachineSummary m = MachineSummary.of(f);
+        MachineSummary m = MachineSummary.of(f, Families.views());
         for (MachineSummary.RelationLatency r : m.c2c()) {
             Map<String, String> l = new LinkedHashMap<>();
             l.put("relation", r.relation());

@@ -4,10 +4,10 @@ import dev.corescope.text.Markup;
 import java.util.Locale;
 
 /**
- * The HTML view of a {@link JitterReport}: a chart of each CPU's gap rates (over 1, 10 and
- * 100 µs per second, on a log scale) with the likely cause beside it, quietest first, then the
- * evidence table. Self-contained: plain elements, an SVG built from the model's numbers, every
- * text escaped; no script and no link.
+ * The picture of a {@link JitterReport} for the page: a chart of each CPU's gap rates (over 1, 10
+ * and 100 µs per second, on a log scale) with the likely cause beside it, quietest first; the
+ * page puts it after the run's document ({@link JitterText#document}). An SVG built from the
+ * model's numbers, every text escaped; no script and no link.
  */
 public final class JitterHtml {
 
@@ -24,39 +24,8 @@ public final class JitterHtml {
     private JitterHtml() {
     }
 
-    /** An {@code <h3>} section for the report page. */
-    public static String section(JitterReport r) {
-        StringBuilder h = new StringBuilder();
-        h.append("<h3 id=\"jitter\">Jitter: the quiet CPUs</h3>\n");
-        h.append("<p class=\"note\">").append(esc(r.rows().size() + (r.rows().size() == 1 ? " CPU, " : " CPUs, ")
-                + String.format(Locale.ROOT, "%.1f s each, ", r.secondsPerCpu()) + r.mode()
-                + ". Quietest first: " + r.quietest() + ". Bars: gaps per second, log scale.")).append("</p>\n");
-        for (String n : r.notes()) h.append("<div class=\"warn\">").append(esc(n)).append("</div>\n");
-        h.append("<figure class=\"jitter\">").append(chart(r)).append("</figure>\n");
-        h.append("<table>\n<tr><th>rank</th><th>CPU</th><th>&gt;1 µs/s</th><th>&gt;10 µs/s</th><th>&gt;100 µs/s</th>"
-                + "<th>p99</th><th>p99.99</th><th>max</th><th>lost</th><th>steal</th><th>switches</th><th>kernel</th><th>evidence</th></tr>\n");
-        for (CpuJitter c : r.rows()) {
-            StringBuilder ev = new StringBuilder();
-            for (Cause cause : c.causes()) ev.append(ev.isEmpty() ? "" : ", ").append(cause.describe());
-            h.append("<tr><td>").append(c.rank()).append("</td><td>").append(c.cpu()).append("</td><td>")
-                    .append(esc(JitterText.num(c.over1usPerSecond()))).append("</td><td>")
-                    .append(esc(JitterText.num(c.over10usPerSecond()))).append("</td><td>")
-                    .append(esc(JitterText.num(c.over100usPerSecond()))).append("</td><td>")
-                    .append(esc(JitterText.ns(c.p99Ns()))).append("</td><td>").append(esc(JitterText.ns(c.p9999Ns())))
-                    .append("</td><td>").append(esc(JitterText.ns(c.maxNs()))).append("</td><td>")
-                    .append(esc(String.format(Locale.ROOT, "%.3f%%", c.lostPercent()))).append("</td><td>")
-                    .append(c.stealPercent() == null ? "?" : esc(String.format(Locale.ROOT, "%.1f%%", c.stealPercent())))
-                    .append("</td><td>").append(c.contextSwitches() == null ? "n/a" : c.contextSwitches())
-                    .append("</td><td>").append(esc(c.kernelFlags())).append("</td><td>").append(esc(ev.toString()))
-                    .append("</td></tr>\n");
-        }
-        h.append("</table>\n");
-        h.append("<p class=\"note\">Kernel: ").append(esc(JitterText.kernelLine(r.kernel()))).append("</p>\n");
-        return h.toString();
-    }
-
-    /** The chart alone, as an SVG element. */
-    static String chart(JitterReport r) {
+    /** The chart: each CPU's gap rates as bars on a log scale, with the likely cause beside it (an SVG document). */
+    public static String chart(JitterReport r) {
         int width = LABEL + CHART + 16 + CAUSE;
         int height = 34 + ROW * r.rows().size() + 8;
         StringBuilder s = new StringBuilder();

@@ -1,68 +1,73 @@
 package dev.corescope.jitter;
 
+import dev.corescope.text.TextDoc;
+import dev.corescope.text.TextTable;
+import dev.corescope.text.TextTable.Column;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The text view of a {@link JitterReport}: a table quietest first, the evidence per CPU, the verdict. */
+/**
+ * The view of a {@link JitterReport} as a document ({@link TextDoc}): a table quietest first, the
+ * evidence per CPU, the verdict. {@code jitter} lays it out at the terminal's width, {@code report
+ * --format text} too, and the page renders it with {@link JitterHtml#chart the chart} beside it.
+ */
 public final class JitterText {
 
     private JitterText() {
     }
 
-    public static String render(JitterReport r) {
-        StringBuilder sb = new StringBuilder();
+    /** {@link #document} laid out at {@code width} columns. */
+    public static String render(JitterReport r, int width) {
+        return document(r).render(width);
+    }
+
+    /** The run as a document: the table quietest first, the evidence per CPU, the kernel's settings, the quietest CPU. */
+    public static TextDoc document(JitterReport r) {
+        TextDoc d = new TextDoc();
         long cost = r.rows().stream().mapToLong(CpuJitter::clockCostNs).min().orElse(0);
         long thr = r.rows().stream().mapToLong(CpuJitter::thresholdNs).max().orElse(0);
-        sb.append("Jitter: ").append(r.rows().size()).append(r.rows().size() == 1 ? " CPU, " : " CPUs, ")
-                .append(String.format(Locale.ROOT, "%.1f s each, ", r.secondsPerCpu())).append(r.mode())
-                .append("; a clock read costs ").append(cost).append(" ns, gaps over ").append(thr).append(" ns recorded\n\n");
+        d.title("jitter: the quiet CPUs");
+        d.paragraph(r.rows().size() + (r.rows().size() == 1 ? " CPU, " : " CPUs, ")
+                + String.format(Locale.ROOT, "%.1f s each, ", r.secondsPerCpu()) + r.mode()
+                + "; a clock read costs " + cost + " ns, gaps over " + thr + " ns recorded").blank();
 
-        List<String[]> table = new ArrayList<>();
-        table.add(new String[] {"rank", "CPU", ">1µs/s", ">10µs/s", ">100µs/s", "p99", "p99.99", "max", "lost", "steal", "switches", "likely cause of the worst gaps"});
+        TextTable t = new TextTable(Column.number("rank"), Column.key("CPU"), Column.number(">1µs/s"), Column.number(">10µs/s"),
+                Column.number(">100µs/s"), Column.number("p99"), Column.number("p99.99").optional(2), Column.number("max"),
+                Column.number("lost").optional(3), Column.number("steal").optional(1), Column.number("switches").optional(1),
+                Column.text("likely cause of the worst gaps")).named("jitter").wrappingLast();
         for (CpuJitter c : r.rows()) {
-            table.add(new String[] {
-                    String.valueOf(c.rank()), String.valueOf(c.cpu()),
-                    num(c.over1usPerSecond()), num(c.over10usPerSecond()), num(c.over100usPerSecond()),
-                    ns(c.p99Ns()), ns(c.p9999Ns()), ns(c.maxNs()),
-                    String.format(Locale.ROOT, "%.3f%%", c.lostPercent()),
+            t.row(c.rank(), c.cpu(), num(c.over1usPerSecond()), num(c.over10usPerSecond()), num(c.over100usPerSecond()),
+                    ns(c.p99Ns()), ns(c.p9999Ns()), ns(c.maxNs()), String.format(Locale.ROOT, "%.3f%%", c.lostPercent()),
                     c.stealPercent() == null ? "?" : String.format(Locale.ROOT, "%.1f%%", c.stealPercent()),
-                    c.contextSwitches() == null ? "n/a" : String.valueOf(c.contextSwitches()),
-                    c.likelyCause()});
+                    c.contextSwitches() == null ? "n/a" : String.valueOf(c.contextSwitches()), c.likelyCause());
         }
-        int[] w = new int[table.getFirst().length];
-        for (String[] row : table) for (int i = 0; i < row.length - 1; i++) w[i] = Math.max(w[i], row[i].length());
-        for (String[] row : table) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < row.length - 1; i++) line.append(" ".repeat(w[i] - row[i].length())).append(row[i]).append("  ");
-            line.append(row[row.length - 1]);
-            sb.append(line.toString().stripTrailing()).append('\n');
-        }
-        sb.append("(gap percentiles are of the recorded gaps; steal from /proc/stat; switches of the spinning thread, perf_event_open)\n\n");
+        d.table(t).paragraph("(gap percentiles are of the recorded gaps; steal from /proc/stat; switches of the spinning thread, perf_event_open)").blank();
 
-        sb.append("Evidence per CPU over its window (events on that CPU per second):\n");
+        d.paragraph("Evidence per CPU over its window (events on that CPU per second):");
+        List<String> evidence = new ArrayList<>();
         for (CpuJitter c : r.rows()) {
-            sb.append("  CPU ").append(c.cpu());
-            if (!c.kernelFlags().isEmpty()) sb.append(" [").append(c.kernelFlags()).append(']');
-            if (!c.batch().equals(String.valueOf(c.cpu()))) sb.append(" (measured with ").append(c.batch()).append(')');
-            sb.append(": ");
+            StringBuilder line = new StringBuilder("CPU ").append(c.cpu());
+            if (!c.kernelFlags().isEmpty()) line.append(" [").append(c.kernelFlags()).append(']');
+            if (!c.batch().equals(String.valueOf(c.cpu()))) line.append(" (measured with ").append(c.batch()).append(')');
             List<String> parts = new ArrayList<>();
             for (Cause cause : c.causes()) parts.add(cause.describe());
             if (parts.isEmpty()) parts.add("no interrupt, softirq or switch counted");
             if (c.migrations() != null && c.migrations() > 0) parts.add(c.migrations() + " migrations (the pinning did not hold)");
-            sb.append(String.join(", ", parts)).append('\n');
+            evidence.add(line.append(": ").append(String.join(", ", parts)).toString());
         }
-        sb.append('\n').append("Kernel: ").append(kernelLine(r.kernel())).append('\n');
-        for (String n : r.notes()) sb.append("note: ").append(n).append('\n');
+        d.notes("  ", "", evidence).blank();
+        d.paragraph("Kernel: " + kernelLine(r.kernel()));
+        d.notes("", "note: ", r.notes());
         if (!r.rows().isEmpty()) {
             CpuJitter best = r.rows().getFirst();
-            sb.append('\n').append("Quietest first: ").append(r.quietest()).append('\n');
-            sb.append("Quietest CPU: ").append(best.cpu()).append(" (").append(num(best.over10usPerSecond()))
-                    .append(" gaps over 10 µs per second, largest ").append(ns(best.maxNs())).append(")")
-                    .append("; pin to it with --cpus ").append(best.cpu()).append(", or --cpus quiet to measure again and choose\n");
+            d.blank().paragraph("Quietest first: " + r.quietest());
+            d.paragraph("Quietest CPU: " + best.cpu() + " (" + num(best.over10usPerSecond()) + " gaps over 10 µs per second, largest "
+                    + ns(best.maxNs()) + "); pin to it with --cpus " + best.cpu() + ", or --cpus quiet to measure again and choose");
         }
-        return sb.toString();
+        return d;
     }
 
     static String kernelLine(Map<String, String> k) {

@@ -24,6 +24,11 @@ public interface FamilyViews {
         return List.of();
     }
 
+    /** The latency by relation the families' models in {@code file} hold, for {@link MachineSummary}; none by default. */
+    default List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
+        return List.of();
+    }
+
     /** The families' own between-run allowances ({@link NoiseAllowance}); none by default. */
     default List<NoiseAllowance> allowances() {
         return List.of();

@@ -1,9 +1,9 @@
 package dev.corescope.report;
 
-import dev.corescope.jitter.JitterHtml;
 import dev.corescope.text.Markup;
 import dev.corescope.text.TextDoc;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,15 +17,22 @@ import java.util.Map;
  * its warnings, the machine ({@link MachineHtml}: the topology drawn from the saved model, the
  * environment), each family's section (its verdict, then its own document rendered by
  * {@link DocHtml} with the family's pictures in it, then every saved row and the machine code,
- * folded: {@link ResultsHtml}, {@link MachineCodeHtml}), the memory layouts and the counters.
+ * folded: {@link ResultsHtml}, {@link MachineCodeHtml}), and the counters. A family's data (a heatmap,
+ * layouts, histograms, the jitter run) is drawn by its own view, never here.
  * Nothing is read back out of rendered text. Nothing from a results file reaches the page
  * unescaped: text goes through {@link Markup}, SVG pictures are rebuilt from an
  * allow-list ({@link SvgSanitizer}), and a Content-Security-Policy forbids every script.
  */
 public final class HtmlReport {
 
-    /** One results file and the name to show for it (the path the user gave). */
+    /** One results file and the name to show for it ({@link #names}). */
     public record Input(String name, ResultsFile file) {
+    }
+
+    /** The names to show for files read from {@code paths}: each one's file name, or the path as given where two share a name. */
+    public static List<String> names(List<Path> paths) {
+        List<String> names = paths.stream().map(p -> p.getFileName() == null ? p.toString() : p.getFileName().toString()).toList();
+        return names.stream().distinct().count() == names.size() ? names : paths.stream().map(Path::toString).toList();
     }
 
     private static final String CSS = """
@@ -92,7 +99,7 @@ public final class HtmlReport {
         VerdictsHtml.toc(h, inputs, !verdicts.isEmpty());
         VerdictsHtml.section(h, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
         MachineComparison machines = inputs.size() == 2
-                ? MachineComparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file()) : null;
+                ? MachineComparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file(), views) : null;
         if (machines != null && machines.differentMachines()) {
             // two machines: by relation and by claim (MachinesHtml), never row by row
             MachinesHtml.section(h, machines, inputs.get(0).file(), inputs.get(1).file());
@@ -155,18 +162,14 @@ public final class HtmlReport {
         }
         undrawn.forEach((bench, n) -> h.append("<p class=\"note\">").append(n).append(n == 1 ? " histogram" : " histograms").append(" of ")
                 .append(Markup.escape(bench)).append(" not drawn: a family draws its own, and no family here draws these.</p>\n"));
-        if (!f.layouts().isEmpty()) {
-            h.append("<h3 id=\"file-").append(index).append("-layouts\">Memory layouts</h3>\n<details><summary>")
-                    .append(f.layouts().size()).append(f.layouts().size() == 1 ? " layout table" : " layout tables")
-                    .append(" (field offsets and cache lines)</summary>\n");
-            ResultsHtml.layouts(h, f.layouts());
-            h.append("</details>\n");
+        if (!f.layouts().isEmpty() && views.stream().noneMatch(v -> v.document() != null)) {
+            h.append("<p class=\"note\">").append(f.layouts().size()).append(f.layouts().size() == 1 ? " memory layout" : " memory layouts")
+                    .append(" not drawn: a family draws its own, and no family here has its model in this file.</p>\n");
         }
         if (!f.counters().isEmpty()) {
             h.append("<span id=\"file-").append(index).append("-counters\"></span>");
             ResultsHtml.counters(h, f.counters());
         }
-        if (f.jitter() != null) h.append(JitterHtml.section(f.jitter()));
         if (f.results().isEmpty() && f.failures().isEmpty() && f.jitter() == null) h.append("<p class=\"note\">This file has no results.</p>\n");
         h.append("</section>\n");
     }

@@ -222,6 +222,8 @@ public final class Json {
                 }
             }
             JsonNode found = tree.at(pointer.toString());
+            String why = m.getOriginalMessage();
+            if (why != null && why.startsWith(Pointers.POINTS_AT)) return path + ": " + why;
             String expected = m instanceof MismatchedInputException mi && mi.getTargetType() != null ? kind(mi.getTargetType()) : null;
             if (expected != null && !found.isMissingNode()) return path + ": expected " + expected + ", found " + kind(found);
             if (expected != null) return path + ": expected " + expected;

@@ -43,10 +43,10 @@ public record MachineComparison(String a, String b, String machineA, String mach
     public record ClaimRow(String claim, String a, String b, boolean same) {
     }
 
-    /** The comparison of {@code fa} (named {@code a}) with {@code fb}. */
-    public static MachineComparison of(String a, ResultsFile fa, String b, ResultsFile fb) {
-        MachineSummary ma = MachineSummary.of(fa);
-        MachineSummary mb = MachineSummary.of(fb);
+    /** The comparison of {@code fa} (named {@code a}) with {@code fb}; {@code views} summarise a file that saved no summary. */
+    public static MachineComparison of(String a, ResultsFile fa, String b, ResultsFile fb, FamilyViews views) {
+        MachineSummary ma = MachineSummary.of(fa, views);
+        MachineSummary mb = MachineSummary.of(fb, views);
         List<Row> topo = new ArrayList<>();
         MachineSummary.TopologyCounts ta = ma.topology();
         MachineSummary.TopologyCounts tb = mb.topology();

@@ -1,15 +1,12 @@
 package dev.corescope.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.corescope.jitter.CpuJitter;
 import dev.corescope.jitter.JitterReport;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -21,10 +18,10 @@ import java.util.Optional;
  * quantiles. Computed from the file's own data ({@link #of(ResultsFile)}), so an older file
  * without it gets the same summary when it is read.
  *
- * <p>Relations come from the c2c model's CPUs (core, last-level cache, package): {@code same_core}
- * (SMT siblings), {@code same_l3} (other core, same last-level cache), {@code other_l3} (same
- * package, other last-level cache), {@code other_package}. {@code same_l2} needs a cache
- * level the c2c model does not record, so it is absent rather than guessed.
+ * <p>The latency by relation comes from the family that measured it (c2c, through
+ * {@code BenchFamily.relationLatencies}): {@code same_core} (SMT siblings), {@code same_l2},
+ * {@code same_l3} (other core, same last-level cache), {@code other_l3} (same package, other
+ * last-level cache), {@code other_package}.
  *
  * @param cpuModel the CPU model from the environment
  * @param kernel   the kernel release
@@ -59,6 +56,13 @@ public record MachineSummary(String cpuModel, String kernel, String online, Topo
      */
     public record RelationLatency(String relation, String implementation, int pairs, double p50Ns, double p99Ns,
                                   double minNs, double maxNs) {
+
+        /** The quantiles of {@code medians}, the pairs' median latencies in ns (at least one). */
+        public static RelationLatency of(String relation, String implementation, double[] medians) {
+            double[] a = medians.clone();
+            Arrays.sort(a);
+            return new RelationLatency(relation, implementation, a.length, quantile(a, 0.5), quantile(a, 0.99), a[0], a[a.length - 1]);
+        }
     }
 
     /**
@@ -81,18 +85,21 @@ public record MachineSummary(String cpuModel, String kernel, String online, Topo
         }
     }
 
-    /** The summary of {@code file}: the one it carries if it has one, else computed from its data. */
-    public static MachineSummary of(ResultsFile file) {
+    /**
+     * The summary of {@code file}: the one it carries if it has one, else computed from its data,
+     * with the latency by relation that {@code views}' families read from their models.
+     */
+    public static MachineSummary of(ResultsFile file, FamilyViews views) {
         if (file.machine() != null) return file.machine();
-        return compute(file);
+        return compute(file, views.relationLatencies(file));
     }
 
-    /** Computed from the file's data, ignoring a saved summary. */
-    public static MachineSummary compute(ResultsFile file) {
+    /** Computed from the file's data and {@code c2c} (the families' latency by relation), ignoring a saved summary. */
+    public static MachineSummary compute(ResultsFile file, List<RelationLatency> c2c) {
         Environment env = file.environment();
         TopologyCounts counts = file.topology() == null ? null : file.topology().counts();
         return new MachineSummary(env == null ? null : env.cpuModel(), env == null ? null : env.kernel(),
-                env == null ? null : env.online(), counts, c2c(file.models().get("c2c")), jitter(file.jitter()));
+                env == null ? null : env.online(), counts, c2c, jitter(file.jitter()));
     }
 
     /** A shorthand that tells machines apart: {@code AMD EPYC, 2 CPUs (0-1), kernel 6.18}. */
@@ -127,57 +134,6 @@ public record MachineSummary(String cpuModel, String kernel, String online, Topo
     public Optional<RelationLatency> latency(String relation, String implementation) {
         for (RelationLatency r : c2c) if (r.relation().equals(relation) && r.implementation().equals(implementation)) return Optional.of(r);
         return Optional.empty();
-    }
-
-    // ---- from the file's data ---------------------------------------------------------------
-
-    private record Place(Integer core, String cache, Integer pkg) {
-    }
-
-    /** The c2c model ({@code models.c2c}: cpus[] with core, cache, pkg; pairs[] with java/nativeTwin medians). */
-    static List<RelationLatency> c2c(JsonNode model) {
-        if (model == null || !model.path("cpus").isArray() || !model.path("pairs").isArray()) return List.of();
-        Map<Integer, Place> places = new LinkedHashMap<>();
-        for (JsonNode c : model.path("cpus")) {
-            places.put(c.path("cpu").asInt(), new Place(intOrNull(c.path("core")), c.path("cache").isTextual() ? c.path("cache").asText() : null,
-                    intOrNull(c.path("pkg"))));
-        }
-        Map<String, List<Double>> byKey = new LinkedHashMap<>();
-        for (JsonNode p : model.path("pairs")) {
-            Place a = places.get(p.path("from").asInt());
-            Place b = places.get(p.path("to").asInt());
-            if (a == null || b == null) continue;
-            String rel = relation(a, b);
-            if (rel == null) continue;
-            for (String impl : List.of("java", "native")) {
-                JsonNode s = p.path(impl.equals("java") ? "java" : "nativeTwin");
-                if (s.isObject() && s.path("median").isNumber()) {
-                    byKey.computeIfAbsent(rel + "/" + impl, k -> new ArrayList<>()).add(s.path("median").asDouble());
-                }
-            }
-        }
-        List<RelationLatency> out = new ArrayList<>();
-        for (String rel : RELATIONS) {
-            for (String impl : List.of("java", "native")) {
-                List<Double> v = byKey.get(rel + "/" + impl);
-                if (v == null || v.isEmpty()) continue;
-                double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-                out.add(new RelationLatency(rel, impl, a.length, quantile(a, 0.5), quantile(a, 0.99), a[0], a[a.length - 1]));
-            }
-        }
-        return out;
-    }
-
-    /** The innermost thing two CPUs share, or null when the model does not say. */
-    static String relation(Place a, Place b) {
-        if (a.pkg != null && b.pkg != null && !a.pkg.equals(b.pkg)) return "other_package";
-        if (a.core != null && a.core.equals(b.core) && Objects.equals(a.pkg, b.pkg)) return "same_core";
-        if (a.cache != null && b.cache != null) return a.cache.equals(b.cache) ? "same_l3" : "other_l3";
-        return null;
-    }
-
-    private static Integer intOrNull(JsonNode n) {
-        return n.isInt() ? n.asInt() : null;
     }
 
     static JitterQuantiles jitter(JitterReport j) {

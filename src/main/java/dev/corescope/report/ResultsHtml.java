@@ -11,7 +11,7 @@ import java.util.TreeSet;
 
 /**
  * The page's tables of a results file's rows: each family's Java and C scores side by side with
- * bars, the {@code perf_event_open} counters, the memory layouts, and the rows found in one file
+ * bars, the {@code perf_event_open} counters, and the rows found in one file
  * of a pair. Every string from the file is escaped by {@link Markup}.
  */
 final class ResultsHtml {
@@ -112,41 +112,6 @@ final class ResultsHtml {
         h.append("</table>\n");
         for (String r : reasons) h.append("<p class=\"note\">n/a: ").append(Markup.escape(r)).append("</p>\n");
     }
-
-    static void layouts(StringBuilder h, List<Layout> layouts) {
-        h.append("<p class=\"note\">Offsets and sizes in bytes, in the manner of JOL; "
-                + "a blue rule marks the start of each cache line; padding rows are grey.</p>\n");
-        for (Layout l : layouts) {
-            h.append("<figure class=\"layout\"><figcaption><b>").append(Markup.escape(l.name())).append("</b>: ").append(l.sizeBytes())
-                    .append(" bytes, ").append(l.cacheLines()).append(" cache lines of ").append(l.lineSize()).append(" bytes");
-            if (l.params() != null && !l.params().isEmpty()) h.append(" (").append(Markup.escape(ResultsText.params(l.params()))).append(")");
-            h.append("</figcaption>\n");
-            if (l.rows() != null && !l.rows().isEmpty()) {
-                h.append("<table class=\"layout-rows\">\n<tr><th>offset</th><th>size</th><th>line</th><th>field</th></tr>\n");
-                for (Layout.Row r : l.rows()) {
-                    boolean newLine = l.lineSize() > 0 && r.offset() % l.lineSize() == 0;
-                    List<String> cls = new ArrayList<>();
-                    if ("padding".equals(r.kind())) cls.add("padding");
-                    if (newLine && r.offset() > 0) cls.add("line");
-                    h.append("<tr").append(cls.isEmpty() ? "" : " class=\"" + String.join(" ", cls) + "\"").append("><td class=\"num\">")
-                            .append(r.offset()).append("</td><td class=\"num\">").append(r.size()).append("</td><td class=\"num\">")
-                            .append(lines(r, l.lineSize())).append("</td><td class=\"mono\">")
-                            .append(Markup.escape(r.name())).append("</td></tr>\n");
-                }
-                h.append("</table>\n");
-            }
-            h.append("</figure>\n");
-        }
-    }
-
-    /** The cache line(s) a row occupies: {@code 3}, or {@code 0-24} for a row spanning lines. */
-    private static String lines(Layout.Row r, int lineSize) {
-        if (lineSize <= 0) return "";
-        long first = r.offset() / lineSize;
-        long last = (r.offset() + Math.max(1, r.size()) - 1) / lineSize;
-        return first == last ? String.valueOf(first) : first + "-" + last;
-    }
-
 
     private static String pct(double v) {
         return String.format(Locale.ROOT, "%.1f", Math.max(0, Math.min(100, v)));

@@ -73,7 +73,6 @@ final class VerdictsHtml {
             if (!NoisyRows.of(f).isEmpty()) h.append("<li><a href=\"#file-").append(n).append("-noisy\">Noisy rows</a></li>");
             f.results().stream().map(Result::benchmark).distinct().forEach(fam -> h.append("<li><a href=\"#file-").append(n).append('-')
                     .append(escape(fam)).append("\">").append(escape(fam)).append("</a></li>"));
-            if (!f.layouts().isEmpty()) h.append("<li><a href=\"#file-").append(n).append("-layouts\">Memory layouts</a></li>");
             if (!f.counters().isEmpty()) h.append("<li><a href=\"#file-").append(n).append("-counters\">Counters</a></li>");
             h.append("</ol></li>\n");
         }

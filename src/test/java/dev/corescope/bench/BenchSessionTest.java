@@ -42,7 +42,7 @@ class BenchSessionTest {
                             .score(ctx.os().currentCpu()).error(null).samples(1).cpus(p.from() + "," + p.to()).params(Map.of()).build());
                 }
             }
-            return new FamilyRun("pairs", results, null, null, null, null, "");
+            return new FamilyRun("pairs", results, null);
         });
         BenchSession s = session(pairs);
         s.run();
@@ -61,11 +61,11 @@ class BenchSessionTest {
     void aFamilyThatLeavesItsThreadPinnedFailsAndTheSessionPutsTheMaskBack() throws InterruptedException {
         BenchFamily leaky = family("leaky", ctx -> {
             ctx.os().pin(100);
-            return new FamilyRun("leaky", List.of(), null, null, null, null, "");
+            return new FamilyRun("leaky", List.of(), null);
         });
         BenchFamily after = family("after", ctx -> {
             assertEquals(topology.online(), ctx.os().allowed(), "the next family starts with the whole mask");
-            return new FamilyRun("after", List.of(), null, null, null, null, "");
+            return new FamilyRun("after", List.of(), null);
         });
         BenchSession s = session(leaky, after);
         s.run();

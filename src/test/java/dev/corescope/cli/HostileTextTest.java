@@ -36,16 +36,36 @@ class HostileTextTest {
         ObjectNode root = (ObjectNode) Json.MAPPER.readTree(Path.of("src/test/resources/results/cpumask-quick.json").toFile());
         ((ObjectNode) root.get("environment")).put("cpuModel", EVIL);
         int i = 0;
+        java.util.Map<JsonNode, JsonNode> renamed = new java.util.HashMap<>();
         for (JsonNode r : root.get("results")) {
             JsonNode params = r.get("params");
             if (params instanceof ObjectNode p && p.size() > 0) {
+                JsonNode before = pointer(r);
                 String k = p.fieldNames().next();
                 p.put(k, p.get(k).asText() + EVIL + i++);
+                renamed.put(before, p);
             }
         }
+        repoint(root.get("models"), renamed);
         Path out = tmp.resolve("evil.json");
         Json.MAPPER.writeValue(out.toFile(), root);
         return out;
+    }
+
+    /** A row as a model points at it: its key fields. */
+    private static JsonNode pointer(JsonNode row) {
+        ObjectNode key = Json.MAPPER.createObjectNode();
+        for (String f : new String[]{"benchmark", "variant", "implementation", "metric", "params"}) if (row.has(f)) key.set(f, row.get(f).deepCopy());
+        return key;
+    }
+
+    /** The models' pointers at rows whose params changed, changed the same way. */
+    private static void repoint(JsonNode node, java.util.Map<JsonNode, JsonNode> renamed) {
+        if (node instanceof ObjectNode o && renamed.containsKey(o)) {
+            o.set("params", renamed.get(o).deepCopy());
+            return;
+        }
+        for (JsonNode child : node) repoint(child, renamed);
     }
 
     @Test

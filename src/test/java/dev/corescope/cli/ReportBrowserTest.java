@@ -101,7 +101,7 @@ class ReportBrowserTest {
         assertTrue(count(d, "<rect class=\"bucket\"") > a.histograms().size(), "histograms have bars");
         assertEquals(2, count(d, "(?s)<section class=\"family\" id=\"file-[12]-c2c\">(?:(?!</section>).)*?<figure class=\"heatmap\"[^>]*>(?:<figcaption>[^<]*</figcaption>)?<svg"),
                 "the c2c heatmap of each file, in its family's section");
-        assertEquals(a.layouts().size() + b.layouts().size(), count(d, "<figure class=\"layout\""), "every layout table");
+        assertEquals(2, count(d, "memory layouts not drawn"), "no cpupri model in these files: the shell draws no family's layouts");
         assertTrue(count(d, "<table class=\"results\"") >= 2);
 
         Path shot = dir.resolve("report.png");
@@ -172,7 +172,7 @@ class ReportBrowserTest {
         assertEquals(0, dom.exit(), dom.stderr());
         Matcher title = Pattern.compile("<title>([^<]*)</title>").matcher(dom.stdout());
         assertTrue(title.find(), dom.stdout());
-        assertEquals("corescope report: " + hostile, title.group(1), "document.title is the page's own");
+        assertEquals("corescope report: " + hostile.getFileName(), title.group(1), "document.title is the page's own: the file's name, not its path");
         String d = dom.stdout();
         assertFalse(d.contains("<script") || d.contains("<foreignObject") || d.contains("<img"), "nothing of them is markup: " + d);
         assertEquals(0, count(d, "<[^>]*\\son(load|error)="), "no event handler on any element: " + d);

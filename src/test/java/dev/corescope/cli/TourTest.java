@@ -76,14 +76,34 @@ class TourTest {
 
     @Test
     void whatAFamilyCouldNotMeasureIsListedWithItsReason() {
-        var measured = new dev.corescope.bench.FamilyRun("cpumask", List.of(), null, null, null,
-                List.of("mask=allowed: the allowed CPUs"), "");
-        var partial = new dev.corescope.bench.FamilyRun("c2c", List.of(), null, null, null,
-                List.of("not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable", "one-way = round trip / 2"), "");
+        var measured = noted("cpumask", "mask=allowed: the allowed CPUs");
+        var partial = noted("c2c", "not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable", "one-way = round trip / 2");
+        var file = dev.corescope.report.ResultsFile.builder().build();
 
-        assertEquals(List.of(), Tour.notMeasured(List.of(measured)));
+        assertEquals(List.of(), Tour.notMeasured(file, List.of(measured)));
         assertEquals(List.of("c2c: not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable"),
-                Tour.notMeasured(List.of(measured, partial)));
+                Tour.notMeasured(file, List.of(measured, partial)));
+    }
+
+    /** A family whose view of any file has {@code notes}. */
+    private static dev.corescope.bench.BenchFamily noted(String name, String... notes) {
+        return new dev.corescope.bench.BenchFamily() {
+            public String name() {
+                return name;
+            }
+
+            public String summary() {
+                return name;
+            }
+
+            public dev.corescope.bench.FamilyRun run(dev.corescope.bench.BenchContext context) {
+                throw new UnsupportedOperationException();
+            }
+
+            public java.util.Optional<dev.corescope.text.TextDoc> document(dev.corescope.report.ResultsFile file) {
+                return java.util.Optional.of(new dev.corescope.text.TextDoc().notes(List.of(notes)));
+            }
+        };
     }
 
     private static CliRun tour(Path defaultSave, String... args) {

@@ -91,4 +91,16 @@ class TourTextTest {
                 dev.corescope.report.Claim.Scale.ABSOLUTE, null, "lower", null, f, null, null, null, null, null, null, false, null, null,
                 "", null, null);
     }
+
+    @org.junit.jupiter.api.Test
+    void theTourShowsC2cByRelationInOneShortBlock() throws Exception {
+        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(Path.of("src/test/resources/results/c2c-quick.json").toFile());
+        for (var pair : tree.get("models").get("c2c").get("pairs")) ((com.fasterxml.jackson.databind.node.ObjectNode) pair).put("relation", "same-l3");
+        ResultsFile f = Json.MAPPER.readerFor(ResultsFile.class).readValue(tree);
+        String text = TourText.summary(f, Families.all(), List.of(), "./run.sh", Path.of(Tour.RESULTS_FILE), 80).render(80);
+        assertTrue(text.contains("c2c (all of it: ./run.sh report"), text);
+        assertTrue(text.contains("By relation (what the two CPUs share)"), text);
+        assertTrue(text.lines().anyMatch(l -> l.contains("same L3") || l.contains("same l3")), text);
+        assertTrue(text.lines().count() < 15, "one short block: " + text);
+    }
 }

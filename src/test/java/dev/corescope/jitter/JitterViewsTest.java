@@ -1,5 +1,7 @@
 package dev.corescope.jitter;
 
+import dev.corescope.bench.Families;
+import dev.corescope.report.HtmlReport;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import org.junit.jupiter.api.Test;
@@ -13,9 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Text, HTML and JSON of a crafted run. */
-class JitterViewsTest {
+public class JitterViewsTest {
 
-    static JitterReport report(String cause) {
+    /** A crafted run of two CPUs, the noisy one's worst gaps put down to {@code cause}. */
+    public static JitterReport report(String cause) {
         List<Cause> causes = List.of(new Cause("irq", "local timer", "LOC", 250.0, null, null),
                 new Cause("irq", "eth0-TxRx-3", "41", 1200.0, null, "0-1"));
         CpuJitter quiet = new CpuJitter(1, 0, "1", 2.0, 25, 200, 600, 300, 1.5, 0, 4_000, 30_000, 45_000, 0.05,
@@ -36,24 +39,37 @@ class JitterViewsTest {
 
     @Test
     void textRanksQuietestFirstAndNamesTheEvidence() {
-        String text = JitterText.render(report("steal 4.0%"));
+        String text = JitterText.render(report("steal 4.0%"), Integer.MAX_VALUE);
         assertTrue(text.contains("Quietest first: 1,0\n"), text);
         assertTrue(text.contains("Quietest CPU: 1 (1.5 gaps over 10 µs per second, largest 45.0 µs)"), text);
         assertTrue(text.contains("  CPU 1 [isolated, nohz_full]: local timer 250/s, eth0-TxRx-3 1.2k/s (IRQ 41, may go to 0-1)"), text);
         assertTrue(text.contains("Kernel: isolcpus=1; nohz_full=1; rcu_nocbs=(not set); irqaffinity=(not set); isolated (sysfs) 1; nohz_full (sysfs) 1"), text);
         assertTrue(text.contains("note: Under a hypervisor (KVM)"), text);
-        String[] lines = text.split("\n");
-        assertTrue(lines[3].startsWith("   1    1"), lines[3]);
-        assertTrue(lines[4].startsWith("   2    0") && lines[4].endsWith("steal 4.0%"), lines[4]);
+        List<String> ranked = text.lines().filter(l -> l.matches("\\s*[12]\\s+[01]\\s.*")).toList();
+        assertEquals(2, ranked.size(), text);
+        assertTrue(ranked.get(0).matches("\\s*1\\s+1\\s.*"), ranked.get(0));
+        assertTrue(ranked.get(1).matches("\\s*2\\s+0\\s.*") && ranked.get(1).endsWith("steal 4.0%"), ranked.get(1));
     }
 
     @Test
-    void htmlEscapesEverythingFromTheFile() {
-        String html = JitterHtml.section(report("<script>document.title='x'</script>"));
+    void textIsLaidOutAtTheWidth() {
+        String cause = "the timer interrupt and a softirq storm from eth0 and a kworker that woke on this CPU every millisecond";
+        String wide = JitterText.render(report(cause), Integer.MAX_VALUE);
+        assertTrue(wide.lines().anyMatch(l -> l.length() > 120), "the unlimited layout has long lines");
+        String text = JitterText.render(report(cause), 80);
+        assertEquals(List.of(), text.lines().filter(l -> l.codePointCount(0, l.length()) > 80).toList(), text);
+        assertTrue(text.replaceAll("\\s+", " ").contains("softirq storm"), text);
+    }
+
+    @Test
+    void thePageDrawsTheJitterViewAndEscapesEverythingFromTheFile() {
+        ResultsFile f = ResultsFile.builder().jitter(report("<script>document.title='x'</script>")).build();
+        String html = HtmlReport.page(List.of(new HtmlReport.Input("j.json", f)), Families.views(), java.time.Instant.EPOCH);
         assertFalse(html.contains("<script"), html);
         assertTrue(html.contains("&lt;script&gt;"), html);
-        assertTrue(html.contains("#1 CPU 1"), html);
-        assertTrue(html.contains("<svg"), html);
+        assertTrue(html.contains("#1 CPU 1"), "the chart");
+        assertTrue(html.contains("jitter: the quiet CPUs"), "the document");
+        assertFalse(html.contains("This file has no results"), html);
     }
 
     @Test

@@ -66,8 +66,7 @@ class HtmlReportTest {
         assertEquals(1, count(html, "<svg[^>]*class=\"histogram\""));
         assertEquals(4, count(html, "<rect class=\"bucket\""), "one bar per non-empty bucket");
         assertTrue(html.contains("<table class=\"results\" data-family=\"timerbase\">"));
-        assertTrue(html.contains("<table class=\"layout-rows\">"));
-        assertTrue(html.contains("<tr class=\"padding\">"));
+        assertTrue(html.contains("1 memory layout not drawn: a family draws its own"), "no family model, no layout drawn by the shell");
         assertTrue(html.contains("<table class=\"counters\">"));
         assertTrue(html.contains("<div class=\"warn\"><b>Warning:</b> the governor is powersave</div>"));
         assertTrue(html.contains("<div class=\"fail\"><b>Failed:</b> locks: boom</div>"));
@@ -247,12 +246,31 @@ class HtmlReportTest {
     }
 
     @Test
-    void theContentsAndTheLayoutsFoldAwayAndNoisyRowsNameTheirCause() {
+    void theContentsComeFirstAndNoisyRowsNameTheirCause() {
         String html = render(new HtmlReport.Input("a.json", file(2.5, "before")));
         assertTrue(html.indexOf("<nav class=\"toc\">") < html.indexOf("<section id=\"file-1\""), "contents before the evidence");
         assertTrue(html.contains("<a href=\"#file-1-timerbase\">timerbase</a>"));
-        assertTrue(html.contains("<details><summary>1 layout table"), "layouts fold away");
-        assertTrue(html.indexOf("<details><summary>1 layout table") < html.indexOf("<table class=\"layout-rows\">"));
+    }
+
+    @Test
+    void eachLayoutIsDrawnOnceByItsFamilysViewAndTheHeatmapByC2cs() throws Exception {
+        for (String name : List.of("cpupri-quick.json", "c2c-quick.json")) {
+            ResultsFile f = dev.corescope.testing.SavedRuns.read(name);
+            String page = HtmlReport.page(List.of(new HtmlReport.Input(name, f)), Families.views(), NOW);
+            StringBuilder views = new StringBuilder();
+            for (FamilyViews.View v : Families.views().of(f)) DocHtml.render(views, v.document(), v.family(), v.svgs());
+            for (String cell : List.of(">pri_to_cpu[0].count<", ">(object header)<", "<figure class=\"heatmap\"")) {
+                assertEquals(count(views.toString(), java.util.regex.Pattern.quote(cell)), count(page, java.util.regex.Pattern.quote(cell)),
+                        name + ": " + cell + " as often as the family's own view has it");
+            }
+        }
+    }
+
+    @Test
+    void thePageNamesEachFileByItsNameNotItsPath() {
+        assertEquals(List.of("a.json", "b.json"), HtmlReport.names(List.of(java.nio.file.Path.of("/tmp/x/a.json"), java.nio.file.Path.of("b.json"))));
+        assertEquals(List.of("/tmp/x/a.json", "/tmp/y/a.json"),
+                HtmlReport.names(List.of(java.nio.file.Path.of("/tmp/x/a.json"), java.nio.file.Path.of("/tmp/y/a.json"))), "two of one name keep their paths");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.corescope.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.corescope.bench.Families;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -10,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The machine summary a results file carries: c2c by relation from the c2c model, machines told apart. */
+/** The machine summary a results file carries: c2c by relation from the c2c family's view of its model, machines told apart. */
 class MachineSummaryTest {
 
     /** Two packages, two cores each, SMT on core 0 of package 0: every relation the model can tell. */
@@ -30,9 +31,13 @@ class MachineSummaryTest {
         return m;
     }
 
+    private static List<MachineSummary.RelationLatency> summarised(ObjectNode model) {
+        return Families.views().relationLatencies(ResultsFile.builder().models(java.util.Map.of("c2c", model)).build());
+    }
+
     @Test
     void pairsAreSummarisedByRelationNeverPairByPair() {
-        List<MachineSummary.RelationLatency> c2c = MachineSummary.c2c(model());
+        List<MachineSummary.RelationLatency> c2c = summarised(model());
         assertEquals(List.of("same_core", "same_l3", "other_package"), c2c.stream().map(MachineSummary.RelationLatency::relation).toList());
         MachineSummary.RelationLatency l3 = c2c.get(1);
         assertEquals(2, l3.pairs());
@@ -52,8 +57,18 @@ class MachineSummaryTest {
     @Test
     void aFileWithoutASavedSummaryGetsOneFromItsData() {
         ResultsFile f = ResultsFile.builder().models(java.util.Map.of("c2c", model())).build();
-        assertEquals(3, MachineSummary.of(f).c2c().size());
+        assertEquals(3, MachineSummary.of(f, Families.views()).c2c().size());
+        assertEquals(List.of(), MachineSummary.of(f, FamilyViews.NONE).c2c(), "report reads no family's model itself");
         MachineSummary saved = new MachineSummary("x", null, null, null, List.of(), null);
-        assertEquals(saved, MachineSummary.of(f.toBuilder().machine(saved).build()));
+        assertEquals(saved, MachineSummary.of(f.toBuilder().machine(saved).build(), Families.views()));
+    }
+
+    @Test
+    void eachPairsSavedRelationIsTakenNotDerivedAgain() {
+        ObjectNode m = model();
+        for (var pair : m.get("pairs")) ((ObjectNode) pair).put("relation", "same-l2");
+        List<MachineSummary.RelationLatency> c2c = summarised(m);
+        assertEquals(List.of("same_l2"), c2c.stream().map(MachineSummary.RelationLatency::relation).toList());
+        assertEquals(5, c2c.getFirst().pairs());
     }
 }

@@ -11,6 +11,7 @@ import dev.corescope.bench.RunSize;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
@@ -102,7 +103,7 @@ public final class C2cFamily implements BenchFamily {
 
         if (cpus.length < 2) {
             C2cModel model = model(places, List.of(), null, new C2cModel.Facts(usable.toList(), null, topology.online().weight(), null, null, List.of(), null));
-            return new FamilyRun(name(), List.of(), List.of(), List.of(), null, C2cView.notes(model), C2cView.document(model).render(Integer.MAX_VALUE), model);
+            return new FamilyRun(name(), List.of(), model);
         }
 
         Double loadOneMinute = MachineLoad.oneMinute(Path.of("/")).orElse(null);
@@ -130,15 +131,13 @@ public final class C2cFamily implements BenchFamily {
             results.add(result("ping_pong", "java", p, p.java(), Map.of()));
             if (p.nativeTwin() != null) results.add(result("ping_pong", "native", p, p.nativeTwin(), Map.of()));
         }
-        Matrix matrix = matrix(cpus, pairs);
-
         String[] jmhPlacement = new String[1];
         if (live) jmhCrossCheck(topology, usable, context, jmhPlacement).ifPresent(results::add);
 
         C2cModel.Facts facts = new C2cModel.Facts(usable.toList(), loadOneMinute, topology.online().weight(), noTwin.orElse(null),
                 plan.facts(), bothDirections, jmhPlacement[0]);
         C2cModel model = model(places, pairs, results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), facts);
-        return new FamilyRun(name(), results, List.of(), List.of(), matrix, C2cView.notes(model), C2cView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, model);
     }
 
     private static C2cModel model(List<CpuLabels.Place> places, List<Pair> pairs, Result jmh, C2cModel.Facts facts) {
@@ -150,6 +149,21 @@ public final class C2cFamily implements BenchFamily {
     @Override
     public boolean draws() {
         return true;
+    }
+
+    @Override
+    public Optional<TextDoc> brief(ResultsFile file) {
+        return C2cView.model(file).map(C2cView::brief).filter(d -> !d.isEmpty());
+    }
+
+    @Override
+    public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
+        return C2cView.model(file).map(C2cView::relationLatencies).orElse(List.of());
+    }
+
+    @Override
+    public Optional<?> model(ResultsFile file) {
+        return C2cView.model(file);
     }
 
     @Override

@@ -49,9 +49,10 @@ public final class C2cHeatmap {
             }
         }
         boolean any = min <= max;
-        // Pairs within a few percent of each other are the same latency: keep the scale at least
-        // 10% of the slowest wide, or rounding noise would paint them the two extreme colours.
-        if (any) max = Math.max(max, min + 0.1 * max);
+        // Pairs within a few percent of each other are the same latency: the colours span at least
+        // 10% of the slowest, or rounding noise would paint them the two extreme colours. The legend
+        // still runs from the fastest cell to the slowest, so its ends are values cells have.
+        double colourTop = any ? Math.max(max, min + 0.1 * max) : max;
 
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT,
@@ -83,12 +84,12 @@ public final class C2cHeatmap {
                 String tip = "CPU " + matrix.cpus()[i] + " \u2192 CPU " + matrix.cpus()[j] + ": "
                         + (v == null ? (i == j ? "same CPU" : "not measured")
                         : String.format(Locale.ROOT, "%.1f%s %s", v, e == null ? "" : String.format(Locale.ROOT, " \u00b1 %.1f", e), matrix.unit()));
-                String fill = v == null ? (i == j ? "#f0f0f0" : "#dcdcdc") : color(v, min, max);
+                String fill = v == null ? (i == j ? "#f0f0f0" : "#dcdcdc") : color(v, min, colourTop);
                 s.append(String.format(Locale.ROOT,
                         "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>%s</title></rect>%n",
                         x, y, cell, cell, fill, Xml.escape(tip)));
                 if (numbers && v != null) {
-                    String ink = luminance(v, min, max) > 0.5 ? "#000000" : "#ffffff";
+                    String ink = luminance(v, min, colourTop) > 0.5 ? "#000000" : "#ffffff";
                     s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"%s\">%s</text>%n",
                             x + cell / 2, y + cell / 2 + 4, ink, v >= 100 ? String.format(Locale.ROOT, "%.0f", v)
                                     : String.format(Locale.ROOT, "%.1f", v)));
@@ -118,7 +119,7 @@ public final class C2cHeatmap {
             for (int k = 0; k < steps; k++) {
                 double v = min + (max - min) * k / (steps - 1);
                 s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"/>%n",
-                        lx, top + k * h, legendW, h + 0.5, color(v, min, max)));
+                        lx, top + k * h, legendW, h + 0.5, color(v, min, colourTop)));
             }
             s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%.1f %s</text>%n", lx + legendW + 4, top + 10, min, Xml.escape(matrix.unit())));
             s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%.1f %s</text>%n", lx + legendW + 4, top + gridW, max, Xml.escape(matrix.unit())));

@@ -1,7 +1,12 @@
 package dev.corescope.bench.c2c;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import dev.corescope.bench.FileSections;
 import dev.corescope.bench.SampleStats;
+import dev.corescope.report.Matrix;
+import dev.corescope.report.Pointers;
 import dev.corescope.report.Result;
 import dev.corescope.topology.Placement;
 
@@ -15,14 +20,15 @@ import java.util.Optional;
  *
  * @param cpus  the measured CPUs, in matrix order, with where each sits
  * @param pairs one entry per measured ordered pair
- * @param jmh   the JMH cross-check row, or null
+ * @param jmh   the JMH cross-check row (the file holds it in {@code results[]}, the model points at it), or null
  * @param notes the notes as sentences: written only by files from before {@code facts} (the view shows them then)
  * @param facts what the notes are worded from ({@link C2cView#notes}); null in files from before it
  */
-public record C2cModel(List<Cpu> cpus, List<Pair> pairs, Result jmh,
+public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
+                       @JsonSerialize(using = Pointers.RowOut.class) @JsonDeserialize(using = Pointers.RowIn.class) Result jmh,
                        @JsonInclude(JsonInclude.Include.NON_EMPTY)
                        List<String> notes,
-                       Facts facts) {
+                       Facts facts) implements FileSections {
 
     public C2cModel {
         cpus = List.copyOf(cpus);
@@ -90,16 +96,41 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs, Result jmh,
         }
     }
 
-    /** A pair's one-way latencies in ns ({@link SampleStats} with a null error for one sample). */
-    public record Stats(double median, Double error, double mean, double min, long samples) {
+    /**
+     * A pair's one-way latencies in ns ({@link SampleStats} with a null error for one sample):
+     * {@code low} and {@code high} are the median's 99.9% interval from order statistics, null for
+     * one sample and in files from before them.
+     */
+    public record Stats(double median, Double error, Double low, Double high, double mean, double min, long samples) {
 
         static Stats of(SampleStats s) {
-            return s == null ? null : new Stats(s.median(), s.errorOrNull(), s.mean(), s.min(), s.samples());
+            return s == null ? null : new Stats(s.median(), s.errorOrNull(), nullIfNaN(s.low()), nullIfNaN(s.high()), s.mean(), s.min(), s.samples());
+        }
+
+        private static Double nullIfNaN(double v) {
+            return Double.isNaN(v) ? null : v;
         }
 
         SampleStats sampleStats() {
-            return new SampleStats(median, error == null ? Double.NaN : error, mean, min, samples);
+            return new SampleStats(median, error == null ? Double.NaN : error, low == null ? Double.NaN : low,
+                    high == null ? Double.NaN : high, mean, min, samples);
         }
+
+        /**
+         * The median's interval: its order statistics, or in files from before them median &plusmn; error
+         * with the low end no lower than the smallest sample (no order statistic is); null without one.
+         */
+        double[] interval() {
+            if (low != null && high != null) return new double[] {low, high};
+            if (error == null) return null;
+            return new double[] {Math.max(min, median - error), median + error};
+        }
+    }
+
+    /** {@code matrix}: each pair's Java median and error, CPUs in this model's order; null without pairs. */
+    @Override
+    public Matrix matrix() {
+        return pairs.isEmpty() ? null : C2cFamily.matrix(cpuNumbers(), C2cView.pairs(this));
     }
 
     int[] cpuNumbers() {

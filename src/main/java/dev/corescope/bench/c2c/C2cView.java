@@ -3,20 +3,23 @@ package dev.corescope.bench.c2c;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.bench.SavedModel;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
-import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
+import dev.corescope.text.TextTable;
 import dev.corescope.topology.Placement;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -130,6 +133,13 @@ final class C2cView {
      * medians: the summary of a by-relation run, and the first table of a full one. Nothing for
      * files from before relations were saved.
      */
+    /** The tour's block: the pairs by relation, with the Java and C medians' range; empty for files from before relations. */
+    static TextDoc brief(C2cModel m) {
+        TextDoc d = new TextDoc();
+        byRelation(d, m.pairs());
+        return d;
+    }
+
     private static void byRelation(TextDoc d, List<C2cModel.Pair> pairs) {
         if (pairs.stream().anyMatch(p -> p.relation() == null)) return;
         TextTable t = new TextTable(Column.key("relation"), Column.number("pairs"), Column.number("java median (min-max)", "ns"),
@@ -178,9 +188,48 @@ final class C2cView {
         d.paragraph("Mean of the pairs' medians: " + Num.of(mean) + " ns over " + pairs.size() + " pairs").blank();
     }
 
-    /** {@code 27.3 [27.2, 27.4]}: the median and its interval. */
-    private static String median(C2cModel.Stats s) {
-        return Num.withInterval(s.median(), s.error());
+    /**
+     * The pairs' Java and C medians by relation, for the machine summary: each pair's saved relation,
+     * at the summary's depth (its relations stop at the last-level cache, then the package, so another
+     * NUMA node of one package is {@code other_l3}); a file from before relations were saved is
+     * classed from its CPUs' core, last-level cache and package.
+     */
+    static List<MachineSummary.RelationLatency> relationLatencies(C2cModel m) {
+        Map<Integer, C2cModel.Cpu> cpus = new HashMap<>();
+        for (C2cModel.Cpu c : m.cpus()) cpus.put(c.cpu(), c);
+        Map<String, List<Double>> medians = new HashMap<>();
+        for (C2cModel.Pair p : m.pairs()) {
+            String rel = p.relation() != null ? (p.relation().equals("other-node") ? "other_l3" : p.relation().replace('-', '_'))
+                    : relation(cpus.get(p.from()), cpus.get(p.to()));
+            if (rel == null) continue;
+            medians.computeIfAbsent(rel + "/java", k -> new ArrayList<>()).add(p.java().median());
+            if (p.nativeTwin() != null) medians.computeIfAbsent(rel + "/native", k -> new ArrayList<>()).add(p.nativeTwin().median());
+        }
+        List<MachineSummary.RelationLatency> out = new ArrayList<>();
+        for (String rel : MachineSummary.RELATIONS) {
+            for (String impl : List.of("java", "native")) {
+                List<Double> v = medians.get(rel + "/" + impl);
+                if (v != null) out.add(MachineSummary.RelationLatency.of(rel, impl, v.stream().mapToDouble(Double::doubleValue).toArray()));
+            }
+        }
+        return out;
+    }
+
+    /** The innermost thing two CPUs share by their saved places, or null when they do not say (files from before relations). */
+    private static String relation(C2cModel.Cpu a, C2cModel.Cpu b) {
+        if (a == null || b == null) return null;
+        if (a.pkg() != null && b.pkg() != null && !a.pkg().equals(b.pkg())) return "other_package";
+        if (a.core() != null && a.core().equals(b.core()) && Objects.equals(a.pkg(), b.pkg())) return "same_core";
+        if (a.cache() != null && b.cache() != null) return a.cache().equals(b.cache()) ? "same_l3" : "other_l3";
+        return null;
+    }
+
+    /** {@code 27.3 [27.2, 27.4]}: the median and its interval (its order statistics), at the median's decimals. */
+    static String median(C2cModel.Stats s) {
+        double[] iv = s.interval();
+        if (iv == null) return Num.of(s.median());
+        int d = Num.decimals(s.median());
+        return Num.of(s.median()) + " [" + Num.plain(iv[0], d) + ", " + Num.plain(iv[1], d) + "]";
     }
 
     private static int index(int[] cpus, int cpu) {
@@ -190,7 +239,7 @@ final class C2cView {
 
     /** The heatmap, labelled with each CPU's core, cache and package. */
     static String svg(C2cModel m) {
-        return C2cHeatmap.svg(C2cFamily.matrix(m.cpuNumbers(), pairs(m)), places(m), TITLE);
+        return C2cHeatmap.svg(m.matrix(), places(m), TITLE);
     }
 
     /** The model a results file holds, if any. */
@@ -213,7 +262,7 @@ final class C2cView {
         return m.cpus().stream().map(C2cModel.Cpu::place).toList();
     }
 
-    private static List<C2cFamily.Pair> pairs(C2cModel m) {
+    static List<C2cFamily.Pair> pairs(C2cModel m) {
         return m.pairs().stream().map(p -> new C2cFamily.Pair(p.from(), p.to(), p.java().sampleStats(),
                 p.nativeTwin() == null ? null : p.nativeTwin().sampleStats(), p.relation())).toList();
     }

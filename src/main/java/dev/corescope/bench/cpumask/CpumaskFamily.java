@@ -4,7 +4,9 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.CleanBatches;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.Figure;
 import dev.corescope.bench.ForkPinning;
+import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
@@ -17,22 +19,20 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.text.TextDoc;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
+import dev.corescope.text.TextDoc;
+import dev.corescope.text.TextTable;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Optional;
-import dev.corescope.bench.Figure;
-import dev.corescope.bench.JavaMachineCode;
-import dev.corescope.text.TextTable;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -177,8 +177,12 @@ public final class CpumaskFamily implements BenchFamily {
                 describeSettings(settings, ctx), batches, comparisons, splits, callers, ctx.size() == RunSize.QUICK, load,
                 Undisturbed.ofIterations(iterations), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null), codeSizeGaps, codeSizeBuilds);
         CpumaskModel model = report.model();
-        return new FamilyRun(name(), results, null, null, null, CpumaskView.notes(model),
-                CpumaskView.document(model, results).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, model);
+    }
+
+    @Override
+    public Optional<?> model(ResultsFile file) {
+        return CpumaskView.model(file);
     }
 
     @Override

@@ -154,8 +154,7 @@ public final class CpupriFamily implements BenchFamily {
 
         CpupriModel model = model(line, layouts, seedLayouts, heap, runs, countsPerFind, new Facts(usable.toList(), usable.weight(),
                 lineWarnings, contendedIgnored, CpupriTwins.unavailableReason().orElse(null), load, topology.online().weight()));
-        return new FamilyRun(name(), results, layouts, List.of(), null, CpupriView.notes(model),
-                CpupriView.document(model, results).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, model);
     }
 
     /** What the run found about the machine and the JVM, for the model (the view words them). */
@@ -197,6 +196,11 @@ public final class CpupriFamily implements BenchFamily {
     @Override
     public boolean draws() {
         return true;
+    }
+
+    @Override
+    public Optional<?> model(ResultsFile file) {
+        return CpupriView.model(file);
     }
 
     @Override

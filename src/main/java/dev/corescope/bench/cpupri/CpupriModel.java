@@ -1,15 +1,22 @@
 package dev.corescope.bench.cpupri;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import dev.corescope.bench.FileSections;
 import dev.corescope.report.Layout;
+import dev.corescope.report.Pointers;
 import dev.corescope.report.Result;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What one {@code bench cpupri} run measured, as saved in the results file
  * ({@code models.cpupri}), so that {@link CpupriView} renders a saved file as it rendered the
- * live run: the layouts of {@code struct cpupri}, the Java-heap analogue, the contention rows.
+ * live run: the layouts of {@code struct cpupri}, the Java-heap analogue, the contention rows. The
+ * layouts are the file's {@code layouts[]}: the model points at them by name and params ({@link Pointers}).
  *
  * @param lineSize  the cache line size the layouts were laid out with
  * @param structs   the {@code CONFIG_CPUMASK_OFFSTACK=y} layouts (the seed's), with where each vec's count and mask sit
@@ -18,7 +25,7 @@ import java.util.List;
  * @param vmDetails JOL's description of the JVM that laid out the heap objects
  * @param runs      one entry per measured workload, variant, implementation, placement and writers
  * @param results   empty: the contention rows are in {@code results[]} only (files written before they were kept
- *                  once hold a copy here, which the view reads when the file's rows are missing)
+ *                  once hold a copy here, which the view reads when the file's rows are missing; never written)
  * @param notes     empty: the notes are worded by the view from the fields below (files written before
  *                  carry them here as sentences, and no {@code usable}; the view then shows these)
  * @param usable        the CPUs the run could use, as a list ({@code 0-1}); null in files from before
@@ -29,14 +36,16 @@ import java.util.List;
  * @param loadOneMinute the 1-minute load average before the run, or null when unknown
  * @param onlineCpus    the online CPUs that load average is measured against
  */
-public record CpupriModel(int lineSize, List<Struct> structs, List<Layout> inline, List<Heap> heap, String vmDetails,
+public record CpupriModel(int lineSize, List<Struct> structs,
+                          @JsonSerialize(contentUsing = Pointers.LayoutOut.class) @JsonDeserialize(contentUsing = Pointers.LayoutIn.class)
+                          List<Layout> inline,
+                          List<Heap> heap, String vmDetails,
                           List<Run> runs,
-                          @JsonInclude(JsonInclude.Include.NON_EMPTY)
-                          List<Result> results,
+                          @JsonProperty(access = JsonProperty.Access.WRITE_ONLY) List<Result> results,
                           @JsonInclude(JsonInclude.Include.NON_EMPTY)
                           List<String> notes,
                           String usable, int usableCount, List<String> lineWarnings, boolean contendedIgnored,
-                          String nativeUnavailable, Double loadOneMinute, int onlineCpus) {
+                          String nativeUnavailable, Double loadOneMinute, int onlineCpus) implements FileSections {
 
     public CpupriModel {
         structs = List.copyOf(structs);
@@ -46,6 +55,16 @@ public record CpupriModel(int lineSize, List<Struct> structs, List<Layout> inlin
         results = results == null ? List.of() : List.copyOf(results);
         notes = notes == null ? List.of() : List.copyOf(notes);
         lineWarnings = lineWarnings == null ? List.of() : List.copyOf(lineWarnings);
+    }
+
+    /** {@code layouts[]}: the offstack layouts, the inline ones, the heap analogue's. */
+    @Override
+    public List<Layout> layouts() {
+        List<Layout> out = new ArrayList<>();
+        structs.forEach(s -> out.add(s.layout()));
+        out.addAll(inline);
+        heap.forEach(h -> out.add(h.layout()));
+        return out;
     }
 
     /** Whether this model is from a file written before the notes were data: it has its notes as sentences. */
@@ -65,13 +84,15 @@ public record CpupriModel(int lineSize, List<Struct> structs, List<Layout> inlin
      * @param countBytes      the size of a count ({@code atomic_t})
      * @param maskBytes       the size of a mask ({@code cpumask_var_t}, a pointer)
      */
-    public record Struct(Layout layout, String description, long seedCacheLines, boolean rt99Shared, long[] countOffsets,
+    public record Struct(@JsonSerialize(using = Pointers.LayoutOut.class) @JsonDeserialize(using = Pointers.LayoutIn.class) Layout layout,
+                         String description, long seedCacheLines, boolean rt99Shared, long[] countOffsets,
                          long[] maskOffsets, long countBytes, long maskBytes) {
     }
 
     /** A heap variant: the class, JOL's rows, and where count and mask sit in one object. */
     public record Heap(String variant, String type, long countOffset, long maskOffset, long gap, long instanceSize,
-                       boolean apart, Layout layout) {
+                       boolean apart,
+                       @JsonSerialize(using = Pointers.LayoutOut.class) @JsonDeserialize(using = Pointers.LayoutIn.class) Layout layout) {
     }
 
     /**

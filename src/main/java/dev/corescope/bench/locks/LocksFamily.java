@@ -241,7 +241,7 @@ public final class LocksFamily implements BenchFamily {
                         ? x.withRuns(nativeRuns.get(runsKey(x)))
                         : x)
                 .toList();
-        return new FamilyRun(name(), results, null, null, null, notes(model), LocksView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, model);
     }
 
     /** A native row's key for its runs: variant and params, without {@code migrated} (a count the run found, not a param it was run with). */
@@ -249,6 +249,11 @@ public final class LocksFamily implements BenchFamily {
         TreeMap<String, Object> p = new TreeMap<>(x.params());
         p.remove("migrated");
         return x.variant() + p;
+    }
+
+    @Override
+    public Optional<?> model(ResultsFile file) {
+        return LocksView.model(file);
     }
 
     @Override

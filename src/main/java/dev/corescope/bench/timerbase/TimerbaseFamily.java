@@ -4,6 +4,7 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.CleanBatches;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.Figure;
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
@@ -13,6 +14,7 @@ import dev.corescope.bench.Measured;
 import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.bench.UndisturbedIterations;
+import dev.corescope.bench.timerbase.TimerbaseSampler.Kind;
 import dev.corescope.report.Claim;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
@@ -35,8 +37,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import dev.corescope.bench.Figure;
-import dev.corescope.bench.timerbase.TimerbaseSampler.Kind;
 
 /**
  * {@code bench timerbase}: seed 001's {@code get_timer_cpu_base()} before and after, as the
@@ -157,12 +157,17 @@ public final class TimerbaseFamily implements BenchFamily {
                 outcomes.isEmpty() ? null : Undisturbed.ofBatches(outcomes.subList(1, 2)),
                 TimerbaseTwins.unavailableReason().orElse(null), codeSizeMissing.isEmpty() ? null : codeSizeMissing.getFirst(), load);
         TimerbaseModel model = report.model();
-        return new FamilyRun(name(), results, null, contractHistograms, null, TimerbaseView.notes(model), TimerbaseView.document(model).render(Integer.MAX_VALUE), model);
+        return new FamilyRun(name(), results, model);
     }
 
     @Override
     public boolean draws() {
         return true;
+    }
+
+    @Override
+    public Optional<?> model(ResultsFile file) {
+        return TimerbaseView.model(file);
     }
 
     @Override

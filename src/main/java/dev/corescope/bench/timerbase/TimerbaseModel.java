@@ -1,9 +1,13 @@
 package dev.corescope.bench.timerbase;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import dev.corescope.bench.Figure;
+import dev.corescope.bench.FileSections;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.report.Histogram;
+import dev.corescope.report.Pointers;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -42,7 +46,7 @@ public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, 
                              @JsonInclude(JsonInclude.Include.NON_EMPTY)
                              List<String> notes,
                              Undisturbed javaIterations, Undisturbed nativeMain, Undisturbed nativeTwoLoads, String nativeUnavailable,
-                             String codeSizeMissing, Map<String, List<ClockValue>> clockValues) {
+                             String codeSizeMissing, Map<String, List<ClockValue>> clockValues) implements FileSections {
 
     public TimerbaseModel {
         firstTouchedOn = Map.copyOf(firstTouchedOn);
@@ -51,6 +55,12 @@ public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, 
         paths = paths == null ? List.of() : List.copyOf(paths);
         notes = notes == null ? List.of() : List.copyOf(notes);
         clockValues = clockValues == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(clockValues));
+    }
+
+    /** {@code histograms[]}: each column's histogram. */
+    @Override
+    public List<Histogram> histograms() {
+        return columns.stream().map(Column::histogram).toList();
     }
 
     /** Whether this model is from a file written before the notes were data: it has its notes as sentences. */
@@ -78,9 +88,11 @@ public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, 
     }
 
     /**
-     * One histogram column (the results file's {@code histograms[]} entry) and the mean of its
+     * One histogram column (the results file's {@code histograms[]} entry, which the model points at) and the mean of its
      * samples below the table's end (null when none fell there).
      */
-    public record Column(Histogram histogram, Double meanBelowTable) {
+    public record Column(@JsonSerialize(using = Pointers.HistogramOut.class) @JsonDeserialize(using = Pointers.HistogramIn.class)
+                         Histogram histogram,
+                         Double meanBelowTable) {
     }
 }

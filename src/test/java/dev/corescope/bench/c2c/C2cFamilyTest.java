@@ -66,7 +66,7 @@ class C2cFamilyTest {
             assertEquals(2, natives);
         } else {
             assertEquals(0, natives);
-            assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("C twin not run")), run.notes().toString());
+            assertTrue(notes(run).stream().anyMatch(n -> n.startsWith("C twin not run")), notes(run).toString());
         }
         assertTrue(run.results().stream().anyMatch(r -> r.variant().equals("ping_pong_jmh")), "JMH cross-check");
 
@@ -78,12 +78,12 @@ class C2cFamilyTest {
         assertEquals("start 3", steps.getFirst());
         assertEquals(4, steps.size());
         ResultsFile saved = Json.MAPPER.readValue(Json.write(ResultsFile.builder().results(run.results()).matrix(run.matrix()).models(Map.of("c2c", Json.MAPPER.valueToTree(run.model()))).build()), ResultsFile.class);
-        assertEquals(run.text(), new C2cFamily().text(saved).orElseThrow(), "a saved file shows what the run printed");
+        assertEquals(text(run), new C2cFamily().text(saved).orElseThrow(), "a saved file shows what the run printed");
         assertTrue(new C2cFamily().picture(saved).orElseThrow().contains("<svg"));
         var model = Json.MAPPER.valueToTree(run.model());
         assertTrue(!model.has("notes"), "the model saves facts, not sentences: " + model);
         assertEquals(C2cPlan.ROUND_TRIPS, model.get("facts").get("plan").get("roundTrips").asInt(), model.toString());
-        assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("plan: ")) && run.text().contains("One-way latency = "), run.text());
+        assertTrue(notes(run).stream().anyMatch(n -> n.startsWith("plan: ")) && text(run).contains("One-way latency = "), text(run));
         assertEquals(before, Affinity.allowed(), "the test thread's mask is untouched");
     }
 
@@ -93,8 +93,8 @@ class C2cFamilyTest {
         FamilyRun run = new C2cFamily().run(new BenchContext(Optional.of(one), dev.corescope.bench.RunSize.SMOKE, Progress.NONE));
         assertTrue(run.results().isEmpty());
         assertNull(run.matrix());
-        assertTrue(run.notes().getFirst().contains("needs 2 CPUs"), run.notes().toString());
-        assertTrue(run.text().contains("needs 2 CPUs"));
+        assertTrue(notes(run).getFirst().contains("needs 2 CPUs"), notes(run).toString());
+        assertTrue(text(run).contains("needs 2 CPUs"));
     }
 
     /** The saved model holds what the notes say as facts; the old code saved the sentences ({@code notes}). */
@@ -105,7 +105,7 @@ class C2cFamilyTest {
         var model = Json.MAPPER.valueToTree(run.model());
         assertTrue(!model.has("notes"), "no sentences saved: " + model);
         assertEquals(one.toList(), model.get("facts").get("usable").asText(), model.toString());
-        assertEquals(run.notes(), C2cView.notes(Json.MAPPER.treeToValue(model, C2cModel.class)), "the saved facts give the run's notes");
+        assertEquals(notes(run), C2cView.notes(Json.MAPPER.treeToValue(model, C2cModel.class)), "the saved facts give the run's notes");
     }
 
     @Test
@@ -117,5 +117,13 @@ class C2cFamilyTest {
             IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> C2cBenchmark.pair(bad));
             assertTrue(e.getMessage().startsWith("pinned=" + bad + ":"), e.getMessage());
         }
+    }
+
+    private static String text(FamilyRun run) {
+        return dev.corescope.testing.FamilyRuns.text(new C2cFamily(), run);
+    }
+
+    private static java.util.List<String> notes(FamilyRun run) {
+        return dev.corescope.testing.FamilyRuns.notes(new C2cFamily(), run);
     }
 }

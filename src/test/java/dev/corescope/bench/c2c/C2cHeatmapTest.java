@@ -53,6 +53,14 @@ class C2cHeatmapTest {
     }
 
     @Test
+    void theLegendRunsFromTheFastestCellToTheSlowest() {
+        Matrix two = new Matrix(new int[]{0, 1}, "ns", new Double[][]{{null, 26.55}, {26.46, null}}, null);
+        String svg = C2cHeatmap.svg(two, PLACES.subList(0, 2), "t");
+        assertTrue(svg.contains(">26.5 ns</text>") && svg.contains(">26.6 ns</text>"), svg);
+        assertTrue(!svg.contains(">29.2 ns</text>"), "no end at a value no cell has (26.46 + 10% of 26.55)");
+    }
+
+    @Test
     void heatmapRefusesLabelsThatDoNotMatchTheCpus() {
         assertThrows(IllegalArgumentException.class, () -> C2cHeatmap.svg(FOUR, PLACES.subList(0, 3), "x"));
     }

@@ -103,8 +103,8 @@ class C2cPlanTest {
         // constant latency: every measurement stops at the minimum, Java and C, +1 dropped sample
         C2cPlan.Sampling s = C2cPlan.Sampling.of(RunSize.FULL);
         assertEquals(2L * m.pairs().size() * (s.min() + 1), fake.samples);
-        assertTrue(run.text().contains("same L3"), run.text());
-        assertTrue(run.text().contains("other package"), run.text());
+        assertTrue(text(run).contains("same L3"), text(run));
+        assertTrue(text(run).contains("other package"), text(run));
     }
 
     @Test
@@ -166,5 +166,13 @@ class C2cPlanTest {
         String text = plan.text("a saved tree");
         assertTrue(text.contains("8 CPUs"), text);
         assertTrue(text.contains("1280-1281"), text);
+    }
+
+    private static String text(FamilyRun run) {
+        return dev.corescope.testing.FamilyRuns.text(new C2cFamily(), run);
+    }
+
+    private static java.util.List<String> notes(FamilyRun run) {
+        return dev.corescope.testing.FamilyRuns.notes(new C2cFamily(), run);
     }
 }

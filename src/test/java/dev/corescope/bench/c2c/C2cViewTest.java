@@ -76,4 +76,18 @@ class C2cViewTest {
         assertEquals("not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable", C2cView.notes(new C2cModel(old.cpus().subList(0, 1), List.of(), null,
                 new C2cModel.Facts("1", null, 2, null, null, List.of(), null))).getFirst());
     }
+
+    @Test
+    void aMediansIntervalIsItsOrderStatisticsNeverBelowTheSamples() {
+        double[] skewed = new double[60];
+        for (int i = 0; i < skewed.length; i++) skewed[i] = i < 40 ? 260 + i % 10 : 9000 + i;
+        C2cModel.Stats s = C2cModel.Stats.of(dev.corescope.bench.SampleStats.of(skewed));
+        String shown = C2cView.median(s);
+        double low = Double.parseDouble(shown.substring(shown.indexOf('[') + 1, shown.indexOf(',')));
+        assertTrue(low >= 260, shown);
+        assertTrue(shown.startsWith("26"), shown);
+        // a file from before the order statistics: median +- error, the low end not below the smallest sample
+        C2cModel.Stats old = new C2cModel.Stats(269, 4681.0, null, null, 3000, 250, 60);
+        assertEquals("269 [250, 4950]", C2cView.median(old));
+    }
 }

@@ -67,10 +67,10 @@ class CpupriFamilyTest {
             CpupriModel m = (CpupriModel) run.model();
             assertTrue(m.runs().stream().filter(r -> r.implementation().equals("native") && "writers".equals(r.rt()))
                     .allMatch(r -> r.countsPerFind() != null && r.countsPerFind() == 1.0), m.runs().toString());
-            assertTrue(run.text().contains("counts per find"), run.text());
+            assertTrue(text(run).contains("counts per find"), text(run));
         }
-        if (!twin) assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("C twin not run")), run.notes().toString());
-        assertTrue(run.text().contains("packed") && run.text().contains("26 cache lines"), run.text());
+        if (!twin) assertTrue(notes(run).stream().anyMatch(n -> n.startsWith("C twin not run")), notes(run).toString());
+        assertTrue(text(run).contains("packed") && text(run).contains("26 cache lines"), text(run));
         assertTrue(Json.write(run.results()).contains("\"workload\" : \"cpupri\""));
         assertEquals(before, Affinity.allowed(), "the test thread's mask is untouched");
     }
@@ -80,7 +80,7 @@ class CpupriFamilyTest {
         CpuMask one = CpuMask.of(Affinity.nrCpuIds(), Affinity.processAllowed().first());
         FamilyRun run = new CpupriFamily().run(new BenchContext(Optional.of(one), dev.corescope.bench.RunSize.SMOKE, dev.corescope.bench.Progress.NONE));
         assertTrue(run.results().isEmpty());
-        assertTrue(run.notes().stream().anyMatch(n -> n.contains("needs 2 CPUs")), run.notes().toString());
+        assertTrue(notes(run).stream().anyMatch(n -> n.contains("needs 2 CPUs")), notes(run).toString());
         assertEquals(List.of(26L, 203L, 21L), run.layouts().subList(0, 3).stream().map(l -> l.cacheLines()).toList());
     }
 
@@ -167,5 +167,13 @@ class CpupriFamilyTest {
         assertTrue(wrongCount.getMessage().contains("2 CPUs for 3 threads"), wrongCount.getMessage());
         assertThrows(IllegalArgumentException.class, () -> CpupriBenchmark.pinned("5/5/1", 2));
         assertThrows(IllegalArgumentException.class, () -> CpupriBenchmark.pinned("5/x/1", 2));
+    }
+
+    private static String text(FamilyRun run) {
+        return dev.corescope.testing.FamilyRuns.text(new CpupriFamily(), run);
+    }
+
+    private static java.util.List<String> notes(FamilyRun run) {
+        return dev.corescope.testing.FamilyRuns.notes(new CpupriFamily(), run);
     }
 }

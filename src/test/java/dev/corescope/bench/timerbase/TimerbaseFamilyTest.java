@@ -75,10 +75,10 @@ class TimerbaseFamilyTest {
         for (var r : run.results()) {
             if (r.metric().equals("pathInstructions")) n.put(r.variant() + "/" + r.params().get("path"), r.score());
         }
-        assertEquals(6, n.size(), "three variants x two paths, all counted: " + n + "\n" + run.text());
+        assertEquals(6, n.size(), "three variants x two paths, all counted: " + n + "\n" + text(run));
         assertTrue(n.get("after/deferrable") < n.get("before/deferrable"), n.toString());
         assertEquals(n.get("before/global"), n.get("after/global"), n.toString());
-        assertTrue(run.text().contains("Instructions on the path"), run.text());
+        assertTrue(text(run).contains("Instructions on the path"), text(run));
     }
 
     @Test
@@ -88,7 +88,7 @@ class TimerbaseFamilyTest {
 
     @Test
     void textShowsTheSeedsTableBesideTheClocksOwnAndSaysWhatItMeans() {
-        String text = run.text();
+        String text = text(run);
         assertTrue(text.contains("[0-19]  ") && text.contains("[300-319]  "), text);
         assertTrue(text.contains("seed before") && text.contains("java empty"), text);
         assertTrue(text.contains("5262"), "the seed's counts are quoted");
@@ -96,7 +96,7 @@ class TimerbaseFamilyTest {
         assertTrue(text.contains("What they cannot say: whether the seed's shift came from the patch"), text);
         assertTrue(text.contains("unpinned"), text);
         if (!TimerbaseTwins.unavailableReason().isEmpty()) {
-            assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("native rows and histograms left out: ")));
+            assertTrue(notes(run).stream().anyMatch(n -> n.startsWith("native rows and histograms left out: ")));
         }
     }
 
@@ -108,8 +108,8 @@ class TimerbaseFamilyTest {
         assertEquals(3, m.javaIterations().groups(), "one JMH run per variant: " + m.javaIterations());
         assertTrue(m.javaIterations().total() >= 3 && m.javaIterations().leftOut() <= m.javaIterations().total(), m.javaIterations().toString());
         assertTrue(m.clockValues().containsKey("java") && !m.clockValues().get("java").isEmpty(), m.clockValues().toString());
-        assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("java iterations: ")), run.notes().toString());
-        assertTrue(run.text().contains("java histograms: an empty sample (two clock reads, nothing between) is mostly "), run.text());
+        assertTrue(notes(run).stream().anyMatch(n -> n.startsWith("java iterations: ")), notes(run).toString());
+        assertTrue(text(run).contains("java histograms: an empty sample (two clock reads, nothing between) is mostly "), text(run));
     }
 
     private static java.nio.file.Path writeTemp(String json) throws java.io.IOException {
@@ -117,5 +117,13 @@ class TimerbaseFamilyTest {
         f.toFile().deleteOnExit();
         java.nio.file.Files.writeString(f, json);
         return f;
+    }
+
+    private static String text(FamilyRun run) {
+        return dev.corescope.testing.FamilyRuns.text(new TimerbaseFamily(), run);
+    }
+
+    private static java.util.List<String> notes(FamilyRun run) {
+        return dev.corescope.testing.FamilyRuns.notes(new TimerbaseFamily(), run);
     }
 }
