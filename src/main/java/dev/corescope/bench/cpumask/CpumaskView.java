@@ -139,7 +139,7 @@ final class CpumaskView {
         CpumaskModel.CodeSizeBuilds matrix = m.codeSizeBuilds();
         d.heading("Code size as bloat-o-meter measures it: the seed's functions, modelled (native/kernel/cpumask_callers.c), "
                 + "st_size from each build's objects; old = " + CpumaskFamily.BASELINE + ", new = " + CpumaskFamily.APPROACH
-                + "; model figures are ranges over " + builds.size() + (builds.size() == 1 ? " build" : " builds")
+                + (builds.size() == 1 ? "; one build" : "; model figures are ranges over " + builds.size() + " builds")
                 + (matrix != null && matrix.compiler() != null ? " (" + matrix.compiler() + ")" : ""));
         TextTable t = new TextTable(Column.key("NR_CPUS"), Column.key("function"), Column.number("seed old", "B"),
                 Column.number("seed new", "B"), Column.number("seed delta", "B"), Column.text("model old"), Column.text("model new"),
@@ -178,14 +178,12 @@ final class CpumaskView {
             long lo = totals.stream().mapToLong(v -> v[1] - v[0]).min().orElse(0), hi = totals.stream().mapToLong(v -> v[1] - v[0]).max().orElse(0);
             long seedDelta = seedNew - seedOld;
             long totalAgree = totals.stream().filter(v -> Long.signum(v[1] - v[0]) == Long.signum(seedDelta)).count();
-            t.row(nrCpus, "Total", seedOld, seedNew, signed(seedDelta),
-                    totals.stream().mapToLong(v -> v[0]).min().orElse(0) + ".." + totals.stream().mapToLong(v -> v[0]).max().orElse(0),
-                    totals.stream().mapToLong(v -> v[1]).min().orElse(0) + ".." + totals.stream().mapToLong(v -> v[1]).max().orElse(0),
+            t.row(nrCpus, "Total", seedOld, seedNew, signed(seedDelta), span(totals, 0, false), span(totals, 1, false),
                     lo == hi ? signed(lo) : signed(lo) + ".." + signed(hi),
                     totalAgree == totals.size() ? "yes" : totalAgree == 0 ? "no" : totalAgree + " of " + totals.size() + " builds");
             lines.add(String.format(Locale.ROOT, "NR_CPUS=%d: the model's total is %s B over the builds (seed: %s B); "
                             + "functions whose sign agrees with the seed's: %s of %d", nrCpus, lo == hi ? signed(lo) : signed(lo) + ".." + signed(hi),
-                    signed(seedDelta), countRange(totals), seed.size()));
+                    signed(seedDelta), span(totals, 4, false), totals.stream().mapToLong(v -> v[5]).max().orElse(0)));
         }
         d.table(t);
         d.notes("  ", "", lines);
@@ -214,9 +212,11 @@ final class CpumaskView {
         return lo == hi ? a : a + ".." + b;
     }
 
-    private static String countRange(List<long[]> totals) {
-        long lo = totals.stream().mapToLong(v -> v[4]).min().orElse(0), hi = totals.stream().mapToLong(v -> v[4]).max().orElse(0);
-        return lo == hi ? Long.toString(lo) : lo + ".." + hi;
+    /** The smallest and largest of the builds' figure {@code i}, as {@code a..b} (one figure when equal). */
+    private static String span(List<long[]> totals, int i, boolean sign) {
+        long lo = totals.stream().mapToLong(v -> v[i]).min().orElse(0), hi = totals.stream().mapToLong(v -> v[i]).max().orElse(0);
+        String a = sign ? signed(lo) : Long.toString(lo), b = sign ? signed(hi) : Long.toString(hi);
+        return lo == hi ? a : a + ".." + b;
     }
 
     /**

@@ -16,12 +16,11 @@ enum Line {
     SPIN_LOCK_UNLOCK_BOUNDED(Variant.SPIN_LOCK_UNLOCK, "spin_lock_unlock, the word through its own segment (java only)",
             Map.of("access", "bounded_segment"), java(SpinLockBenchmark.class, "spinLockUnlockBoundedSegment").notInQuick(),
             null, null),
-    SPIN_LOCK_IRQSAVE_PUSHF(Variant.SPIN_LOCK_IRQSAVE, "spin_lock_irqsave: pushfq; pop + lock inline, unlock + push; popfq "
-            + "in one out-of-line helper (local_irq_save/restore's flags round trip, no cli; java: two critical downcalls)",
+    SPIN_LOCK_IRQSAVE_PUSHF(Variant.SPIN_LOCK_IRQSAVE, "spin_lock_irqsave: pushfq; pop + lock, unlock + push; popfq "
+            + "(local_irq_save/restore's flags round trip, no cli; java: two critical downcalls)",
             Map.of(LocksClaims.STAND_IN, "pushf_popf"), java(IrqsaveBenchmark.class, "spinLockIrqsavePushf").callsC(),
             Map.of(LocksClaims.STAND_IN, "pushf_popf"), LocksTwins.Loop.SPIN_LOCK_IRQSAVE_PUSHF),
-    SPIN_LOCK_IRQSAVE(Variant.SPIN_LOCK_IRQSAVE, "spin_lock_irqsave: signals blocked saving the mask + lock inline, unlock + "
-            + "restore in one out-of-line helper",
+    SPIN_LOCK_IRQSAVE(Variant.SPIN_LOCK_IRQSAVE, "spin_lock_irqsave: signals blocked saving the mask + lock, unlock + restore",
             Map.of(), java(IrqsaveBenchmark.class, "spinLockIrqsave"), Map.of(), LocksTwins.Loop.SPIN_LOCK_IRQSAVE),
     IRQSAVE_MANUAL(Variant.IRQSAVE_MANUAL, "irqsave_manual: the mask saved by hand, then the lock",
             Map.of(), java(IrqsaveBenchmark.class, "irqsaveManual"), Map.of(), LocksTwins.Loop.IRQSAVE_MANUAL),

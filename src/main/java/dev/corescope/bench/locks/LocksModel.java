@@ -55,10 +55,12 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String
 
     /**
      * One figure of the uncontended list: {@code line} names the line ({@code spin_lock_unlock},
-     * {@code function_call_downcall}, ...), {@code variant} is the results' variant.
+     * {@code function_call_downcall}, ...), {@code variant} is the results' variant; {@code calls}
+     * the out-of-line calls per element of the C loop that measured a native figure (null for Java
+     * and in files from before round three, whose loops may have made others).
      */
     public record Row(String line, String variant, String implementation, Double ns, Double nsError, long samples, Double cycles,
-                      Double cyclesError, String cyclesFrom, int migrated) {
+                      Double cyclesError, String cyclesFrom, int migrated, Integer calls) {
     }
 
     /** Several threads on one lock: the placement's CPUs, the rate, and each thread's share. */
@@ -81,7 +83,7 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String
     static Row of(LockMeasurement m) {
         return new Row(m.line().name().toLowerCase(Locale.ROOT), m.variant().contractName(), m.implementation(), num(m.ns()),
                 num(m.nsError()), m.samples(), num(m.cycles()), num(m.cyclesError()), m.cyclesFrom().name().toLowerCase(Locale.ROOT),
-                m.migrated());
+                m.migrated(), m.implementation().equals("native") && m.line().loop() != null ? m.line().loop().calls() : null);
     }
 
     /** The saved form of one live contended figure. */

@@ -65,7 +65,7 @@ final class LocksView {
                     ? (v.seedFigureIsDerived() ? "~" : "") + published(v.seedNs()) : "";
             list.row(id(line), j.map(LocksView::ns).orElse("-"), j.map(m -> num(d(m.cycles()))).orElse(""),
                     n.map(LocksView::ns).orElse("-"), n.map(m -> num(d(m.cycles()))).orElse(""),
-                    line.loop() == null ? "" : line.loop().calls(), seed);
+                    n.map(LocksModel.Row::calls).map(Object::toString).orElse(""), seed);
             String prefix = v.contractName() + ": ";
             lines.add(id(line) + ": " + (line.label().startsWith(prefix) ? line.label().substring(prefix.length()) : line.label()));
         }
@@ -80,7 +80,8 @@ final class LocksView {
         d.table(list).notes(lines);
         d.paragraph("  ", "(seed: its figures as published, " + LocksFamily.SEED + "; the function_call figure is a difference"
                 + " of two of its rows, which it called \"approx the cost of an extra function call\")");
-        d.paragraph("  ", "calls: the out-of-line calls the C loop makes per element (to a helper or the C library, checked in"
+        boolean calls = run.rows().stream().anyMatch(r -> r.calls() != null); // files from before round three have none
+        if (calls) d.paragraph("  ", "calls: the out-of-line calls the C loop makes per element (to a helper or the C library, checked in"
                 + " libcorescope.so's machine code). spin_lock_irqsave makes one more than spin_lock_unlock, as on the seed's"
                 + " kernel: there _raw_spin_lock and _raw_spin_lock_irqsave were out of line, spin_unlock inline and"
                 + " spin_unlock_irqrestore out of line (kernel/Kconfig.locks, x86, PREEMPT=n).");
@@ -131,13 +132,14 @@ final class LocksView {
                             + " before the lock and push; popfq after the unlock, around the same xchg lock: %s ns in C, %s over the"
                             + " clean lock, against the seed's +8.324 ns. It omits cli and sti (they fault in ring 3; popfq there leaves"
                             + " IF alone), so interrupts stay on, and preempt_disable. Java cannot run those instructions: its row is the"
-                            + " Java SpinLock between two critical downcalls that do (%s ns), so it adds two downcalls' cost%s."
-                            + " The C loop has the seed's call structure: the lock and pushfq; pop inline, the unlock and popfq one"
-                            + " out-of-line helper, one call per element more than the clean lock, as the seed's kernel had.",
+                            + " Java SpinLock between two critical downcalls that do (%s ns), so it adds two downcalls' cost%s.%s",
                     pushfN.map(m -> fmt(d(m.ns()), 3)).orElse("-"),
                     pushfN.flatMap(x -> spinN.map(sp -> signed(d(x.ns()) - d(sp.ns())) + " ns")).orElse("-"),
                     pushfJ.map(m -> fmt(d(m.ns()), 3)).orElse("-"),
-                    find(run, Line.FUNCTION_CALL_CRITICAL, "java").map(c -> " (one critical downcall: " + fmt(d(c.ns()), 3) + " ns)").orElse("")));
+                    find(run, Line.FUNCTION_CALL_CRITICAL, "java").map(c -> " (one critical downcall: " + fmt(d(c.ns()), 3) + " ns)").orElse(""),
+                    pushfN.map(LocksModel.Row::calls).filter(c -> c == 1).map(c -> " The C loop has the seed's call structure: the lock"
+                            + " and pushfq; pop inline, the unlock and popfq one out-of-line helper, one call per element more than"
+                            + " the clean lock, as the seed's kernel had.").orElse("")));
         }
         List<Line> irqLines = List.of(Line.SPIN_LOCK_UNLOCK, Line.IRQ_SAVE_RESTORE, Line.IRQ_DISABLE_SPIN_LOCK,
                 Line.SPIN_LOCK_IRQSAVE, Line.IRQSAVE_MANUAL);

@@ -157,7 +157,7 @@ class LocksViewTest {
     void aSavedLineThisVersionDoesNotKnowStillRendersUnderItsName() {
         LocksModel m = model();
         List<LocksModel.Row> rows = new ArrayList<>(m.rows());
-        rows.add(new LocksModel.Row("ticket_lock", "ticket_lock", "native", 7.0, 0.5, 5, 18.2, 1.3, "rdtsc", 0));
+        rows.add(new LocksModel.Row("ticket_lock", "ticket_lock", "native", 7.0, 0.5, 5, 18.2, 1.3, "rdtsc", 0, null));
         LocksModel.Tsc t = m.tsc();
         LocksModel other = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), new LocksModel.Tsc(t.mhz(), "hypervisor_leaf", "cpuid 0x40000010",
                 t.calibratedMhz(), t.calibratedErr(), t.calibrations(), t.flags(), t.clocksource()), m.javaSettings(), m.nativeSettings(),
