@@ -64,7 +64,9 @@ final class FileViews {
 
             @Override
             public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
-                return Families.relationLatencies(families, file);
+                List<MachineSummary.RelationLatency> out = new ArrayList<>();
+                for (BenchFamily f : families) out.addAll(render(byIdentity.get(file), file, f.name(), () -> f.relationLatencies(file)));
+                return out;
             }
 
             @Override

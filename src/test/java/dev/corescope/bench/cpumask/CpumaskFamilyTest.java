@@ -107,7 +107,7 @@ class CpumaskFamilyTest {
             assertEquals(10, KernelCallers.CALLERS.size());
             assertEquals(Set.copyOf(KernelCallers.CALLERS), CpumaskClaims.SEED_SIZES.stream().map(CpumaskClaims.SeedSize::function)
                     .collect(java.util.stream.Collectors.toSet()), "the ten functions of the seed's table");
-            assertTrue(run.text().contains("sign agrees") && run.text().contains("functions whose sign agrees with the seed's"), run.text());
+            assertTrue(text(run).contains("sign agrees") && text(run).contains("functions whose sign agrees with the seed's"), text(run));
         } else {
             assertFalse(hasNative);
             assertTrue(notes(run).stream().anyMatch(n -> n.startsWith("native rows left out: ")), notes(run).toString());
