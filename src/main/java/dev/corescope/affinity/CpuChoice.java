@@ -50,9 +50,14 @@ final class CpuChoice {
     List<CpuMask> cpus(int anchor, CpuStrategy s) {
         List<CpuMask> out = new ArrayList<>();
         for (int i = 0; i < order.length; i++) {
-            if (s.accepts(topology, anchor, order[i])) out.add(single[i]);
+            if (fits(s, anchor, order[i])) out.add(single[i]);
         }
         return out;
+    }
+
+    /** How every strategy is asked: without an anchor any CPU fits, and never the anchor itself. */
+    private boolean fits(CpuStrategy s, int anchor, int cpu) {
+        return anchor < 0 || (cpu != anchor && s.accepts(topology, anchor, cpu));
     }
 
     /** Whole cores (every online CPU usable) whose CPUs all fit {@code s}, best first. */
@@ -64,7 +69,7 @@ final class CpuChoice {
             CpuMask core = coreOf(cpu).resize(usable.nbits());
             if (!core.isSubsetOf(usable)) continue;
             boolean fits = true;
-            for (int c : core.toArray()) fits &= s.accepts(topology, anchor, c) && c != anchor;
+            for (int c : core.toArray()) fits &= fits(s, anchor, c) && c != anchor;
             if (fits) cores.putIfAbsent(core.toList(), core);
         }
         List<CpuMask> out = new ArrayList<>(cores.values());

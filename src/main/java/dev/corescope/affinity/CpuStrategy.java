@@ -1,61 +1,98 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.topology.Placement;
 import dev.corescope.topology.Topology;
-
-import java.util.Locale;
 
 /**
  * What a CPU should share with another one (the <em>anchor</em>, usually a CPU reserved
- * before), as in OpenHFT's {@code AffinityStrategies}. Relations come from the topology:
- * cores ({@code core_cpus}), last-level caches ({@code shared_cpu_list} of the highest cache
- * level, the L3 on most machines) and packages ({@code physical_package_id}).
+ * before), as OpenHFT's {@code AffinityStrategy}: the built-ins are the constants here, and a
+ * strategy of your own is a class (or lambda) that implements {@link #accepts}.
  *
- * <p>A strategy never matches the anchor itself. Without an anchor every strategy accepts
- * every CPU. Strategies are tried in the order given, so {@code SAME_CORE, SAME_L3, ANY}
- * reads "a sibling if one is free, else a core on the same L3, else anything".
+ * <p>A strategy is asked only about a CPU other than the anchor; without an anchor every CPU
+ * fits. Strategies are tried in the order given, so {@code SAME_CORE, SAME_L3, ANY} reads "a
+ * sibling if one is free, else a core on the same L3, else anything".
+ *
+ * <pre>{@code
+ * CpuStrategy evenCpus = (topology, anchor, cpu) -> cpu % 2 == 0;
+ * Reservation r = Reservations.shared().reserve(evenCpus);
+ * }</pre>
  */
-public enum CpuStrategy {
+@FunctionalInterface
+public interface CpuStrategy {
     /** An SMT sibling: another hardware thread of the anchor's core (L1 and L2 shared). */
-    SAME_CORE("smt"),
+    CpuStrategy SAME_CORE = BuiltinStrategy.SAME_CORE;
     /** Another core on the anchor's last-level cache (L3). */
-    SAME_L3("same-l3"),
+    CpuStrategy SAME_L3 = BuiltinStrategy.SAME_L3;
     /** A CPU on another last-level cache than the anchor's, in any package. */
-    DIFFERENT_L3("cross-l3"),
+    CpuStrategy DIFFERENT_L3 = BuiltinStrategy.DIFFERENT_L3;
     /** A CPU in another package (socket) than the anchor's. */
-    DIFFERENT_PACKAGE("cross-package"),
+    CpuStrategy DIFFERENT_PACKAGE = BuiltinStrategy.DIFFERENT_PACKAGE;
     /** Any other CPU. */
-    ANY("any");
-
-    private final String placement;
-
-    CpuStrategy(String placement) {
-        this.placement = placement;
-    }
+    CpuStrategy ANY = BuiltinStrategy.ANY;
 
     /**
-     * The matching name of {@code topology.Placements}.
+     * Whether {@code cpu} fits this strategy relative to {@code anchor}.
+     *
+     * @param topology the machine
+     * @param anchor   the CPU reserved before, not negative
+     * @param cpu      the candidate, not {@code anchor}
+     * @return whether {@code cpu} may be taken
+     */
+    boolean accepts(Topology topology, int anchor, int cpu);
+
+    /**
+     * The name this strategy goes by in text ({@code placement=} of the JMH profiler, messages).
      *
      * @return {@code smt}, {@code same-l3}, {@code cross-l3}, {@code cross-package} or {@code any}
+     *         for the built-ins; {@link Object#toString()} for others
      */
-    public String placementName() {
-        return placement;
+    default String placementName() {
+        return toString();
     }
 
     /**
-     * The strategy named {@code name}: a placement name ({@code smt}, {@code same-l3},
-     * {@code cross-l3}, {@code cross-package}, {@code any}) or the constant's name in any case.
+     * What a fitting CPU is, in words, for messages.
+     *
+     * @param anchor the anchor CPU
+     * @return e.g. {@code another core on CPU 3's last-level cache}
+     */
+    default String describe(int anchor) {
+        return "a CPU that " + placementName() + " accepts for CPU " + anchor;
+    }
+
+    /**
+     * The built-in strategy named {@code name}: a placement name ({@code smt}, {@code same-l3},
+     * {@code cross-l3}, {@code cross-package}, {@code any}) or the constant's name in any case,
+     * as OpenHFT's {@code AffinityStrategies} are named in configuration.
      *
      * @param name the name, e.g. {@code same-l3} or {@code SAME_L3}
      * @return the strategy
      * @throws IllegalArgumentException naming the accepted names
      */
-    public static CpuStrategy of(String name) {
-        for (CpuStrategy s : values()) {
-            if (s.placement.equals(name) || s.name().equalsIgnoreCase(name.replace('-', '_'))) return s;
+    static CpuStrategy of(String name) {
+        for (BuiltinStrategy s : BuiltinStrategy.values()) {
+            if (s.placementName().equals(name) || s.name().equalsIgnoreCase(name.replace('-', '_'))) return s;
         }
         throw new IllegalArgumentException("strategy " + name + ": not one of smt, same-l3, cross-l3, cross-package, any");
+    }
+
+    /**
+     * Strategies from a comma-separated list of names ({@code smt,same-l3,any}), e.g. a system
+     * property's value, in the order given.
+     *
+     * @param names the names, as {@link #of}
+     * @return the strategies, at least one
+     * @throws IllegalArgumentException for an empty list or an unknown name
+     * @since 0.2.0
+     */
+    static CpuStrategy[] list(String names) {
+        String[] parts = names.split(",");
+        CpuStrategy[] out = new CpuStrategy[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            if (parts[i].isBlank()) throw new IllegalArgumentException("strategies '" + names + "': an empty name");
+            out[i] = of(parts[i].strip());
+        }
+        return out;
     }
 
     /**
@@ -73,56 +110,13 @@ public enum CpuStrategy {
      * @return whether some pair of them is so related
      * @since 0.2.0
      */
-    public boolean possibleOn(Topology topology, CpuMask usable) {
+    default boolean possibleOn(Topology topology, CpuMask usable) {
         int[] cpus = usable.toArray();
         for (int a : cpus) {
             for (int b : cpus) {
-                if (accepts(topology, a, b)) return true;
+                if (a != b && accepts(topology, a, b)) return true;
             }
         }
         return false;
-    }
-
-    /**
-     * Whether {@code cpu} fits this strategy relative to {@code anchor} (negative: no anchor), from
-     * {@link Topology#relation} and {@link Topology#where}
-     * (O(1) each): the last-level cache is {@code where(cpu).llc()}, unknown ({@code -1}) never
-     * counting as the same or as a different one.
-     */
-    boolean accepts(Topology t, int anchor, int cpu) {
-        if (anchor < 0) return true;
-        if (cpu == anchor) return false;
-        return switch (this) {
-            case SAME_CORE -> t.relation(anchor, cpu).orElse(null) == Placement.SAME_CORE;
-            case SAME_L3 -> t.relation(anchor, cpu).orElse(null) != Placement.SAME_CORE && sameLlc(t, anchor, cpu);
-            case DIFFERENT_L3 -> {
-                int a = t.where(anchor).llc();
-                int b = t.where(cpu).llc();
-                yield a >= 0 && b >= 0 && a != b;
-            }
-            case DIFFERENT_PACKAGE -> t.relation(anchor, cpu).orElse(null) == Placement.OTHER_PACKAGE;
-            case ANY -> true;
-        };
-    }
-
-    private static boolean sameLlc(Topology t, int a, int b) {
-        int x = t.where(a).llc();
-        return x >= 0 && x == t.where(b).llc();
-    }
-
-    String describe(int anchor) {
-        if (anchor < 0) return "any CPU";
-        return switch (this) {
-            case SAME_CORE -> "an SMT sibling of CPU " + anchor;
-            case SAME_L3 -> "another core on CPU " + anchor + "'s last-level cache";
-            case DIFFERENT_L3 -> "a CPU on another last-level cache than CPU " + anchor + "'s";
-            case DIFFERENT_PACKAGE -> "a CPU in another package than CPU " + anchor + "'s";
-            case ANY -> "any CPU but " + anchor;
-        };
-    }
-
-    @Override
-    public String toString() {
-        return name().toLowerCase(Locale.ROOT);
     }
 }

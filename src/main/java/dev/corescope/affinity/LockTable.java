@@ -57,6 +57,10 @@ final class LockTable {
         Thread owner;
         String thread;
         long sinceMillis;
+        /** Counts the holds: a reservation releases only the hold it took, not one taken over since. */
+        int generation;
+        /** The ended thread this hold was taken over from, or null. */
+        String reclaimedFrom;
 
         Slot(int fd, long dev, long ino, String name) {
             this.fd = fd;
@@ -114,21 +118,25 @@ final class LockTable {
     }
 
     /**
-     * Takes CPU {@code cpu}'s lock: false when this or another process holds it.
+     * Takes CPU {@code cpu}'s lock: false when this or another process holds it. A hold of this
+     * process whose thread has ended (stale) is taken over, and {@link #reclaimedFrom} names
+     * that thread: in one process nothing else would ever release it.
      *
      * @throws ReservationException when its lock file cannot be used (see the class comment)
      */
     synchronized boolean tryLock(int cpu) {
         for (int attempt = 0; ; attempt++) {
             Slot s = slot(cpu);
-            if (s.held) return false;
+            if (s.held) {
+                if (!s.stale()) return false;
+                take(s, s.thread);
+                return true;
+            }
             boolean locked = Flock.tryLockExclusive(s.fd);
             if (namesLockedFile(cpu, s)) {
                 if (!locked) return false;
                 s.held = true;
-                s.owner = Thread.currentThread();
-                s.thread = threadName(s.owner);
-                s.sinceMillis = System.currentTimeMillis();
+                take(s, null);
                 return true;
             }
             // the name leads elsewhere now (removed, or removed and made anew): drop the old descriptor
@@ -140,6 +148,32 @@ final class LockTable {
                         + ": it is replaced each time it is locked (someone who may remove files in " + directory + " keeps doing so)");
             }
         }
+    }
+
+    private static void take(Slot s, String from) {
+        s.owner = Thread.currentThread();
+        s.thread = threadName(s.owner);
+        s.sinceMillis = System.currentTimeMillis();
+        s.generation++;
+        s.reclaimedFrom = from;
+    }
+
+    /** The count of holds on {@code cpu} so far: a reservation keeps the one it took. */
+    synchronized int generation(int cpu) {
+        Slot s = cpu < slots.length ? slots[cpu] : null;
+        return s == null ? 0 : s.generation;
+    }
+
+    /** The ended thread the current hold on {@code cpu} was taken over from, or null. */
+    synchronized String reclaimedFrom(int cpu) {
+        Slot s = cpu < slots.length ? slots[cpu] : null;
+        return s == null || !s.held ? null : s.reclaimedFrom;
+    }
+
+    /** Releases CPU {@code cpu}'s lock if this process holds it still by the hold {@code generation}. */
+    synchronized void release(int cpu, int generation) {
+        Slot s = cpu < slots.length ? slots[cpu] : null;
+        if (s != null && s.generation == generation) release(cpu);
     }
 
     /** Records that CPU {@code cpu}'s hold (of this process) is for thread {@code t}: what the dump names. */

@@ -28,6 +28,7 @@ public final class PinningThreadFactory implements ThreadFactory {
     private final String prefix;
     private final Reservations reservations;
     private final CpuStrategy[] strategies;
+    private final boolean daemon;
     private final AtomicInteger count = new AtomicInteger();
     private volatile int lastCpu = -1;
 
@@ -39,9 +40,39 @@ public final class PinningThreadFactory implements ThreadFactory {
      * @param strategies   how each thread's CPU relates to the previous thread's (none: {@link CpuStrategy#ANY})
      */
     public PinningThreadFactory(String prefix, Reservations reservations, CpuStrategy... strategies) {
+        this(prefix, reservations, false, strategies);
+    }
+
+    private PinningThreadFactory(String prefix, Reservations reservations, boolean daemon, CpuStrategy... strategies) {
         this.prefix = Objects.requireNonNull(prefix);
         this.reservations = Objects.requireNonNull(reservations);
+        this.daemon = daemon;
         this.strategies = strategies.length == 0 ? new CpuStrategy[]{CpuStrategy.ANY} : strategies.clone();
+    }
+
+    /**
+     * A factory of daemon threads (or not) reserving in {@link Reservations#shared()}: OpenHFT's
+     * {@code new AffinityThreadFactory(name, daemon, strategies...)}.
+     *
+     * @param prefix     thread names are {@code prefix-1}, {@code prefix-2}, ...
+     * @param daemon     whether the threads are daemon threads (they do not keep the JVM alive)
+     * @param strategies how each thread's CPU relates to the previous thread's (none: {@link CpuStrategy#ANY})
+     * @throws ReservationException when the shared directory cannot be used
+     * @since 0.2.0
+     */
+    public PinningThreadFactory(String prefix, boolean daemon, CpuStrategy... strategies) {
+        this(prefix, Reservations.shared(), daemon, strategies);
+    }
+
+    /**
+     * This factory, making daemon threads (or not); the count of threads made so far starts anew.
+     *
+     * @param on whether the threads are daemon threads
+     * @return a new factory with the same prefix, reservations and strategies
+     * @since 0.2.0
+     */
+    public PinningThreadFactory daemon(boolean on) {
+        return new PinningThreadFactory(prefix, reservations, on, strategies);
     }
 
     /**
@@ -67,6 +98,7 @@ public final class PinningThreadFactory implements ThreadFactory {
                 r.run();
             }
         }, prefix + "-" + count.incrementAndGet());
+        t.setDaemon(daemon);
         cpu.handTo(t);  // the dump names the pool thread, not the one that called newThread
         return t;
     }

@@ -20,6 +20,8 @@ public final class Reservation implements AutoCloseable {
     private final CpuMask cpus;
     private final int[] cpuList;
     private final boolean wholeCore;
+    private final int[] generations;
+    private final String reclaimedFrom;
     private volatile boolean closed;
 
     Reservation(LockTable table, CpuMask cpus, int[] cpuList, boolean wholeCore) {
@@ -27,6 +29,25 @@ public final class Reservation implements AutoCloseable {
         this.cpus = cpus;
         this.cpuList = cpuList;
         this.wholeCore = wholeCore;
+        this.generations = new int[cpuList.length];
+        String from = null;
+        for (int i = 0; i < cpuList.length; i++) {
+            generations[i] = table.generation(cpuList[i]);
+            if (from == null) from = table.reclaimedFrom(cpuList[i]);
+        }
+        this.reclaimedFrom = from;
+    }
+
+    /**
+     * The thread of this process that held these CPUs before and ended without releasing them
+     * (a stale reservation, which the dump shows as {@code stale}): a reservation takes such
+     * CPUs over, as nothing in this process would ever release them.
+     *
+     * @return that thread's name, or empty when the CPUs were free
+     * @since 0.2.0
+     */
+    public java.util.Optional<String> reclaimedFrom() {
+        return java.util.Optional.ofNullable(reclaimedFrom);
     }
 
     /**
@@ -91,11 +112,12 @@ public final class Reservation implements AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        for (int cpu : cpuList) table.release(cpu);
+        for (int i = 0; i < cpuList.length; i++) table.release(cpuList[i], generations[i]);
     }
 
     @Override
     public String toString() {
-        return "Reservation[" + (wholeCore ? "core " : "CPU" + (cpus.weight() > 1 ? "s " : " ")) + cpus.toList() + (closed ? ", released" : "") + "]";
+        return "Reservation[" + (wholeCore ? "core " : "CPU" + (cpus.weight() > 1 ? "s " : " ")) + cpus.toList()
+                + (reclaimedFrom != null ? ", taken over from ended thread " + reclaimedFrom : "") + (closed ? ", released" : "") + "]";
     }
 }

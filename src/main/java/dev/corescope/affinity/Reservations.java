@@ -2,6 +2,7 @@ package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.text.Width;
+import dev.corescope.topology.CpuSelector;
 import dev.corescope.topology.Topology;
 
 import java.nio.file.Path;
@@ -105,11 +106,31 @@ public final class Reservations {
                 r = shared;
                 if (r == null) {
                     Topology t = Topology.live();
-                    shared = r = new Reservations(LockDirectory.configured(), t, t.usable(), Path.of("/"));
+                    shared = r = new Reservations(LockDirectory.configured(), t, configuredCpus(t, t.usable()), Path.of("/"));
                 }
             }
         }
         return r;
+    }
+
+    /** {@code -Dcorescope.reservations.cpus=LIST}: the CPUs {@link #shared()} may hand out (OpenHFT's {@code affinity.reserved}). */
+    public static final String CPUS_PROPERTY = "corescope.reservations.cpus";
+
+    /**
+     * {@code usable} narrowed to {@code -Dcorescope.reservations.cpus} when it is set, else
+     * {@code CORESCOPE_RESERVATIONS_CPUS}: the CPUs a process leaves to its pinned threads, as
+     * OpenHFT's {@code -Daffinity.reserved}; a CPU list ({@code 2-7}), a hex mask or selectors
+     * ({@code node:1}, {@code kind:performance}: {@link CpuSelector}).
+     */
+    static CpuMask configuredCpus(Topology t, CpuMask usable) {
+        String p = System.getProperty(CPUS_PROPERTY);
+        if (p == null || p.isBlank()) p = System.getenv("CORESCOPE_RESERVATIONS_CPUS");
+        if (p == null || p.isBlank()) return usable;
+        try {
+            return usable.and(CpuSelector.select(p, t).resize(usable.nbits()));
+        } catch (IllegalArgumentException e) {
+            throw new ReservationException(CPUS_PROPERTY + "=" + p + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -210,6 +231,41 @@ public final class Reservations {
     }
 
     // ---- reserving ---------------------------------------------------------------------
+
+    /**
+     * A reservation described in words, as in configuration files and OpenHFT's
+     * {@code AffinityLock.acquireLock(String)}, without waiting: {@code any} (the most preferred
+     * free CPU), {@code core} (a whole core), {@code N} (exactly CPU N), {@code last} or
+     * {@code last-N} (the last usable CPU, or the N-th before it), or selectors of
+     * {@link CpuSelector} ({@code node:1}, {@code kind:performance}, {@code l3:0,7}): the most
+     * preferred free CPU among those.
+     *
+     * @param spec the description
+     * @return the reservation, to close
+     * @throws IllegalArgumentException when {@code spec} is none of these (the message lists them)
+     * @throws ReservationException as the matching {@code reserve...} method
+     * @since 0.2.0
+     */
+    public Reservation reserve(String spec) {
+        String s = spec.strip().toLowerCase(java.util.Locale.ROOT);
+        if (s.equals("any")) return reserveAny();
+        if (s.equals("core")) return reserveWholeCore();
+        if (s.matches("[0-9]{1,7}")) return reserveCpu(Integer.parseInt(s));
+        if (s.matches("last(-[0-9]{1,7})?")) {
+            int[] cpus = usable.toArray();
+            int back = s.equals("last") ? 0 : Integer.parseInt(s.substring(5));
+            if (back >= cpus.length) {
+                throw new ReservationException(spec + ": only " + cpus.length + " usable CPUs " + (cpus.length == 0 ? "" : usable.toList()));
+            }
+            return reserveCpu(cpus[cpus.length - 1 - back]);
+        }
+        if (s.indexOf(':') > 0) {
+            CpuMask chosen = usable.and(CpuSelector.select(s, topology).resize(usable.nbits()));
+            if (chosen.isEmpty()) throw new ReservationException(spec + ": none of its CPUs is usable (usable: " + usable.toList() + ")");
+            return new Reservations(table, topology, chosen, procRoot, preference).reserveAny();
+        }
+        throw new IllegalArgumentException("reservation '" + spec + "': not one of any, core, N (a CPU), last, last-N, or selectors (node:N, ...)");
+    }
 
     /**
      * Exactly {@code cpu}, without waiting.

@@ -129,4 +129,18 @@ public final class ThreadAffinity {
     public static int currentCpu() {
         return Os.live().currentCpu();
     }
+
+    /**
+     * The calling thread's kernel thread id ({@code gettid()}): the id {@code ps -L},
+     * {@code top -H}, {@code taskset -p} and {@code /proc/PID/task/TID} know it by, not
+     * {@link Thread#threadId()}. OpenHFT's {@code Affinity.getThreadId()}.
+     *
+     * @return the thread id, positive
+     * @throws UnsupportedOperationException on a virtual thread (it has no thread of its own)
+     * @since 0.2.0
+     */
+    public static int nativeThreadId() {
+        if (Thread.currentThread().isVirtual()) throw new UnsupportedOperationException("a virtual thread has no kernel thread of its own");
+        return Os.live().nativeThreadId();
+    }
 }

@@ -21,7 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@code jmh.ignoreLock}) where it holds its own.
  *
  * <p>The lock file is {@code corescope-bench.lock} in {@code $XDG_RUNTIME_DIR} (a folder of this
- * user's that nobody else may enter), else in {@code ~/.cache/corescope/} (created {@code 0700}):
+ * user's that nobody else may write; created {@code 0700} when it is missing), else in
+ * {@code ~/.cache/corescope/} (created {@code 0700}):
  * another user can neither hold it nor plant it. Where neither folder is this user's alone,
  * nothing is locked here and JMH's own lock stays on.
  *
@@ -55,7 +56,6 @@ final class BenchLock implements AutoCloseable {
         try {
             Path file = file();
             if (file == null) return new BenchLock(null, null, true);
-            System.setProperty("jmh.ignoreLock", "true");  // read when JMH's Runner class is first used
             FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE,
                     LinkOption.NOFOLLOW_LINKS);
             try {
@@ -66,6 +66,7 @@ final class BenchLock implements AutoCloseable {
                     err.flush();
                     while ((l = ch.tryLock()) == null) Thread.sleep(POLL_MILLIS);
                 }
+                System.setProperty("jmh.ignoreLock", "true");  // read when JMH's Runner class is first used
                 byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
                 ch.truncate(0);
                 ch.write(ByteBuffer.wrap(pid), 0);
@@ -97,21 +98,27 @@ final class BenchLock implements AutoCloseable {
     /** The lock file in a folder only this user may enter, or null when there is none. */
     static Path file() {
         String runtime = System.getenv("XDG_RUNTIME_DIR");
-        if (runtime != null && !runtime.isEmpty() && Path.of(runtime).isAbsolute() && private_(Path.of(runtime))) {
-            return Path.of(runtime, FILE);
+        if (runtime != null && !runtime.isEmpty() && Path.of(runtime).isAbsolute()) {
+            Path dir = Path.of(runtime);
+            privateFolder(dir);
+            if (private_(dir)) return dir.resolve(FILE);
         }
         String home = System.getProperty("user.home");
         if (home == null || home.isEmpty() || home.equals("?")) return null;
         Path dir = Path.of(home, ".cache", "corescope");
-        try {
-            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectories(dir.getParent());
-                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            }
-        } catch (IOException | UnsupportedOperationException e) {
-            return null;
-        }
+        privateFolder(dir);
         return private_(dir) ? dir.resolve(FILE) : null;
+    }
+
+    /** Creates {@code dir} {@code 0700} (its parents as the umask says) when it is missing; {@link #private_} then decides. */
+    private static void privateFolder(Path dir) {
+        try {
+            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) return;
+            Files.createDirectories(dir.getParent());
+            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException | UnsupportedOperationException e) {
+            // not made: private_ finds it missing
+        }
     }
 
     /** A real folder (not a link) of this user's that no one else may write into. */

@@ -20,8 +20,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code export [RESULTS.json] --format prometheus|nfd [-o FILE]}: the machine and a results
- * file's summaries for node_exporter's textfile collector or node-feature-discovery.
+ * {@code export [RESULTS.json...] --format prometheus|nfd [-o FILE] [--nfd-output FILE]}: the
+ * machine and results files' summaries for node_exporter's textfile collector and
+ * node-feature-discovery, both from one start when asked.
  */
 @Command(name = "export",
         mixinStandardHelpOptions = true,
@@ -31,22 +32,24 @@ import java.util.concurrent.Callable;
                 "--format prometheus (default): node_exporter's textfile-collector format: CPU counts by",
                 "state, cores, packages, NUMA nodes, SMT, and from RESULTS.json core-to-core latency by",
                 "relation (p50, p99), each CPU's jitter, each seed claim's finding, the probe time.",
-                "--format nfd: a node-feature-discovery feature file (key=value for features.d/), with",
-                "bucketed values. -o writes the file atomically (a temporary file in its folder, renamed),",
-                "as node_exporter asks; name it *.prom for the textfile collector. docs/fleet.md lists",
-                "every series and key.",
+                "--format nfd: a node-feature-discovery feature file (name=value for features.d/), with",
+                "bucketed values, names under feature.node.kubernetes.io/ (--nfd-prefix). Several results",
+                "files merge into one file, each series once (the last file's). --nfd-output writes the",
+                "NFD file too, from the same reading. -o writes the file atomically (a temporary file in",
+                "its folder, renamed), as node_exporter asks; name it *.prom for the textfile collector.",
+                "docs/fleet.md lists every series and key.",
                 "",
                 "Examples:",
                 "  ./run.sh export -o /var/lib/prometheus/node-exporter/corescope.prom",
-                "  ./run.sh export results.json --format nfd \\",
-                "      -o /etc/kubernetes/node-feature-discovery/features.d/corescope"})
+                "  ./run.sh export bench.json jitter.json -o corescope.prom \\",
+                "      --nfd-output /etc/kubernetes/node-feature-discovery/features.d/corescope"})
 final class ExportCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "RESULTS.json", description = "a results file (bench, the tour or jitter -o) whose summaries to add")
-    Path results;
+    @Parameters(arity = "0..*", paramLabel = "RESULTS.json", description = "results files (bench, the tour or jitter -o) whose summaries to add; a series in several: the last file's")
+    List<Path> results = new ArrayList<>();
 
     @Option(names = "--format", paramLabel = "FMT", converter = OutputFormat.PrometheusOrNfd.class,
             description = "prometheus (default) or nfd")
@@ -58,27 +61,44 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write FILE atomically instead of stdout")
     Path output;
 
+    @Option(names = "--nfd-output", paramLabel = "FILE", description = "also write the node-feature-discovery file to FILE (atomically), from the same reading")
+    Path nfdOutput;
+
+    @Option(names = "--nfd-prefix", paramLabel = "PREFIX", description = "the NFD label names' prefix (default: feature.node.kubernetes.io/; empty: none)")
+    String nfdPrefix = NfdFeatures.PREFIX;
+
     @Override
     public Integer call() {
-        List<Path> inputs = new ArrayList<>();
-        if (results != null) inputs.add(results);
+        String prefix;
+        try {
+            prefix = NfdFeatures.checkPrefix(nfdPrefix);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--nfd-prefix " + e.getMessage());
+        }
+        if (nfdOutput != null && format == OutputFormat.nfd) throw new UsageException("--nfd-output goes with --format prometheus (the NFD file is -o)");
+        if (nfdOutput != null && nfdOutput.equals(output)) throw new UsageException("--nfd-output " + nfdOutput + ": the same file as -o");
+        List<Path> inputs = new ArrayList<>(results);
         if (root != null) inputs.add(root);
         OutputFile file = output == null ? null : OutputFile.check(output, "-o", inputs);
-        ResultsFile r = results == null ? null : RowIdentity.read(results);
+        OutputFile nfdFile = nfdOutput == null ? null : OutputFile.check(nfdOutput, "--nfd-output", inputs);
+        List<ResultsFile> r = new ArrayList<>();
+        for (Path p : results) r.add(RowIdentity.read(p));
         Topology t = topology();
-        String text = format == OutputFormat.nfd ? NfdFeatures.render(t, r) : PrometheusText.render(t, r, Instant.now());
+        String text = format == OutputFormat.nfd ? NfdFeatures.render(t, r, prefix) : PrometheusText.render(t, r, Instant.now());
         PrintWriter out = spec.commandLine().getOut();
-        if (file != null) {
-            try {
-                file.write(text);
-            } catch (IOException e) {
-                throw file.cannotWrite(e);
-            }
-        } else {
-            out.print(text);
-        }
+        if (file != null) write(file, text);
+        else out.print(text);
+        if (nfdFile != null) write(nfdFile, NfdFeatures.render(t, r, prefix));
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    private static void write(OutputFile file, String text) {
+        try {
+            file.write(text);
+        } catch (IOException e) {
+            throw file.cannotWrite(e);
+        }
     }
 
     private Topology topology() {

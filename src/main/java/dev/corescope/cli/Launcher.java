@@ -23,8 +23,18 @@ public final class Launcher {
     public static void main(String[] args) {
         standalone = true;
         StandardOutput stdout = StandardOutput.install();
-        OptionalInt fast = ShortCommands.run(args);
-        int code = stdout.finish(fast.isPresent() ? fast.getAsInt() : Main.execute(args), System.err);
+        OptionalInt fast;
+        int code;
+        try {
+            fast = ShortCommands.run(args);
+            code = stdout.finish(fast.isPresent() ? fast.getAsInt() : Main.execute(args), System.err);
+        } catch (Error | RuntimeException e) {
+            if (!nativeAccessDenied(e)) throw e;
+            System.err.println("corescope: the JVM denies corescope native access (--illegal-native-access=deny): start it with"
+                    + " --enable-native-access=ALL-UNNAMED (as run.sh does; java -jar corescope.jar has it in the manifest)");
+            System.exit(Main.EXIT_FAILURE);
+            return;
+        }
         // A short command that succeeded just returns: the JVM then exits with 0 as it would
         // through System.exit, minus Runtime.exit's logger lookup (System.Logger, a ServiceLoader
         // scan of the class path and the jimage reader: a few milliseconds, docs/performance.md).
@@ -32,6 +42,14 @@ public final class Launcher {
         // command, and every failure, leaves through System.exit as before.
         if (fast.isPresent() && code == Main.EXIT_OK) return;
         System.exit(code);
+    }
+
+    /** True when {@code e} comes of a JVM that refuses this class path native access (a restricted method). */
+    static boolean nativeAccessDenied(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof IllegalCallerException && String.valueOf(t.getMessage()).contains("native access")) return true;
+        }
+        return false;
     }
 
     /** The exit code of corescope run with {@code args}. */

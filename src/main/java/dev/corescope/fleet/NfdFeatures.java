@@ -10,10 +10,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A node-feature-discovery local feature file ({@code key=value} lines for
+ * A node-feature-discovery local feature file ({@code name=value} lines for
  * {@code /etc/kubernetes/node-feature-discovery/features.d/}): nfd-worker turns each line into
- * the node label {@code feature.node.kubernetes.io/KEY=VALUE}. Keys are {@code corescope-...},
- * lower case, at most 63 characters; values are few: booleans, small counts, and latencies
+ * the node label {@code NAME=VALUE}. Names are {@code feature.node.kubernetes.io/corescope-...}
+ * by default: NFD's customization guide says unprefixed names should not be used, and its
+ * DisableAutoPrefix gate stops prefixing them; another prefix is an nfd-master
+ * {@code -extra-label-ns}. The part after the prefix is lower case, at most 63 characters; values are few: booleans, small counts, and latencies
  * and jitter in buckets ({@code c2c-cross-l3-p50-ns=100-150}), so a label changes when the
  * machine does, not on every run. docs/fleet.md lists every key and bucket.
  */
@@ -31,12 +33,34 @@ public final class NfdFeatures {
     private NfdFeatures() {
     }
 
-    /** The file: a comment naming the tool, then one {@code key=value} per line. */
-    public static String render(Topology t, ResultsFile results) {
-        Map<String, String> f = features(t, results);
-        StringBuilder sb = new StringBuilder("# corescope export --format nfd: node labels feature.node.kubernetes.io/KEY=VALUE (docs/fleet.md)\n");
-        for (Map.Entry<String, String> e : f.entrySet()) sb.append(e.getKey()).append('=').append(e.getValue()).append('\n');
+    /** The label prefix nfd-worker's own features use, and the default here. */
+    public static final String PREFIX = "feature.node.kubernetes.io/";
+
+    /**
+     * The file: a comment naming the tool, then one {@code prefix + key=value} per line, from
+     * the machine and the results files (a key from several files: the last file's value).
+     */
+    public static String render(Topology t, List<ResultsFile> results, String prefix) {
+        Map<String, String> f = new LinkedHashMap<>();
+        if (results.isEmpty()) f.putAll(features(t, null));
+        for (ResultsFile r : results) f.putAll(features(t, r));
+        StringBuilder sb = new StringBuilder("# corescope export --format nfd: node labels " + prefix + "corescope-KEY=VALUE (docs/fleet.md)\n");
+        for (Map.Entry<String, String> e : f.entrySet()) sb.append(prefix).append(e.getKey()).append('=').append(e.getValue()).append('\n');
         return sb.toString();
+    }
+
+    /**
+     * {@code prefix} when it is empty or a DNS subdomain followed by {@code /}, as Kubernetes
+     * label prefixes are.
+     *
+     * @throws IllegalArgumentException saying what a prefix is
+     */
+    public static String checkPrefix(String prefix) {
+        if (prefix.isEmpty() || (prefix.length() <= 254 && prefix.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/"))) {
+            return prefix;
+        }
+        throw new IllegalArgumentException("'" + prefix + "' is not a label prefix: a DNS subdomain and a slash, e.g. "
+                + PREFIX + " or corescope.example.org/, or empty");
     }
 
     /** The features, in the order written. */

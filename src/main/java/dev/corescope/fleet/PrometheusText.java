@@ -10,7 +10,6 @@ import dev.corescope.topology.Topology;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +27,8 @@ import java.util.Map;
 public final class PrometheusText {
 
     private final StringBuilder sb = new StringBuilder(4096);
-    private final Map<String, List<String>> families = new LinkedHashMap<>();
+    /** Each family's samples by series (name and labels): one sample per series, however many files are merged. */
+    private final Map<String, Map<String, String>> families = new LinkedHashMap<>();
     private final Map<String, String> help = new LinkedHashMap<>();
 
     private PrometheusText() {
@@ -39,9 +39,20 @@ public final class PrometheusText {
      * null, of that file; {@code now} is {@code corescope_probe_timestamp_seconds}.
      */
     public static String render(Topology t, ResultsFile results, Instant now) {
+        return render(t, results == null ? List.of() : List.of(results), now);
+    }
+
+    /**
+     * The metrics of {@code t} and of several results files in one exposition (a benchmark run
+     * and a jitter run, say): each series once, from the last file that has it, since
+     * node_exporter refuses a series twice in its textfile directory.
+     */
+    public static String render(Topology t, List<ResultsFile> results, Instant now) {
         PrometheusText p = new PrometheusText();
         p.topology(t);
-        if (results != null) p.results(results);
+        // the last file first: a series (and a claim) already written is not written again
+        java.util.Set<String> claims = new java.util.HashSet<>();
+        for (ResultsFile f : results.reversed()) p.results(f, claims);
         p.gauge("corescope_probe_timestamp_seconds", "When corescope read this machine (Unix time).", Map.of(), now.toEpochMilli() / 1000.0);
         return p.text();
     }
@@ -56,6 +67,11 @@ public final class PrometheusText {
         t.allowed().ifPresent(a -> gauge(cpus, h, Map.of("state", "allowed"), a.weight()));
         gauge(cpus, h, Map.of("state", "isolated"), t.isolated().weight());
         gauge(cpus, h, Map.of("state", "nohz_full"), t.nohzFull().weight());
+        // node_exporter has no per-CPU isolation (prometheus/node_exporter#2250)
+        for (int cpu : t.online().toArray()) {
+            gauge("corescope_cpu_isolated", "1 for each online CPU the kernel isolates from the scheduler (isolcpus=, the isolated set), else 0.",
+                    Map.of("cpu", Integer.toString(cpu)), t.isolated().test(cpu) ? 1 : 0);
+        }
         Topology.Summary s = t.summary();
         gauge("corescope_packages", "Packages (sockets) with online CPUs.", Map.of(), s.packages());
         gauge("corescope_dies", "Dies the kernel numbers (0 where it does not).", Map.of(), s.dies());
@@ -73,7 +89,7 @@ public final class PrometheusText {
         }
     }
 
-    private void results(ResultsFile f) {
+    private void results(ResultsFile f, java.util.Set<String> claimsWritten) {
         MachineSummary m = MachineSummary.of(f, Families.views());
         for (MachineSummary.RelationLatency r : m.c2c()) {
             Map<String, String> l = new LinkedHashMap<>();
@@ -94,6 +110,7 @@ public final class PrometheusText {
             }
         }
         for (ClaimResult c : f.claims()) {
+            if (!claimsWritten.add(c.id())) continue;
             Map<String, String> l = new LinkedHashMap<>();
             l.put("claim", c.id());
             l.put("family", c.family());
@@ -115,7 +132,6 @@ public final class PrometheusText {
     }
 
     private void gauge(String name, String helpText, Map<String, String> labels, double value) {
-        help.putIfAbsent(name, helpText);
         StringBuilder line = new StringBuilder(name);
         if (!labels.isEmpty()) {
             line.append('{');
@@ -127,15 +143,17 @@ public final class PrometheusText {
             }
             line.append('}');
         }
-        line.append(' ').append(number(value));
-        families.computeIfAbsent(name, k -> new ArrayList<>()).add(line.toString());
+        String series = line.toString();
+        if (families.computeIfAbsent(name, k -> new LinkedHashMap<>()).putIfAbsent(series, series + ' ' + number(value)) == null) {
+            help.putIfAbsent(name, helpText);
+        }
     }
 
     private String text() {
-        for (Map.Entry<String, List<String>> e : families.entrySet()) {
+        for (Map.Entry<String, Map<String, String>> e : families.entrySet()) {
             sb.append("# HELP ").append(e.getKey()).append(' ').append(helpText(help.get(e.getKey()))).append('\n');
             sb.append("# TYPE ").append(e.getKey()).append(" gauge\n");
-            for (String l : e.getValue()) sb.append(l).append('\n');
+            for (String l : e.getValue().values()) sb.append(l).append('\n');
         }
         return sb.toString();
     }

@@ -2,7 +2,7 @@ package dev.corescope.jmh;
 
 import dev.corescope.sys.PerfCounters;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.internal.Os;
+import dev.corescope.affinity.ThreadAffinity;
 import org.openjdk.jmh.infra.ThreadParams;
 
 import java.lang.reflect.Field;
@@ -106,12 +106,12 @@ public final class PinningExecutor extends ThreadPoolExecutor {
         int cpu = cpus[index % cpus.length];
         PerfCounters.Session s = null;
         T result;
-        try (Pinning p = Os.live().pin(cpu)) {
+        try (Pinning p = ThreadAffinity.pin(cpu)) {
             if (counters) s = PerfCounters.start(List.of(PerfCounters.Event.CPU_MIGRATIONS, PerfCounters.Event.CONTEXT_SWITCHES));
             try {
                 result = task.call();
             } finally {
-                int end = Os.live().currentCpu();
+                int end = ThreadAffinity.currentCpu();
                 Long migrations = null;
                 Long switches = null;
                 String refused = null;

@@ -20,7 +20,6 @@ import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
-import org.openjdk.jmh.results.TextResult;
 import org.openjdk.jmh.runner.IterationType;
 
 import java.io.File;
@@ -56,13 +55,17 @@ import java.util.TreeSet;
  * {@code ·pin.context-switches} (summed over threads), and {@code ·pin.migrated}, the number of
  * pinned threads that migrated during the iteration or ended it on another CPU (0 when pinning
  * held). Where the kernel refuses the counters, {@code ·pin.migrated} still comes from
- * {@code sched_getcpu}, and the text result says why the counters are missing. Options:
+ * {@code sched_getcpu}, and the text of {@code ·pin} says why the counters are missing. Options:
  * {@code placement=NAME}, {@code prefer=quiet|kernel-hints}, {@code cpus=LIST}, {@code reserve=false}, {@code counters=false},
  * separated by {@code ;} or {@code ,} before a key.
  *
  * <p>Each iteration also records {@code ·pin.thread-N.cpu}, the CPU JMH thread N was pinned to
  * (the highest, when forks were given different CPUs), so the JSON results say where the
- * threads ran as the text line does.
+ * threads ran as the text does: {@code ·pin}, the number of pinned threads, whose text
+ * ({@code threads pinned: thread 0 on CPU 3; ...}) JMH prints with the results. {@code counters=false} leaves the counters out (no
+ * {@code perf_event_open} at all: for a kernel or seccomp profile that refuses it, or to keep
+ * the three system calls out of every iteration); {@code ·pin.migrated} then comes from
+ * {@code sched_getcpu} alone.
  *
  * <p>What this machine can never give ({@code placement=smt} without SMT, {@code cpus=5} on two
  * CPUs) is refused before the run, in one line through JMH's profiler error path ("Profilers
@@ -127,7 +130,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
                         case "kernel-hints" -> CpuPreference.KERNEL_HINTS;
                         default -> throw new IllegalArgumentException("not one of quiet, kernel-hints");
                     };
-                    case "cpus" -> cpus = CpuMask.parseList(value, 1 << 20).toArray();
+                    case "cpus" -> cpus = cpusInOrder(value);
                     case "reserve" -> r = Boolean.parseBoolean(value);
                     case "counters" -> c = Boolean.parseBoolean(value);
                     default -> throw new ProfilerException("corescope pinning: unknown option '" + key
@@ -144,6 +147,15 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
         this.reserve = r;
         this.counters = c;
         checkTheMachineCanGiveIt();
+    }
+
+    /**
+     * {@code 1,0} as {@code [1, 0]}: thread i gets the i-th CPU as written (a range counts up),
+     * not the CPUs in ascending order.
+     */
+    static int[] cpusInOrder(String list) {
+        return java.util.Arrays.stream(list.split(","))
+                .flatMapToInt(part -> java.util.Arrays.stream(CpuMask.parseList(part, 1 << 20).toArray())).toArray();
     }
 
     /**
@@ -170,14 +182,8 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
         CpuMask usable = use.usable();
         if (!placement.possibleOn(t, usable)) {
             throw new ProfilerException("corescope pinning: placement=" + placement.placementName()
-                    + " cannot be given here: no two of the usable CPUs " + usable.toList() + " are "
-                    + switch (placement) {
-                        case SAME_CORE -> "SMT siblings";
-                        case SAME_L3 -> "different cores on one last-level cache";
-                        case DIFFERENT_L3 -> "on different last-level caches";
-                        case DIFFERENT_PACKAGE -> "in different packages";
-                        case ANY -> "different CPUs";
-                    });
+                    + " cannot be given here: no two of the usable CPUs " + usable.toList() + " are so related (the second "
+                    + placement.describe(usable.first()).replace("CPU " + usable.first(), "the first") + ")");
         }
     }
 
@@ -264,7 +270,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     }
 
     @Override
-    public synchronized Collection<? extends Result> afterTrial(BenchmarkResult br, long pid, File stdOut, File stdErr) {
+    public synchronized Collection<? extends Result<?>> afterTrial(BenchmarkResult br, long pid, File stdOut, File stdErr) {
         release();
         return List.of();
     }
@@ -292,12 +298,12 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     }
 
     @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams params, IterationParams iterationParams,
-                                                       IterationResult result) {
-        List<Result> out = new ArrayList<>();
+    public Collection<? extends Result<?>> afterIteration(BenchmarkParams params, IterationParams iterationParams,
+                                                          IterationResult result) {
+        List<Result<?>> out = new ArrayList<>();
         if (!PinningExecutor.active) {
-            out.add(new TextResult("threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"
-                    + " (forks=0, or -Djmh.executor set otherwise); run with forks >= 1", "pin"));
+            out.add(new PinnedThreads(0, "threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"
+                    + " (forks=0, or -Djmh.executor set otherwise); run with forks >= 1\n"));
             return out;
         }
         List<PinningExecutor.TaskRecord> records = new ArrayList<>(PinningExecutor.LOG);
@@ -329,10 +335,11 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
         text.append(placementText());
         if (refused != null) text.append("; counters refused by the kernel: ").append(refused).append(" (pinning checked with sched_getcpu only)");
         for (String n : notes) text.append("; ").append(n);
-        // JMH joins an iteration's text results into the run's: each different text once
+        // a number with the text (not a TextResult, whose summary row and JSON score are NaN);
+        // JMH joins an iteration's texts into the run's: each different text once
         String now = text.append('\n').toString();
-        if (iterationParams.getType() == IterationType.MEASUREMENT && !now.equals(lastText)) {
-            out.add(new TextResult(now, "pin"));
+        if (iterationParams.getType() == IterationType.MEASUREMENT) {
+            out.add(new PinnedThreads(cpuOf.size(), now.equals(lastText) ? "" : now));
             lastText = now;
         }
         return out;

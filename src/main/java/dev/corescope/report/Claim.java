@@ -228,8 +228,8 @@ public record Claim(String id, String family, String seed, String words, String 
                                  Map<String, Object> params) {
         for (Claim c : claims) {
             Rows r = c.rows();
-            if (c.notTestable() != null || r == null || !r.benchmark().equals(benchmark) || !r.implementations().contains(implementation)
-                    || metric != null && !metric.equals(r.metric())) continue;
+            if (c.notTestable() != null || r == null || r.matrix() != null || !r.benchmark().equals(benchmark)
+                    || !r.implementations().contains(implementation) || metric != null && !metric.equals(r.metric())) continue;
             if (!variant.equals(r.baseline()) && !variant.equals(r.approach())) continue;
             if (!holds(r.where(), params)) continue;
             boolean excluded = r.excluded().stream().anyMatch(e -> (e.implementation() == null || e.implementation().equals(implementation))

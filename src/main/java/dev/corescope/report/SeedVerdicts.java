@@ -18,10 +18,12 @@ import java.util.TreeMap;
  *
  * <p><b>Per pair of rows</b> (the claim's baseline and approach with the same params): the change
  * and its 99.9% interval as {@code compare} computes it ({@link Comparison#row}: runs as the
- * unit, the run-to-run noise pooled over rows of the same shape, i.e. benchmark, implementation,
- * metric and workload), in the claim's unit: an absolute claim in the rows' own unit (after minus
- * before, the interval scaled by the baseline), a relative one in percent. Oriented so that the
- * claimed direction is positive, with claimed size {@code C}, the interval {@code [L, H]} gives:
+ * unit), in the claim's unit: an absolute claim in the rows' own unit (after minus before, the
+ * interval scaled by the baseline), a relative one in percent. The run-to-run noise is pooled over
+ * the rows of the same shape (benchmark, implementation, metric and workload) that the claim does
+ * not set aside, so a row it excludes or its family disowns never sets the noise of a row it
+ * counts. Oriented so that the claimed direction is positive, with claimed size {@code C}, the
+ * interval {@code [L, H]} gives:
  * <ul>
  *   <li>{@code supports}: {@code L > 0} and the interval reaches the band {@code [C/2, 2C]}:
  *       an effect within a factor of two of the claim, the closest a machine unlike the seed's
@@ -34,19 +36,19 @@ import java.util.TreeMap;
  *       effect this run could see and about how many runs per side would resolve {@code C}.</li>
  * </ul>
  * A claim of a direction only ({@code size} null) is supported when {@code L > 0}, contradicted
- * when {@code H < 0}, inconclusive otherwise. A pair whose run-to-run noise nothing measured
- * (one run per side) gets the wide interval of the between-run allowance ({@link RunNoise#allowance});
- * where that decides nothing it is reported as "not measured (one run per side)", not as an
- * interval.
+ * when {@code H < 0}, inconclusive otherwise. A pair saved with one run per side and no pool gets
+ * the wide interval of the between-run allowance ({@link RunNoise#allowance}) as a fallback: it
+ * has an interval only where that decides, and only while no counted pair has measured runs.
  *
- * <p><b>Per claim</b>: a finding holds only where every counted pair agrees. All pairs with one
- * finding: that finding. All in the claimed direction but of different sizes: smaller (or larger)
- * than claimed when no pair is on the other side of the band, else inconclusive. Anything else
- * (one pair supports, another contradicts or decides nothing): inconclusive, saying how the pairs
- * split. No pair counts: not testable here, with the claim's reason or the reasons the rows do
- * not count. Where C batches of both variants ran interleaved in one process the interval has no
- * run-to-run part and code layout (one build) is not in it: the reason says so, and where the
- * file holds the same pair built at two alignments both must agree.
+ * <p><b>Per claim</b>: only pairs with an interval decide, and the headline effect is theirs (the
+ * one farthest from zero); the others are listed as not measured. A finding holds only where every
+ * deciding pair agrees. All with one finding: that finding. All in the claimed direction but of
+ * different sizes: smaller (or larger) than claimed when no pair is on the other side of the band,
+ * else inconclusive. Anything else: inconclusive, saying how the pairs split, unless no interval
+ * reaches half the claimed size (contradicts). No pair counts: not testable here, with the claim's
+ * reason or the reasons the rows do not count. A C twin's rows saved as one run per side with both
+ * variants interleaved in one process (an older file) have no run-to-run part: the reason says so,
+ * and where the file holds the same pair built at two alignments both must agree.
  *
  * <p><b>Per seed</b>, from its claims' findings ({@link #summary}): {@code supported} (every
  * claim supports), {@code partly supported} (some support or support the direction, none

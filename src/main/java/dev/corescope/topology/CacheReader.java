@@ -23,6 +23,8 @@ final class CacheReader extends ReadingPart {
     /** Caches no object of the tree holds exactly or contains: the machine's. */
     private final List<Cache> machineCaches = new ArrayList<>();
     private int lineSize = Topology.DEFAULT_CACHE_LINE;
+    /** Where the caches came from: {@code sysfs}, {@code cpuid} (no {@code cache/} in sysfs), or {@code none}. */
+    String source = "sysfs";
 
     CacheReader(Reading x) {
         super(x);
@@ -38,7 +40,7 @@ final class CacheReader extends ReadingPart {
     }
 
     /** Reads the caches of the online CPUs {@code cpus} and hangs each on its object of {@code roots}. */
-    void read(CpuMask cpus, List<NodeBuilder> roots) {
+    void read(CpuMask cpus, List<NodeBuilder> roots, boolean live) {
         // keyed by (level, type, CPUs): the masks are shared instances, so a key costs a hash, not a cpulist string
         Map<List<Object>, Cache> found = new LinkedHashMap<>();
         CpuMask.Builder noCache = CpuMask.builder(nbits);
@@ -72,10 +74,15 @@ final class CacheReader extends ReadingPart {
             if (!any) noCache.set(cpu);
         }
         CpuMask none = noCache.build();
+        if (found.isEmpty() && !cpus.isEmpty()) {
+            for (Cache c : CpuidCaches.read(r, cpus, live)) found.put(List.of(c.level(), c.type(), c.cpus()), c);
+            source = found.isEmpty() ? "none" : "cpuid";
+        }
         if (!none.isEmpty() && !none.sameCpus(cpus)) {
             warnings.add("no cache/ information for " + Sizes.cpus(none));
         } else if (!cpus.isEmpty() && none.sameCpus(cpus)) {
-            warnings.add("no cache/ information in sysfs (cpuN/cache): caches unknown" + cachesDescribedElsewhere(cpus.first()));
+            warnings.add("no cache/ information in sysfs (cpuN/cache): " + (source.equals("cpuid") ? "caches from CPUID"
+                    : "caches unknown" + cachesDescribedElsewhere(cpus.first())));
         }
         ObjectIndex index = new ObjectIndex(roots, x);
         for (Cache c : found.values()) attach(c, index);

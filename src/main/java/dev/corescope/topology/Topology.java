@@ -81,6 +81,7 @@ public final class Topology {
     private final List<NumaNode> numaNodes;
     private final List<CoreKind> coreKinds;
     private final int cacheLineSize;
+    private final String cacheSource;
     private final List<String> warnings;
     private final Map<String, byte[]> filesRead;
     private final boolean readRecorded;
@@ -120,6 +121,7 @@ public final class Topology {
         this.numaNodes = List.copyOf(b.numaNodes);
         this.coreKinds = List.copyOf(b.coreKinds);
         this.cacheLineSize = b.cacheLineSize;
+        this.cacheSource = b.cacheSource;
         this.warnings = List.copyOf(b.warnings);
         this.filesRead = b.filesRead.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.filesRead));
         this.readRecorded = b.readRecorded;
@@ -413,6 +415,17 @@ public final class Topology {
     }
 
     /**
+     * Where {@link #caches()} came from.
+     *
+     * @return {@code sysfs} ({@code cpuN/cache/}, or hwloc XML's caches), {@code cpuid} (the CPUID
+     *         instruction, where sysfs has no {@code cache/}; replayed from a saved tree's
+     *         {@code cpuid/leaves}) or {@code none}
+     */
+    public String cacheSource() {
+        return cacheSource;
+    }
+
+    /**
      * What could not be read or had to be assumed, one line each ("could not read ...").
      *
      * @return an unmodifiable list, empty on a complete tree; the lines may hold text from the
@@ -604,6 +617,7 @@ public final class Topology {
         Boolean smtActive;
         List<TopologyNode> roots = new ArrayList<>();
         List<Cache> machineCaches = new ArrayList<>();
+        String cacheSource = "sysfs";
         List<NumaNode> numaNodes = new ArrayList<>();
         List<CoreKind> coreKinds = new ArrayList<>();
         int cacheLineSize = DEFAULT_CACHE_LINE;

@@ -72,6 +72,7 @@ public final class TopologyJson {
             caches.add(c);
         }
         m.put("caches", caches);
+        if (t.cacheSource().equals("cpuid")) m.put("cacheSource", "cpuid");  // sysfs has no cache/: the caches are CPUID's
         m.put("cacheLineSize", t.cacheLineSize());
 
         List<Object> kinds = new ArrayList<>();

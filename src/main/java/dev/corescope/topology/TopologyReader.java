@@ -134,7 +134,8 @@ final class TopologyReader {
         // the sub-readers, in this order (their warnings follow it): the tree, its caches, NUMA, core kinds
         List<NodeBuilder> roots = new CpuTreeReader(x, cpuInfo).read(b.online.andNot(noDir));
         CacheReader caches = new CacheReader(x);
-        caches.read(b.online.andNot(noDir), roots);
+        caches.read(b.online.andNot(noDir), roots, live);
+        b.cacheSource = caches.source;
         b.machineCaches.addAll(caches.machineCaches());
         b.cacheLineSize = caches.lineSize();
         b.roots = NodeBuilder.finish(roots);

@@ -124,7 +124,7 @@ public final class TopologyText {
         if (groups.isEmpty()) {
             sb.append("; caches unknown");
         } else {
-            String sep = "; ";
+            String sep = t.cacheSource().equals("cpuid") ? "; from CPUID: " : "; ";
             for (Topology.CacheGroup g : groups) {
                 sb.append(sep).append(g.name()).append(' ').append(Sizes.kernelStyle(g.sizeBytes())).append(" ×").append(g.count());
                 sep = ", ";

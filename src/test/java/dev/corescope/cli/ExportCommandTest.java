@@ -90,7 +90,8 @@ class ExportCommandTest {
     void nodeExporterServesEverySeriesWithItsValue() throws Exception {
         Path exporter = Tools.require("prometheus-node-exporter", "prometheus-node-exporter");
         Path dir = Files.createDirectories(tmp.resolve("textfile"));
-        CliRun.run("export", results().toString(), "-o", dir.resolve("corescope.prom").toString()).succeeded();
+        // two results files merged (the same runs twice: every series of the second is a duplicate)
+        CliRun.run("export", results().toString(), results().toString(), "-o", dir.resolve("corescope.prom").toString()).succeeded();
         List<String> ours = Files.readAllLines(dir.resolve("corescope.prom")).stream().filter(l -> !l.startsWith("#")).toList();
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
@@ -172,9 +173,11 @@ class ExportCommandTest {
             if (line.startsWith("#")) continue;
             int eq = line.indexOf('=');
             assertTrue(eq > 0, "key=value: " + line);
-            String key = line.substring(0, eq);
+            String name = line.substring(0, eq);
             String value = line.substring(eq + 1);
-            assertFalse(key.contains("/"), "no prefix: nfd-worker adds feature.node.kubernetes.io/ (" + key + ")");
+            // prefixed: NFD's DisableAutoPrefix gate stops adding it to unprefixed names
+            assertTrue(name.startsWith("feature.node.kubernetes.io/"), name);
+            String key = name.substring("feature.node.kubernetes.io/".length());
             assertTrue(key.length() <= 63 && !key.isEmpty() && LABEL.matcher(key).matches(), "label name " + key);
             assertTrue(value.length() <= 63 && LABEL.matcher(value).matches(), "label value " + line);
             assertTrue(key.startsWith("corescope-"), key);
@@ -185,7 +188,42 @@ class ExportCommandTest {
             }
         }
         assertTrue(c2c, "the results file's c2c is bucketed into a label");
-        assertTrue(lines.contains("corescope-jitter-max-gap-us=100-1000"), lines.toString());
+        assertTrue(lines.contains("feature.node.kubernetes.io/corescope-jitter-max-gap-us=100-1000"), lines.toString());
+    }
+
+    @Test
+    void theNfdPrefixIsAnOption() throws Exception {
+        String none = CliRun.run("export", "--format", "nfd", "--nfd-prefix", "").succeeded().out();
+        assertTrue(none.lines().anyMatch(l -> l.startsWith("corescope-packages=")), none);
+        String own = CliRun.run("export", "--format", "nfd", "--nfd-prefix", "corescope.example.org/").succeeded().out();
+        assertTrue(own.lines().anyMatch(l -> l.startsWith("corescope.example.org/corescope-packages=")), own);
+        CliRun.run("export", "--format", "nfd", "--nfd-prefix", "Not A Prefix").badInput("is not a label prefix");
+    }
+
+    /**
+     * A benchmark run and a jitter run into one .prom file, with the NFD file from the same start:
+     * each series once (node_exporter refuses the file otherwise), the later file's value.
+     */
+    @Test
+    void severalResultsFilesMergeIntoOneFileWithEachSeriesOnce() throws Exception {
+        Path first = results();
+        Path second = tmp.resolve("second.json");
+        ObjectNode root = (ObjectNode) Json.MAPPER.readTree(first.toFile());
+        ((ObjectNode) root.get("jitter").get("rows").get(0)).put("maxNs", 7_000_000);
+        Files.writeString(second, Json.MAPPER.writeValueAsString(root));
+        Path prom = tmp.resolve("m.prom");
+        Path nfd = tmp.resolve("nfd");
+        CliRun.run("export", first.toString(), second.toString(), "-o", prom.toString(), "--nfd-output", nfd.toString()).succeeded();
+        List<String> samples = Files.readAllLines(prom).stream().filter(l -> !l.startsWith("#")).toList();
+        List<String> series = samples.stream().map(l -> l.substring(0, l.lastIndexOf(' '))).toList();
+        assertEquals(series.size(), series.stream().distinct().count(), "each series once: " + samples);
+        assertTrue(samples.contains("corescope_jitter_max_gap_seconds{cpu=\"0\"} 0.007"), "the last file's value: " + samples);
+        assertEquals(1, samples.stream().filter(l -> l.startsWith("corescope_claim_finding{claim=\"cpumask.time-per-call\"")).count());
+        assertTrue(samples.stream().anyMatch(l -> l.startsWith("corescope_cpu_isolated{cpu=\"0\"} ")), "isolation per CPU: " + samples);
+        assertTrue(Files.readString(nfd).contains("feature.node.kubernetes.io/corescope-jitter-worst-max-gap-us=1000-plus"), Files.readString(nfd));
+        Path promtool = Tools.require("promtool", "prometheus");
+        Tools.Output o = Tools.run(List.of("sh", "-c", promtool + " check metrics < " + prom), Map.of(), 60);
+        assertEquals(0, o.exitCode(), "promtool says " + o.out() + o.err());
     }
 
     // ---- the file ---------------------------------------------------------------------------
@@ -214,5 +252,6 @@ class ExportCommandTest {
         String out = CliRun.run("export", "--root", root.toString()).succeeded().out();
         assertTrue(out.contains("\ncorescope_numa_nodes 8\n"), out);
         assertFalse(out.contains("state=\"allowed\""), "a saved tree has no process to ask");
+        assertTrue(out.contains("\ncorescope_cpu_isolated{cpu=\"15\"} 0\n"), out);
     }
 }

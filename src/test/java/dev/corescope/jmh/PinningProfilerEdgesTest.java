@@ -38,8 +38,8 @@ class PinningProfilerEdgesTest {
     void cpusThisProcessCannotUseAreRefusedBeforeTheRun() {
         int beyond = Affinity.processAllowed().last() + 3;
         ProfilerException e = assertThrows(ProfilerException.class, () -> new PinningProfiler("cpus=0," + beyond));
-        assertEquals("corescope pinning: cpus=0," + beyond + ": CPU " + beyond + " not among the usable CPUs "
-                + Affinity.processAllowed().toList() + " of this process", e.getMessage());
+        assertTrue(e.getMessage().startsWith("corescope pinning: cpus=0," + beyond + ": CPU " + beyond + " is not in the allowed set "
+                + Affinity.processAllowed().toList()), e.getMessage());
         assertDoesNotThrow(() -> new PinningProfiler("cpus=" + Affinity.processAllowed().first()));
     }
 

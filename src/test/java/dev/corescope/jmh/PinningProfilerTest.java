@@ -13,10 +13,12 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,6 +42,7 @@ class PinningProfilerTest {
                 .jvmArgsAppend("--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
                         "-Dcorescope.reservations.dir=" + tmp)
                 .addProfiler(PinningProfiler.class, "placement=quiet")
+                .output(tmp.resolve("jmh.txt").toString())
                 .build();
         System.setProperty("corescope.reservations.dir", tmp.toString());
         Collection<RunResult> runs;
@@ -50,6 +53,10 @@ class PinningProfilerTest {
         }
         Map<String, Result> secondary = runs.iterator().next().getSecondaryResults();
         assertEquals(0.0, secondary.get("pin.migrated").getScore(), "no pinned thread migrated: " + secondary);
+        // "pin" is the number of pinned threads, not NaN (a summary row and a JSON score), with where they ran as its text
+        assertEquals(2.0, secondary.get("pin").getScore(), secondary.toString());
+        String output = Files.readString(tmp.resolve("jmh.txt"));
+        assertTrue(!output.contains("NaN"), output);
         String where = secondary.get("pin").extendedInfo();
         assertTrue(where.matches("(?s).*threads pinned: thread 0 on CPU \\d+; thread 1 on CPU \\d+; placement quiet.*"), where);
         assertTrue(!where.contains("bound this worker") && !where.contains("could not be read"), "bound by index: " + where);
@@ -69,6 +76,12 @@ class PinningProfilerTest {
         assertEquals(CpuStrategy.SAME_CORE, CpuStrategy.of("smt"));
         ProfilerException q = assertThrows(ProfilerException.class, () -> new PinningProfiler("placement=same-l3;prefer=calm"));
         assertTrue(q.getMessage().contains("prefer=calm: not one of quiet, kernel-hints"), q.getMessage());
+    }
+
+    @Test
+    void threadIGetsTheIthCpuAsWritten() {
+        assertArrayEquals(new int[]{1, 0}, PinningProfiler.cpusInOrder("1,0"));
+        assertArrayEquals(new int[]{4, 5, 0}, PinningProfiler.cpusInOrder("4-5,0"));
     }
 
     @Test

@@ -113,6 +113,16 @@ public final class LibraryModuleProbe {
             }
         }
         works();
+        // corescope-jmh beside it: the automatic module dev.corescope.jmh, which needs nothing the library keeps inside
+        ModuleLayer.boot().findModule("dev.corescope.jmh").ifPresent(jmh -> {
+            try {
+                Class<?> c = Class.forName("dev.corescope.jmh.PinningProfiler", true, jmh.getClassLoader());
+                c.getDeclaredMethods();
+                System.out.println("JMH " + c.getName() + " loads in " + c.getModule().getName());
+            } catch (Throwable t) {
+                System.out.println("MISSING dev.corescope.jmh.PinningProfiler: " + rootCause(t));
+            }
+        });
     }
 
     /**

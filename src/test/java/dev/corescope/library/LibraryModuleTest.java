@@ -33,12 +33,14 @@ class LibraryModuleTest {
         Path library = Path.of(System.getProperty("corescope.library.classes", "build/affinity/target/classes"));
         assertTrue(Files.exists(library.resolve("module-info.class")), "the library module is built: " + library);
         lines = probe(library.toString());
-        // JMH and what it needs, from this test's class path
-        List<String> path = new ArrayList<>(List.of(library.toString()));
+        // corescope-jmh (a jar: it is an automatic module), JMH and what it needs, from this test's class path
+        Path jmh = Path.of(System.getProperty("corescope.jmh.jar", "build/jmh/target/corescope-jmh-0.1.0.jar"));
+        assertTrue(Files.exists(jmh), "corescope-jmh is built: " + jmh);
+        List<String> path = new ArrayList<>(List.of(library.toString(), jmh.toString()));
         for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
             if (e.contains("jmh-core") || e.contains("jopt-simple") || e.contains("commons-math3")) path.add(e);
         }
-        assertEquals(4, path.size(), "JMH's jars on the test class path: " + path);
+        assertEquals(5, path.size(), "JMH's jars on the test class path: " + path);
         withJmh = probe(String.join(java.io.File.pathSeparator, path));
     }
 
@@ -75,12 +77,16 @@ class LibraryModuleTest {
 
     @Test
     void everyExportedSignatureResolvesWithTheLibraryAlone() {
-        // dev.corescope.jmh is for JMH projects: its types need JMH, and nothing else does
-        List<String> missing = lines.stream().filter(l -> l.startsWith("MISSING"))
-                .filter(l -> !(l.startsWith("MISSING dev.corescope.jmh.") && l.contains("org.openjdk.jmh."))).toList();
-        assertEquals(List.of(), missing);
+        assertEquals(List.of(), lines.stream().filter(l -> l.startsWith("MISSING")).toList());
         assertEquals(List.of(), withJmh.stream().filter(l -> l.startsWith("MISSING")).toList());
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("API dev.corescope.affinity.ThreadAffinity ")), String.join("\n", lines));
+    }
+
+    /** The profiler is its own artifact: the library names no JMH type, and corescope-jmh works on the module path beside it. */
+    @Test
+    void theLibraryRequiresNoAutomaticModuleAndTheProfilerIsItsOwnModule() {
+        assertTrue(lines.stream().noneMatch(l -> l.startsWith("API module requires")), String.join("\n", lines));
+        assertTrue(withJmh.contains("JMH dev.corescope.jmh.PinningProfiler loads in dev.corescope.jmh"), String.join("\n", withJmh));
     }
 
     @Test

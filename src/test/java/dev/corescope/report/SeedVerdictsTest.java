@@ -258,6 +258,10 @@ class SeedVerdictsTest {
         String page = dev.corescope.testing.SavedRuns.page("t.json", real.toBuilder().claims(flipped).build());
         assertFalse(page.contains("the reason this file saved"), "the page showed the saved verdicts instead of the rows'");
         assertTrue(page.contains("from the rows with today&#39;s rules") || page.contains("from the rows with today's rules"), "the page says both");
+        // the page draws the decisions (a forest plot, one row per claim) and folds the reasoning under them
+        assertTrue(page.contains("<figure class=\"forest\">") && page.contains("<details class=\"reasoning\">"), "forest plot and folded reasons");
+        String svg = VerdictsSvg.of(SeedVerdicts.recorded(real, Families.claims(Families.all()), Families.allowances(Families.all())));
+        assertEquals(real.claims().size(), svg.split("<g class=\"claim\">", -1).length - 1, "one row per claim");
         // a file that saved no claims is tested with the families' claims
         ResultsFile none = real.toBuilder().claims(List.of()).build();
         assertFalse(SeedVerdicts.recorded(none, Families.claims(Families.all()), Families.allowances(Families.all())).isEmpty());

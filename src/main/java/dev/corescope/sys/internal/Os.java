@@ -62,6 +62,11 @@ public interface Os {
     /** The CPU the calling thread runs on now. */
     int currentCpu();
 
+    /** The calling thread's kernel thread id ({@code gettid()}), as {@code ps -L}, {@code top -H} and {@code /proc/PID/task} show it. */
+    default int nativeThreadId() {
+        return dev.corescope.sys.ffi.LibC.gettid();
+    }
+
     /** Starts counting the calling thread (and threads it starts) with the default events. */
     PerfCounters.Session startCounters();
 

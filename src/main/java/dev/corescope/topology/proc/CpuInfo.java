@@ -82,9 +82,11 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String 
             int colon = line.indexOf(':');
             if (colon < 0) continue;
             String key = line.substring(0, colon).strip();
+            boolean mhzLine = key.equals("cpu MHz");
+            if (first.containsKey(key) && !mhzLine) continue;  // later CPUs' values: not copied (8192 flags lines are 10 MB)
             String value = line.substring(colon + 1).strip();
             first.putIfAbsent(key, value);
-            if (key.equals("cpu MHz")) {
+            if (mhzLine) {
                 try {
                     mhz.add(Double.parseDouble(value));
                 } catch (NumberFormatException ignored) {

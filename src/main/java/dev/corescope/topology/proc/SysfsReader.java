@@ -8,6 +8,7 @@ import dev.corescope.sys.internal.BeneathDirectory;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
@@ -25,8 +26,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.SequencedSet;
-import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /**
  * Reads small text files under a root ({@code /} or a saved tree) and remembers every path it
@@ -146,6 +145,18 @@ public final class SysfsReader {
      */
     public boolean recordsFiles() {
         return recordPaths;
+    }
+
+    /**
+     * Records what the reader's user learned from the machine by other means than a file (the
+     * CPUID leaves), under a path of its own, so that {@code capture} saves it beside the files
+     * and {@code --root} reads it back as a file.
+     *
+     * @param rel the path to save it as, e.g. {@code cpuid/leaves}
+     * @param bytes the content
+     */
+    public void remember(String rel, byte[] bytes) {
+        recordRead(rel, bytes);
     }
 
     private void recordRead(String rel, byte[] bytes) {
@@ -369,25 +380,14 @@ public final class SysfsReader {
      *         quoting the file)
      */
     public OptionalLong readLong(String rel) {
-        // the path, never the content: what a file holds is not repeated in a warning
-        return parsed(rel, Long::parseLong, NumberFormatException.class, (text, e) -> "not an integer (" + text.length() + " characters)")
-                .map(OptionalLong::of).orElse(OptionalLong.empty());
-    }
-
-    /**
-     * {@code rel} read and parsed; empty when absent or unreadable, or, recorded as the problem
-     * {@code why} describes, when {@code parser} throws {@code failure}.
-     */
-    private <T, E extends RuntimeException> Optional<T> parsed(String rel, Function<String, T> parser, Class<E> failure,
-                                                               BiFunction<String, E, String> why) {
         Optional<String> s = read(rel);
-        if (s.isEmpty()) return Optional.empty();
+        if (s.isEmpty()) return OptionalLong.empty();
         try {
-            return Optional.of(parser.apply(s.get()));
-        } catch (RuntimeException e) {
-            if (!failure.isInstance(e)) throw e;
-            problem(rel, why.apply(s.get(), failure.cast(e)));
-            return Optional.empty();
+            return OptionalLong.of(Long.parseLong(s.get()));
+        } catch (NumberFormatException e) {
+            // the path, never the content: what a file holds is not repeated in a warning
+            problem(rel, "not an integer (" + s.get().length() + " characters)");
+            return OptionalLong.empty();
         }
     }
 
@@ -401,7 +401,7 @@ public final class SysfsReader {
      * @return the mask, or empty when absent, unreadable or not a cpulist (recorded)
      */
     public Optional<CpuMask> readList(String rel, int nbits) {
-        return parsed(rel, text -> shared(text, nbits, false), CpuMaskFormatException.class, (text, e) -> "not a CPU list (" + contentFree(e) + ")");
+        return mask(rel, nbits, false);
     }
 
     /**
@@ -413,27 +413,40 @@ public final class SysfsReader {
      * @return the mask, or empty when absent, unreadable or not a cpumap (recorded)
      */
     public Optional<CpuMask> readMap(String rel, int nbits) {
-        return parsed(rel, text -> shared(text, nbits, true), CpuMaskFormatException.class, (text, e) -> "not a CPU map (" + contentFree(e) + ")");
+        return mask(rel, nbits, true);
     }
 
-    /** Masks parsed from each distinct text at {@link #parsedNbits} bits (lists and maps apart: {@code 1} is CPU 1 in one, CPU 0 in the other). */
-    private final Map<String, CpuMask> parsedLists = new HashMap<>();
-    private final Map<String, CpuMask> parsedMaps = new HashMap<>();
+    /**
+     * Masks parsed from each distinct file content at {@link #parsedNbits} bits (lists and maps
+     * apart: {@code 1} is CPU 1 in one, CPU 0 in the other), keyed by the bytes as read: a map
+     * of 8192 CPUs is 2.3 KB, and a text seen before costs a hash of its bytes, no string.
+     */
+    private final Map<ByteBuffer, CpuMask> parsedLists = new HashMap<>();
+    private final Map<ByteBuffer, CpuMask> parsedMaps = new HashMap<>();
     private int parsedNbits = -1;
 
-    private CpuMask shared(String text, int nbits, boolean map) {
+    private Optional<CpuMask> mask(String rel, int nbits, boolean map) {
+        Optional<byte[]> b = bytes(rel);
+        if (b.isEmpty()) return Optional.empty();
         if (nbits != parsedNbits) {
             parsedLists.clear();
             parsedMaps.clear();
             parsedNbits = nbits;
         }
-        Map<String, CpuMask> parsed = map ? parsedMaps : parsedLists;
-        CpuMask m = parsed.get(text);
+        Map<ByteBuffer, CpuMask> parsed = map ? parsedMaps : parsedLists;
+        ByteBuffer key = ByteBuffer.wrap(b.get());
+        CpuMask m = parsed.get(key);
         if (m == null) {
-            m = map ? parseMap(text, nbits) : parseList(text, nbits);  // a bad text throws and is not kept
-            parsed.put(text, m);
+            String text = clean(new String(b.get(), StandardCharsets.UTF_8));
+            try {
+                m = map ? parseMap(text, nbits) : parseList(text, nbits);
+            } catch (CpuMaskFormatException e) {
+                problem(rel, "not a CPU " + (map ? "map" : "list") + " (" + contentFree(e) + ")");  // a bad text is not kept
+                return Optional.empty();
+            }
+            parsed.put(key, m);
         }
-        return m;
+        return Optional.of(m);
     }
 
     /**

@@ -1,0 +1,79 @@
+package dev.corescope.affinity;
+
+import dev.corescope.topology.Placement;
+import dev.corescope.topology.Topology;
+
+import java.util.Locale;
+
+/**
+ * The built-in {@link CpuStrategy} constants. Relations come from the topology: cores
+ * ({@code core_cpus}), last-level caches ({@code shared_cpu_list} of the highest cache level,
+ * the L3 on most machines) and packages ({@code physical_package_id}).
+ */
+enum BuiltinStrategy implements CpuStrategy {
+    /** An SMT sibling: another hardware thread of the anchor's core (L1 and L2 shared). */
+    SAME_CORE("smt"),
+    /** Another core on the anchor's last-level cache (L3). */
+    SAME_L3("same-l3"),
+    /** A CPU on another last-level cache than the anchor's, in any package. */
+    DIFFERENT_L3("cross-l3"),
+    /** A CPU in another package (socket) than the anchor's. */
+    DIFFERENT_PACKAGE("cross-package"),
+    /** Any other CPU. */
+    ANY("any");
+
+    private final String placement;
+
+    BuiltinStrategy(String placement) {
+        this.placement = placement;
+    }
+
+    @Override
+    public String placementName() {
+        return placement;
+    }
+
+    /**
+     * From {@link Topology#relation} and {@link Topology#where}
+     * (O(1) each): the last-level cache is {@code where(cpu).llc()}, unknown ({@code -1}) never
+     * counting as the same or as a different one.
+     */
+    @Override
+    public boolean accepts(Topology t, int anchor, int cpu) {
+        if (anchor < 0) return true;
+        if (cpu == anchor) return false;
+        return switch (this) {
+            case SAME_CORE -> t.relation(anchor, cpu).orElse(null) == Placement.SAME_CORE;
+            case SAME_L3 -> t.relation(anchor, cpu).orElse(null) != Placement.SAME_CORE && sameLlc(t, anchor, cpu);
+            case DIFFERENT_L3 -> {
+                int a = t.where(anchor).llc();
+                int b = t.where(cpu).llc();
+                yield a >= 0 && b >= 0 && a != b;
+            }
+            case DIFFERENT_PACKAGE -> t.relation(anchor, cpu).orElse(null) == Placement.OTHER_PACKAGE;
+            case ANY -> true;
+        };
+    }
+
+    private static boolean sameLlc(Topology t, int a, int b) {
+        int x = t.where(a).llc();
+        return x >= 0 && x == t.where(b).llc();
+    }
+
+    @Override
+    public String describe(int anchor) {
+        if (anchor < 0) return "any CPU";
+        return switch (this) {
+            case SAME_CORE -> "an SMT sibling of CPU " + anchor;
+            case SAME_L3 -> "another core on CPU " + anchor + "'s last-level cache";
+            case DIFFERENT_L3 -> "a CPU on another last-level cache than CPU " + anchor + "'s";
+            case DIFFERENT_PACKAGE -> "a CPU in another package than CPU " + anchor + "'s";
+            case ANY -> "any CPU but " + anchor;
+        };
+    }
+
+    @Override
+    public String toString() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
