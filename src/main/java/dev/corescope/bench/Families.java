@@ -65,14 +65,18 @@ public final class Families {
 
     /** The views of {@code families} for the HTML page: each one's document and pictures of a results file. */
     public static FamilyViews views(List<BenchFamily> families) {
-        return views(families, (file, family, view) -> view.get());
+        return views(families, new Guard() {
+            @Override
+            public <T> T render(ResultsFile file, String family, Supplier<T> view) {
+                return view.get();
+            }
+        });
     }
 
     /** How one family's view of a file is made: as it is, or (for a file a user gave) with its failure as bad input. */
-    @FunctionalInterface
     public interface Guard {
-        /** {@code view} of {@code family}'s part of {@code file}, null when the family has nothing to show. */
-        FamilyViews.View render(ResultsFile file, String family, Supplier<FamilyViews.View> view);
+        /** {@code view} of {@code family}'s part of {@code file} (its view, null when it has nothing to show, or its relation latencies). */
+        <T> T render(ResultsFile file, String family, Supplier<T> view);
     }
 
     /** {@link #views(List)} with each family's view made through {@code guard}. */
@@ -102,7 +106,9 @@ public final class Families {
 
             @Override
             public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
-                return Families.relationLatencies(families, file);
+                List<MachineSummary.RelationLatency> out = new ArrayList<>();
+                for (BenchFamily f : families) out.addAll(guard.render(file, f.name(), () -> f.relationLatencies(file)));
+                return out;
             }
 
             @Override

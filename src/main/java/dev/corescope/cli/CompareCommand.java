@@ -94,7 +94,8 @@ final class CompareCommand implements Callable<Integer> {
             out.flush();
             return Main.EXIT_OK;
         }
-        MachineComparison machines = MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst(), Families.views());
+        MachineComparison machines = MachineComparison.of(before.toString(), a.getFirst(), after.toString(), b.getFirst(),
+                FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)));
         if (machines.differentMachines() && format == OutputFormat.json) {
             out.print(Json.write(new TwoMachines(machines, Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor,
                     Families.allowances()))));
@@ -120,7 +121,8 @@ final class CompareCommand implements Callable<Integer> {
      * @param firstA the first before file's name (the machine's); {@code nameA} every before file's
      */
     static TextDoc document(String firstA, String nameA, List<ResultsFile> a, String firstB, String nameB, List<ResultsFile> b, Double floor) {
-        MachineComparison machines = MachineComparison.of(firstA, a.getFirst(), firstB, b.getFirst(), Families.views());
+        MachineComparison machines = MachineComparison.of(firstA, a.getFirst(), firstB, b.getFirst(),
+                FileViews.of(FileViews.paths(a.getFirst(), Path.of(firstA), b.getFirst(), Path.of(firstB))));
         if (machines.differentMachines()) {
             Comparison rows = Comparison.of(nameA, withoutCpuPairs(a), nameB, withoutCpuPairs(b), floor, Families.allowances());
             return new TextDoc().add(ComparisonText.machines(machines)).blank().add(ComparisonText.document(rows));

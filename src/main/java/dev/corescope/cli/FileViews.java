@@ -37,7 +37,12 @@ final class FileViews {
      * (an {@link IdentityHashMap}: files with the same content may come from different paths).
      */
     static FamilyViews of(Map<ResultsFile, Path> byIdentity) {
-        return Families.views(Families.all(), (file, family, view) -> render(byIdentity.get(file), file, family, view));
+        return Families.views(Families.all(), new Families.Guard() {
+            @Override
+            public <T> T render(ResultsFile file, String family, Supplier<T> view) {
+                return FileViews.render(byIdentity.get(file), file, family, view);
+            }
+        });
     }
 
     /** {@code view} of {@code family}'s part of {@code file}; its failure is bad input naming that part. */

@@ -54,6 +54,13 @@ final class TestFamilies {
             }
         }
 
+        /** What the run printed: the mean of its row in {@code file}. */
+        @Override
+        public java.util.Optional<String> text(dev.corescope.report.ResultsFile file) {
+            return file.results().stream().filter(r -> r.benchmark().equals(name)).findFirst()
+                    .map(r -> name + ": mean sleep(1) " + r.score() + " ns\n");
+        }
+
         private FamilyRun measure(BenchContext context) throws Exception {
             int n = 20;
             context.progress().start(name, n);
