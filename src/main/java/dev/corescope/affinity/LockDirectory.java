@@ -4,6 +4,8 @@ import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.internal.Flock;
 
+import dev.corescope.topology.proc.ProcPid;
+
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -61,7 +63,7 @@ final class LockDirectory {
     /** This process's effective uid: the owner of {@code /proc/self}. */
     static int uid() {
         try {
-            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            return ProcPid.selfUid();
         } catch (IOException | UnsupportedOperationException e) {
             throw new ReservationException("cannot tell this process's user id from /proc/self: " + e.getMessage(), e);
         }

@@ -2,6 +2,8 @@ package dev.corescope.cli;
 
 import dev.corescope.sys.internal.AtomicFile;
 
+import dev.corescope.topology.proc.ProcPid;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -226,7 +228,7 @@ final class OutputFile {
             dirMode = (Integer) Files.getAttribute(dir, "unix:mode");
             linkOwner = (Integer) Files.getAttribute(link, "unix:uid", LinkOption.NOFOLLOW_LINKS);
             dirOwner = (Integer) Files.getAttribute(dir, "unix:uid");
-            me = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            me = ProcPid.selfUid();
         } catch (IOException | UnsupportedOperationException e) {
             return;  // attributes unreadable: the checks after this one decide
         }

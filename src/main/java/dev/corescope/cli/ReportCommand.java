@@ -60,7 +60,7 @@ import java.util.stream.Collectors;
                 "  ./run.sh report before.json after.json -o change.html",
                 "  ./run.sh report corescope-results.json --format text --family cpumask",
                 "  ./run.sh report corescope-results.json --format text --verdicts",
-                "  ./run.sh report corescope-results.json --format svg --family cpupri > cpupri-verdicts.svg"})
+                "  ./run.sh report corescope-results.json --format svg > verdicts.svg"})
 final class ReportCommand implements Callable<Integer> {
 
     @Spec

@@ -271,6 +271,7 @@ public final class HwlocXmlReader {
             b.allowed = infoMask(machine, HwlocXmlWriter.INFO_AFFINITY).map(a -> a.and(online)).orElse(null);
             b.isolated = infoMask(machine, HwlocXmlWriter.INFO_ISOLATED).map(a -> a.and(complete)).orElse(CpuMask.empty(nbits));
             b.nohzFull = infoMask(machine, HwlocXmlWriter.INFO_NOHZ_FULL).map(a -> a.and(complete)).orElse(CpuMask.empty(nbits));
+            info(machine, HwlocXmlWriter.INFO_CACHE_SOURCE).filter("cpuid"::equals).ifPresent(src -> b.cacheSource = src);
             // corescope writes them where there are any: without either, they are unknown (hwloc's own XML has neither)
             boolean isolatedKnown = info(machine, HwlocXmlWriter.INFO_ISOLATED).isPresent() || info(machine, HwlocXmlWriter.INFO_NOHZ_FULL).isPresent();
             if (!allowed.sameCpus(online)) {

@@ -41,6 +41,9 @@ public final class HwlocXmlWriter {
     /** The Machine's info holding the kernel's {@code nohz_full} CPUs, an hwloc bitmap; written when there are any. */
     public static final String INFO_NOHZ_FULL = "corescope.nohz_full";
 
+    /** The Machine's info naming where the caches came from when not sysfs ({@code cpuid}); hwloc's XML has no place for it. */
+    public static final String INFO_CACHE_SOURCE = "corescope.cache_source";
+
     /** hwloc's {@code HWLOC_GROUP_KIND_LINUX_CLUSTER}, the kind its Linux backend gives clusters. */
     static final int GROUP_KIND_LINUX_CLUSTER = 222;
 
@@ -127,6 +130,7 @@ public final class HwlocXmlWriter {
         t.allowed().ifPresent(a -> machine.infos.add(new String[] {INFO_AFFINITY, bitmap(a.resize(nbits))}));
         if (!t.isolated().isEmpty()) machine.infos.add(new String[] {INFO_ISOLATED, bitmap(t.isolated().resize(nbits))});
         if (!t.nohzFull().isEmpty()) machine.infos.add(new String[] {INFO_NOHZ_FULL, bitmap(t.nohzFull().resize(nbits))});
+        if (!t.cacheSource().equals("sysfs")) machine.infos.add(new String[] {INFO_CACHE_SOURCE, t.cacheSource()});
 
         List<Obj> objs = new ArrayList<>();
         for (TopologyNode n : t.roots()) collect(n, null, objs);

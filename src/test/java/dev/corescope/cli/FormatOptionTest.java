@@ -19,7 +19,7 @@ class FormatOptionTest {
             reservations --format svg              | expected text or json but was 'svg'            | html
             bench --format html                    | expected text, json or svg but was 'html'      | yaml
             compare --format bogus a.json b.json   | expected text, json or html but was 'bogus'    | svg
-            report --format bogus a.json           | expected html or text but was 'bogus'          | svg
+            report --format bogus a.json           | expected html, text or svg but was 'bogus'     | json
             """)
     void theFormatErrorListsOnlyWhatTheCommandAccepts(String args, String fragment, String notListed) {
         CliRun r = CliRun.run(args.split(" ")).badInput(fragment);

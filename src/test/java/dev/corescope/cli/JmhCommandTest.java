@@ -142,7 +142,7 @@ class JmhCommandTest {
     @Test
     void cpusOutsideTheUsableSetAreRefusedBeforeJmhRuns() {
         Captured c = capture(() -> CliRun.run("jmh", "C2cBenchmark", "-p", "cpus=65000", "-f", "0"));
-        c.run().badInput("-p cpus=65000: CPU 65000 is not among the usable CPUs");
+        c.run().badInput("-p cpus=65000: CPU 65000 is not in the allowed set");
         assertEquals("", c.jmhOut(), "JMH did not start");
     }
 

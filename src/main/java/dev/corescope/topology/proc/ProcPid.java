@@ -1,5 +1,7 @@
 package dev.corescope.topology.proc;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +25,20 @@ public record ProcPid(long pid, Optional<String> uid, Optional<String> command) 
      * @return what could be read; uid and command empty for a process that is gone
      */
     public static ProcPid read(Path root, long pid) {
+        return readOf(root, pid);
+    }
+
+    /**
+     * This process's effective uid: the owner of {@code /proc/self} (the kernel makes it so).
+     *
+     * @return the uid
+     * @throws IOException when {@code /proc} cannot be asked
+     */
+    public static int selfUid() throws IOException {
+        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    }
+
+    private static ProcPid readOf(Path root, long pid) {
         SysfsReader r = new SysfsReader(root);
         String dir = "proc/" + pid + "/";
         Optional<String> uid = r.readLines(dir + "status").flatMap(ProcPid::effectiveUid);
