@@ -42,7 +42,7 @@ public final class HwlocXmlWriter {
     public static final String INFO_NOHZ_FULL = "corescope.nohz_full";
 
     /** The Machine's info naming where the caches came from when not sysfs ({@code cpuid}); hwloc's XML has no place for it. */
-    public static final String INFO_CACHE_SOURCE = "corescope.cache_source";
+    static final String INFO_CACHE_SOURCE = "corescope.cache_source";
 
     /** hwloc's {@code HWLOC_GROUP_KIND_LINUX_CLUSTER}, the kind its Linux backend gives clusters. */
     static final int GROUP_KIND_LINUX_CLUSTER = 222;
