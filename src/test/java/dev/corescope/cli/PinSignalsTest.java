@@ -60,7 +60,8 @@ class PinSignalsTest {
         started.add(p);
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()), OwnThread.EACH);
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()), OwnThread.EACH);
-        for (int i = 0; i < 600 && !Files.exists(ready) && p.isAlive(); i++) Thread.sleep(100);
+        // the shell creates READY before it writes its pid there: wait for the pid, not the file
+        for (int i = 0; i < 600 && !(Files.exists(ready) && Files.size(ready) > 0) && p.isAlive(); i++) Thread.sleep(100);
         assertTrue(Files.exists(ready), () -> "the command never started; stderr: " + err.getNow(""));
         return new Run(p, out, err);
     }
