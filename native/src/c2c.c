@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "cs_thread.h"
+
 enum { PING = 0, PONG = 1 };
 
 /* 128 bytes: the flag alone on its line, and alone on the pair of lines that
@@ -110,35 +112,13 @@ static void *cs_c2c_ping(void *arg)
     return NULL;
 }
 
-/* The CPU set is sized for `cpu` (CPU_ALLOC), not a fixed cpu_set_t: a cpu_set_t holds CPUs
- * 0-1023 only, and machines (and saved trees) have more. */
+/* A thread pinned to `cpu` (cs_thread.h: CPU sets past 1023). */
 static int cs_c2c_start(struct cs_c2c_run *r, pthread_t *t, int cpu, void *(*body)(void *))
 {
-    pthread_attr_t attr;
-    int rc = pthread_attr_init(&attr);
-    if (rc) {
-        cs_c2c_fail(r, rc, "pthread_attr_init");
-        return rc;
-    }
-    cpu_set_t *set = CPU_ALLOC(cpu + 1);
-    if (!set) {
-        pthread_attr_destroy(&attr);
-        cs_c2c_fail(r, ENOMEM, "CPU_ALLOC");
-        return ENOMEM;
-    }
-    size_t size = CPU_ALLOC_SIZE(cpu + 1);
-    CPU_ZERO_S(size, set);
-    CPU_SET_S(cpu, size, set);
-    rc = pthread_attr_setaffinity_np(&attr, size, set);
-    CPU_FREE(set);
-    if (rc) {
-        cs_c2c_fail(r, rc, "pthread_attr_setaffinity_np");
-    } else {
-        rc = pthread_create(t, &attr, body, r);
-        if (rc)
-            cs_c2c_fail(r, rc, "pthread_create");
-    }
-    pthread_attr_destroy(&attr);
+    const char *failed = "";
+    int rc = cs_start_pinned(t, cpu, body, r, &failed);
+    if (rc)
+        cs_c2c_fail(r, rc, failed);
     return rc;
 }
 

@@ -28,6 +28,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "cs_thread.h"
+
 #define CS_CPUPRI_NR_PRIORITIES 101
 #define CS_CPUPRI_NORMAL 0
 #define CS_CPUPRI_RT99 99
@@ -187,32 +189,13 @@ static void *cs_cpupri_writer(void *arg)
     return NULL;
 }
 
-/* The CPU set is sized for `cpu` (CPU_ALLOC), not a fixed cpu_set_t, which holds CPUs 0-1023
- * only: machines (and plans from saved trees) have more, as c2c.c's twin does. */
+/* A thread pinned to `cpu` (cs_thread.h: CPU sets past 1023). */
 static int cs_cpupri_start(struct cs_cpupri_run *r, pthread_t *t, int cpu, void *(*body)(void *), void *arg)
 {
-    pthread_attr_t attr;
-    int rc = pthread_attr_init(&attr);
-    if (rc) {
-        cs_cpupri_fail(r, rc, "pthread_attr_init");
-        return rc;
-    }
-    cpu_set_t *set = CPU_ALLOC(cpu + 1);
-    if (!set) {
-        pthread_attr_destroy(&attr);
-        cs_cpupri_fail(r, ENOMEM, "CPU_ALLOC");
-        return ENOMEM;
-    }
-    size_t size = CPU_ALLOC_SIZE(cpu + 1);
-    CPU_ZERO_S(size, set);
-    CPU_SET_S(cpu, size, set);
-    rc = pthread_attr_setaffinity_np(&attr, size, set);
-    CPU_FREE(set);
+    const char *failed = "";
+    int rc = cs_start_pinned(t, cpu, body, arg, &failed);
     if (rc)
-        cs_cpupri_fail(r, rc, "pthread_attr_setaffinity_np");
-    else if ((rc = pthread_create(t, &attr, body, arg)))
-        cs_cpupri_fail(r, rc, "pthread_create");
-    pthread_attr_destroy(&attr);
+        cs_cpupri_fail(r, rc, failed);
     return rc;
 }
 
