@@ -3,7 +3,6 @@ package dev.corescope.affinity;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.internal.Flock;
-
 import dev.corescope.topology.proc.ProcPid;
 
 import java.io.IOException;
@@ -88,23 +87,9 @@ final class LockDirectory {
             if (!Files.exists(abs.getParent() == null ? abs : abs.getParent())) throw unusable(abs, "its parent directory does not exist");
             throw unusable(abs, "cannot create it: " + e.getClass().getSimpleName().replace("Exception", "") + " " + e.getMessage());
         }
-        int fd;
-        try {
-            fd = Flock.openDirectory(abs.toString());
-        } catch (NativeException e) {
-            // O_DIRECTORY|O_NOFOLLOW fails a symbolic link with ENOTDIR (ELOOP without O_DIRECTORY)
-            if (e.errno() == Errno.ELOOP || Files.isSymbolicLink(abs)) throw unusable(abs, "it is a symbolic link, which corescope does not follow");
-            if (e.errno() == Errno.ENOTDIR) throw notADirectory(abs);
-            if (e.errno() == Errno.EACCES) throw unusable(abs, "this user may not open it");
-            throw unusable(abs, e.getMessage());
-        }
-        try {
-            if (created) Flock.fchmod(fd, shared ? SHARED_MODE : PRIVATE_MODE);  // whatever the umask is
-            return new Opened(abs, fd, check(abs, fd, shared));
-        } catch (RuntimeException e) {
-            Flock.close(fd);
-            throw e;
-        }
+        int fd = openDirectory(abs);
+        if (fd < 0) throw unusable(abs, "it was removed while it was being opened");
+        return checked(abs, fd, created ? (shared ? SHARED_MODE : PRIVATE_MODE) : 0);
     }
 
     /**
@@ -116,26 +101,33 @@ final class LockDirectory {
     static Opened inspect(Path dir) {
         Path abs = dir.toAbsolutePath().normalize();
         if (!Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) return null;
-        int fd;
+        int fd = openDirectory(abs);
+        return fd < 0 ? null : checked(abs, fd, 0);
+    }
+
+    /** Opens {@code abs} without following a symbolic link: its descriptor, or -1 when it does not exist. */
+    private static int openDirectory(Path abs) {
         try {
-            fd = Flock.openDirectory(abs.toString());
+            return Flock.openDirectory(abs.toString());
         } catch (NativeException e) {
-            if (e.errno() == Errno.ENOENT) return null;
+            // O_DIRECTORY|O_NOFOLLOW fails a symbolic link with ENOTDIR (ELOOP without O_DIRECTORY)
+            if (e.errno() == Errno.ENOENT) return -1;
             if (e.errno() == Errno.ELOOP || Files.isSymbolicLink(abs)) throw unusable(abs, "it is a symbolic link, which corescope does not follow");
-            if (e.errno() == Errno.ENOTDIR) throw notADirectory(abs);
+            if (e.errno() == Errno.ENOTDIR) throw unusable(abs, "it is not a directory");
             if (e.errno() == Errno.EACCES) throw unusable(abs, "this user may not open it");
             throw unusable(abs, e.getMessage());
         }
+    }
+
+    /** The opened directory once {@link #check} passes (made {@code mode} first unless it is 0); the descriptor is closed when it fails. */
+    private static Opened checked(Path abs, int fd, int mode) {
         try {
+            if (mode != 0) Flock.fchmod(fd, mode);  // whatever the umask is
             return new Opened(abs, fd, check(abs, fd, abs.equals(Path.of(DEFAULT))));
         } catch (RuntimeException e) {
             Flock.close(fd);
             throw e;
         }
-    }
-
-    private static ReservationException notADirectory(Path dir) {
-        return unusable(dir, "it is not a directory");
     }
 
     /** The checks of the class comment, made on the open descriptor (through {@code /proc/self/fd}); returns the owner. */

@@ -160,25 +160,25 @@ final class LockTable {
 
     /** The count of holds on {@code cpu} so far: a reservation keeps the one it took. */
     synchronized int generation(int cpu) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         return s == null ? 0 : s.generation;
     }
 
     /** The ended thread the current hold on {@code cpu} was taken over from, or null. */
     synchronized String reclaimedFrom(int cpu) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         return s == null || !s.held ? null : s.reclaimedFrom;
     }
 
     /** Releases CPU {@code cpu}'s lock if this process holds it still by the hold {@code generation}. */
     synchronized void release(int cpu, int generation) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         if (s != null && s.generation == generation) release(cpu);
     }
 
     /** Records that CPU {@code cpu}'s hold (of this process) is for thread {@code t}: what the dump names. */
     synchronized void handTo(int cpu, Thread t) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         if (s == null || !s.held) return;
         s.owner = t;
         s.thread = threadName(t);
@@ -204,7 +204,7 @@ final class LockTable {
 
     /** Releases CPU {@code cpu}'s lock if this process holds it. */
     synchronized void release(int cpu) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         if (s == null || !s.held) return;
         s.held = false;
         s.owner = null;
@@ -214,7 +214,7 @@ final class LockTable {
 
     /** This process's hold on {@code cpu}: a copy of its slot, or null when it holds none. */
     synchronized Slot heldHere(int cpu) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         if (s == null || !s.held) return null;
         Slot copy = new Slot(s.fd, s.dev, s.ino, s.name);
         copy.held = true;
@@ -228,7 +228,7 @@ final class LockTable {
     synchronized Map<Integer, Slot> heldHere() {
         Map<Integer, Slot> out = new TreeMap<>();
         for (int cpu = 0; cpu < slots.length; cpu++) {
-            Slot h = slots[cpu] != null && slots[cpu].held ? heldHere(cpu) : null;
+            Slot h = heldHere(cpu);
             if (h != null) out.put(cpu, h);
         }
         return out;
@@ -239,9 +239,14 @@ final class LockTable {
      * process has one, else from the file (empty when there is none).
      */
     synchronized String key(int cpu) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         if (s != null) return s.key;
         return ProcLocks.key(dirByFd.resolve(fileName(cpu)), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** The slot of {@code cpu} if this process opened its lock file, else null. */
+    private Slot opened(int cpu) {
+        return cpu < slots.length ? slots[cpu] : null;
     }
 
     private Slot slot(int cpu) {
