@@ -13,23 +13,11 @@ import java.nio.file.Path;
 
 /**
  * The directory holding the per-CPU lock files, opened and checked so that another user can
- * neither redirect them nor spoil them.
- *
- * <p>Default: {@value #DEFAULT}, one directory for every user of the machine, made like
- * {@code /tmp} itself: mode {@code 1777} (anyone may add a lock file; the sticky bit lets only
- * a file's owner remove it). It is opened with {@code O_DIRECTORY|O_NOFOLLOW} (a symbolic link
- * planted under its name is refused, not followed) and checked on the open descriptor: it must
- * belong to root or to this user, since a directory's owner may delete the lock files of
- * others; and if anyone but its owner may write into it, it must have the sticky bit. The first
- * corescope user to need it creates it; on a machine where several users reserve CPUs, root
- * should create it (once, or at boot with {@code systemd-tmpfiles}: see {@link #remedy}).
- *
- * <p>Lock files are created {@code 0444} with {@code O_CREAT|O_EXCL|O_NOFOLLOW} and are never
- * written: every user opens them read-only and takes an {@code flock} (see {@code sys.internal.Flock}).
- *
- * <p>Another directory (for example one private to a user or a group) is chosen with the system
- * property {@value #PROPERTY} or the environment variable {@value #ENV}; the same checks apply,
- * and a missing one is created {@code 0700}.
+ * neither redirect them nor spoil them: {@value #DEFAULT} by default, made like {@code /tmp}
+ * (mode {@code 1777}); another one through {@value #PROPERTY} or {@value #ENV} (a missing one is
+ * made {@code 0700}). It is opened with {@code O_DIRECTORY|O_NOFOLLOW} and checked on the open
+ * descriptor: root's or this user's, and sticky if anyone but its owner may write into it
+ * ({@link #check}; docs/library.md, "Shared machines", has the why and root's setup, {@link #remedy}).
  */
 final class LockDirectory {
 
@@ -130,7 +118,11 @@ final class LockDirectory {
         }
     }
 
-    /** The checks of the class comment, made on the open descriptor (through {@code /proc/self/fd}); returns the owner. */
+    /**
+     * The checks, made on the open descriptor (through {@code /proc/self/fd}); returns the owner.
+     * A directory's owner may delete the lock files of others, and without the sticky bit so may
+     * anyone who may write into it.
+     */
     private static int check(Path dir, int fd, boolean shared) {
         Path self = Path.of("/proc/self/fd/" + fd);
         int owner;

@@ -25,15 +25,11 @@ import java.util.TreeMap;
  * keeps what this process holds itself (and which thread took it, for the dump), and the
  * kernel keeps other processes off.
  *
- * <p>Which lock files are trusted: only those of root or of the directory's owner (who is root
- * or this user, {@link LockDirectory}). In a sticky directory the owner of a file may remove
- * it, and whoever removes a lock file while another process holds it makes the next reserver
- * lock a new file: the CPU would be given twice. So a file of any other user is "unusable" (a
- * CPU is skipped for it, never shared), and only the directory's owner creates missing ones
- * (in root's shared directory: root, {@link LockDirectory#lockFilesRemedy}). After each lock the
- * name is checked to still lead to the locked file (same device and inode), else the stale
- * descriptor is dropped and the file opened again: a file removed and made anew by the
- * directory's owner is never locked twice through an old descriptor.
+ * <p>Only lock files of root or of the directory's owner are trusted ({@link #untrusted} says
+ * why; docs/library.md, "Shared machines"), and only the owner creates missing ones. After each
+ * lock the name is checked to still lead to the locked file (device and inode), else the stale
+ * descriptor is dropped and the file opened again: a file removed and made anew is never locked
+ * twice through an old descriptor.
  *
  * <p><b>Note:</b> thread-safe; every method locks the table.
  */

@@ -2,14 +2,10 @@ package dev.corescope.cpumask;
 
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.function.IntConsumer;
 import java.util.function.LongBinaryOperator;
 import java.util.stream.IntStream;
-import java.util.stream.StreamSupport;
 
 /**
  * An immutable set of CPU numbers {@code 0 .. nbits-1} with the semantics of the Linux
@@ -467,28 +463,12 @@ public final class CpuMask implements Iterable<Integer> {
     /** {@return a new iterator over the set CPUs, lowest first, whose {@code nextInt()} does not box} */
     @Override
     public PrimitiveIterator.OfInt iterator() {
-        return new PrimitiveIterator.OfInt() {
-            private int nextCpu = first();
-
-            @Override
-            public boolean hasNext() {
-                return nextCpu < nbits;
-            }
-
-            @Override
-            public int nextInt() {
-                if (nextCpu >= nbits) throw new NoSuchElementException();
-                int cpu = nextCpu;
-                nextCpu = CpuMask.this.next(cpu);
-                return cpu;
-            }
-        };
+        return stream().iterator();
     }
 
-    /** {@return the set CPUs, lowest first, as a sequential, sorted stream of distinct numbers} */
+    /** {@return the set CPUs, lowest first, as a sequential stream} */
     public IntStream stream() {
-        return StreamSupport.intStream(Spliterators.spliterator(iterator(), weight(),
-                Spliterator.ORDERED | Spliterator.DISTINCT | Spliterator.SORTED | Spliterator.NONNULL), false);
+        return IntStream.iterate(first(), cpu -> cpu < nbits, this::next);
     }
 
     /** {@return a new array of the {@link #weight()} set CPUs, lowest first} */
