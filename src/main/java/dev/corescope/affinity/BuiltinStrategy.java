@@ -44,20 +44,16 @@ enum BuiltinStrategy implements CpuStrategy {
         if (cpu == anchor) return false;
         return switch (this) {
             case SAME_CORE -> t.relation(anchor, cpu).orElse(null) == Placement.SAME_CORE;
-            case SAME_L3 -> t.relation(anchor, cpu).orElse(null) != Placement.SAME_CORE && sameLlc(t, anchor, cpu);
-            case DIFFERENT_L3 -> {
-                int a = t.where(anchor).llc();
-                int b = t.where(cpu).llc();
-                yield a >= 0 && b >= 0 && a != b;
-            }
+            case SAME_L3 -> t.relation(anchor, cpu).orElse(null) != Placement.SAME_CORE && knownLlcs(t, anchor, cpu)
+                    && t.where(anchor).llc() == t.where(cpu).llc();
+            case DIFFERENT_L3 -> knownLlcs(t, anchor, cpu) && t.where(anchor).llc() != t.where(cpu).llc();
             case DIFFERENT_PACKAGE -> t.relation(anchor, cpu).orElse(null) == Placement.OTHER_PACKAGE;
             case ANY -> true;
         };
     }
 
-    private static boolean sameLlc(Topology t, int a, int b) {
-        int x = t.where(a).llc();
-        return x >= 0 && x == t.where(b).llc();
+    private static boolean knownLlcs(Topology t, int a, int b) {
+        return t.where(a).llc() >= 0 && t.where(b).llc() >= 0;
     }
 
     @Override

@@ -5,6 +5,8 @@ import dev.corescope.topology.Placement;
 import dev.corescope.topology.CpuSelector;
 import dev.corescope.topology.Topology;
 
+import java.util.Arrays;
+
 /**
  * What a CPU should share with another one (the <em>anchor</em>, usually a CPU reserved
  * before), as OpenHFT's {@code AffinityStrategy}: the built-ins are the constants here, and a
@@ -127,13 +129,10 @@ public interface CpuStrategy {
      * @since 0.2.0
      */
     static CpuStrategy[] list(String names) {
-        String[] parts = names.split(",");
-        CpuStrategy[] out = new CpuStrategy[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            if (parts[i].isBlank()) throw new IllegalArgumentException("strategies '" + names + "': an empty name");
-            out[i] = of(parts[i].strip());
-        }
-        return out;
+        return Arrays.stream(names.split(",")).map(name -> {
+            if (name.isBlank()) throw new IllegalArgumentException("strategies '" + names + "': an empty name");
+            return of(name.strip());
+        }).toArray(CpuStrategy[]::new);
     }
 
     /**

@@ -85,8 +85,7 @@ final class LockView {
         }
         // this process's holds on files that are no longer in the directory
         mine.forEach((cpu, slot) -> {
-            if (!slot.key.equals(files.entrySet().stream().filter(e -> e.getValue() == cpu.intValue())
-                    .map(Map.Entry::getKey).findFirst().orElse(""))) {
+            if (!cpu.equals(files.get(slot.key))) {
                 out.add(new Holding(cpu, slot.stale() ? "stale" : "held", ProcessHolder.PID, true,
                         holderLine(slot) + " on a removed lock file: the CPU may be held twice"));
             }
