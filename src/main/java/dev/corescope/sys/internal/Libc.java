@@ -105,6 +105,48 @@ public final class Libc {
         public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_self"), LONG_VOID, Linker.Option.critical(false));
     }
 
+    /**
+     * {@code long syscall(long nr, long a1, ..., long a5)}, errno captured: one downcall shape for
+     * every raw call (pointers passed as their addresses), so a short command that makes several
+     * kinds of call links one stub for them. {@link #SYS} holds the numbers.
+     */
+    private static final class Syscall {
+        static final MethodHandle HANDLE = withErrnoVariadic(symbol("syscall"), FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), 1);
+    }
+
+    /** The raw call {@code nr} with errno captured into {@code state}: -1 and errno on failure, as {@code syscall(2)}. */
+    public static long syscall(MemorySegment state, long nr, long a1, long a2, long a3, long a4, long a5) {
+        try {
+            return (long) Syscall.HANDLE.invokeExact(state, nr, a1, a2, a3, a4, a5);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    /** The syscall table of this architecture: 0 x86-64, 1 generic (aarch64, riscv64), 2 ppc64, 3 s390x, -1 unknown. */
+    private static final int TABLE = switch (System.getProperty("os.arch", "")) {
+        case "amd64", "x86_64" -> 0;
+        case "aarch64", "riscv64" -> 1;
+        case "ppc64", "ppc64le" -> 2;
+        case "s390x" -> 3;
+        default -> -1;
+    };
+    /** Whether the {@code SYS_} numbers below are known for this architecture. */
+    public static final boolean SYS_KNOWN = TABLE >= 0;
+    public static final long SYS_CLOSE = sys(3, 57, 6, 6);
+    public static final long SYS_PREAD64 = sys(17, 67, 179, 180);
+    public static final long SYS_OPENAT = sys(257, 56, 286, 288);
+    public static final long SYS_GETDENTS64 = sys(217, 61, 202, 220);
+    public static final long SYS_STATX = sys(332, 291, 383, 379);
+    /** openat2 has one number on every architecture (the tables were unified from 424 on). */
+    public static final long SYS_OPENAT2 = 437;
+
+    private static long sys(long... byTable) {
+        return TABLE < 0 ? -1 : byTable[TABLE];
+    }
+
     private Libc() {
     }
 

@@ -4,17 +4,11 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.NativeUnavailableException;
 import dev.corescope.sys.internal.BeneathDirectory;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,20 +35,14 @@ import java.util.SequencedSet;
  * <p>Every parser of /proc and /sys in this package reads through one of these, so the size cap,
  * the refusal of FIFOs and devices and the root all hold for each file corescope reads.
  *
- * <p>A saved tree is read as if it were the root: every path is opened by the kernel beneath
- * the tree's directory ({@code sys.internal.BeneathDirectory}: {@code openat2} with {@code RESOLVE_BENEATH |
- * RESOLVE_NO_MAGICLINKS}), links inside the tree followed as sysfs's own links must be, and a
- * path that would leave it at any component (an absolute link, a {@code ..} too many, a
- * {@code /proc/self} magic link) refused at the open itself, so a link planted in a capture
- * ({@code core_id -> /etc/machine-id}, {@code proc/cpuinfo -> /root/x}) reads nothing of this
- * machine, even when someone swaps a directory for a link while the tree is read. A problem
- * names the path and never quotes what a file holds.
- *
- * <p>Where {@code openat2} is not available ({@link #containment()} says why: a kernel before
- * 5.6 or a seccomp filter) the reader falls back to resolving each path to its real path and
- * refusing it when it ends outside the tree, then opening it without following a link at its
- * last component; that check and the open are two steps, so a tree changed by someone else
- * between them could still lead one open outside.
+ * <p>A saved tree is read as if it were the root: every path is opened beneath the tree's
+ * directory by the kernel ({@code sys.internal.BeneathDirectory}: {@code openat2} with
+ * {@code RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS}), links inside the tree followed as sysfs's own
+ * links must be, and a path that would leave it at any component refused at the open itself, so
+ * a link planted in a capture ({@code core_id -> /etc/machine-id}) reads nothing of this machine.
+ * Where {@code openat2} is not available ({@link #containment()} says why) each path is checked
+ * against the tree's real path before it is opened, which a tree changed between the two steps
+ * could still escape. A problem names the path and never quotes what a file holds.
  *
  * <p><b>Note:</b> not thread-safe; one reader per {@code Topology} being built.
  */
@@ -75,10 +63,7 @@ public final class SysfsReader {
     public static final int MAX_CPUS = 65536;
 
     private final Path root;
-    /** The tree's real path, or null when the root is {@code /} (nothing can lead out of it). */
-    private Path realRoot;
-    private boolean realRootKnown;
-    /** The tree opened for {@code openat2} beneath it; null for {@code /}, or when the fallback check is used. */
+    /** The root opened for reading beneath it; null until the first read, or when it cannot be opened. */
     private BeneathDirectory tree;
     private String containment;
     private final boolean realPathCheckOnly;
@@ -171,7 +156,7 @@ public final class SysfsReader {
      * @return one of those, for {@code topology}'s notes and the tests
      */
     public String containment() {
-        realRoot();
+        tree();
         return containment;
     }
 
@@ -218,39 +203,10 @@ public final class SysfsReader {
      * The bytes of a regular file (symbolic links followed, as sysfs has them), at most
      * {@link #MAX_FILE_BYTES}: a file whose size says more is refused before it is read, one of
      * unknown size (procfs) when the read passes the cap. A FIFO, device or socket planted in a
-     * saved tree is refused without reading it, so it can neither block the reader nor feed it.
+     * saved tree is refused without being read into the answer.
      */
     private Optional<byte[]> bytes(String rel) {
-        if (tree() != null) return treeBytes(rel);
-        Path p = beneath(rel);
-        if (p == null) return Optional.empty();
-        if (Files.notExists(p)) return Optional.empty();
-        if (!Files.isRegularFile(p)) {
-            unreadable.add(rel);
-            problem(rel, Files.isDirectory(p) ? "is a directory" : "not a regular file");
-            return Optional.empty();
-        }
-        try (InputStream in = realRoot == null ? Files.newInputStream(p) : Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
-            if (Files.size(p) > MAX_FILE_BYTES) return tooLarge(rel);
-            byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
-            if (bytes.length > MAX_FILE_BYTES) return tooLarge(rel);
-            recordRead(rel, bytes);
-            return Optional.of(bytes);
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (AccessDeniedException e) {
-            unreadable.add(rel);
-            problem(rel, "permission denied");
-            return Optional.empty();
-        } catch (IOException e) {
-            unreadable.add(rel);
-            problem(rel, "cannot be read" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-            return Optional.empty();
-        }
-    }
-
-    /** {@link #bytes(String)} through {@code openat2} beneath the root. */
-    private Optional<byte[]> treeBytes(String rel) {
+        if (tree() == null) return Optional.empty();
         BeneathDirectory.File f;
         try {
             f = tree.read(rel, MAX_FILE_BYTES);
@@ -263,15 +219,13 @@ public final class SysfsReader {
             problem(rel, f.kind() == BeneathDirectory.Kind.DIRECTORY ? "is a directory" : "not a regular file");
             return Optional.empty();
         }
-        if (f.bytes() == null || f.bytes().length > MAX_FILE_BYTES) return tooLarge(rel);
+        if (f.bytes() == null || f.bytes().length > MAX_FILE_BYTES) {
+            unreadable.add(rel);
+            problem(rel, "larger than the cap of " + (MAX_FILE_BYTES >> 20) + " MiB for a file corescope reads (refused unread)");
+            return Optional.empty();
+        }
         recordRead(rel, f.bytes());
         return Optional.of(f.bytes());
-    }
-
-    private Optional<byte[]> tooLarge(String rel) {
-        unreadable.add(rel);
-        problem(rel, "larger than the cap of " + (MAX_FILE_BYTES >> 20) + " MiB for a file corescope reads (refused unread)");
-        return Optional.empty();
     }
 
     /**
@@ -283,77 +237,30 @@ public final class SysfsReader {
         if (errno == Errno.ENOENT || errno == Errno.ENOTDIR) return;
         unreadable.add(rel);
         problem(rel, switch (errno) {
-            case EXDEV -> OUT_OF_TREE;
+            case EXDEV -> "a symbolic link that leads out of the tree (refused: a saved tree is read as if it were the root)";
             case ELOOP -> "a link that cannot be followed beneath the tree (a loop or a /proc magic link; refused)";
             case EACCES, EPERM -> "permission denied";
             default -> verb + ": " + errno.name();
         });
     }
 
-    private static final String OUT_OF_TREE =
-            "a symbolic link that leads out of the tree (refused: a saved tree is read as if it were the root)";
-
     /**
-     * {@code rel} under the root, resolved: for a saved tree the real path, or null (recorded as
-     * a problem) when it leads outside the tree; a path that does not exist is returned as it is.
+     * The root opened for reading beneath it ({@code /} too: one way of reading a file), with
+     * {@code openat2} or, where it is not available, the real-path check; null when it cannot be opened.
      */
-    private Path beneath(String rel) {
-        Path p = root.resolve(rel);
-        Path top = realRoot();
-        if (top == null) return p;
-        Path real;
-        try {
-            real = p.toRealPath();
-        } catch (NoSuchFileException e) {
-            return p;  // missing, or a link to nothing: there is nothing to read either way
-        } catch (IOException e) {
-            return p;  // unreadable: the read says why
-        }
-        if (!real.startsWith(top)) {
-            unreadable.add(rel);
-            problem(rel, OUT_OF_TREE);
-            return null;
-        }
-        return real;
-    }
-
-    /** The tree's real path; null for {@code /}. */
-    private Path realRoot() {
-        if (!realRootKnown) {
-            realRootKnown = true;
-            try {
-                Path r = root.toRealPath();
-                realRoot = r.getParent() == null ? null : r;
-            } catch (IOException e) {
-                Path abs = root.toAbsolutePath().normalize();
-                realRoot = abs.getParent() == null ? null : abs;
-            }
-            containment = openTree();
-        }
-        return realRoot;
-    }
-
-    /** The root opened for {@code openat2} beneath it; null where the fallback is used. */
     private BeneathDirectory tree() {
-        realRoot();
-        return tree;
-    }
-
-    /**
-     * Opens the root for {@code openat2} (the live root too: one way of reading a file, the
-     * same few calls), or says why the real-path check is used instead.
-     */
-    private String openTree() {
-        String mine = realRoot == null ? "root" : "openat2 beneath the tree";
-        if (realPathCheckOnly) return realRoot == null ? mine : "real-path check (asked for)";
-        Optional<String> why = BeneathDirectory.unavailable();
-        if (why.isPresent()) return realRoot == null ? mine : "real-path check (" + why.get() + ")";
+        if (containment != null) return tree;
+        boolean slash = root.toAbsolutePath().normalize().getParent() == null;
+        Optional<String> why = realPathCheckOnly ? Optional.of("asked for") : BeneathDirectory.unavailable();
+        containment = slash ? "root" : why.map(w -> "real-path check (" + w + ")").orElse("openat2 beneath the tree");
         try {
-            tree = BeneathDirectory.open(realRoot == null ? root.toAbsolutePath() : realRoot);
-            return mine;
+            tree = BeneathDirectory.open(root, why.isPresent());
         } catch (NativeException e) {
-            return realRoot == null ? mine : "real-path check (the tree cannot be opened: " + e.errno().name() + ")";
+            containment = "the tree cannot be opened: " + e.errno().name();
+        } catch (NativeUnavailableException e) {
+            containment = "files cannot be read: " + e.getMessage();
         }
+        return tree;
     }
 
     /**
@@ -488,27 +395,13 @@ public final class SysfsReader {
      *         listed (recorded) or leads outside a saved tree
      */
     public List<String> list(String rel) {
-        if (tree() != null) {
-            List<String> names;
-            try {
-                names = new ArrayList<>(tree.list(rel));
-            } catch (NativeException e) {
-                if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot list");
-                else if (e.errno() != Errno.ENOENT && e.errno() != Errno.ENOTDIR) problem(rel, "cannot list: " + e.errno().name());
-                return List.of();
-            }
-            dirsSeen.add(rel);
-            names.sort(null);
-            return names;
-        }
-        Path p = beneath(rel);
-        if (p == null) return List.of();
-        if (!Files.isDirectory(p)) return List.of();
-        List<String> names = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {
-            for (Path e : ds) names.add(e.getFileName().toString());
-        } catch (IOException e) {
-            problem(rel, "cannot list" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        if (tree() == null) return List.of();
+        List<String> names;
+        try {
+            names = new ArrayList<>(tree.list(rel));
+        } catch (NativeException e) {
+            if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot list");
+            else if (e.errno() != Errno.ENOENT && e.errno() != Errno.ENOTDIR) problem(rel, "cannot list: " + e.errno().name());
             return List.of();
         }
         dirsSeen.add(rel);
@@ -524,19 +417,12 @@ public final class SysfsReader {
      * @return true for a directory inside the tree
      */
     public boolean isDirectory(String rel) {
-        if (tree() != null) {
-            boolean dir;
-            try {
-                dir = tree.kind(rel) == BeneathDirectory.Kind.DIRECTORY;
-            } catch (NativeException e) {
-                if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot be read");
-                dir = false;
-            }
-            if (dir) dirsSeen.add(rel);
-            return dir;
+        boolean dir = false;
+        try {
+            dir = tree() != null && tree.isDirectory(rel);
+        } catch (NativeException e) {
+            if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot be read");
         }
-        Path p = beneath(rel);
-        boolean dir = p != null && Files.isDirectory(p);
         if (dir) dirsSeen.add(rel);
         return dir;
     }
