@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -69,15 +68,10 @@ public final class BeneathDirectory implements AutoCloseable {
     public static final int OPEN_ATTEMPTS = 10_000;
 
     private static final long RESOLVE_BENEATH_NO_MAGICLINKS = 0x08 | 0x02;
-    private static final boolean ARM_STYLE_FLAGS = switch (System.getProperty("os.arch", "").toLowerCase(Locale.ROOT)) {
-        case "aarch64", "arm", "ppc64", "ppc64le" -> true;
-        default -> false;
-    };
-    private static final int O_DIRECTORY = ARM_STYLE_FLAGS ? 040000 : 0200000;
-    private static final int O_NOFOLLOW = ARM_STYLE_FLAGS ? 0100000 : 0400000;
     private static final int O_PATH = 010000000;
-    private static final int O_CLOEXEC = 02000000;
-    private static final int READ_FLAGS = 0400 | 04000 | O_CLOEXEC;  // O_RDONLY | O_NOCTTY | O_NONBLOCK
+    private static final int O_DIRECTORY = Libc.O_DIRECTORY;
+    private static final int O_CLOEXEC = Libc.O_CLOEXEC;
+    private static final int READ_FLAGS = 0400 | Libc.O_NONBLOCK | O_CLOEXEC;  // O_RDONLY | O_NOCTTY | O_NONBLOCK
     private static final int AT_FDCWD = -100;
     private static final int AT_EMPTY_PATH = 0x1000;
     private static final int STATX_TYPE_SIZE = 0x1 | 0x200;
@@ -122,7 +116,7 @@ public final class BeneathDirectory implements AutoCloseable {
         this.name = name;
         this.checked = checked;
         this.live = live;
-        this.closer = CLEANER.register(this, () -> closeFd(fd));
+        this.closer = CLEANER.register(this, () -> Flock.close(fd));
         // automatic arena by design: the scratch lives as long as the directory object
         Arena scratch = Arena.ofAuto();
         this.path = scratch.allocate(PATH_BYTES);
@@ -175,7 +169,7 @@ public final class BeneathDirectory implements AutoCloseable {
     private static Optional<String> probe() {
         try (Arena arena = Arena.ofConfined()) {
             if (!Libc.SYS_KNOWN) return Optional.of("no syscall numbers for " + System.getProperty("os.arch"));
-            closeFd(openat2(AT_FDCWD, arena.allocateFrom("."), arena.allocate(24, 8), O_PATH | O_CLOEXEC, RESOLVE_BENEATH_NO_MAGICLINKS, "probe"));
+            Flock.close(openat2(AT_FDCWD, arena.allocateFrom("."), arena.allocate(24, 8), O_PATH | O_CLOEXEC, RESOLVE_BENEATH_NO_MAGICLINKS, "probe"));
             return Optional.empty();
         } catch (NativeException e) {
             if (e.errno() == Errno.ENOSYS) return Optional.of("openat2 is not available (ENOSYS: a kernel before 5.6, or a seccomp filter)");
@@ -274,7 +268,7 @@ public final class BeneathDirectory implements AutoCloseable {
                 // unreadable: the open says why
             }
             if (!p.startsWith(checked)) throw new NativeException("openat", rel + ", real-path check", Errno.EXDEV.number());
-            flags |= O_NOFOLLOW;
+            flags |= Libc.O_NOFOLLOW;
         }
         return openat(AT_FDCWD, cString(p.toString().getBytes(StandardCharsets.UTF_8), rel), flags, rel);
     }
@@ -379,11 +373,6 @@ public final class BeneathDirectory implements AutoCloseable {
 
     private void closeCounted(int f) {
         calls++;
-        closeFd(f);
-    }
-
-    /** {@code close(fd)}; its result is not checked (Linux frees the descriptor even on EINTR). */
-    private static void closeFd(int fd) {
-        Libc.syscall(CALL_STATE.get(), Libc.SYS_CLOSE, fd, 0, 0, 0, 0);
+        Flock.close(f);
     }
 }
