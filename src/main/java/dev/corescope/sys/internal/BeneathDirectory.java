@@ -37,11 +37,13 @@ import java.util.Optional;
  * read is the end of a regular file and of a sysfs attribute (printed whole in one read). No
  * stat is made where the read answers: a FIFO, terminal or socket refuses a positioned read
  * ({@code ESPIPE}), a directory any read ({@code EISDIR}). Only a read that says nothing (empty,
- * filling the buffer, {@code EAGAIN}) is followed by a {@code statx} of the descriptor, which
- * refuses a device ({@code /dev/zero} fills the buffer, {@code /dev/null} is empty) and a file
- * over the cap from its size, and sizes the array once. On the live root a file under
- * {@code proc/} is read until the kernel returns 0: procfs's seq_file answers a page or a
- * record at a time. docs/performance.md counts the calls.
+ * or filling the buffer) is followed by a {@code statx} of the descriptor, which refuses a device
+ * ({@code /dev/zero} fills the buffer, {@code /dev/null} is empty) and a file over the cap from
+ * its size, and sizes the array once. (A character device whose driver answers a positioned read
+ * with a short record, as {@code /dev/kmsg} does, would be read as that record: bounded and
+ * without blocking; making one in a tree takes root.) On the live root a file under {@code proc/}
+ * is read until the kernel returns 0: procfs's seq_file answers a page or a record at a time.
+ * docs/performance.md counts the calls.
  *
  * <p>Errors are thrown as {@link NativeException} with the errno as a value: {@code EXDEV} for a
  * path that would leave the directory, {@code ELOOP} for a magic link or a link loop.
@@ -76,14 +78,10 @@ public final class BeneathDirectory implements AutoCloseable {
     private static final int AT_EMPTY_PATH = 0x1000;
     private static final int STATX_TYPE_SIZE = 0x1 | 0x200;
     /** {@code struct statx}: 256 bytes, {@code stx_mode} (u16) at 28, {@code stx_size} (u64) at 40. */
-    private static final long STX_MODE = 28;
-    private static final long STX_SIZE = 40;
-    private static final int S_IFMT = 0170000;
-    private static final int S_IFREG = 0100000;
-    private static final int S_IFDIR = 0040000;
+    private static final long STX_MODE = 28, STX_SIZE = 40;
+    private static final int S_IFMT = 0170000, S_IFREG = 0100000, S_IFDIR = 0040000;
     /** {@code struct linux_dirent64}: d_ino, d_off (8 each), d_reclen (u16) at 16, d_type, d_name at 19. */
-    private static final long D_RECLEN = 16;
-    private static final long D_NAME = 19;
+    private static final long D_RECLEN = 16, D_NAME = 19;
 
     private static final int READ_CHUNK = 64 << 10;
     /** PATH_MAX, with the terminating NUL. */
@@ -140,19 +138,17 @@ public final class BeneathDirectory implements AutoCloseable {
     public static BeneathDirectory open(Path dir, boolean realPathCheck) {
         if (!Libc.SYS_KNOWN) throw new NativeUnavailableException("no syscall numbers for " + System.getProperty("os.arch"));
         String p = dir.toString();
-        Path real = null;
-        if (realPathCheck) {
+        Path abs = dir.toAbsolutePath().normalize();
+        if (realPathCheck) {  // no descriptor: paths are opened from their real paths
             try {
-                real = dir.toRealPath();
+                return new BeneathDirectory(-1, p, dir.toRealPath(), abs.getParent() == null);
             } catch (IOException e) {
-                real = dir.toAbsolutePath().normalize();
+                return new BeneathDirectory(-1, p, abs, abs.getParent() == null);
             }
         }
-        boolean live = dir.toAbsolutePath().normalize().getParent() == null;
-        if (realPathCheck) return new BeneathDirectory(-1, p, real, live);  // paths are opened from their real paths
         try (Arena arena = Arena.ofConfined()) {
             return new BeneathDirectory(openat2(AT_FDCWD, arena.allocateFrom(p), arena.allocate(24, 8),
-                    O_PATH | O_DIRECTORY | O_CLOEXEC, 0, p), p, null, live);
+                    O_PATH | O_DIRECTORY | O_CLOEXEC, 0, p), p, null, abs.getParent() == null);
         }
     }
 

@@ -79,11 +79,7 @@ public final class SysfsReader {
 
     private static final byte[] NOT_KEPT = new byte[0];
 
-    /**
-     * A reader that records the paths it reads, not their bytes.
-     *
-     * @param root {@code /} for this machine, or a saved tree holding {@code sys/} and {@code proc/}
-     */
+    /** A reader of {@code root} ({@code /} or a saved tree holding {@code sys/} and {@code proc/}) that records the paths it reads, not their bytes. */
     public SysfsReader(Path root) {
         this(root, false);
     }
@@ -91,7 +87,6 @@ public final class SysfsReader {
     /**
      * A reader that may keep what it reads.
      *
-     * @param root {@code /} for this machine, or a saved tree holding {@code sys/} and {@code proc/}
      * @param keepBytes keep every file's bytes as read, for {@code capture} (a tree of 8192 CPUs
      *                  reads hundreds of MB of CPU maps; a command that only answers keeps none)
      */
@@ -99,7 +94,7 @@ public final class SysfsReader {
         this(root, keepBytes, false, true);
     }
 
-    /** @param realPathCheckOnly use the fallback check even where {@code openat2} works (tests of the fallback) */
+    /** @param realPathCheckOnly use the real-path check even where {@code openat2} works (its tests) */
     SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly) {
         this(root, keepBytes, realPathCheckOnly, true);
     }
@@ -112,33 +107,21 @@ public final class SysfsReader {
     }
 
     /**
-     * A reader that records no file it reads ({@link #filesRead()} stays empty; problems,
-     * unreadable files and directories are still recorded): for a command that answers and saves
-     * nothing. At 8192 CPUs a tree is ~200,000 files, whose paths alone were ~20 MB of the heap.
-     *
-     * @param root {@code /} or a saved tree
-     * @return a reader whose {@link #filesRead()} stays empty
+     * A reader that records no file it reads (problems, unreadable files and directories are
+     * still recorded): for a command that saves nothing. At 8192 CPUs a tree is ~200,000 files.
      */
     public static SysfsReader unrecorded(Path root) {
         return new SysfsReader(root, false, false, false);
     }
 
-    /**
-     * Whether {@link #filesRead()} records the files read.
-     *
-     * @return false for a reader made by {@link #unrecorded}
-     */
+    /** Whether {@link #filesRead()} records the files read (false for {@link #unrecorded}). */
     public boolean recordsFiles() {
         return recordPaths;
     }
 
     /**
-     * Records what the reader's user learned from the machine by other means than a file (the
-     * CPUID leaves), under a path of its own, so that {@code capture} saves it beside the files
-     * and {@code --root} reads it back as a file.
-     *
-     * @param rel the path to save it as, e.g. {@code cpuid/leaves}
-     * @param bytes the content
+     * Records what was learned by other means than a file (the CPUID leaves) under a path of its
+     * own, so that {@code capture} saves it and {@code --root} reads it back as a file.
      */
     public void remember(String rel, byte[] bytes) {
         recordRead(rel, bytes);
@@ -149,31 +132,20 @@ public final class SysfsReader {
     }
 
     /**
-     * How paths are kept inside the root: {@code "root"} for {@code /} (nothing leads out of
-     * it), {@code "openat2 beneath the tree"}, or {@code "real-path check (...)"} with the
-     * reason {@code openat2} is not used.
-     *
-     * @return one of those, for {@code topology}'s notes and the tests
+     * How paths are kept inside the root: {@code "root"} for {@code /}, {@code "openat2 beneath
+     * the tree"}, or {@code "real-path check (...)"} with the reason {@code openat2} is not used.
      */
     public String containment() {
         tree();
         return containment;
     }
 
-    /**
-     * Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays.
-     *
-     * @return the {@code keepBytes} it was made with
-     */
+    /** Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays. */
     public boolean keepsBytes() {
         return keepBytes;
     }
 
-    /**
-     * The root every relative path is read under.
-     *
-     * @return the path given to the constructor
-     */
+    /** The root every relative path is read under. */
     public Path root() {
         return root;
     }
@@ -181,7 +153,6 @@ public final class SysfsReader {
     /**
      * The file's text, stripped of white space and NULs at both ends.
      *
-     * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
      * @return the text, or empty when the file does not exist, cannot be read (recorded in
      *         {@link #unreadable()}) or leads outside a saved tree (recorded in {@link #problems()})
      */
@@ -192,7 +163,6 @@ public final class SysfsReader {
     /**
      * The whole file with its lines intact (for /proc files).
      *
-     * @param rel a path relative to the root, e.g. {@code proc/stat}
      * @return the lines without their line ends, or empty as for {@link #read(String)}
      */
     public Optional<List<String>> readLines(String rel) {
@@ -266,7 +236,6 @@ public final class SysfsReader {
     /**
      * An integer file, e.g. {@code core_id}.
      *
-     * @param rel a path relative to the root
      * @return the value, or empty when absent, unreadable or not an {@code int} (the last two recorded)
      */
     public OptionalInt readInt(String rel) {
@@ -282,7 +251,6 @@ public final class SysfsReader {
     /**
      * A 64-bit integer file, e.g. a cache's {@code size} in bytes or a counter.
      *
-     * @param rel a path relative to the root
      * @return the value, or empty when absent, unreadable or not a number (recorded, without
      *         quoting the file)
      */
@@ -303,8 +271,6 @@ public final class SysfsReader {
      * The same text read again gives the same (immutable) mask instance: the package list of a
      * 1024-CPU package is read once per CPU, and at 8192 CPUs each mask is 1 KiB.
      *
-     * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
-     * @param nbits the mask's bit count
      * @return the mask, or empty when absent, unreadable or not a cpulist (recorded)
      */
     public Optional<CpuMask> readList(String rel, int nbits) {
@@ -315,8 +281,6 @@ public final class SysfsReader {
      * A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}; CPUs at or
      * beyond nbits are dropped; the same text gives the same instance.
      *
-     * @param rel a path relative to the root, e.g. {@code .../cpu0/topology/core_cpus}
-     * @param nbits the mask's bit count
      * @return the mask, or empty when absent, unreadable or not a cpumap (recorded)
      */
     public Optional<CpuMask> readMap(String rel, int nbits) {
@@ -365,7 +329,6 @@ public final class SysfsReader {
      *
      * @param mapRel the hex map file, read first
      * @param listRel the cpulist file, read when the map is missing
-     * @param nbits the mask's bit count
      * @return the mask, or empty when neither can be read
      */
     public Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
@@ -373,12 +336,7 @@ public final class SysfsReader {
         return m.isPresent() ? m : readList(listRel, nbits);
     }
 
-    /**
-     * Why a mask did not parse, without quoting the file.
-     *
-     * @param e the parser's failure
-     * @return {@code malformed}, {@code a number out of range} or {@code a CPU number too large}
-     */
+    /** Why a mask did not parse, without quoting the file. */
     public static String contentFree(CpuMaskFormatException e) {
         return switch (e.code()) {
             case EINVAL -> "malformed";
@@ -390,7 +348,6 @@ public final class SysfsReader {
     /**
      * The names in a directory, sorted. The listing is recorded for capture.
      *
-     * @param rel a path relative to the root
      * @return the names (not paths), or an empty list when it is not a directory, cannot be
      *         listed (recorded) or leads outside a saved tree
      */
@@ -413,7 +370,6 @@ public final class SysfsReader {
      * Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even
      * if nothing in it is read.
      *
-     * @param rel a path relative to the root
      * @return true for a directory inside the tree
      */
     public boolean isDirectory(String rel) {
@@ -430,46 +386,27 @@ public final class SysfsReader {
     /**
      * Records a problem with a file, for the topology's warnings. Never quote the file's
      * contents in {@code why}: a saved tree is untrusted input.
-     *
-     * @param rel the path relative to the root
-     * @param why what is wrong, e.g. {@code not an integer}
      */
     public void problem(String rel, String why) {
         problems.add("could not read " + rel + ": " + why);
     }
 
-    /**
-     * The problems recorded so far, in order.
-     *
-     * @return lines such as {@code could not read sys/.../core_id: not an integer}; the live list
-     */
+    /** The problems recorded so far, in order ({@code could not read PATH: WHY}); the live list. */
     public List<String> problems() {
         return problems;
     }
 
-    /**
-     * Every file read, in reading order; empty for a reader made by {@link #unrecorded}.
-     *
-     * @return relative path to the bytes as read (empty arrays unless {@link #keepsBytes()}); the live map
-     */
+    /** Every file read, in reading order (empty for {@link #unrecorded}): path to bytes, empty unless {@link #keepsBytes()}; the live map. */
     public Map<String, byte[]> filesRead() {
         return filesRead;
     }
 
-    /**
-     * Files that exist but could not be read (permission, I/O error): capture lists them as skipped.
-     *
-     * @return relative paths, a copy
-     */
+    /** Files that exist but could not be read (permission, I/O error): capture lists them as skipped. */
     public List<String> unreadable() {
         return List.copyOf(unreadable);
     }
 
-    /**
-     * Directories listed or found to be directories.
-     *
-     * @return relative paths, a copy
-     */
+    /** Directories listed or found to be directories. */
     public List<String> dirsSeen() {
         return List.copyOf(dirsSeen);
     }
@@ -478,9 +415,6 @@ public final class SysfsReader {
      * A cpulist as sysfs prints it ({@code 0-3,8}, empty or {@code (null)} for none), with CPUs
      * at or beyond {@code nbits} dropped instead of refused.
      *
-     * @param text the file's text
-     * @param nbits the mask's bit count
-     * @return the mask
      * @throws CpuMaskFormatException when it is not a cpulist, or names a CPU of {@link #MAX_CPUS} or more
      */
     public static CpuMask parseList(String text, int nbits) {
@@ -492,23 +426,13 @@ public final class SysfsReader {
         return CpuMask.parseList(t, last + 1).resize(nbits);
     }
 
-    /**
-     * A hex cpumap as sysfs prints it ({@code 00000000,00000101}), with CPUs at or beyond
-     * {@code nbits} dropped instead of refused.
-     *
-     * @param text the file's text
-     * @param nbits the mask's bit count
-     * @return the mask
-     * @throws CpuMaskFormatException when it is not a cpumap, or is wider than {@link #MAX_CPUS} bits
-     */
-    public static CpuMask parseMap(String text, int nbits) {
+    /** A hex cpumap ({@code 00000000,00000101}), CPUs at or beyond {@code nbits} dropped; wider than {@link #MAX_CPUS} refused. */
+    private static CpuMask parseMap(String text, int nbits) {
         String t = text.strip();
         if (t.isEmpty()) return CpuMask.empty(nbits);
-        int chunks = 1;
-        for (int i = 0; i < t.length(); i++) if (t.charAt(i) == ',') chunks++;
-        if ((long) chunks * 32 > MAX_CPUS) throw beyondLimit(t, chunks * 32L - 1);
-        if (chunks * 32 <= nbits) return CpuMask.parseHex(t, nbits);
-        return CpuMask.parseHex(t, chunks * 32).resize(nbits);
+        long bits = 32L * (1 + t.chars().filter(c -> c == ',').count());
+        if (bits > MAX_CPUS) throw beyondLimit(t, bits - 1);
+        return bits <= nbits ? CpuMask.parseHex(t, nbits) : CpuMask.parseHex(t, (int) bits).resize(nbits);
     }
 
     /**
@@ -520,12 +444,7 @@ public final class SysfsReader {
                 "CPU " + cpu + " is beyond " + (MAX_CPUS - 1) + ", the largest CPU number corescope reads");
     }
 
-    /**
-     * The largest number in a cpulist, so that it can be parsed before nbits is known.
-     *
-     * @param text a cpulist (not checked)
-     * @return the largest run of digits as a number, capped at 2^24; 0 when there is none
-     */
+    /** The largest number in a cpulist (not checked), capped at 2^24, 0 for none: so that it can be parsed before nbits is known. */
     public static int lastNumber(String text) {
         int max = 0;
         int cur = -1;
@@ -542,20 +461,9 @@ public final class SysfsReader {
         return Math.max(max, cur);
     }
 
-    /**
-     * {@code //a///b} → {@code /a/b}, always starting with one slash.
-     *
-     * @param path a path as text
-     * @return it with one leading slash and no repeated ones
-     */
+    /** {@code //a///b} → {@code /a/b}: one leading slash, none repeated. */
     public static String squeezeSlashes(String path) {
-        StringBuilder sb = new StringBuilder(path.length() + 1);
-        sb.append('/');
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c != '/' || sb.charAt(sb.length() - 1) != '/') sb.append(c);
-        }
-        return sb.toString();
+        return ("/" + path).replaceAll("/{2,}", "/");
     }
 
     private static String clean(String s) {
