@@ -165,17 +165,6 @@ public final class Affinity {
         return LibC.sched_getcpu();
     }
 
-    /** {@code sched_getcpu()} with errno captured; throws {@link NativeException} on failure. */
-    public static int currentCpuChecked() {
-        MemorySegment state = Scratch.forThisThread().callState;
-        try {
-            int rc = (int) Libc.SchedGetcpu.HANDLE.invokeExact(state);
-            return (int) Libc.check(rc, state, "sched_getcpu", "");
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
-    }
-
     private static int roundUp64(int bits) {
         return (bits + 63) & ~63;
     }

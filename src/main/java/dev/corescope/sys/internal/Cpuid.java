@@ -52,8 +52,6 @@ public final class Cpuid {
     /**
      * {@code CPUID(leaf, subleaf)} on the CPU the calling thread runs on.
      *
-     * @param leaf EAX
-     * @param subleaf ECX
      * @return the registers
      * @throws UnsupportedOperationException where {@link #available()} is false
      */

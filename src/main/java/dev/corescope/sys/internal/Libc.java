@@ -47,11 +47,6 @@ public final class Libc {
     /** {@code unsigned long f(void)}: {@code pthread_self}. */
     private static final FunctionDescriptor LONG_VOID = FunctionDescriptor.of(ValueLayout.JAVA_LONG);
 
-    /** {@code sched_getcpu()}, errno captured. */
-    public static final class SchedGetcpu {
-        public static final MethodHandle HANDLE = withErrno(symbol("sched_getcpu"), INT_VOID);
-    }
-
     /**
      * {@code sched_getcpu} for hot loops: {@code critical(false)} skips the thread-state
      * transition; it never fails on Linux &ge; 2.6.19 with a vDSO, so no errno capture.

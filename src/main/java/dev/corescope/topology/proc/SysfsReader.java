@@ -84,12 +84,7 @@ public final class SysfsReader {
         this(root, false);
     }
 
-    /**
-     * A reader that may keep what it reads.
-     *
-     * @param keepBytes keep every file's bytes as read, for {@code capture} (a tree of 8192 CPUs
-     *                  reads hundreds of MB of CPU maps; a command that only answers keeps none)
-     */
+    /** A reader that may keep what it reads. */
     public SysfsReader(Path root, boolean keepBytes) {
         this(root, keepBytes, false, true);
     }
@@ -327,8 +322,6 @@ public final class SysfsReader {
      * their maps (an AMD compute unit's shared L1i and L2 listed as one core's), and the map is
      * what every such tree's counts were made from.
      *
-     * @param mapRel the hex map file, read first
-     * @param listRel the cpulist file, read when the map is missing
      * @return the mask, or empty when neither can be read
      */
     public Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
