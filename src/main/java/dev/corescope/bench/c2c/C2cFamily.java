@@ -139,7 +139,7 @@ public final class C2cFamily implements BenchFamily {
         C2cSweep sweep = new C2cSweep(plan, index, samples, context.progress());
         List<Pair> pairs = new ArrayList<>();
         for (C2cSweep.Measured m : sweep.run()) pairs.add(new Pair(m.from(), m.to(), m.java(), m.nativeTwin(), m.relation().key()));
-        List<String> bothDirections = sweep.asymmetric.stream().sorted().map(Placement::name).toList();
+        List<String> bothDirections = sweep.asymmetric.stream().sorted().map(Placement::key).toList();
 
         List<Result> results = new ArrayList<>();
         for (Pair p : pairs) {
