@@ -6,7 +6,6 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
-import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.text.Shorten;
 import dev.corescope.text.Terminal;
@@ -176,7 +175,7 @@ final class AffinityCommand implements Callable<Integer> {
 
     private static CpuMask allowedOf(int pid) {
         try {
-            return Affinity.get(pid);
+            return Os.live().allowed(pid);
         } catch (NativeException e) {
             if (e.errno() == Errno.ESRCH) throw new UsageException("--pid " + pid + ": no such process (" + e.getMessage() + ")");
             throw e;
