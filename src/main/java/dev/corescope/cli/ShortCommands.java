@@ -6,6 +6,7 @@ import picocli.CommandLine;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,7 +37,7 @@ final class ShortCommands {
     static OptionalInt run(String[] args) {
         if (args.length == 0) return OptionalInt.empty();
         return switch (args[0]) {
-            case "topology" -> TopologyCommand.runWithoutPicocli(args);
+            case "topology" -> topology(args);
             case "mask" -> mask(args);
             case "affinity" -> affinity(args);
             case "pin" -> pin(args);
@@ -48,6 +49,22 @@ final class ShortCommands {
     static PrintWriter out(CommandSpec spec) {
         if (spec != null) return spec.commandLine().getOut();
         return new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true);
+    }
+
+    /** Any failure, a bad value included, is left to picocli, which runs the command again with its one-line errors. */
+    private static OptionalInt topology(String[] args) {
+        TopologyCommand c = new TopologyCommand();
+        Options o = Options.parse(args, "--root", "--from", "--format", "--output");
+        if (o == null || !o.positional.isEmpty()) return OptionalInt.empty();
+        try {
+            if (o.has("--root")) c.root = Path.of(o.get("--root"));
+            if (o.has("--from")) c.from = Path.of(o.get("--from"));
+            if (o.has("--output")) c.output = Path.of(o.get("--output"));
+            if (o.has("--format")) c.format = new OutputFormat.ForTopology().convert(o.get("--format"));
+            return OptionalInt.of(c.call());
+        } catch (RuntimeException e) {
+            return OptionalInt.empty();
+        }
     }
 
     private static OptionalInt mask(String[] args) {
@@ -146,7 +163,7 @@ final class ShortCommands {
                     o.positional.add(a);
                     continue;
                 }
-                String name = a;
+                String name = a.equals("-o") ? "--output" : a;
                 String value;
                 int eq = a.indexOf('=');
                 if (a.startsWith("--") && eq > 0) {

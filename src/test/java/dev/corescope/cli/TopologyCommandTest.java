@@ -213,7 +213,7 @@ class TopologyCommandTest {
         java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
         System.setOut(new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
-            code[0] = TopologyCommand.runWithoutPicocli(args);
+            code[0] = ShortCommands.run(args);
         } finally {
             System.setOut(saved);
         }
@@ -238,7 +238,7 @@ class TopologyCommandTest {
         String root = tree().toString();
         for (String[] args : List.of(new String[] {"topology", "--help"}, new String[] {"topology", "--format", "xml"},
                 new String[] {"topology", "--root", tmp.resolve("nope").toString()}, new String[] {"topology", "--root"},
-                new String[] {"topology", "--root", root, "--root", root}, new String[] {"mask", "0-3"})) {
+                new String[] {"topology", "--root", root, "--root", root}, new String[] {"topology", "word"})) {
             java.util.OptionalInt[] code = new java.util.OptionalInt[1];
             assertEquals("", fast(code, args), "nothing printed for " + String.join(" ", args));
             assertTrue(code[0].isEmpty(), String.join(" ", args));
