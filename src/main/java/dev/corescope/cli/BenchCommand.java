@@ -7,12 +7,8 @@ import dev.corescope.bench.Families;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Json;
-import dev.corescope.report.MachineCodeText;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.ResultsText;
-import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.text.Shorten;
 import dev.corescope.text.TextDoc;
@@ -31,7 +27,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -208,7 +203,7 @@ final class BenchCommand implements Callable<Integer> {
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(text(file, selectFamilies(), runs, Width.of(wide), explain));
+            out.print(RunText.of(file, selectFamilies(), null, null, Width.of(wide), explain));
             if (saved != null) out.println(saved.line());
         }
         out.flush();
@@ -220,15 +215,6 @@ final class BenchCommand implements Callable<Integer> {
         err.println("corescope: " + failureLine(file.failures(), total));
         err.flush();
         return Main.EXIT_PARTIAL;
-    }
-
-    /** The run's full text through the one composer ({@link RunText}): each family's view of the file. */
-    static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width) {
-        return text(file, selected, runs, width, false);
-    }
-
-    static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width, boolean explain) {
-        return RunText.of(file, selected, null, null, Map.of(), width, explain);
     }
 
     /** {@code 1 of 5 families failed: locks (reason)}: one line however many failed. */

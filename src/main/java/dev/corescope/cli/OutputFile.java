@@ -1,7 +1,6 @@
 package dev.corescope.cli;
 
 import dev.corescope.sys.internal.AtomicFile;
-
 import dev.corescope.topology.proc.ProcPid;
 
 import java.io.IOException;
@@ -100,6 +99,15 @@ final class OutputFile {
     void write(String text) throws IOException {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         write(os -> os.write(bytes));
+    }
+
+    /** {@link #write(String)}; a failure is exit 1 ({@link #cannotWrite}). */
+    void save(String text) {
+        try {
+            write(text);
+        } catch (IOException e) {
+            throw cannotWrite(e);
+        }
     }
 
     /** Writes what {@code body} produces, whole or not at all (or through, for a device or FIFO). */

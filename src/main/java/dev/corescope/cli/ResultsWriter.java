@@ -99,7 +99,7 @@ final class ResultsWriter implements BenchSession.Listener {
         try {
             if (complete && !neverReplace) {
                 // a complete run replaces a named -o file; a checkpoint beside it is no longer needed
-                writeTo(target, json);
+                target.write(json);
                 if (claimed != null && !claimedTarget) Files.deleteIfExists(claimed.path());
                 claimed = target;
                 claimedTarget = true;
@@ -142,23 +142,26 @@ final class ResultsWriter implements BenchSession.Listener {
     /** Writes to the claimed file, claiming one first: the target if it is free now, else a free name beside it. */
     private void write(String json, String tag) throws IOException {
         if (claimed != null) {
-            writeTo(claimed, json);
-            return;
-        }
-        if (!target.holdsAFile() && target.create(json)) {
+            claimed.write(json);
+        } else if (!target.holdsAFile() && target.create(json)) {
             claimed = target;
             claimedTarget = true;
-            return;
+        } else {
+            claimBeside(neverReplace ? "run" : tag, json);
         }
-        for (int attempt = 0; ; attempt++) {
-            OutputFile beside = target.beside(neverReplace ? "run" : tag, Instant.now());
-            if (beside.create(json)) {
+    }
+
+    /** Claims a free {@code tag} name beside the target, with {@code text} in it. */
+    private void claimBeside(String tag, String text) throws IOException {
+        for (int attempt = 0; attempt <= 100; attempt++) {
+            OutputFile beside = target.beside(tag, Instant.now());
+            if (beside.create(text)) {
                 claimed = beside;
                 claimedTarget = false;
                 return;
             }
-            if (attempt > 100) throw new IOException("no free name beside " + target.path());
         }
+        throw new IOException("no free name beside " + target.path());
     }
 
     /** The claimed file under a {@code tag} name beside the target (e.g. from -interrupted- to -partial-). */
@@ -167,18 +170,7 @@ final class ResultsWriter implements BenchSession.Listener {
         String text = Files.readString(claimed.path());
         OutputFile old = claimed;
         claimed = null;
-        for (int attempt = 0; ; attempt++) {
-            OutputFile beside = target.beside(tag, Instant.now());
-            if (beside.create(text)) {
-                claimed = beside;
-                break;
-            }
-            if (attempt > 100) throw new IOException("no free name beside " + target.path());
-        }
+        claimBeside(tag, text);
         Files.deleteIfExists(old.path());
-    }
-
-    private static void writeTo(OutputFile f, String json) throws IOException {
-        f.write(json);
     }
 }

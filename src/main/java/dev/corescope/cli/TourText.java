@@ -60,13 +60,8 @@ final class TourText {
      * The summary after the run: verdicts, one compact table per family, what was not measured.
      *
      * @param notMeasured lines "family: note" of what a family could not measure here
+     * @param explain     each claim's reasoning in full
      */
-    static TextDoc summary(ResultsFile file, List<BenchFamily> families, List<String> notMeasured, String launcher, Path results,
-                           int width) {
-        return summary(file, families, notMeasured, launcher, results, width, false);
-    }
-
-    /** {@link #summary(ResultsFile, List, List, String, Path, int)}, each claim's reasoning in full with {@code explain}. */
     static TextDoc summary(ResultsFile file, List<BenchFamily> families, List<String> notMeasured, String launcher, Path results,
                            int width, boolean explain) {
         // a file saved before claims were recorded is tested against this build's claims
@@ -79,7 +74,7 @@ final class TourText {
             d.notes("    ", "- ", legend(claims));
             for (SeedVerdicts.Verdict v : verdicts) {
                 d.paragraph("  ", v.family() + ": " + v.summary() + " (seed: " + v.seed() + ")");
-                d.notes("    ", "- ", v.claims().stream().map(c -> explain ? SeedVerdicts.explanation(c) : claimLine(c)).toList());
+                d.notes("    ", "- ", v.claims().stream().map(c -> explain ? SeedVerdicts.explanation(c) : SeedVerdicts.brief(c)).toList());
                 unresolved(v, launcher).ifPresent(line -> d.paragraph("    ", line));
             }
         }
@@ -112,11 +107,6 @@ final class TourText {
             if (t.findings().stream().anyMatch(used::contains)) out.add(t.line());
         }
         return out;
-    }
-
-    /** {@code id: finding; measured M against claimed C: the reason}, the claim's three lines (the report has the rest). */
-    static String claimLine(ClaimResult c) {
-        return SeedVerdicts.brief(c);
     }
 
     /**
