@@ -14,7 +14,6 @@ import dev.corescope.text.Shorten;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.Width;
 import dev.corescope.topology.CpuSelector;
-import dev.corescope.topology.HwlocXmlReader;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.UsableCpus;
 import picocli.CommandLine.Command;
@@ -24,7 +23,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -150,23 +148,8 @@ final class BenchCommand implements Callable<Integer> {
     private int printPlan(BenchFamily.Plan family) {
         if (format != OutputFormat.text) throw new UsageException("bench c2c --plan: prints text");
         if (output != null) throw new UsageException("bench c2c --plan: -o goes with a run, not a plan");
-        Topology topology;
-        String source;
-        if (root != null) {
-            if (!Files.isDirectory(root)) throw new UsageException("--root " + root + ": not a directory");
-            topology = Topology.read(root);
-            source = "the tree under " + root;
-        } else if (from != null) {
-            try {
-                topology = HwlocXmlReader.read(from);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(e.getMessage());
-            }
-            source = "the machine in " + from;
-        } else {
-            topology = LiveMachine.read().topology();
-            source = "this machine";
-        }
+        Topology topology = TopologyCommand.read(root, from);
+        String source = root != null ? "the tree under " + root : from != null ? "the machine in " + from : "this machine";
         CpuMask set = topology.usable();
         if (cpus != null) {
             CpuMask m;

@@ -82,7 +82,7 @@ final class ExportCommand implements Callable<Integer> {
         OutputFile nfdFile = nfdOutput == null ? null : OutputFile.check(nfdOutput, "--nfd-output", inputs);
         List<ResultsFile> r = new ArrayList<>();
         for (Path p : results) r.add(RowIdentity.read(p));
-        Topology t = topology();
+        Topology t = TopologyCommand.read(root, null);
         String text = format == OutputFormat.nfd ? NfdFeatures.render(t, r, prefix) : PrometheusText.render(t, r, Instant.now());
         PrintWriter out = spec.commandLine().getOut();
         if (file != null) file.save(text);
@@ -90,14 +90,5 @@ final class ExportCommand implements Callable<Integer> {
         if (nfdFile != null) nfdFile.save(NfdFeatures.render(t, r, prefix));
         out.flush();
         return Main.EXIT_OK;
-    }
-
-    private Topology topology() {
-        if (root == null) return Topology.live();
-        try {
-            return Topology.read(root);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--root " + e.getMessage());
-        }
     }
 }

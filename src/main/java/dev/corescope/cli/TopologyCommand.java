@@ -68,7 +68,7 @@ final class TopologyCommand implements Callable<Integer> {
         if (root != null) inputs.add(root);
         OutputFile file = output == null ? null : OutputFile.check(output, "-o", inputs);
         if (format == null) format = OutputFormat.byName(output, new OutputFormat.ForTopology());
-        Topology t = read();
+        Topology t = read(root, from);
         String report = switch (format) {
             case text -> TopologyText.render(t);
             case json -> TopologyJson.render(t);
@@ -86,7 +86,12 @@ final class TopologyCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
-    private Topology read() {
+    /**
+     * The machine in hwloc XML ({@code --from}), in a saved tree ({@code --root}), else this one;
+     * the option's input that cannot be read is bad input naming it. Shared by every command that
+     * takes {@code --root} or {@code --from}.
+     */
+    static Topology read(Path root, Path from) {
         if (from != null) {
             if (root != null) throw new UsageException("--from " + from + ": give --root or --from, not both");
             try {
