@@ -52,8 +52,7 @@ public final class JitterText {
             StringBuilder line = new StringBuilder("CPU ").append(c.cpu());
             if (!c.kernelFlags().isEmpty()) line.append(" [").append(c.kernelFlags()).append(']');
             if (!c.batch().equals(String.valueOf(c.cpu()))) line.append(" (measured with ").append(c.batch()).append(')');
-            List<String> parts = new ArrayList<>();
-            for (Cause cause : c.causes()) parts.add(cause.describe());
+            List<String> parts = new ArrayList<>(c.causes().stream().map(Cause::describe).toList());
             if (parts.isEmpty()) parts.add("no interrupt, softirq or switch counted");
             if (c.migrations() != null && c.migrations() > 0) parts.add(c.migrations() + " migrations (the pinning did not hold)");
             evidence.add(line.append(": ").append(String.join(", ", parts)).toString());
