@@ -26,11 +26,7 @@ final class GuardedRun {
 
     static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
-    /**
-     * JMH's stream drainers log a SEVERE stack trace when an interrupted run closes the forked
-     * JVM's output under them; after Ctrl-C that is noise, so JMH's logger is silenced then.
-     * Held here because java.util.logging keeps loggers only weakly.
-     */
+    /** Silenced after Ctrl-C (its drainers log the closed fork's output as SEVERE); held because JUL keeps loggers weakly. */
     private static final Logger JMH_LOG = Logger.getLogger("org.openjdk.jmh");
 
     private final BenchSession session;
@@ -82,10 +78,9 @@ final class GuardedRun {
     }
 
     /**
-     * Handlers for SIGINT, SIGTERM and SIGHUP that note which signal came and then pass it to
-     * the JVM's own handler (which starts the shutdown, and with it {@link #onShutdown}).
-     * Returns what puts the previous handlers back. A signal the JVM does not handle (one that
-     * was ignored when it started) stays as it was.
+     * Handlers for SIGINT, SIGTERM and SIGHUP that note which signal came, then pass it on to the
+     * JVM's (which starts the shutdown, and {@link #onShutdown}); returns what puts them back. A
+     * signal ignored when the JVM started stays ignored.
      */
     @SuppressWarnings("removal")
     private List<Runnable> recordSignals() {

@@ -15,18 +15,14 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code topology}, {@code mask}, {@code affinity} and {@code pin} without picocli, for
- * start-up time: they are the commands people put in scripts and loops. picocli's classes are
- * Java 5 bytecode, which the JDK's AOT cache cannot hold, and building its command model
- * (reflection over every subcommand, its type converters) costs several times what these
- * commands do; measured in {@code docs/performance.md}.
+ * start-up time (docs/performance.md): picocli's Java 5 classes stay out of the AOT cache, and
+ * building its command model costs several times what these commands do.
  *
  * <p>Only the plain forms are taken here: the command's own options, each at most once, as
- * {@code --opt value} or {@code --opt=value}, with values of the plain kind (ASCII digits for
- * numbers, a known name for an enum). Anything else ({@code --help}, an unknown or repeated
- * option, {@code @argfile}, a value that picocli would have to convert or refuse) returns empty
- * before anything runs, and picocli then runs the command as usual with its help and its
- * one-line usage errors. The command object itself is the picocli one, its fields set here, so
- * what it does and how it fails ({@link Main#reportFailure}) is the same either way.
+ * {@code --opt value} or {@code --opt=value}, with plain values. Anything else ({@code --help},
+ * an unknown or repeated option, {@code @argfile}, a value picocli would convert or refuse)
+ * returns empty before anything runs, and picocli runs the command as usual. The command object
+ * is the picocli one, its fields set here, so what it does and how it fails is the same.
  */
 final class ShortCommands {
 
