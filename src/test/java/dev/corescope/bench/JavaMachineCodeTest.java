@@ -42,7 +42,7 @@ class JavaMachineCodeTest {
         assertEquals(440, c.bytes(), "main code [0x...c300,0x...c4b8]");
         assertEquals(0x00007f26dbf0c300L, c.start());
         assertEquals(93, c.instructions().size(), "97 lines in the main code, the 4 hlt of filler after it dropped");
-        MachineCodeReader.Instruction entryBarrierJump = c.instructions().get(4);
+        Instruction entryBarrierJump = c.instructions().get(4);
         assertEquals("jne", entryBarrierJump.mnemonic());
         assertEquals(0x7f26dbf0c4aaL, entryBarrierJump.target(), "capstone's 0x-prefixed target");
         assertTrue(c.instructions().stream().anyMatch(i -> i.text().contains("{poll_return}")), "HotSpot's comments kept");

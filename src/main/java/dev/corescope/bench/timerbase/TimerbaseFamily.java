@@ -1,5 +1,6 @@
 package dev.corescope.bench.timerbase;
 
+import dev.corescope.bench.Instruction;
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.CleanBatches;
@@ -242,7 +243,7 @@ public final class TimerbaseFamily implements BenchFamily {
         Optional<Path> file = NativeLibrary.file();
         for (TimerbaseTwins.Variant v : List.of(TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.BEFORE_TWO_LOADS,
                 TimerbaseTwins.Variant.AFTER)) {
-            List<MachineCodeReader.Instruction> body = null;
+            List<Instruction> body = null;
             String why = file.isEmpty() ? "the C twins' library file is not known" : null;
             if (file.isPresent()) {
                 try {
