@@ -43,19 +43,19 @@ public final class JavaMachineCode {
     }
 
     /**
-     * The JMH run that makes C2 compile a family's Java methods: the benchmark classes, the
-     * methods to run (a regex on their names, benchmark or group names) and one value per
+     * The JMH benchmarks whose run makes C2 compile a family's Java methods: the benchmark classes,
+     * the methods to run (a regex on their names, benchmark or group names) and one value per
      * {@code @Param} (the others keep their first value).
      */
-    public record Run(List<Class<?>> benchmarks, String methodRegex, Map<String, String> params) {
-        public Run {
+    public record JmhSelection(List<Class<?>> benchmarks, String methodRegex, Map<String, String> params) {
+        public JmhSelection {
             benchmarks = List.copyOf(benchmarks);
             if (benchmarks.isEmpty()) throw new IllegalArgumentException("a JMH run names at least one benchmark class");
             params = params == null ? Map.of() : Map.copyOf(params);
         }
 
         /** One benchmark class's methods. */
-        public Run(Class<?> benchmark, String methodRegex, Map<String, String> params) {
+        public JmhSelection(Class<?> benchmark, String methodRegex, Map<String, String> params) {
             this(List.of(benchmark), methodRegex, params);
         }
 
@@ -140,7 +140,7 @@ public final class JavaMachineCode {
      *
      * @throws IOException when the child cannot start, fails or does not finish in time
      */
-    public static Map<String, Compiled> print(Run run, List<String> methods, Path plugin) throws IOException {
+    public static Map<String, Compiled> print(JmhSelection run, List<String> methods, Path plugin) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow", "-XX:-RestrictContended", "-cp", System.getProperty("java.class.path"),

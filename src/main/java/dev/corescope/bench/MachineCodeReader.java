@@ -63,7 +63,7 @@ public final class MachineCodeReader {
      * each {@code java} entry has C2's code with the same counts as a C twin's.
      */
     public static List<MachineCode> read(String benchmark, List<MeasuredFunction> functions,
-                                         Optional<JavaMachineCode.Run> javaRun) {
+                                         Optional<JavaMachineCode.JmhSelection> javaRun) {
         List<MachineCode> out = new ArrayList<>();
         if (functions.isEmpty()) return out;
         Optional<Path> lib = NativeLibrary.file();
@@ -79,7 +79,7 @@ public final class MachineCodeReader {
     }
 
     /** The {@code java} entries of {@code functions}: C2's code printed through {@code plugin}, or why not. */
-    static List<MachineCode> javaCode(String benchmark, List<MeasuredFunction> functions, Optional<JavaMachineCode.Run> run,
+    static List<MachineCode> javaCode(String benchmark, List<MeasuredFunction> functions, Optional<JavaMachineCode.JmhSelection> run,
                                       Optional<Path> plugin) {
         List<MachineCode> out = new ArrayList<>();
         Map<String, JavaMachineCode.Compiled> compiled = Map.of();

@@ -4,12 +4,12 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
-import dev.corescope.bench.JmhRuns;
+import dev.corescope.bench.ForkFigures;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.ModelFamily;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.report.Json;
 import dev.corescope.report.MachineSummary;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
@@ -39,7 +39,7 @@ import java.util.Optional;
  * ways. {@code bench c2c --plan} says what a run measures and how long it takes, before it starts.
  * {@code bench c2c --format svg} prints the heatmap instead of the text.
  */
-public final class C2cFamily implements BenchFamily {
+public final class C2cFamily implements ModelFamily<C2cModel> {
 
     static final int ROUND_TRIPS = C2cPlan.ROUND_TRIPS;
 
@@ -156,28 +156,28 @@ public final class C2cFamily implements BenchFamily {
 
     @Override
     public Optional<TextDoc> brief(ResultsFile file) {
-        return C2cView.model(file).map(C2cView::brief).filter(d -> !d.isEmpty());
+        return model(file).map(C2cView::brief).filter(d -> !d.isEmpty());
     }
 
     @Override
     public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
-        return C2cView.model(file).map(C2cView::relationLatencies).orElse(List.of());
+        return model(file).map(C2cView::relationLatencies).orElse(List.of());
     }
 
     @Override
-    public Optional<?> model(ResultsFile file) {
-        return C2cView.model(file);
+    public Class<C2cModel> modelType() {
+        return C2cModel.class;
     }
 
     @Override
-    public Optional<TextDoc> document(ResultsFile file) {
-        return C2cView.model(file).map(C2cView::document);
+    public TextDoc document(C2cModel model, ResultsFile file) {
+        return C2cView.document(model);
     }
 
     /** The heatmap: from the saved model (labelled by core, cache and package), else from a file's bare matrix. */
     @Override
     public Optional<String> picture(ResultsFile file) {
-        Optional<C2cModel> m = C2cView.model(file);
+        Optional<C2cModel> m = model(file);
         if (m.isPresent()) return m.get().pairs().isEmpty() ? Optional.empty() : Optional.of(C2cView.svg(m.get()));
         return Optional.ofNullable(file.matrix()).map(C2cView::svg);
     }
@@ -214,6 +214,6 @@ public final class C2cFamily implements BenchFamily {
         double error = ping.getScoreError();
         placementWords[0] = p.description();
         return Optional.of(Result.builder().benchmark("c2c").variant("ping_pong_jmh").implementation("java").metric("one_way").unit("ns")
-                .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(JmhRuns.ofSecondary(r, "ping", x -> x / 2)).build());
+                .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(ForkFigures.ofSecondary(r, "ping", x -> x / 2)).build());
     }
 }

@@ -2,11 +2,9 @@ package dev.corescope.bench.c2c;
 
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.SampleStats;
-import dev.corescope.bench.SavedModel;
 import dev.corescope.report.MachineSummary;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
-import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable.Column;
@@ -230,11 +228,6 @@ final class C2cView {
     /** The heatmap, labelled with each CPU's core, cache and package. */
     static String svg(C2cModel m) {
         return C2cHeatmap.svg(m.matrix(), places(m), TITLE);
-    }
-
-    /** The model a results file holds, if any. */
-    static Optional<C2cModel> model(ResultsFile file) {
-        return SavedModel.read(file, "c2c", C2cModel.class);
     }
 
     /**

@@ -1,13 +1,13 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.bench.BenchContext;
-import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
-import dev.corescope.bench.JmhRuns;
+import dev.corescope.bench.ForkFigures;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.ModelFamily;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
@@ -45,7 +45,7 @@ import java.util.stream.Stream;
  * <p>The uncontended rows run on one pinned CPU; JMH forks are started from an unpinned thread, so
  * their JIT and GC threads are not squeezed onto the measured CPU.
  */
-public final class LocksFamily implements BenchFamily {
+public final class LocksFamily implements ModelFamily<LocksModel> {
 
     /**
      * {@code --quick}: 0.32 s of iterations per JMH fork, since every Java row is a fork of its own
@@ -104,8 +104,8 @@ public final class LocksFamily implements BenchFamily {
 
     /** C2 compiles the Java lock variants in their JMH benchmarks (the irqsave helpers inside theirs). */
     @Override
-    public Optional<JavaMachineCode.Run> javaCodeRun() {
-        return Optional.of(new JavaMachineCode.Run(List.of(SpinLockBenchmark.class, IrqsaveBenchmark.class),
+    public Optional<JavaMachineCode.JmhSelection> javaCodeBenchmarks() {
+        return Optional.of(new JavaMachineCode.JmhSelection(List.of(SpinLockBenchmark.class, IrqsaveBenchmark.class),
                 "spinLockUnlock|spinLockIrqsave|spinLockIrqsavePushf", Map.of()));
     }
 
@@ -198,7 +198,7 @@ public final class LocksFamily implements BenchFamily {
             double ns = primary.getScore();
             double err = primary.getScoreError();
             javaRuns.put(r.variant().contractName() + new TreeMap<>(r.params("java")), rr.getBenchmarkResults().stream()
-                    .map(fork -> JmhRuns.run(fork.getPrimaryResult().getStatistics())).toList());
+                    .map(fork -> ForkFigures.of(fork.getPrimaryResult().getStatistics())).toList());
             rows.add(new LockMeasurement(r, "java", ns, err, primary.getStatistics().getN(),
                     tsc.cycles(ns), tsc.cycles(err),
                     tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, 0));
@@ -250,13 +250,13 @@ public final class LocksFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<?> model(ResultsFile file) {
-        return LocksView.model(file);
+    public Class<LocksModel> modelType() {
+        return LocksModel.class;
     }
 
     @Override
-    public Optional<TextDoc> document(ResultsFile file) {
-        return LocksView.model(file).map(LocksView::document);
+    public TextDoc document(LocksModel model, ResultsFile file) {
+        return LocksView.document(model);
     }
 
     private ContendedMeasurement contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {

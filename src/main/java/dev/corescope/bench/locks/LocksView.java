@@ -1,8 +1,6 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.bench.MachineLoad;
-import dev.corescope.bench.SavedModel;
-import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
@@ -65,11 +63,6 @@ final class LocksView {
     }
 
     private LocksView() {
-    }
-
-    /** The model a results file holds, if any. */
-    static Optional<LocksModel> model(ResultsFile file) {
-        return SavedModel.read(file, "locks", LocksModel.class);
     }
 
     /** The report as a document, from the saved model's rows (no live types): the run, the list in the seed's style, where the analogy holds and breaks, contended mode, notes. */

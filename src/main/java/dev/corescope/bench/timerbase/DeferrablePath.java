@@ -1,7 +1,7 @@
 package dev.corescope.bench.timerbase;
 
-import dev.corescope.bench.MachineCodeReader;
 import dev.corescope.bench.Instruction;
+import dev.corescope.bench.MachineCodeReader;
 
 import java.util.Collections;
 import java.util.HashMap;

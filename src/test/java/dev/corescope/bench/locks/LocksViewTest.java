@@ -174,7 +174,7 @@ class LocksViewTest {
     @Test
     void theSavedModelOfARealRunGivesTheRowsItSaved() throws IOException {
         ResultsFile file = Json.readResults(Path.of("src/test/resources/results/locks-quick.json"));
-        LocksModel m = LocksView.model(file).orElseThrow();
+        LocksModel m = new LocksFamily().model(file).orElseThrow();
         List<String> saved = file.results().stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
         List<String> fromModel = m.results().stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
         assertEquals(saved, fromModel);
@@ -192,7 +192,7 @@ class LocksViewTest {
         assertEquals("native rows missing: libcorescope.so is not loaded", notes.get(1));
         assertTrue(notes.get(2).startsWith("--quick leaves out: spin_lock_unlock, the word through its own segment"), notes.toString());
         ResultsFile old = Json.readResults(Path.of("src/test/resources/results/locks-quick.json"));
-        LocksModel saved = LocksView.model(old).orElseThrow();
+        LocksModel saved = new LocksFamily().model(old).orElseThrow();
         assertTrue(saved.facts() == null && !saved.notes().isEmpty(), "the committed run is from before the facts");
         String text = LocksView.document(saved).render(dev.corescope.text.Width.NONE);
         for (String n : saved.notes()) assertTrue(text.contains("  - " + n + "\n"), n);
