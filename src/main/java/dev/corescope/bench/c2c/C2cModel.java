@@ -111,11 +111,6 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
             return Double.isNaN(v) ? null : v;
         }
 
-        SampleStats sampleStats() {
-            return new SampleStats(median, error == null ? Double.NaN : error, low == null ? Double.NaN : low,
-                    high == null ? Double.NaN : high, mean, min, samples);
-        }
-
         /**
          * The median's interval: its order statistics, or in files from before them median &plusmn; error
          * with the low end no lower than the smallest sample (no order statistic is); null without one.
@@ -130,7 +125,20 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
     /** {@code matrix}: each pair's Java median and error, CPUs in this model's order; null without pairs. */
     @Override
     public Matrix matrix() {
-        return pairs.isEmpty() ? null : C2cFamily.matrix(cpuNumbers(), C2cView.pairs(this));
+        if (pairs.isEmpty()) return null;
+        int[] cpus = cpuNumbers();
+        Double[][] values = new Double[cpus.length][cpus.length];
+        Double[][] errors = new Double[cpus.length][cpus.length];
+        for (Pair p : pairs) {
+            values[index(cpus, p.from())][index(cpus, p.to())] = p.java().median();
+            errors[index(cpus, p.from())][index(cpus, p.to())] = p.java().error();
+        }
+        return new Matrix(cpus, "ns", values, errors);
+    }
+
+    static int index(int[] cpus, int cpu) {
+        for (int i = 0; i < cpus.length; i++) if (cpus[i] == cpu) return i;
+        throw new IllegalArgumentException("CPU " + cpu + " not in the matrix");
     }
 
     int[] cpuNumbers() {

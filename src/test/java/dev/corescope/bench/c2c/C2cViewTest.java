@@ -42,7 +42,7 @@ class C2cViewTest {
     @Test
     void aFileWrittenBeforeTheNotesWereDataShowsItsSavedNotes() throws IOException {
         ResultsFile old = SavedRuns.read("before-notes-as-data/c2c-quick.json");
-        C2cModel m = C2cView.model(old).orElseThrow();
+        C2cModel m = new C2cFamily().model(old).orElseThrow();
         assertTrue(m.notesAsSentences() && m.notes().size() == 4, m.toString());
         String text = new C2cFamily().document(old).orElseThrow().render(dev.corescope.text.Width.NONE);
         assertTrue(text.contains("score = median of 50 samples per pair (robust to a preempted thread)"), text);
@@ -56,7 +56,7 @@ class C2cViewTest {
      */
     @Test
     void theNotesAreWordedFromTheSavedFactsAsTheOlderRunSaidThem() throws IOException {
-        C2cModel old = C2cView.model(SavedRuns.read("before-notes-as-data/c2c-quick.json")).orElseThrow();
+        C2cModel old = new C2cFamily().model(SavedRuns.read("before-notes-as-data/c2c-quick.json")).orElseThrow();
         C2cModel.Plan plan = new C2cModel.Plan(false, 2, 1, 4, 4, 20, 50, 1000, 1.5, 3.0);
         C2cModel.Facts facts = new C2cModel.Facts("0-1", 26.0, 2, null, plan, List.of(), "CPU 0 and CPU 1: different cores, same L3 (32 MiB)");
         C2cModel m = new C2cModel(old.cpus(), old.pairs(), old.jmh(), facts);
