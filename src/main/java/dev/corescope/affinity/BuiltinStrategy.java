@@ -12,13 +12,13 @@ import java.util.Locale;
  */
 enum BuiltinStrategy implements CpuStrategy {
     /** An SMT sibling: another hardware thread of the anchor's core (L1 and L2 shared). */
-    SAME_CORE("same-core"),
+    SAME_CORE(Placement.SAME_CORE.key()),
     /** Another core on the anchor's last-level cache (L3). */
-    SAME_L3("same-l3"),
+    SAME_L3(Placement.SAME_L3.key()),
     /** A CPU on another last-level cache than the anchor's, in any package. */
-    DIFFERENT_L3("other-l3"),
+    DIFFERENT_L3(Placement.OTHER_L3.key()),
     /** A CPU in another package (socket) than the anchor's. */
-    DIFFERENT_PACKAGE("other-package"),
+    DIFFERENT_PACKAGE(Placement.OTHER_PACKAGE.key()),
     /** Any other CPU. */
     ANY("any");
 
