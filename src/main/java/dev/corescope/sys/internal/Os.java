@@ -49,7 +49,6 @@ public interface Os {
      * measurements whose meaning is the CPU (a pair's ping and pong, a reader and its writers);
      * the previous mask is put back when it does not.
      *
-     * @param cpu the CPU to run the calling thread on
      * @return the pin; closing it puts the previous mask back
      * @throws IllegalStateException when the thread runs elsewhere after pinning
      */
