@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.FileSections;
+import dev.corescope.bench.RunSetup;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Pointers;
@@ -19,13 +20,13 @@ import java.util.Map;
  * ({@code models.timerbase}), so that {@link TimerbaseView} renders a saved file as it rendered
  * the live run.
  *
- * @param pinning         how the run was pinned, in words
+ * @param pinning         files from before {@code setup}: how the run was pinned, in words
  * @param cpusWithBases   the CPUs holding timer bases, as a list ({@code 0-1})
  * @param firstTouchedOn  for each of those CPUs, the CPU {@code sched_getcpu()} said first touched its area
- * @param javaSettings    the JMH settings, in words
+ * @param javaSettings    files from before {@code setup}: the JMH settings, in words
  * @param samplesPerKind  histogram samples per column
  * @param nativeBatches   the undisturbed C batches wanted per variant
- * @param load            the machine's load at start, in words, or null
+ * @param load            files from before {@code setup}: the machine's load at start, in words, or null
  * @param perOp           the per-call figures of each implementation
  * @param columns         the seed-style histograms, implementation by implementation, in column order
  * @param paths           instructions per pass of the retry loop up to the lock call, per variant and path,
@@ -39,14 +40,15 @@ import java.util.Map;
  * @param codeSizeMissing why the C code sizes are missing, or null
  * @param clockValues     per implementation, the most common values of its empty histogram column
  *                        (two clock reads, nothing between)
+ * @param setup           how the run was set up (pinning, load, JMH settings); null in files from before it
  */
-public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
-                             int samplesPerKind, int nativeBatches, String load, List<PerOp> perOp, List<Column> columns,
+public record TimerbaseModel(@JsonInclude(JsonInclude.Include.NON_NULL) String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) String javaSettings, int samplesPerKind, int nativeBatches, @JsonInclude(JsonInclude.Include.NON_NULL) String load, List<PerOp> perOp, List<Column> columns,
                              List<PathRow> paths,
                              @JsonInclude(JsonInclude.Include.NON_EMPTY)
                              List<String> notes,
                              Undisturbed javaIterations, Undisturbed nativeMain, Undisturbed nativeTwoLoads, String nativeUnavailable,
-                             String codeSizeMissing, Map<String, List<ClockValue>> clockValues) implements FileSections {
+                             String codeSizeMissing, Map<String, List<ClockValue>> clockValues, RunSetup setup) implements FileSections {
 
     public TimerbaseModel {
         firstTouchedOn = Map.copyOf(firstTouchedOn);

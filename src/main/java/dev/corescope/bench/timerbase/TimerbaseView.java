@@ -1,6 +1,7 @@
 package dev.corescope.bench.timerbase;
 
 import dev.corescope.bench.Figure;
+import dev.corescope.bench.RunSetup;
 import dev.corescope.report.Histogram;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
@@ -51,9 +52,12 @@ final class TimerbaseView {
                 + "in a lock_timer_base()-like loop");
         d.paragraph("  ", "the seed: x86 KVM guest, each call timed alone, " + sum(SEED_BEFORE) + " and " + sum(SEED_AFTER)
                 + " samples: before mostly 100-159 ns, after mostly 20-119 ns");
-        d.paragraph("  ", "here: timer bases on " + cpuWord(m) + m.cpusWithBases() + ", " + TimerbaseBenchmark.TIMERS + " timers; " + m.pinning());
-        if (m.load() != null) d.paragraph("  ", "at start: " + m.load());
-        d.paragraph("  ", "java: " + m.javaSettings());
+        RunSetup s = m.setup();
+        d.paragraph("  ", "here: timer bases on " + cpuWord(m) + m.cpusWithBases() + ", " + TimerbaseBenchmark.TIMERS + " timers; "
+                + (s == null ? m.pinning() : s.pinning()));
+        String load = s == null ? m.load() : s.load();
+        if (load != null) d.paragraph("  ", "at start: " + load);
+        d.paragraph("  ", "java: " + (s == null ? m.javaSettings() : s.jmhWords("variant")));
         if (m.perOp().stream().anyMatch(p -> p.implementation().equals("native"))) {
             d.paragraph("  ", "native: " + m.nativeBatches() + " undisturbed C batches of " + TimerbaseFamily.BATCH_CALLS
                     + " calls wanted per variant (clock_gettime around each batch)");
