@@ -109,9 +109,6 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
      * {@code other-package}), null in files from before it.
      */
     public record Pair(int from, int to, Stats java, Stats nativeTwin, String relation) {
-        public Pair(int from, int to, Stats java, Stats nativeTwin) {
-            this(from, to, java, nativeTwin, null);
-        }
     }
 
     /**

@@ -141,10 +141,7 @@ public final class TimerbaseFamily implements ModelFamily<TimerbaseModel> {
         List<TimerbaseModel.Column> columns = new ArrayList<>();
         Map<String, List<TimerbaseModel.ClockValue>> clockValues = new LinkedHashMap<>();
         histograms.forEach((impl, byKind) -> {
-            byKind.forEach((kind, h) -> {
-                double mean = TimerbaseSampler.meanInTable(h);
-                columns.add(new TimerbaseModel.Column(TimerbaseSampler.toReport(impl, kind, h), Double.isNaN(mean) ? null : mean));
-            });
+            byKind.forEach((kind, h) -> columns.add(TimerbaseModel.Column.of(impl, kind, h)));
             clockValues.put(impl, TimerbaseSampler.commonValues(byKind.get(Kind.EMPTY), 3));
         });
 

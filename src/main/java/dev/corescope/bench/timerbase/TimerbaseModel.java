@@ -9,6 +9,7 @@ import dev.corescope.bench.RunSetup;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Pointers;
+import org.HdrHistogram.AbstractHistogram;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -96,5 +97,22 @@ public record TimerbaseModel(@JsonInclude(JsonInclude.Include.NON_NULL) String p
     public record Column(@JsonSerialize(using = Pointers.HistogramOut.class) @JsonDeserialize(using = Pointers.HistogramIn.class)
                          Histogram histogram,
                          Double meanBelowTable) {
+
+        /**
+         * A live histogram's column: the CONTRACT's histogram, 20 ns buckets {@code [0-19]} .. {@code [300-319]}, the last
+         * holding everything above, and the mean below the table's end.
+         */
+        static Column of(String implementation, TimerbaseSampler.Kind kind, AbstractHistogram h) {
+            int buckets = TimerbaseSampler.BUCKETS, width = TimerbaseSampler.BUCKET_NS;
+            long[] counts = new long[buckets];
+            for (int i = 0; i < buckets - 1; i++) counts[i] = h.getCountBetweenValues(i * width, (i + 1) * width - 1L);
+            long total = h.getTotalCount();
+            counts[buckets - 1] = total - h.getCountBetweenValues(0, (buckets - 1) * width - 1L);
+            long overflow = total - h.getCountBetweenValues(0, TimerbaseSampler.TABLE_END_NS - 1);
+            double mean = TimerbaseSampler.meanInTable(h);
+            return new Column(new Histogram("timerbase", kind.variant(), implementation, width, counts, total, overflow,
+                    (double) h.getValueAtPercentile(50), (double) h.getValueAtPercentile(99), (double) h.getMaxValue()),
+                    Double.isNaN(mean) ? null : mean);
+        }
     }
 }
