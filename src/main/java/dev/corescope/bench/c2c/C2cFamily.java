@@ -130,7 +130,7 @@ public final class C2cFamily implements ModelFamily<C2cModel> {
         C2cSweep sweep = new C2cSweep(plan, index, samples, context.progress());
         List<C2cModel.Pair> pairs = sweep.run().stream().map(m -> new C2cModel.Pair(m.from(), m.to(), C2cModel.Stats.of(m.java()),
                 C2cModel.Stats.of(m.nativeTwin()), m.relation().key())).toList();
-        List<String> bothDirections = sweep.asymmetric.stream().sorted().map(Placement::name).toList();
+        List<String> bothDirections = sweep.asymmetric.stream().sorted().map(Placement::key).toList();
 
         List<Result> results = new ArrayList<>();
         for (C2cModel.Pair p : pairs) {

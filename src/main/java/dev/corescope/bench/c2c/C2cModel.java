@@ -56,7 +56,7 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
      * @param onlineCpus        the online CPUs the load is measured against
      * @param nativeUnavailable why the C twin did not run, null when it did
      * @param plan              what the run planned to measure, null when it measured nothing (fewer than 2 CPUs)
-     * @param bothDirections    the placements ({@link Placement} names) measured both ways: their first pair's directions disagreed
+     * @param bothDirections    the placements ({@link Placement} keys) measured both ways: their first pair's directions disagreed
      * @param jmhPlacement      the JMH cross-check's placement in words ({@code CpuPair.description()}), null when it did not run
      */
     public record Facts(String usable, Double loadOneMinute, int onlineCpus, String nativeUnavailable, Plan plan,

@@ -101,13 +101,9 @@ final class C2cView {
         return notes;
     }
 
-    /** A saved placement name in words ({@link Placement#words}); a name this version does not know, as saved. */
-    private static String placementWords(String name) {
-        try {
-            return Placement.valueOf(name).words();
-        } catch (IllegalArgumentException e) {
-            return name;
-        }
+    /** A saved placement key in words ({@link Placement#words}; older files saved {@code SAME_CORE}); a key this version does not know, as saved. */
+    private static String placementWords(String key) {
+        return Placement.ofKey(key).map(Placement::words).orElse(key);
     }
 
     private static void matrix(TextDoc d, String title, int[] cpus, List<C2cModel.Pair> pairs, Function<C2cModel.Pair, C2cModel.Stats> side) {
@@ -183,7 +179,7 @@ final class C2cView {
     /**
      * The pairs' Java and C medians by relation, for the machine summary: each pair's saved relation,
      * at the summary's depth (its relations stop at the last-level cache, then the package, so another
-     * NUMA node of one package is {@code other_l3}); a file from before relations were saved is
+     * NUMA node of one package is {@code other-l3}); a file from before relations were saved is
      * classed from its CPUs' core, last-level cache and package.
      */
     static List<MachineSummary.RelationLatency> relationLatencies(C2cModel m) {
