@@ -71,18 +71,4 @@ public final class ForkPinning {
     public static String cpusField(Optional<CpuMask> cpus) {
         return cpus.map(CpuMask::toList).orElse("");
     }
-
-    /**
-     * One line for a report: pinned where, or unpinned among which CPUs.
-     *
-     * @param os   the family's {@code ctx.os()}: where the allowed CPUs come from
-     * @param cpus the CPUs of {@code --cpus}, empty when unpinned
-     * @return the line
-     */
-    public static String describe(Os os, Optional<CpuMask> cpus) {
-        CpuMask allowed = os.processAllowed();
-        return cpus.map(m -> "pinned to CPU" + (m.weight() == 1 ? " " : "s ") + m.toList() + " (--cpus)")
-                .orElse(allowed.weight() == 1 ? "unpinned, but only CPU " + allowed.toList() + " is allowed"
-                        : "unpinned: the scheduler may move the measuring thread between CPUs " + allowed.toList() + " (pin with --cpus)");
-    }
 }

@@ -29,11 +29,6 @@ public record Instruction(long address, String text, String mnemonic, int loads,
         return mnemonic.startsWith("nop") || text.startsWith("xchg   %ax,%ax") || mnemonic.equals("int3");
     }
 
-    /** The direct jump's target when it is backward (at or below this instruction), else null. */
-    public Long backwardTarget() {
-        return target != null && target <= address ? target : null;
-    }
-
     /** A jump of any kind or a return: the next instruction starts a new basic block. */
     boolean endsBlock() {
         return jump() || returns();

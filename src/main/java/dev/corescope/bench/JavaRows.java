@@ -46,13 +46,4 @@ public final class JavaRows {
     public Undisturbed undisturbed() {
         return Undisturbed.ofIterations(iterations);
     }
-
-    /** The settings in a line, {@code per} what one JMH run measures ({@code "variant"}), with the claim rows' and the run size's. */
-    public String settingsWords(String per) {
-        Jmh.Settings claim = settings.forClaim(SeedVerdicts.RUNS_PER_SIDE);
-        return "JMH " + settings.forks() + " fork" + (settings.forks() == 1 ? "" : "s") + " x " + settings.measurementIterations()
-                + " x " + settings.measurementMillis() + " ms (warm-up " + settings.warmupIterations() + " x " + settings.warmupMillis()
-                + " ms) per " + per + (claim == settings ? "" : "; rows the time claim counts: " + claim.forks() + " forks x "
-                + claim.measurementIterations() + " x " + settings.measurementMillis() + " ms") + ctx.size().note();
-    }
 }

@@ -48,22 +48,13 @@ public final class MachineCodeReader {
     }
 
     /**
-     * The machine code of {@code functions} of family {@code benchmark}: for each one with a C
-     * symbol, a {@code native} entry; for each one with a Java method, a {@code java} entry
-     * saying whether C2's code can be shown. Never throws for a missing tool or library: the
-     * entry says why its fields are missing.
-     */
-    public static List<MachineCode> read(String benchmark, List<MeasuredFunction> functions) {
-        return read(benchmark, functions, Optional.empty());
-    }
-
-    /**
-     * As {@link #read(String, List)}; where an hsdis plugin is found ({@link JavaMachineCode#plugin()})
-     * and the family names the JMH run that makes C2 compile its Java methods ({@code javaRun}),
-     * each {@code java} entry has C2's code with the same counts as a C twin's.
+     * The machine code of {@code functions} of family {@code benchmark}: for each one with a C symbol, a
+     * {@code native} entry; for each one with a Java method, a {@code java} entry with C2's code where an
+     * hsdis plugin is found and the family names the JMH benchmarks that make C2 compile it ({@code compiling}),
+     * else why not. Never throws for a missing tool or library: the entry says why its fields are missing.
      */
     public static List<MachineCode> read(String benchmark, List<MeasuredFunction> functions,
-                                         Optional<JavaMachineCode.JmhSelection> javaRun) {
+                                         Optional<JavaMachineCode.JmhSelection> compiling) {
         List<MachineCode> out = new ArrayList<>();
         if (functions.isEmpty()) return out;
         Optional<Path> lib = NativeLibrary.file();
@@ -74,7 +65,7 @@ public final class MachineCodeReader {
             out.add(lib.isEmpty() ? missing(benchmark, f, null, libReason) : nativeCode(benchmark, f, lib.get(), OBJDUMP));
         }
         List<MeasuredFunction> java = functions.stream().filter(f -> f.javaMethod() != null).toList();
-        if (!java.isEmpty()) out.addAll(javaCode(benchmark, java, javaRun, JavaMachineCode.plugin()));
+        if (!java.isEmpty()) out.addAll(javaCode(benchmark, java, compiling, JavaMachineCode.plugin()));
         return out;
     }
 
@@ -127,15 +118,10 @@ public final class MachineCodeReader {
         }
         List<Instruction> body = body(all, sym);
         if (body.isEmpty()) return missing(benchmark, f, sym.size(), tool + " printed no instructions for " + f.symbol());
-        return facts(benchmark, f, sym.value(), sym.size(), body);
+        return facts(benchmark, f, "native", f.symbol(), sym.value(), sym.size(), body);
     }
 
-    /** The counts and the text of one function's instructions. */
-    static MachineCode facts(String benchmark, MeasuredFunction f, long start, long bytes, List<Instruction> body) {
-        return facts(benchmark, f, "native", f.symbol(), start, bytes, body);
-    }
-
-    /** {@link #facts(String, MeasuredFunction, long, long, List)} for either implementation. */
+    /** The counts and the text of one function's instructions, of either implementation. */
     static MachineCode facts(String benchmark, MeasuredFunction f, String implementation, String symbol, long start, long bytes,
                              List<Instruction> body) {
         int instructions = 0, loads = 0, stores = 0;

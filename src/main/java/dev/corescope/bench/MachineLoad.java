@@ -3,6 +3,7 @@ package dev.corescope.bench;
 import dev.corescope.topology.proc.LoadAvg;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -22,15 +23,9 @@ public final class MachineLoad {
         return fields(root).map(f -> Double.parseDouble(f[0]));
     }
 
-    /** {@code "load average 1.20 0.80 0.50 (1, 5, 15 min) on 2 CPUs"}, read under {@code root}; empty where there is none. */
-    public static Optional<String> describe(Path root) {
-        return fields(root).map(f -> "load average " + f[0] + " " + f[1] + " " + f[2] + " (1, 5, 15 min) on "
-                + Runtime.getRuntime().availableProcessors() + " CPUs");
-    }
-
-    /** The live machine's. */
-    public static Optional<String> describe() {
-        return describe(Path.of("/"));
+    /** The 1, 5 and 15 minute load averages under {@code root}; empty where there are none ({@link RunSetup#load} words them). */
+    public static Optional<List<Double>> averages(Path root) {
+        return fields(root).map(f -> List.of(Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2])));
     }
 
     /**

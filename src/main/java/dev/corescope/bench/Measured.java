@@ -29,15 +29,6 @@ public record Measured(Result result, Statistics stats, boolean includesPreempti
     }
 
     /**
-     * A C twin's per-op times, one per kept batch, as a {@code native} row in ns/op: their mean,
-     * and JMH's 99.9% confidence half-width over them (none from a single batch), as one run.
-     */
-    public static Measured nativeBatches(String benchmark, String variant, double[] perOp, String cpus,
-                                         Map<String, Object> params, boolean includesPreemptions) {
-        return nativeRuns(benchmark, variant, List.of(perOp), cpus, params, includesPreemptions);
-    }
-
-    /**
      * A C twin's per-op times from separately started runs (each its own batches), as a
      * {@code native} row in ns/op: the mean and 99.9% half-width over every kept batch, and one
      * of the row's {@code runs[]} per run, so the row's interval takes the run as its unit.

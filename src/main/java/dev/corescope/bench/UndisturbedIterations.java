@@ -69,16 +69,6 @@ public record UndisturbedIterations(ListStatistics stats, String unit, int total
         return l.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    /** All runs' outcomes in one line for a report. */
-    public static String describe(List<UndisturbedIterations> runs) {
-        int total = runs.stream().mapToInt(UndisturbedIterations::total).sum();
-        int left = runs.stream().filter(u -> !u.fellBack()).mapToInt(u -> u.total() - u.kept()).sum();
-        long fellBack = runs.stream().filter(UndisturbedIterations::fellBack).count();
-        return left + " of " + total + " left out because the thread was descheduled during them (its CPU time fell more "
-                + "than 2% behind the wall clock)" + (fellBack == 0 ? "" : "; " + fellBack + " of " + runs.size()
-                + " runs kept every iteration, having fewer than 3 undisturbed ones, so they include preemptions");
-    }
-
     public double score() {
         return stats.getMean();
     }

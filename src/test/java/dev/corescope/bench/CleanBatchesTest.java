@@ -56,9 +56,11 @@ class CleanBatchesTest {
 
     @Test
     void loadAverageIsReadFromProcUnderTheRoot(@TempDir Path root) throws IOException {
-        assertEquals(Optional.empty(), MachineLoad.describe(root));
+        assertEquals(Optional.empty(), MachineLoad.averages(root));
         Files.createDirectories(root.resolve("proc"));
         Files.writeString(root.resolve("proc/loadavg"), "5.38 5.49 3.52 3/812 4242\n");
-        assertTrue(MachineLoad.describe(root).orElseThrow().startsWith("load average 5.38 5.49 3.52 (1, 5, 15 min)"));
+        RunSetup setup = new RunSetup(null, "0-1", MachineLoad.averages(root).orElseThrow(), 2, Jmh.Settings.SMOKE, Jmh.Settings.SMOKE,
+                RunSize.SMOKE);
+        assertEquals("load average 5.38 5.49 3.52 (1, 5, 15 min) on 2 CPUs", setup.load());
     }
 }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -98,7 +99,7 @@ class MachineCodeReaderTest {
         List<Instruction> body = MachineCodeReader.parse(AFTER).get("cs_timerbase_lock_after").stream()
                 .filter(i -> i.address() < 0x56d0 + 0x5c).toList();
         MachineCode c = MachineCodeReader.facts("timerbase", MeasuredFunction.of("after", "cs_timerbase_lock_after", null),
-                0x56d0, 0x5c, body);
+                "native", "cs_timerbase_lock_after", 0x56d0, 0x5c, body);
         assertEquals(26, c.instructions(), c.disassembly());
         assertEquals(4, c.loads(), "three reads of timer->flags and one of __per_cpu_offset[]");
         assertEquals(0, c.stores());
@@ -199,7 +200,7 @@ class MachineCodeReaderTest {
     @Test
     void theJavaSideSaysWhyC2sCodeIsOrIsNotShown() {
         List<MachineCode> code = MachineCodeReader.read("timerbase",
-                List.of(MeasuredFunction.of("after", null, "dev.corescope.bench.timerbase.TimerBases::lockTimerBaseAfter")));
+                List.of(MeasuredFunction.of("after", null, "dev.corescope.bench.timerbase.TimerBases::lockTimerBaseAfter")), Optional.empty());
         assertEquals(1, code.size());
         assertEquals("java", code.getFirst().implementation());
         // no JMH run named: with or without a plugin, the reason says what is missing

@@ -118,7 +118,7 @@ class OsSeamTest {
         }
         assertEquals("64-127", os.allowed().toList(), "closing the pin puts the fake's mask back");
         assertEquals("unpinned: the scheduler may move the measuring thread between CPUs 64-127 (pin with --cpus)",
-                ForkPinning.describe(os, Optional.empty()));
+                RunSetup.of(os, Optional.empty(), RunSize.SMOKE, Jmh.Settings.SMOKE).pinning());
     }
 
     /** The source with comments, string and character literals blanked and import lines dropped. */

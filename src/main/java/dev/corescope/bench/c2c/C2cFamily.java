@@ -22,6 +22,7 @@ import org.openjdk.jmh.results.RunResult;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,10 +105,10 @@ public final class C2cFamily implements ModelFamily<C2cModel> {
         Topology topology = context.topology();
         CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.online())).orElse(topology.usable());
         int[] cpus = usable.toArray();
-        List<CpuLabels.Place> places = CpuLabels.of(topology, cpus);
+        List<C2cModel.Cpu> places = Arrays.stream(cpus).mapToObj(c -> C2cModel.Cpu.of(topology, c)).toList();
 
         if (cpus.length < 2) {
-            return new FamilyRun(name(), List.of(), new C2cModel(cpus(places), List.of(), null,
+            return new FamilyRun(name(), List.of(), new C2cModel(places, List.of(), null,
                     new C2cModel.Facts(usable.toList(), null, topology.online().weight(), null, null, List.of(), null)));
         }
 
@@ -141,12 +142,8 @@ public final class C2cFamily implements ModelFamily<C2cModel> {
 
         C2cModel.Facts facts = new C2cModel.Facts(usable.toList(), loadOneMinute, topology.online().weight(), noTwin.orElse(null),
                 plan.facts(), bothDirections, jmhPlacement[0]);
-        return new FamilyRun(name(), results, new C2cModel(cpus(places), pairs,
+        return new FamilyRun(name(), results, new C2cModel(places, pairs,
                 results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), facts));
-    }
-
-    private static List<C2cModel.Cpu> cpus(List<CpuLabels.Place> places) {
-        return places.stream().map(C2cModel.Cpu::of).toList();
     }
 
     @Override

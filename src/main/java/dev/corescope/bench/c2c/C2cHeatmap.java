@@ -26,7 +26,7 @@ public final class C2cHeatmap {
     /**
      * @param places one per {@code matrix.cpus()} entry, in the same order
      */
-    public static String svg(Matrix matrix, List<CpuLabels.Place> places, String title) {
+    public static String svg(Matrix matrix, List<C2cModel.Cpu> places, String title) {
         int n = matrix.cpus().length;
         if (places.size() != n) throw new IllegalArgumentException("need one label per CPU: " + places.size() + " for " + n);
         int cell = n <= 8 ? 64 : n <= 16 ? 40 : Math.max(6, 640 / n);
@@ -99,8 +99,8 @@ public final class C2cHeatmap {
 
         // Lines between CPUs of different last-level caches (thin) or packages (thick).
         for (int i = 1; i < n; i++) {
-            CpuLabels.Place a = places.get(i - 1);
-            CpuLabels.Place b = places.get(i);
+            C2cModel.Cpu a = places.get(i - 1);
+            C2cModel.Cpu b = places.get(i);
             double w = !Objects.equals(a.pkg(), b.pkg()) ? 2.5 : !Objects.equals(a.cache(), b.cache()) ? 1.2 : 0;
             if (w == 0) continue;
             int p = i * cell;

@@ -8,10 +8,12 @@ import dev.corescope.bench.SampleStats;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Pointers;
 import dev.corescope.report.Result;
+import dev.corescope.topology.CpuPlace;
 import dev.corescope.topology.Placement;
+import dev.corescope.topology.Topology;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * What one {@code bench c2c} run measured, as saved in the results file ({@code models.c2c}):
@@ -72,15 +74,31 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
                        int samplesMin, int samplesMax, int roundTrips, double secondsLow, double secondsHigh) {
     }
 
-    /** A CPU and its core, last-level cache ({@code L3#k}) and package, each null when unknown. */
+    /**
+     * A CPU and its core, last-level cache ({@code L3#k}, k counting that level's instances from 0) and package,
+     * each null when the topology does not know it (never guessed): the matrix's and the heatmap's labels.
+     */
     public record Cpu(int cpu, Integer core, String cache, Integer pkg) {
 
-        static Cpu of(CpuLabels.Place p) {
-            return new Cpu(p.cpu(), p.core().orElse(null), p.cache().orElse(null), p.pkg().orElse(null));
+        /** {@code cpu}'s place from {@link Topology#where(int)} (O(1)). */
+        static Cpu of(Topology t, int cpu) {
+            CpuPlace p = t.where(cpu);
+            return new Cpu(cpu, p.coreId() < 0 ? null : p.coreId(), p.llc() < 0 ? null : t.lastLevelCaches().get(p.llc()).name() + "#" + p.llc(),
+                    p.packageId() < 0 ? null : p.packageId());
         }
 
-        CpuLabels.Place place() {
-            return new CpuLabels.Place(cpu, Optional.ofNullable(core), Optional.ofNullable(cache), Optional.ofNullable(pkg));
+        /** {@code cpu3 c1 L3#0 p0}: short enough for an axis. */
+        String shortLabel() {
+            return "cpu" + cpu + (core == null ? "" : " c" + core) + (cache == null ? "" : " " + cache) + (pkg == null ? "" : " p" + pkg);
+        }
+
+        /** {@code CPU 3: core 1, L3 #0, package 0}. */
+        String longLabel() {
+            List<String> parts = new ArrayList<>();
+            if (core != null) parts.add("core " + core);
+            if (cache != null) parts.add(cache.replace("#", " #"));
+            if (pkg != null) parts.add("package " + pkg);
+            return "CPU " + cpu + (parts.isEmpty() ? "" : ": " + String.join(", ", parts));
         }
     }
 
@@ -91,9 +109,6 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
      * {@code other-package}), null in files from before it.
      */
     public record Pair(int from, int to, Stats java, Stats nativeTwin, String relation) {
-        public Pair(int from, int to, Stats java, Stats nativeTwin) {
-            this(from, to, java, nativeTwin, null);
-        }
     }
 
     /**

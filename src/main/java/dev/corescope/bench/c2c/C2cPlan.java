@@ -167,11 +167,6 @@ public record C2cPlan(int[] cpus, boolean full, Sampling sampling, Map<Placement
                 sampling.min(), sampling.max(), ROUND_TRIPS, s[0], s[1]);
     }
 
-    /** One line for the run's notes: what it measures and the estimate. */
-    public String line() {
-        return line(facts());
-    }
-
     /** The notes' line of a saved plan. */
     static String line(C2cModel.Plan p) {
         return String.format(Locale.ROOT, "plan: %s, %d CPUs, %d pair classes, %d measurements (at most %d), "

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -40,7 +39,7 @@ final class C2cView {
         TextDoc d = new TextDoc();
         d.title("bench c2c: core-to-core latency, one cache line ping-ponged between two pinned threads");
         d.paragraph("  ", "one-way ns = round trip / 2; median of the samples [99.9% confidence interval of the median]");
-        d.notes("  ", "", places(m).stream().map(CpuLabels.Place::longLabel).toList()).blank();
+        d.notes("  ", "", m.cpus().stream().map(C2cModel.Cpu::longLabel).toList()).blank();
         if (!pairs.isEmpty()) {
             byRelation(d, pairs);
             // a matrix only where most of it was measured (a small machine, or --full up to 64 CPUs)
@@ -223,7 +222,7 @@ final class C2cView {
 
     /** The heatmap, labelled with each CPU's core, cache and package. */
     static String svg(C2cModel m) {
-        return C2cHeatmap.svg(m.matrix(), places(m), TITLE);
+        return C2cHeatmap.svg(m.matrix(), m.cpus(), TITLE);
     }
 
     /**
@@ -231,14 +230,8 @@ final class C2cView {
      * labelled by CPU number only, as the file does not say where each CPU sat.
      */
     static String svg(Matrix m) {
-        List<CpuLabels.Place> places = Arrays.stream(m.cpus())
-                .mapToObj(c -> new CpuLabels.Place(c, Optional.empty(), Optional.empty(), Optional.empty()))
-                .toList();
-        return C2cHeatmap.svg(m, places, TITLE);
+        return C2cHeatmap.svg(m, Arrays.stream(m.cpus()).mapToObj(c -> new C2cModel.Cpu(c, null, null, null)).toList(), TITLE);
     }
 
-    private static List<CpuLabels.Place> places(C2cModel m) {
-        return m.cpus().stream().map(C2cModel.Cpu::place).toList();
-    }
 
 }

@@ -64,11 +64,8 @@ import java.util.concurrent.TimeUnit;
  * In the kernel the function is inlined into its callers; here it is inlined into the JMH
  * stub by C2. The seed's loop never used its result; here JMH consumes every answer.
  *
- * <p><b>Iterations.</b> Many short ones (10 ms): {@link ThreadCpuTime} reports the thread's CPU
- * time per iteration, and {@code bench} keeps only the iterations the thread ran through
- * undisturbed ({@link UndisturbedIterations}), so a time slice lost to
- * another process on a shared machine does not count as the lookup's. The {@code jmh} command
- * prints JMH's own score over all iterations, next to {@code cpuNs}.
+ * <p><b>Iterations.</b> Many short ones (10 ms), so {@code bench} can keep the undisturbed ones
+ * ({@link UndisturbedIterations}); the {@code jmh} command prints JMH's score over all of them.
  *
  * <p><b>How to run.</b>
  * <pre>

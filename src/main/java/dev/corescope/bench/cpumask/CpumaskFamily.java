@@ -8,10 +8,10 @@ import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.JavaRows;
 import dev.corescope.bench.Jmh;
-import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
 import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.ModelFamily;
+import dev.corescope.bench.RunSetup;
 import dev.corescope.bench.RunSize;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.cpumask.CpuMask;
@@ -116,7 +116,9 @@ public final class CpumaskFamily implements ModelFamily<CpumaskModel> {
 
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
-        JavaRows java = new JavaRows(this, ctx, CpumaskBenchmark.class, ctx.size().pick(SMOKE, QUICK, FULL));
+        Jmh.Settings jmh = ctx.size().pick(SMOKE, QUICK, FULL);
+        RunSetup setup = RunSetup.of(ctx, jmh);
+        JavaRows java = new JavaRows(this, ctx, CpumaskBenchmark.class, jmh);
         List<CpumaskConfig> javaPlan = ctx.size().pick(CpumaskConfig.smoke(), CpumaskConfig.quick(), CpumaskConfig.all());
         List<CpumaskConfig> nativePlan = ctx.size().pick(CpumaskConfig.smoke(), CpumaskConfig.all(), CpumaskConfig.all());
         int batches = ctx.size().pick(3, 15, 100);
@@ -124,7 +126,6 @@ public final class CpumaskFamily implements ModelFamily<CpumaskModel> {
         CpuMask allowed = ctx.os().allowed();
         int nrCpuIds = ctx.os().nrCpuIds();
 
-        String load = MachineLoad.describe().orElse(null);
         List<CpumaskConfig> splitPlan = splitPlan(ctx, javaPlan);
         int layouts = CpumaskTwins.Layout.values().length;
         ctx.progress().start("cpumask", javaPlan.size() * 2 + splitPlan.size() + (nativeOk ? nativePlan.size() * layouts + 1 : 0));
@@ -164,10 +165,9 @@ public final class CpumaskFamily implements ModelFamily<CpumaskModel> {
         for (CpumaskModel.Row r : rows) results.addAll(List.of(r.baseline().result(), r.approach().result()));
         for (CpumaskModel.SplitRow sp : splits) results.add(sp.loopFirst().result());
         results.addAll(results(callers));
-        CpumaskModel model = new CpumaskModel(ForkPinning.describe(ctx.os(), ctx.cpus()), allowed.toList(), nrCpuIds,
-                java.settingsWords("variant and row"), batches, load, rows, splits, List.of(), null, splits.isEmpty() ? null : hsdis(),
-                List.of(), ctx.size() == RunSize.QUICK, java.undisturbed(), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null),
-                codeSizeGaps, codeSizeBuilds);
+        CpumaskModel model = new CpumaskModel(null, allowed.toList(), nrCpuIds, null, batches, null, rows, splits, List.of(), null,
+                splits.isEmpty() ? null : hsdis(), List.of(), ctx.size() == RunSize.QUICK, java.undisturbed(), nativeLeftOut,
+                CpumaskTwins.unavailableReason().orElse(null), codeSizeGaps, codeSizeBuilds, setup);
         return new FamilyRun(name(), results, model);
     }
 

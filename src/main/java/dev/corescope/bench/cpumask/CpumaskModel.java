@@ -3,6 +3,7 @@ package dev.corescope.bench.cpumask;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.bench.Figure;
+import dev.corescope.bench.RunSetup;
 import dev.corescope.bench.Undisturbed;
 
 import java.util.List;
@@ -12,12 +13,12 @@ import java.util.List;
  * ({@code models.cpumask}): plain numbers, strings and lists, so that {@link CpumaskView} renders a
  * saved file as it rendered the live run.
  *
- * @param pinning        how the run was pinned, in words
+ * @param pinning        files from before {@code setup}: how the run was pinned, in words
  * @param allowed        the allowed CPUs as a list ({@code 0-1})
  * @param nrCpuIds       the kernel's nr_cpu_ids
- * @param javaSettings   the JMH settings, in words
+ * @param javaSettings   files from before {@code setup}: the JMH settings, in words
  * @param nativeBatches  the undisturbed C batches wanted per variant and row
- * @param load           the machine's load at start, in words, or null
+ * @param load           files from before {@code setup}: the machine's load at start, in words, or null
  * @param comparisons    one row per configuration and implementation
  * @param splits         the Java gaps split into calls and shape
  * @param callers        files from round two only: the code sizes of four callers at one build
@@ -33,14 +34,16 @@ import java.util.List;
  * @param codeSizeGaps   why a caller's code size is missing, one line each, as the symbol reader said it
  * @param codeSizeBuilds the compiler and the builds the {@code code-size} rows were measured at; null
  *                       when none were (no compiler, or a file from before the build matrix)
+ * @param setup          how the run was set up (pinning, load, JMH settings); null in files from before it
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record CpumaskModel(String pinning, String allowed, int nrCpuIds, String javaSettings, int nativeBatches, String load,
+public record CpumaskModel(@JsonInclude(JsonInclude.Include.NON_NULL) String pinning, String allowed, int nrCpuIds, @JsonInclude(JsonInclude.Include.NON_NULL) String javaSettings, int nativeBatches,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) String load,
                            List<Row> comparisons, List<SplitRow> splits, List<CallerSize> callers, String callerFlags, String hsdis,
                            @JsonInclude(JsonInclude.Include.NON_EMPTY)
                            List<String> notes,
                            boolean quick, Undisturbed javaIterations, Undisturbed nativeLeftOut, String nativeUnavailable,
-                           List<String> codeSizeGaps, CodeSizeBuilds codeSizeBuilds) {
+                           List<String> codeSizeGaps, CodeSizeBuilds codeSizeBuilds, RunSetup setup) {
 
     public CpumaskModel {
         comparisons = List.copyOf(comparisons);

@@ -1,6 +1,7 @@
 package dev.corescope.bench.cpumask;
 
 import dev.corescope.bench.Figure;
+import dev.corescope.bench.RunSetup;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
 import dev.corescope.report.Result;
@@ -42,9 +43,11 @@ final class CpumaskView {
         d.paragraph("  ", "the seed: 100000 calls in a kernel module on a Ryzen 7 5700X3D: Total time: " + CpumaskFamily.SEED_BEFORE_NS
                 + " ns before, " + CpumaskFamily.SEED_AFTER_NS + " ns after (" + Num.signed(CpumaskFamily.SEED_EFFECT_PCT)
                 + "%), one run each");
-        d.paragraph("  ", "here: allowed CPUs " + m.allowed() + ", nr_cpu_ids " + m.nrCpuIds() + "; " + m.pinning());
-        if (m.load() != null) d.paragraph("  ", "at start: " + m.load());
-        d.paragraph("  ", "java: " + m.javaSettings());
+        RunSetup s = m.setup();
+        d.paragraph("  ", "here: allowed CPUs " + m.allowed() + ", nr_cpu_ids " + m.nrCpuIds() + "; " + (s == null ? m.pinning() : s.pinning()));
+        String load = s == null ? m.load() : s.load();
+        if (load != null) d.paragraph("  ", "at start: " + load);
+        d.paragraph("  ", "java: " + (s == null ? m.javaSettings() : s.jmhWords("variant and row")));
         if (m.comparisons().stream().anyMatch(c -> c.implementation().equals("native"))) {
             d.paragraph("  ", "native: the C loop of " + CpumaskFamily.SEED_CALLS + " calls timed with clock_gettime(CLOCK_MONOTONIC), "
                     + "one downcall per batch, " + m.nativeBatches() + " undisturbed batches wanted per variant and row");

@@ -31,7 +31,7 @@ final class ContendedPlacements {
             if (m.weight() < 2) return List.of();
             int[] cpus = m.stream().limit(ContendedLockBenchmark.MAX_THREADS).toArray();
             String list = String.join(",", Arrays.stream(cpus).mapToObj(Integer::toString).toList());
-            return List.of(new ThreadPlacement("cpus", cpus, "CPUs " + list + " from --cpus" + (m.weight() > cpus.length
+            return List.of(new ThreadPlacement("cpus", Arrays.stream(cpus).boxed().toList(), "CPUs " + list + " from --cpus" + (m.weight() > cpus.length
                     ? " (its first " + cpus.length + ": one counter per thread, at most " + ContendedLockBenchmark.MAX_THREADS + ")" : "")));
         }
         if (allowed.weight() < 2) return List.of();
@@ -41,7 +41,7 @@ final class ContendedPlacements {
         } catch (RuntimeException e) {
             int a = allowed.first();
             int b = allowed.next(a);
-            return List.of(new ThreadPlacement("any", new int[]{a, b},
+            return List.of(new ThreadPlacement("any", List.of(a, b),
                     "CPU " + a + " and CPU " + b + ", the first two allowed (the topology could not be read: " + e.getMessage() + ")"));
         }
         return fromTopology(t, allowed);
@@ -56,7 +56,7 @@ final class ContendedPlacements {
         List<CpuPair> kinds = found.stream().filter(p -> !p.name().equals("any")).toList();
         List<ThreadPlacement> out = new ArrayList<>();
         for (CpuPair p : kinds.isEmpty() ? found : kinds) {
-            out.add(new ThreadPlacement(p.name(), new int[]{p.from(), p.to()}, p.description()));
+            out.add(new ThreadPlacement(p.name(), List.of(p.from(), p.to()), p.description()));
         }
         return out;
     }

@@ -8,11 +8,11 @@ import dev.corescope.bench.ForkFigures;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.ModelFamily;
+import dev.corescope.bench.RunSetup;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
-import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.Run;
 import dev.corescope.report.SeedVerdicts;
@@ -33,8 +33,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -142,7 +142,7 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
         NativeHarness.Plan plan = ctx.size().pick(NativeHarness.Plan.SMOKE, NativeHarness.Plan.QUICK, NativeHarness.Plan.FULL);
         Jmh.Settings jmh = ctx.size().pick(Jmh.Settings.SMOKE, QUICK, Jmh.Settings.FULL);
         boolean twin = NativeLibrary.available();
-        String load = MachineLoad.describe().orElse("load average unknown");
+        String load = Objects.requireNonNullElse(RunSetup.of(ctx, jmh).load(), "load average unknown");
         Double loadOneMinute = MachineLoad.oneMinute(Path.of("/")).orElse(null);
 
         List<Line> javaRows = Stream.of(Line.values()).filter(l -> l.java() != null)
@@ -156,10 +156,9 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
                 .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
         ctx.progress().start("", (int) (1 + (twin ? NATIVE_RUNS : 0) + javaRows.size() + contendedSteps));
 
-        List<LockMeasurement> rows = new ArrayList<>();
-        // each Java row's forks, for the results rows' runs[] (compare's unit), by variant and params
-        Map<String, List<Run>> javaRuns = new HashMap<>();
-        Map<String, List<Run>> nativeRuns = new HashMap<>();
+        List<LocksModel.Row> rows = new ArrayList<>();
+        // each row's forks or C runs, for its results row's runs[] (compare's unit)
+        Map<LocksModel.Row, List<Run>> runs = new HashMap<>();
         TscRate tsc;
         try (Pinning ignored = ctx.os().pin(cpu)) {
             ctx.progress().begin("TSC rate");
@@ -181,10 +180,10 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
                         ctx.progress().step("native loops, run " + (round + 1) + " of " + NATIVE_RUNS);
                     }
                 }
-                byLine.forEach((line, runs) -> {
-                    rows.add(NativeHarness.of(line, runs, tsc));
-                    nativeRuns.put(line.variant().contractName() + new TreeMap<>(line.params("native")),
-                            runs.stream().map(NativeHarness.LoopRun::run).toList());
+                byLine.forEach((line, loopRuns) -> {
+                    LocksModel.Row row = NativeHarness.of(line, loopRuns, tsc);
+                    rows.add(row);
+                    runs.put(row, loopRuns.stream().map(NativeHarness.LoopRun::run).toList());
                 });
             }
         }
@@ -197,16 +196,15 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
             var primary = rr.getPrimaryResult();
             double ns = primary.getScore();
             double err = primary.getScoreError();
-            javaRuns.put(r.variant().contractName() + new TreeMap<>(r.params("java")), rr.getBenchmarkResults().stream()
-                    .map(fork -> ForkFigures.of(fork.getPrimaryResult().getStatistics())).toList());
-            rows.add(new LockMeasurement(r, "java", ns, err, primary.getStatistics().getN(),
-                    tsc.cycles(ns), tsc.cycles(err),
-                    tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, 0));
+            LocksModel.Row row = LocksModel.row(r, "java", ns, err, primary.getStatistics().getN(), tsc.cycles(ns), tsc.cycles(err),
+                    tsc.known() ? LocksModel.CyclesFrom.TSC_RATE : LocksModel.CyclesFrom.NONE, 0);
+            rows.add(row);
+            runs.put(row, rr.getBenchmarkResults().stream().map(fork -> ForkFigures.of(fork.getPrimaryResult().getStatistics())).toList());
             ctx.progress().step("java " + r.variant().contractName());
             checkInterrupted();
         }
 
-        List<ContendedMeasurement> contended = new ArrayList<>();
+        List<LocksModel.Contended> contended = new ArrayList<>();
         String skipped = null;
         if (placements.isEmpty()) {
             skipped = ContendedPlacements.skipReason(ctx.cpus(), allowed);
@@ -228,25 +226,11 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
         }
 
         LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), describe(jmh), twin ? plan.describe(NATIVE_RUNS) : "not run",
-                rows.stream().map(LocksModel::of).toList(), contended.stream().map(LocksModel::of).toList(), skipped,
+                rows, contended, skipped,
                 pmu(Path.of("/")), List.of(), new LocksModel.Facts(ctx.size() == RunSize.QUICK,
                 twin ? null : NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"), loadOneMinute,
                 Math.min(2, allowed.weight())));
-        List<Result> results = model.results().stream()
-                .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new TreeMap<>(x.params()))
-                        ? x.withRuns(javaRuns.get(x.variant() + new TreeMap<>(x.params())))
-                        : x.implementation().equals("native") && x.metric().equals("op") && nativeRuns.containsKey(runsKey(x))
-                        ? x.withRuns(nativeRuns.get(runsKey(x)))
-                        : x)
-                .toList();
-        return new FamilyRun(name(), results, model);
-    }
-
-    /** A native row's key for its runs: variant and params, without {@code migrated} (a count the run found, not a param it was run with). */
-    private static String runsKey(Result x) {
-        TreeMap<String, Object> p = new TreeMap<>(x.params());
-        p.remove("migrated");
-        return x.variant() + p;
+        return new FamilyRun(name(), model.results(runs), model);
     }
 
     @Override
@@ -259,7 +243,7 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
         return LocksView.document(model);
     }
 
-    private ContendedMeasurement contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {
+    private LocksModel.Contended contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {
         ChainedOptionsBuilder ob = Jmh.options(ContendedLockBenchmark.class, r.javaMethod(),
                         Map.of("cpus", new String[]{p.cpuList()}), s, ForkFlags.jvmArgs())
                 .threads(p.threads());
@@ -271,13 +255,12 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
         // d(1000/x) = 1000/x^2 dx: the interval of ops/us carried over to ns/op.
         double nsErr = Double.isNaN(err) ? Double.NaN : 1000.0 * err / (opsPerUs * opsPerUs);
         var secondary = rr.getSecondaryResults();
-        int[] cpus = p.cpus();
-        List<ContendedMeasurement.Share> shares = new ArrayList<>();
+        List<LocksModel.Share> shares = new ArrayList<>();
         for (int t = 0; t < p.threads(); t++) {
             var share = secondary.get("thread" + t);
-            shares.add(new ContendedMeasurement.Share(t, cpus[t], share == null ? Double.NaN : share.getScore()));
+            shares.add(new LocksModel.Share(t, p.cpus().get(t), share == null ? Double.NaN : share.getScore()));
         }
-        return new ContendedMeasurement(r.variant(), "java", r.javaLabel(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares, 0);
+        return LocksModel.contended(r.variant(), "java", r.javaLabel(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares, 0);
     }
 
     /** Between rows: a session that was aborted interrupts this thread. */

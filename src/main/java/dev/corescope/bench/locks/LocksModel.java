@@ -3,6 +3,7 @@ package dev.corescope.bench.locks;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
+import dev.corescope.report.Run;
 
 import java.util.Arrays;
 import java.util.ArrayList;
@@ -92,6 +93,11 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String
 
     /** The CONTRACT's results rows, from the model (each figure once: the text and the rows read the same model). */
     List<Result> results() {
+        return results(Map.of());
+    }
+
+    /** {@link #results()}, each uncontended row's {@code runs[]} (its JMH forks or C runs) from {@code runs}. */
+    List<Result> results(Map<Row, List<Run>> runs) {
         List<Result> out = new ArrayList<>();
         String cpu = Integer.toString(this.cpu);
         if (tsc.calibratedMhz() != null) {
@@ -103,7 +109,8 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String
         for (Row m : rows) {
             Map<String, Object> params = new LinkedHashMap<>(lineParams(m));
             if (m.migrated() != 0) params.put("migrated", m.migrated());
-            out.add(row(m.variant(), m.implementation(), "op", "ns/op", m.ns(), m.nsError(), m.samples(), cpu, params));
+            Result op = row(m.variant(), m.implementation(), "op", "ns/op", m.ns(), m.nsError(), m.samples(), cpu, params);
+            out.add(runs.containsKey(m) ? op.withRuns(runs.get(m)) : op);
             if (m.cycles() != null) {
                 Map<String, Object> p = new LinkedHashMap<>(params);
                 p.put("cycles", cyclesFrom(m.cyclesFrom()));
@@ -137,7 +144,7 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String
 
     /** How the cycles were obtained, in the words the rows' params use. */
     private static String cyclesFrom(String saved) {
-        for (LockMeasurement.CyclesFrom c : LockMeasurement.CyclesFrom.values()) if (c.name().equalsIgnoreCase(saved)) return c.text;
+        for (CyclesFrom c : CyclesFrom.values()) if (c.name().equalsIgnoreCase(saved)) return c.text;
         return saved;
     }
 
@@ -153,18 +160,42 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String
                 num(t.calibratedErr()), t.calibrations(), t.flags(), t.clocksource());
     }
 
-    /** The saved form of one live uncontended figure. */
-    static Row of(LockMeasurement m) {
-        return new Row(m.line().name().toLowerCase(Locale.ROOT), m.variant().contractName(), m.implementation(), num(m.ns()),
-                num(m.nsError()), m.samples(), num(m.cycles()), num(m.cyclesError()), m.cyclesFrom().name().toLowerCase(Locale.ROOT),
-                m.migrated(), m.implementation().equals("native") && m.line().loop() != null ? m.line().loop().calls() : null);
+    /**
+     * One live figure of {@code line}, per element, measured one way (Java through JMH, or the C twin's loop): the
+     * mean ns, its 99.9% half-width, the iterations or batches it comes from, TSC cycles (NaN: not known, saved as
+     * null) and how they were obtained, and the batches that ended off their CPU (native only).
+     */
+    static Row row(Line line, String implementation, double ns, double nsError, long samples, double cycles, double cyclesError,
+                   CyclesFrom cyclesFrom, int migrated) {
+        return new Row(line.name().toLowerCase(Locale.ROOT), line.variant().contractName(), implementation, num(ns), num(nsError),
+                samples, num(cycles), num(cyclesError), cyclesFrom.name().toLowerCase(Locale.ROOT), migrated,
+                implementation.equals("native") && line.loop() != null ? line.loop().calls() : null);
     }
 
-    /** The saved form of one live contended figure. */
-    static Contended of(ContendedMeasurement c) {
-        return new Contended(c.variant().contractName(), c.implementation(), c.label(), c.placement().name(),
-                Arrays.stream(c.placement().cpus()).boxed().toList(), c.placement().description(), num(c.nsPerOp()), num(c.nsError()),
-                c.samples(), c.shares().stream().map(s -> new Share(s.thread(), s.cpu(), s.opsPerUs())).toList(), c.migratedRounds());
+    /**
+     * Several threads, one per CPU of {@code placement}, on one lock: the wall time per operation of all threads
+     * together and its half-width (NaN: not known), the iterations (Java) or rounds (native), each thread's share, and
+     * the native rounds in which a thread ran off its CPU (0 for Java, whose threads check their pinning once).
+     */
+    static Contended contended(Variant variant, String implementation, String label, ThreadPlacement placement, double nsPerOp,
+                               double nsError, long samples, List<Share> shares, int migratedRounds) {
+        return new Contended(variant.contractName(), implementation, label, placement.name(), placement.cpus(),
+                placement.description(), num(nsPerOp), num(nsError), samples, List.copyOf(shares), migratedRounds);
+    }
+
+    /** How a row's cycles were obtained. */
+    enum CyclesFrom {
+        /** rdtsc before and after the C loop: what time_bench does. */
+        RDTSC("rdtsc"),
+        /** ns times the TSC rate: Java cannot read the TSC without a downcall dearer than the read. */
+        TSC_RATE("ns x TSC rate"),
+        NONE("none");
+
+        final String text;
+
+        CyclesFrom(String text) {
+            this.text = text;
+        }
     }
 
     private static Double num(double d) {

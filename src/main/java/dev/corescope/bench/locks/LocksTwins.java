@@ -166,24 +166,6 @@ public final class LocksTwins {
             }
         }
 
-        /** {@code increments} times: spin_lock, a plain {@code counter++}, spin_unlock (C). */
-        void spinIncrement(long increments) {
-            try {
-                Handles.SPIN_INCREMENT.invokeExact(address, increments);
-            } catch (Throwable t) {
-                throw NativeCalls.rethrow(t);
-            }
-        }
-
-        /** The counter {@link #spinIncrement} and {@link #contend} increment. */
-        public long counter() {
-            try {
-                return (long) Handles.COUNTER.invokeExact(address);
-            } catch (Throwable t) {
-                throw NativeCalls.rethrow(t);
-            }
-        }
-
         /**
          * One of {@code threads} threads hammering the lock: waits for all at the starting line,
          * then runs until the first of them has run {@code durationNs}. Call {@link #resetContention()}
@@ -344,9 +326,6 @@ public final class LocksTwins {
         static final MethodHandle STATE_NEW = NativeLibrary.downcall("cs_locks_state_new", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         static final MethodHandle STATE_FREE = NativeLibrary.downcall("cs_locks_state_free", FunctionDescriptor.ofVoid(ADDRESS));
         static final Map<Loop, MethodHandle> LOOPS = loops();
-        static final MethodHandle SPIN_INCREMENT = NativeLibrary.downcall("cs_locks_spin_increment",
-                FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
-        static final MethodHandle COUNTER = NativeLibrary.downcall("cs_locks_counter", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
         static final MethodHandle CONTEND = NativeLibrary.downcall("cs_locks_contend",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
         static final MethodHandle CONTEND_RESET = NativeLibrary.downcall("cs_locks_contend_reset", FunctionDescriptor.ofVoid(ADDRESS));

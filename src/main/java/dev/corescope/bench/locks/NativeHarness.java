@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The time_bench side of {@code bench locks}: runs the C twin's loops and turns their batches into
- * {@link LockMeasurement}s and {@link ContendedMeasurement}s, with the same statistics JMH uses
+ * {@link LocksModel.Row}s and {@link LocksModel.Contended}s, with the same statistics JMH uses
  * (mean, 99.9% confidence interval over batches).
  *
  * <p>As time_bench_loop() does, a batch is one loop of N elements timed as a whole, and N is at
@@ -93,13 +93,8 @@ final class NativeHarness {
         return new LoopRun(ns, cycles, migrated, rdtsc);
     }
 
-    /** Measures one loop on the calling (pinned) thread, in one run. */
-    static LockMeasurement measure(LocksTwins.State state, LocksTwins.Loop loop, Line line, Plan plan, TscRate tsc) {
-        return of(line, List.of(run(state, loop, plan.batches(), plan.batchNs())), tsc);
-    }
-
     /** A row of the list from its runs: the mean and 99.9% half-width over all their batches (each run is one of the row's runs[]). */
-    static LockMeasurement of(Line line, List<LoopRun> runs, TscRate tsc) {
+    static LocksModel.Row of(Line line, List<LoopRun> runs, TscRate tsc) {
         int n = runs.stream().mapToInt(r -> r.ns().length).sum();
         double[] ns = new double[n];
         double[] cycles = new double[n];
@@ -117,12 +112,11 @@ final class NativeHarness {
         if (rdtsc) {
             ListStatistics cyc = new ListStatistics(cycles);
             double cycErr = cycles.length > 1 ? cyc.getMeanErrorAt(0.999) : Double.NaN;
-            return new LockMeasurement(line, "native", nsStats.getMean(), nsErr, ns.length,
-                    cyc.getMean(), cycErr, LockMeasurement.CyclesFrom.RDTSC, migrated);
+            return LocksModel.row(line, "native", nsStats.getMean(), nsErr, ns.length, cyc.getMean(), cycErr,
+                    LocksModel.CyclesFrom.RDTSC, migrated);
         }
-        return new LockMeasurement(line, "native", nsStats.getMean(), nsErr, ns.length,
-                tsc.cycles(nsStats.getMean()), tsc.cycles(nsErr),
-                tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, migrated);
+        return LocksModel.row(line, "native", nsStats.getMean(), nsErr, ns.length, tsc.cycles(nsStats.getMean()), tsc.cycles(nsErr),
+                tsc.known() ? LocksModel.CyclesFrom.TSC_RATE : LocksModel.CyclesFrom.NONE, migrated);
     }
 
     /**
@@ -141,10 +135,10 @@ final class NativeHarness {
      * end of the round; a round where one did not is counted in {@code migratedRounds} and left
      * out of the figure while clean rounds remain (with none left, all are kept, and counted).
      */
-    static ContendedMeasurement contend(Os os, LocksTwins.Contended kind, Variant variant, String label, ThreadPlacement placement,
+    static LocksModel.Contended contend(Os os, LocksTwins.Contended kind, Variant variant, String label, ThreadPlacement placement,
                                         Plan plan) throws InterruptedException {
         int n = placement.threads();
-        int[] cpus = placement.cpus();
+        int[] cpus = placement.cpus().stream().mapToInt(Integer::intValue).toArray();
         double[] nsPerOp = new double[plan.rounds()];
         boolean[] migrated = new boolean[plan.rounds()];
         long[] ops = new long[n];
@@ -202,11 +196,9 @@ final class NativeHarness {
         }
         nsPerOp = kept;
         ListStatistics stats = new ListStatistics(nsPerOp);
-        List<ContendedMeasurement.Share> shares = new ArrayList<>();
-        for (int t = 0; t < n; t++) {
-            shares.add(new ContendedMeasurement.Share(t, cpus[t], busyNs[t] == 0 ? 0 : ops[t] * 1000.0 / busyNs[t]));
-        }
-        return new ContendedMeasurement(variant, "native", label, placement, stats.getMean(),
+        List<LocksModel.Share> shares = new ArrayList<>();
+        for (int t = 0; t < n; t++) shares.add(new LocksModel.Share(t, cpus[t], busyNs[t] == 0 ? 0 : ops[t] * 1000.0 / busyNs[t]));
+        return LocksModel.contended(variant, "native", label, placement, stats.getMean(),
                 nsPerOp.length > 1 ? stats.getMeanErrorAt(0.999) : Double.NaN, nsPerOp.length, shares, migratedRounds);
     }
 }

@@ -59,12 +59,7 @@ public final class SpinLock implements AutoCloseable {
         WORD.setRelease(MEMORY, address, FREE);
     }
 
-    /** Whether some thread holds it now (a racy snapshot, for tests). */
-    boolean isLocked() {
-        return (int) WORD.getVolatile(MEMORY, address) != FREE;
-    }
-
-    /** The word's address, 64-byte aligned (for tests of the layout). */
+    /** The word's address, 64-byte aligned (for tests of the layout and the lock's state). */
     long address() {
         return address;
     }

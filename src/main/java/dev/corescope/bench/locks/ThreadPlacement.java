@@ -1,6 +1,6 @@
 package dev.corescope.bench.locks;
 
-import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -12,34 +12,19 @@ import java.util.stream.Collectors;
  * @param cpus        one CPU per thread
  * @param description which CPUs and what they share, for the report
  */
-record ThreadPlacement(String name, int[] cpus, String description) {
+record ThreadPlacement(String name, List<Integer> cpus, String description) {
 
     ThreadPlacement {
-        cpus = cpus.clone();
-    }
-
-    @Override
-    public int[] cpus() {
-        return cpus.clone();
+        cpus = List.copyOf(cpus);
     }
 
     int threads() {
-        return cpus.length;
+        return cpus.size();
     }
 
     /** {@code 0,1}: the form {@link ContendedLockBenchmark#cpus} takes. */
     String cpuList() {
-        return Arrays.stream(cpus).mapToObj(Integer::toString).collect(Collectors.joining(","));
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof ThreadPlacement p && p.name.equals(name) && Arrays.equals(p.cpus, cpus) && p.description.equals(description);
-    }
-
-    @Override
-    public int hashCode() {
-        return name.hashCode() * 31 + Arrays.hashCode(cpus);
+        return cpus.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 
     @Override

@@ -90,7 +90,7 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
             calibratedErr = calibrations > 1 ? stats.getMeanErrorAt(0.999) : Double.NaN;
         }
 
-        OptionalLong sysfs = readSysfsKhz(root);
+        OptionalLong sysfs = TscFrequency.readKhz(root);
         if (sysfs.isPresent()) {
             return new TscRate(sysfs.getAsLong() / 1000.0, Source.SYSFS, "cpu0/tsc_freq_khz = " + sysfs.getAsLong(),
                     calibrated, calibratedErr, calibrations, flags, clocksource);
@@ -121,19 +121,9 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
         return tscFlags(CpuInfo.read(root));
     }
 
-    /** The {@link #TSC_FLAGS} present on the first {@code flags} line of a /proc/cpuinfo text. */
-    static List<String> parseFlags(String cpuinfo) {
-        return tscFlags(CpuInfo.parse(cpuinfo.lines().toList()));
-    }
-
     private static List<String> tscFlags(CpuInfo info) {
         List<String> out = new ArrayList<>();
         for (String f : TSC_FLAGS) if (info.flags().contains(f)) out.add(f);
         return out;
-    }
-
-    /** {@code cpu0/tsc_freq_khz} if the kernel exposes it. */
-    static OptionalLong readSysfsKhz(Path root) {
-        return TscFrequency.readKhz(root);
     }
 }

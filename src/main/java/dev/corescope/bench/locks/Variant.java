@@ -30,12 +30,6 @@ enum Variant {
         this.seedFigureIsDerived = seedFigureIsDerived;
     }
 
-    /** The variant of a CONTRACT name. */
-    static Variant of(String contractName) {
-        for (Variant v : values()) if (v.contractName.equals(contractName)) return v;
-        throw new IllegalArgumentException("no lock variant " + contractName);
-    }
-
     /** The CONTRACT's name, e.g. {@code spin_lock_unlock}. */
     String contractName() {
         return contractName;

@@ -44,19 +44,12 @@ import java.util.concurrent.TimeUnit;
  *   <li>APPROACH {@link #after}: {@link TimerBases#lockTimerBaseAfter}: the index first, then
  *       one {@code per_cpu_ptr}.</li>
  * </ul>
- * {@code per_cpu_ptr} is an add of {@code __per_cpu_offset[cpu]} (an off-heap table) to the
- * per-CPU address of {@code timer_bases[i]}; each CPU's area was first touched by a thread
- * pinned to that CPU (see {@link TimerBases}). The per-call latency histogram the seed drew is
- * made by {@code bench timerbase} ({@link TimerbaseSampler}), with the clock's own histogram
- * beside it.
+ * The model of the per-CPU areas is {@link TimerBases}; the seed's per-call latency histogram is
+ * {@code bench timerbase}'s ({@link TimerbaseSampler}), with the clock's own beside it.
  *
- * <p><b>The lock.</b> Each call takes and releases the base's lock as {@code lock_timer_base()}
- * and its caller do ({@link TimerBases#rawSpinLockIrqsave}, {@link
- * TimerBases#rawSpinUnlockIrqrestore}: an acquiring compare-and-exchange and a release store,
- * out of line through {@code @CompilerControl}, as {@code _raw_spin_lock_irqsave()} is out of
- * line in the kernel), so the base is found before an opaque call and the table load stays in
- * the retry loop, as in the C twin. Java runs no {@code pushf} (the C twin does) and no
- * {@code cli}.
+ * <p><b>The lock.</b> Each call takes and releases the base's lock as {@code lock_timer_base()} and
+ * its caller do, out of line ({@link TimerBases#rawSpinLockIrqsave}), so the base is found before an
+ * opaque call, as in the C twin (which also runs {@code pushf}).
  *
  * <p><b>Where the analogy stops.</b> Everything here is hot in L1 (1024 timers, 2-3 bases per
  * CPU); in the kernel the timer and its base are often cold, and a cache miss would swamp one
@@ -65,11 +58,8 @@ import java.util.concurrent.TimeUnit;
  * ({@code native/src/timerbase.c}; {@code bench} prints its machine code), and C2 shares it in
  * Java, so {@code before_two_loads} is there to show what an unmerged second load costs.
  *
- * <p><b>Iterations.</b> Many short ones (10 ms): {@link ThreadCpuTime} reports the thread's CPU
- * time per iteration, and {@code bench} keeps only the iterations the thread ran through
- * undisturbed ({@link UndisturbedIterations}), so a time slice lost to
- * another process on a shared machine does not count as the lookup's. The {@code jmh} command
- * prints JMH's own score over all iterations, next to {@code cpuNs}.
+ * <p><b>Iterations.</b> Many short ones (10 ms), so {@code bench} can keep the undisturbed ones
+ * ({@link UndisturbedIterations}); the {@code jmh} command prints JMH's score over all of them.
  *
  * <p><b>How to run.</b>
  * <pre>

@@ -10,9 +10,9 @@ import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.JavaRows;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineCodeReader;
-import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
 import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.RunSetup;
 import dev.corescope.bench.ModelFamily;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.bench.timerbase.TimerbaseSampler.Kind;
@@ -99,13 +99,14 @@ public final class TimerbaseFamily implements ModelFamily<TimerbaseModel> {
 
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
-        JavaRows java = new JavaRows(this, ctx, TimerbaseBenchmark.class, ctx.size().pick(SMOKE, QUICK, FULL));
+        Jmh.Settings jmh = ctx.size().pick(SMOKE, QUICK, FULL);
+        RunSetup setup = RunSetup.of(ctx, jmh);
+        JavaRows java = new JavaRows(this, ctx, TimerbaseBenchmark.class, jmh);
         int samples = ctx.size().pick(4_000, 200_000, 1_000_000);
         int batches = ctx.size().pick(3, 15, 100);
         boolean nativeOk = TimerbaseTwins.unavailableReason().isEmpty();
         Map<String, Object> params = Map.of("timers", TimerbaseBenchmark.TIMERS);
 
-        String load = MachineLoad.describe().orElse(null);
         ctx.progress().start("timerbase", 4 + (nativeOk ? 2 : 0));
         List<Measured[]> perOp = new ArrayList<>();
         perOp.add(new Measured[]{java.measure(BEFORE, Map.of(), params, "java " + BEFORE),
@@ -140,18 +141,15 @@ public final class TimerbaseFamily implements ModelFamily<TimerbaseModel> {
         List<TimerbaseModel.Column> columns = new ArrayList<>();
         Map<String, List<TimerbaseModel.ClockValue>> clockValues = new LinkedHashMap<>();
         histograms.forEach((impl, byKind) -> {
-            byKind.forEach((kind, h) -> {
-                double mean = TimerbaseSampler.meanInTable(h);
-                columns.add(new TimerbaseModel.Column(TimerbaseSampler.toReport(impl, kind, h), Double.isNaN(mean) ? null : mean));
-            });
+            byKind.forEach((kind, h) -> columns.add(TimerbaseModel.Column.of(impl, kind, h)));
             clockValues.put(impl, TimerbaseSampler.commonValues(byKind.get(Kind.EMPTY), 3));
         });
 
-        TimerbaseModel model = new TimerbaseModel(ForkPinning.describe(ctx.os(), ctx.cpus()), cpusWithBases, firstTouchedOn,
-                java.settingsWords("variant"), samples, batches, load, perOp.stream().map(TimerbaseFamily::perOp).toList(), columns,
+        TimerbaseModel model = new TimerbaseModel(null, cpusWithBases, firstTouchedOn, null, samples, batches, null,
+                perOp.stream().map(TimerbaseFamily::perOp).toList(), columns,
                 paths, List.of(), java.undisturbed(), outcomes.isEmpty() ? null : Undisturbed.ofBatches(outcomes.subList(0, 1)),
                 outcomes.isEmpty() ? null : Undisturbed.ofBatches(outcomes.subList(1, 2)), TimerbaseTwins.unavailableReason().orElse(null),
-                codeSizeMissing.isEmpty() ? null : codeSizeMissing.getFirst(), clockValues);
+                codeSizeMissing.isEmpty() ? null : codeSizeMissing.getFirst(), clockValues, setup);
         return new FamilyRun(name(), results, model);
     }
 

@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.FileSections;
+import dev.corescope.bench.RunSetup;
 import dev.corescope.bench.Undisturbed;
 import dev.corescope.report.Histogram;
 import dev.corescope.report.Pointers;
+import org.HdrHistogram.AbstractHistogram;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,13 +21,13 @@ import java.util.Map;
  * ({@code models.timerbase}), so that {@link TimerbaseView} renders a saved file as it rendered
  * the live run.
  *
- * @param pinning         how the run was pinned, in words
+ * @param pinning         files from before {@code setup}: how the run was pinned, in words
  * @param cpusWithBases   the CPUs holding timer bases, as a list ({@code 0-1})
  * @param firstTouchedOn  for each of those CPUs, the CPU {@code sched_getcpu()} said first touched its area
- * @param javaSettings    the JMH settings, in words
+ * @param javaSettings    files from before {@code setup}: the JMH settings, in words
  * @param samplesPerKind  histogram samples per column
  * @param nativeBatches   the undisturbed C batches wanted per variant
- * @param load            the machine's load at start, in words, or null
+ * @param load            files from before {@code setup}: the machine's load at start, in words, or null
  * @param perOp           the per-call figures of each implementation
  * @param columns         the seed-style histograms, implementation by implementation, in column order
  * @param paths           instructions per pass of the retry loop up to the lock call, per variant and path,
@@ -39,14 +41,15 @@ import java.util.Map;
  * @param codeSizeMissing why the C code sizes are missing, or null
  * @param clockValues     per implementation, the most common values of its empty histogram column
  *                        (two clock reads, nothing between)
+ * @param setup           how the run was set up (pinning, load, JMH settings); null in files from before it
  */
-public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
-                             int samplesPerKind, int nativeBatches, String load, List<PerOp> perOp, List<Column> columns,
+public record TimerbaseModel(@JsonInclude(JsonInclude.Include.NON_NULL) String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) String javaSettings, int samplesPerKind, int nativeBatches, @JsonInclude(JsonInclude.Include.NON_NULL) String load, List<PerOp> perOp, List<Column> columns,
                              List<PathRow> paths,
                              @JsonInclude(JsonInclude.Include.NON_EMPTY)
                              List<String> notes,
                              Undisturbed javaIterations, Undisturbed nativeMain, Undisturbed nativeTwoLoads, String nativeUnavailable,
-                             String codeSizeMissing, Map<String, List<ClockValue>> clockValues) implements FileSections {
+                             String codeSizeMissing, Map<String, List<ClockValue>> clockValues, RunSetup setup) implements FileSections {
 
     public TimerbaseModel {
         firstTouchedOn = Map.copyOf(firstTouchedOn);
@@ -94,5 +97,22 @@ public record TimerbaseModel(String pinning, String cpusWithBases, Map<Integer, 
     public record Column(@JsonSerialize(using = Pointers.HistogramOut.class) @JsonDeserialize(using = Pointers.HistogramIn.class)
                          Histogram histogram,
                          Double meanBelowTable) {
+
+        /**
+         * A live histogram's column: the CONTRACT's histogram, 20 ns buckets {@code [0-19]} .. {@code [300-319]}, the last
+         * holding everything above, and the mean below the table's end.
+         */
+        static Column of(String implementation, TimerbaseSampler.Kind kind, AbstractHistogram h) {
+            int buckets = TimerbaseSampler.BUCKETS, width = TimerbaseSampler.BUCKET_NS;
+            long[] counts = new long[buckets];
+            for (int i = 0; i < buckets - 1; i++) counts[i] = h.getCountBetweenValues(i * width, (i + 1) * width - 1L);
+            long total = h.getTotalCount();
+            counts[buckets - 1] = total - h.getCountBetweenValues(0, (buckets - 1) * width - 1L);
+            long overflow = total - h.getCountBetweenValues(0, TimerbaseSampler.TABLE_END_NS - 1);
+            double mean = TimerbaseSampler.meanInTable(h);
+            return new Column(new Histogram("timerbase", kind.variant(), implementation, width, counts, total, overflow,
+                    (double) h.getValueAtPercentile(50), (double) h.getValueAtPercentile(99), (double) h.getMaxValue()),
+                    Double.isNaN(mean) ? null : mean);
+        }
     }
 }

@@ -1,7 +1,7 @@
 package dev.corescope.bench.timerbase;
 
-import dev.corescope.report.Histogram;
 import org.HdrHistogram.AbstractHistogram;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 
 import java.lang.foreign.Arena;
@@ -53,12 +53,12 @@ final class TimerbaseSampler {
     }
 
     /** {@code samples} per kind from Java, after a warm-up that lets C2 compile the loops. */
-    static Map<Kind, org.HdrHistogram.Histogram> java(TimerBases tb, int samples) {
+    static Map<Kind, Histogram> java(TimerBases tb, int samples) {
         long sink = 0;
         for (int w = 0; w < 3; w++) {
-            for (Kind k : Kind.values()) sink += javaChunk(k, tb, new org.HdrHistogram.Histogram(3), 20_000);
+            for (Kind k : Kind.values()) sink += javaChunk(k, tb, new Histogram(3), 20_000);
         }
-        Map<Kind, org.HdrHistogram.Histogram> out = newHistograms();
+        Map<Kind, Histogram> out = newHistograms();
         int chunk = Math.max(1, samples / ROUNDS);
         for (int r = 0; r < ROUNDS; r++) {
             for (int i = 0; i < Kind.values().length; i++) {
@@ -70,7 +70,7 @@ final class TimerbaseSampler {
         return out;
     }
 
-    private static long javaChunk(Kind k, TimerBases tb, org.HdrHistogram.Histogram h, int n) {
+    private static long javaChunk(Kind k, TimerBases tb, Histogram h, int n) {
         long timers = tb.timerAddress(0);
         int mask = tb.ntimers() - 1;
         long offsets = tb.perCpuOffset().address();
@@ -82,7 +82,7 @@ final class TimerbaseSampler {
         };
     }
 
-    private static long sampleEmpty(org.HdrHistogram.Histogram h, int n) {
+    private static long sampleEmpty(Histogram h, int n) {
         long sink = 0;
         for (int i = 0; i < n; i++) {
             long t0 = System.nanoTime();
@@ -93,7 +93,7 @@ final class TimerbaseSampler {
         return sink;
     }
 
-    private static long sampleBefore(org.HdrHistogram.Histogram h, long timers, int mask, long offsets, int n) {
+    private static long sampleBefore(Histogram h, long timers, int mask, long offsets, int n) {
         long sink = 0;
         for (int i = 0; i < n; i++) {
             long timer = timers + (long) (i & mask) * TimerBases.TIMER_LIST_SIZE;
@@ -106,7 +106,7 @@ final class TimerbaseSampler {
         return sink;
     }
 
-    private static long sampleBeforeTwoLoads(org.HdrHistogram.Histogram h, long timers, int mask, long offsets, int n) {
+    private static long sampleBeforeTwoLoads(Histogram h, long timers, int mask, long offsets, int n) {
         long sink = 0;
         for (int i = 0; i < n; i++) {
             long timer = timers + (long) (i & mask) * TimerBases.TIMER_LIST_SIZE;
@@ -119,7 +119,7 @@ final class TimerbaseSampler {
         return sink;
     }
 
-    private static long sampleAfter(org.HdrHistogram.Histogram h, long timers, int mask, long offsets, int n) {
+    private static long sampleAfter(Histogram h, long timers, int mask, long offsets, int n) {
         long sink = 0;
         for (int i = 0; i < n; i++) {
             long timer = timers + (long) (i & mask) * TimerBases.TIMER_LIST_SIZE;
@@ -136,8 +136,8 @@ final class TimerbaseSampler {
      * {@code samples} per kind from the C twin, in the same rounds. Checks that C found every
      * base where Java put it (the sum of {@code base->cpu}).
      */
-    static Map<Kind, org.HdrHistogram.Histogram> nativeC(TimerBases tb, int samples) {
-        Map<Kind, org.HdrHistogram.Histogram> out = newHistograms();
+    static Map<Kind, Histogram> nativeC(TimerBases tb, int samples) {
+        Map<Kind, Histogram> out = newHistograms();
         int chunk = Math.max(1, samples / ROUNDS);
         long expectedCpus = 0;
         for (int i = 0; i < chunk; i++) expectedCpus += tb.flags(i) & TimerBases.TIMER_CPUMASK;
@@ -152,7 +152,7 @@ final class TimerbaseSampler {
                         throw new IllegalStateException("the C twin found bases whose cpus add up to " + cpus + ", not "
                                 + expectedCpus + ": its struct layout differs from TimerBases'");
                     }
-                    org.HdrHistogram.Histogram h = out.get(k);
+                    Histogram h = out.get(k);
                     for (int s = 0; s < chunk; s++) h.recordValue(Integer.toUnsignedLong(ns.getAtIndex(ValueLayout.JAVA_INT, s)));
                 }
             }
@@ -160,9 +160,9 @@ final class TimerbaseSampler {
         return out;
     }
 
-    private static Map<Kind, org.HdrHistogram.Histogram> newHistograms() {
-        Map<Kind, org.HdrHistogram.Histogram> m = new EnumMap<>(Kind.class);
-        for (Kind k : Kind.values()) m.put(k, new org.HdrHistogram.Histogram(3));
+    private static Map<Kind, Histogram> newHistograms() {
+        Map<Kind, Histogram> m = new EnumMap<>(Kind.class);
+        for (Kind k : Kind.values()) m.put(k, new Histogram(3));
         return m;
     }
 
@@ -193,17 +193,5 @@ final class TimerbaseSampler {
             out.add(new TimerbaseModel.ClockValue(v[0], 100.0 * v[1] / h.getTotalCount()));
         }
         return out;
-    }
-
-    /** The CONTRACT's histogram: 20 ns buckets {@code [0-19]} .. {@code [300-319]}, the last holding everything above. */
-    static Histogram toReport(String implementation, Kind kind, AbstractHistogram h) {
-        long[] counts = new long[BUCKETS];
-        for (int i = 0; i < BUCKETS - 1; i++) counts[i] = h.getCountBetweenValues(i * BUCKET_NS, (i + 1) * BUCKET_NS - 1L);
-        long last = (BUCKETS - 1) * BUCKET_NS;
-        long total = h.getTotalCount();
-        counts[BUCKETS - 1] = total - h.getCountBetweenValues(0, last - 1);
-        long overflow = total - h.getCountBetweenValues(0, TABLE_END_NS - 1);
-        return new Histogram("timerbase", kind.variant(), implementation, BUCKET_NS, counts, total, overflow,
-                (double) h.getValueAtPercentile(50), (double) h.getValueAtPercentile(99), (double) h.getMaxValue());
     }
 }

@@ -1,6 +1,7 @@
 package dev.corescope.bench.timerbase;
 
 import dev.corescope.bench.Figure;
+import dev.corescope.bench.RunSetup;
 import dev.corescope.report.Histogram;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
@@ -9,6 +10,7 @@ import dev.corescope.text.TextTable.Column;
 import dev.corescope.report.Xml;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,11 +51,14 @@ final class TimerbaseView {
         d.title("bench timerbase: seed 001, get_timer_cpu_base() with two per_cpu_ptr() for a deferrable timer (before: "
                 + "as the compiler makes it; before_two_loads: both __per_cpu_offset[cpu] loads kept) or one (after), "
                 + "in a lock_timer_base()-like loop");
-        d.paragraph("  ", "the seed: x86 KVM guest, each call timed alone, " + sum(SEED_BEFORE) + " and " + sum(SEED_AFTER)
+        d.paragraph("  ", "the seed: x86 KVM guest, each call timed alone, " + Arrays.stream(SEED_BEFORE).sum() + " and " + Arrays.stream(SEED_AFTER).sum()
                 + " samples: before mostly 100-159 ns, after mostly 20-119 ns");
-        d.paragraph("  ", "here: timer bases on " + cpuWord(m) + m.cpusWithBases() + ", " + TimerbaseBenchmark.TIMERS + " timers; " + m.pinning());
-        if (m.load() != null) d.paragraph("  ", "at start: " + m.load());
-        d.paragraph("  ", "java: " + m.javaSettings());
+        RunSetup s = m.setup();
+        d.paragraph("  ", "here: timer bases on " + cpuWord(m) + m.cpusWithBases() + ", " + TimerbaseBenchmark.TIMERS + " timers; "
+                + (s == null ? m.pinning() : s.pinning()));
+        String load = s == null ? m.load() : s.load();
+        if (load != null) d.paragraph("  ", "at start: " + load);
+        d.paragraph("  ", "java: " + (s == null ? m.javaSettings() : s.jmhWords("variant")));
         if (m.perOp().stream().anyMatch(p -> p.implementation().equals("native"))) {
             d.paragraph("  ", "native: " + m.nativeBatches() + " undisturbed C batches of " + TimerbaseFamily.BATCH_CALLS
                     + " calls wanted per variant (clock_gettime around each batch)");
@@ -125,7 +130,7 @@ final class TimerbaseView {
             for (TimerbaseModel.Column c : cols) row.add(c.histogram().counts()[i]);
             h.row(row.toArray());
         }
-        summaryRow(h, cols, "total", sum(SEED_BEFORE), sum(SEED_AFTER), c -> Long.toString(c.histogram().total()));
+        summaryRow(h, cols, "total", Arrays.stream(SEED_BEFORE).sum(), Arrays.stream(SEED_AFTER).sum(), c -> Long.toString(c.histogram().total()));
         summaryRow(h, cols, "above 319", "0", "0", c -> Long.toString(c.histogram().overflow()));
         summaryRow(h, cols, "mean <320 ns", "~" + Math.round(seedMean(SEED_BEFORE)), "~" + Math.round(seedMean(SEED_AFTER)),
                 c -> c.meanBelowTable() == null ? "NaN" : Num.of(c.meanBelowTable()));
@@ -306,7 +311,6 @@ final class TimerbaseView {
         };
     }
 
-
     private static String label(Histogram h) {
         return (h.implementation().equals("java") ? "java" : "C") + " " + h.variant();
     }
@@ -320,12 +324,6 @@ final class TimerbaseView {
         List<Object> row = new ArrayList<>(List.of(label, seedBefore, seedAfter));
         for (TimerbaseModel.Column c : cols) row.add(cell.apply(c));
         t.row(row.toArray());
-    }
-
-    static long sum(long[] a) {
-        long s = 0;
-        for (long v : a) s += v;
-        return s;
     }
 
     private static String fmt(Double v) {

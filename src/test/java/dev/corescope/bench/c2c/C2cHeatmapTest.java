@@ -4,15 +4,10 @@ import dev.corescope.report.Matrix;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 class C2cHeatmapTest {
 
@@ -22,11 +17,11 @@ class C2cHeatmapTest {
                     {130.8, 131.1, null, 50.4}, {128.7, 132.0, 49.9, null}},
             new Double[][]{{null, 0.4, 1.1, 0.9}, {0.5, null, 1.0, 1.2}, {0.8, 1.0, null, 0.6}, {1.3, 0.9, 0.4, null}});
 
-    static final List<CpuLabels.Place> PLACES = List.of(
-            new CpuLabels.Place(0, Optional.of(0), Optional.of("L3#0"), Optional.of(0)),
-            new CpuLabels.Place(1, Optional.of(1), Optional.of("L3#0"), Optional.of(0)),
-            new CpuLabels.Place(2, Optional.of(0), Optional.of("L3#1"), Optional.of(1)),
-            new CpuLabels.Place(3, Optional.of(1), Optional.of("L3#1"), Optional.of(1)));
+    static final List<C2cModel.Cpu> PLACES = List.of(
+            new C2cModel.Cpu(0, 0, "L3#0", 0),
+            new C2cModel.Cpu(1, 1, "L3#0", 0),
+            new C2cModel.Cpu(2, 0, "L3#1", 1),
+            new C2cModel.Cpu(3, 1, "L3#1", 1));
 
     @Test
     void heatmapMatchesTheApprovedFile() throws IOException {

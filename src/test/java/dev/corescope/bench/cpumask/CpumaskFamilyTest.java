@@ -119,6 +119,9 @@ class CpumaskFamilyTest {
     void theSavedModelHoldsFactsNotSentences() {
         CpumaskModel m = (CpumaskModel) run.model();
         assertTrue(m.notes().isEmpty(), m.notes().toString());
+        assertTrue(m.pinning() == null && m.load() == null && m.javaSettings() == null && m.setup() != null, "the setup as data: " + m);
+        var saved = dev.corescope.report.Json.MAPPER.valueToTree(m);
+        assertTrue(!saved.has("pinning") && !saved.has("javaSettings") && saved.get("setup").has("jmh"), saved.toString());
         assertTrue(m.javaIterations() != null && m.javaIterations().total() > 0, String.valueOf(m.javaIterations()));
         assertEquals(CpumaskTwins.unavailableReason().isEmpty(), m.nativeLeftOut() != null);
         assertTrue(notes(run).containsAll(CpumaskView.notes(m)), notes(run).toString());

@@ -38,7 +38,7 @@ class CpumaskViewTest {
         CpumaskModel old = new CpumaskFamily().model(SavedRuns.read(OLD)).orElseThrow();
         CpumaskModel asFacts = new CpumaskModel(old.pinning(), old.allowed(), old.nrCpuIds(), old.javaSettings(), old.nativeBatches(),
                 old.load(), old.comparisons(), old.splits(), old.callers(), old.callerFlags(), old.hsdis(), List.of(), true,
-                new dev.corescope.bench.Undisturbed(0, 1, 0, 1), null, null, List.of(), null);
+                new dev.corescope.bench.Undisturbed(0, 1, 0, 1), null, null, List.of(), null, null);
         List<String> worded = CpumaskView.notes(asFacts);
         for (String saved : old.notes()) {
             if (saved.startsWith("Masks (") || saved.startsWith("--quick: ")) {

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,9 +28,9 @@ class ContendedPlacementsTest {
         assertEquals(List.of("same-core", "same-l3", "other-package"), p.stream().map(ThreadPlacement::name).toList());
         for (ThreadPlacement tp : p) {
             assertEquals(2, tp.threads());
-            assertTrue(tp.cpus()[0] != tp.cpus()[1], tp.description());
+            assertTrue(!tp.cpus().get(0).equals(tp.cpus().get(1)), tp.description());
         }
-        assertArrayEquals(new int[]{0, 8}, p.get(0).cpus(), "CPU 0's SMT sibling on this machine is CPU 8");
+        assertEquals(List.of(0, 8), p.get(0).cpus(), "CPU 0's SMT sibling on this machine is CPU 8");
     }
 
     @Test
@@ -41,7 +40,7 @@ class ContendedPlacementsTest {
                     throw new IllegalStateException("no sysfs");
                 });
         assertEquals(1, p.size());
-        assertArrayEquals(new int[]{5, 9}, p.get(0).cpus());
+        assertEquals(List.of(5, 9), p.get(0).cpus());
         assertTrue(p.get(0).description().contains("no sysfs"), p.get(0).description());
     }
 
@@ -59,7 +58,7 @@ class ContendedPlacementsTest {
         List<ThreadPlacement> p = ContendedPlacements.choose(Optional.of(CpuMask.parseList("0,2,5", 8)), CpuMask.full(8), NOT_READ);
         assertEquals(1, p.size());
         assertEquals("cpus", p.get(0).name());
-        assertArrayEquals(new int[]{0, 2, 5}, p.get(0).cpus());
+        assertEquals(List.of(0, 2, 5), p.get(0).cpus());
         assertEquals("0,2,5", p.get(0).cpuList());
         assertEquals("CPUs 0,2,5 from --cpus", p.get(0).description());
     }
@@ -79,7 +78,7 @@ class ContendedPlacementsTest {
                 new CpuPair("other-package", 0, 4, "CPU 0 and CPU 4: two packages"),
                 new CpuPair("any", 0, 1, "CPU 0 and CPU 1")));
         assertEquals(List.of("same-core", "same-l3", "other-package"), p.stream().map(ThreadPlacement::name).toList());
-        assertArrayEquals(new int[]{0, 8}, p.get(0).cpus());
+        assertEquals(List.of(0, 8), p.get(0).cpus());
         assertEquals("CPU 0 and CPU 8: one core", p.get(0).description());
 
         List<ThreadPlacement> onlyAny = ContendedPlacements.fromPairs(List.of(new CpuPair("any", 2, 3, "CPU 2 and CPU 3")));

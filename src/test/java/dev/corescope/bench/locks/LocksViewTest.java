@@ -6,8 +6,6 @@ import dev.corescope.report.ResultsFile;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +24,7 @@ class LocksViewTest {
             2599.0, 1.0, 5, List.of("tsc", "rdtscp", "constant_tsc", "nonstop_tsc"), "tsc");
 
     static LocksModel model() {
-        List<LockMeasurement> rows = new ArrayList<>();
+        List<LocksModel.Row> rows = new ArrayList<>();
         rows.add(nat(Line.FOR_LOOP, 0.3));
         rows.add(nat(Line.SPIN_LOCK_UNLOCK, 2.0));
         rows.add(nat(Line.SPIN_LOCK_IRQSAVE_PUSHF, 12.0));
@@ -56,26 +54,26 @@ class LocksViewTest {
         rows.add(java(Line.REENTRANT_LOCK, 9.0));
         rows.add(java(Line.STAMPED_LOCK_OPTIMISTIC, 0.8));
         rows.add(java(Line.ATOMIC_LONG_INCREMENT, 2.5));
-        ThreadPlacement pair = new ThreadPlacement("same-l3", new int[]{0, 1}, "CPU 0 and CPU 1: different cores, same L3 (32 MiB)");
-        List<ContendedMeasurement> contended = List.of(
-                new ContendedMeasurement(Variant.SPIN_LOCK_UNLOCK, "java", "spin_lock_unlock", pair, 40.0, 2.0, 5,
-                        List.of(new ContendedMeasurement.Share(0, 0, 15.0), new ContendedMeasurement.Share(1, 1, 10.0)), 0),
-                new ContendedMeasurement(Variant.SPIN_LOCK_UNLOCK, "native", "spin_lock_unlock", pair, 30.0, 1.0, 3,
-                        List.of(new ContendedMeasurement.Share(0, 0, 16.0), new ContendedMeasurement.Share(1, 1, 17.0)), 0));
+        ThreadPlacement pair = new ThreadPlacement("same-l3", List.of(0, 1), "CPU 0 and CPU 1: different cores, same L3 (32 MiB)");
+        List<LocksModel.Contended> contended = List.of(
+                LocksModel.contended(Variant.SPIN_LOCK_UNLOCK, "java", "spin_lock_unlock", pair, 40.0, 2.0, 5,
+                        List.of(new LocksModel.Share(0, 0, 15.0), new LocksModel.Share(1, 1, 10.0)), 0),
+                LocksModel.contended(Variant.SPIN_LOCK_UNLOCK, "native", "spin_lock_unlock", pair, 30.0, 1.0, 3,
+                        List.of(new LocksModel.Share(0, 0, 16.0), new LocksModel.Share(1, 1, 17.0)), 0));
         return new LocksModel(1, "the last allowed CPU, often the quietest; --cpus picks another",
                 "load average 0.50 0.40 0.30 (1, 5, 15 min) on 2 CPUs", LocksModel.of(TSC),
                 "1 fork x 5 x 40 ms after 3 x 40 ms warm-up, average time per call", "5 batches of ~10 ms after one warm-up batch",
-                rows.stream().map(LocksModel::of).toList(), contended.stream().map(LocksModel::of).toList(), null,
+                rows, contended, null,
                 "no hardware PMU: /sys/bus/event_source/devices has only software, tracepoint", List.of(),
                 new LocksModel.Facts(false, null, 0.5, 2));
     }
 
-    private static LockMeasurement nat(Line line, double ns) {
-        return new LockMeasurement(line, "native", ns, ns / 100, 5, ns * 2.6, ns * 2.6 / 100, LockMeasurement.CyclesFrom.RDTSC, 0);
+    private static LocksModel.Row nat(Line line, double ns) {
+        return LocksModel.row(line, "native", ns, ns / 100, 5, ns * 2.6, ns * 2.6 / 100, LocksModel.CyclesFrom.RDTSC, 0);
     }
 
-    private static LockMeasurement java(Line line, double ns) {
-        return new LockMeasurement(line, "java", ns, ns / 50, 5, TSC.cycles(ns), TSC.cycles(ns / 50), LockMeasurement.CyclesFrom.TSC_RATE, 0);
+    private static LocksModel.Row java(Line line, double ns) {
+        return LocksModel.row(line, "java", ns, ns / 50, 5, TSC.cycles(ns), TSC.cycles(ns / 50), LocksModel.CyclesFrom.TSC_RATE, 0);
     }
 
     @Test

@@ -5,6 +5,8 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.NativeLibrary;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -38,7 +40,7 @@ class NativeHarnessTest {
     void contendedThreadsPinThroughTheFamilysOs() {
         assumeTrue(NativeLibrary.available(), () -> "C twins not built: " + NativeLibrary.unavailableReason().orElse("?"));
         FakeOs os = new FakeOs(CpuMask.parseList("0-100,102-127", 128));
-        ThreadPlacement pair = new ThreadPlacement("other-package", new int[]{100, 101}, "a pair of the fake machine");
+        ThreadPlacement pair = new ThreadPlacement("other-package", List.of(100, 101), "a pair of the fake machine");
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> NativeHarness.contend(os,
                 LocksTwins.Contended.SPIN, Variant.SPIN_LOCK_UNLOCK, "spin_lock", pair, NativeHarness.Plan.SMOKE));
         assertEquals("contended SPIN on " + pair + " failed: CPU 101 is not in the allowed set 0-100,102-127", e.getMessage());

@@ -1,5 +1,6 @@
 package dev.corescope.bench.locks;
 
+import dev.corescope.topology.proc.TscFrequency;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,14 +28,21 @@ class TscRateTest {
             flags\t\t: fpu tsc
             """;
 
-    @Test
-    void theTscFlagsOfTheFirstCpuAreFoundInTheirCanonicalOrder() {
-        assertEquals(List.of("tsc", "rdtscp", "constant_tsc", "nonstop_tsc", "tsc_known_freq"), TscRate.parseFlags(CPUINFO));
+    /** The TSC flags of {@code cpuinfo} as {@code proc/cpuinfo} under a root. */
+    private static List<String> flags(Path root, String cpuinfo) throws IOException {
+        Files.createDirectories(root.resolve("proc"));
+        Files.writeString(root.resolve("proc/cpuinfo"), cpuinfo);
+        return TscRate.readFlags(root);
     }
 
     @Test
-    void noFlagsLineGivesNoFlags() {
-        assertEquals(List.of(), TscRate.parseFlags("processor : 0\nmodel name : ARMv8\n"));
+    void theTscFlagsOfTheFirstCpuAreFoundInTheirCanonicalOrder(@TempDir Path root) throws IOException {
+        assertEquals(List.of("tsc", "rdtscp", "constant_tsc", "nonstop_tsc", "tsc_known_freq"), flags(root, CPUINFO));
+    }
+
+    @Test
+    void noFlagsLineGivesNoFlags(@TempDir Path root) throws IOException {
+        assertEquals(List.of(), flags(root, "processor : 0\nmodel name : ARMv8\n"));
     }
 
     @Test
@@ -42,16 +50,16 @@ class TscRateTest {
         Path f = root.resolve("sys/devices/system/cpu/cpu0/tsc_freq_khz");
         Files.createDirectories(f.getParent());
         Files.writeString(f, "2596136\n");
-        assertEquals(OptionalLong.of(2596136), TscRate.readSysfsKhz(root));
+        assertEquals(OptionalLong.of(2596136), TscFrequency.readKhz(root));
     }
 
     @Test
     void aMissingOrGarbledSysfsFileGivesNothing(@TempDir Path root) throws IOException {
-        assertEquals(OptionalLong.empty(), TscRate.readSysfsKhz(root));
+        assertEquals(OptionalLong.empty(), TscFrequency.readKhz(root));
         Path f = root.resolve("sys/devices/system/cpu/cpu0/tsc_freq_khz");
         Files.createDirectories(f.getParent());
         Files.writeString(f, "fast\n");
-        assertEquals(OptionalLong.empty(), TscRate.readSysfsKhz(root));
+        assertEquals(OptionalLong.empty(), TscFrequency.readKhz(root));
     }
 
     @Test

@@ -105,6 +105,7 @@ class TimerbaseFamilyTest {
     void theSavedModelHoldsFactsNotSentences() {
         TimerbaseModel m = (TimerbaseModel) run.model();
         assertTrue(m.notes().isEmpty(), m.notes().toString());
+        assertTrue(m.pinning() == null && m.load() == null && m.javaSettings() == null && m.setup() != null, "the setup as data: " + m);
         assertEquals(3, m.javaIterations().groups(), "one JMH run per variant: " + m.javaIterations());
         assertTrue(m.javaIterations().total() >= 3 && m.javaIterations().leftOut() <= m.javaIterations().total(), m.javaIterations().toString());
         assertTrue(m.clockValues().containsKey("java") && !m.clockValues().get("java").isEmpty(), m.clockValues().toString());

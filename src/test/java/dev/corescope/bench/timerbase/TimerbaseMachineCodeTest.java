@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -33,7 +34,7 @@ class TimerbaseMachineCodeTest {
     @BeforeAll
     static void read() {
         assumeTrue(NativeLibrary.file().isPresent(), () -> "C twins not built: " + NativeLibrary.unavailableReason().orElse("?"));
-        code = MachineCodeReader.read("timerbase", new TimerbaseFamily().measuredFunctions()).stream()
+        code = MachineCodeReader.read("timerbase", new TimerbaseFamily().measuredFunctions(), Optional.empty()).stream()
                 .filter(c -> c.implementation().equals("native"))
                 .collect(Collectors.toMap(MachineCode::variant, c -> c));
         assumeTrue(code.values().stream().allMatch(c -> c.disassembly() != null),
