@@ -5,20 +5,12 @@ import dev.corescope.sys.internal.Os;
 import java.util.List;
 
 /**
- * The training run behind {@code run.sh}'s AOT cache (JDK 25, {@code -XX:AOTCacheOutput}):
- * runs the short commands named in {@code args} (all four when none is named) once each,
- * through the same path as the jar's entry point ({@link Launcher#main}: the checked stdout,
- * {@link ShortCommands}), so the cache holds the classes, linkage and method profiles of each,
- * not only of {@code topology}. Their output is the caller's to discard.
- *
- * <p>The cache holds what the training loaded, and a JVM started with it loads all of that at
- * start-up, whichever command it runs; so the training runs nothing a short command would not
- * (no picocli, no child process).
- *
- * <p>{@code pin} cannot be run to its end here: it replaces the process. The training runs its
- * path up to and including the {@code execvp} call, pinned to the first CPU this process may use,
- * with a command that cannot exist ({@link #NO_SUCH_COMMAND}), so {@code execvp} fails with
- * ENOENT, the thread's mask and signal mask are put back, and the training goes on.
+ * The training run behind {@code run.sh}'s AOT cache (JDK 25, {@code -XX:AOTCacheOutput}): runs
+ * the short commands named in {@code args} (all four when none is named) once each, through the
+ * jar's own path ({@link Launcher#main}), so the cache holds the classes and profiles of each.
+ * A JVM started with the cache loads all it holds, so the training runs nothing a short command
+ * would not (no picocli, no child process); {@code pin} runs up to its failing {@code execvp} of
+ * {@link #NO_SUCH_COMMAND}.
  */
 public final class AotTraining {
 
@@ -31,11 +23,9 @@ public final class AotTraining {
     }
 
     /**
-     * The first argument that makes this the training of the JSON cache: {@code topology},
-     * {@code affinity} and {@code mask} with {@code --format json} (Jackson: some 700 classes that
-     * a JSON run otherwise loads and links from the jar, 2.4x the text's CPU time). A cache of its
-     * own, which {@code run.sh} passes only to JSON runs: in the text cache those classes would be
-     * loaded at every start of every command (mask 0-3: 1.6x the CPU time, 8 MiB more RSS).
+     * The first argument that makes this the training of the JSON cache (Jackson's ~700
+     * classes), which {@code run.sh} passes only to JSON runs: in the text cache they would be
+     * loaded at every start of every command (docs/performance.md).
      */
     static final String JSON = "--format=json";
 
@@ -69,10 +59,9 @@ public final class AotTraining {
     }
 
     /**
-     * What {@code pin --cpus FIRST -- COMMAND} runs as a program ({@link Launcher#standalone}), up
-     * to the failed {@code execvp} and the usage error it becomes. The error is caught here, not
-     * reported as {@link ShortCommands} would: that goes through picocli's {@link Main}, which a
-     * short command that succeeds never loads, so the cache must not hold it.
+     * {@code pin --cpus FIRST -- COMMAND} as a program ({@link Launcher#standalone}), up to the
+     * failed {@code execvp}; its error is caught here, since reporting it would load picocli's
+     * {@link Main}, which the cache must not hold.
      */
     static void pinUpToExec() {
         String first = Integer.toString(Os.live().processAllowed().first());

@@ -29,51 +29,15 @@ final class DisplayTree {
 
     enum Kind { PACKAGE, DIE, CLUSTER, CACHE, CORE, PU, NUMA }
 
-    /** One box of the picture, one line of the text. */
-    static final class Item {
-        final Kind kind;
-        final String title;
-        final String detail;
-        final CpuMask cpus;
-        final int weight;
-        final int rank;
-        final List<Cache> coreCaches;
-        final List<Item> children = new ArrayList<>();
-        /** The children that can hold others (not cores or PUs), in insertion order: what {@link #insert} compares. */
-        final List<Item> containers = new ArrayList<>();
-
+    /**
+     * One box of the picture, one line of the text; {@code weight} is its CPU count (kept: the
+     * sort compares it often), {@code containers} the children that can hold others (not cores
+     * or PUs), in insertion order: what {@link #insert} compares.
+     */
+    record Item(Kind kind, String title, String detail, CpuMask cpus, int weight, int rank, List<Cache> coreCaches,
+                List<Item> children, List<Item> containers) {
         Item(Kind kind, String title, String detail, CpuMask cpus, int rank, List<Cache> coreCaches) {
-            this.kind = kind;
-            this.title = title;
-            this.detail = detail;
-            this.cpus = cpus;
-            this.weight = cpus.weight();
-            this.rank = rank;
-            this.coreCaches = coreCaches;
-        }
-
-        Kind kind() {
-            return kind;
-        }
-
-        String title() {
-            return title;
-        }
-
-        String detail() {
-            return detail;
-        }
-
-        CpuMask cpus() {
-            return cpus;
-        }
-
-        List<Cache> coreCaches() {
-            return coreCaches;
-        }
-
-        List<Item> children() {
-            return children;
+            this(kind, title, detail, cpus, cpus.weight(), rank, coreCaches, new ArrayList<>(), new ArrayList<>());
         }
 
         String label() {

@@ -30,6 +30,9 @@ public interface Os {
     /** The CPUs the calling thread may run on now. */
     CpuMask allowed();
 
+    /** {@code sched_getaffinity(pid)}: the CPUs thread or process {@code pid} may run on (0: the calling thread). */
+    CpuMask allowed(int pid);
+
     /** Sets the calling thread's allowed CPUs (to put back a mask a caller changed). */
     void setAllowed(CpuMask cpus);
 
@@ -90,6 +93,11 @@ public interface Os {
         @Override
         public CpuMask allowed() {
             return Affinity.allowed();
+        }
+
+        @Override
+        public CpuMask allowed(int pid) {
+            return Affinity.get(pid);
         }
 
         @Override
