@@ -41,7 +41,7 @@ final class LockTable {
     private static final Map<Path, LockTable> TABLES = new HashMap<>();
 
     /** One CPU's lock file: its descriptor, its device and inode, and this process's hold on it. */
-    static final class Slot {
+    private static final class Slot {
         final int fd;
         final long dev;
         final long ino;
@@ -208,23 +208,21 @@ final class LockTable {
         Flock.unlock(s.fd);
     }
 
-    /** This process's hold on {@code cpu}: a copy of its slot, or null when it holds none. */
-    synchronized Slot heldHere(int cpu) {
+    /** This process's hold on a CPU, as it is now: its lock file's {@code /proc/locks} key, the thread it is for, since when, and whether that thread has ended. */
+    record Hold(String key, String thread, long sinceMillis, boolean stale) {
+    }
+
+    /** This process's hold on {@code cpu}, or null when it holds none. */
+    synchronized Hold heldHere(int cpu) {
         Slot s = opened(cpu);
-        if (s == null || !s.held) return null;
-        Slot copy = new Slot(s.fd, s.dev, s.ino, s.name);
-        copy.held = true;
-        copy.owner = s.owner;
-        copy.thread = s.thread;
-        copy.sinceMillis = s.sinceMillis;
-        return copy;
+        return s == null || !s.held ? null : new Hold(s.key, s.thread, s.sinceMillis, s.stale());
     }
 
     /** Every hold of this process, by CPU. */
-    synchronized Map<Integer, Slot> heldHere() {
-        Map<Integer, Slot> out = new TreeMap<>();
+    synchronized Map<Integer, Hold> heldHere() {
+        Map<Integer, Hold> out = new TreeMap<>();
         for (int cpu = 0; cpu < slots.length; cpu++) {
-            Slot h = heldHere(cpu);
+            Hold h = heldHere(cpu);
             if (h != null) out.put(cpu, h);
         }
         return out;

@@ -2,6 +2,7 @@ package dev.corescope.cli;
 
 import dev.corescope.sys.internal.Os;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,26 +35,21 @@ public final class AotTraining {
 
     public static void main(String[] args) {
         StandardOutput stdout = StandardOutput.install();
-        if (args.length > 0 && args[0].equals(JSON)) {
-            for (String command : args.length == 1 ? JSON_COMMANDS : List.of(args).subList(1, args.length)) {
-                switch (command) {
-                    case "topology" -> Launcher.run(new String[] {"topology", "--format", "json"});
-                    case "affinity" -> Launcher.run(new String[] {"affinity", "--format", "json"});
-                    case "mask" -> Launcher.run(new String[] {"mask", "--format", "json", "0-3"});
-                    default -> throw new IllegalArgumentException("not a short command with --format json: " + command + "; one of " + JSON_COMMANDS);
-                }
+        boolean json = args.length > 0 && args[0].equals(JSON);
+        List<String> known = json ? JSON_COMMANDS : COMMANDS;
+        List<String> named = List.of(args).subList(json ? 1 : 0, args.length);
+        for (String command : named.isEmpty() ? known : named) {
+            if (!known.contains(command)) {
+                throw new IllegalArgumentException("not a short command" + (json ? " with --format json: " : ": ") + command + "; one of " + known);
             }
-            stdout.finish(Main.EXIT_OK, System.err);
-            return;
-        }
-        for (String command : args.length == 0 ? COMMANDS : List.of(args)) {
-            switch (command) {
-                case "topology" -> Launcher.run(new String[] {"topology"});
-                case "affinity" -> Launcher.run(new String[] {"affinity"});
-                case "mask" -> Launcher.run(new String[] {"mask", "0-3"});
-                case "pin" -> pinUpToExec();
-                default -> throw new IllegalArgumentException("not a short command: " + command + "; one of " + COMMANDS);
+            if (command.equals("pin")) {
+                pinUpToExec();
+                continue;
             }
+            List<String> line = new ArrayList<>(List.of(command));
+            if (json) line.addAll(List.of("--format", "json"));
+            if (command.equals("mask")) line.add("0-3");
+            Launcher.run(line.toArray(String[]::new));
         }
         stdout.finish(Main.EXIT_OK, System.err);
     }

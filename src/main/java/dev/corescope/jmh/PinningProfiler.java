@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Pins the threads of any JMH benchmark by placement, with one command-line option and no
@@ -202,8 +203,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
             System.err.println(why);
             throw new BenchmarkException(why, List.of());
         }
-        StringBuilder list = new StringBuilder();
-        for (int cpu : cpus) list.append(list.isEmpty() ? "" : ",").append(cpu);
+        String list = Arrays.stream(cpus).mapToObj(String::valueOf).collect(Collectors.joining(","));
         List<String> options = new ArrayList<>(List.of("-Djmh.executor=CUSTOM",
                 "-Djmh.executor.class=" + PinningExecutor.class.getName(),
                 "-D" + PinningExecutor.CPUS + "=" + list,
@@ -270,12 +270,11 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     @Override
     public Collection<? extends Result<?>> afterIteration(BenchmarkParams params, IterationParams iterationParams,
                                                           IterationResult result) {
-        List<Result<?>> out = new ArrayList<>();
         if (!PinningExecutor.active) {
-            out.add(new PinnedThreads(0, "threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"
+            return List.of(new PinnedThreads(0, "threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"
                     + " (forks=0, or -Djmh.executor set otherwise); run with forks >= 1\n"));
-            return out;
         }
+        List<Result<?>> out = new ArrayList<>();
         List<PinningExecutor.TaskRecord> records = new ArrayList<>(PinningExecutor.LOG);
         PinningExecutor.LOG.clear();
         long migrations = 0;

@@ -3,6 +3,7 @@ package dev.corescope.topology;
 import dev.corescope.cpumask.CpuMask;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -206,24 +207,10 @@ final class DisplayTree {
     }
 
     private String coreDetail(CpuMask cpus, List<Cache> own) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(cpus.weight() == 1 ? "PU " : "PUs ");
-        String sep = "";
-        for (int cpu : cpus.toArray()) {
-            sb.append(sep).append(cpu);
-            if (t.allowed().isPresent() && !t.allowed().get().test(cpu)) sb.append(" (not allowed)");
-            sep = ",";
-        }
-        if (!own.isEmpty()) {
-            sb.append("  [");
-            String s = "";
-            for (Cache c : own) {
-                sb.append(s).append(c.label());
-                s = ", ";
-            }
-            sb.append(']');
-        }
-        return sb.toString();
+        String pus = String.join(",", Arrays.stream(cpus.toArray())
+                .mapToObj(cpu -> cpu + (t.allowed().isPresent() && !t.allowed().get().test(cpu) ? " (not allowed)" : "")).toList());
+        String caches = own.isEmpty() ? "" : "  [" + String.join(", ", own.stream().map(Cache::label).toList()) + "]";
+        return (cpus.weight() == 1 ? "PU " : "PUs ") + pus + caches;
     }
 
     private String allowedNote(CpuMask pu) {

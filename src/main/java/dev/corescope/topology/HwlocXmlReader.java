@@ -120,8 +120,8 @@ public final class HwlocXmlReader {
         Optional<CpuMask> onlineAttr = attrs.optMask(machine, "online_cpuset");
         online = onlineAttr.map(cpuset::and).orElse(cpuset);
         if (online.isEmpty()) {
-            throw attrs.bad("the Machine's cpuset=\"" + HwlocAttributes.shorten(machine.attr("cpuset")) + "\"" + (onlineAttr.isPresent() ? " and online_cpuset" : "")
-                    + " hold no CPU: a machine has at least one");
+            throw attrs.bad("the Machine's cpuset=\"" + HwlocAttributes.shorten(machine.attr("cpuset")) + "\"" + (onlineAttr.isPresent() ? " and online_cpuset hold" : " holds")
+                    + " no CPU: a machine has at least one");
         }
         CpuMask complete = attrs.optMask(machine, "complete_cpuset").orElse(cpuset).or(online);
         CpuMask allowed = attrs.optMask(machine, "allowed_cpuset").map(a -> a.and(online)).orElse(online);

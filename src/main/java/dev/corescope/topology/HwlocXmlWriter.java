@@ -79,7 +79,6 @@ public final class HwlocXmlWriter {
         final List<String[]> infos = new ArrayList<>();
         final List<Obj> children = new ArrayList<>();
         final List<Obj> memory = new ArrayList<>();
-        Obj parent;
 
         Obj(String type, int order, CpuMask cpus) {
             this.type = type;
@@ -163,7 +162,7 @@ public final class HwlocXmlWriter {
             o.attr("os_index", n.id()).attr("cpuset", HwlocBitmap.format(cpus)).attr("complete_cpuset", HwlocBitmap.format(cpus))
                     .attr("nodeset", nodeset).attr("complete_nodeset", nodeset).attr("gp_index", gpIndex++);
             if (n.memoryBytes() >= 0) o.attr("local_memory", n.memoryBytes());
-            memoryParent(machine, cpus).memory.add(o);
+            holder(machine, cpus, true).memory.add(o);
         }
         List<Integer> nodeIds = nodes.stream().map(NumaNode::id).toList();
 
@@ -205,39 +204,28 @@ public final class HwlocXmlWriter {
 
     /** Under the deepest object already placed whose CPUs hold {@code o}'s. */
     private static void insert(Obj machine, Obj o) {
+        holder(machine, o.cpus, false).children.add(o);
+    }
+
+    /**
+     * Down from the machine into a child holding {@code cpus}, as deep as that goes; with
+     * {@code atSame}, stopping at the first whose CPUs are exactly {@code cpus}: where hwloc hangs
+     * a NUMA node (a package rather than its one L3).
+     */
+    private static Obj holder(Obj machine, CpuMask cpus, boolean atSame) {
         Obj at = machine;
         descend:
-        while (true) {
+        while (!(atSame && cpus.isEmpty())) {
             for (Obj c : at.children) {
-                if (o.cpus.isSubsetOf(c.cpus)) {
+                if (cpus.isSubsetOf(c.cpus)) {
                     at = c;
+                    if (atSame && c.cpus.sameCpus(cpus)) return at;
                     continue descend;
                 }
             }
             break;
         }
-        o.parent = at;
-        at.children.add(o);
-    }
-
-    /**
-     * Where hwloc hangs a NUMA node: down from the machine into a child holding its CPUs, stopping
-     * at the first whose CPUs are exactly the node's (so a package rather than its one L3).
-     */
-    private static Obj memoryParent(Obj machine, CpuMask cpus) {
-        if (cpus.isEmpty()) return machine;
-        Obj at = machine;
-        descend:
-        while (true) {
-            for (Obj c : at.children) {
-                if (cpus.isSubsetOf(c.cpus)) {
-                    at = c;
-                    if (c.cpus.sameCpus(cpus)) return at;
-                    continue descend;
-                }
-            }
-            return at;
-        }
+        return at;
     }
 
     private void emit(StringBuilder sb, Obj o, List<NumaNode> nodes, String indent) {

@@ -99,7 +99,7 @@ class ReservationsTest {
         Quietness.Snapshot after = new Quietness.Snapshot(
                 Map.of(0, 100L, 1, 115L, 2, 100L, 3, 101L, 4, 100L, 5, 150L),
                 Map.of(0, 10L, 1, 10L, 2, 900L, 3, 10L, 4, 40L, 5, 10L));
-        CpuOrder quiet = CpuOrder.of(t, m.root()).quiet(Quietness.between(before, after, Duration.ofMillis(200)));
+        CpuOrder quiet = CpuOrder.of(t, m.root()).quiet(Quietness.between(before, after));
         assertEquals(List.of(5, 0, 4, 2, 3, 1), Arrays.stream(quiet.order(t.online())).boxed().toList(),
                 "isolated 5 first (busy or not); then no busy tick: 0 (no interrupts), 4 (30), 2 (890); then 3 (1 tick), 1 (15)");
         assertEquals(List.of(5, 1, 2, 3, 4, 0), Arrays.stream(CpuOrder.of(t, m.root()).order(t.online())).boxed().toList(),

@@ -31,6 +31,8 @@ class BenchPlanTest {
         CliRun.run("bench", "locks", "--full").badInput("only c2c has a plan and a full matrix");
         CliRun.run("bench", "c2c", "--root", "/").badInput("--root: goes with --plan");
         CliRun.run("bench", "c2c", "--plan", "--root", dir.resolve("none").toString()).badInput("--root " + dir.resolve("none") + ": no such directory");
+        // a folder that is no saved tree is bad input, as for topology --root (it was an internal error here)
+        CliRun.run("bench", "c2c", "--plan", "--root", dir.toString()).badInput("--root " + dir + ": holds no sys/devices/system/cpu");
         CliRun.run("bench", "c2c", "--plan", "--format", "json").badInput("--plan: prints text");
     }
 
