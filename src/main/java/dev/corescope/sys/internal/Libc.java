@@ -72,7 +72,7 @@ public final class Libc {
     /**
      * {@code long syscall(long nr, long a1, ..., long a6)}, errno captured: one downcall shape for
      * every raw call (pointers passed as their addresses), so a short command that makes several
-     * kinds of call links one stub for them. {@link #SYS} holds the numbers.
+     * kinds of call links one stub for them; the {@code SYS_} constants below hold the numbers.
      */
     private static final class Syscall {
         static final MethodHandle HANDLE = withErrnoVariadic(symbol("syscall"), FunctionDescriptor.of(ValueLayout.JAVA_LONG,
