@@ -222,13 +222,13 @@ final class BenchCommand implements Callable<Integer> {
         return Main.EXIT_PARTIAL;
     }
 
-    /** The run's full text through the one composer ({@link RunText}): each family's view of the file. */
+    /** The run's full text through the one composer ({@link ReportText}): each family's view of the file. */
     static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width) {
         return text(file, selected, runs, width, false);
     }
 
     static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width, boolean explain) {
-        return RunText.of(file, selected, null, null, Map.of(), width, explain);
+        return ReportText.of(file, selected, null, null, Map.of(), width, explain);
     }
 
     /** {@code 1 of 5 families failed: locks (reason)}: one line however many failed. */
