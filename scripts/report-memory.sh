@@ -2,7 +2,8 @@
 # Peak memory of report, the page and compare against the size of their input (issue 35's goal:
 # within 5x a 30 MB input). Grows a real results file to about 30 MB by repeating its rows, each
 # copy told apart by a param "copy" (the family models, per family and not per row, left out),
-# then prints the peak RSS (GNU time) of each command and its ratio to the input.
+# then prints the peak RSS (GNU time) of each command, run through run.sh with its flags, and its
+# ratio to what it reads (compare reads two copies).
 #
 #   scripts/report-memory.sh [SOURCE.json] [MB]     defaults: docs/results/bench-all.json, 30
 #
@@ -47,6 +48,6 @@ row() { # LABEL INPUT_BYTES ARGS...
 row "report FILE (text)" "$bytes" report "$work/big.json" --format text
 row "report FILE -o page.html" "$bytes" report "$work/big.json" -o "$work/page.html"
 cp "$work/big.json" "$work/big2.json"
-row "compare A B (x one input)" "$bytes" compare "$work/big.json" "$work/big2.json"
+row "compare A B (x both inputs)" "$(( 2 * bytes ))" compare "$work/big.json" "$work/big2.json"
 echo
 echo "JVM alone: $(/usr/bin/time -f %M "$here/run.sh" --version 2>&1 >/dev/null | tail -1 | awk '{printf "%.0f MiB", $1 / 1024}')"

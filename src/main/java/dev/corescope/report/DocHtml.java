@@ -92,10 +92,6 @@ final class DocHtml {
     }
 
     /** The table with its typed columns: key cells as row headers, numbers right-aligned, units in the headers. */
-    static void table(PrintWriter h, TextTable t) {
-        table(h, t, null);
-    }
-
     private static void table(PrintWriter h, TextTable t, String linkPrefix) {
         List<TextTable.Column> cols = t.columns();
         h.append("<div class=\"scroll\"><table class=\"doc-table\"");

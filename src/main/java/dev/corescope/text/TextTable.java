@@ -371,7 +371,7 @@ public final class TextTable {
             boolean last = k == cols.size() - 1;
             if (last && columns.get(i).align() == Align.LEFT && l.length() + cell.length() > width && (cell.contains(" ") || wrapsLast)) {
                 StringBuilder sb = new StringBuilder();
-                Paragraphs.words(sb, l.toString(), " ".repeat(l.length()), cell, width);
+                Paragraphs.wrap(sb, l.toString(), " ".repeat(l.length()), cell, width);
                 out.append(sb);
                 return;
             }
