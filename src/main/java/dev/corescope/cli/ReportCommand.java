@@ -192,9 +192,9 @@ final class ReportCommand implements Callable<Integer> {
         // written as it is laid out: the text of many rows is never held whole
         return print(os -> {
             PrintWriter text = new PrintWriter(new BufferedWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8), 1 << 16));
-            ReportText.write(text, results, families, family, input, Map.of(), width, explain);
+            ReportText.write(text, results, families, family, input, width, explain);
             if (text.checkError()) throw new IOException("the text could not be written whole");
-        }, out -> ReportText.write(out, results, families, family, input, Map.of(), width, explain));
+        }, out -> ReportText.write(out, results, families, family, input, width, explain));
     }
 
     /** To {@code -o} through {@code toFile}, else to stdout through {@code toOut}. */

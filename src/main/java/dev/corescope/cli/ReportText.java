@@ -16,7 +16,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -32,28 +31,18 @@ final class ReportText {
     }
 
     /**
-     * @param only a family name to show alone (its verdicts only, no counters or failures then), or null
-     * @param path where the file was read from, so a family part it cannot render is bad input naming it; null for a live run
-     * @param live the text each family printed in this process, for a family whose view of the file is empty
+     * @param only    a family name to show alone (its verdicts only, no counters or failures then), or null
+     * @param path    where the file was read from, so a family part it cannot render is bad input naming it; null for a live run
+     * @param explain each claim's reasoning in full
      */
-    static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, Map<String, String> live, int width) {
-        return of(file, families, only, path, live, width, false);
-    }
-
-    /** {@link #write} as a string. */
-    static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, Map<String, String> live, int width,
-                     boolean explain) {
+    static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, int width, boolean explain) {
         StringWriter s = new StringWriter();
-        write(new PrintWriter(s), file, families, only, path, live, width, explain);
+        write(new PrintWriter(s), file, families, only, path, width, explain);
         return s.toString();
     }
 
-    /**
-     * The text written to {@code out} as it is laid out (a family's table line by line), each
-     * claim's reasoning in full with {@code explain}; the caller checks {@code out} for errors.
-     */
-    static void write(PrintWriter out, ResultsFile file, List<BenchFamily> families, String only, Path path, Map<String, String> live,
-                      int width, boolean explain) {
+    /** {@link #of} written to {@code out} as it is laid out (a family's table line by line); the caller checks {@code out} for errors. */
+    static void write(PrintWriter out, ResultsFile file, List<BenchFamily> families, String only, Path path, int width, boolean explain) {
         // the verdicts first, with the legend of their words: of every family, or of the one shown
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));
         String v = SeedVerdicts.text(verdicts.stream().filter(x -> only == null || x.family().equals(only)).toList(), width, explain);
@@ -63,10 +52,8 @@ final class ReportText {
             if (only != null && !f.name().equals(only)) continue;
             List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
             Optional<TextDoc> own = FileViews.render(path, file, f.name(), () -> f.document(file));
-            // a family without a document (a test's, an extension's) may still give its text, else the live run's
-            Optional<String> liveText = own.isEmpty()
-                    ? FileViews.render(path, file, f.name(), () -> f.text(file)).or(() -> Optional.ofNullable(live.get(f.name())))
-                    : Optional.empty();
+            // a family without a document (a test's, an extension's) may still give its text
+            Optional<String> liveText = own.isEmpty() ? FileViews.render(path, file, f.name(), () -> f.text(file)) : Optional.empty();
             if (rows.isEmpty() && own.isEmpty() && liveText.isEmpty()) continue;
             if (any) out.append('\n');
             any = true;
