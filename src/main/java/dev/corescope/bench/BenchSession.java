@@ -188,7 +188,7 @@ public final class BenchSession {
         ResultsFile file = ResultsFile.builder().environment(env).results(results)
                 .layouts(layouts).histograms(histograms).matrix(matrix).failures(allFailures).counters(counters).topology(topology).code(code).models(models).build();
         ResultsFile withClaims = file.withClaims(SeedVerdicts.evaluate(file, Families.claims(families), Families.allowances(families)));
-        return withClaims.toBuilder().machine(MachineSummary.compute(withClaims, Families.relationLatencies(families, withClaims))).build();
+        return withClaims.toBuilder().machine(MachineSummary.compute(withClaims, Families.relationLatencies(families, withClaims), null)).build();
     }
 
     /** Failures for the families from {@link #processed} on: the one running, then those not started. */

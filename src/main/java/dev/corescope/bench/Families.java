@@ -1,7 +1,6 @@
 package dev.corescope.bench;
 
-import dev.corescope.jitter.JitterHtml;
-import dev.corescope.jitter.JitterText;
+import dev.corescope.jitter.JitterView;
 import dev.corescope.report.Claim;
 import dev.corescope.report.FamilyViews;
 import dev.corescope.report.MachineSummary;
@@ -95,7 +94,7 @@ public final class Families {
                     });
                     if (v != null) views.add(v);
                 }
-                jitterView(file).ifPresent(views::add);
+                guard.render(file, "jitter", () -> JitterView.of(file)).ifPresent(views::add);
                 return views;
             }
 
@@ -112,16 +111,15 @@ public final class Families {
             }
 
             @Override
+            public MachineSummary.JitterQuantiles jitter(ResultsFile file) {
+                return guard.render(file, "jitter", () -> JitterView.quantiles(file));
+            }
+
+            @Override
             public List<NoiseAllowance> allowances() {
                 return allowances;
             }
         };
-    }
-
-    /** The jitter run's view of {@code file} ({@code jitter -o}), drawn as a family's is: its document and its chart. */
-    public static Optional<FamilyViews.View> jitterView(ResultsFile file) {
-        if (file.jitter() == null) return Optional.empty();
-        return Optional.of(new FamilyViews.View("jitter", List.of(JitterHtml.chart(file.jitter())), JitterText.document(file.jitter())));
     }
 
     /** {@link #views(List)} of every registered family. */

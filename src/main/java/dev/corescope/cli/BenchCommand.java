@@ -186,7 +186,7 @@ final class BenchCommand implements Callable<Integer> {
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(RunText.of(file, selectFamilies(), null, null, Width.of(wide), explain));
+            ReportText.write(out, file, selectFamilies(), null, null, Width.of(wide), explain);
             if (saved != null) out.println(saved.line());
         }
         out.flush();

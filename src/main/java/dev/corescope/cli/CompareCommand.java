@@ -90,7 +90,7 @@ final class CompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String nameA = name(before, moreBefore), nameB = name(after, moreAfter);
         if (format == OutputFormat.text) {
-            out.print(document(before.toString(), nameA, a, after.toString(), nameB, b, floor).render(Width.of(wide)));
+            document(before.toString(), nameA, a, after.toString(), nameB, b, floor).render(out, Width.of(wide));
             out.flush();
             return Main.EXIT_OK;
         }
@@ -102,13 +102,13 @@ final class CompareCommand implements Callable<Integer> {
             out.flush();
             return Main.EXIT_OK;
         }
-        Comparison c = Comparison.of(nameA, a, nameB, b, floor, Families.allowances());
-        List<String> shown = HtmlReport.names(List.of(before, after));
-        out.print(switch (format) {
-            case json -> Json.write(c);
-            default -> HtmlReport.page(List.of(new HtmlReport.Input(shown.get(0), a.getFirst()), new HtmlReport.Input(shown.get(1), b.getFirst())),
+        if (format == OutputFormat.json) {
+            out.print(Json.write(Comparison.of(nameA, a, nameB, b, floor, Families.allowances())));
+        } else {
+            List<String> shown = HtmlReport.names(List.of(before, after));
+            HtmlReport.page(out, List.of(new HtmlReport.Input(shown.get(0), a.getFirst()), new HtmlReport.Input(shown.get(1), b.getFirst())),
                     FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)), Instant.now());
-        });
+        }
         out.flush();
         return Main.EXIT_OK;
     }

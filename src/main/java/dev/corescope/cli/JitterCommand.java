@@ -3,6 +3,7 @@ package dev.corescope.cli;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.jitter.JitterProbe;
 import dev.corescope.jitter.JitterReport;
+import dev.corescope.jitter.JitterView;
 import dev.corescope.jitter.JitterText;
 import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
@@ -97,8 +98,8 @@ final class JitterCommand implements Callable<Integer> {
             return Main.EXIT_FAILURE;
         }
         Environment env = probe.finish(start, Instant.now(), measured);
-        ResultsFile probed = ResultsFile.builder().environment(env).topology(live.forResults()).jitter(report).build();
-        ResultsFile file = probed.toBuilder().machine(MachineSummary.compute(probed, List.of())).build();
+        ResultsFile probed = ResultsFile.builder().environment(env).topology(live.forResults()).jitter(JitterView.json(report)).build();
+        ResultsFile file = probed.toBuilder().machine(MachineSummary.compute(probed, List.of(), JitterView.quantiles(probed))).build();
         String json = Json.write(file);
         new ResultsWriter(target, false).finish(file, 1);
         PrintWriter out = spec.commandLine().getOut();

@@ -10,6 +10,7 @@ import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.report.VerdictsSvg;
+import dev.corescope.sys.internal.AtomicFile;
 import dev.corescope.text.Width;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,7 +18,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.BufferedWriter;
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -127,14 +132,25 @@ final class ReportCommand implements Callable<Integer> {
             read.put(r, files.get(i));
             inputs.add(new HtmlReport.Input(names.get(i), r));
         }
-        String html = HtmlReport.page(inputs, FileViews.of(read), Instant.now());
+        // written as it is made: a page of many rows is never held whole
+        long[] bytes = {0};
         try {
-            file.write(html);
+            file.write(os -> {
+                PrintWriter page = new PrintWriter(new BufferedWriter(new OutputStreamWriter(new FilterOutputStream(os) {
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        out.write(b, off, len);
+                        bytes[0] += len;
+                    }
+                }, StandardCharsets.UTF_8), 1 << 16));
+                HtmlReport.page(page, inputs, FileViews.of(read), Instant.now());
+                if (page.checkError()) throw new IOException("the page could not be written whole");
+            });
         } catch (IOException e) {
             throw file.cannotWrite(e);
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.println("report written to " + output + " (" + html.getBytes(StandardCharsets.UTF_8).length / 1024
+        out.println("report written to " + output + " (" + bytes[0] / 1024
                 + " KiB, " + inputs.size() + (inputs.size() == 1 ? " results file" : " results files") + "); open it in a browser");
         out.flush();
         return Main.EXIT_OK;
@@ -153,19 +169,7 @@ final class ReportCommand implements Callable<Integer> {
         if (verdicts.isEmpty()) throw new UsageException("report --format svg: " + files.getFirst().getFileName() + " holds no seed's claims"
                 + (family == null ? "" : " of " + family) + " to draw");
         String svg = VerdictsSvg.of(verdicts);
-        if (output == null) {
-            PrintWriter out = spec.commandLine().getOut();
-            out.print(svg);
-            out.flush();
-            return Main.EXIT_OK;
-        }
-        OutputFile file = OutputFile.check(output, "-o", files);
-        try {
-            file.write(svg);
-        } catch (IOException e) {
-            throw file.cannotWrite(e);
-        }
-        return Main.EXIT_OK;
+        return print(os -> os.write(svg.getBytes(StandardCharsets.UTF_8)), out -> out.print(svg));
     }
 
     private int text() throws IOException {
@@ -181,18 +185,29 @@ final class ReportCommand implements Callable<Integer> {
         }
         int width = Width.of(wide);
         // a disassembly is printed as objdump and hsdis wrote it: its lines are code, not prose to wrap
-        String text = disassembly ? disassemblies(results, family)
-                : verdictsOnly ? verdicts(results, families, family, wide, explain)
-                : RunText.of(results, families, family, input, width, explain);
+        if (disassembly || verdictsOnly) {
+            String text = disassembly ? disassemblies(results, family) : verdicts(results, families, family, wide, explain);
+            return print(os -> os.write(text.getBytes(StandardCharsets.UTF_8)), out -> out.print(text));
+        }
+        // written as it is laid out: the text of many rows is never held whole
+        return print(os -> {
+            PrintWriter text = new PrintWriter(new BufferedWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8), 1 << 16));
+            ReportText.write(text, results, families, family, input, width, explain);
+            if (text.checkError()) throw new IOException("the text could not be written whole");
+        }, out -> ReportText.write(out, results, families, family, input, width, explain));
+    }
+
+    /** To {@code -o} through {@code toFile}, else to stdout through {@code toOut}. */
+    private int print(AtomicFile.Body toFile, Consumer<PrintWriter> toOut) {
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
-            out.print(text);
+            toOut.accept(out);
             out.flush();
             return Main.EXIT_OK;
         }
         OutputFile file = OutputFile.check(output, "-o", files);
         try {
-            file.write(text);
+            file.write(toFile);
         } catch (IOException e) {
             throw file.cannotWrite(e);
         }
@@ -206,33 +221,10 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     /** The seeds' verdicts the file records (of family {@code only}, or all; the families' claims tested for a file that saved none); empty when none. */
-    static String verdicts(ResultsFile file, List<BenchFamily> families, String only, boolean wide) {
-        return verdicts(file, families, only, wide, false);
-    }
-
     static String verdicts(ResultsFile file, List<BenchFamily> families, String only, boolean wide, boolean explain) {
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file,
                 Families.claims(families), Families.allowances(families));
         return SeedVerdicts.text(verdicts.stream().filter(v -> only == null || v.family().equals(only)).toList(),
                 Width.of(wide), explain);
-    }
-
-    /**
-     * The text of a saved run: each family with results in it, through its own view where the
-     * file holds its model and as its rows otherwise, then its machine code; without a family
-     * filter also the counters and failures; always the environment, as {@code bench} printed them.
-     */
-    static String render(ResultsFile file, List<BenchFamily> families, String only) {
-        return render(file, families, only, null);
-    }
-
-    /** {@link #render(ResultsFile, List, String)} of a file read from {@code path}: a family part it cannot render is bad input. */
-    static String render(ResultsFile file, List<BenchFamily> families, String only, Path path) {
-        return render(file, families, only, path, Width.DEFAULT);
-    }
-
-    /** {@link #render(ResultsFile, List, String, Path)} laid out at {@code width}. */
-    static String render(ResultsFile file, List<BenchFamily> families, String only, Path path, int width) {
-        return RunText.of(file, families, only, path, width, false);
     }
 }

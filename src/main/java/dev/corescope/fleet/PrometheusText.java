@@ -2,6 +2,8 @@ package dev.corescope.fleet;
 
 import dev.corescope.bench.Families;
 import dev.corescope.jitter.CpuJitter;
+import dev.corescope.jitter.JitterReport;
+import dev.corescope.jitter.JitterView;
 import dev.corescope.report.ClaimResult;
 import dev.corescope.report.MachineSummary;
 import dev.corescope.report.ResultsFile;
@@ -104,12 +106,12 @@ public final class PrometheusText {
                     "Core-to-core one-way latency by relation: the 99th percentile over the pairs' medians.", l, r.p99Ns() / 1e9);
             gauge("corescope_c2c_pairs", "CPU pairs measured in each relation.", l, r.pairs());
         }
-        if (f.jitter() != null) {
-            for (CpuJitter c : f.jitter().rows()) {
+        for (JitterReport j : JitterView.report(f).stream().toList()) {
+            for (CpuJitter c : j.rows()) {
                 Map<String, String> l = Map.of("cpu", Integer.toString(c.cpu()));
                 gauge("corescope_jitter_max_gap_seconds", "The longest gap a pinned spinning thread saw on each CPU.", l, c.maxNs() / 1e9);
                 gauge("corescope_jitter_interruptions_per_second", "Gaps above the run's threshold per second of spinning, on each CPU.", l,
-                        MachineSummary.interruptionsPerSecond(c));
+                        c.interruptionsPerSecond());
             }
         }
         for (ClaimResult c : f.claims()) {

@@ -37,6 +37,11 @@ public record CpuJitter(int cpu, int rank, String batch, double seconds, long cl
         causes = causes == null ? List.of() : List.copyOf(causes);
     }
 
+    /** Recorded gaps (those above the run's threshold) per second of spinning. */
+    public double interruptionsPerSecond() {
+        return seconds > 0 ? gaps / seconds : 0;
+    }
+
     CpuJitter withRank(int r) {
         return new CpuJitter(cpu, r, batch, seconds, clockCostNs, thresholdNs, gaps, over1usPerSecond, over10usPerSecond,
                 over100usPerSecond, p99Ns, p9999Ns, maxNs, lostPercent, stealPercent, contextSwitches, migrations,

@@ -1,6 +1,7 @@
 package dev.corescope.report;
 
 import dev.corescope.text.Shorten;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,11 +36,11 @@ final class BeforeAfterHtml {
      * lays out as text) through {@link DocHtml}, so text and page come from one document; then
      * the histogram overlays.
      */
-    static void section(StringBuilder h, Comparison c, ResultsFile before, ResultsFile after) {
+    static void section(PrintWriter h, Comparison c, ResultsFile before, ResultsFile after) {
         h.append("<section id=\"compare\">\n<h2>Before and after: ").append(escape(c.before())).append(" &rarr; ").append(escape(c.after())).append("</h2>\n");
         h.append("<p class=\"summaryline\">").append(escape(c.summaryLine())).append("</p>\n");
         h.append("<p class=\"note\">Each bar is the 99.9% interval of a row's change, drawn between ")
-                .append((int) -CI_SCALE_PERCENT).append("% and +").append((int) CI_SCALE_PERCENT).append("% (an arrow beyond), the dot the change.</p>\n");
+                .append(String.valueOf((int) -CI_SCALE_PERCENT)).append("% and +").append(String.valueOf((int) CI_SCALE_PERCENT)).append("% (an arrow beyond), the dot the change.</p>\n");
         DocHtml.render(h, ComparisonText.document(c), "compare", List.of());
         List<String> overlays = new ArrayList<>();
         for (Histogram a : before.histograms()) {

@@ -143,13 +143,14 @@ public record Comparison(String before, String after, String test, List<Row> row
         Map<String, RunNoise> shapes = RunNoise.pools(List.of(beforeRows, afterRows), RunNoise::shapeKey);
         RunNoise floor = noiseFloorPercent == null ? null : RunNoise.floor(noiseFloorPercent);
         Map<String, RunNoise> used = new TreeMap<>();
-        Map<RowKey, Result> after = keyed(afterRows);
-        Map<RowKey, Result> before = keyed(beforeRows);
+        // each side's keys are unique (checked above, merged by mergeRuns): one map, of the after
+        // rows; each matched row leaves it, so what stays is only in after
+        Map<RowKey, Result> after = new LinkedHashMap<>();
+        for (Result r : afterRows) after.put(r.key(), r);
         List<Row> rows = new ArrayList<>();
         List<Result> onlyBefore = new ArrayList<>();
-        for (Map.Entry<RowKey, Result> e : before.entrySet()) {
-            Result x = e.getValue();
-            Result y = after.get(e.getKey());
+        for (Result x : beforeRows) {
+            Result y = after.remove(x.key());
             if (y == null) onlyBefore.add(x);
             else {
                 // pooled over rows of the same shape where they have repeated runs, else over the family
@@ -161,8 +162,7 @@ public record Comparison(String before, String after, String test, List<Row> row
                 rows.add(row(x, y, noise));
             }
         }
-        List<Result> onlyAfter = new ArrayList<>();
-        for (Map.Entry<RowKey, Result> e : after.entrySet()) if (!before.containsKey(e.getKey())) onlyAfter.add(e.getValue());
+        List<Result> onlyAfter = new ArrayList<>(after.values());
 
         int better = 0, worse = 0, higher = 0, lower = 0, same = 0, untested = 0, notResolvable = 0;
         double logSum = 0;
@@ -191,12 +191,6 @@ public record Comparison(String before, String after, String test, List<Row> row
     }
 
     /** By match key, in one pass; {@link RowIdentity} has already refused a key seen twice in one file. */
-    private static Map<RowKey, Result> keyed(List<Result> results) {
-        Map<RowKey, Result> out = new LinkedHashMap<>();
-        for (Result r : results) out.putIfAbsent(r.key(), r);
-        return out;
-    }
-
     /** A row compared with no measured run-to-run noise: what a pair of single-run rows gets alone. */
     static Row row(Result x, Result y) {
         return row(x, y, null);

@@ -48,27 +48,6 @@ public final class ComparisonText {
     }
 
     /**
-     * The text at no width limit ({@code --wide}).
-     *
-     * @param c the comparison
-     * @return the text, each line ending in a newline
-     */
-    public static String render(Comparison c) {
-        return render(c, Integer.MAX_VALUE);
-    }
-
-    /**
-     * The text laid out at {@code width}: no line wider where the keys and words allow.
-     *
-     * @param c the comparison
-     * @param width the width in characters; {@link Integer#MAX_VALUE} for none
-     * @return the text, each line ending in a newline
-     */
-    public static String render(Comparison c, int width) {
-        return document(c).render(width);
-    }
-
-    /**
      * The comparison as a document: what {@code compare} prints and the before/after page shows.
      *
      * @param c the comparison

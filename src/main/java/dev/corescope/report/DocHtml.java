@@ -5,6 +5,8 @@ import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -27,6 +29,17 @@ final class DocHtml {
      * {@code pictures} (the family's pictures of the same file, in order); pictures no figure
      * took come after the document.
      */
+    static void render(PrintWriter h, TextDoc doc, String family, List<String> pictures) {
+        render(h, doc, family, pictures, null);
+    }
+
+    /** {@link #render(PrintWriter, TextDoc, String, List, String)} into {@code h}, for a part of the page built as a string. */
+    static void render(StringBuilder h, TextDoc doc, String family, List<String> pictures, String linkPrefix) {
+        StringWriter s = new StringWriter();
+        render(new PrintWriter(s), doc, family, pictures, linkPrefix);
+        h.append(s);
+    }
+
     static void render(StringBuilder h, TextDoc doc, String family, List<String> pictures) {
         render(h, doc, family, pictures, null);
     }
@@ -36,7 +49,7 @@ final class DocHtml {
      * {@link TextTable.Link} cells linked to {@code #linkPrefix + target}; without a prefix
      * (null) they are text.
      */
-    static void render(StringBuilder h, TextDoc doc, String family, List<String> pictures, String linkPrefix) {
+    static void render(PrintWriter h, TextDoc doc, String family, List<String> pictures, String linkPrefix) {
         Deque<String> unplaced = new ArrayDeque<>(pictures);
         h.append("<div class=\"doc\" data-family=\"").append(Markup.escape(family)).append("\">\n");
         for (TextDoc.Part part : doc.parts()) {
@@ -79,11 +92,7 @@ final class DocHtml {
     }
 
     /** The table with its typed columns: key cells as row headers, numbers right-aligned, units in the headers. */
-    static void table(StringBuilder h, TextTable t) {
-        table(h, t, null);
-    }
-
-    private static void table(StringBuilder h, TextTable t, String linkPrefix) {
+    private static void table(PrintWriter h, TextTable t, String linkPrefix) {
         List<TextTable.Column> cols = t.columns();
         h.append("<div class=\"scroll\"><table class=\"doc-table\"");
         if (!t.name().isEmpty()) h.append(" data-name=\"").append(Markup.escape(t.name())).append('"');
@@ -176,7 +185,7 @@ final class DocHtml {
         return Num.signed(v);
     }
 
-    private static void figure(StringBuilder h, TextDoc.Figure f, String svg, String family) {
+    private static void figure(PrintWriter h, TextDoc.Figure f, String svg, String family) {
         h.append("<figure class=\"heatmap\"");
         if (f.id() != null && !f.id().isEmpty()) h.append(" data-figure=\"").append(Markup.escape(f.id())).append('"');
         h.append('>');

@@ -29,6 +29,11 @@ public interface FamilyViews {
         return List.of();
     }
 
+    /** The jitter run's quantiles over CPUs in {@code file}, for {@link MachineSummary}; null by default and without one. */
+    default MachineSummary.JitterQuantiles jitter(ResultsFile file) {
+        return null;
+    }
+
     /** The families' own between-run allowances ({@link NoiseAllowance}); none by default. */
     default List<NoiseAllowance> allowances() {
         return List.of();

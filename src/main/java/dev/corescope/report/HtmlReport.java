@@ -3,6 +3,8 @@ package dev.corescope.report;
 import dev.corescope.text.Markup;
 import dev.corescope.text.TextDoc;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -76,13 +78,20 @@ public final class HtmlReport {
     private HtmlReport() {
     }
 
+    /** {@link #page(PrintWriter, List, FamilyViews, Instant)} as a string, for a page small enough to hold. */
+    public static String page(List<Input> inputs, FamilyViews views, Instant madeAt) {
+        StringWriter s = new StringWriter();
+        page(new PrintWriter(s), inputs, views, madeAt);
+        return s.toString();
+    }
+
     /**
-     * The page for {@code inputs}, each family's section holding its own view of the file (its
-     * full text report and its pictures), as {@code bench} showed them; with exactly two, the
+     * The page for {@code inputs}, written to {@code h} as it is made (a page of many rows is
+     * never held whole), each family's section holding its own view of the file (its full
+     * text report and its pictures), as {@code bench} showed them; with exactly two, the
      * compare table of the first (before) and the second (after) comes first.
      */
-    public static String page(List<Input> inputs, FamilyViews views, Instant madeAt) {
-        StringBuilder h = new StringBuilder();
+    public static void page(PrintWriter h, List<Input> inputs, FamilyViews views, Instant madeAt) {
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         h.append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CONTENT_SECURITY_POLICY).append("\">\n");
         h.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
@@ -96,8 +105,10 @@ public final class HtmlReport {
         // The verdicts of the newest file (the after file of a pair) come first, then the contents.
         int verdictsOf = inputs.size() == 2 ? 2 : inputs.size() == 1 ? 1 : 0;
         List<SeedVerdicts.Verdict> verdicts = verdictsOf == 0 ? List.of() : SeedVerdicts.recorded(inputs.get(verdictsOf - 1).file(), views.claims(), views.allowances());
-        VerdictsHtml.toc(h, inputs, !verdicts.isEmpty());
-        VerdictsHtml.section(h, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
+        StringBuilder v = new StringBuilder();
+        VerdictsHtml.toc(v, inputs, !verdicts.isEmpty());
+        VerdictsHtml.section(v, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
+        h.append(v);
         MachineComparison machines = inputs.size() == 2
                 ? MachineComparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file(), views) : null;
         if (machines != null && machines.differentMachines()) {
@@ -109,21 +120,21 @@ public final class HtmlReport {
                     inputs.get(0).file(), inputs.get(1).file());
         } else if (inputs.size() > 2) {
             h.append("<p class=\"note\">The before/after view is drawn for exactly two files; with ")
-                    .append(inputs.size()).append(", run <code>compare A B</code> for each pair of interest.</p>\n");
+                    .append(String.valueOf(inputs.size())).append(", run <code>compare A B</code> for each pair of interest.</p>\n");
         }
         for (int i = 0; i < inputs.size(); i++) {
             file(h, i + 1, inputs.get(i), views.of(inputs.get(i).file()), SeedVerdicts.recorded(inputs.get(i).file(), views.claims(), views.allowances()));
         }
         h.append("</main>\n</body>\n</html>\n");
-        return h.toString();
+        h.flush();
     }
 
     // ---- one results file ---------------------------------------------------------------
 
-    private static void file(StringBuilder h, int index, Input in, List<FamilyViews.View> views,
+    private static void file(PrintWriter h, int index, Input in, List<FamilyViews.View> views,
                              List<SeedVerdicts.Verdict> verdicts) {
         ResultsFile f = in.file();
-        h.append("<section id=\"file-").append(index).append("\" class=\"results-file\">\n");
+        h.append("<section id=\"file-").append(String.valueOf(index)).append("\" class=\"results-file\">\n");
         h.append("<h2>").append(Markup.escape(in.name())).append("</h2>\n");
         Environment e = f.environment();
         if (e != null && e.warnings() != null) {
@@ -133,8 +144,10 @@ public final class HtmlReport {
             h.append("<div class=\"fail\"><b>Failed:</b> ").append(Markup.escape(fl.benchmark())).append(": ").append(Markup.escape(fl.reason())).append("</div>\n");
         }
 
-        NoisyRows.section(h, index, f);
-        h.append("<h3 id=\"file-").append(index).append("-machine\">Machine</h3>\n");
+        StringBuilder noisy = new StringBuilder();
+        NoisyRows.section(noisy, index, f);
+        h.append(noisy);
+        h.append("<h3 id=\"file-").append(String.valueOf(index)).append("-machine\">Machine</h3>\n");
         MachineHtml.topology(h, index, f.topology());
         if (e != null) MachineHtml.environment(h, e);
 
@@ -160,14 +173,14 @@ public final class HtmlReport {
         for (Histogram x : f.histograms()) {
             if (views.stream().noneMatch(v -> v.family().equals(x.benchmark()))) undrawn.merge(x.benchmark(), 1L, Long::sum);
         }
-        undrawn.forEach((bench, n) -> h.append("<p class=\"note\">").append(n).append(n == 1 ? " histogram" : " histograms").append(" of ")
+        undrawn.forEach((bench, n) -> h.append("<p class=\"note\">").append(String.valueOf(n)).append(n == 1 ? " histogram" : " histograms").append(" of ")
                 .append(Markup.escape(bench)).append(" not drawn: a family draws its own, and no family here draws these.</p>\n"));
         if (!f.layouts().isEmpty() && views.stream().noneMatch(v -> v.document() != null)) {
-            h.append("<p class=\"note\">").append(f.layouts().size()).append(f.layouts().size() == 1 ? " memory layout" : " memory layouts")
+            h.append("<p class=\"note\">").append(String.valueOf(f.layouts().size())).append(f.layouts().size() == 1 ? " memory layout" : " memory layouts")
                     .append(" not drawn: a family draws its own, and no family here has its model in this file.</p>\n");
         }
         if (!f.counters().isEmpty()) {
-            h.append("<span id=\"file-").append(index).append("-counters\"></span>");
+            h.append("<span id=\"file-").append(String.valueOf(index)).append("-counters\"></span>");
             ResultsHtml.counters(h, f.counters());
         }
         if (f.results().isEmpty() && f.failures().isEmpty() && f.jitter() == null) h.append("<p class=\"note\">This file has no results.</p>\n");
@@ -178,15 +191,17 @@ public final class HtmlReport {
      * A family's section up to its rows: its heading, its verdict, then each view's document (the
      * parts {@code bench NAME} prints, with the family's pictures where its figures are).
      */
-    private static void family(StringBuilder h, int index, String family, List<FamilyViews.View> own, List<SeedVerdicts.Verdict> verdicts) {
-        h.append("<section class=\"family\" id=\"file-").append(index).append("-").append(Markup.escape(family)).append("\">\n<h3>")
+    private static void family(PrintWriter h, int index, String family, List<FamilyViews.View> own, List<SeedVerdicts.Verdict> verdicts) {
+        h.append("<section class=\"family\" id=\"file-").append(String.valueOf(index)).append("-").append(Markup.escape(family)).append("\">\n<h3>")
                 .append(Markup.escape(family)).append("</h3>\n");
-        VerdictsHtml.familyVerdict(h, verdicts, family);
+        StringBuilder verdict = new StringBuilder();
+        VerdictsHtml.familyVerdict(verdict, verdicts, family);
+        h.append(verdict);
         for (FamilyViews.View v : own) if (v.document() != null) DocHtml.render(h, v.document(), family, v.svgs());
     }
 
     /** The pictures of the views without a document (a file without the family's model), after its rows. */
-    private static void pictures(StringBuilder h, String family, List<FamilyViews.View> own) {
+    private static void pictures(PrintWriter h, String family, List<FamilyViews.View> own) {
         for (FamilyViews.View v : own) if (v.document() == null && !v.svgs().isEmpty()) DocHtml.render(h, new TextDoc(), family, v.svgs());
     }
 }

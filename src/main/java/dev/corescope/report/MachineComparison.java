@@ -110,14 +110,4 @@ public record MachineComparison(String a, String b, String machineA, String mach
     static String ns(Double v) {
         return v == null ? "-" : String.format(Locale.ROOT, v >= 100 ? "%.0f" : "%.1f", v);
     }
-
-    /**
-     * The text {@code compare} prints for two machines, at no width limit ({@link ComparisonText#machines}).
-     *
-     * @return the text
-     */
-    public String text() {
-        return ComparisonText.machines(this).render(Integer.MAX_VALUE);
-    }
-
 }

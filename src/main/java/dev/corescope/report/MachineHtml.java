@@ -6,6 +6,7 @@ import dev.corescope.topology.HwlocXmlReader;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologySvg;
 
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -56,7 +57,7 @@ final class MachineHtml {
     }
 
     /** The machine's section of one file: the picture, or why there is none. */
-    static void topology(StringBuilder h, int index, MachineTopology t) {
+    static void topology(PrintWriter h, int index, MachineTopology t) {
         if (t == null) {
             h.append("<p class=\"note\">No topology in this file (it was written by a corescope without topology support); "
                     + "draw this machine's with <code>./run.sh topology --format svg -o topology.svg</code>.</p>\n");
@@ -65,7 +66,7 @@ final class MachineHtml {
         Optional<String> picture = picture(t);
         if (t.summary() != null && picture.isEmpty()) h.append("<p>").append(Markup.escape(t.summary())).append("</p>\n");
         if (picture.isPresent()) {
-            h.append("<figure class=\"topology\" id=\"topology-").append(index)
+            h.append("<figure class=\"topology\" id=\"topology-").append(String.valueOf(index))
                     .append("\"><figcaption>Topology of the machine the results were measured on</figcaption>")
                     .append(picture.get()).append("</figure>\n");
         } else {
@@ -74,7 +75,7 @@ final class MachineHtml {
         }
     }
 
-    static void environment(StringBuilder h, Environment e) {
+    static void environment(PrintWriter h, Environment e) {
         h.append("<table class=\"env\">\n");
         row(h, "CPU", e.cpuModel());
         row(h, "kernel", e.kernel());
@@ -94,7 +95,7 @@ final class MachineHtml {
         h.append("</table>\n");
     }
 
-    private static void row(StringBuilder h, String k, String v) {
+    private static void row(PrintWriter h, String k, String v) {
         h.append("<tr><th>").append(Markup.escape(k)).append("</th><td>").append(Markup.escape(v == null ? "unknown" : v)).append("</td></tr>\n");
     }
 }

@@ -1,8 +1,6 @@
 package dev.corescope.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.corescope.jitter.CpuJitter;
-import dev.corescope.jitter.JitterReport;
 import dev.corescope.topology.Placement;
 
 import java.util.ArrayList;
@@ -79,6 +77,10 @@ public record MachineSummary(String cpuModel, String kernel, String online, Topo
      * @param interruptionsPerSecond each CPU's recorded gaps per second: median, p99 and max over CPUs
      */
     public record JitterQuantiles(int cpus, Quantiles maxGapNs, Quantiles interruptionsPerSecond) {
+        /** The quantiles of each CPU's longest gap and interruption rate (one value per CPU, at least one). */
+        public static JitterQuantiles of(double[] maxGapNs, double[] interruptionsPerSecond) {
+            return new JitterQuantiles(maxGapNs.length, Quantiles.of(maxGapNs), Quantiles.of(interruptionsPerSecond));
+        }
     }
 
     /** Median, 99th percentile and maximum. */
@@ -92,19 +94,22 @@ public record MachineSummary(String cpuModel, String kernel, String online, Topo
 
     /**
      * The summary of {@code file}: the one it carries if it has one, else computed from its data,
-     * with the latency by relation that {@code views}' families read from their models.
+     * with the latency by relation and the jitter quantiles that {@code views} read from the file.
      */
     public static MachineSummary of(ResultsFile file, FamilyViews views) {
         if (file.machine() != null) return file.machine();
-        return compute(file, views.relationLatencies(file));
+        return compute(file, views.relationLatencies(file), views.jitter(file));
     }
 
-    /** Computed from the file's data and {@code c2c} (the families' latency by relation), ignoring a saved summary. */
-    public static MachineSummary compute(ResultsFile file, List<RelationLatency> c2c) {
+    /**
+     * Computed from the file's environment and topology, {@code c2c} (the families' latency by
+     * relation) and {@code jitter} (the jitter run's quantiles, or null), ignoring a saved summary.
+     */
+    public static MachineSummary compute(ResultsFile file, List<RelationLatency> c2c, JitterQuantiles jitter) {
         Environment env = file.environment();
         TopologyCounts counts = file.topology() == null ? null : file.topology().counts();
         return new MachineSummary(env == null ? null : env.cpuModel(), env == null ? null : env.kernel(),
-                env == null ? null : env.online(), counts, c2c, jitter(file.jitter()));
+                env == null ? null : env.online(), counts, c2c, jitter);
     }
 
     /** A shorthand that tells machines apart: {@code AMD EPYC, 2 CPUs (0-1), kernel 6.18}. */
@@ -139,18 +144,6 @@ public record MachineSummary(String cpuModel, String kernel, String online, Topo
     public Optional<RelationLatency> latency(String relation, String implementation) {
         for (RelationLatency r : c2c) if (r.relation().equals(relation) && r.implementation().equals(implementation)) return Optional.of(r);
         return Optional.empty();
-    }
-
-    static JitterQuantiles jitter(JitterReport j) {
-        if (j == null || j.rows().isEmpty()) return null;
-        double[] gaps = j.rows().stream().mapToDouble(CpuJitter::maxNs).toArray();
-        double[] rate = j.rows().stream().mapToDouble(MachineSummary::interruptionsPerSecond).toArray();
-        return new JitterQuantiles(j.rows().size(), Quantiles.of(gaps), Quantiles.of(rate));
-    }
-
-    /** Recorded gaps (those above the run's threshold) per second of spinning. */
-    public static double interruptionsPerSecond(CpuJitter c) {
-        return c.seconds() > 0 ? c.gaps() / c.seconds() : 0;
     }
 
     /** The nearest-rank quantile of sorted values. */

@@ -2,6 +2,7 @@ package dev.corescope.report;
 
 import dev.corescope.text.Markup;
 
+import java.io.PrintWriter;
 import java.util.List;
 
 /**
@@ -15,7 +16,7 @@ final class MachinesHtml {
     private MachinesHtml() {
     }
 
-    static void section(StringBuilder h, MachineComparison c, ResultsFile a, ResultsFile b) {
+    static void section(PrintWriter h, MachineComparison c, ResultsFile a, ResultsFile b) {
         h.append("<section id=\"machines\">\n<h2>Two machines side by side</h2>\n");
         h.append("<p class=\"note\">These files come from different machines, so they are compared by relation and by claim, "
                 + "not row by row or CPU pair by CPU pair.</p>\n");
@@ -28,7 +29,7 @@ final class MachinesHtml {
         h.append("</section>\n");
     }
 
-    private static void picture(StringBuilder h, String title, String machine, ResultsFile f) {
+    private static void picture(PrintWriter h, String title, String machine, ResultsFile f) {
         h.append("<figure class=\"topology\" style=\"flex:1;min-width:320px\"><figcaption>").append(Markup.escape(title)).append(": ").append(Markup.escape(machine)).append("</figcaption>");
         h.append(MachineHtml.picture(f.topology()).orElse("<p class=\"note\">No topology picture in this file.</p>"));
         h.append("</figure>\n");

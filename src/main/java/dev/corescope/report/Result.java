@@ -3,7 +3,6 @@ package dev.corescope.report;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +41,7 @@ public record Result(String benchmark, String variant, String implementation, St
         metric = shared(metric);
         unit = shared(unit);
         cpus = shared(cpus);
-        params = params == null || params.isEmpty() ? Map.of() : Collections.unmodifiableMap(sharedParams(params));
+        params = Params.of(params);
         runs = runs == null ? List.of() : List.copyOf(runs);
     }
 
@@ -50,14 +49,6 @@ public record Result(String benchmark, String variant, String implementation, St
         return s == null ? null : s.intern();
     }
 
-    private static LinkedHashMap<String, Object> sharedParams(Map<String, Object> params) {
-        LinkedHashMap<String, Object> m = new LinkedHashMap<>(params.size() * 4 / 3 + 1);
-        for (Map.Entry<String, Object> e : params.entrySet()) {
-            Object v = e.getValue();
-            m.put(shared(e.getKey()), v instanceof String t ? t.intern() : v);
-        }
-        return m;
-    }
 
     /** A row to fill: benchmark, variant, implementation, metric and unit are required. */
     public static Builder builder() {

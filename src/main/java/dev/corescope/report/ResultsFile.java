@@ -2,7 +2,6 @@ package dev.corescope.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.corescope.jitter.JitterReport;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,7 +18,7 @@ import java.util.Map;
  * machine's topology summary and picture; {@code code} the machine code of the measured
  * functions (docs/formats-code.md); {@code models} each family's typed model by family name,
  * from which its view renders what the live run printed; {@code jitter} a jitter run's per-CPU
- * rows (docs/jitter.md); {@code claims} each seed claim's finding from this file's rows
+ * rows (docs/jitter.md), kept as JSON: the jitter package reads it, as a family its model; {@code claims} each seed claim's finding from this file's rows
  * ({@link ClaimResult}, docs/verdicts.md).
  *
  * <p>Made with {@link #builder()} (or {@link #toBuilder()} to change one part): a new field is
@@ -31,7 +30,7 @@ public record ResultsFile(String schema, Environment environment,
                           @JsonInclude(JsonInclude.Include.ALWAYS) List<Result> results, List<Layout> layouts,
                           List<Histogram> histograms, Matrix matrix, List<Failure> failures, List<Counters> counters,
                           MachineTopology topology, List<MachineCode> code, Map<String, JsonNode> models,
-                          JitterReport jitter, List<ClaimResult> claims, MachineSummary machine) {
+                          JsonNode jitter, List<ClaimResult> claims, MachineSummary machine) {
 
     public static final String SCHEMA = "corescope-results/1";
 
@@ -44,6 +43,7 @@ public record ResultsFile(String schema, Environment environment,
         code = code == null ? List.of() : List.copyOf(code);
         models = models == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(models));
         claims = claims == null ? List.of() : List.copyOf(claims);
+        jitter = jitter == null || jitter.isNull() ? null : jitter;
     }
 
     /** This file with {@code claims} as its claims' findings. */
@@ -96,7 +96,7 @@ public record ResultsFile(String schema, Environment environment,
         private MachineTopology topology;
         private final List<MachineCode> code = new ArrayList<>();
         private final Map<String, JsonNode> models = new LinkedHashMap<>();
-        private JitterReport jitter;
+        private JsonNode jitter;
         private final List<ClaimResult> claims = new ArrayList<>();
         private MachineSummary machine;
 
@@ -169,7 +169,8 @@ public record ResultsFile(String schema, Environment environment,
             return this;
         }
 
-        public Builder jitter(JitterReport jitter) {
+        /** The jitter run as JSON ({@code jitter.JitterView} reads and writes it). */
+        public Builder jitter(JsonNode jitter) {
             this.jitter = jitter;
             return this;
         }

@@ -2,6 +2,7 @@ package dev.corescope.report;
 
 import dev.corescope.text.Markup;
 
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,16 +25,16 @@ final class ResultsHtml {
      * {@code folded} (the family's own document shows its tables) puts them in a closed
      * {@code <details>}.
      */
-    static void results(StringBuilder h, String family, List<Result> rs, boolean folded) {
+    static void results(PrintWriter h, String family, List<Result> rs, boolean folded) {
         if (folded) {
-            h.append("<details class=\"rows\"><summary>every saved row (").append(rs.size())
+            h.append("<details class=\"rows\"><summary>every saved row (").append(String.valueOf(rs.size()))
                     .append("), Java and C side by side</summary>\n");
         }
         table(h, family, rs);
         if (folded) h.append("</details>\n");
     }
 
-    private static void table(StringBuilder h, String family, List<Result> rs) {
+    private static void table(PrintWriter h, String family, List<Result> rs) {
         Map<String, Double> maxByGroup = new LinkedHashMap<>();
         for (Result r : rs) maxByGroup.merge(r.metric() + "|" + r.unit(), Math.abs(r.score()), Math::max);
         h.append("<div class=\"scroll\"><table class=\"results\" data-family=\"").append(Markup.escape(family)).append("\">\n");
@@ -64,7 +65,7 @@ final class ResultsHtml {
         h.append("</table></div>\n");
     }
 
-    private static void bar(StringBuilder h, Result r, double max, boolean c) {
+    private static void bar(PrintWriter h, Result r, double max, boolean c) {
         double w = max == 0 ? 0 : 100 * Math.abs(r.score()) / max;
         double ew = max == 0 || r.error() == null ? 0 : 100 * r.error() / max;
         h.append("<div class=\"bar").append(c ? " c" : "").append("\"><span style=\"width:").append(pct(w)).append("%\"></span>");
@@ -76,7 +77,7 @@ final class ResultsHtml {
         h.append("</div>");
     }
 
-    static void counters(StringBuilder h, List<Counters> counters) {
+    static void counters(PrintWriter h, List<Counters> counters) {
         h.append("<h3>Counters</h3>\n<p class=\"note\">perf_event_open around each family: ").append(Markup.escape(counters.getFirst().scope())).append(".</p>\n");
         List<String> names = new ArrayList<>();
         for (Counters c : counters) for (Counters.Counter x : c.counters()) if (!names.contains(x.name())) names.add(x.name());

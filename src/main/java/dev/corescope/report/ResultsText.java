@@ -19,9 +19,10 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The text a person reads about a results file: the summary table of every result, the
- * {@code perf_event_open} counters of each family, the environment as JOL-style {@code # }
- * lines with its warnings, and the failures. Each is one method returning a String.
+ * The documents a person reads about a results file beside the families' own: a family's rows
+ * (Java and C side by side, paired in {@link #sideBySide}, the one pairing the text and the page
+ * share), the {@code perf_event_open} counters, the environment with its warnings, the failures;
+ * and the number, params and CPU-set forms every report uses.
  */
 public final class ResultsText {
 
@@ -31,43 +32,12 @@ public final class ResultsText {
     private ResultsText() {
     }
 
-    /** Everything: summary table, counters, failures, environment. */
-    public static String full(ResultsFile file) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(summary(file.results()));
-        String c = counters(file.counters());
-        if (!c.isEmpty()) sb.append('\n').append(c);
-        String f = failures(file.failures());
-        if (!f.isEmpty()) sb.append('\n').append(f);
-        if (file.environment() != null) sb.append('\n').append(environment(file.environment()));
-        return sb.toString();
-    }
-
-    /**
-     * One row per measurement with Java and C side by side: results that differ only in
-     * {@code implementation} share a row. Scores are means ± the half-width of the 99.9%
-     * confidence interval.
-     */
-    public static String summary(List<Result> results) {
-        if (results.isEmpty()) return "No results.\n";
-        TreeSet<String> others = new TreeSet<>();
-        for (Result r : results) if (!"java".equals(r.implementation()) && !"native".equals(r.implementation())) others.add(r.implementation());
-        TextTable t = new TextTable("benchmark", "variant", "metric", "params", ">java", ">native", "unit", "cpus");
-        for (Result[] pair : sideBySide(results)) {
-            Result any = pair[0] != null ? pair[0] : pair[1];
-            t.row(any.benchmark(), any.variant(), any.metric(), params(any.params()), scoreCell(pair[0]), scoreCell(pair[1]),
-                    any.unit(), cpusCell(pair));
-        }
-        String note = others.isEmpty() ? "" : "  (implementations other than java and native are in the java column: " + String.join(", ", others) + ")\n";
-        return "Results (mean ± half-width of the 99.9% confidence interval; Java and C side by side):\n" + t.render("  ") + note;
-    }
-
     /**
      * A family's rows as a document, for a file that holds no model of it: one table keyed by
      * variant and metric (the params after the figures), Java and C side by side as {@code value [low, high]}.
      */
     public static TextDoc summaryDocument(String family, List<Result> results) {
-        // params last: a long one wraps under itself, each line keyed by variant and metric
+        // params last: a long one wraps under itself
         TextTable t = new TextTable(TextTable.Column.key("variant"), TextTable.Column.key("metric"),
                 TextTable.Column.number("java"), TextTable.Column.number("native"), TextTable.Column.text("unit"),
                 TextTable.Column.text("cpus").optional(1), TextTable.Column.text("params")).named(family);
@@ -102,23 +72,13 @@ public final class ResultsText {
         return r == null ? "" : Num.withInterval(r.score(), r.error());
     }
 
-    private static String scoreCell(Result r) {
-        if (r == null) return "";
-        return number(r.score()) + (r.error() == null ? "" : " ± " + number(r.error()));
-    }
-
     private static String cpusCell(Result[] pair) {
         TreeSet<String> cpus = new TreeSet<>();
         for (Result r : pair) if (r != null) cpus.add(r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus());
         return String.join(" / ", cpus);
     }
 
-    /** One row per family: the software counters, then the hardware ones or why they are missing. */
-    public static String counters(List<Counters> counters) {
-        return countersDocument(counters).render(Integer.MAX_VALUE);
-    }
-
-    /** {@link #counters} as a document: a table keyed by family, then what its marks mean and why counters are missing. */
+    /** The counters as a document: a table keyed by family (the software counters, then the hardware ones), then what its marks mean and why counters are missing. */
     public static TextDoc countersDocument(List<Counters> counters) {
         TextDoc d = new TextDoc();
         if (counters.isEmpty()) return d;
@@ -169,15 +129,6 @@ public final class ResultsText {
         if (failures.isEmpty()) return "";
         StringBuilder sb = new StringBuilder("FAILED:\n");
         for (ResultsFile.Failure f : failures) sb.append("  ").append(Terminal.escape(f.benchmark())).append(": ").append(Terminal.escape(f.reason())).append('\n');
-        return sb.toString();
-    }
-
-    /** The environment as {@code # } lines, then one {@code # WARNING:} line per warning. */
-    public static String environment(Environment e) {
-        TextTable t = new TextTable("# Environment", "");
-        for (String[] r : environmentRows(e)) t.row("#   " + r[0], r[1]);
-        StringBuilder sb = new StringBuilder(t.render(""));
-        if (e.warnings() != null) for (String w : e.warnings()) sb.append("# WARNING: ").append(Terminal.escape(w)).append('\n');
         return sb.toString();
     }
 

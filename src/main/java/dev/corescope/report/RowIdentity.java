@@ -28,11 +28,8 @@ public final class RowIdentity {
      */
     public static ResultsFile read(Path file) {
         // a corescope file with rows: bound without its JSON tree (the tree path below names what is wrong otherwise)
-        var streamed = Json.readResultsStreaming(file);
-        if (streamed.isPresent()) {
-            check(file, streamed.get().results());
-            return streamed.get();
-        }
+        var streamed = Json.readResultsStreaming(file);  // checked there (ResultsShape.check)
+        if (streamed.isPresent()) return streamed.get();
         JsonNode tree = Json.readTreeChecked(file);
         if (tree.isArray()) {
             ResultsFile jmh = JmhJson.read(file, tree);

@@ -1,9 +1,7 @@
 package dev.corescope.report;
 
-import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -18,15 +16,11 @@ public record RowKey(String benchmark, String variant, String implementation, St
 
     public RowKey {
         Objects.requireNonNull(benchmark, "benchmark");
-        TreeMap<String, String> sorted = new TreeMap<>();
-        if (params != null) params.forEach((k, v) -> sorted.put(k, String.valueOf(v)));
-        params = Collections.unmodifiableSortedMap(sorted);
+        params = Params.sortedText(params);
     }
 
     public static RowKey of(Result r) {
-        TreeMap<String, String> p = new TreeMap<>();
-        r.params().forEach((k, v) -> p.put(k, String.valueOf(v)));
-        return new RowKey(r.benchmark(), r.variant(), r.implementation(), r.metric(), p);
+        return new RowKey(r.benchmark(), r.variant(), r.implementation(), r.metric(), Params.sortedText(r.params()));
     }
 
     /** {@code nrCpus=64 workload=cpupri}, names sorted; {@code ""} without params. */

@@ -7,11 +7,7 @@ final class Paragraphs {
     }
 
     /** {@code text} after {@code first}, further lines starting with {@code cont}, none wider than {@code width}: a word longer than a line is cut (unless the line's start leaves no room). */
-    static void wrap(StringBuilder sb, String first, String cont, String text, int width) {
-        words(sb, first, cont, text, width);
-    }
-
-    static void words(StringBuilder sb, String head, String cont, String text, int width) {
+    static void wrap(StringBuilder sb, String head, String cont, String text, int width) {
         StringBuilder line = new StringBuilder(head);
         boolean empty = true;
         for (String word : text.split(" +")) {

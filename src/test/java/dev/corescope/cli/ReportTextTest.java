@@ -81,7 +81,7 @@ class ReportTextTest {
     void aJitterRunPrintsItsTable(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         Path file = dir.resolve("jitter.json");
         java.nio.file.Files.writeString(file, dev.corescope.report.Json.write(
-                dev.corescope.report.ResultsFile.builder().jitter(dev.corescope.jitter.JitterViewsTest.report("steal 4.0%")).build()));
+                dev.corescope.report.ResultsFile.builder().jitter(dev.corescope.jitter.JitterView.json(dev.corescope.jitter.JitterViewsTest.report("steal 4.0%"))).build()));
         String text = CliRun.run("report", file.toString(), "--format", "text").succeeded().out();
         assertTrue(text.contains("jitter: the quiet CPUs"), text);
         assertTrue(text.contains("Quietest CPU: 1"), text);

@@ -105,7 +105,7 @@ class ReservationsCommandTest {
 
     /**
      * The table is laid out at the terminal's width (else 100): a long, hostile file name wraps
-     * (a word longer than the room is cut) and every line of a row starts with its CPU; --wide
+     * (a word longer than the room is cut), a row's first line starts with its CPU and its continuations are blank before the holder; --wide
      * keeps one line per row. The old String.format table printed the name on one line of ~460.
      */
     @Test
@@ -121,10 +121,13 @@ class ReservationsCommandTest {
         assertEquals("CPU  state    pid  holder", lines.get(1), text);
         for (String l : lines) assertTrue(l.length() <= width, "wider than " + width + ": " + l);
         int usable = Topology.live().usable().weight();
-        for (String l : lines.subList(2 + usable, lines.size())) assertTrue(l.startsWith("  -  "), "not keyed by its CPU: " + l);
+        int holder = lines.get(1).indexOf("holder");
+        for (String l : lines.subList(2 + usable, lines.size())) {
+            assertTrue(l.startsWith("  -  ") || l.length() > holder && l.substring(0, holder).isBlank(), "neither a row keyed by its CPU nor its continuation: " + l);
+        }
         assertTrue(lines.size() > 4, "the long names wrap: " + text);
         assertTrue(!text.contains("\u001b"), "escaped: " + text);
-        assertTrue(text.replaceAll("\n  - +", "").contains(word), "the long word is all there, cut: " + text);
+        assertTrue(text.replaceAll("\n +", "").contains(word), "the long word is all there, cut: " + text);
 
         String wide = CliRun.run("reservations", "--dir", locks.toString(), "--wide").succeeded().out();
         assertEquals(4 + usable, wide.lines().count(), wide);

@@ -182,6 +182,10 @@ class RunScriptTest {
         clearRecordedArgs();
         assertTrue(javaArgs("", "report", "a.json", "-o", "x.html").contains("-XX:+UseSerialGC"));
         clearRecordedArgs();
+        assertTrue(javaArgs("", "report", "a.json", "--format", "text").contains("-Xmn16m"), "issue 35: a small eden");
+        clearRecordedArgs();
+        assertFalse(javaArgs("-Xmn64m", "compare", "a.json", "b.json").contains("-Xmn16m"), "the user's own size wins");
+        clearRecordedArgs();
         List<String> own = javaArgs("-XX:+UseParallelGC", "compare", "a.json", "b.json");
         assertFalse(own.contains("-XX:+UseSerialGC"), own.toString());
         clearRecordedArgs();

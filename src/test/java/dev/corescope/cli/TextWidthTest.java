@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,8 +62,8 @@ class TextWidthTest {
             ResultsFile file = Json.readResults(p);
             for (BenchFamily f : Families.all()) {
                 if (file.results().stream().noneMatch(r -> r.benchmark().equals(f.name())) && f.document(file).isEmpty()) continue;
-                String wide = ReportCommand.render(file, Families.all(), f.name(), p, Width.NONE);
-                String fitted = ReportCommand.render(file, Families.all(), f.name(), p, Width.DEFAULT);
+                String wide = ReportText.of(file, Families.all(), f.name(), p, Width.NONE, false);
+                String fitted = ReportText.of(file, Families.all(), f.name(), p, Width.DEFAULT, false);
                 fits(p.getFileName() + " " + f.name(), fitted);
                 String lost = lost(wide, fitted);
                 assertTrue(lost == null || fitted.contains("; --wide shows them)"),
@@ -83,7 +84,7 @@ class TextWidthTest {
             CliRun wide = CliRun.run("report", p.toString(), "--format", "text", "--wide").succeeded();
             String lost = lost(wide.out(), narrow.out());
             assertTrue(lost == null || narrow.out().contains("; --wide shows them)"), p.getFileName() + ": '" + lost + "' was lost unsaid");
-            assertEquals(ReportCommand.render(Json.readResults(p), Families.all(), null, p, Width.NONE), wide.out(),
+            assertEquals(ReportText.of(Json.readResults(p), Families.all(), null, p, Width.NONE, false), wide.out(),
                     "--wide: every table at its natural width");
         }
         CliRun.run("report", resultsFiles().getFirst().toString(), "--wide", "-o", "x.html").badInput("--wide: goes with --format text");

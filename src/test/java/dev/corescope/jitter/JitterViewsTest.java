@@ -3,6 +3,7 @@ package dev.corescope.jitter;
 import dev.corescope.bench.Families;
 import dev.corescope.report.HtmlReport;
 import dev.corescope.report.Json;
+import dev.corescope.report.MachineSummary;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.testing.Approved;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ public class JitterViewsTest {
 
     @Test
     void thePageDrawsTheJitterViewAndEscapesEverythingFromTheFile() {
-        ResultsFile f = ResultsFile.builder().jitter(report("<script>document.title='x'</script>")).build();
+        ResultsFile f = ResultsFile.builder().jitter(JitterView.json(report("<script>document.title='x'</script>"))).build();
         String html = HtmlReport.page(List.of(new HtmlReport.Input("j.json", f)), Families.views(), java.time.Instant.EPOCH);
         assertFalse(html.contains("<script"), html);
         assertTrue(html.contains("&lt;script&gt;"), html);
@@ -72,10 +73,13 @@ public class JitterViewsTest {
     @Test
     void theReportRoundTripsThroughAResultsFile() throws Exception {
         JitterReport r = report("steal 4.0%");
-        ResultsFile f = ResultsFile.builder().jitter(r).build();
+        ResultsFile f = ResultsFile.builder().jitter(JitterView.json(r)).build();
         String json = Json.write(f);
         ResultsFile back = Json.MAPPER.readerFor(ResultsFile.class).readValue(json);
-        assertEquals(r, back.jitter());
+        assertEquals(r, JitterView.report(back).orElseThrow());
+        MachineSummary.JitterQuantiles q = MachineSummary.of(back, Families.views()).jitter();
+        assertEquals(2, q.cpus(), "the machine summary reads the run through its view");
+        assertEquals(4_000_000, q.maxGapNs().max());
         assertTrue(json.contains("\"over10usPerSecond\" : 1.5"), json);
     }
 }

@@ -151,8 +151,8 @@ class ComparisonTest {
                         .score(55).error(0.0).samples(1).cpus("").params(Map.of("nrCpus", 64)).build(),
                 r("fairness", "java", "min/max", 0.72, null, 5, Map.of()),
                 r("new", "native", "ns/op", 2.0, 0.1, 10, Map.of("nrCpus", 4096)));
-        Approved.verify("compare/compare.txt", ComparisonText.render(
-                Comparison.of("before.json", List.of(before), "after.json", List.of(after), 0.5), dev.corescope.text.Width.DEFAULT));
+        Approved.verify("compare/compare.txt", ComparisonText.document(
+                Comparison.of("before.json", List.of(before), "after.json", List.of(after), 0.5)).render(dev.corescope.text.Width.DEFAULT));
     }
 
     @Test

@@ -61,7 +61,6 @@ class EnvironmentApprovedTest {
         betweenStartAndFinish.run();
         Environment env = probe.finish(start, T1, pinned);
         return "== json\n" + Json.write(env)
-                + "== text\n" + ResultsText.environment(env)
                 + "== document\n" + ResultsText.environmentDocument(env).render(100)
                 + "== files read\n" + String.join("\n", new TreeSet<>(reader.filesRead().keySet())) + "\n";
     }

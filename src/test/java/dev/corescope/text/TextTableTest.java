@@ -50,17 +50,21 @@ class TextTableTest {
     }
 
     @Test
-    void aLongLastCellWrapsUnderItselfWithTheKeyRepeated() {
-        TextTable t = new TextTable(TextTable.Column.key("family"), TextTable.Column.text("note"));
-        t.row("cpumask", "the native rows are missing because no C compiler was found when corescope was built");
-        String s = t.render("", 40);
-        assertTrue(s.lines().skip(1).allMatch(l -> l.startsWith("cpumask  ")), s);
-        assertTrue(s.lines().allMatch(l -> l.length() <= 40), s);
+    void aLongLastCellWrapsUnderItselfWithTheOtherColumnsBlankSoItReadsAsOneRow() {
+        TextTable t = new TextTable(TextTable.Column.key("family"), TextTable.Column.key("seed"), TextTable.Column.text("note"));
+        t.row("cpumask", "6.1", "the native rows are missing because no C compiler was found when corescope was built");
+        t.row("c2c", "6.2", "measured");
+        String s = t.render("", 48);
+        List<String> lines = s.lines().toList();
+        assertTrue(lines.get(1).startsWith("cpumask  6.1   the native"), s);
+        assertTrue(lines.subList(2, lines.size() - 1).stream().allMatch(l -> l.startsWith(" ".repeat("cpumask  6.1   ".length())) && !l.isBlank()), s);
+        assertEquals("c2c      6.2   measured", lines.getLast(), s);
+        assertTrue(s.lines().allMatch(l -> l.length() <= 48), s);
     }
 
     @Test
     void cellsFromInputAreEscapedForTheTerminal() {
-        TextTable t = new TextTable("key", "value");
+        TextTable t = new TextTable(TextTable.Column.key("key"), TextTable.Column.text("value"));
         t.row("x", "\u001b]0;PWNED\u0007");
         assertTrue(t.render("").contains("\\e]0;PWNED\\x07"), t.render(""));
     }
@@ -125,11 +129,11 @@ class TextTableTest {
 
     /**
      * {@code wrappingLast}: a long last cell wraps beside the other columns instead of folding
-     * them into a block of their own; a word longer than the room is cut; every line is keyed
-     * and none wider. Without it the same table folds (as before).
+     * them into a block of their own; a word longer than the room is cut; continuation lines
+     * are blank before it and none is wider. Without it the same table folds (as before).
      */
     @Test
-    void aWrappingLastColumnKeepsOneBlockCutsLongWordsAndKeysEveryLine() {
+    void aWrappingLastColumnKeepsOneBlockCutsLongWordsAndLeavesContinuationsUnkeyed() {
         TextTable t = new TextTable(new TextTable.Column("CPU", "", TextTable.Align.RIGHT, true, 0), TextTable.Column.text("state"),
                 TextTable.Column.number("pid"), TextTable.Column.text("holder")).wrappingLast();
         t.row("3", "held", "4242", "pid=4242 thread=" + "w".repeat(70) + " since=2026-12-01T18:00:00Z cmd=java");
@@ -138,9 +142,11 @@ class TextTableTest {
         List<String> lines = s.lines().toList();
         assertEquals("CPU  state   pid  holder", lines.getFirst(), s);
         for (String l : lines) assertTrue(l.length() <= 40, "wider than 40: " + l);
-        for (String l : lines.subList(1, lines.size())) assertTrue(l.startsWith("  3  ") || l.startsWith(" 12  "), "unkeyed: " + l);
+        int holder = lines.getFirst().indexOf("holder");
+        assertTrue(lines.get(1).startsWith("  3  held") && lines.get(1).indexOf("pid=4242") == holder, s);
+        for (String l : lines.subList(2, lines.size() - 1)) assertTrue(l.startsWith(" ".repeat(holder)) && !l.isBlank(), "a continuation: " + l);
         assertEquals(" 12  free      -", lines.getLast(), s);
-        assertTrue(s.replaceAll("\n  3 +", "").contains("w".repeat(70)), s);
+        assertTrue(s.replaceAll("\n +", "").contains("w".repeat(70)), s);
         String folded = new TextTable(t.columns()).row("3", "held", "4242", "pid=4242 " + "w".repeat(70)).render("", 40);
         assertTrue(folded.lines().filter(l -> l.startsWith("CPU")).count() > 1, "without it the table folds: " + folded);
     }

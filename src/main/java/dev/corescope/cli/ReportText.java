@@ -2,7 +2,9 @@ package dev.corescope.cli;
 
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.Families;
+import dev.corescope.jitter.JitterReport;
 import dev.corescope.jitter.JitterText;
+import dev.corescope.jitter.JitterView;
 import dev.corescope.report.MachineCodeText;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
@@ -10,6 +12,8 @@ import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.text.TextDoc;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -21,9 +25,9 @@ import java.util.Optional;
  * code, then the counters, the failures and the environment. The tour prints a summary instead
  * ({@link TourText}).
  */
-final class RunText {
+final class ReportText {
 
-    private RunText() {
+    private ReportText() {
     }
 
     /**
@@ -32,11 +36,17 @@ final class RunText {
      * @param explain each claim's reasoning in full
      */
     static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, int width, boolean explain) {
-        StringBuilder sb = new StringBuilder();
+        StringWriter s = new StringWriter();
+        write(new PrintWriter(s), file, families, only, path, width, explain);
+        return s.toString();
+    }
+
+    /** {@link #of} written to {@code out} as it is laid out (a family's table line by line); the caller checks {@code out} for errors. */
+    static void write(PrintWriter out, ResultsFile file, List<BenchFamily> families, String only, Path path, int width, boolean explain) {
         // the verdicts first, with the legend of their words: of every family, or of the one shown
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));
         String v = SeedVerdicts.text(verdicts.stream().filter(x -> only == null || x.family().equals(only)).toList(), width, explain);
-        if (!v.isEmpty()) sb.append(v).append('\n');
+        if (!v.isEmpty()) out.append(v).append('\n');
         boolean any = false;
         for (BenchFamily f : families) {
             if (only != null && !f.name().equals(only)) continue;
@@ -45,34 +55,35 @@ final class RunText {
             // a family without a document (a test's, an extension's) may still give its text
             Optional<String> liveText = own.isEmpty() ? FileViews.render(path, file, f.name(), () -> f.text(file)) : Optional.empty();
             if (rows.isEmpty() && own.isEmpty() && liveText.isEmpty()) continue;
-            if (any) sb.append('\n');
+            if (any) out.append('\n');
             any = true;
             boolean titled = own.isPresent() && !own.get().parts().isEmpty()
                     && own.get().parts().getFirst() instanceof TextDoc.Heading h && h.level() == 1;
             TextDoc d = titled ? new TextDoc() : new TextDoc().title(f.name() + ": " + f.summary());
             if (own.isPresent()) d.add(own.get());
             else if (liveText.isEmpty()) d.add(ResultsText.summaryDocument(f.name(), rows));
-            sb.append(d.render(width));
-            liveText.ifPresent(t -> sb.append(t).append(t.endsWith("\n") ? "" : "\n"));
+            d.render(out, width);
+            liveText.ifPresent(t -> out.append(t).append(t.endsWith("\n") ? "" : "\n"));
             TextDoc code = MachineCodeText.document(file.code(), f.name());
-            if (!code.isEmpty()) sb.append('\n').append(code.render(width));
+            if (!code.isEmpty()) code.render(out.append('\n'), width);
         }
-        if (file.jitter() != null && only == null) {
-            if (any) sb.append('\n');
+        Optional<JitterReport> jitter = only == null ? FileViews.render(path, file, "jitter", () -> JitterView.report(file)) : Optional.empty();
+        if (jitter.isPresent()) {
+            if (any) out.append('\n');
             any = true;
-            sb.append(JitterText.document(file.jitter()).render(width));
+            JitterText.document(jitter.get()).render(out, width);
         }
-        if (!any) sb.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
+        if (!any) out.append(only == null ? "No results.\n" : "No results of " + only + " in this file.\n");
         if (only == null) {
             TextDoc c = ResultsText.countersDocument(file.counters());
-            if (!c.isEmpty()) sb.append('\n').append(c.render(width));
+            if (!c.isEmpty()) c.render(out.append('\n'), width);
             if (!file.failures().isEmpty()) {
-                sb.append('\n').append(new TextDoc().heading("FAILED:").notes("  ", "", file.failures().stream()
-                        .map(f -> f.benchmark() + ": " + f.reason()).toList()).render(width));
+                new TextDoc().heading("FAILED:").notes("  ", "", file.failures().stream()
+                        .map(f -> f.benchmark() + ": " + f.reason()).toList()).render(out.append('\n'), width);
             }
         }
         // the machine and the run, also under one family: no figure without its machine
-        if (file.environment() != null) sb.append('\n').append(ResultsText.environmentDocument(file.environment()).render(width));
-        return sb.toString();
+        if (file.environment() != null) ResultsText.environmentDocument(file.environment()).render(out.append('\n'), width);
+        out.flush();
     }
 }
