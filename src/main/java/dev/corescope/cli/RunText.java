@@ -4,6 +4,7 @@ import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.Families;
 import dev.corescope.jitter.JitterText;
 import dev.corescope.report.MachineCodeText;
+import dev.corescope.report.Pointers;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
@@ -49,6 +50,7 @@ final class RunText {
             if (only != null && !f.name().equals(only)) continue;
             List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
             Optional<TextDoc> own = FileViews.render(path, file, f.name(), () -> f.document(file));
+            own.ifPresent(d -> Pointers.disagreementNote(file, f.name()).ifPresent(n -> d.notes(List.of(n))));
             // a family without a document (a test's, an extension's) may still give its text, else the live run's
             Optional<String> liveText = own.isEmpty()
                     ? FileViews.render(path, file, f.name(), () -> f.text(file)).or(() -> Optional.ofNullable(live.get(f.name())))

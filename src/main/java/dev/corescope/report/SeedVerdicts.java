@@ -51,15 +51,8 @@ import java.util.TreeMap;
  * else inconclusive. Anything else: inconclusive, saying how the pairs split, unless no interval
  * reaches half the claimed size (contradicts). No pair counts: not testable here, with the claim's
  * reason or the reasons the rows do not count. A C twin's rows saved as one run per side with both
- * variants interleaved in one process (an older file) have no run-to-run part: the reason says so,
- * and where the file holds the same pair built at two alignments both must agree.
- *
- * <p><b>Per seed</b>, from its claims' findings ({@link #summary}): {@code supported} (every
- * claim supports), {@code partly supported} (some support or support the direction, none
- * contradicts), {@code contradicted} (every claim contradicts), {@code partly contradicted} (some
- * contradict, none supports), {@code mixed} (some support, some contradict), {@code inconclusive}
- * (none decided), {@code not testable here} (none testable); followed by the counts, e.g.
- * {@code partly supported: 1 of 3 claims supported, 2 not testable here}.
+ * variants interleaved in one process (an older file) are one run per side like any other: the
+ * allowance, never zero between-run noise.
  */
 public final class SeedVerdicts {
 
@@ -239,25 +232,17 @@ public final class SeedVerdicts {
         List<Result> poolRows = file.results().stream().filter(r -> !setAside.contains(r)).toList();
         Map<String, RunNoise> pools = RunNoise.pools(List.of(poolRows), RunNoise::shapeKey);
         List<ClaimResult.RowFinding> rows = new ArrayList<>();
-        List<String> layouts = new ArrayList<>();
-        boolean interleavedOnce = false;
         double widest = 0;
         Integer runsNeeded = null;
         String runsUnit = null;
         for (Pair p : counted) {
             Result b = p.before(), a = p.after();
             boolean repeated = b.runs().size() >= 2 || a.runs().size() >= 2;
-            // a C twin whose variants' batches interleave in one process, saved as one run per side: no run-to-run part
-            boolean interleaved = sel.interleaved().contains(a.implementation()) && !repeated;
-            RunNoise noise;
-            if (interleaved) {
-                noise = new RunNoise(0, Double.POSITIVE_INFINITY, 0, "none between the variants: their batches ran interleaved in one process");
-            } else {
-                noise = pools.get(RunNoise.shapeKey(b));
-                if (noise == null) noise = RunNoise.ofRow(b, a);
-                // the allowance is the fallback of rows with one run per side, never of measured runs
-                if (noise == null && !repeated) noise = RunNoise.allowance(RunNoise.poolKey(b), allowances);
-            }
+            RunNoise noise = pools.get(RunNoise.shapeKey(b));
+            if (noise == null) noise = RunNoise.ofRow(b, a);
+            // one run per side (a C twin's interleaved batches in an older file included): the between-run
+            // allowance is the fallback, never zero between-run noise; measured runs are judged on themselves
+            if (noise == null && !repeated) noise = RunNoise.allowance(RunNoise.poolKey(b), allowances);
             Comparison.Row row = Comparison.row(b, a, noise);
             if (row.deltaPercent() == null) {
                 notCounted.add(new ClaimResult.NotCounted(a.implementation(), a.params(), row.reason()));
@@ -286,13 +271,6 @@ public final class SeedVerdicts {
                     runsUnit = runUnit(a.implementation(), true);
                 }
             }
-            if (interleaved && !exact) {
-                interleavedOnce = true;
-                if (sel.layoutParam() != null && a.params().containsKey(sel.layoutParam())) {
-                    String layout = String.valueOf(a.params().get(sel.layoutParam()));
-                    if (!layouts.contains(layout)) layouts.add(layout);
-                }
-            }
         }
         if (rows.isEmpty()) {
             return result(c, Finding.NOT_TESTABLE, List.of(), notCounted, "no row here counts: " + distinctReasons(notCounted), null, null);
@@ -308,14 +286,6 @@ public final class SeedVerdicts {
         Finding finding = deciding.isEmpty() ? Finding.INCONCLUSIVE : combine(c, deciding);
         StringBuilder why = new StringBuilder(deciding.isEmpty() ? "no counted row has an interval (one run per side)" : because(c, finding, deciding));
         if (deciding.size() < rows.size()) why.append(unmeasured(rows));
-        if (interleavedOnce && layouts.size() >= 2) {
-            why.append("; C: the variants' batches interleave in one process, saved as one run per side (no run-to-run part in an "
-                    + "interval), and code layout varies between builds, so each of " + layouts.size() + " layouts ("
-                    + String.join(", ", layouts) + ") is a row of its own and a finding holds only where they agree");
-        } else if (interleavedOnce) {
-            why.append("; C: the variants' batches interleave in one process, saved as one run per side (no run-to-run part in the "
-                    + "interval), from one build (code layout not varied: a C finding may be its layout's)");
-        }
         if (finding == Finding.INCONCLUSIVE && !deciding.isEmpty()) {
             String unit = c.scale() == Claim.Scale.RELATIVE ? "%" : c.unit();
             if (runsNeeded != null) {

@@ -141,7 +141,7 @@ public final class CpupriFamily implements BenchFamily {
         List<Run> runs = plan(topology, usable, context);
         Double load = MachineLoad.oneMinute(Path.of("/")).orElse(null);
         List<Result> results = new ArrayList<>();
-        Map<Run, Double> countsPerFind = new IdentityHashMap<>();
+        Map<Run, Double> countsPerFind = new IdentityHashMap<>(), concurrent = new IdentityHashMap<>();
         context.progress().start("", runs.stream().mapToInt(CpupriFamily::runsPerSide).sum());
         for (int i = 0; i < runs.size(); i++) {
             Run r = runs.get(i);
@@ -154,10 +154,10 @@ public final class CpupriFamily implements BenchFamily {
             List<Run> group = new ArrayList<>();
             for (int j = i; j < runs.size() && sameWorkload(runs.get(j), r); j++) group.add(runs.get(j));
             i += group.size() - 1;
-            results.addAll(measureNative(group, context, topology.cacheLineSize(), countsPerFind));
+            results.addAll(measureNative(group, context, topology.cacheLineSize(), countsPerFind, concurrent));
         }
 
-        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, countsPerFind, new Facts(usable.toList(), usable.weight(),
+        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, countsPerFind, concurrent, new Facts(usable.toList(), usable.weight(),
                 lineWarnings, contendedIgnored, CpupriTwins.unavailableReason().orElse(null), load, topology.online().weight()));
         return new FamilyRun(name(), results, model);
     }
@@ -169,7 +169,7 @@ public final class CpupriFamily implements BenchFamily {
 
     /** The saved model: the layouts, the heap analogue, the runs and the run's facts. */
     private static CpupriModel model(int line, List<Layout> layouts, List<Layout> seedLayouts, List<HeapLayouts.HeapLayout> heap,
-                                     List<Run> runs, Map<Run, Double> countsPerFind, Facts run) {
+                                     List<Run> runs, Map<Run, Double> countsPerFind, Map<Run, Double> concurrent, Facts run) {
         List<CpupriModel.Struct> structs = new ArrayList<>();
         List<Layout> offstack = layouts.stream().filter(l -> Boolean.TRUE.equals(l.params().get("offstack"))).toList();
         for (int i = 0; i < offstack.size(); i++) {
@@ -193,7 +193,7 @@ public final class CpupriFamily implements BenchFamily {
                 h.instanceSize(), h.apart(line), h.layout())).toList();
         List<CpupriModel.Run> saved = runs.stream().map(r -> new CpupriModel.Run(r.workload(), r.variant(), r.implementation(),
                 r.placement().name(), r.placement().description(), r.writers(), Arrays.stream(r.cpus()).boxed().toList(), r.rt(),
-                countsPerFind.get(r))).toList();
+                countsPerFind.get(r), concurrent.get(r))).toList();
         return new CpupriModel(line, structs, inline, heaps, HeapLayouts.vmDetails(), saved, List.of(), List.of(), run.usable(),
                 run.usableCount(), run.lineWarnings(), run.contendedIgnored(), run.nativeUnavailable(), run.loadOneMinute(), run.onlineCpus());
     }
@@ -306,7 +306,8 @@ public final class CpupriFamily implements BenchFamily {
      * struct allocated and warmed up afresh each time), interleaved variant by variant; a row is
      * the median of every run's samples and its 99.9% interval, each run one of its runs[].
      */
-    private static List<Result> measureNative(List<Run> group, BenchContext context, int line, Map<Run, Double> countsPerFind) {
+    private static List<Result> measureNative(List<Run> group, BenchContext context, int line, Map<Run, Double> countsPerFind,
+                                              Map<Run, Double> ran) {
         int rounds = runsPerSide(group.getFirst());
         Map<Run, List<CpupriTwins.Samples>> got = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
@@ -317,8 +318,15 @@ public final class CpupriFamily implements BenchFamily {
             }
         }
         List<Result> out = new ArrayList<>();
-        got.forEach((r, samples) -> {
+        got.forEach((r, all) -> {
             Map<String, Object> params = params(r, "median");
+            // contention needs both threads on their CPUs: samples where one was off its CPU (a busy machine) timed a
+            // thread alone and are set aside, and a run with none left drops out; with none left at all the row keeps
+            // every sample as one run, which no interval decides from (the model's concurrent says 0)
+            List<CpupriTwins.Samples> kept = all.stream().map(CpupriTwins.Samples::concurrent).filter(x -> x.ran().length > 0).toList();
+            ran.put(r, (double) concat(kept, CpupriTwins.Samples::ran).length / concat(all, CpupriTwins.Samples::ran).length);
+            List<CpupriTwins.Samples> samples = !kept.isEmpty() ? kept : List.of(new CpupriTwins.Samples(concat(all, CpupriTwins.Samples::readerNs),
+                    concat(all, CpupriTwins.Samples::writerNs), concat(all, CpupriTwins.Samples::countsPerFind), concat(all, CpupriTwins.Samples::ran)));
             if (r.rt() != null) countsPerFind.put(r, SampleStats.of(concat(samples, CpupriTwins.Samples::countsPerFind)).median());
             out.add(nativeRow(r, "find", params, samples, CpupriTwins.Samples::readerNs));
             out.add(nativeRow(r, "set", params, samples, CpupriTwins.Samples::writerNs));

@@ -10,6 +10,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * The C twin of {@code bench cpupri} ({@code native/src/cpupri.c}): the same {@code struct cpupri}
@@ -19,10 +20,23 @@ import java.util.Optional;
 public final class CpupriTwins {
 
     /**
-     * ns/op per sample for each side (the writers': their mean), and the counts a reader's find read on average in each
-     * sample (all zero for the mechanism workload).
+     * ns/op per sample for each side (the writers': their mean), the counts a reader's find read on average in each
+     * sample (all zero for the mechanism workload), and the smallest share of each sample a thread was on its CPU.
      */
-    public record Samples(double[] readerNs, double[] writerNs, double[] countsPerFind) {
+    public record Samples(double[] readerNs, double[] writerNs, double[] countsPerFind, double[] ran) {
+
+        /** The share of a sample every thread must have run for it to time contention (not a thread alone). */
+        public static final double RAN_FLOOR = 0.9;
+
+        /** The samples in which every thread ran for at least {@link #RAN_FLOOR} of the time. */
+        public Samples concurrent() {
+            int[] keep = IntStream.range(0, ran.length).filter(i -> ran[i] >= RAN_FLOOR).toArray();
+            return new Samples(pick(readerNs, keep), pick(writerNs, keep), pick(countsPerFind, keep), pick(ran, keep));
+        }
+
+        private static double[] pick(double[] v, int[] at) {
+            return Arrays.stream(at).mapToDouble(i -> v[i]).toArray();
+        }
     }
 
     private static final int NAME_BYTES = 64;
@@ -67,16 +81,17 @@ public final class CpupriTwins {
             MemorySegment reader = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
             MemorySegment writer = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
             MemorySegment scanned = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
+            MemorySegment ran = arena.allocate(ValueLayout.JAVA_DOUBLE, samples);
             MemorySegment failed = arena.allocate(NAME_BYTES);
             int rc = (int) TwinLinker.linked(Holder.RUN, Holder.REASON).invokeExact(mechanism ? 0 : 1, rtAll ? 1 : 0,
                     threads, cpus.length - 1, counts, masks, structBytes, lineSize, nrCpuIds, warmupSamples, warmupMillis,
-                    samples, sampleMillis, reader, writer, scanned, failed, NAME_BYTES);
+                    samples, sampleMillis, reader, writer, scanned, ran, failed, NAME_BYTES);
             if (rc != 0) {
                 throw new NativeException(failed.getString(0), "reader=" + (cpus.length > 0 ? cpus[0] : -1) + ", writers="
                         + Arrays.toString(Arrays.copyOfRange(cpus, Math.min(1, cpus.length), cpus.length)), rc);
             }
             return new Samples(reader.toArray(ValueLayout.JAVA_DOUBLE), writer.toArray(ValueLayout.JAVA_DOUBLE),
-                    scanned.toArray(ValueLayout.JAVA_DOUBLE));
+                    scanned.toArray(ValueLayout.JAVA_DOUBLE), ran.toArray(ValueLayout.JAVA_DOUBLE));
         } catch (Throwable t) {
             throw NativeCalls.rethrow(t);
         }
@@ -89,7 +104,7 @@ public final class CpupriTwins {
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
                 ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
                 ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
-                ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
         static final String REASON = LINKER.failure();
     }
 }

@@ -135,6 +135,13 @@ final class CpupriView {
         notes.addAll(planNotes(m.usableCount(), m.usable(), m.nativeUnavailable()));
         boolean measured = !m.runs().isEmpty();
         if (measured && m.loadOneMinute() != null) MachineLoad.busyNote(m.loadOneMinute(), m.onlineCpus()).ifPresent(notes::add);
+        double concurrent = m.runs().stream().map(CpupriModel.Run::concurrent).filter(Objects::nonNull).mapToDouble(x -> x).min().orElse(1);
+        if (concurrent < 1) {
+            notes.add(String.format(Locale.ROOT, "C rows: a sample in which a thread was off its CPU for over %.0f%% of the time "
+                    + "timed a thread alone, not contention, and is left out (at worst %.0f%% of a row's samples were kept%s)",
+                    (1 - CpupriTwins.Samples.RAN_FLOOR) * 100, concurrent * 100, concurrent > 0 ? ""
+                            : "; a row with none kept shows all of them as one run, which decides no claim: the machine was too busy"));
+        }
         notes.add("Seed 002 measured a 2-socket, 240-core/480-CPU machine running 60 ffmpeg instances with RT threads: "
                 + "perf c2c showed cpupri_find() loads of vec->mask waiting on the line cpupri_set() writes through "
                 + "vec->count (10K-59K cycles per load); aligning the mask cut kernel cycles from ~20% to ~12% and raised fps ~11%.");

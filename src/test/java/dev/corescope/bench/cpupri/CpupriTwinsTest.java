@@ -29,10 +29,23 @@ class CpupriTwinsTest {
         for (boolean mechanism : new boolean[]{true, false}) {
             var s = CpupriTwins.run(mechanism, false, a, b, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 1, 5, 2, 5);
             assertEquals(2, s.readerNs().length);
+            assertEquals(2, s.ran().length);
             for (int i = 0; i < 2; i++) {
                 assertTrue(s.readerNs()[i] > 0 && s.writerNs()[i] > 0, "sample " + i);
+                // a share of the sample on the CPU (thread CPU time over wall time; a clock tick of slack)
+                assertTrue(s.ran()[i] > 0 && s.ran()[i] <= 1.1, "sample " + i + " ran " + s.ran()[i]);
             }
         }
+    }
+
+    /** A sample in which a thread was off its CPU timed a thread alone: it is set aside, the others kept in order. */
+    @Test
+    void onlySamplesInWhichEveryThreadRanCountAsContention() {
+        var s = new CpupriTwins.Samples(new double[]{1, 2, 3}, new double[]{10, 20, 30}, new double[]{0, 0, 0}, new double[]{0.99, 0.1, 0.95});
+        var kept = s.concurrent();
+        assertEquals(java.util.List.of(1.0, 3.0), java.util.Arrays.stream(kept.readerNs()).boxed().toList());
+        assertEquals(java.util.List.of(10.0, 30.0), java.util.Arrays.stream(kept.writerNs()).boxed().toList());
+        assertEquals(0, new CpupriTwins.Samples(new double[]{1}, new double[]{1}, new double[]{0}, new double[]{0.5}).concurrent().ran().length);
     }
 
     /**
