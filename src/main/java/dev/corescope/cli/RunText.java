@@ -9,6 +9,7 @@ import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
+import dev.corescope.report.VerdictsText;
 import dev.corescope.text.TextDoc;
 
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ final class RunText {
         StringBuilder sb = new StringBuilder();
         // the verdicts first, with the legend of their words: of every family, or of the one shown
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));
-        String v = SeedVerdicts.text(verdicts.stream().filter(x -> only == null || x.family().equals(only)).toList(), width, explain);
+        String v = VerdictsText.text(verdicts.stream().filter(x -> only == null || x.family().equals(only)).toList(), width, explain);
         if (!v.isEmpty()) sb.append(v).append('\n');
         boolean any = false;
         for (BenchFamily f : families) {

@@ -9,6 +9,7 @@ import dev.corescope.report.Finding;
 import dev.corescope.report.MachineTopology;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.SeedVerdicts;
+import dev.corescope.report.VerdictsText;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
@@ -79,7 +80,7 @@ final class TourText {
             d.notes("    ", "- ", legend(claims));
             for (SeedVerdicts.Verdict v : verdicts) {
                 d.paragraph("  ", v.family() + ": " + v.summary() + " (seed: " + v.seed() + ")");
-                d.notes("    ", "- ", v.claims().stream().map(c -> explain ? SeedVerdicts.explanation(c) : claimLine(c)).toList());
+                d.notes("    ", "- ", v.claims().stream().map(c -> explain ? VerdictsText.explanation(c) : claimLine(c)).toList());
                 unresolved(v, launcher).ifPresent(line -> d.paragraph("    ", line));
             }
         }
@@ -108,7 +109,7 @@ final class TourText {
         Set<Finding> used = new LinkedHashSet<>();
         for (ClaimResult c : claims) used.add(c.finding());
         List<String> out = new ArrayList<>();
-        for (SeedVerdicts.Term t : SeedVerdicts.TERMS) {
+        for (VerdictsText.Term t : VerdictsText.TERMS) {
             if (t.findings().stream().anyMatch(used::contains)) out.add(t.line());
         }
         return out;
@@ -116,7 +117,7 @@ final class TourText {
 
     /** {@code id: finding; measured M against claimed C: the reason}, the claim's three lines (the report has the rest). */
     static String claimLine(ClaimResult c) {
-        return SeedVerdicts.brief(c);
+        return VerdictsText.brief(c);
     }
 
     /**

@@ -40,7 +40,7 @@ public record CpupriModel(int lineSize, List<Struct> structs,
                           @JsonSerialize(contentUsing = Pointers.LayoutOut.class) @JsonDeserialize(contentUsing = Pointers.LayoutIn.class)
                           List<Layout> inline,
                           List<Heap> heap, String vmDetails,
-                          List<Run> runs,
+                          List<Measured> runs,
                           @JsonProperty(access = JsonProperty.Access.WRITE_ONLY) List<Result> results,
                           @JsonInclude(JsonInclude.Include.NON_EMPTY)
                           List<String> notes,
@@ -102,7 +102,7 @@ public record CpupriModel(int lineSize, List<Struct> structs,
      * share of its samples in which every thread stayed on its CPU (the others timed a thread alone and are left out of
      * the row, {@code CpupriTwins.Samples#concurrent}); null for Java and in files from before.
      */
-    public record Run(String workload, String variant, String implementation, String placement, String placementDescription,
+    public record Measured(String workload, String variant, String implementation, String placement, String placementDescription,
                       int writers, List<Integer> cpus, String rt, Double countsPerFind, Double concurrent) {
     }
 }
