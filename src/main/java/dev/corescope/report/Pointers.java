@@ -92,7 +92,12 @@ public final class Pointers {
         while (!todo.isEmpty()) {
             JsonNode n = todo.removeLast();
             if (n.has("score") && n.has("benchmark") && n.has("metric")) {
-                Result saved = Json.MAPPER.convertValue(n, Result.class);
+                Result saved;
+                try {
+                    saved = Json.MAPPER.convertValue(n, Result.class);
+                } catch (IllegalArgumentException notARow) {
+                    continue;
+                }
                 Result now = rows.get(saved.key());
                 if (now == null || now.score() != saved.score() || !Objects.equals(now.error(), saved.error())) out.put(saved.key(), true);
             } else {

@@ -1,6 +1,7 @@
 package dev.corescope.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -89,7 +90,8 @@ public final class SeedVerdicts {
     /** Claims' results grouped into one verdict per seed, in their order. */
     private static List<Verdict> group(List<ClaimResult> results) {
         Map<List<String>, List<ClaimResult>> bySeed = new LinkedHashMap<>();
-        for (ClaimResult r : results) bySeed.computeIfAbsent(List.of(r.family(), r.seed()), k -> new ArrayList<>()).add(r);
+        // Arrays.asList: a saved claim may lack its seed
+        for (ClaimResult r : results) bySeed.computeIfAbsent(Arrays.asList(r.family(), r.seed()), k -> new ArrayList<>()).add(r);
         return bySeed.entrySet().stream().map(e -> new Verdict(e.getKey().get(0), e.getKey().get(1), summary(e.getValue()), e.getValue())).toList();
     }
 
