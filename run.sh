@@ -73,14 +73,27 @@ if [ "${1:-}" = "test" ]; then
   exec "$here/mvnw" -B -f "$here/pom.xml" verify "$@"
 fi
 
+# Short commands that are over in a blink: a cheaper rebuild check and a JVM tuned to start (below).
+short_command=0
+case "${1:-}" in
+  topology|capture|mask|affinity|pin|help|--help|-h|--version|-V) short_command=1 ;;
+esac
+
 # True when anything the jar is built from (src/main, src/contended, src/module, native, the
-# POMs: pom.xml and build/*/pom.xml) is newer than the jar.
+# POMs) is newer than the stamp the build wrote when it made the jar (target/.corescope.jar.ok).
+# A short command (the four that are timed against lstopo and a hello-world) compares the stamp
+# with the POMs and git's index only (a pull, checkout, commit or add moves it): a few stat calls,
+# no walk. Every other command walks the sources, as does CORESCOPE_REBUILD_CHECK=full; after
+# editing a file without git, run ./mvnw -B package (or any other command) to rebuild.
 sources_newer() {
   local f
-  [ "$here/pom.xml" -nt "$jar" ] && return 0
+  for f in "$here/pom.xml" "$here"/build/*/pom.xml "$here/.git/index"; do
+    [ "$f" -nt "$ok" ] && return 0
+  done
+  [ "$short_command" = 1 ] && [ "${CORESCOPE_REBUILD_CHECK:-}" != full ] && return 1
   shopt -s globstar nullglob
-  for f in "$here"/build/*/pom.xml "$here"/src/main/** "$here"/src/contended/** "$here"/src/module/** "$here"/native/**; do
-    if [ "$f" -nt "$jar" ]; then shopt -u globstar nullglob; return 0; fi
+  for f in "$here"/src/main/** "$here"/src/contended/** "$here"/src/module/** "$here"/native/**; do
+    if [ "$f" -nt "$ok" ]; then shopt -u globstar nullglob; return 0; fi
   done
   shopt -u globstar nullglob
   return 1
@@ -92,8 +105,9 @@ sources_newer() {
 # again, so it finds the fresh jar and does not build a second time.
 #
 # The jar is built under a temporary name and renamed when complete, so an interrupted build
-# (Ctrl-C) never leaves a broken target/corescope.jar behind; target/.corescope.jar.ok, touched
-# after the rename, says the jar was checked. A jar newer than that stamp (built by ./mvnw
+# (Ctrl-C) never leaves a broken target/corescope.jar behind; target/.corescope.jar.ok, written
+# when the build starts and moved in place after the rename, is the stamp sources are compared
+# with. A jar newer than that stamp (built by ./mvnw
 # directly, or left by an older run.sh) is checked once for a zip's end record, and rebuilt when
 # it has none.
 ok="$here/target/.corescope.jar.ok"
@@ -102,12 +116,13 @@ jar_broken() {
   [ "$jar" -nt "$ok" ] || return 1
   local tailhex
   tailhex=$(tail -c 22 "$jar" 2>/dev/null | od -An -tx1 -N4 | tr -d ' \n')
-  if [ "$tailhex" = "504b0506" ]; then : > "$ok" 2>/dev/null; return 1; fi
+  if [ "$tailhex" = "504b0506" ]; then touch -r "$jar" "$ok" 2>/dev/null; return 1; fi
   return 0
 }
 build_jar() {
   local rc=0 interrupted=0
   rm -f "$partial"
+  : > "$ok.new"  # the stamp: sources changed after this moment are newer than the jar
   trap 'interrupted=1' INT TERM
   mvn_locked -DskipTests -Dcorescope.jarOutput="$partial" package >&2 || rc=$?
   trap - INT TERM
@@ -121,9 +136,9 @@ build_jar() {
     echo "corescope: the build failed (see above); try: ./mvnw -B package" >&2
     exit 1
   fi
-  mv -f "$partial" "$jar" && : > "$ok"
+  mv -f "$partial" "$jar" && mv -f "$ok.new" "$ok"
 }
-if [ ! -f "$jar" ] || sources_newer || jar_broken; then
+if [ ! -f "$jar" ] || jar_broken || sources_newer; then
   lock="$here/target/.build.lock"
   if command -v flock >/dev/null 2>&1 && mkdir -p "$here/target" 2>/dev/null && touch "$lock" 2>/dev/null; then
     exec 9>>"$lock"
@@ -131,7 +146,7 @@ if [ ! -f "$jar" ] || sources_newer || jar_broken; then
       echo "corescope: another build (run.sh or ./mvnw) is using target/; waiting for it to end ..." >&2
       flock 9
     fi
-    if [ ! -f "$jar" ] || sources_newer || jar_broken; then
+    if [ ! -f "$jar" ] || jar_broken || sources_newer; then
       echo "corescope: building target/corescope.jar with JDK at $JDK (first run or sources changed) ..." >&2
       build_jar
     fi
@@ -163,10 +178,7 @@ jvm_flags=(--enable-native-access=ALL-UNNAMED -XX:-RestrictContended
 
 # Short commands that are over in a blink start faster on C1 alone, with the serial GC and no
 # perf-data file; benchmarks (and the tour) keep the JVM's defaults, which they measure under.
-short_command=0
-case "${1:-}" in
-  topology|capture|mask|affinity|pin|help|--help|-h|--version|-V)
-    short_command=1
+if [ "$short_command" = 1 ]; then
     user_sets '^-XX:[+-]?(TieredStopAtLevel|TieredCompilation)' || jvm_flags+=(-XX:TieredStopAtLevel=1)
     user_sets '^-XX:[+-]Use[A-Za-z0-9]*GC$' || jvm_flags+=(-XX:+UseSerialGC)
     # The first FFM downcall runs the linker once (calling sequences, a stub class spun with the
@@ -182,8 +194,8 @@ case "${1:-}" in
     # heap fills once is peak RSS and nothing else (topology --root of 8192 CPUs: 195 -> 98 MiB,
     # the same CPU time; docs/performance.md, issue 28).
     user_sets '^-Xmn|^-XX:(Max)?NewSize=' || jvm_flags+=(-Xmn16m)
-    jvm_flags+=(-XX:-UsePerfData) ;;
-esac
+    jvm_flags+=(-XX:-UsePerfData)
+fi
 # report and compare read whole results files in one thread: the serial GC keeps their heap near
 # the live set, where G1 let it grow to several times it (comparing two 25 MiB files: peak RSS
 # 1.28 GiB with G1, 0.44 GiB serial, the same CPU time; docs/performance.md, issue 28).

@@ -12,13 +12,13 @@ import java.util.Locale;
  */
 enum BuiltinStrategy implements CpuStrategy {
     /** An SMT sibling: another hardware thread of the anchor's core (L1 and L2 shared). */
-    SAME_CORE("same-core"),
+    SAME_CORE(Placement.SAME_CORE.key()),
     /** Another core on the anchor's last-level cache (L3). */
-    SAME_L3("same-l3"),
+    SAME_L3(Placement.SAME_L3.key()),
     /** A CPU on another last-level cache than the anchor's, in any package. */
-    DIFFERENT_L3("other-l3"),
+    DIFFERENT_L3(Placement.OTHER_L3.key()),
     /** A CPU in another package (socket) than the anchor's. */
-    DIFFERENT_PACKAGE("other-package"),
+    DIFFERENT_PACKAGE(Placement.OTHER_PACKAGE.key()),
     /** Any other CPU. */
     ANY("any");
 
@@ -44,20 +44,16 @@ enum BuiltinStrategy implements CpuStrategy {
         if (cpu == anchor) return false;
         return switch (this) {
             case SAME_CORE -> t.relation(anchor, cpu).orElse(null) == Placement.SAME_CORE;
-            case SAME_L3 -> t.relation(anchor, cpu).orElse(null) != Placement.SAME_CORE && sameLlc(t, anchor, cpu);
-            case DIFFERENT_L3 -> {
-                int a = t.where(anchor).llc();
-                int b = t.where(cpu).llc();
-                yield a >= 0 && b >= 0 && a != b;
-            }
+            case SAME_L3 -> t.relation(anchor, cpu).orElse(null) != Placement.SAME_CORE && knownLlcs(t, anchor, cpu)
+                    && t.where(anchor).llc() == t.where(cpu).llc();
+            case DIFFERENT_L3 -> knownLlcs(t, anchor, cpu) && t.where(anchor).llc() != t.where(cpu).llc();
             case DIFFERENT_PACKAGE -> t.relation(anchor, cpu).orElse(null) == Placement.OTHER_PACKAGE;
             case ANY -> true;
         };
     }
 
-    private static boolean sameLlc(Topology t, int a, int b) {
-        int x = t.where(a).llc();
-        return x >= 0 && x == t.where(b).llc();
+    private static boolean knownLlcs(Topology t, int a, int b) {
+        return t.where(a).llc() >= 0 && t.where(b).llc() >= 0;
     }
 
     @Override

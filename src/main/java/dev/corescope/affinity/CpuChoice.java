@@ -88,7 +88,7 @@ final class CpuChoice {
 
     /** Throws when {@code cpus} has a CPU outside the usable set, naming it. */
     void checkUsable(CpuMask cpus) {
-        CpuMask outside = cpus.resize(Math.max(cpus.nbits(), usable.nbits())).andNot(usable.resize(Math.max(cpus.nbits(), usable.nbits())));
+        CpuMask outside = cpus.andNot(usable);
         if (!outside.isEmpty()) {
             throw new ReservationException((outside.weight() == 1 ? "CPU " + outside.toList() + " is" : "CPUs " + outside.toList() + " are")
                     + " not among the usable CPUs " + (usable.isEmpty() ? "(none)" : usable.toList()) + " (online and in this process's affinity mask)");

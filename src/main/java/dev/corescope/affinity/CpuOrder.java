@@ -6,10 +6,8 @@ import dev.corescope.topology.proc.CounterTable;
 import dev.corescope.topology.proc.SysfsReader;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -78,15 +76,6 @@ final class CpuOrder {
         if (quietness != null) order = order.thenComparing(quietness.comparator());
         Arrays.sort(cpus, order.thenComparing(byHints).thenComparingInt(c -> c));
         return Arrays.stream(cpus).mapToInt(Integer::intValue).toArray();
-    }
-
-    /** Why {@code cpu} sits where it does in the order, for the dump: {@code isolated}, {@code irq-heavy}, ... */
-    List<String> notes(int cpu) {
-        List<String> out = new ArrayList<>();
-        if (isolated(cpu)) out.add("isolated/nohz_full");
-        if (cpu == 0) out.add("cpu0");
-        if (irqHeavy(cpu)) out.add("irq-heavy");
-        return out;
     }
 
     /** Interrupts per CPU, summed over every line of {@code /proc/interrupts}; empty when unreadable or malformed. */

@@ -5,6 +5,8 @@ import dev.corescope.topology.Placement;
 import dev.corescope.topology.CpuSelector;
 import dev.corescope.topology.Topology;
 
+import java.util.Arrays;
+
 /**
  * What a CPU should share with another one (the <em>anchor</em>, usually a CPU reserved
  * before), as OpenHFT's {@code AffinityStrategy}: the built-ins are the constants here, and a
@@ -33,30 +35,27 @@ public interface CpuStrategy {
     CpuStrategy ANY = BuiltinStrategy.ANY;
 
     /**
-     * Whether {@code cpu} fits this strategy relative to {@code anchor}.
+     * {@return whether {@code cpu} fits this strategy relative to {@code anchor}: may be taken}
      *
      * @param topology the machine
      * @param anchor   the CPU reserved before, not negative
      * @param cpu      the candidate, not {@code anchor}
-     * @return whether {@code cpu} may be taken
      */
     boolean accepts(Topology topology, int anchor, int cpu);
 
     /**
-     * The name this strategy goes by in text ({@code placement=} of the JMH profiler, messages).
-     *
-     * @return {@code same-core}, {@code same-l3}, {@code other-l3}, {@code other-package} or {@code any}
-     *         for the built-ins; {@link Object#toString()} for others
+     * {@return the name this strategy goes by in text ({@code placement=} of the JMH profiler, messages)}
+     * That is {@code same-core}, {@code same-l3}, {@code other-l3}, {@code other-package} or
+     * {@code any} for the built-ins; {@link Object#toString()} for others.
      */
     default String placementName() {
         return toString();
     }
 
     /**
-     * What a fitting CPU is, in words, for messages.
+     * {@return what a fitting CPU is, in words, for messages, e.g. {@code another core on CPU 3's last-level cache}}
      *
      * @param anchor the anchor CPU
-     * @return e.g. {@code another core on CPU 3's last-level cache}
      */
     default String describe(int anchor) {
         return "a CPU that " + placementName() + " accepts for CPU " + anchor;
@@ -127,13 +126,10 @@ public interface CpuStrategy {
      * @since 0.2.0
      */
     static CpuStrategy[] list(String names) {
-        String[] parts = names.split(",");
-        CpuStrategy[] out = new CpuStrategy[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            if (parts[i].isBlank()) throw new IllegalArgumentException("strategies '" + names + "': an empty name");
-            out[i] = of(parts[i].strip());
-        }
-        return out;
+        return Arrays.stream(names.split(",")).map(name -> {
+            if (name.isBlank()) throw new IllegalArgumentException("strategies '" + names + "': an empty name");
+            return of(name.strip());
+        }).toArray(CpuStrategy[]::new);
     }
 
     /**

@@ -18,11 +18,7 @@ package dev.corescope.affinity;
  */
 public record Holding(int cpu, String state, long pid, boolean thisProcess, String holder) {
 
-    /**
-     * Whether the lock is held (stale or not).
-     *
-     * @return true for the states {@code held} and {@code stale}
-     */
+    /** {@return whether the lock is held (stale or not): true for the states {@code held} and {@code stale}} */
     public boolean held() {
         return state.equals("held") || state.equals("stale");
     }

@@ -3,7 +3,6 @@ package dev.corescope.affinity;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.internal.Flock;
-
 import dev.corescope.topology.proc.ProcPid;
 
 import java.io.IOException;
@@ -14,23 +13,11 @@ import java.nio.file.Path;
 
 /**
  * The directory holding the per-CPU lock files, opened and checked so that another user can
- * neither redirect them nor spoil them.
- *
- * <p>Default: {@value #DEFAULT}, one directory for every user of the machine, made like
- * {@code /tmp} itself: mode {@code 1777} (anyone may add a lock file; the sticky bit lets only
- * a file's owner remove it). It is opened with {@code O_DIRECTORY|O_NOFOLLOW} (a symbolic link
- * planted under its name is refused, not followed) and checked on the open descriptor: it must
- * belong to root or to this user, since a directory's owner may delete the lock files of
- * others; and if anyone but its owner may write into it, it must have the sticky bit. The first
- * corescope user to need it creates it; on a machine where several users reserve CPUs, root
- * should create it (once, or at boot with {@code systemd-tmpfiles}: see {@link #remedy}).
- *
- * <p>Lock files are created {@code 0444} with {@code O_CREAT|O_EXCL|O_NOFOLLOW} and are never
- * written: every user opens them read-only and takes an {@code flock} (see {@code sys.internal.Flock}).
- *
- * <p>Another directory (for example one private to a user or a group) is chosen with the system
- * property {@value #PROPERTY} or the environment variable {@value #ENV}; the same checks apply,
- * and a missing one is created {@code 0700}.
+ * neither redirect them nor spoil them: {@value #DEFAULT} by default, made like {@code /tmp}
+ * (mode {@code 1777}); another one through {@value #PROPERTY} or {@value #ENV} (a missing one is
+ * made {@code 0700}). It is opened with {@code O_DIRECTORY|O_NOFOLLOW} and checked on the open
+ * descriptor: root's or this user's, and sticky if anyone but its owner may write into it
+ * ({@link #check}; docs/library.md, "Shared machines", has the why and root's setup, {@link #remedy}).
  */
 final class LockDirectory {
 
@@ -88,23 +75,9 @@ final class LockDirectory {
             if (!Files.exists(abs.getParent() == null ? abs : abs.getParent())) throw unusable(abs, "its parent directory does not exist");
             throw unusable(abs, "cannot create it: " + e.getClass().getSimpleName().replace("Exception", "") + " " + e.getMessage());
         }
-        int fd;
-        try {
-            fd = Flock.openDirectory(abs.toString());
-        } catch (NativeException e) {
-            // O_DIRECTORY|O_NOFOLLOW fails a symbolic link with ENOTDIR (ELOOP without O_DIRECTORY)
-            if (e.errno() == Errno.ELOOP || Files.isSymbolicLink(abs)) throw unusable(abs, "it is a symbolic link, which corescope does not follow");
-            if (e.errno() == Errno.ENOTDIR) throw notADirectory(abs);
-            if (e.errno() == Errno.EACCES) throw unusable(abs, "this user may not open it");
-            throw unusable(abs, e.getMessage());
-        }
-        try {
-            if (created) Flock.fchmod(fd, shared ? SHARED_MODE : PRIVATE_MODE);  // whatever the umask is
-            return new Opened(abs, fd, check(abs, fd, shared));
-        } catch (RuntimeException e) {
-            Flock.close(fd);
-            throw e;
-        }
+        int fd = openDirectory(abs);
+        if (fd < 0) throw unusable(abs, "it was removed while it was being opened");
+        return checked(abs, fd, created ? (shared ? SHARED_MODE : PRIVATE_MODE) : 0);
     }
 
     /**
@@ -116,17 +89,28 @@ final class LockDirectory {
     static Opened inspect(Path dir) {
         Path abs = dir.toAbsolutePath().normalize();
         if (!Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) return null;
-        int fd;
+        int fd = openDirectory(abs);
+        return fd < 0 ? null : checked(abs, fd, 0);
+    }
+
+    /** Opens {@code abs} without following a symbolic link: its descriptor, or -1 when it does not exist. */
+    private static int openDirectory(Path abs) {
         try {
-            fd = Flock.openDirectory(abs.toString());
+            return Flock.openDirectory(abs.toString());
         } catch (NativeException e) {
-            if (e.errno() == Errno.ENOENT) return null;
+            // O_DIRECTORY|O_NOFOLLOW fails a symbolic link with ENOTDIR (ELOOP without O_DIRECTORY)
+            if (e.errno() == Errno.ENOENT) return -1;
             if (e.errno() == Errno.ELOOP || Files.isSymbolicLink(abs)) throw unusable(abs, "it is a symbolic link, which corescope does not follow");
-            if (e.errno() == Errno.ENOTDIR) throw notADirectory(abs);
+            if (e.errno() == Errno.ENOTDIR) throw unusable(abs, "it is not a directory");
             if (e.errno() == Errno.EACCES) throw unusable(abs, "this user may not open it");
             throw unusable(abs, e.getMessage());
         }
+    }
+
+    /** The opened directory once {@link #check} passes (made {@code mode} first unless it is 0); the descriptor is closed when it fails. */
+    private static Opened checked(Path abs, int fd, int mode) {
         try {
+            if (mode != 0) Flock.fchmod(fd, mode);  // whatever the umask is
             return new Opened(abs, fd, check(abs, fd, abs.equals(Path.of(DEFAULT))));
         } catch (RuntimeException e) {
             Flock.close(fd);
@@ -134,11 +118,11 @@ final class LockDirectory {
         }
     }
 
-    private static ReservationException notADirectory(Path dir) {
-        return unusable(dir, "it is not a directory");
-    }
-
-    /** The checks of the class comment, made on the open descriptor (through {@code /proc/self/fd}); returns the owner. */
+    /**
+     * The checks, made on the open descriptor (through {@code /proc/self/fd}); returns the owner.
+     * A directory's owner may delete the lock files of others, and without the sticky bit so may
+     * anyone who may write into it.
+     */
     private static int check(Path dir, int fd, boolean shared) {
         Path self = Path.of("/proc/self/fd/" + fd);
         int owner;

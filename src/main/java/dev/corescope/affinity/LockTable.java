@@ -25,15 +25,11 @@ import java.util.TreeMap;
  * keeps what this process holds itself (and which thread took it, for the dump), and the
  * kernel keeps other processes off.
  *
- * <p>Which lock files are trusted: only those of root or of the directory's owner (who is root
- * or this user, {@link LockDirectory}). In a sticky directory the owner of a file may remove
- * it, and whoever removes a lock file while another process holds it makes the next reserver
- * lock a new file: the CPU would be given twice. So a file of any other user is "unusable" (a
- * CPU is skipped for it, never shared), and only the directory's owner creates missing ones
- * (in root's shared directory: root, {@link LockDirectory#lockFilesRemedy}). After each lock the
- * name is checked to still lead to the locked file (same device and inode), else the stale
- * descriptor is dropped and the file opened again: a file removed and made anew by the
- * directory's owner is never locked twice through an old descriptor.
+ * <p>Only lock files of root or of the directory's owner are trusted ({@link #untrusted} says
+ * why; docs/library.md, "Shared machines"), and only the owner creates missing ones. After each
+ * lock the name is checked to still lead to the locked file (device and inode), else the stale
+ * descriptor is dropped and the file opened again: a file removed and made anew is never locked
+ * twice through an old descriptor.
  *
  * <p><b>Note:</b> thread-safe; every method locks the table.
  */
@@ -45,7 +41,7 @@ final class LockTable {
     private static final Map<Path, LockTable> TABLES = new HashMap<>();
 
     /** One CPU's lock file: its descriptor, its device and inode, and this process's hold on it. */
-    static final class Slot {
+    private static final class Slot {
         final int fd;
         final long dev;
         final long ino;
@@ -160,25 +156,25 @@ final class LockTable {
 
     /** The count of holds on {@code cpu} so far: a reservation keeps the one it took. */
     synchronized int generation(int cpu) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         return s == null ? 0 : s.generation;
     }
 
     /** The ended thread the current hold on {@code cpu} was taken over from, or null. */
     synchronized String reclaimedFrom(int cpu) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         return s == null || !s.held ? null : s.reclaimedFrom;
     }
 
     /** Releases CPU {@code cpu}'s lock if this process holds it still by the hold {@code generation}. */
     synchronized void release(int cpu, int generation) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         if (s != null && s.generation == generation) release(cpu);
     }
 
     /** Records that CPU {@code cpu}'s hold (of this process) is for thread {@code t}: what the dump names. */
     synchronized void handTo(int cpu, Thread t) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         if (s == null || !s.held) return;
         s.owner = t;
         s.thread = threadName(t);
@@ -204,7 +200,7 @@ final class LockTable {
 
     /** Releases CPU {@code cpu}'s lock if this process holds it. */
     synchronized void release(int cpu) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         if (s == null || !s.held) return;
         s.held = false;
         s.owner = null;
@@ -212,23 +208,21 @@ final class LockTable {
         Flock.unlock(s.fd);
     }
 
-    /** This process's hold on {@code cpu}: a copy of its slot, or null when it holds none. */
-    synchronized Slot heldHere(int cpu) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
-        if (s == null || !s.held) return null;
-        Slot copy = new Slot(s.fd, s.dev, s.ino, s.name);
-        copy.held = true;
-        copy.owner = s.owner;
-        copy.thread = s.thread;
-        copy.sinceMillis = s.sinceMillis;
-        return copy;
+    /** This process's hold on a CPU, as it is now: its lock file's {@code /proc/locks} key, the thread it is for, since when, and whether that thread has ended. */
+    record Hold(String key, String thread, long sinceMillis, boolean stale) {
+    }
+
+    /** This process's hold on {@code cpu}, or null when it holds none. */
+    synchronized Hold heldHere(int cpu) {
+        Slot s = opened(cpu);
+        return s == null || !s.held ? null : new Hold(s.key, s.thread, s.sinceMillis, s.stale());
     }
 
     /** Every hold of this process, by CPU. */
-    synchronized Map<Integer, Slot> heldHere() {
-        Map<Integer, Slot> out = new TreeMap<>();
+    synchronized Map<Integer, Hold> heldHere() {
+        Map<Integer, Hold> out = new TreeMap<>();
         for (int cpu = 0; cpu < slots.length; cpu++) {
-            Slot h = slots[cpu] != null && slots[cpu].held ? heldHere(cpu) : null;
+            Hold h = heldHere(cpu);
             if (h != null) out.put(cpu, h);
         }
         return out;
@@ -239,9 +233,14 @@ final class LockTable {
      * process has one, else from the file (empty when there is none).
      */
     synchronized String key(int cpu) {
-        Slot s = cpu < slots.length ? slots[cpu] : null;
+        Slot s = opened(cpu);
         if (s != null) return s.key;
         return ProcLocks.key(dirByFd.resolve(fileName(cpu)), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** The slot of {@code cpu} if this process opened its lock file, else null. */
+    private Slot opened(int cpu) {
+        return cpu < slots.length ? slots[cpu] : null;
     }
 
     private Slot slot(int cpu) {

@@ -61,7 +61,7 @@ final class LockView {
         Path byFd = Path.of("/proc/self/fd/" + d.fd());
         Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
         String device = ProcLocks.key(byFd).replaceFirst("[0-9]+$", "");  // "fe:00:"
-        Map<Integer, LockTable.Slot> mine = table == null ? Map.of() : table.heldHere();
+        Map<Integer, LockTable.Hold> mine = table == null ? Map.of() : table.heldHere();
         Map<String, Integer> files = new HashMap<>();
         List<Holding> out = new ArrayList<>();
         int entries = 0;
@@ -85,8 +85,7 @@ final class LockView {
         }
         // this process's holds on files that are no longer in the directory
         mine.forEach((cpu, slot) -> {
-            if (!slot.key.equals(files.entrySet().stream().filter(e -> e.getValue() == cpu.intValue())
-                    .map(Map.Entry::getKey).findFirst().orElse(""))) {
+            if (!cpu.equals(files.get(slot.key()))) {
                 out.add(new Holding(cpu, slot.stale() ? "stale" : "held", ProcessHolder.PID, true,
                         holderLine(slot) + " on a removed lock file: the CPU may be held twice"));
             }
@@ -107,7 +106,7 @@ final class LockView {
     }
 
     private static Holding lockFile(int cpu, Path file, int dirOwner, Map<String, Long> locks,
-                                    Map<Integer, LockTable.Slot> mine, Map<String, Integer> files) {
+                                    Map<Integer, LockTable.Hold> mine, Map<String, Integer> files) {
         Map<String, Object> a;
         try {
             a = Files.readAttributes(file, "unix:mode,uid,nlink,dev,ino", LinkOption.NOFOLLOW_LINKS);
@@ -123,8 +122,8 @@ final class LockView {
         if (!Files.isReadable(file)) {
             return new Holding(cpu, "unusable", -1, false, "this user may not read it (mode " + LockDirectory.octal(mode) + ")");
         }
-        LockTable.Slot here = mine.get(cpu);
-        if (here != null && here.key.equals(key)) {
+        LockTable.Hold here = mine.get(cpu);
+        if (here != null && here.key().equals(key)) {
             return new Holding(cpu, here.stale() ? "stale" : "held", ProcessHolder.PID, true, holderLine(here));
         }
         if (locks == null) return new Holding(cpu, "unknown", -1, false, "");
@@ -188,9 +187,9 @@ final class LockView {
     }
 
     private static String heldBy(LockTable table, int cpu, Map<String, Long> locks) {
-        LockTable.Slot here = table.heldHere(cpu);
+        LockTable.Hold here = table.heldHere(cpu);
         if (here != null) {
-            return "held by this process (thread " + Terminal.escape(here.thread)
+            return "held by this process (thread " + Terminal.escape(here.thread())
                     + (here.stale() ? ", which has ended without closing the reservation: stale" : "") + ")";
         }
         Long pid = locks == null ? null : locks.get(table.key(cpu));
@@ -199,10 +198,10 @@ final class LockView {
     }
 
     /** {@code pid=4242 thread=main since=2026-11-30T23:01:02Z cmd=java}: a hold of this process. */
-    static String holderLine(LockTable.Slot here) {
-        return "pid=" + ProcessHolder.PID + " thread=" + Terminal.escape(here.thread).replace(' ', '_')
+    static String holderLine(LockTable.Hold here) {
+        return "pid=" + ProcessHolder.PID + " thread=" + Terminal.escape(here.thread()).replace(' ', '_')
                 + (here.stale() ? " (ended without closing the reservation: stale)" : "")
-                + " since=" + Instant.ofEpochMilli(here.sinceMillis).truncatedTo(ChronoUnit.SECONDS) + " cmd=" + ProcessHolder.COMMAND;
+                + " since=" + Instant.ofEpochMilli(here.sinceMillis()).truncatedTo(ChronoUnit.SECONDS) + " cmd=" + ProcessHolder.COMMAND;
     }
 
     /** {@code pid=4250 uid=1000 cmd=java}: another process, from {@code /proc/<pid>}; as much as can be read, escaped. */

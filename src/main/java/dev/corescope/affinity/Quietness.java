@@ -31,12 +31,9 @@ final class Quietness {
 
     private final Map<Integer, Long> busy;
     private final Map<Integer, Long> irqs;
-    private final Duration window;
-
-    private Quietness(Map<Integer, Long> busy, Map<Integer, Long> irqs, Duration window) {
+    private Quietness(Map<Integer, Long> busy, Map<Integer, Long> irqs) {
         this.busy = busy;
         this.irqs = irqs;
-        this.window = window;
     }
 
     /** Reads {@code <root>/proc/stat} and {@code <root>/proc/interrupts}; what cannot be read is empty. */
@@ -54,23 +51,17 @@ final class Quietness {
             Thread.currentThread().interrupt();
             throw new ReservationException("interrupted while measuring which CPUs are quiet", e);
         }
-        return between(before, read(root), window);
+        return between(before, read(root));
     }
 
     /** The disturbance from {@code before} to {@code after}. */
-    static Quietness between(Snapshot before, Snapshot after, Duration window) {
-        return new Quietness(delta(before.busyTicks(), after.busyTicks()), delta(before.interrupts(), after.interrupts()), window);
+    static Quietness between(Snapshot before, Snapshot after) {
+        return new Quietness(delta(before.busyTicks(), after.busyTicks()), delta(before.interrupts(), after.interrupts()));
     }
 
     /** Quietest first: least busy time, then fewest interrupts. */
     Comparator<Integer> comparator() {
         return Comparator.comparingLong((Integer c) -> busy.getOrDefault(c, 0L)).thenComparingLong(c -> irqs.getOrDefault(c, 0L));
-    }
-
-    /** {@code CPU 3: 2 busy ticks, 140 interrupts in 200 ms}: why a CPU sits where it does. */
-    String describe(int cpu) {
-        return "CPU " + cpu + ": " + busy.getOrDefault(cpu, 0L) + " busy ticks, " + irqs.getOrDefault(cpu, 0L)
-                + " interrupts in " + window.toMillis() + " ms";
     }
 
     private static Map<Integer, Long> delta(Map<Integer, Long> a, Map<Integer, Long> b) {

@@ -51,38 +51,22 @@ public final class Reservation implements AutoCloseable {
         return Optional.ofNullable(reclaimedFrom);
     }
 
-    /**
-     * The reserved CPUs: one, or every online hardware thread of a core.
-     *
-     * @return the mask, not empty
-     */
+    /** {@return the reserved CPUs, not empty: one, or every online hardware thread of a core} */
     public CpuMask cpus() {
         return cpus;
     }
 
-    /**
-     * The first reserved CPU: the one a single-CPU reservation holds.
-     *
-     * @return the lowest CPU of {@link #cpus()}
-     */
+    /** {@return the first (lowest) reserved CPU: the one a single-CPU reservation holds} */
     public int cpu() {
         return cpuList[0];
     }
 
-    /**
-     * Whether this is a whole core: every online SMT sibling of it.
-     *
-     * @return true for {@code reserveWholeCore} and {@code reserveCoreOf}
-     */
+    /** {@return whether this is a whole core, every online SMT sibling of it: true for {@code reserveWholeCore} and {@code reserveCoreOf}} */
     public boolean wholeCore() {
         return wholeCore;
     }
 
-    /**
-     * Whether the CPUs are still reserved by this object.
-     *
-     * @return false once {@link #close()} ran
-     */
+    /** {@return whether the CPUs are still reserved by this object: false once {@link #close()} ran} */
     public boolean held() {
         return !closed;
     }

@@ -7,18 +7,16 @@ import dev.corescope.topology.Topology;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Reserves CPUs across threads, processes and users: a CPU reserved here is given to no other
  * corescope user on the machine (more exactly: of the same directory), in this process or
- * another, until the {@link Reservation} is closed or its process ends. Like OpenHFT's {@code AffinityLock}, without its limits: any CPU
- * number (masks beyond 1024 CPUs), reservations of other processes seen, whole cores with
- * every SMT sibling, and nothing left behind by a killed holder.
+ * another, until the {@link Reservation} is closed or its process ends. Like OpenHFT's
+ * {@code AffinityLock}, without its limits: any CPU number (masks beyond 1024 CPUs),
+ * reservations of other processes seen, whole cores with every SMT sibling, and nothing left
+ * behind by a killed holder.
  *
  * <pre>{@code
  * Reservations machine = Reservations.shared();
@@ -33,33 +31,19 @@ import java.util.TreeMap;
  * }</pre>
  *
  * <p>Which CPU is chosen: among the usable CPUs (online and in this process's affinity mask,
- * so a cgroup's hidden CPUs are never offered) that fit the strategy, the free one first in
- * this order ({@link CpuPreference#KERNEL_HINTS}): {@code isolcpus}/{@code nohz_full} CPUs;
- * then the rest, with CPU 0 and CPUs that service more than twice the median interrupt count
- * ({@code /proc/interrupts}) last; then by number. {@link #preferring preferring(QUIET)}
- * measures the CPUs first and offers the least disturbed ones first (after the isolated ones).
+ * so a cgroup's hidden CPUs are never offered) that fit the strategy, the free one first in the
+ * order of {@link CpuPreference} (the kernel's hints, or {@link #preferring preferring(QUIET)}).
  * A whole core is offered only if every one of its online CPUs is usable.
  *
  * <p>Where reservations live: one lock file per CPU ({@code cpu-<n>.lock}, mode 0444, never
- * written) in {@code /tmp/corescope-reservations}, shared by every user of the machine and made
- * like {@code /tmp} (mode 1777, sticky; opened without following symbolic links; it must belong
- * to root or to this user), or in the directory named by {@code -Dcorescope.reservations.dir}
- * or {@code CORESCOPE_RESERVATIONS_DIR}. A reservation is an {@code flock(2)} on a read-only
- * descriptor of the CPU's file, kept open by the process: so every user can lock a file another
- * user created (and none can write it), reserving costs one system call, and the kernel drops
- * the lock when the holder dies. A directory that cannot be used (a planted symbolic link,
- * another user's directory, one anyone may write without the sticky bit) fails with a
- * {@link ReservationException} that says why and what to do: never a silent unreserved CPU.
- *
- * <p>On a machine shared by several users: only lock files of root or of the directory's owner
- * are trusted (a file's owner may remove it from a sticky directory while someone else holds
- * its lock, and the next reserver would lock a new file), so in root's shared directory root
- * makes the lock files once ({@code LockDirectory.lockFilesRemedy}) and an ordinary user makes
- * none; a file another user planted (their own, a directory, a FIFO, a hard link) makes its CPU
- * unusable, which {@link #reserveAny()} skips and {@link #dump()} shows with the reason. After
- * each lock the name is checked to still lead to the locked file (device and inode). What
- * nobody can prevent: any user may reserve (and so hold) any free CPU, and root or the
- * directory's owner may remove lock files (see docs/library.md, "Shared machines").
+ * written) in {@code /tmp/corescope-reservations} (made like {@code /tmp}: mode 1777, sticky),
+ * or the directory named by {@code -Dcorescope.reservations.dir} or
+ * {@code CORESCOPE_RESERVATIONS_DIR}. A reservation is an {@code flock(2)} on a read-only
+ * descriptor of the CPU's file, which the kernel drops when the holder dies. Only lock files of
+ * root or of the directory's owner are trusted; a directory or file that cannot be trusted
+ * fails with a {@link ReservationException} that says why and what to do, or makes its CPU
+ * unusable ({@link #dump()} shows why): never a silent unreserved CPU. docs/library.md ("What
+ * it does", "Shared machines") has the rules and what nobody can prevent.
  *
  * <p><b>Note:</b> thread-safe. A failed reservation throws {@link ReservationException} with
  * the reason (what was asked, which CPUs are usable, who holds them); it never hands out a CPU
@@ -67,10 +51,12 @@ import java.util.TreeMap;
  */
 public final class Reservations {
 
+    /** {@code -Dcorescope.reservations.cpus=LIST}: the CPUs {@link #shared()} may hand out (OpenHFT's {@code affinity.reserved}). */
+    public static final String CPUS_PROPERTY = "corescope.reservations.cpus";
+
     private static volatile Reservations shared;
 
     private final LockTable table;
-    private final Path directory;
     private final Topology topology;
     private final CpuMask usable;
     private final CpuOrder preference;
@@ -78,13 +64,8 @@ public final class Reservations {
     /** The usable CPUs in preference order and the candidates of each strategy: what is tried, before anything is locked. */
     private final CpuChoice choice;
 
-    private Reservations(Path directory, Topology topology, CpuMask usable, Path procRoot) {
-        this(LockTable.of(directory), topology, usable, procRoot, null);
-    }
-
     private Reservations(LockTable table, Topology topology, CpuMask usable, Path procRoot, CpuOrder preference) {
         this.table = table;
-        this.directory = table.directory();
         this.topology = topology;
         int nbits = Math.max(usable.nbits(), topology.nbits());
         this.usable = usable.resize(nbits).and(topology.online().resize(nbits));
@@ -94,10 +75,9 @@ public final class Reservations {
     }
 
     /**
-     * This machine: the live topology, the CPUs this process may use, and the default (or
-     * configured) directory. Made once per process.
+     * {@return the process's reservations, the same object on every call} This machine: the live
+     * topology, the CPUs this process may use, and the default (or configured) directory.
      *
-     * @return the process's reservations, the same object on every call
      * @throws ReservationException when the directory cannot be used
      */
     public static Reservations shared() {
@@ -107,15 +87,12 @@ public final class Reservations {
                 r = shared;
                 if (r == null) {
                     Topology t = Topology.live();
-                    shared = r = new Reservations(LockDirectory.configured(), t, configuredCpus(t, t.usable()), Path.of("/"));
+                    shared = r = new Reservations(LockTable.of(LockDirectory.configured()), t, configuredCpus(t, t.usable()), Path.of("/"), null);
                 }
             }
         }
         return r;
     }
-
-    /** {@code -Dcorescope.reservations.cpus=LIST}: the CPUs {@link #shared()} may hand out (OpenHFT's {@code affinity.reserved}). */
-    public static final String CPUS_PROPERTY = "corescope.reservations.cpus";
 
     /**
      * {@code usable} narrowed to {@code -Dcorescope.reservations.cpus} when it is set, else
@@ -135,40 +112,36 @@ public final class Reservations {
     }
 
     /**
-     * The directory {@link #shared()} uses: {@code -Dcorescope.reservations.dir}, else
-     * {@code CORESCOPE_RESERVATIONS_DIR}, else {@code /tmp/corescope-reservations}. Nothing is
-     * created or opened.
-     *
-     * @return the directory, read from the property and environment on each call
+     * {@return the directory {@link #shared()} uses, read from the property and environment on each call}
+     * That is {@code -Dcorescope.reservations.dir}, else {@code CORESCOPE_RESERVATIONS_DIR}, else
+     * {@code /tmp/corescope-reservations}. Nothing is created or opened.
      */
     public static Path configuredDirectory() {
         return LockDirectory.configured();
     }
 
     /**
-     * Reservations in {@code directory} over {@code topology} (live or saved), choosing only
-     * among {@code usable}: for tests, tools that plan for another machine, and a process that
-     * wants a directory of its own.
+     * {@return new reservations in {@code directory} over {@code topology} (live or saved), choosing
+     * only among {@code usable}} For tests, tools that plan for another machine, and a process
+     * that wants a directory of its own; cheap to keep: make one per directory and share it.
      *
      * @param directory the lock files' directory, created if missing (mode 1777 for the default
      *        shared one, else 0700)
      * @param topology what "core", "same L3" and the kernel hints mean, not null
      * @param usable the CPUs to choose from (e.g. {@code ThreadAffinity.pinnable()} to include
      *        isolated CPUs); only its online CPUs are offered
-     * @return new reservations (cheap to keep; make one per directory and share it)
      * @throws ReservationException when the directory cannot be used
      */
     public static Reservations of(Path directory, Topology topology, CpuMask usable) {
-        return new Reservations(directory, topology, usable, Path.of(topology.source()));
+        return new Reservations(LockTable.of(directory), topology, usable, Path.of(topology.source()), null);
     }
 
     /**
-     * These reservations (same directory, topology and usable CPUs) offering free CPUs in the
-     * order {@code p} says; {@link CpuPreference#QUIET} measures now, for
-     * {@link Quietness#WINDOW 200 ms}. The default is {@link CpuPreference#KERNEL_HINTS}.
+     * {@return new reservations sharing this one's directory, locks, topology and usable CPUs,
+     * offering free CPUs in the order {@code p} says} {@link CpuPreference#QUIET} measures now,
+     * for {@link Quietness#WINDOW 200 ms}. The default is {@link CpuPreference#KERNEL_HINTS}.
      *
      * @param p the order, not null
-     * @return new reservations sharing this one's directory and locks
      */
     public Reservations preferring(CpuPreference p) {
         return p == CpuPreference.QUIET ? preferQuiet(Quietness.WINDOW)
@@ -176,57 +149,37 @@ public final class Reservations {
     }
 
     /**
-     * {@link CpuPreference#QUIET} measured over {@code window}: the CPUs disturbed least in it
-     * first (after the isolated ones). The calling thread sleeps for the window.
+     * {@return new reservations sharing this one's directory and locks, preferring the CPUs
+     * disturbed least in {@code window}} That is {@link CpuPreference#QUIET} (after the isolated
+     * CPUs). The calling thread sleeps for the window.
      *
      * @param window how long to watch the CPUs' interrupts and steal, e.g. 200 ms
-     * @return new reservations sharing this one's directory and locks
      */
     public Reservations preferQuiet(Duration window) {
         return new Reservations(table, topology, usable, procRoot, preference.quiet(Quietness.measure(procRoot, window)));
     }
 
-    /**
-     * The order free CPUs are offered in.
-     *
-     * @return the preference, never null
-     */
+    /** {@return the order free CPUs are offered in, never null} */
     public CpuPreference preference() {
         return preference.quietness() == null ? CpuPreference.KERNEL_HINTS : CpuPreference.QUIET;
     }
 
-    /**
-     * The usable CPUs in the order they are offered (when all are free and no strategy narrows them).
-     *
-     * @return a new array of CPU numbers, most preferred first
-     */
+    /** {@return a new array of the usable CPUs in the order they are offered (when all are free and no strategy narrows them)} */
     public int[] preferenceOrder() {
         return choice.order.clone();
     }
 
-    /**
-     * The directory of the lock files.
-     *
-     * @return its real path (symbolic links of the parents resolved)
-     */
+    /** {@return the directory of the lock files, its real path (symbolic links of the parents resolved)} */
     public Path directory() {
-        return directory;
+        return table.directory();
     }
 
-    /**
-     * The topology the strategies are judged on.
-     *
-     * @return the topology given (or the live one for {@link #shared()})
-     */
+    /** {@return the topology the strategies are judged on: the one given, or the live one for {@link #shared()}} */
     public Topology topology() {
         return topology;
     }
 
-    /**
-     * The CPUs reservations choose from: online and allowed.
-     *
-     * @return a mask of the topology's bit count
-     */
+    /** {@return the CPUs reservations choose from, online and allowed: a mask of the topology's bit count} */
     public CpuMask usable() {
         return usable;
     }
@@ -234,15 +187,14 @@ public final class Reservations {
     // ---- reserving ---------------------------------------------------------------------
 
     /**
-     * A reservation described in words, as in configuration files and OpenHFT's
-     * {@code AffinityLock.acquireLock(String)}, without waiting: {@code any} (the most preferred
-     * free CPU), {@code core} (a whole core), {@code N} (exactly CPU N), {@code last} or
+     * {@return a reservation described in words, without waiting} As in configuration files and
+     * OpenHFT's {@code AffinityLock.acquireLock(String)}: {@code any} (the most preferred free
+     * CPU), {@code core} (a whole core), {@code N} (exactly CPU N), {@code last} or
      * {@code last-N} (the last usable CPU, or the N-th before it), or selectors of
      * {@link CpuSelector} ({@code node:1}, {@code kind:performance}, {@code l3:0,7}): the most
      * preferred free CPU among those.
      *
      * @param spec the description
-     * @return the reservation, to close
      * @throws IllegalArgumentException when {@code spec} is none of these (the message lists them)
      * @throws ReservationException as the matching {@code reserve...} method
      * @since 0.2.0
@@ -269,66 +221,56 @@ public final class Reservations {
     }
 
     /**
-     * Exactly {@code cpu}, without waiting.
+     * {@return exactly {@code cpu}, without waiting: the reservation, to close}
      *
      * @param cpu the CPU number
-     * @return the reservation, to close
      * @throws ReservationException when it is held by anyone (this process included), not usable,
      *         or its lock file cannot be used; the message says which
      */
     public Reservation reserveCpu(int cpu) {
-        CpuMask one = CpuMask.of(Math.max(usable.nbits(), cpu + 1), cpu);
-        choice.checkUsable(one);
-        Reservation r = tryReserve(one, false, null);
-        if (r == null) throw new ReservationException("CPU " + cpu + " is " + LockView.heldBy(table, cpu));
-        return r;
+        return reserveCpu(cpu, Duration.ZERO);
     }
 
     /**
-     * Exactly {@code cpu}, waiting up to {@code timeout} while another holds it (a CPU that
-     * cannot be reserved at all fails at once).
+     * {@return exactly {@code cpu}, waiting up to {@code timeout} while another holds it} A CPU
+     * that cannot be reserved at all fails at once.
      *
      * @param cpu the CPU number
      * @param timeout the longest wait; zero tries once
      * @throws IllegalArgumentException when {@code timeout} is negative
-     * @return the reservation, to close
      * @throws ReservationException when it is still held after {@code timeout}, or the wait is interrupted
      */
     public Reservation reserveCpu(int cpu, Duration timeout) {
         CpuMask one = CpuMask.of(Math.max(usable.nbits(), cpu + 1), cpu);
         choice.checkUsable(one);
-        return Waiting.until(timeout, () -> tryReserve(one, false, null), () -> "CPU " + cpu + " is " + LockView.heldBy(table, cpu));
+        return Waiting.until(timeout, () -> Attempt.lock(table, one, false, null), () -> "CPU " + cpu + " is " + LockView.heldBy(table, cpu));
     }
 
     /**
-     * Every online hardware thread of {@code cpu}'s core, all or nothing, without waiting.
+     * {@return every online hardware thread of {@code cpu}'s core, all or nothing, without waiting}
      *
      * @param cpu any CPU of the core
-     * @return one reservation holding the whole core
      * @throws ReservationException when a thread of the core is held or not usable
      */
     public Reservation reserveCoreOf(int cpu) {
         CpuMask core = choice.coreOf(cpu);
         choice.checkUsable(core);
-        Reservation r = tryReserve(core, true, null);
+        Reservation r = Attempt.lock(table, core, true, null);
         if (r == null) throw new ReservationException("core " + core.toList() + " is not free: " + LockView.heldList(table, core));
         return r;
     }
 
     /**
-     * The most preferred free CPU (see the class comment). A CPU whose lock file cannot be used
-     * (another user's, a directory or FIFO in its place, unreadable) is skipped; when no CPU is
-     * left, the message says why for each.
+     * {@return the most preferred free CPU (see the class comment)} A CPU whose lock file cannot
+     * be used (another user's, a directory or FIFO in its place, unreadable) is skipped; when no
+     * CPU is left, the message says why for each.
      *
-     * @return the reservation, to close
      * @throws ReservationException when no usable CPU is free
      */
     public Reservation reserveAny() {
-        CpuChoice c = choice;
-        for (int i = 0; i < c.order.length; i++) {
-            int cpu = c.order[i];
+        for (int i = 0; i < choice.order.length; i++) {
             try {
-                if (table.tryLock(cpu)) return new Reservation(table, c.single[i], c.singleList[i], false);
+                if (table.tryLock(choice.order[i])) return new Reservation(table, choice.single[i], choice.singleList[i], false);
             } catch (ReservationException e) {
                 // unusable: skipped here; the search below says why
             }
@@ -337,11 +279,10 @@ public final class Reservations {
     }
 
     /**
-     * The most preferred free CPU, waiting up to {@code timeout} for one to be released.
+     * {@return the most preferred free CPU, waiting up to {@code timeout} for one to be released}
      *
      * @param timeout the longest wait; zero tries once
      * @throws IllegalArgumentException when {@code timeout} is negative
-     * @return the reservation, to close
      * @throws ReservationException when none is free after {@code timeout} (or none can ever be:
      *                              at once), or the wait is interrupted
      */
@@ -350,21 +291,19 @@ public final class Reservations {
     }
 
     /**
-     * The most preferred free whole core: every SMT sibling of it, without waiting.
+     * {@return the most preferred free whole core, every SMT sibling of it, without waiting}
      *
-     * @return one reservation holding the core
      * @throws ReservationException when no core has all its online CPUs usable and free
      */
     public Reservation reserveWholeCore() {
-        return reserve(-1, true, CpuStrategy.ANY);
+        return reserveWholeCore(Duration.ZERO);
     }
 
     /**
-     * The most preferred free whole core, waiting up to {@code timeout} for one.
+     * {@return the most preferred free whole core, waiting up to {@code timeout} for one}
      *
      * @param timeout the longest wait; zero tries once
      * @throws IllegalArgumentException when {@code timeout} is negative
-     * @return one reservation holding the core
      * @throws ReservationException when none is free after {@code timeout}, or the wait is interrupted
      */
     public Reservation reserveWholeCore(Duration timeout) {
@@ -372,11 +311,10 @@ public final class Reservations {
     }
 
     /**
-     * A free CPU that relates to {@code near}'s first CPU as the first fitting strategy says.
+     * {@return a free CPU that relates to {@code near}'s first CPU as the first fitting strategy says}
      *
      * @param near a reservation of this process (open), the anchor
      * @param strategies tried in order, e.g. {@code SAME_L3, ANY}; none means {@code ANY}
-     * @return the reservation, to close
      * @throws ReservationException when no strategy finds a free usable CPU; the message lists why for each
      */
     public Reservation reserveNear(Reservation near, CpuStrategy... strategies) {
@@ -384,11 +322,10 @@ public final class Reservations {
     }
 
     /**
-     * A free whole core whose CPUs relate to {@code near}'s first CPU as the first fitting strategy says.
+     * {@return a free whole core whose CPUs relate to {@code near}'s first CPU as the first fitting strategy says}
      *
      * @param near a reservation of this process (open), the anchor
      * @param strategies tried in order; none means {@code ANY}
-     * @return one reservation holding the core
      * @throws ReservationException when no strategy finds a free whole core
      */
     public Reservation reserveWholeCoreNear(Reservation near, CpuStrategy... strategies) {
@@ -396,171 +333,78 @@ public final class Reservations {
     }
 
     /**
-     * A free CPU (or whole core) relative to CPU {@code anchor} (negative: none), trying
-     * {@code strategies} in order, without waiting.
+     * {@return a free CPU (or whole core) relative to CPU {@code anchor}, trying {@code strategies}
+     * in order, without waiting}
      *
      * @param anchor the CPU the strategies relate to, or negative for none
      * @param wholeCore true for every SMT sibling of a core, false for one CPU
      * @param strategies tried in order; none means {@code ANY}
-     * @return the reservation, to close
      * @throws ReservationException when no strategy finds a free usable CPU (or core)
      */
     public Reservation reserve(int anchor, boolean wholeCore, CpuStrategy... strategies) {
-        Attempt at = new Attempt();
-        Reservation r = attempt(at, anchor, wholeCore, strategies);
-        if (r == null) throw at.failure(anchor, wholeCore);
-        return r;
+        return reserve(Duration.ZERO, anchor, wholeCore, strategies);
     }
 
     /**
-     * {@link #reserve(int, boolean, CpuStrategy...)}, waiting up to {@code timeout} while every
-     * fitting CPU is held by someone; fails at once when none could ever be reserved (none fits,
-     * or every fitting one is unusable).
+     * {@return {@link #reserve(int, boolean, CpuStrategy...)}, waiting up to {@code timeout} while
+     * every fitting CPU is held by someone} Fails at once when none could ever be reserved (none
+     * fits, or every fitting one is unusable).
      *
      * @param timeout the longest wait; zero tries once
-     * @throws IllegalArgumentException when {@code timeout} is negative
      * @param anchor the CPU the strategies relate to, or negative for none
      * @param wholeCore true for every SMT sibling of a core, false for one CPU
      * @param strategies tried in order; none means {@code ANY}
-     * @return the reservation, to close
+     * @throws IllegalArgumentException when {@code timeout} is negative
      * @throws ReservationException when nothing fits after {@code timeout}, or the wait is interrupted
      */
     public Reservation reserve(Duration timeout, int anchor, boolean wholeCore, CpuStrategy... strategies) {
+        String head = "no free " + (wholeCore ? "whole core" : "CPU");
         Attempt[] last = new Attempt[1];
         return Waiting.until(timeout, () -> {
-            Attempt at = new Attempt();
-            last[0] = at;
-            Reservation r = attempt(at, anchor, wholeCore, strategies);
-            if (r == null && at.held == 0) throw at.failure(anchor, wholeCore);  // waiting cannot help
+            Attempt at = last[0] = new Attempt(table, choice);
+            Reservation r = at.first(anchor, wholeCore, strategies);
+            if (r == null && !at.sawHeld()) throw at.failure(head, wholeCore);  // waiting cannot help
             return r;
-        }, () -> last[0].failure(anchor, wholeCore).getMessage());
-    }
-
-    /** What one search tried: the strategies and why each gave nothing, and the CPUs skipped as unusable. */
-    private final class Attempt {
-        final List<String> tried = new ArrayList<>();
-        final Map<Integer, String> unusable = new TreeMap<>();
-        int held;
-
-        ReservationException failure(int anchor, boolean wholeCore) {
-            StringBuilder why = new StringBuilder("no free ").append(wholeCore ? "whole core" : "CPU")
-                    .append(" among the usable CPUs ").append(usable.isEmpty() ? "(none)" : usable.toList())
-                    .append(": tried ").append(String.join(", then ", tried));
-            CpuMask held = LockView.heldAmong(table, usable);
-            if (!held.isEmpty()) why.append("; held: ").append(LockView.heldList(table, held));
-            if (!unusable.isEmpty()) {
-                List<String> parts = new ArrayList<>();
-                unusable.forEach((cpu, reason) -> parts.add("CPU " + cpu + ": " + reason));
-                why.append("; unusable: ").append(String.join("; ", parts));
-            }
-            if (wholeCore) {
-                CpuMask partial = choice.partialCores();
-                if (!partial.isEmpty()) why.append("; cores with CPUs outside the usable set cannot be reserved whole: ").append(partial.toList());
-            }
-            return new ReservationException(why.toString());
-        }
-    }
-
-    private Reservation attempt(Attempt at, int anchor, boolean wholeCore, CpuStrategy... strategies) {
-        if (strategies.length == 0) strategies = new CpuStrategy[]{CpuStrategy.ANY};
-        for (CpuStrategy s : strategies) {
-            List<CpuMask> candidates = wholeCore ? choice.cores(anchor, s) : choice.cpus(anchor, s);
-            int unusableBefore = at.unusable.size();
-            int heldBefore = at.held;
-            for (CpuMask c : candidates) {
-                Reservation r = tryReserve(c, wholeCore, at);
-                if (r != null) return r;
-            }
-            boolean held = at.held > heldBefore;
-            boolean unusableToo = at.unusable.size() > unusableBefore;
-            at.tried.add(s.describe(anchor) + (candidates.isEmpty() || !held && unusableToo ? " (none usable)"
-                    : unusableToo ? " (all held or unusable)" : " (all held)"));
-        }
-        return null;
+        }, () -> last[0].failure(head, wholeCore).getMessage());
     }
 
     /**
-     * {@code n} CPUs for {@code n} cooperating threads: a first one, and {@code n - 1} more that
-     * each relate to the first as {@code strategy} says (two SMT siblings, four cores on one
-     * L3, ...). First CPUs are tried in preference order until a whole group is free; all or
-     * nothing.
+     * {@return {@code n} reservations for {@code n} cooperating threads, the first one first; close
+     * each} A first CPU, and {@code n - 1} more that each relate to the first as {@code strategy}
+     * says (two SMT siblings, four cores on one L3, ...). First CPUs are tried in preference order
+     * until a whole group is free; all or nothing.
      *
      * @param n how many CPUs, at least 1
      * @param strategy how each of the others relates to the first
-     * @return {@code n} reservations, the first one first; close each
      * @throws ReservationException when no first CPU has {@code n - 1} free partners
      */
     public List<Reservation> reserveGroup(int n, CpuStrategy strategy) {
         if (n < 1) throw new IllegalArgumentException("a group needs at least 1 CPU, not " + n);
-        Attempt at = new Attempt();
-        for (int i = 0; i < choice.order.length; i++) {
-            int first = choice.order[i];
-            Reservation a = tryReserve(choice.single[i], false, at);
-            if (a == null) continue;
-            List<Reservation> group = new ArrayList<>(List.of(a));
-            for (CpuMask c : choice.cpus(first, strategy)) {
-                if (group.size() == n) break;
-                Reservation r = tryReserve(c, false, at);
-                if (r != null) group.add(r);
-            }
-            if (group.size() == n) return List.copyOf(group);
-            group.forEach(Reservation::close);
-        }
-        StringBuilder why = new StringBuilder("no free group of ").append(n).append(n == 1 ? " CPU" : " CPUs")
-                .append(n > 1 ? " (each after the first being " + strategy.describe(0).replace("CPU 0", "the first") + ")" : "")
-                .append(" among the usable CPUs ").append(usable.isEmpty() ? "(none)" : usable.toList());
-        CpuMask held = LockView.heldAmong(table, usable);
-        if (!held.isEmpty()) why.append("; held: ").append(LockView.heldList(table, held));
-        if (!at.unusable.isEmpty()) why.append("; unusable: CPUs ").append(CpuMask.of(usable.nbits(),
-                at.unusable.keySet().stream().mapToInt(Integer::intValue).toArray()).toList());
-        throw new ReservationException(why.toString());
-    }
-
-    /**
-     * Locks every CPU of {@code cpus}, or none: null when any is held or (with {@code at})
-     * unusable, which {@code at} records; without {@code at} an unusable CPU throws.
-     */
-    private Reservation tryReserve(CpuMask cpus, boolean wholeCore, Attempt at) {
-        int[] list = cpus.toArray();
-        for (int i = 0; i < list.length; i++) {
-            boolean locked;
-            try {
-                locked = table.tryLock(list[i]);
-                if (!locked && at != null) at.held++;
-            } catch (ReservationException e) {
-                for (int j = 0; j < i; j++) table.release(list[j]);
-                if (at == null) throw e;
-                at.unusable.put(list[i], e.getMessage());
-                return null;
-            }
-            if (!locked) {
-                for (int j = 0; j < i; j++) table.release(list[j]);
-                return null;
-            }
-        }
-        return new Reservation(table, cpus, list, wholeCore);
+        Attempt at = new Attempt(table, choice);
+        List<Reservation> group = at.group(n, strategy);
+        if (group != null) return group;
+        throw at.failure("no free group of " + n + (n == 1 ? " CPU" : " CPUs")
+                + (n > 1 ? " (each after the first being " + strategy.describe(0).replace("CPU 0", "the first") + ")" : ""), false);
     }
 
     // ---- who holds what: read by LockView, printed by HoldingsText ---------------------
 
     /**
-     * Every lock file in the directory, by CPU: held (by whom, and which thread for this
-     * process), stale (held for a thread that has ended), free, unknown (no {@code /proc/locks}),
-     * or unusable (why); also every holder of a lock file removed while held, and files that are
-     * no corescope lock file ({@code cpu} -1, state {@code foreign}).
-     *
-     * @return a new list, by CPU; reads {@code /proc/locks} once
+     * {@return every lock file in the directory, by CPU, in a new list; reads {@code /proc/locks} once}
+     * Each is held (by whom, and which thread for this process), stale (held for a thread that
+     * has ended), free, unknown (no {@code /proc/locks}), or unusable (why); also every holder of
+     * a lock file removed while held, and files that are no corescope lock file ({@code cpu} -1,
+     * state {@code foreign}).
      */
     public List<Holding> holdings() {
-        return LockView.holdings(directory, table);
+        return LockView.holdings(directory(), table);
     }
 
     /**
-     * The holdings of {@code directory}, read without creating or locking anything (a missing
-     * directory holds nothing): what {@code corescope reservations} shows.
+     * {@return the holdings of {@code directory}, by CPU; empty for a missing directory} Read
+     * without creating or locking anything: what {@code corescope reservations} shows.
      *
      * @param directory a reservations directory, not null
-     * @return a new list, by CPU; empty for a missing directory
      * @throws ReservationException when it exists but cannot be used (a symbolic link, not a directory, ...)
      */
     public static List<Holding> holdingsIn(Path directory) {
@@ -568,12 +412,11 @@ public final class Reservations {
     }
 
     /**
-     * {@link #holdingsIn(Path)} with a {@code free} entry for each of {@code usable} that has no
-     * lock file yet (when the directory exists).
+     * {@return {@link #holdingsIn(Path)} with a {@code free} entry for each of {@code usable} that
+     * has no lock file yet (when the directory exists), in CPU order}
      *
      * @param directory a reservations directory
      * @param usable the CPUs a reservation could take
-     * @return one entry per lock file and per usable CPU without one, in CPU order
      * @throws ReservationException when the directory exists but cannot be used
      */
     public static List<Holding> holdingsIn(Path directory, CpuMask usable) {
@@ -581,7 +424,8 @@ public final class Reservations {
     }
 
     /**
-     * The holdings as text, like OpenHFT's {@code AffinityLock.dumpLocks()}:
+     * {@return the holdings as text, one line per lock file, ending in a newline} Like OpenHFT's
+     * {@code AffinityLock.dumpLocks()}:
      * <pre>
      * # reservations in /tmp/corescope-reservations (usable CPUs 0-3)
      * CPU  state      pid  holder
@@ -592,19 +436,16 @@ public final class Reservations {
      *   -  foreign      -  not a corescope lock file: cpu-99999999999.lock
      * </pre>
      * Every string from outside is escaped ({@code \e}, {@code \n}, ...): one line per row.
-     *
-     * @return the table, one line per lock file, ending in a newline
      */
     public String dump() {
-        return HoldingsText.document(directory, usable, holdings(), true).render(Width.NONE);
+        return HoldingsText.document(directory(), usable, holdings(), true).render(Width.NONE);
     }
 
     /**
-     * {@link #dump()} for {@link #holdingsIn(Path)}: nothing is created or locked.
+     * {@return {@link #dump()} for {@link #holdingsIn(Path)}: nothing is created or locked}
      *
      * @param directory a reservations directory
      * @param usable the CPUs named in the heading line
-     * @return the table, one line per lock file
      * @throws ReservationException when the directory exists but cannot be used
      */
     public static String dumpOf(Path directory, CpuMask usable) {
@@ -612,13 +453,12 @@ public final class Reservations {
     }
 
     /**
-     * {@link #dumpOf(Path, CpuMask)} laid out at {@code width}: no line wider where the words
-     * allow; a long holder wraps, each of its lines starting with the row's CPU.
+     * {@return {@link #dumpOf(Path, CpuMask)} laid out at {@code width}} No line is wider where
+     * the words allow; a long holder wraps, each of its lines starting with the row's CPU.
      *
      * @param directory a reservations directory
      * @param usable the CPUs named in the heading line
      * @param width the width in characters ({@link Width#of}); {@link Width#NONE} for one line per row
-     * @return the table
      * @throws ReservationException when the directory exists but cannot be used
      */
     public static String dumpOf(Path directory, CpuMask usable, int width) {

@@ -30,9 +30,9 @@ public final class ThreadAffinity {
     }
 
     /**
-     * The CPUs the calling thread may run on now ({@code sched_getaffinity(0)}).
+     * {@return the CPUs the calling thread may run on now ({@code sched_getaffinity(0)}), never
+     * empty: a mask of {@link CpuMask#machineSize()} bits (or more)}
      *
-     * @return a mask of {@link CpuMask#machineSize()} bits (or more), never empty
      * @throws NativeException when the kernel refuses the call
      */
     public static CpuMask allowed() {
@@ -119,12 +119,10 @@ public final class ThreadAffinity {
     }
 
     /**
-     * The CPU the calling thread runs on at this instant: rseq's {@code cpu_id} where the kernel
-     * registered it for the thread, else {@code sched_getcpu}. Allocates nothing; a few
-     * nanoseconds. The answer may be stale as soon as it is read, unless the thread is pinned
-     * to one CPU.
-     *
-     * @return the CPU number, 0 or more
+     * {@return the CPU the calling thread runs on at this instant} That is rseq's {@code cpu_id}
+     * where the kernel registered it for the thread, else {@code sched_getcpu}. Allocates
+     * nothing; a few nanoseconds. The answer may be stale as soon as it is read, unless the
+     * thread is pinned to one CPU.
      */
     public static int currentCpu() {
         return Os.live().currentCpu();

@@ -13,8 +13,8 @@ final class Waiting {
     }
 
     /**
-     * Calls {@code tryOnce} until it returns a reservation or {@code timeout} has passed;
-     * {@code why} says what was held when it gives up.
+     * Calls {@code tryOnce} until it returns a reservation or {@code timeout} has passed (once
+     * for a zero timeout); {@code why} says what was held when it gives up.
      *
      * @throws IllegalArgumentException when {@code timeout} is negative
      * @throws ReservationException     after the timeout, or when the wait is interrupted (the interrupt is kept)
@@ -27,7 +27,7 @@ final class Waiting {
             Reservation r = tryOnce.get();
             if (r != null) return r;
             long left = deadline - System.nanoTime();
-            if (left <= 0) throw new ReservationException(why.get() + " (after waiting " + timeout.toMillis() + " ms)");
+            if (left <= 0) throw new ReservationException(timeout.isZero() ? why.get() : why.get() + " (after waiting " + timeout.toMillis() + " ms)");
             try {
                 Thread.sleep(Math.min(sleepMillis, Math.max(1, left / 1_000_000)));
             } catch (InterruptedException e) {

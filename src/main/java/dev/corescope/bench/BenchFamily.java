@@ -94,7 +94,7 @@ public interface BenchFamily {
      * so their machine code can be printed where an hsdis plugin is found
      * ({@link JavaMachineCode}). None by default.
      */
-    default Optional<JavaMachineCode.Run> javaCodeRun() {
+    default Optional<JavaMachineCode.JmhSelection> javaCodeBenchmarks() {
         return Optional.empty();
     }
 

@@ -249,7 +249,7 @@ public final class BenchSession {
             if (abortReason != null) {
                 return new ResultsFile.Failure(f.name(), "interrupted before it finished: " + abortReason);
             }
-            List<MachineCode> machineCode = MachineCodeReader.read(f.name(), f.measuredFunctions(), f.javaCodeRun());
+            List<MachineCode> machineCode = MachineCodeReader.read(f.name(), f.measuredFunctions(), f.javaCodeBenchmarks());
             synchronized (this) {
                 runs.add(run);
                 counters.add(toCounters(f.name(), counts, perfFailure));

@@ -43,19 +43,19 @@ public final class JavaMachineCode {
     }
 
     /**
-     * The JMH run that makes C2 compile a family's Java methods: the benchmark classes, the
-     * methods to run (a regex on their names, benchmark or group names) and one value per
+     * The JMH benchmarks whose run makes C2 compile a family's Java methods: the benchmark classes,
+     * the methods to run (a regex on their names, benchmark or group names) and one value per
      * {@code @Param} (the others keep their first value).
      */
-    public record Run(List<Class<?>> benchmarks, String methodRegex, Map<String, String> params) {
-        public Run {
+    public record JmhSelection(List<Class<?>> benchmarks, String methodRegex, Map<String, String> params) {
+        public JmhSelection {
             benchmarks = List.copyOf(benchmarks);
             if (benchmarks.isEmpty()) throw new IllegalArgumentException("a JMH run names at least one benchmark class");
             params = params == null ? Map.of() : Map.copyOf(params);
         }
 
         /** One benchmark class's methods. */
-        public Run(Class<?> benchmark, String methodRegex, Map<String, String> params) {
+        public JmhSelection(Class<?> benchmark, String methodRegex, Map<String, String> params) {
             this(List.of(benchmark), methodRegex, params);
         }
 
@@ -83,7 +83,7 @@ public final class JavaMachineCode {
      * points, slow paths and HotSpot's safepoint and deoptimisation calls included; the stubs,
      * exception and deopt handlers after it left out) and its instructions.
      */
-    public record Compiled(String method, long start, long bytes, List<MachineCodeReader.Instruction> instructions) {
+    public record Compiled(String method, long start, long bytes, List<Instruction> instructions) {
     }
 
     /**
@@ -140,7 +140,7 @@ public final class JavaMachineCode {
      *
      * @throws IOException when the child cannot start, fails or does not finish in time
      */
-    public static Map<String, Compiled> print(Run run, List<String> methods, Path plugin) throws IOException {
+    public static Map<String, Compiled> print(JmhSelection run, List<String> methods, Path plugin) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow", "-XX:-RestrictContended", "-cp", System.getProperty("java.class.path"),
@@ -227,7 +227,7 @@ public final class JavaMachineCode {
         Map<String, Compiled> out = new LinkedHashMap<>();
         String method = null;
         long start = 0, end = 0;
-        List<MachineCodeReader.Instruction> body = null;
+        List<Instruction> body = null;
         String invoked = null;
         boolean named = false;
         for (String line : printAssembly.split("\n")) {
@@ -257,10 +257,10 @@ public final class JavaMachineCode {
                 if (inv.find() && invoked == null) invoked = inv.group(1);
                 Matcher kind = CALL_KIND.matcher(note.group(1));
                 if (kind.find()) {
-                    MachineCodeReader.Instruction last = body.removeLast();
+                    Instruction last = body.removeLast();
                     String what = kind.group(1).startsWith("runtime_call") ? kind.group(1)
                             : kind.group(1) + (invoked == null ? "" : " " + invoked);
-                    body.add(new MachineCodeReader.Instruction(last.address(), last.text() + "  ; {" + what + "}",
+                    body.add(new Instruction(last.address(), last.text() + "  ; {" + what + "}",
                             last.mnemonic(), last.loads(), last.stores(), last.target()));
                     named = true;
                 }
@@ -278,8 +278,8 @@ public final class JavaMachineCode {
                 String text = in.group(2).replace("\t\t", " ").replace('\t', ' ').strip();
                 int semi = text.indexOf(';');
                 String code = (semi >= 0 ? text.substring(0, semi) : text).strip();
-                MachineCodeReader.Instruction i = MachineCodeReader.instruction(address, code);
-                if (i != null) body.add(new MachineCodeReader.Instruction(address, text.replaceAll("\\s{2,}", "  "),
+                Instruction i = Instruction.parse(address, code);
+                if (i != null) body.add(new Instruction(address, text.replaceAll("\\s{2,}", "  "),
                         i.mnemonic(), i.loads(), i.stores(), i.target()));
             }
         }
@@ -288,7 +288,7 @@ public final class JavaMachineCode {
     }
 
     private static void finish(Map<String, Compiled> out, String method, long start, long end,
-                               List<MachineCodeReader.Instruction> body) {
+                               List<Instruction> body) {
         if (method == null || body == null || body.isEmpty() || end <= start) return;
         int last = body.size();
         while (last > 0 && body.get(last - 1).mnemonic().equals("hlt")) last--;

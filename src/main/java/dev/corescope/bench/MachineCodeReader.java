@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -30,12 +29,8 @@ import java.util.regex.Pattern;
  * and for its measured loop, found from the control-flow graph ({@link #loop}; see
  * {@link MachineCode}). Without {@code objdump} the size alone
  * is recorded, with the reason. For the Java side, C2's code where an hsdis plugin is found
- * ({@link JavaMachineCode}), else one line saying why not.
- *
- * <p>The counts come from AT&amp;T syntax, where the destination is the last operand: a
- * memory source is a load; a memory destination is a store, and a load too when the
- * instruction reads it first ({@code add %eax,(%rdi)}), but not for {@code mov} and the like,
- * which only write it, nor for {@code cmp}/{@code test}, which only read it.
+ * ({@link JavaMachineCode}), else one line saying why not. Each instruction is classified by
+ * {@link Instruction}.
  */
 public final class MachineCodeReader {
 
@@ -45,55 +40,11 @@ public final class MachineCodeReader {
     private static final String LIBRARY = "libcorescope.so";
     private static final Pattern FUNCTION = Pattern.compile("^([0-9a-f]+) <(.+)>:$");
     private static final Pattern INSTRUCTION = Pattern.compile("^\\s*([0-9a-f]+):\\s+(.*)$");
-    private static final Pattern DIRECT_TARGET = Pattern.compile("^(?:0x)?([0-9a-f]+)(\\s+<.*>)?$");
-    private static final Set<String> PREFIXES = Set.of("lock", "rep", "repz", "repnz", "repe", "repne", "data16", "cs", "ds",
-            "es", "ss", "fs", "gs", "notrack", "bnd", "addr32", "rex", "rex.w", "rex.W");
-    private static final Set<String> READ_ONLY_DESTINATION = Set.of("cmp", "cmpb", "cmpw", "cmpl", "cmpq", "test", "testb",
-            "testw", "testl", "testq", "bt", "btw", "btl", "btq", "ucomiss", "ucomisd", "vucomiss", "vucomisd", "comiss",
-            "comisd", "vcomiss", "vcomisd", "ptest", "vptest");
-    private static final Set<String> NO_MEMORY_ACCESS = Set.of("lea", "leal", "leaq", "leaw", "endbr64", "endbr32");
 
     /** Disassemblies already read, per library file and its modification time. */
     private static final Map<String, Map<String, List<Instruction>>> CACHE = new HashMap<>();
 
     private MachineCodeReader() {
-    }
-
-    /**
-     * One instruction: its address, its text (objdump's, comment included), what it does to
-     * memory, and for a direct jump its target ({@code target}; {@code backwardTarget} when that
-     * is at or below the jump).
-     */
-    public record Instruction(long address, String text, String mnemonic, int loads, int stores, Long target) {
-
-        /** Alignment padding, never meant to run. */
-        public boolean padding() {
-            return mnemonic.startsWith("nop") || text.startsWith("xchg   %ax,%ax") || mnemonic.equals("int3");
-        }
-
-        /** The direct jump's target when it is backward (at or below this instruction), else null. */
-        public Long backwardTarget() {
-            return target != null && target <= address ? target : null;
-        }
-
-        /** A jump of any kind or a return: the next instruction starts a new basic block. */
-        boolean endsBlock() {
-            return jump() || returns();
-        }
-
-        /** Whether control can reach the next instruction: not after {@code jmp}, {@code ret}, {@code ud2}, {@code hlt}. */
-        boolean fallsThrough() {
-            return !(mnemonic.startsWith("jmp") || returns());
-        }
-
-        private boolean jump() {
-            return mnemonic.startsWith("j") || mnemonic.startsWith("loop");
-        }
-
-        private boolean returns() {
-            return mnemonic.startsWith("ret") || mnemonic.equals("ud2") || mnemonic.equals("hlt") || mnemonic.startsWith("iret")
-                    || mnemonic.equals("sysret") || mnemonic.equals("sysretq");
-        }
     }
 
     /**
@@ -112,7 +63,7 @@ public final class MachineCodeReader {
      * each {@code java} entry has C2's code with the same counts as a C twin's.
      */
     public static List<MachineCode> read(String benchmark, List<MeasuredFunction> functions,
-                                         Optional<JavaMachineCode.Run> javaRun) {
+                                         Optional<JavaMachineCode.JmhSelection> javaRun) {
         List<MachineCode> out = new ArrayList<>();
         if (functions.isEmpty()) return out;
         Optional<Path> lib = NativeLibrary.file();
@@ -128,7 +79,7 @@ public final class MachineCodeReader {
     }
 
     /** The {@code java} entries of {@code functions}: C2's code printed through {@code plugin}, or why not. */
-    static List<MachineCode> javaCode(String benchmark, List<MeasuredFunction> functions, Optional<JavaMachineCode.Run> run,
+    static List<MachineCode> javaCode(String benchmark, List<MeasuredFunction> functions, Optional<JavaMachineCode.JmhSelection> run,
                                       Optional<Path> plugin) {
         List<MachineCode> out = new ArrayList<>();
         Map<String, JavaMachineCode.Compiled> compiled = Map.of();
@@ -174,8 +125,7 @@ public final class MachineCodeReader {
         } catch (IOException e) {
             return missing(benchmark, f, sym.size(), e.getMessage() + "; only the size from the ELF symbol table (" + sym.table() + ")");
         }
-        List<Instruction> body = all.getOrDefault(f.symbol(), List.of()).stream()
-                .filter(i -> i.address() >= sym.value() && i.address() < sym.value() + sym.size()).toList();
+        List<Instruction> body = body(all, sym);
         if (body.isEmpty()) return missing(benchmark, f, sym.size(), tool + " printed no instructions for " + f.symbol());
         return facts(benchmark, f, sym.value(), sym.size(), body);
     }
@@ -376,7 +326,11 @@ public final class MachineCodeReader {
     public static List<Instruction> instructions(Path lib, String symbol) throws IOException {
         ElfSymbolTable.Symbol sym = ElfSymbolTable.read(lib).function(symbol)
                 .orElseThrow(() -> new IOException(symbol + " is not a function in " + lib.getFileName()));
-        return disassembly(lib, OBJDUMP).getOrDefault(symbol, List.of()).stream()
+        return body(disassembly(lib, OBJDUMP), sym);
+    }
+
+    private static List<Instruction> body(Map<String, List<Instruction>> all, ElfSymbolTable.Symbol sym) {
+        return all.getOrDefault(sym.name(), List.of()).stream()
                 .filter(i -> i.address() >= sym.value() && i.address() < sym.value() + sym.size()).toList();
     }
 
@@ -429,105 +383,10 @@ public final class MachineCodeReader {
             }
             Matcher in = INSTRUCTION.matcher(line);
             if (current != null && in.matches()) {
-                Instruction i = instruction(Long.parseUnsignedLong(in.group(1), 16), in.group(2).strip());
+                Instruction i = Instruction.parse(Long.parseUnsignedLong(in.group(1), 16), in.group(2).strip());
                 if (i != null) current.add(i);
             }
         }
         return out;
     }
-
-    /** One line of objdump's AT&amp;T output classified; null for a line that holds no instruction ({@code (bad)}). */
-    public static Instruction instruction(long address, String text) {
-        String code = text;
-        int hash = code.indexOf('#');
-        if (hash >= 0) code = code.substring(0, hash);
-        code = code.strip();
-        if (code.isEmpty() || code.startsWith("(bad)")) return null;
-        String[] words = code.split("\\s+", 2);
-        while (PREFIXES.contains(words[0]) && words.length > 1) words = words[1].split("\\s+", 2);
-        String mnemonic = words[0];
-        List<String> operands = words.length > 1 ? operands(words[1]) : List.of();
-        Long target = null;
-        if ((mnemonic.startsWith("j") || mnemonic.startsWith("loop")) && operands.size() == 1) {
-            Matcher m = DIRECT_TARGET.matcher(operands.getFirst());
-            if (m.matches()) target = Long.parseUnsignedLong(m.group(1), 16);
-        }
-        int[] access = access(mnemonic, operands);
-        return new Instruction(address, text, mnemonic, access[0], access[1], target);
-    }
-
-    /** {loads, stores} of one instruction. */
-    static int[] access(String mnemonic, List<String> operands) {
-        if (mnemonic.startsWith("nop") || mnemonic.startsWith("prefetch") || NO_MEMORY_ACCESS.contains(mnemonic)) return new int[]{0, 0};
-        int loads = 0, stores = 0;
-        if (mnemonic.startsWith("push")) stores++;
-        if (mnemonic.startsWith("pop")) loads++;
-        boolean branch = mnemonic.startsWith("j") || mnemonic.startsWith("call") || mnemonic.startsWith("loop");
-        for (int k = 0; k < operands.size(); k++) {
-            String op = operands.get(k);
-            if (!isMemory(op, branch)) continue;
-            boolean destination = k == operands.size() - 1 && operands.size() > 1;
-            if (!destination) {
-                if (operands.size() == 1 && writesOnlyOperand(mnemonic)) stores++;
-                else if (operands.size() == 1 && readsAndWritesOperand(mnemonic)) {
-                    loads++;
-                    stores++;
-                } else loads++;
-            } else if (READ_ONLY_DESTINATION.contains(mnemonic)) {
-                loads++;
-            } else if (writesOnly(mnemonic)) {
-                stores++;
-            } else {
-                loads++;
-                stores++;
-            }
-        }
-        return new int[]{loads, stores};
-    }
-
-    private static boolean isMemory(String op, boolean branch) {
-        if (op.startsWith("$") || op.startsWith("%") && !op.contains(":") && !op.contains("(")) return false;
-        if (op.contains("(")) return true;
-        if (op.startsWith("%") && op.contains(":")) return true; // %fs:0x28
-        if (op.startsWith("*")) return op.length() > 1 && !op.startsWith("*%"); // jmp *0x1234: absolute indirect
-        return !branch && op.matches("(0x)?[0-9a-f]+"); // an absolute address
-    }
-
-    /** Whether an instruction with a memory destination only writes it. */
-    private static boolean writesOnly(String m) {
-        return (m.startsWith("mov") || m.startsWith("vmov") || m.startsWith("set")
-                || m.startsWith("stos") || m.startsWith("fst") || m.startsWith("fist") || m.startsWith("pextr")
-                || m.startsWith("vpextr") || m.startsWith("extractps") || m.startsWith("vextract") || m.startsWith("cvt")
-                || m.startsWith("vcvt"));
-    }
-
-    /** One-operand instructions that only write their memory operand. */
-    private static boolean writesOnlyOperand(String m) {
-        return m.startsWith("set") || m.startsWith("fst") || m.startsWith("fist") || m.startsWith("stos");
-    }
-
-    /** One-operand instructions that read and write their memory operand. */
-    private static boolean readsAndWritesOperand(String m) {
-        return m.startsWith("inc") || m.startsWith("dec") || m.startsWith("neg") || m.startsWith("not") || m.startsWith("shl")
-                || m.startsWith("shr") || m.startsWith("sar") || m.startsWith("sal") || m.startsWith("rol") || m.startsWith("ror")
-                || m.startsWith("push") || m.startsWith("pop");
-    }
-
-    /** Operands split on the commas outside parentheses. */
-    public static List<String> operands(String s) {
-        List<String> out = new ArrayList<>();
-        int depth = 0, from = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '(') depth++;
-            else if (c == ')') depth--;
-            else if (c == ',' && depth == 0) {
-                out.add(s.substring(from, i).strip());
-                from = i + 1;
-            }
-        }
-        if (from < s.length()) out.add(s.substring(from).strip());
-        return out;
-    }
-
 }

@@ -15,6 +15,11 @@ import java.util.Map;
  */
 public record Measured(Result result, Statistics stats, boolean includesPreemptions) {
 
+    /** Whether {@code other} differs from this by Welch's t-test at 99.9%, as JMH compares two results. */
+    public boolean differs(Measured other) {
+        return stats.getN() > 1 && other.stats.getN() > 1 && stats.isDifferent(other.stats, 0.999);
+    }
+
     /** A JMH run's undisturbed iterations as a {@code java} row (metric {@code op}). */
     public static Measured java(String benchmark, String variant, UndisturbedIterations u, String cpus,
                                 Map<String, Object> params) {
@@ -40,7 +45,7 @@ public record Measured(Result result, Statistics stats, boolean includesPreempti
     public static Measured nativeRuns(String benchmark, String variant, List<double[]> perOpRuns, String cpus,
                                       Map<String, Object> params, boolean includesPreemptions) {
         double[] perOp = perOpRuns.stream().flatMapToDouble(Arrays::stream).toArray();
-        List<Run> runs = perOpRuns.stream().map(r -> JmhRuns.run(new ListStatistics(r))).toList();
+        List<Run> runs = perOpRuns.stream().map(r -> ForkFigures.of(new ListStatistics(r))).toList();
         ListStatistics s = new ListStatistics(perOp);
         double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
         return new Measured(Result.builder().benchmark(benchmark).variant(variant).implementation("native").metric("op").unit("ns/op")

@@ -60,7 +60,7 @@ public record UndisturbedIterations(ListStatistics stats, String unit, int total
         List<Double> use = fellBack ? all : clean;
         List<Run> runs = new ArrayList<>();
         for (List<Double> fork : fellBack ? allPerFork : cleanPerFork) {
-            if (!fork.isEmpty()) runs.add(JmhRuns.run(new ListStatistics(toArray(fork))));
+            if (!fork.isEmpty()) runs.add(ForkFigures.of(new ListStatistics(toArray(fork))));
         }
         return new UndisturbedIterations(new ListStatistics(toArray(use)), unit, all.size(), use.size(), fellBack, runs);
     }

@@ -6,7 +6,6 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Json;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
-import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.text.Shorten;
 import dev.corescope.text.Terminal;
@@ -22,7 +21,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -123,20 +121,8 @@ final class AffinityCommand implements Callable<Integer> {
 
     private int why() {
         if (pid != null) throw new UsageException("--why and --pid: --why explains corescope's own CPUs; choose one");
-        Topology t;
-        SysfsReader reader;
-        if (root != null) {
-            if (!Files.isDirectory(root)) throw new UsageException("--root " + root + ": not a directory");
-            try {
-                t = Topology.read(root);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--root " + root + ": " + e.getMessage());
-            }
-            reader = new SysfsReader(root);
-        } else {
-            t = Topology.live();
-            reader = new SysfsReader(Path.of("/"));
-        }
+        Topology t = TopologyCommand.read(root, null);
+        SysfsReader reader = new SysfsReader(root == null ? Path.of("/") : root);
         UsableCpus use = root == null ? UsableCpus.of(t, Os.live().processAllowed()) : UsableCpus.of(t);
         CpuMask asked;
         if (why.isBlank()) {
@@ -176,7 +162,7 @@ final class AffinityCommand implements Callable<Integer> {
 
     private static CpuMask allowedOf(int pid) {
         try {
-            return Affinity.get(pid);
+            return Os.live().allowed(pid);
         } catch (NativeException e) {
             if (e.errno() == Errno.ESRCH) throw new UsageException("--pid " + pid + ": no such process (" + e.getMessage() + ")");
             throw e;

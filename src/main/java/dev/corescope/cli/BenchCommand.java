@@ -7,18 +7,13 @@ import dev.corescope.bench.Families;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.report.ComparisonText;
 import dev.corescope.report.Json;
-import dev.corescope.report.MachineCodeText;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.ResultsText;
-import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.text.Shorten;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.Width;
 import dev.corescope.topology.CpuSelector;
-import dev.corescope.topology.HwlocXmlReader;
 import dev.corescope.topology.Topology;
 import dev.corescope.topology.UsableCpus;
 import picocli.CommandLine.Command;
@@ -28,10 +23,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -155,23 +148,8 @@ final class BenchCommand implements Callable<Integer> {
     private int printPlan(BenchFamily.Plan family) {
         if (format != OutputFormat.text) throw new UsageException("bench c2c --plan: prints text");
         if (output != null) throw new UsageException("bench c2c --plan: -o goes with a run, not a plan");
-        Topology topology;
-        String source;
-        if (root != null) {
-            if (!Files.isDirectory(root)) throw new UsageException("--root " + root + ": not a directory");
-            topology = Topology.read(root);
-            source = "the tree under " + root;
-        } else if (from != null) {
-            try {
-                topology = HwlocXmlReader.read(from);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(e.getMessage());
-            }
-            source = "the machine in " + from;
-        } else {
-            topology = LiveMachine.read().topology();
-            source = "this machine";
-        }
+        Topology topology = TopologyCommand.read(root, from);
+        String source = root != null ? "the tree under " + root : from != null ? "the machine in " + from : "this machine";
         CpuMask set = topology.usable();
         if (cpus != null) {
             CpuMask m;
@@ -208,7 +186,7 @@ final class BenchCommand implements Callable<Integer> {
         } else if (format == OutputFormat.json) {
             out.print(json);
         } else {
-            out.print(text(file, selectFamilies(), runs, Width.of(wide), explain));
+            out.print(RunText.of(file, selectFamilies(), null, null, Width.of(wide), explain));
             if (saved != null) out.println(saved.line());
         }
         out.flush();
@@ -220,15 +198,6 @@ final class BenchCommand implements Callable<Integer> {
         err.println("corescope: " + failureLine(file.failures(), total));
         err.flush();
         return Main.EXIT_PARTIAL;
-    }
-
-    /** The run's full text through the one composer ({@link RunText}): each family's view of the file. */
-    static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width) {
-        return text(file, selected, runs, width, false);
-    }
-
-    static String text(ResultsFile file, List<BenchFamily> selected, List<FamilyRun> runs, int width, boolean explain) {
-        return RunText.of(file, selected, null, null, Map.of(), width, explain);
     }
 
     /** {@code 1 of 5 families failed: locks (reason)}: one line however many failed. */

@@ -15,16 +15,13 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One benchmark run at a time per user: {@code bench}, the tour and {@code jmh} hold this lock
- * while they measure, and a second run of the same user waits for the first with one line on
- * stderr. JMH's own lock ({@code /tmp/jmh.lock}) is one file for every user of the machine, so
- * one user's run failed another's ("Unable to acquire the JMH lock"); corescope turns it off
- * ({@code jmh.ignoreLock}) where it holds its own.
+ * while they measure; a second run of the same user waits with one line on stderr. JMH's own
+ * lock ({@code /tmp/jmh.lock}) is shared by every user, so one user's run failed another's;
+ * corescope turns it off ({@code jmh.ignoreLock}) where it holds its own.
  *
- * <p>The lock file is {@code corescope-bench.lock} in {@code $XDG_RUNTIME_DIR} (a folder of this
- * user's that nobody else may write; created {@code 0700} when it is missing), else in
- * {@code ~/.cache/corescope/} (created {@code 0700}):
- * another user can neither hold it nor plant it. Where neither folder is this user's alone,
- * nothing is locked here and JMH's own lock stays on.
+ * <p>The lock file is {@code corescope-bench.lock} in {@code $XDG_RUNTIME_DIR}, else in
+ * {@code ~/.cache/corescope/} (created {@code 0700}), a folder nobody else may write; where
+ * neither is this user's alone, nothing is locked here and JMH's own lock stays on.
  *
  * <p><b>Note:</b> runs of different users are not serialised: each measures on the CPUs it was
  * given, and the results file records the machine's load.

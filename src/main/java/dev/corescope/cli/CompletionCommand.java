@@ -97,19 +97,10 @@ final class CompletionCommand implements Callable<Integer> {
         boolean literal = false;
         for (String line : lines) {
             String l = line.replace("%n", "");
-            if (l.isBlank()) {
-                if (literal) sb.append(".fi\n");
-                literal = false;
-                sb.append(".PP\n");
-            } else if (Character.isWhitespace(l.charAt(0))) {
-                if (!literal) sb.append(".nf\n");
-                literal = true;
-                sb.append(roff(l)).append('\n');
-            } else {
-                if (literal) sb.append(".fi\n");
-                literal = false;
-                sb.append(roff(l)).append('\n');
-            }
+            boolean example = !l.isBlank() && Character.isWhitespace(l.charAt(0));
+            if (example != literal) sb.append(example ? ".nf\n" : ".fi\n");
+            literal = example;
+            sb.append(l.isBlank() ? ".PP" : roff(l)).append('\n');
         }
         if (literal) sb.append(".fi\n");
     }

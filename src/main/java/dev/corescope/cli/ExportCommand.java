@@ -11,7 +11,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -83,30 +82,13 @@ final class ExportCommand implements Callable<Integer> {
         OutputFile nfdFile = nfdOutput == null ? null : OutputFile.check(nfdOutput, "--nfd-output", inputs);
         List<ResultsFile> r = new ArrayList<>();
         for (Path p : results) r.add(RowIdentity.read(p));
-        Topology t = topology();
+        Topology t = TopologyCommand.read(root, null);
         String text = format == OutputFormat.nfd ? NfdFeatures.render(t, r, prefix) : PrometheusText.render(t, r, Instant.now());
         PrintWriter out = spec.commandLine().getOut();
-        if (file != null) write(file, text);
+        if (file != null) file.save(text);
         else out.print(text);
-        if (nfdFile != null) write(nfdFile, NfdFeatures.render(t, r, prefix));
+        if (nfdFile != null) nfdFile.save(NfdFeatures.render(t, r, prefix));
         out.flush();
         return Main.EXIT_OK;
-    }
-
-    private static void write(OutputFile file, String text) {
-        try {
-            file.write(text);
-        } catch (IOException e) {
-            throw file.cannotWrite(e);
-        }
-    }
-
-    private Topology topology() {
-        if (root == null) return Topology.live();
-        try {
-            return Topology.read(root);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--root " + e.getMessage());
-        }
     }
 }

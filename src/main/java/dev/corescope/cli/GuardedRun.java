@@ -2,6 +2,8 @@ package dev.corescope.cli;
 
 import dev.corescope.bench.BenchSession;
 import dev.corescope.report.ResultsFile;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -14,21 +16,17 @@ import java.util.logging.Logger;
 
 /**
  * Runs a {@link BenchSession} under a JVM shutdown hook, so Ctrl-C (SIGINT), SIGTERM and
- * SIGHUP stop it cleanly (and under this user's {@link BenchLock}, one run at a time): the hook interrupts the worker, waits up to {@link #STOP_WAIT} for the
- * families to stop their threads and unpin, then writes what finished through the run's
- * {@link ResultsWriter} (which has saved each family as it finished) and says where in one
- * stderr line naming the signal. The JVM then exits with 128 + the signal number (130 for
+ * SIGHUP stop it cleanly (and under this user's {@link BenchLock}, one run at a time): the hook
+ * interrupts the worker, waits up to {@link #STOP_WAIT} for the families to stop their threads
+ * and unpin, then writes what finished through the run's {@link ResultsWriter} and says where
+ * in one stderr line naming the signal. The JVM then exits with 128 + the signal number (130 for
  * SIGINT), as shells expect.
  */
 final class GuardedRun {
 
     static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
-    /**
-     * JMH's stream drainers log a SEVERE stack trace when an interrupted run closes the forked
-     * JVM's output under them; after Ctrl-C that is noise, so JMH's logger is silenced then.
-     * Held here because java.util.logging keeps loggers only weakly.
-     */
+    /** Silenced after Ctrl-C (its drainers log the closed fork's output as SEVERE); held because JUL keeps loggers weakly. */
     private static final Logger JMH_LOG = Logger.getLogger("org.openjdk.jmh");
 
     private final BenchSession session;
@@ -80,29 +78,28 @@ final class GuardedRun {
     }
 
     /**
-     * Handlers for SIGINT, SIGTERM and SIGHUP that note which signal came and then pass it to
-     * the JVM's own handler (which starts the shutdown, and with it {@link #onShutdown}).
-     * Returns what puts the previous handlers back. A signal the JVM does not handle (one that
-     * was ignored when it started) stays as it was.
+     * Handlers for SIGINT, SIGTERM and SIGHUP that note which signal came, then pass it on to the
+     * JVM's (which starts the shutdown, and {@link #onShutdown}); returns what puts them back. A
+     * signal ignored when the JVM started stays ignored.
      */
     @SuppressWarnings("removal")
     private List<Runnable> recordSignals() {
         List<Runnable> restore = new ArrayList<>();
         for (String name : List.of("INT", "TERM", "HUP")) {
             try {
-                sun.misc.Signal sig = new sun.misc.Signal(name);
-                sun.misc.SignalHandler[] previous = new sun.misc.SignalHandler[1];
-                previous[0] = sun.misc.Signal.handle(sig, s -> {
+                Signal sig = new Signal(name);
+                SignalHandler[] previous = new SignalHandler[1];
+                previous[0] = Signal.handle(sig, s -> {
                     signal = "SIG" + name;
-                    sun.misc.SignalHandler p = previous[0];
-                    if (p != null && p != sun.misc.SignalHandler.SIG_DFL && p != sun.misc.SignalHandler.SIG_IGN) p.handle(s);
+                    SignalHandler p = previous[0];
+                    if (p != null && p != SignalHandler.SIG_DFL && p != SignalHandler.SIG_IGN) p.handle(s);
                     else System.exit(128 + s.getNumber());
                 });
-                if (previous[0] == sun.misc.SignalHandler.SIG_IGN) {
-                    sun.misc.Signal.handle(sig, sun.misc.SignalHandler.SIG_IGN);
+                if (previous[0] == SignalHandler.SIG_IGN) {
+                    Signal.handle(sig, SignalHandler.SIG_IGN);
                     continue;
                 }
-                restore.add(() -> sun.misc.Signal.handle(sig, previous[0]));
+                restore.add(() -> Signal.handle(sig, previous[0]));
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
                 // the JVM keeps this signal for itself (-Xrs and the like): its shutdown hook still runs
             }

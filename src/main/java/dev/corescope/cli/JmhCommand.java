@@ -36,10 +36,8 @@ import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
- * {@code jmh [JMH options]}: JMH's own command line over the benchmark classes in this jar
- * (their {@code META-INF/BenchmarkList}), as {@code java -jar benchmarks.jar} would run them,
- * with corescope's exit codes: a bad option or a pattern that matches nothing is bad input (2),
- * a benchmark that fails is 1. JMH prints its own progress and results on stdout.
+ * {@code jmh [JMH options]}: JMH's own command line over the benchmark classes in this jar, with
+ * corescope's exit codes: a bad option or a pattern that matches nothing is 2, a failed benchmark 1.
  */
 @Command(name = "jmh",
         description = {
@@ -172,11 +170,7 @@ final class JmhCommand implements Callable<Integer> {
     private static final Pattern NO_ENUM = Pattern.compile("No enum constant ([\\w.$]+)\\.(\\S*)");
     private static final Pattern CLASS_PREFIX = Pattern.compile("^(?:Caused by: )?(?:[a-z][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error)(?:: |$)");
 
-    /**
-     * A JMH or JDK message without Java class names: {@code No enum constant
-     * ResultFormatType.BOGUS} becomes {@code 'BOGUS' is not a value
-     * this option takes (one of TEXT, CSV, SCSV, JSON, LATEX)}.
-     */
+    /** A JMH or JDK message without class names: {@code 'BOGUS' is not a value this option takes (one of TEXT, ...)}. */
     static String plain(String message) {
         if (message == null) return "not understood";
         Matcher m = NO_ENUM.matcher(message);
@@ -221,10 +215,9 @@ final class JmhCommand implements Callable<Integer> {
     }
 
     /**
-     * JMH's console output with each benchmark failure counted, and its stack trace cut to the
-     * one line that says why (whole under {@code --debug}). JMH prints a failure as
-     * {@code <failure>}, a blank line, one stack trace per failed thread, a blank line; in a
-     * forked run the fork sends the same lines through here.
+     * JMH's console output with each benchmark failure counted and its stack traces cut to the
+     * line that says why (whole under {@code --debug}); JMH prints a failure as {@code <failure>},
+     * a blank line, a stack trace per failed thread, a blank line.
      */
     static final class FailureWatch implements OutputFormat {
         private final OutputFormat out;

@@ -28,20 +28,12 @@ import java.util.function.Consumer;
 
 /**
  * The {@code -p name=value} options of {@code jmh}, checked against the benchmarks they select
- * before JMH runs anything: JMH itself turns a value it cannot use into a stack trace per fork
- * and still exits 0. The names come from the benchmark list the annotation processor wrote
- * ({@code META-INF/BenchmarkList}); the types from the {@code @Param} fields themselves.
- *
- * <ul>
- *   <li>a name no selected benchmark has is refused, with the names they do have;</li>
- *   <li>a number field ({@code int}, {@code long}, {@code double}, ...) takes a number in ASCII
- *       digits, a {@code boolean} true or false, an enum one of its constants;</li>
- *   <li>a {@code String} field that declares two or more values ({@code @Param({"allowed",
- *       "high"})}) is a closed set: the value must be one of them;</li>
- *   <li>a {@code String} field with one or no declared value is free-form, except where
- *       corescope knows the benchmark's own rule: {@code placement} is one of
- *       {@link Placements#NAMES}, {@code cpus} a CPU list and {@code pinned} slash-separated CPUs, all usable.</li>
- * </ul>
+ * before JMH runs anything (JMH turns a value it cannot use into a stack trace per fork and
+ * still exits 0): names from {@code META-INF/BenchmarkList}, types from the {@code @Param}
+ * fields. A number, boolean or enum field takes values of its type; a {@code String} field with
+ * two or more declared values is a closed set; {@code placement} is one of
+ * {@link Placements#NAMES}, {@code cpus} a CPU list and {@code pinned} slash-separated CPUs, all
+ * usable.
  */
 final class JmhParams {
 

@@ -16,11 +16,9 @@ import java.util.Locale;
 
 /**
  * JMH's result file ({@code -rf FORMAT}, {@code -rff FILE}), kept to the rule of every
- * {@code -o}: JMH writes into a temporary file beside it, and only what a run produced goes to
- * the user's file afterwards. A run that succeeded replaces it (written whole, through
- * {@link OutputFile}'s checks); a run that failed never replaces an existing file: what it
- * finished goes beside it ({@code NAME-partial-20261201T120000Z.json}); a run with no result
- * (nothing matched, nothing finished) leaves the file as it was and creates none.
+ * {@code -o} (docs/files-and-signals.md): JMH writes into a temporary file beside it; a run that
+ * succeeded replaces the user's file, one that failed puts what finished beside it, one with no
+ * result leaves it as it was.
  */
 final class JmhResultFile {
 

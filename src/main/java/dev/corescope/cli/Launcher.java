@@ -10,11 +10,7 @@ import java.util.OptionalInt;
  */
 public final class Launcher {
 
-    /**
-     * Whether this JVM is corescope the program ({@link #main}), not a library call inside
-     * another program (a test, {@link AotTraining}): only then may {@code pin} replace the
-     * process with its command.
-     */
+    /** Whether this JVM is corescope the program ({@link #main}): only then may {@code pin} replace the process. */
     static volatile boolean standalone;
 
     private Launcher() {
@@ -35,11 +31,8 @@ public final class Launcher {
             System.exit(Main.EXIT_FAILURE);
             return;
         }
-        // A short command that succeeded just returns: the JVM then exits with 0 as it would
-        // through System.exit, minus Runtime.exit's logger lookup (System.Logger, a ServiceLoader
-        // scan of the class path and the jimage reader: a few milliseconds, docs/performance.md).
-        // A short command starts no thread of its own, so nothing keeps the JVM alive. Every other
-        // command, and every failure, leaves through System.exit as before.
+        // a short command that succeeded just returns (it starts no thread): exit 0 without
+        // Runtime.exit's logger lookup, a few milliseconds (docs/performance.md)
         if (fast.isPresent() && code == Main.EXIT_OK) return;
         System.exit(code);
     }

@@ -34,15 +34,10 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 /**
- * The {@code corescope} command line: one picocli class per subcommand; commands parse and
- * print, the packages below do the work.
- *
- * <p>Exit codes (CONTRACT.md): 0 done; 1 a runtime failure (a native call failed, a file
- * could not be written); 2 bad usage or bad input. On 1 and 2 stdout stays empty and stderr
- * gets one line: {@code corescope: --cpus 99: CPU 99 is not in the allowed set 0-1}. Only
- * corescope's own input checks are 2 ({@link #exitCodeFor}); anything unexpected is an internal
- * error, 1, named in one line, with the stack trace only under {@code --debug} or
- * {@code CORESCOPE_DEBUG=1}.
+ * The {@code corescope} command line, with the exit codes of CONTRACT.md: on 1 and 2 stdout
+ * stays empty and stderr gets one line ({@code corescope: --cpus 99: CPU 99 is not in the
+ * allowed set 0-1}); only corescope's own input checks are 2 ({@link #exitCodeFor}), anything
+ * unexpected is an internal error, 1, with the stack trace only under {@code --debug}.
  */
 @Command(name = "corescope",
         mixinStandardHelpOptions = true,
@@ -80,17 +75,9 @@ public final class Main implements Callable<Integer> {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILURE = 1;
     public static final int EXIT_USAGE = 2;
-    /**
-     * Some benchmark families failed and the others finished: their results are printed and
-     * saved as usual, with the failures listed in them, and stderr has one line naming the
-     * failed families. Distinct from 1, after which stdout is empty (CONTRACT.md).
-     */
+    /** Some benchmark families failed; the others' results are printed and saved (CONTRACT.md). */
     public static final int EXIT_PARTIAL = 3;
-    /**
-     * stdout's reader went away ({@code corescope ... | head}): 128 + SIGPIPE, the status a shell
-     * reports for {@code cat} in the same place, with nothing on stderr. Whatever the command
-     * saves to files is saved; only the rest of stdout is dropped.
-     */
+    /** stdout's reader went away ({@code corescope ... | head}): 128 + SIGPIPE, as a shell reports for {@code cat}. */
     public static final int EXIT_BROKEN_PIPE = 141;
 
     /** The environment variable that turns on {@code --debug} for every run. */
@@ -125,7 +112,6 @@ public final class Main implements Callable<Integer> {
         this.tourResults = tourResults;
     }
 
-    /** No command: the tour. */
     @Override
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
@@ -139,10 +125,8 @@ public final class Main implements Callable<Integer> {
     }
 
     /**
-     * Runs corescope with {@code args} and returns the exit code. Running out of heap is the
-     * one error picocli does not hand to {@link #reportFailure}: it is caught here, last, as
-     * one line (exit 1) instead of a stack trace; inputs are capped in size before they are
-     * read, so this is the last resort, not the check.
+     * Runs corescope with {@code args} and returns the exit code. Running out of heap, the one
+     * error picocli does not hand to {@link #reportFailure}, is caught here as one line (exit 1).
      */
     public static int execute(String... args) {
         try {
@@ -154,15 +138,11 @@ public final class Main implements Callable<Integer> {
         }
     }
 
-    /** The configured command line, with corescope's one-line error handling. */
     public static CommandLine commandLine() {
         return configure(new CommandLine(new Main()));
     }
 
-    /**
-     * The command line with another family registry for {@code bench} and the tour, and the
-     * tour saving to {@code tourResults}: tests register families that fail or block.
-     */
+    /** The command line with another family registry for {@code bench} and the tour, which saves to {@code tourResults}. */
     static CommandLine commandLine(Supplier<List<BenchFamily>> families, Path tourResults) {
         CommandLine.IFactory factory = new CommandLine.IFactory() {
             @Override
@@ -185,12 +165,8 @@ public final class Main implements Callable<Integer> {
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             String unknown = unknownCommand(ex, a);
-            if (unknown != null) {
-                err.println("corescope: " + unknown);
-                err.flush();
-                return EXIT_USAGE;
-            }
-            err.println("corescope: " + shorten(Terminal.escape(String.valueOf(ex.getMessage()).replace('\n', ' '))) + " (see --help)");
+            err.println("corescope: " + (unknown != null ? unknown
+                    : shorten(Terminal.escape(String.valueOf(ex.getMessage()).replace('\n', ' '))) + " (see --help)"));
             err.flush();
             return EXIT_USAGE;
         });
@@ -228,12 +204,10 @@ public final class Main implements Callable<Integer> {
     }
 
     /**
-     * Joins the source lines of each prose paragraph in every command's header, description and
-     * footer, so that picocli wraps the paragraph at the usage width (80 columns) instead of
-     * wrapping each source line on its own, which left a word or two alone on a line
-     * ("summary)," then "saved to ..."; issue 23 point 18). Blank lines and indented lines
-     * (examples) stay as they are; a line that ends with {@code :}, or with {@code .} before a
-     * line that begins with a capital or {@code -}, ends its paragraph.
+     * Joins the source lines of each prose paragraph of every command's help, so that picocli
+     * wraps the paragraph, not each source line, at 80 columns. Blank and indented lines
+     * (examples) stay; a line ending in {@code :}, or in {@code .} before a capital or {@code -},
+     * ends its paragraph.
      */
     static void reflowHelp(CommandLine cl) {
         CommandLine.Model.UsageMessageSpec m = cl.getCommandSpec().usageMessage();
@@ -262,8 +236,7 @@ public final class Main implements Callable<Integer> {
 
     /**
      * A command's failure as one line on {@code err} (and its stack trace when debugging was
-     * asked for); returns its exit code. {@code parsed} is null for {@link ShortCommands}, which
-     * take no {@code --debug} (only {@code CORESCOPE_DEBUG}).
+     * asked for); returns its exit code. {@code parsed} is null for {@link ShortCommands}.
      */
     static int reportFailure(PrintWriter err, Exception ex, CommandLine.ParseResult parsed) {
         err.println("corescope: " + shorten(oneLine(ex)));
@@ -282,11 +255,7 @@ public final class Main implements Callable<Integer> {
         return false;
     }
 
-    /**
-     * 2 for corescope's own checks of the user's input (a usage error, a malformed CPU list, a
-     * bad results file, a CPU outside the allowed set), 1 for everything else: a runtime
-     * failure, or an internal error that is not the user's fault.
-     */
+    /** 2 for corescope's own checks of the user's input, 1 for a runtime failure or an internal error. */
     static int exitCodeFor(Throwable ex) {
         if (ex instanceof PinCommand.CannotRun c) return c.exit;
         if (ex instanceof UsageException || ex instanceof CpuMaskFormatException
@@ -326,17 +295,13 @@ public final class Main implements Callable<Integer> {
 
     /**
      * corescope's own exception types ({@link NativeException}, {@link NativeUnavailableException},
-     * a reservation that cannot be made, ...) are failures it expected and describes in its own
-     * words; everything else (a JDK or library exception) is unexpected, an internal error.
+     * ...) describe expected failures in its own words; any other is an internal error.
      */
     private static boolean ownFailure(Throwable ex) {
         return ex.getClass().getName().startsWith("dev.corescope.") && ex.getMessage() != null;
     }
 
-    /**
-     * An I/O failure in plain words: {@code /x/y.json: no such file or folder}, not the
-     * exception's class name.
-     */
+    /** An I/O failure in plain words: {@code /x/y.json: no such file or folder}, not the exception's class name. */
     static String reason(Throwable e) {
         if (e instanceof FileSystemException f) {
             String file = f.getFile() == null ? "" : f.getFile() + ": ";
@@ -356,10 +321,7 @@ public final class Main implements Callable<Integer> {
     /** The most of an input an error line quotes. */
     static final int QUOTE_LIMIT = 80;
 
-    /**
-     * An error line with every long word cut to {@link #QUOTE_LIMIT} characters: a 10 KB CPU
-     * list or file name is quoted by its start and its length, not whole.
-     */
+    /** An error line with every long word cut to {@link #QUOTE_LIMIT} characters (its start and its length). */
     static String shorten(String line) {
         return Shorten.end(Shorten.words(line, QUOTE_LIMIT), 4 * QUOTE_LIMIT * 2 + 3);
     }

@@ -17,12 +17,8 @@ import java.util.function.BiFunction;
 
 /**
  * {@code mask EXPR}: reads a CPU set as the kernel would ({@code bitmap_parselist()} or
- * {@code bitmap_parse()}) and prints it in both of the kernel's forms.
- *
- * <p>Without {@code --nbits} the mask is as wide as the smallest multiple of 32 (one hex
- * chunk) that holds {@code nr_cpu_ids} and everything EXPR names: 32 on a 2-CPU machine for
- * {@code 0-3,8}, 64 for {@code 40}, and for hex input 32 bits per chunk typed. {@code N} and
- * {@code all} then mean that width's last bit, as they mean {@code nbits - 1} in the kernel.
+ * {@code bitmap_parse()}) and prints it in both of the kernel's forms; the default width is in
+ * the command's footer.
  */
 @Command(name = "mask",
         mixinStandardHelpOptions = true,
@@ -114,9 +110,7 @@ final class MaskCommand implements Callable<Integer> {
 
     /**
      * {@code expr} parsed once, at the smallest multiple of 32 bits that holds {@code nrCpuIds}
-     * and the widest CPU the list names below {@link #MAX_NBITS} (a CPU at or beyond it is then
-     * the parser's ERANGE). Linear in the list: {@code parser} runs once, however many CPUs
-     * beyond this machine's count it names.
+     * and the widest CPU the list names below {@link #MAX_NBITS} (beyond it: the parser's ERANGE).
      */
     static CpuMask parseListAtDefaultWidth(String expr, int nrCpuIds, BiFunction<String, Integer, CpuMask> parser) {
         int width = roundUp32(nrCpuIds);

@@ -1,7 +1,6 @@
 package dev.corescope.cli;
 
 import dev.corescope.sys.internal.AtomicFile;
-
 import dev.corescope.topology.proc.ProcPid;
 
 import java.io.IOException;
@@ -21,41 +20,13 @@ import java.util.List;
 
 /**
  * The file behind {@code -o FILE} (topology, capture, bench, report, the tour), checked before any
- * work and written so that nothing the user did not name is lost:
- * <ul>
- * <li>a regular file (or none yet) is written whole or not at all: a temporary file in the same
- *     folder, renamed over it; an existing file keeps its permissions;</li>
- * <li>a symbolic link is followed: its target is written (atomically, when it is a regular file)
- *     and the link stays a link; a link to nothing is refused;</li>
- * <li>a character device or a FIFO ({@code /dev/null}, {@code /dev/stdout}, a named pipe,
- *     {@code >(gzip > x.gz)}) is written through, as a shell's {@code >} would: it is never
- *     replaced by a regular file; a block device or a socket is refused;</li>
- * <li>an output that is one of the command's inputs is refused: the same file (same device and
- *     inode, so also through symbolic or hard links), or a file of an input folder ({@code
- *     --root}'s tree, also a hard link to one of its files); this is the one own-input rule of
- *     every command that reads files and writes one;</li>
- * <li>the folder must take a new file: one is created there and removed before the work starts,
- *     so a long benchmark does not end in "cannot be written";</li>
- * <li>a file nobody may write (mode {@code 0444}) is not replaced, also when running as root;
- *     a replaced file keeps its owner and group (root writing another user's file does not
- *     make it root's), and a new one gets {@code 0666} less the umask, as a shell's {@code >};</li>
- * <li>in a sticky folder anyone may write ({@code /tmp}), a symbolic link is followed only when
- *     it belongs to this user or to the folder's owner, as the kernel's
- *     {@code fs.protected_symlinks} does: a link another user planted there is refused, so it
- *     cannot aim the output at a file of this user's.</li>
- * </ul>
- * Every refusal is bad usage ({@link UsageException}, exit 2) with one line naming the file; a
- * write that fails after the checks passed is exit 1 ({@link #cannotWrite}).
+ * work and written so that nothing the user did not name is lost: a regular file whole or not at
+ * all, a device or FIFO written through, a link followed (not another user's in a sticky folder),
+ * none of the command's inputs; the rules are in docs/files-and-signals.md. Every refusal is
+ * bad usage ({@link UsageException}, exit 2) with one line naming the file; a write that fails
+ * after the checks passed is exit 1 ({@link #cannotWrite}).
  */
 final class OutputFile {
-
-    /** How the file is written. */
-    enum Mode {
-        /** A regular file or none yet: temporary file and rename. */
-        ATOMIC,
-        /** A character device or FIFO: opened and written in place, never replaced. */
-        THROUGH
-    }
 
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
@@ -102,11 +73,20 @@ final class OutputFile {
         write(os -> os.write(bytes));
     }
 
+    /** {@link #write(String)}; a failure is exit 1 ({@link #cannotWrite}). */
+    void save(String text) {
+        try {
+            write(text);
+        } catch (IOException e) {
+            throw cannotWrite(e);
+        }
+    }
+
     /** Writes what {@code body} produces, whole or not at all (or through, for a device or FIFO). */
     void write(AtomicFile.Body body) throws IOException {
         // checked again: the file may have changed since the check before the work
         Target t = classify(false);
-        if (t.mode() == Mode.THROUGH) {
+        if (t.through()) {
             try (OutputStream os = Files.newOutputStream(given, StandardOpenOption.WRITE)) {
                 body.writeTo(os);
             }
@@ -123,7 +103,7 @@ final class OutputFile {
     boolean create(String text) throws IOException {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         Target t = classify(false);
-        if (t.mode() == Mode.THROUGH) {
+        if (t.through()) {
             write(os -> os.write(bytes));
             return true;
         }
@@ -162,7 +142,8 @@ final class OutputFile {
         return new UncheckedIOException(new IOException(option + " " + file + ": cannot be written (" + Main.reason(e) + "); nothing was written", e));
     }
 
-    private record Target(Path path, Mode mode) {
+    /** Where the bytes go; {@code through}: a character device or FIFO, written in place, never replaced. */
+    private record Target(Path path, boolean through) {
     }
 
     private Target classify(boolean probe) {
@@ -182,7 +163,7 @@ final class OutputFile {
             if (!Files.exists(dir)) throw new UsageException(name + ": folder " + dir + " does not exist");
             if (!Files.isDirectory(dir)) throw new UsageException(name + ": " + dir + " is not a folder");
             if (probe) probe(name, dir);
-            return new Target(abs, Mode.ATOMIC);
+            return new Target(abs, false);
         }
         if (attrs.isDirectory()) throw new UsageException(name + ": is a folder, not a file");
         for (Path in : inputs) {
@@ -197,7 +178,7 @@ final class OutputFile {
                 throw new UsageException(name + ": is a " + kind + "; corescope writes regular files, character devices and FIFOs");
             }
             if (!Files.isWritable(given)) throw new UsageException(name + ": the " + kind + " cannot be written (permission denied)");
-            return new Target(given, Mode.THROUGH);
+            return new Target(given, true);
         }
         Path real;
         try {
@@ -209,7 +190,7 @@ final class OutputFile {
             throw new UsageException(name + (real.equals(abs) ? "" : " (" + real + ")") + ": the file is read-only; it is not replaced");
         }
         if (probe) probe(name, real.getParent());
-        return new Target(real, Mode.ATOMIC);
+        return new Target(real, false);
     }
 
     /**
@@ -249,19 +230,16 @@ final class OutputFile {
 
     /** A file is created in {@code dir} and removed: the rename at the end will work there. */
     private static void probe(String name, Path dir) {
-        Path tmp = null;
+        Path tmp;
         try {
             tmp = Files.createTempFile(dir, ".corescope-probe-", ".tmp");
         } catch (IOException | UnsupportedOperationException e) {
             throw new UsageException(name + ": no file can be created in folder " + dir + " (" + Main.reason(e) + ")");
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // an empty hidden file left behind is harmless; the real write reports its own failure
-                }
-            }
+        }
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+            // an empty hidden file left behind is harmless; the real write reports its own failure
         }
     }
 

@@ -29,11 +29,7 @@ enum OutputFormat {
         return word;
     }
 
-    /**
-     * The format a file's name asks for when no {@code --format} was given, as lstopo picks it:
-     * {@code .json}, {@code .svg}, {@code .xml} (hwloc's XML), {@code .html}, where {@code
-     * accepted} takes it; text for any other name and for stdout ({@code file} null).
-     */
+    /** The format {@code file}'s extension asks for when {@code accepted} takes it, as lstopo picks it; else text. */
     static OutputFormat byName(Path file, Only accepted) {
         String name = file == null || file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
         int dot = name.lastIndexOf('.');
@@ -72,10 +68,7 @@ enum OutputFormat {
             return "expected " + list + " but was '" + Main.shorten(value) + "'";
         }
 
-        /**
-         * The same line picocli prints for a value this converter refuses, for a command that
-         * was started without picocli ({@link ShortCommands}).
-         */
+        /** The line picocli prints for a refused value, for a command started without picocli ({@link ShortCommands}). */
         UsageException refused(OutputFormat f) {
             return new UsageException("Invalid value for option '--format': " + why(f.word()) + " (see --help)");
         }

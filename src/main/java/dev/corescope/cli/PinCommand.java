@@ -20,16 +20,11 @@ import java.util.regex.Pattern;
 import java.util.concurrent.Callable;
 
 /**
- * {@code pin --cpus LIST -- COMMAND}: runs a command with its affinity set, like
- * {@code taskset -c}. Run as a program ({@link Main#main}), corescope becomes COMMAND: the
- * thread is pinned and the process image replaced ({@link Exec#execPinned}), so COMMAND has
- * corescope's pid, every signal sent to it (SIGTERM, SIGHUP, SIGINT, SIGUSR1/2, SIGQUIT) is
- * COMMAND's own, its exit status is the one the caller sees, and no JVM is left around it.
- *
- * <p>Run inside another Java program ({@link Main#execute}, the tests), corescope must not
- * replace that program: COMMAND is then a child process started from a thread pinned around
- * {@link ProcessBuilder#start()} (Linux copies the forking thread's {@code cpus_mask}), waited
- * for, and destroyed if the wait is interrupted, so it never outlives {@code pin}.
+ * {@code pin --cpus LIST -- COMMAND}, like {@code taskset -c}. Run as a program, corescope
+ * becomes COMMAND ({@link Exec#execPinned}): same pid, its signals and exit status, no JVM
+ * around it. Inside another Java program (the tests) COMMAND is a child started from a pinned
+ * thread (Linux copies the forking thread's {@code cpus_mask}), destroyed if the wait is
+ * interrupted.
  */
 @Command(name = "pin",
         mixinStandardHelpOptions = true,

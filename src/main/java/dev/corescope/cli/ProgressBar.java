@@ -41,7 +41,6 @@ final class ProgressBar implements Progress, BenchSession.Listener {
     private Timer ticker;
 
     private final long tickMillis;
-    /** The widest a line may be: COLUMNS, else 100 ({@link Width}), on a terminal or not. */
     private final int width = Width.of(false);
 
     ProgressBar(PrintWriter err, boolean terminal, LongSupplier nanoTime) {
@@ -100,8 +99,7 @@ final class ProgressBar implements Progress, BenchSession.Listener {
 
     @Override
     public synchronized void familyFinished(int index, int total, BenchFamily f, ResultsFile.Failure failure) {
-        String took = elapsed();
-        String outcome = failure == null ? "done in " + took : "FAILED after " + took + ": " + failure.reason();
+        String outcome = failure == null ? "done in " + elapsed() : "FAILED after " + elapsed() + ": " + failure.reason();
         if (ticker != null) {
             ticker.cancel();
             ticker = null;
@@ -114,8 +112,8 @@ final class ProgressBar implements Progress, BenchSession.Listener {
     public synchronized void start(String task, int total) {
         this.task = task;
         this.total = Math.max(0, total);
-        this.done = 0;
-        this.detail = "";
+        done = 0;
+        detail = "";
         if (terminal) draw();
     }
 

@@ -6,7 +6,6 @@ import dev.corescope.sys.internal.Os;
 import dev.corescope.text.Shorten;
 import dev.corescope.topology.Topology;
 
-import java.io.PrintStream;
 
 /**
  * {@code --cpus quiet} and {@code --cpus quiet:N}: the quietest usable CPUs (the start mask plus the
@@ -22,7 +21,7 @@ final class QuietCpus {
         if (value.startsWith("quiet:")) {
             String digits = value.substring("quiet:".length());
             if (!digits.matches("[0-9]{1,7}")) {
-                throw new UsageException("--cpus " + clip(value) + ": quiet:N takes a number of CPUs, e.g. quiet:2");
+                throw new UsageException("--cpus " + Shorten.end(value, 43) + ": quiet:N takes a number of CPUs, e.g. quiet:2");
             }
             n = Integer.parseInt(digits);
         }
@@ -35,10 +34,9 @@ final class QuietCpus {
         if (n < 1 || n > candidates.weight()) {
             throw new UsageException("--cpus " + value + ": between 1 and " + candidates.weight() + " CPUs can be chosen from " + candidates.toList());
         }
-        PrintStream err = System.err;
         try {
             Quiet.Choice c = Quiet.choose(candidates, n, line -> { });
-            err.println("corescope: --cpus " + value + ": CPU" + (n == 1 ? " " : "s ") + c.cpus().toList()
+            System.err.println("corescope: --cpus " + value + ": CPU" + (n == 1 ? " " : "s ") + c.cpus().toList()
                     + " (quietest first of " + candidates.toList() + ": " + c.evidence().quietest() + "; "
                     + Quiet.CHOOSE_SECONDS + " s each; ./run.sh jitter for the evidence)");
             return c.cpus();
@@ -46,9 +44,5 @@ final class QuietCpus {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("--cpus " + value + ": interrupted while measuring");
         }
-    }
-
-    private static String clip(String s) {
-        return Shorten.end(s, 43);
     }
 }

@@ -184,7 +184,7 @@ final class ReportCommand implements Callable<Integer> {
         // a disassembly is printed as objdump and hsdis wrote it: its lines are code, not prose to wrap
         String text = disassembly ? disassemblies(results, family)
                 : verdictsOnly ? verdicts(results, families, family, wide, explain)
-                : RunText.of(results, families, family, input, Map.of(), width, explain);
+                : RunText.of(results, families, family, input, width, explain);
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
@@ -234,6 +234,6 @@ final class ReportCommand implements Callable<Integer> {
 
     /** {@link #render(ResultsFile, List, String, Path)} laid out at {@code width}. */
     static String render(ResultsFile file, List<BenchFamily> families, String only, Path path, int width) {
-        return RunText.of(file, families, only, path, Map.of(), width);
+        return RunText.of(file, families, only, path, width, false);
     }
 }

@@ -11,25 +11,14 @@ import java.nio.file.Path;
 import java.time.Instant;
 
 /**
- * The one writer of results files ({@code bench -o}, the tour, {@code jitter -o}), holding the
- * rules that keep every run's results:
- * <ul>
- * <li><b>safe from the moment a family finishes:</b> after each family that finished, what
- *     finished so far is written ({@link #familyFinished}); Ctrl-C at any moment after that
- *     loses nothing that finished;</li>
- * <li><b>an earlier run is kept:</b> a file is never replaced by a run that has less. The tour's
- *     default name is never replaced at all (its results are a compare's "before"); a named
- *     {@code -o} file is replaced only by a complete run. Otherwise the results go beside it
- *     under a timestamped name: {@code -run-} (the tour), {@code -partial-} (families failed),
- *     {@code -interrupted-} (a signal, or the process died before the end);</li>
- * <li><b>decided when the file is written:</b> the name is taken with an exclusive create, not a
- *     check made when the run started, so two runs writing to one folder both keep their
- *     results (the second goes beside the first);</li>
- * <li><b>nothing finished, nothing written:</b> a run in which every family failed leaves no
- *     file, and {@link #finish} says so.</li>
- * </ul>
- * All methods are synchronized: the worker thread (after a family), the main thread (at the end)
- * and a shutdown hook (on a signal) share one writer.
+ * The one writer of results files ({@code bench -o}, the tour, {@code jitter -o}): what finished
+ * is written after each family ({@link #familyFinished}); a file is never replaced by a run that
+ * has less (the tour's default name never, a named {@code -o} only by a complete run), the rest
+ * goes beside it under a timestamped name taken with an exclusive create; a run in which nothing
+ * finished writes nothing. docs/files-and-signals.md has the rules.
+ *
+ * <p>All methods are synchronized: the worker thread (after a family), the main thread (at the
+ * end) and a shutdown hook (on a signal) share one writer.
  */
 final class ResultsWriter implements BenchSession.Listener {
 
@@ -99,7 +88,7 @@ final class ResultsWriter implements BenchSession.Listener {
         try {
             if (complete && !neverReplace) {
                 // a complete run replaces a named -o file; a checkpoint beside it is no longer needed
-                writeTo(target, json);
+                target.write(json);
                 if (claimed != null && !claimedTarget) Files.deleteIfExists(claimed.path());
                 claimed = target;
                 claimedTarget = true;
@@ -142,23 +131,26 @@ final class ResultsWriter implements BenchSession.Listener {
     /** Writes to the claimed file, claiming one first: the target if it is free now, else a free name beside it. */
     private void write(String json, String tag) throws IOException {
         if (claimed != null) {
-            writeTo(claimed, json);
-            return;
-        }
-        if (!target.holdsAFile() && target.create(json)) {
+            claimed.write(json);
+        } else if (!target.holdsAFile() && target.create(json)) {
             claimed = target;
             claimedTarget = true;
-            return;
+        } else {
+            claimBeside(neverReplace ? "run" : tag, json);
         }
-        for (int attempt = 0; ; attempt++) {
-            OutputFile beside = target.beside(neverReplace ? "run" : tag, Instant.now());
-            if (beside.create(json)) {
+    }
+
+    /** Claims a free {@code tag} name beside the target, with {@code text} in it. */
+    private void claimBeside(String tag, String text) throws IOException {
+        for (int attempt = 0; attempt <= 100; attempt++) {
+            OutputFile beside = target.beside(tag, Instant.now());
+            if (beside.create(text)) {
                 claimed = beside;
                 claimedTarget = false;
                 return;
             }
-            if (attempt > 100) throw new IOException("no free name beside " + target.path());
         }
+        throw new IOException("no free name beside " + target.path());
     }
 
     /** The claimed file under a {@code tag} name beside the target (e.g. from -interrupted- to -partial-). */
@@ -167,18 +159,7 @@ final class ResultsWriter implements BenchSession.Listener {
         String text = Files.readString(claimed.path());
         OutputFile old = claimed;
         claimed = null;
-        for (int attempt = 0; ; attempt++) {
-            OutputFile beside = target.beside(tag, Instant.now());
-            if (beside.create(text)) {
-                claimed = beside;
-                break;
-            }
-            if (attempt > 100) throw new IOException("no free name beside " + target.path());
-        }
+        claimBeside(tag, text);
         Files.deleteIfExists(old.path());
-    }
-
-    private static void writeTo(OutputFile f, String json) throws IOException {
-        f.write(json);
     }
 }

@@ -14,7 +14,6 @@ import dev.corescope.text.TextDoc;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -30,17 +29,11 @@ final class RunText {
     }
 
     /**
-     * @param only a family name to show alone (its verdicts only, no counters or failures then), or null
-     * @param path where the file was read from, so a family part it cannot render is bad input naming it; null for a live run
-     * @param live the text each family printed in this process, for a family whose view of the file is empty
+     * @param only    a family name to show alone (its verdicts only, no counters or failures then), or null
+     * @param path    where the file was read from, so a family part it cannot render is bad input naming it; null for a live run
+     * @param explain each claim's reasoning in full
      */
-    static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, Map<String, String> live, int width) {
-        return of(file, families, only, path, live, width, false);
-    }
-
-    /** {@link #of(ResultsFile, List, String, Path, Map, int)}, each claim's reasoning in full with {@code explain}. */
-    static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, Map<String, String> live, int width,
-                     boolean explain) {
+    static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, int width, boolean explain) {
         StringBuilder sb = new StringBuilder();
         // the verdicts first, with the legend of their words: of every family, or of the one shown
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));
@@ -52,10 +45,8 @@ final class RunText {
             List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
             Optional<TextDoc> own = FileViews.render(path, file, f.name(), () -> f.document(file));
             own.ifPresent(d -> Pointers.disagreementNote(file, f.name()).ifPresent(n -> d.notes(List.of(n))));
-            // a family without a document (a test's, an extension's) may still give its text, else the live run's
-            Optional<String> liveText = own.isEmpty()
-                    ? FileViews.render(path, file, f.name(), () -> f.text(file)).or(() -> Optional.ofNullable(live.get(f.name())))
-                    : Optional.empty();
+            // a family without a document (a test's, an extension's) may still give its text
+            Optional<String> liveText = own.isEmpty() ? FileViews.render(path, file, f.name(), () -> f.text(file)) : Optional.empty();
             if (rows.isEmpty() && own.isEmpty() && liveText.isEmpty()) continue;
             if (any) sb.append('\n');
             any = true;

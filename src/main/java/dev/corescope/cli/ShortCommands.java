@@ -6,6 +6,7 @@ import picocli.CommandLine;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,18 +15,14 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code topology}, {@code mask}, {@code affinity} and {@code pin} without picocli, for
- * start-up time: they are the commands people put in scripts and loops. picocli's classes are
- * Java 5 bytecode, which the JDK's AOT cache cannot hold, and building its command model
- * (reflection over every subcommand, its type converters) costs several times what these
- * commands do; measured in {@code docs/performance.md}.
+ * start-up time (docs/performance.md): picocli's Java 5 classes stay out of the AOT cache, and
+ * building its command model costs several times what these commands do.
  *
  * <p>Only the plain forms are taken here: the command's own options, each at most once, as
- * {@code --opt value} or {@code --opt=value}, with values of the plain kind (ASCII digits for
- * numbers, a known name for an enum). Anything else ({@code --help}, an unknown or repeated
- * option, {@code @argfile}, a value that picocli would have to convert or refuse) returns empty
- * before anything runs, and picocli then runs the command as usual with its help and its
- * one-line usage errors. The command object itself is the picocli one, its fields set here, so
- * what it does and how it fails ({@link Main#reportFailure}) is the same either way.
+ * {@code --opt value} or {@code --opt=value}, with plain values. Anything else ({@code --help},
+ * an unknown or repeated option, {@code @argfile}, a value picocli would convert or refuse)
+ * returns empty before anything runs, and picocli runs the command as usual. The command object
+ * is the picocli one, its fields set here, so what it does and how it fails is the same.
  */
 final class ShortCommands {
 
@@ -36,7 +33,7 @@ final class ShortCommands {
     static OptionalInt run(String[] args) {
         if (args.length == 0) return OptionalInt.empty();
         return switch (args[0]) {
-            case "topology" -> TopologyCommand.runWithoutPicocli(args);
+            case "topology" -> topology(args);
             case "mask" -> mask(args);
             case "affinity" -> affinity(args);
             case "pin" -> pin(args);
@@ -48,6 +45,22 @@ final class ShortCommands {
     static PrintWriter out(CommandSpec spec) {
         if (spec != null) return spec.commandLine().getOut();
         return new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true);
+    }
+
+    /** Any failure, a bad value included, is left to picocli, which runs the command again with its one-line errors. */
+    private static OptionalInt topology(String[] args) {
+        TopologyCommand c = new TopologyCommand();
+        Options o = Options.parse(args, "--root", "--from", "--format", "--output");
+        if (o == null || !o.positional.isEmpty()) return OptionalInt.empty();
+        try {
+            if (o.has("--root")) c.root = Path.of(o.get("--root"));
+            if (o.has("--from")) c.from = Path.of(o.get("--from"));
+            if (o.has("--output")) c.output = Path.of(o.get("--output"));
+            if (o.has("--format")) c.format = new OutputFormat.ForTopology().convert(o.get("--format"));
+            return OptionalInt.of(c.call());
+        } catch (RuntimeException e) {
+            return OptionalInt.empty();
+        }
     }
 
     private static OptionalInt mask(String[] args) {
@@ -146,7 +159,7 @@ final class ShortCommands {
                     o.positional.add(a);
                     continue;
                 }
-                String name = a;
+                String name = a.equals("-o") ? "--output" : a;
                 String value;
                 int eq = a.indexOf('=');
                 if (a.startsWith("--") && eq > 0) {

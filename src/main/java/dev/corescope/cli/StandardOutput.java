@@ -12,17 +12,14 @@ import java.io.UnsupportedEncodingException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * stdout that remembers its first failed write. {@link System#out} swallows errors, so
- * {@code corescope topology > /dev/full} used to exit 0 with the output lost; {@link #install()}
- * puts a stream in its place that records the failure, and {@link #finish} turns it into exit 1
- * with one line on stderr (CONTRACT.md: a failed write of the main output is a runtime failure).
+ * stdout that remembers its first failed write ({@link System#out} swallows errors):
+ * {@link #finish} turns it into exit 1 with one line on stderr (CONTRACT.md), so
+ * {@code corescope topology > /dev/full} does not exit 0 with the output lost.
  *
- * <p>It is also the last guard of the terminal: whatever a command prints (a string from a
- * results file, a saved tree, a JMH fork, another process's name), no control character but
- * newline and tab reaches file descriptor 1 raw. Escape ({@code \e}), BEL, CR, the other C0
- * and C1 controls, DEL, U+2028/U+2029 and the bidirectional overrides are written as
- * {@link Terminal#escape} writes them. (Each sink escapes its strings too,
- * newlines included: this guard cannot tell an input's newline from the output's own.)
+ * <p>It is also the last guard of the terminal: no control character but newline and tab
+ * reaches file descriptor 1 raw; C0 and C1 controls, DEL, U+2028/U+2029 and the bidirectional
+ * overrides are written as {@link Terminal#escape} writes them. (Each sink escapes its strings
+ * too, newlines included: this guard cannot tell an input's newline from the output's own.)
  */
 final class StandardOutput extends OutputStream {
 
@@ -36,13 +33,8 @@ final class StandardOutput extends OutputStream {
     private final byte[] pending = new byte[2];
     private int npending;
 
-    private StandardOutput(OutputStream fd) {
+    StandardOutput(OutputStream fd) {
         this.fd = fd;
-    }
-
-    /** A guarded stream over {@code out}: for tests. */
-    static StandardOutput over(OutputStream out) {
-        return new StandardOutput(out);
     }
 
     /** Replaces {@link System#out} with a checked stream on file descriptor 1; call once, first thing in main. */

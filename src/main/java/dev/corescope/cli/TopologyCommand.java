@@ -11,17 +11,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
-import java.io.IOException;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 
 /** {@code topology}: the machine's CPU topology as text, JSON or SVG, live or from a saved tree. */
@@ -67,16 +62,13 @@ final class TopologyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return run(spec.commandLine().getOut());
-    }
-
-    private int run(PrintWriter out) {
+        PrintWriter out = ShortCommands.out(spec);
         List<Path> inputs = new ArrayList<>();
         if (from != null) inputs.add(from);
         if (root != null) inputs.add(root);
         OutputFile file = output == null ? null : OutputFile.check(output, "-o", inputs);
         if (format == null) format = OutputFormat.byName(output, new OutputFormat.ForTopology());
-        Topology t = read();
+        Topology t = read(root, from);
         String report = switch (format) {
             case text -> TopologyText.render(t);
             case json -> TopologyJson.render(t);
@@ -85,11 +77,7 @@ final class TopologyCommand implements Callable<Integer> {
             case html, prometheus, nfd -> throw new IllegalStateException("topology --format " + format.word());
         };
         if (file != null) {
-            try {
-                file.write(report);
-            } catch (IOException e) {
-                throw file.cannotWrite(e);
-            }
+            file.save(report);
             out.println("topology (" + format.word() + ") written to " + output);
         } else {
             out.print(report);
@@ -99,66 +87,11 @@ final class TopologyCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code topology} without picocli, for start-up time: picocli's classes are Java 5
-     * bytecode, which the JDK's AOT cache cannot hold, so building the whole command model costs
-     * more than reading and printing the topology. Only the plain forms are taken here
-     * ({@code --root DIR}, {@code --format FMT}, {@code -o FILE}, each at most once, also as
-     * {@code --opt=value}); anything else ({@code --help}, an unknown option) and every failure
-     * returns empty, before anything is printed, and picocli then runs the command as usual, with
-     * its help and its one-line errors.
+     * The machine in hwloc XML ({@code --from}), in a saved tree ({@code --root}), else this one;
+     * the option's input that cannot be read is bad input naming it. Shared by every command that
+     * takes {@code --root} or {@code --from}.
      */
-    static OptionalInt runWithoutPicocli(String[] args) {
-        if (args.length == 0 || !args[0].equals("topology")) return OptionalInt.empty();
-        TopologyCommand c = new TopologyCommand();
-        boolean formatSeen = false;
-        for (int i = 1; i < args.length; i++) {
-            String name = args[i];
-            String value;
-            int eq = name.indexOf('=');
-            if (name.startsWith("--") && eq > 0) {
-                value = name.substring(eq + 1);
-                name = name.substring(0, eq);
-            } else if (i + 1 < args.length) {
-                value = args[++i];
-            } else {
-                return OptionalInt.empty();
-            }
-            try {
-                switch (name) {
-                    case "--root" -> {
-                        if (c.root != null) return OptionalInt.empty();
-                        c.root = Path.of(value);
-                    }
-                    case "--format" -> {
-                        if (formatSeen) return OptionalInt.empty();
-                        formatSeen = true;
-                        c.format = new OutputFormat.ForTopology().convert(value);
-                    }
-                    case "--from" -> {
-                        if (c.from != null) return OptionalInt.empty();
-                        c.from = Path.of(value);
-                    }
-                    case "-o", "--output" -> {
-                        if (c.output != null) return OptionalInt.empty();
-                        c.output = Path.of(value);
-                    }
-                    default -> {
-                        return OptionalInt.empty();
-                    }
-                }
-            } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
-                return OptionalInt.empty();
-            }
-        }
-        try {
-            // UTF-8 unless the JVM says otherwise, as picocli's own writer (the summary has a ×)
-            return OptionalInt.of(c.run(new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()))));
-        } catch (RuntimeException e) {
-            return OptionalInt.empty();
-        }
-    }
-
-    private Topology read() {
+    static Topology read(Path root, Path from) {
         if (from != null) {
             if (root != null) throw new UsageException("--from " + from + ": give --root or --from, not both");
             try {
@@ -180,5 +113,4 @@ final class TopologyCommand implements Callable<Integer> {
             throw new UsageException("--root " + e.getMessage());
         }
     }
-
 }

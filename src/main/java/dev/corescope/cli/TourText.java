@@ -26,12 +26,10 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The tour's text, a summary a newcomer reads top to bottom: the machine; the verdicts, with a
- * legend of the finding words just before they are first used; then for each family a compact
- * table of the rows its claims use (at most {@link #MAX_TABLE_LINES} lines, each with its row's
- * key); then where to look next. Full tables belong to {@code bench NAME},
- * {@code report --format text} and the page. Everything comes from the results file (and the
- * families' claims for a file saved before claims were), so a saved tour reads the same.
+ * The tour's text, a summary read top to bottom: the machine; the verdicts, with a legend of the
+ * finding words; for each family a compact table of the rows its claims use (at most
+ * {@link #MAX_TABLE_LINES} lines); where to look next. Everything comes from the results file,
+ * so a saved tour reads the same.
  */
 final class TourText {
 
@@ -61,13 +59,8 @@ final class TourText {
      * The summary after the run: verdicts, one compact table per family, what was not measured.
      *
      * @param notMeasured lines "family: note" of what a family could not measure here
+     * @param explain     each claim's reasoning in full
      */
-    static TextDoc summary(ResultsFile file, List<BenchFamily> families, List<String> notMeasured, String launcher, Path results,
-                           int width) {
-        return summary(file, families, notMeasured, launcher, results, width, false);
-    }
-
-    /** {@link #summary(ResultsFile, List, List, String, Path, int)}, each claim's reasoning in full with {@code explain}. */
     static TextDoc summary(ResultsFile file, List<BenchFamily> families, List<String> notMeasured, String launcher, Path results,
                            int width, boolean explain) {
         // a file saved before claims were recorded is tested against this build's claims
@@ -80,7 +73,7 @@ final class TourText {
             d.notes("    ", "- ", legend(claims));
             for (SeedVerdicts.Verdict v : verdicts) {
                 d.paragraph("  ", v.family() + ": " + v.summary() + " (seed: " + v.seed() + ")");
-                d.notes("    ", "- ", v.claims().stream().map(c -> explain ? VerdictsText.explanation(c) : claimLine(c)).toList());
+                d.notes("    ", "- ", v.claims().stream().map(c -> explain ? VerdictsText.explanation(c) : VerdictsText.brief(c)).toList());
                 unresolved(v, launcher).ifPresent(line -> d.paragraph("    ", line));
             }
         }
@@ -115,15 +108,9 @@ final class TourText {
         return out;
     }
 
-    /** {@code id: finding; measured M against claimed C: the reason}, the claim's three lines (the report has the rest). */
-    static String claimLine(ClaimResult c) {
-        return VerdictsText.brief(c);
-    }
-
     /**
-     * One line under a seed's verdicts when a claim stayed inconclusive: what quick mode could not
-     * resolve (the smallest change its runs could see, against the claimed size) and the one
-     * command that measures more: the family without {@code --quick}.
+     * One line under a seed's verdicts when a claim stayed inconclusive: the smallest change its
+     * runs could see against the claimed size, and the family without {@code --quick}.
      */
     static Optional<String> unresolved(SeedVerdicts.Verdict v, String launcher) {
         List<ClaimResult> open = v.claims().stream().filter(c -> c.finding() == Finding.INCONCLUSIVE).toList();
@@ -138,10 +125,7 @@ final class TourText {
                 + " bench " + v.family());
     }
 
-    /**
-     * One family's compact table: one row per claim row, keyed by claim, implementation and the
-     * params that differ between the rows (those all rows share are said once, above it).
-     */
+    /** One family's compact table: a row per claim row; params all rows share are said once, above it. */
     private static void table(TextDoc d, String family, List<ClaimResult> claims, int width) {
         List<Object[]> rows = new ArrayList<>();
         List<String> sharedLines = new ArrayList<>();
@@ -158,7 +142,7 @@ final class TourText {
                 Map<String, Object> own = new TreeMap<>(x.params());
                 own.keySet().removeAll(everyRow.keySet());
                 if (c.rows().size() > 1) own.keySet().removeAll(shared.keySet());
-                rows.add(new Object[] {claim, "native".equals(x.implementation()) ? "C" : x.implementation(), params(own),
+                rows.add(new Object[] {claim, "native".equals(x.implementation()) ? "C" : x.implementation(), own.isEmpty() ? "-" : text(own),
                         Num.of(x.before()) + " -> " + Num.of(x.after()), x.rowUnit(), change(x), x.finding().words()});
             }
         }
@@ -174,7 +158,7 @@ final class TourText {
         if (shown < rows.size()) d.paragraph("  ", "(" + (rows.size() - shown) + " more " + family + " rows in the full report)");
     }
 
-    private static String text(Map<String, String> params) {
+    private static String text(Map<String, ?> params) {
         return params.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     }
 
@@ -201,11 +185,6 @@ final class TourText {
                 Column.number("change [99.9%]"), Column.text("finding")).named(family);
         for (int i = 0; i < n; i++) t.row(rows.get(i));
         return t;
-    }
-
-    private static String params(Map<String, Object> params) {
-        if (params == null || params.isEmpty()) return "-";
-        return new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     }
 
     /** Where to look next, as commands that work from the folder the user is in. */

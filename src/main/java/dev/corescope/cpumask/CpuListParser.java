@@ -7,7 +7,9 @@ import java.nio.file.Path;
 
 /**
  * The kernel's two text forms of a CPU set, read as {@code lib/bitmap-str.c} (v6.16) reads
- * them, error codes included.
+ * them, error codes included, and printed as {@code lib/vsprintf.c} prints them
+ * ({@link CpuMask#toList}, {@link CpuMask#toHex}); and the machine's size, which
+ * {@link CpuMask#parse} and {@link CpuMask#ofCpus} give their masks.
  *
  * <p><b>cpulist</b> ({@code bitmap_parselist()}): regions separated by commas or white space,
  * empty ones ignored; a region is {@code a}, {@code a-b}, {@code a-b:used/group} or
@@ -37,27 +39,13 @@ public final class CpuListParser {
     private CpuListParser() {
     }
 
-    /**
-     * {@code bitmap_parselist(text, mask, nbits)}: a cpulist such as {@code 0-3,8}.
-     *
-     * @param text the cpulist, not null
-     * @param nbits the bit count of the mask (what {@code N} and the range check use), at least 1
-     * @return the mask of {@code nbits} bits
-     * @throws CpuMaskFormatException as the kernel would fail, with its error code
-     */
-    public static CpuMask parseList(String text, int nbits) {
+    /** {@code bitmap_parselist(text, mask, nbits)}: {@link CpuMask#parseList}. */
+    static CpuMask parseList(String text, int nbits) {
         return new ListReader(text, nbits).read();
     }
 
-    /**
-     * {@code bitmap_parse(text, UINT_MAX, mask, nbits)}: a hex cpumap such as {@code ff,0000000f}.
-     *
-     * @param text the cpumap, not null
-     * @param nbits the bit count of the mask, at least 1
-     * @return the mask of {@code nbits} bits
-     * @throws CpuMaskFormatException as the kernel would fail, with its error code
-     */
-    public static CpuMask parseHex(String text, int nbits) {
+    /** {@code bitmap_parse(text, UINT_MAX, mask, nbits)}: {@link CpuMask#parseHex}. */
+    static CpuMask parseHex(String text, int nbits) {
         CpuMask.Builder b = CpuMask.builder(nbits);
         String s = firstLine(text);
         int maxChunks = (nbits + 31) / 32;
@@ -177,6 +165,74 @@ public final class CpuListParser {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    // ---- sized for this machine --------------------------------------------------------
+
+    /** The largest mask {@link #parseSized} makes for a list naming CPUs beyond the machine (the OS seam's limit). */
+    private static final int PARSE_LIMIT = 1 << 20;
+
+    /** {@link CpuMask#parse}: the machine's size, or one past the list's last CPU when it is larger. */
+    static CpuMask parseSized(String cpulist) {
+        int nbits = MachineSize.NBITS;
+        try {
+            return parseList(cpulist, nbits);
+        } catch (CpuMaskFormatException e) {
+            // a CPU beyond this machine's count: size the mask by the list (N stays this machine's)
+            if (cpulist.indexOf('N') >= 0) throw e;
+            CpuMask wide;
+            try {
+                wide = parseList(cpulist, PARSE_LIMIT);
+            } catch (CpuMaskFormatException again) {
+                throw e;
+            }
+            return wide.resize(Math.max(nbits, wide.isEmpty() ? 0 : wide.last() + 1));
+        }
+    }
+
+    /** {@link CpuMask#machineSize()}: read once, on first use. */
+    static final class MachineSize {
+        static final int NBITS = read();
+
+        private static int read() {
+            try {
+                CpuMask m = readList(Path.of("/sys/devices/system/cpu/possible"), PARSE_LIMIT);
+                if (!m.isEmpty()) return m.last() + 1;
+            } catch (RuntimeException e) {
+                // no /sys (a container without it, another OS): the JVM's count
+            }
+            return Math.max(1, Runtime.getRuntime().availableProcessors());
+        }
+    }
+
+    // ---- printing ------------------------------------------------------------------------
+
+    /** {@code bitmap_list_string()} ({@code %*pbl}): {@link CpuMask#toList}. */
+    static String list(CpuMask m) {
+        StringBuilder sb = new StringBuilder();
+        for (int start = m.first(); start < m.nbits(); ) {
+            int end = m.nextZero(start) - 1;
+            if (!sb.isEmpty()) sb.append(',');
+            sb.append(start);
+            if (end > start) sb.append('-').append(end);
+            start = m.next(end);
+        }
+        return sb.toString();
+    }
+
+    /** {@code bitmap_string()} ({@code %*pb}): {@link CpuMask#toHex}. */
+    static String hex(CpuMask m) {
+        StringBuilder sb = new StringBuilder();
+        int nbits = m.nbits();
+        int chunkBits = nbits % 32 == 0 ? 32 : nbits % 32;
+        for (int lo = ((nbits + 31) / 32 - 1) * 32; lo >= 0; lo -= 32) {
+            long val = (m.word(lo >>> 6) >>> (lo & 63)) & ((1L << chunkBits) - 1);
+            if (!sb.isEmpty()) sb.append(',');
+            String hex = Long.toHexString(val);
+            sb.append("0".repeat(Math.max(0, (chunkBits + 3) / 4 - hex.length()))).append(hex);
+            chunkBits = 32;
+        }
+        return sb.toString();
     }
 
     /** White space or a comma: what ends a region ({@code __end_of_region()}). */

@@ -1,17 +1,11 @@
 package dev.corescope.cpumask;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
 import java.util.function.IntConsumer;
+import java.util.function.LongBinaryOperator;
 import java.util.stream.IntStream;
-import java.util.stream.StreamSupport;
-import java.util.Spliterator;
-import java.util.Spliterators;
 
 /**
  * An immutable set of CPU numbers {@code 0 .. nbits-1} with the semantics of the Linux
@@ -30,7 +24,7 @@ import java.util.Spliterators;
  * {@link #range}, {@link #parseList}) are for code that knows the size it wants.
  * Use {@link Builder} to build a mask bit by bit; {@link #parseList} and
  * {@link #parseHex} read the kernel's two text forms; {@link #toList} and {@link #toHex}
- * print them as {@code %*pbl} and {@code %*pb} do.
+ * print them as {@code %*pbl} and {@code %*pb} do (both in {@link CpuListParser}).
  */
 public final class CpuMask implements Iterable<Integer> {
 
@@ -49,10 +43,9 @@ public final class CpuMask implements Iterable<Integer> {
     // ---- construction ------------------------------------------------------------------
 
     /**
-     * The empty mask of {@code nbits} bits.
+     * {@return the empty mask of {@code nbits} bits}
      *
      * @param nbits the bit count (the {@code nr_cpu_ids} of the mask), at least 1
-     * @return a mask with no CPU set
      * @throws IllegalArgumentException when {@code nbits < 1}
      */
     public static CpuMask empty(int nbits) {
@@ -60,23 +53,20 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * All of {@code 0 .. nbits-1}.
+     * {@return every CPU of {@code 0 .. nbits-1}}
      *
      * @param nbits the bit count, at least 1
-     * @return a mask with every CPU below {@code nbits} set
-     * @throws IllegalArgumentException when {@code nbits < 1}
      */
     public static CpuMask full(int nbits) {
         return range(nbits, 0, nbits - 1);
     }
 
     /**
-     * The CPUs {@code from .. to}, both included; empty when {@code to < from}.
+     * {@return the CPUs {@code from .. to}, both included; empty when {@code to < from}}
      *
      * @param nbits the bit count, at least 1
      * @param from the first CPU, {@code 0 <= from < nbits} (unless the range is empty)
      * @param to the last CPU, {@code to < nbits}
-     * @return the mask
      * @throws IndexOutOfBoundsException when a bound of a non-empty range is outside {@code 0 .. nbits-1}
      */
     public static CpuMask range(int nbits, int from, int to) {
@@ -86,12 +76,11 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * The mask of {@code nbits} bits holding exactly {@code cpus}. The first argument is the
-     * bit count: for "CPUs 1 and 3 of this machine" use {@link #ofCpus(int...)}.
+     * {@return the mask of {@code nbits} bits holding exactly {@code cpus}} The first argument
+     * is the bit count: for "CPUs 1 and 3 of this machine" use {@link #ofCpus(int...)}.
      *
      * @param nbits the bit count, at least 1
      * @param cpus CPU numbers below {@code nbits}; repeats are allowed
-     * @return the mask
      * @throws IndexOutOfBoundsException when a CPU is negative or not below {@code nbits}
      */
     public static CpuMask of(int nbits, int... cpus) {
@@ -119,9 +108,9 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * The mask holding exactly {@code cpus}, sized for this machine: {@link #machineSize()} bits,
-     * or more when a CPU is beyond it (the kernel would refuse to pin to such a CPU, with a
-     * message saying so).
+     * {@return the mask holding exactly {@code cpus}, sized for this machine} That is
+     * {@link #machineSize()} bits, or more when a CPU is beyond it (the kernel would refuse to
+     * pin to such a CPU, with a message saying so).
      *
      * <pre>{@code
      * CpuMask two = CpuMask.ofCpus(2, 3);        // CPUs 2 and 3
@@ -129,7 +118,6 @@ public final class CpuMask implements Iterable<Integer> {
      * }</pre>
      *
      * @param cpus CPU numbers, 0 or more; repeats are allowed
-     * @return the mask
      * @throws IllegalArgumentException when a CPU number is negative
      * @since 0.2.0
      */
@@ -137,116 +125,80 @@ public final class CpuMask implements Iterable<Integer> {
         int nbits = machineSize();
         for (int cpu : cpus) {
             if (cpu < 0) throw new IllegalArgumentException("a CPU number cannot be negative: " + cpu);
-            if (cpu >= nbits) nbits = cpu + 1;
+            nbits = Math.max(nbits, cpu + 1);
         }
         return of(nbits, cpus);
     }
 
     /**
-     * Reads a cpulist such as {@code 0-3,8} (the form of {@code taskset -c}, {@code isolcpus=}
-     * and {@code /sys/devices/system/cpu/online}), sized for this machine like
-     * {@link #ofCpus(int...)}. {@code N} is the machine's last possible CPU.
+     * {@return the mask of a cpulist such as {@code 0-3,8}} The list is in the form of
+     * {@code taskset -c}, {@code isolcpus=} and {@code /sys/devices/system/cpu/online}; the mask
+     * is sized for this machine like {@link #ofCpus(int...)}, and {@code N} is the machine's last
+     * possible CPU.
      *
      * <pre>{@code
      * CpuMask m = CpuMask.parse("0-3,8");   // m.toList() is "0-3,8", m.nbits() is the machine's
      * }</pre>
      *
      * @param cpulist the list; see {@link CpuListParser} for the whole grammar
-     * @return the mask
      * @throws CpuMaskFormatException when the text is not a cpulist
      * @since 0.2.0
      */
     public static CpuMask parse(String cpulist) {
-        int nbits = machineSize();
-        try {
-            return parseList(cpulist, nbits);
-        } catch (CpuMaskFormatException e) {
-            // a CPU beyond this machine's count: size the mask by the list (N stays this machine's)
-            if (cpulist.indexOf('N') >= 0) throw e;
-            CpuMask wide;
-            try {
-                wide = parseList(cpulist, PARSE_LIMIT);
-            } catch (CpuMaskFormatException again) {
-                throw e;
-            }
-            return wide.isEmpty() ? wide.resize(nbits) : wide.resize(Math.max(nbits, wide.last() + 1));
-        }
+        return CpuListParser.parseSized(cpulist);
     }
 
-    /** The largest mask {@link #parse} makes for a list naming CPUs beyond the machine (the OS seam's limit). */
-    private static final int PARSE_LIMIT = 1 << 20;
-
     /**
-     * The bit count {@link #ofCpus} and {@link #parse} give a mask: this machine's
-     * {@code nr_cpu_ids}, one more than the last CPU in {@code /sys/devices/system/cpu/possible}
-     * (read once), or the JVM's processor count where that file cannot be read. Masks the OS
-     * seam returns have the same size, so they compare {@link #equals equal} to these.
+     * {@return the bit count {@link #ofCpus} and {@link #parse} give a mask, at least 1} It is
+     * this machine's {@code nr_cpu_ids}, one more than the last CPU in
+     * {@code /sys/devices/system/cpu/possible} (read once), or the JVM's processor count where
+     * that file cannot be read. Masks the OS seam returns have the same size, so they compare
+     * {@link #equals equal} to these.
      *
-     * @return the bit count, at least 1
      * @since 0.2.0
      */
     public static int machineSize() {
-        return MachineSize.NBITS;
-    }
-
-    private static final class MachineSize {
-        static final int NBITS = read();
-
-        private static int read() {
-            try {
-                String possible = Files.readString(Path.of("/sys/devices/system/cpu/possible")).strip();
-                CpuMask m = parseList(possible, PARSE_LIMIT);
-                if (!m.isEmpty()) return m.last() + 1;
-            } catch (IOException | RuntimeException e) {
-                // no /sys (a container without it, another OS): the JVM's count
-            }
-            return Math.max(1, Runtime.getRuntime().availableProcessors());
-        }
+        return CpuListParser.MachineSize.NBITS;
     }
 
     /**
-     * The mask whose words are {@code words} (bit {@code i} in {@code words[i/64]}), as the
-     * kernel and {@code cpu_set_t} store it. Bits at or beyond {@code nbits} are dropped.
+     * {@return the mask whose words are {@code words}} Bit {@code i} is in {@code words[i/64]},
+     * as the kernel and {@code cpu_set_t} store it; bits at or beyond {@code nbits} are dropped.
      *
      * @param nbits the bit count, at least 1
      * @param words the bitmap; copied, shorter arrays are padded with zeros
-     * @return the mask
      */
     public static CpuMask fromWords(int nbits, long[] words) {
-        checkNbits(nbits);
-        long[] w = Arrays.copyOf(words, wordsFor(nbits));
+        long[] w = Arrays.copyOf(words, wordsFor(checkNbits(nbits)));
         clearTail(nbits, w);
         return new CpuMask(nbits, w);
     }
 
     /**
-     * The mask of {@code nbits} bits holding the set bits of {@code set} below {@code nbits}.
+     * {@return the mask of {@code nbits} bits holding the set bits of {@code set} below {@code nbits}}
      *
      * @param nbits the bit count, at least 1
      * @param set the CPUs (bit {@code i} = CPU {@code i}); not changed
-     * @return the mask
      */
     public static CpuMask fromBitSet(int nbits, BitSet set) {
         return fromWords(nbits, set.toLongArray());
     }
 
     /**
-     * A builder for a mask of {@code nbits} bits, empty at first.
+     * {@return a new builder for a mask of {@code nbits} bits, empty at first (not thread-safe)}
      *
      * @param nbits the bit count, at least 1
-     * @return a new builder (not thread-safe)
      */
     public static Builder builder(int nbits) {
         return new Builder(checkNbits(nbits));
     }
 
     /**
-     * Reads a cpulist ({@code 0-3,8}, {@code 0-31:1/4}, {@code N}, {@code all}) into a mask of
-     * {@code nbits} bits; see {@link CpuListParser}.
+     * {@return the mask of {@code nbits} bits a cpulist names} For example {@code 0-3,8},
+     * {@code 0-31:1/4}, {@code N} or {@code all}; see {@link CpuListParser}.
      *
      * @param text the list; white space as the kernel takes it (see {@link CpuListParser})
      * @param nbits the bit count; {@code N} means {@code nbits - 1}
-     * @return the mask
      * @throws CpuMaskFormatException when the text is not a cpulist or names a CPU at or beyond {@code nbits}
      */
     public static CpuMask parseList(String text, int nbits) {
@@ -254,12 +206,11 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * Reads a hex cpumap ({@code ff,ffffffff}, the form of {@code /proc/irq/N/smp_affinity})
-     * into a mask of {@code nbits} bits; see {@link CpuListParser}.
+     * {@return the mask of {@code nbits} bits a hex cpumap sets} For example {@code ff,ffffffff},
+     * the form of {@code /proc/irq/N/smp_affinity}; see {@link CpuListParser}.
      *
      * @param text comma-separated 32-bit hex chunks, most significant first
      * @param nbits the bit count
-     * @return the mask
      * @throws CpuMaskFormatException when the text is not a cpumap or sets a bit at or beyond {@code nbits}
      */
     public static CpuMask parseHex(String text, int nbits) {
@@ -268,20 +219,15 @@ public final class CpuMask implements Iterable<Integer> {
 
     // ---- queries -----------------------------------------------------------------------
 
-    /**
-     * The number of bits, the {@code nr_cpu_ids} of this mask.
-     *
-     * @return at least 1
-     */
+    /** {@return the number of bits, the {@code nr_cpu_ids} of this mask: at least 1} */
     public int nbits() {
         return nbits;
     }
 
     /**
-     * {@code cpumask_test_cpu}: whether {@code cpu} is set.
+     * {@return whether {@code cpu} is set; false at or beyond {@code nbits} ({@code cpumask_test_cpu})}
      *
      * @param cpu a CPU number, 0 or more
-     * @return true when set; false for a CPU at or beyond {@code nbits}
      * @throws IndexOutOfBoundsException when {@code cpu} is negative
      */
     public boolean test(int cpu) {
@@ -289,115 +235,75 @@ public final class CpuMask implements Iterable<Integer> {
         return cpu < nbits && (words[cpu >>> 6] & (1L << cpu)) != 0;
     }
 
-    /**
-     * {@code cpumask_weight}: how many CPUs are set.
-     *
-     * @return 0 to {@code nbits}
-     */
+    /** {@return how many CPUs are set, 0 to {@code nbits} ({@code cpumask_weight})} */
     public int weight() {
         int n = 0;
         for (long w : words) n += Long.bitCount(w);
         return n;
     }
 
-    /**
-     * {@code cpumask_empty}: whether no CPU is set.
-     *
-     * @return true for the empty mask
-     */
+    /** {@return whether no CPU is set ({@code cpumask_empty})} */
     public boolean isEmpty() {
         for (long w : words) if (w != 0) return false;
         return true;
     }
 
-    /**
-     * {@code cpumask_first}: the lowest set CPU.
-     *
-     * @return the CPU, or {@code nbits} when the mask is empty
-     */
+    /** {@return the lowest set CPU, or {@code nbits} when the mask is empty ({@code cpumask_first}, {@code find_first_bit})} */
     public int first() {
         for (int i = 0; i < words.length; i++) {
-            long w = words[i];
-            if (w != 0) return i * WORD_BITS + Long.numberOfTrailingZeros(w);
+            if (words[i] != 0) return i * WORD_BITS + Long.numberOfTrailingZeros(words[i]);
         }
         return nbits;
     }
 
     /**
-     * {@code cpumask_next(n, mask)}: the lowest set CPU strictly above {@code n}, or
-     * {@code nbits} if none. {@code n = -1} gives {@link #first()}, as in the kernel.
+     * {@return the lowest set CPU strictly above {@code n}, or
+     * {@code nbits} if none ({@code cpumask_next(n, mask)})} {@code n = -1} gives {@link #first()}, as in the kernel.
      *
      * @param n the CPU to search above; -1 to start at 0
-     * @return the CPU, or {@code nbits} when none is set above {@code n}
      */
     public int next(int n) {
-        int start = n + 1;
-        if (start >= nbits) return nbits;
-        if (start < 0) start = 0;
-        int i = start >>> 6;
-        long w = words[i] & (-1L << start);
-        while (true) {
-            if (w != 0) return i * WORD_BITS + Long.numberOfTrailingZeros(w);
-            if (++i == words.length) return nbits;
-            w = words[i];
-        }
+        return search(n, 0L);
     }
 
     /**
-     * {@code cpumask_next_zero(n, mask)}: the lowest clear CPU strictly above {@code n}, or
-     * {@code nbits} if every CPU above {@code n} is set.
+     * {@return the lowest clear CPU strictly above {@code n},
+     * or {@code nbits} if every CPU above {@code n} is set ({@code cpumask_next_zero(n, mask)})}
      *
      * @param n the CPU to search above; -1 to start at 0
-     * @return the CPU, or {@code nbits}
      */
     public int nextZero(int n) {
-        int start = n + 1;
+        return search(n, -1L);
+    }
+
+    /** The first CPU above {@code n} whose bit, flipped by {@code flip} (0 or all ones), is set; {@code nbits} if none. */
+    private int search(int n, long flip) {
+        int start = Math.max(0, n + 1);
         if (start >= nbits) return nbits;
-        if (start < 0) start = 0;
         int i = start >>> 6;
-        long w = ~words[i] & (-1L << start);
-        while (true) {
+        for (long w = (words[i] ^ flip) & (-1L << start); ; w = words[i] ^ flip) {
             if (w != 0) return Math.min(nbits, i * WORD_BITS + Long.numberOfTrailingZeros(w));
             if (++i == words.length) return nbits;
-            w = ~words[i];
         }
     }
 
-    /**
-     * {@code cpumask_last}: the highest set CPU.
-     *
-     * @return the CPU, or {@code nbits} when the mask is empty
-     */
+    /** {@return the highest set CPU, or {@code nbits} when the mask is empty ({@code cpumask_last})} */
     public int last() {
         for (int i = words.length - 1; i >= 0; i--) {
-            long w = words[i];
-            if (w != 0) return i * WORD_BITS + (WORD_BITS - 1 - Long.numberOfLeadingZeros(w));
+            if (words[i] != 0) return i * WORD_BITS + (WORD_BITS - 1 - Long.numberOfLeadingZeros(words[i]));
         }
         return nbits;
     }
 
     /**
-     * {@code cpumask_first_but(mask, cpu)}, the function seed 000 adds (RFC, June 2025):
-     * the first CPU, or the next one when the first is {@code cpu}; {@code nbits} if none.
+     * {@return the first CPU, or the next one when the first is {@code cpu}; {@code nbits} if none}
+     * This is {@code cpumask_first_but(mask, cpu)}, the function seed 000 adds (RFC, June 2025).
      *
      * @param cpu the CPU to skip (any number; one not in the mask skips nothing)
-     * @return the CPU, or {@code nbits}
      */
     public int firstBut(int cpu) {
         int i = first();
-        if (i == cpu) i = next(i);
-        return i;
-    }
-
-    /**
-     * {@code cpumask_any_but(mask, cpu)} as the kernel has it after seed 000: a macro for
-     * {@link #firstBut}.
-     *
-     * @param cpu the CPU to skip
-     * @return {@code firstBut(cpu)}
-     */
-    public int anyBut(int cpu) {
-        return firstBut(cpu);
+        return i == cpu ? next(i) : i;
     }
 
     /**
@@ -420,11 +326,10 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * {@code cpumask_equal}: the same CPUs, whatever the two bit counts ({@link #equals} also
-     * compares {@code nbits}).
+     * {@return whether both hold exactly the same CPUs, whatever the two
+     * bit counts ({@code cpumask_equal})} ({@link #equals} also compares {@code nbits}.)
      *
      * @param other the other mask, not null
-     * @return true when both hold exactly the same CPUs
      */
     public boolean sameCpus(CpuMask other) {
         int n = Math.max(words.length, other.words.length);
@@ -433,10 +338,10 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * {@code cpumask_subset}: every CPU of this mask is in {@code other}.
+     * {@return whether every CPU of this mask is in {@code other} ({@code cpumask_subset})} The
+     * empty mask is a subset of any.
      *
      * @param other the other mask, of any bit count, not null
-     * @return true when this mask is a subset (the empty mask is a subset of any)
      */
     public boolean isSubsetOf(CpuMask other) {
         for (int i = 0; i < words.length; i++) if ((words[i] & ~other.word(i)) != 0) return false;
@@ -444,10 +349,9 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * {@code cpumask_intersects}: whether a CPU is in both masks.
+     * {@return whether a CPU is in both masks ({@code cpumask_intersects})}
      *
      * @param other the other mask, of any bit count, not null
-     * @return true when they share a CPU
      */
     public boolean intersects(CpuMask other) {
         int n = Math.min(words.length, other.words.length);
@@ -455,76 +359,60 @@ public final class CpuMask implements Iterable<Integer> {
         return false;
     }
 
-    // ---- operations returning new masks (nbits of this mask) ---------------------------
+    // ---- operations returning new masks of this mask's nbits (CPUs of other beyond it are dropped)
 
     /**
-     * {@code cpumask_and}: the CPUs in both.
+     * {@return the CPUs in both ({@code cpumask_and})}
      *
      * @param other the other mask, of any bit count, not null
-     * @return a new mask of this mask's {@code nbits}
      */
     public CpuMask and(CpuMask other) {
-        long[] w = new long[words.length];
-        for (int i = 0; i < w.length; i++) w[i] = words[i] & other.word(i);
-        return new CpuMask(nbits, w);
+        return combine(other, (a, b) -> a & b);
     }
 
     /**
-     * {@code cpumask_or}: the CPUs in either; those of {@code other} at or beyond this mask's
-     * {@code nbits} are dropped.
+     * {@return the CPUs in either ({@code cpumask_or})}
      *
      * @param other the other mask, of any bit count, not null
-     * @return a new mask of this mask's {@code nbits}
      */
     public CpuMask or(CpuMask other) {
-        long[] w = new long[words.length];
-        for (int i = 0; i < w.length; i++) w[i] = words[i] | other.word(i);
-        clearTail(nbits, w);
-        return new CpuMask(nbits, w);
+        return combine(other, (a, b) -> a | b);
     }
 
     /**
-     * {@code cpumask_andnot}: this mask without the CPUs of {@code other}.
+     * {@return this mask without the CPUs of {@code other} ({@code cpumask_andnot})}
      *
      * @param other the CPUs to remove, a mask of any bit count, not null
-     * @return a new mask of this mask's {@code nbits}
      */
     public CpuMask andNot(CpuMask other) {
-        long[] w = new long[words.length];
-        for (int i = 0; i < w.length; i++) w[i] = words[i] & ~other.word(i);
-        return new CpuMask(nbits, w);
+        return combine(other, (a, b) -> a & ~b);
     }
 
     /**
-     * {@code cpumask_xor}: the CPUs in exactly one of the two (below this mask's {@code nbits}).
+     * {@return the CPUs in exactly one of the two ({@code cpumask_xor})}
      *
      * @param other the other mask, of any bit count, not null
-     * @return a new mask of this mask's {@code nbits}
      */
     public CpuMask xor(CpuMask other) {
-        long[] w = new long[words.length];
-        for (int i = 0; i < w.length; i++) w[i] = words[i] ^ other.word(i);
-        clearTail(nbits, w);
-        return new CpuMask(nbits, w);
+        return combine(other, (a, b) -> a ^ b);
     }
 
-    /**
-     * {@code cpumask_complement}: the CPUs below {@code nbits} not in this mask.
-     *
-     * @return a new mask of the same {@code nbits}
-     */
+    /** {@return the CPUs below {@code nbits} not in this mask ({@code cpumask_complement})} */
     public CpuMask complement() {
+        return combine(this, (a, b) -> ~a);
+    }
+
+    private CpuMask combine(CpuMask other, LongBinaryOperator op) {
         long[] w = new long[words.length];
-        for (int i = 0; i < w.length; i++) w[i] = ~words[i];
+        for (int i = 0; i < w.length; i++) w[i] = op.applyAsLong(words[i], other.word(i));
         clearTail(nbits, w);
         return new CpuMask(nbits, w);
     }
 
     /**
-     * This mask with {@code cpu} set ({@code cpumask_set_cpu} on a copy).
+     * {@return a copy of this mask with {@code cpu} set} ({@code cpumask_set_cpu} on a copy)
      *
      * @param cpu the CPU, {@code 0 <= cpu < nbits}
-     * @return a new mask; this one is unchanged
      * @throws IndexOutOfBoundsException when {@code cpu} is outside the mask
      */
     public CpuMask with(int cpu) {
@@ -532,10 +420,9 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * This mask with {@code cpu} cleared ({@code cpumask_clear_cpu} on a copy).
+     * {@return a copy of this mask with {@code cpu} cleared} ({@code cpumask_clear_cpu} on a copy)
      *
      * @param cpu the CPU, {@code 0 <= cpu < nbits}
-     * @return a new mask; this one is unchanged
      * @throws IndexOutOfBoundsException when {@code cpu} is outside the mask
      */
     public CpuMask without(int cpu) {
@@ -543,21 +430,16 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * The same CPUs in a mask of {@code newNbits} bits; CPUs at or beyond it are dropped. Masks
-     * of two sizes compare {@link #equals equal} after resizing one to the other's size.
+     * {@return the same CPUs in a mask of {@code newNbits} bits; CPUs at or beyond it are dropped}
+     * Masks of two sizes compare {@link #equals equal} after resizing one to the other's size.
      *
      * @param newNbits the new bit count, at least 1
-     * @return a mask of {@code newNbits} bits
      */
     public CpuMask resize(int newNbits) {
         return fromWords(newNbits, words);
     }
 
-    /**
-     * A builder holding this mask's CPUs, to change a few bits without a copy per change.
-     *
-     * @return a new builder of the same {@code nbits}
-     */
+    /** {@return a new builder of the same {@code nbits} holding this mask's CPUs, to change a few bits without a copy per change} */
     public Builder toBuilder() {
         Builder b = new Builder(nbits);
         System.arraycopy(words, 0, b.words, 0, words.length);
@@ -574,56 +456,22 @@ public final class CpuMask implements Iterable<Integer> {
      */
     public void forEachCpu(IntConsumer action) {
         for (int i = 0; i < words.length; i++) {
-            long w = words[i];
-            while (w != 0) {
-                action.accept(i * WORD_BITS + Long.numberOfTrailingZeros(w));
-                w &= w - 1;
-            }
+            for (long w = words[i]; w != 0; w &= w - 1) action.accept(i * WORD_BITS + Long.numberOfTrailingZeros(w));
         }
     }
 
-    /**
-     * The set CPUs, lowest first; {@code nextInt()} does not box.
-     *
-     * @return a new iterator over this (immutable) mask
-     */
+    /** {@return a new iterator over the set CPUs, lowest first, whose {@code nextInt()} does not box} */
     @Override
     public PrimitiveIterator.OfInt iterator() {
-        return new PrimitiveIterator.OfInt() {
-            private int nextCpu = first();
-
-            @Override
-            public boolean hasNext() {
-                return nextCpu < nbits;
-            }
-
-            @Override
-            public int nextInt() {
-                if (nextCpu >= nbits) throw new NoSuchElementException();
-                int cpu = nextCpu;
-                nextCpu = CpuMask.this.next(cpu);
-                return cpu;
-            }
-        };
+        return stream().iterator();
     }
 
-    /**
-     * The set CPUs, lowest first.
-     *
-     * @return a sequential, sorted stream of distinct CPU numbers
-     */
+    /** {@return the set CPUs, lowest first, as a sequential stream} */
     public IntStream stream() {
-        return StreamSupport.intStream(
-                Spliterators.spliterator(iterator(), weight(),
-                        Spliterator.ORDERED | Spliterator.DISTINCT | Spliterator.SORTED | Spliterator.NONNULL),
-                false);
+        return IntStream.iterate(first(), cpu -> cpu < nbits, this::next);
     }
 
-    /**
-     * The set CPUs, lowest first.
-     *
-     * @return a new array of {@link #weight()} CPU numbers
-     */
+    /** {@return a new array of the {@link #weight()} set CPUs, lowest first} */
     public int[] toArray() {
         int[] out = new int[weight()];
         int[] k = {0};
@@ -631,81 +479,47 @@ public final class CpuMask implements Iterable<Integer> {
         return out;
     }
 
-    /**
-     * A copy of the words, bit {@code i} in word {@code i/64}: the bytes of a {@code cpu_set_t}
-     * on 64-bit Linux.
-     *
-     * @return a new array of {@link #wordCount()} words
-     */
+    /** {@return a copy of the {@link #wordCount()} words, bit {@code i} in word {@code i/64}: the bytes of a {@code cpu_set_t} on 64-bit Linux} */
     public long[] toWords() {
         return words.clone();
     }
 
     /**
-     * Word {@code i} (CPUs {@code 64*i .. 64*i+63}), without copying the others.
+     * {@return word {@code i} (CPUs {@code 64*i .. 64*i+63}), or 0 past the end} The others are not copied.
      *
      * @param i the word index, 0 or more
-     * @return the word, or 0 past the end
      */
     public long word(int i) {
         return i < words.length ? words[i] : 0L;
     }
 
-    /**
-     * How many 64-bit words hold the mask.
-     *
-     * @return {@code ceil(nbits / 64)}
-     */
+    /** {@return how many 64-bit words hold the mask: {@code ceil(nbits / 64)}} */
     public int wordCount() {
         return words.length;
     }
 
-    /**
-     * The set CPUs as a {@link BitSet} (bit {@code i} = CPU {@code i}).
-     *
-     * @return a new, independent bit set
-     */
+    /** {@return the set CPUs as a new, independent {@link BitSet} (bit {@code i} = CPU {@code i})} */
     public BitSet toBitSet() {
         return BitSet.valueOf(words);
     }
 
     /**
-     * The canonical cpulist, as the kernel's {@code %*pbl} prints it ({@code bitmap_list_string()}
-     * in lib/vsprintf.c): ascending, runs of two or more as {@code a-b}: {@code 0-3,8};
-     * {@code ""} when empty.
-     *
-     * @return the list; {@link #parseList} reads it back
+     * {@return the canonical cpulist, as the kernel's {@code %*pbl} prints it} That is
+     * {@code bitmap_list_string()} in lib/vsprintf.c: ascending, runs of two or more as
+     * {@code a-b}: {@code 0-3,8}; {@code ""} when empty. {@link #parseList} reads it back.
      */
     public String toList() {
-        StringBuilder sb = new StringBuilder();
-        for (int start = first(); start < nbits; ) {
-            int end = nextZero(start) - 1;
-            if (!sb.isEmpty()) sb.append(',');
-            sb.append(start);
-            if (end > start) sb.append('-').append(end);
-            start = next(end);
-        }
-        return sb.toString();
+        return CpuListParser.list(this);
     }
 
     /**
-     * The hex cpumap, as the kernel's {@code %*pb} prints it ({@code bitmap_string()} in
-     * lib/vsprintf.c): 32-bit chunks, most significant first, separated by commas; the
-     * first chunk is as wide as the bits it holds, the others 8 digits.
-     *
-     * @return the cpumap, e.g. {@code 00000000,0000ff0f}; {@link #parseHex} reads it back
+     * {@return the hex cpumap, as the kernel's {@code %*pb} prints it, e.g. {@code 00000000,0000ff0f}}
+     * That is {@code bitmap_string()} in lib/vsprintf.c: 32-bit chunks, most significant first,
+     * separated by commas; the first chunk is as wide as the bits it holds, the others 8 digits.
+     * {@link #parseHex} reads it back.
      */
     public String toHex() {
-        StringBuilder sb = new StringBuilder();
-        int chunkBits = nbits % 32 == 0 ? 32 : nbits % 32;
-        for (int lo = ((nbits + 31) / 32 - 1) * 32; lo >= 0; lo -= 32) {
-            long val = (word(lo >>> 6) >>> (lo & 63)) & ((1L << chunkBits) - 1);
-            if (!sb.isEmpty()) sb.append(',');
-            String hex = Long.toHexString(val);
-            sb.append("0".repeat(Math.max(0, (chunkBits + 3) / 4 - hex.length()))).append(hex);
-            chunkBits = 32;
-        }
-        return sb.toString();
+        return CpuListParser.hex(this);
     }
 
     /** Equal when both the bits and {@code nbits} are; see {@link #sameCpus} for bits alone. */
@@ -715,13 +529,10 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * A hash of the bits and {@code nbits}, consistent with {@link #equals}, computed once. Each
-     * word is mixed in by a multiply and the sum finished as MurmurHash3's {@code fmix64}:
-     * {@code Arrays.hashCode} of the words folded bit {@code n} onto bit {@code n + 32} of the
-     * same word, so the one-CPU masks of a large machine's private caches collided in pairs and
-     * in runs, and their maps searched tree bins.
-     *
-     * @return the hash
+     * {@return a hash of the bits and {@code nbits}, consistent with {@link #equals}, computed once}
+     * Each word is mixed in by a multiply and the sum finished as MurmurHash3's {@code fmix64}:
+     * {@code Arrays.hashCode} would fold bit {@code n} onto bit {@code n + 32} of a word, so the
+     * one-CPU masks of a large machine's private caches would collide in pairs.
      */
     @Override
     public int hashCode() {
@@ -779,55 +590,44 @@ public final class CpuMask implements Iterable<Integer> {
             this.words = new long[wordsFor(nbits)];
         }
 
-        /**
-         * The bit count of the mask being built.
-         *
-         * @return at least 1
-         */
+        /** {@return the bit count of the mask being built, at least 1} */
         public int nbits() {
             return nbits;
         }
 
         /**
-         * Sets {@code cpu}.
+         * {@return this builder, with {@code cpu} set}
          *
          * @param cpu the CPU, {@code 0 <= cpu < nbits}
-         * @return this builder
          * @throws IndexOutOfBoundsException when {@code cpu} is outside the mask
          */
         public Builder set(int cpu) {
-            check(cpu);
-            words[cpu >>> 6] |= 1L << cpu;
+            words[check(cpu) >>> 6] |= 1L << cpu;
             return this;
         }
 
         /**
-         * Clears {@code cpu}.
+         * {@return this builder, with {@code cpu} cleared}
          *
          * @param cpu the CPU, {@code 0 <= cpu < nbits}
-         * @return this builder
          * @throws IndexOutOfBoundsException when {@code cpu} is outside the mask
          */
         public Builder clear(int cpu) {
-            check(cpu);
-            words[cpu >>> 6] &= ~(1L << cpu);
+            words[check(cpu) >>> 6] &= ~(1L << cpu);
             return this;
         }
 
         /**
-         * Sets {@code from .. to}, both included, a word at a time.
+         * {@return this builder, with {@code from .. to} set (both included, a word at a time)}
          *
          * @param from the first CPU, {@code 0 <= from < nbits}
          * @param to the last CPU, {@code from <= to < nbits}
-         * @return this builder
          * @throws IndexOutOfBoundsException when a bound is outside the mask
          * @throws IllegalArgumentException when {@code to < from}
          */
         public Builder setRange(int from, int to) {
-            check(from);
-            check(to);
+            int fw = check(from) >>> 6, tw = check(to) >>> 6;
             if (to < from) throw new IllegalArgumentException("range " + from + "-" + to + " is inverted");
-            int fw = from >>> 6, tw = to >>> 6;
             long firstMask = -1L << from;
             long lastMask = -1L >>> (63 - (to & 63));
             if (fw == tw) {
@@ -841,30 +641,23 @@ public final class CpuMask implements Iterable<Integer> {
         }
 
         /**
-         * Whether {@code cpu} is set so far.
+         * {@return whether {@code cpu} is set so far}
          *
          * @param cpu the CPU, {@code 0 <= cpu < nbits}
-         * @return true when set
          * @throws IndexOutOfBoundsException when {@code cpu} is outside the mask
          */
         public boolean test(int cpu) {
-            check(cpu);
-            return (words[cpu >>> 6] & (1L << cpu)) != 0;
+            return (words[check(cpu) >>> 6] & (1L << cpu)) != 0;
         }
 
-        /**
-         * The mask of the bits set so far.
-         *
-         * @return a new immutable mask (a copy: later changes to the builder do not show in it)
-         */
+        /** {@return a new immutable mask of the bits set so far (a copy: later changes to the builder do not show in it)} */
         public CpuMask build() {
             return new CpuMask(nbits, words.clone());
         }
 
-        private void check(int cpu) {
-            if (cpu < 0 || cpu >= nbits) {
-                throw new IndexOutOfBoundsException("CPU " + cpu + " is outside 0-" + (nbits - 1));
-            }
+        private int check(int cpu) {
+            if (cpu < 0 || cpu >= nbits) throw new IndexOutOfBoundsException("CPU " + cpu + " is outside 0-" + (nbits - 1));
+            return cpu;
         }
     }
 }

@@ -54,20 +54,12 @@ public final class CpuMaskFormatException extends IllegalArgumentException {
         this.bit = bit;
     }
 
-    /**
-     * The text that was read.
-     *
-     * @return the whole input, as given (not escaped: escape it before printing it to a terminal)
-     */
+    /** {@return the text that was read, whole and as given (not escaped: escape it before printing it to a terminal)} */
     public String input() {
         return input;
     }
 
-    /**
-     * The kernel's error code for this text.
-     *
-     * @return the code, never null
-     */
+    /** {@return the kernel's error code for this text, never null} */
     public Code code() {
         return code;
     }

@@ -91,9 +91,4 @@ public final class NfdFeatures {
         for (int i = 1; i < bounds.length; i++) if (v < bounds[i]) return bounds[i - 1] + "-" + bounds[i];
         return bounds[bounds.length - 1] + "-plus";
     }
-
-    /** The keys in order, for the documentation. */
-    static List<String> keys(Topology t, ResultsFile results) {
-        return List.copyOf(features(t, results).keySet());
-    }
 }

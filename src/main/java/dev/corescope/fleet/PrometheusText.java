@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The machine, and a results file's summaries, in Prometheus' text exposition format as
@@ -134,18 +135,8 @@ public final class PrometheusText {
     }
 
     private void gauge(String name, String helpText, Map<String, String> labels, double value) {
-        StringBuilder line = new StringBuilder(name);
-        if (!labels.isEmpty()) {
-            line.append('{');
-            boolean first = true;
-            for (Map.Entry<String, String> e : labels.entrySet()) {
-                if (!first) line.append(',');
-                first = false;
-                line.append(e.getKey()).append("=\"").append(labelValue(e.getValue())).append('"');
-            }
-            line.append('}');
-        }
-        String series = line.toString();
+        String series = labels.isEmpty() ? name
+                : name + labels.entrySet().stream().map(e -> e.getKey() + "=\"" + labelValue(e.getValue()) + '"').collect(Collectors.joining(",", "{", "}"));
         if (families.computeIfAbsent(name, k -> new LinkedHashMap<>()).putIfAbsent(series, series + ' ' + number(value)) == null) {
             help.putIfAbsent(name, helpText);
         }

@@ -8,11 +8,8 @@ import java.util.List;
 
 /**
  * What happened on one CPU over a window, from the counters' deltas, and the report's reading
- * of it. Interrupts and softirqs are counted by the kernel per CPU; they cannot be matched to
- * single gaps without tracing, so the cause is named as the likely one: the most frequent
- * events, steal time when it is a visible share, and context switches of the spinning thread
- * (another task ran on the CPU). Long gaps that outnumber every event the guest counted are
- * put down to the host, when under a hypervisor.
+ * of it. Per-CPU counts cannot be matched to single gaps without tracing, so the cause is named
+ * as the likely one.
  */
 public final class Attribution {
 

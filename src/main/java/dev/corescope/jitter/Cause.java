@@ -22,18 +22,10 @@ public record Cause(String kind, String name, String source, Double perSecond, D
     /** {@code local timer 250/s}, {@code steal 4.0%}, {@code virtio3-rx 12/s (IRQ 41, may go to 0-1)}. */
     public String describe() {
         if (percent != null) return name + " " + String.format(Locale.ROOT, "%.1f%%", percent);
-        String s = name + " " + rate(perSecond == null ? 0 : perSecond);
+        String s = name + " " + JitterText.num(perSecond == null ? 0 : perSecond) + "/s";
         if (kind.equals("irq") && source != null && source.chars().allMatch(Character::isDigit)) {
             s += " (IRQ " + source + (affinity == null ? "" : ", may go to " + affinity) + ")";
         }
         return s;
-    }
-
-    /** {@code 250/s}, {@code 1.2k/s}, {@code 0.5/s}. */
-    static String rate(double perSecond) {
-        if (perSecond >= 10_000) return String.format(Locale.ROOT, "%.0fk/s", perSecond / 1000);
-        if (perSecond >= 1000) return String.format(Locale.ROOT, "%.1fk/s", perSecond / 1000);
-        if (perSecond >= 10) return String.format(Locale.ROOT, "%.0f/s", perSecond);
-        return String.format(Locale.ROOT, "%.1f/s", perSecond);
     }
 }

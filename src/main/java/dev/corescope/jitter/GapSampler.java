@@ -4,15 +4,11 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The spin loop: read the clock, and whenever two consecutive readings are further apart than
- * a threshold, record the gap. A gap is time the CPU was taken from this thread: an interrupt,
- * a softirq, another task, the hypervisor running something else, or the JVM stopping it at a
- * safepoint. The loop allocates nothing and calls nothing but {@code System.nanoTime()}
- * ({@code clock_gettime(CLOCK_MONOTONIC)} through the vDSO) and, on a gap,
- * {@code Histogram.recordValue}.
- *
- * <p>The threshold is {@link #THRESHOLD_FACTOR} times the measured cost of one loop turn, and
- * at least {@link #MIN_THRESHOLD_NS}: below that, the clock's own variation would be counted.
- * Runs on the calling thread, which the caller has pinned.
+ * a threshold ({@link #THRESHOLD_FACTOR} loop turns, at least {@link #MIN_THRESHOLD_NS}, above
+ * the clock's own variation), record the gap: time the CPU was taken from this thread (an
+ * interrupt, another task, the hypervisor, a safepoint). The loop allocates nothing and calls
+ * only {@code System.nanoTime()} (vDSO) and, on a gap, {@code Histogram.recordValue}. Runs on
+ * the calling thread, which the caller has pinned.
  */
 public final class GapSampler {
 

@@ -1,6 +1,7 @@
 package dev.corescope.jitter;
 
 import dev.corescope.text.Markup;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -72,15 +73,7 @@ public final class JitterHtml {
     }
 
     private static String tick(int decade) {
-        return switch (decade) {
-            case -1 -> "0.1/s";
-            case 0 -> "1/s";
-            case 1 -> "10/s";
-            case 2 -> "100/s";
-            case 3 -> "1k/s";
-            case 4 -> "10k/s";
-            default -> "100k/s";
-        };
+        return List.of("0.1/s", "1/s", "10/s", "100/s", "1k/s", "10k/s", "100k/s").get(decade + 1);
     }
 
     private static String fmt(double v) {

@@ -12,6 +12,7 @@ import org.HdrHistogram.Histogram;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,16 +20,14 @@ import java.util.Map;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * Runs the probe on this machine: for each batch of CPUs (one CPU at a time, or CPUs that
- * share no core at once), a pinned thread per CPU warms up, then all spin for the window
- * while {@code /proc} is read just before and just after, and their own context switches and
- * migrations are counted ({@code perf_event_open} software counters, which work without a PMU).
- *
- * <p>The spinning threads are platform threads; the calling thread only waits. Nothing else
- * of corescope runs meanwhile, but the JVM's own threads (JIT compiler, GC) may: they would
- * show up as context switches of the CPU they took.
+ * share no core at once), a pinned platform thread per CPU warms up, then all spin for the
+ * window while {@code /proc} is read just before and just after, with their own context
+ * switches and migrations counted ({@code perf_event_open} software counters, no PMU needed).
+ * The JVM's own threads (JIT, GC) may still run: they show as context switches.
  */
 public final class JitterProbe {
 
@@ -40,21 +39,11 @@ public final class JitterProbe {
     /** How the CPUs are visited. */
     public enum Mode {
         /** One CPU at a time: nothing of the probe disturbs the CPU being measured. */
-        IN_TURN("in turn"),
+        IN_TURN,
         /** CPUs that share no core (no SMT sibling of each other) at the same time. */
-        TOGETHER("together"),
+        TOGETHER,
         /** In turn when the whole run stays under 20 s, together otherwise. */
-        AUTO("auto");
-
-        private final String label;
-
-        Mode(String label) {
-            this.label = label;
-        }
-
-        public String label() {
-            return label;
-        }
+        AUTO
     }
 
     /**
@@ -136,9 +125,7 @@ public final class JitterProbe {
     }
 
     private static List<int[]> inTurn(CpuMask cpus) {
-        List<int[]> out = new ArrayList<>();
-        for (int cpu : cpus.toArray()) out.add(new int[] {cpu});
-        return out;
+        return Arrays.stream(cpus.toArray()).mapToObj(cpu -> new int[] {cpu}).toList();
     }
 
     /**
@@ -155,9 +142,7 @@ public final class JitterProbe {
             while (batches.size() <= k) batches.add(new ArrayList<>());
             batches.get(k).add(cpu);
         }
-        List<int[]> out = new ArrayList<>();
-        for (List<Integer> b : batches) out.add(b.stream().mapToInt(Integer::intValue).toArray());
-        return out;
+        return batches.stream().map(b -> b.stream().mapToInt(Integer::intValue).toArray()).toList();
     }
 
     /** What one spinning thread brings back. */
@@ -261,7 +246,7 @@ public final class JitterProbe {
         }
     }
 
-    /** One row from a window's measurements; package-visible so tests build rows from saved inputs. */
+    /** One row from a window's measurements. */
     static CpuJitter row(int cpu, String batch, GapSampler.Gaps g, double windowSeconds, CounterTable irqs, CounterTable soft,
                          Double steal, Long contextSwitches, Long migrations, KernelHints hints, String hypervisor) {
         Histogram h = g.histogram();
@@ -292,8 +277,6 @@ public final class JitterProbe {
     }
 
     private static String join(int[] cpus) {
-        StringBuilder sb = new StringBuilder();
-        for (int c : cpus) sb.append(sb.isEmpty() ? "" : ",").append(c);
-        return sb.toString();
+        return Arrays.stream(cpus).mapToObj(String::valueOf).collect(Collectors.joining(","));
     }
 }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The view of a {@link JitterReport} as a document ({@link TextDoc}): a table quietest first, the
@@ -52,8 +53,7 @@ public final class JitterText {
             StringBuilder line = new StringBuilder("CPU ").append(c.cpu());
             if (!c.kernelFlags().isEmpty()) line.append(" [").append(c.kernelFlags()).append(']');
             if (!c.batch().equals(String.valueOf(c.cpu()))) line.append(" (measured with ").append(c.batch()).append(')');
-            List<String> parts = new ArrayList<>();
-            for (Cause cause : c.causes()) parts.add(cause.describe());
+            List<String> parts = new ArrayList<>(c.causes().stream().map(Cause::describe).toList());
             if (parts.isEmpty()) parts.add("no interrupt, softirq or switch counted");
             if (c.migrations() != null && c.migrations() > 0) parts.add(c.migrations() + " migrations (the pinning did not hold)");
             evidence.add(line.append(": ").append(String.join(", ", parts)).toString());
@@ -71,16 +71,14 @@ public final class JitterText {
     }
 
     static String kernelLine(Map<String, String> k) {
-        List<String> parts = new ArrayList<>();
-        for (var e : k.entrySet()) {
-            String name = switch (e.getKey()) {
-                case "isolated" -> "isolated (sysfs)";
-                case "nohzFullActive" -> "nohz_full (sysfs)";
-                default -> e.getKey() + "=";
+        return k.entrySet().stream().map(e -> {
+            String v = e.getValue();
+            return switch (e.getKey()) {
+                case "isolated" -> "isolated (sysfs) " + (v.isEmpty() ? "none" : v);
+                case "nohzFullActive" -> "nohz_full (sysfs) " + (v.isEmpty() ? "none" : v);
+                default -> e.getKey() + "=" + (v.isEmpty() ? "(not set)" : v);
             };
-            parts.add(name + (name.endsWith("=") ? "" : " ") + (e.getValue().isEmpty() ? (name.endsWith("=") ? "(not set)" : "none") : e.getValue()));
-        }
-        return String.join("; ", parts);
+        }).collect(Collectors.joining("; "));
     }
 
     /** {@code 0}, {@code 3.5}, {@code 250}, {@code 1.2k}. */

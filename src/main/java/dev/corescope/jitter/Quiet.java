@@ -38,7 +38,7 @@ public final class Quiet {
     /** The CPUs of the first {@code n} ranked rows. */
     public static CpuMask quietest(List<CpuJitter> ranked, int n, int nbits) {
         CpuMask.Builder b = CpuMask.builder(nbits);
-        for (int i = 0; i < Math.min(n, ranked.size()); i++) b.set(ranked.get(i).cpu());
+        ranked.stream().limit(n).forEach(r -> b.set(r.cpu()));
         return b.build();
     }
 }

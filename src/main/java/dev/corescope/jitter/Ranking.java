@@ -1,9 +1,9 @@
 package dev.corescope.jitter;
 
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Orders CPUs quietest first. The long gaps decide: fewer gaps over 100 µs per second, then
@@ -25,11 +25,8 @@ public final class Ranking {
 
     /** The rows sorted quietest first, each with its rank (1 = quietest). */
     public static List<CpuJitter> rank(List<CpuJitter> rows) {
-        List<CpuJitter> sorted = new ArrayList<>(rows);
-        sorted.sort(QUIETEST_FIRST);
-        List<CpuJitter> out = new ArrayList<>();
-        for (int i = 0; i < sorted.size(); i++) out.add(sorted.get(i).withRank(i + 1));
-        return out;
+        List<CpuJitter> sorted = rows.stream().sorted(QUIETEST_FIRST).toList();
+        return IntStream.range(0, sorted.size()).mapToObj(i -> sorted.get(i).withRank(i + 1)).toList();
     }
 
     /** {@code 1,0}: the CPUs of ranked rows in rank order, which {@code taskset -c} and {@code --cpus} accept. */

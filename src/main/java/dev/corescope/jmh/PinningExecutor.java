@@ -6,6 +6,7 @@ import dev.corescope.affinity.ThreadAffinity;
 import org.openjdk.jmh.infra.ThreadParams;
 
 import java.lang.reflect.Field;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -18,18 +19,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The executor of JMH's benchmark threads in a fork that {@link PinningProfiler} set up
- * ({@code -Djmh.executor=CUSTOM -Djmh.executor.class=} this class): each of JMH's per-iteration
- * tasks runs pinned to the CPU of its JMH thread index, with the thread's own
- * {@code perf_event_open} counters (CPU migrations, context switches) around it, and the pin
- * undone when the task ends.
+ * The executor of JMH's benchmark threads in a fork that {@link PinningProfiler} set up: each
+ * per-iteration task runs pinned to the CPU of its JMH thread index, with the thread's own
+ * {@code perf_event_open} counters around it, and the pin undone when the task ends.
  *
- * <p>Which thread index a worker has is JMH's decision ({@code BenchmarkHandler} binds each
- * worker thread to a {@code ThreadParams} in its first iteration, in the order workers arrive).
- * This executor reads that binding from JMH's handler by reflection (JMH 1.2x to 1.37) and, in
- * the first iteration, lets workers arrive one at a time, so worker k is bound to thread index k
- * before its task starts. Where the reflection does not fit the JMH version, workers are
- * pinned in arrival order and the results say so.
+ * <p>JMH binds each worker to a thread index in its first iteration, in arrival order; this
+ * executor reads that binding by reflection (JMH 1.2x to 1.37) and lets workers arrive one at a
+ * time, so worker k gets index k. Where the reflection does not fit, workers are pinned in
+ * arrival order and the results say so.
  */
 public final class PinningExecutor extends ThreadPoolExecutor {
 
@@ -52,8 +49,7 @@ public final class PinningExecutor extends ThreadPoolExecutor {
     private final ThreadLocal<Integer> ordinal = new ThreadLocal<>();
 
     /**
-     * The constructor JMH calls ({@code -Djmh.executor=CUSTOM
-     * -Djmh.executor.class=PinningExecutor}, which the profiler sets).
+     * The constructor JMH calls ({@code -Djmh.executor=CUSTOM}, which the profiler sets).
      *
      * @param maxThreads the benchmark's thread count: the pool's fixed size
      * @param prefix the threads' name prefix
@@ -75,11 +71,7 @@ public final class PinningExecutor extends ThreadPoolExecutor {
     }
 
     static int[] parseCpus(String list) {
-        if (list.isBlank()) return new int[0];
-        String[] parts = list.split(",");
-        int[] out = new int[parts.length];
-        for (int i = 0; i < parts.length; i++) out[i] = Integer.parseInt(parts[i].strip());
-        return out;
+        return list.isBlank() ? new int[0] : Arrays.stream(list.split(",")).mapToInt(p -> Integer.parseInt(p.strip())).toArray();
     }
 
     @Override

@@ -31,60 +31,35 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Pins the threads of any JMH benchmark by placement, with one command-line option and no
  * code in the benchmark:
  *
  * <pre>
- * java -jar benchmarks.jar FalseSharing -prof PinningProfiler:placement=same-core
- * </pre>
- *
- * <p>JMH thread index {@code i} (the threads of a {@code @Group} are numbered group by group)
- * runs on the {@code i}-th CPU of the plan: {@code placement=same-core} (SMT siblings),
- * {@code same-l3}, {@code other-l3}, {@code other-package}, {@code any} (first CPU by
- * preference, each further thread related to it so), {@code quiet} (the quietest CPUs, measured
- * for 200 ms before each fork: {@link CpuPreference#QUIET}), or {@code cpus=2,3} (exactly
- * those). {@code prefer=quiet} measures the same way and keeps the placement's relation, e.g.
- * {@code placement=same-l3;prefer=quiet}.
- * The host JVM reserves the CPUs ({@code affinity.Reservations}) for the time of each fork,
- * so two benchmark runs on one machine do not share them; the fork inherits the host's
- * affinity mask and only its benchmark threads are pinned, each for the duration of its
- * iteration task, so nothing stays pinned after the run.
- *
- * <p>Per iteration it records, as secondary results, the benchmark threads' own
- * {@code perf_event_open} software counters: {@code ·pin.cpu-migrations} and
- * {@code ·pin.context-switches} (summed over threads), and {@code ·pin.migrated}, the number of
- * pinned threads that migrated during the iteration or ended it on another CPU (0 when pinning
- * held). Where the kernel refuses the counters, {@code ·pin.migrated} still comes from
- * {@code sched_getcpu}, and the text of {@code ·pin} says why the counters are missing. Options:
- * {@code placement=NAME}, {@code prefer=quiet|kernel-hints}, {@code cpus=LIST}, {@code reserve=false}, {@code counters=false},
- * separated by {@code ;} or {@code ,} before a key.
- *
- * <p>Each iteration also records {@code ·pin.thread-N.cpu}, the CPU JMH thread N was pinned to
- * (the highest, when forks were given different CPUs), so the JSON results say where the
- * threads ran as the text does: {@code ·pin}, the number of pinned threads, whose text
- * ({@code threads pinned: thread 0 on CPU 3; ...}) JMH prints with the results. {@code counters=false} leaves the counters out (no
- * {@code perf_event_open} at all: for a kernel or seccomp profile that refuses it, or to keep
- * the three system calls out of every iteration); {@code ·pin.migrated} then comes from
- * {@code sched_getcpu} alone.
- *
- * <p>What this machine can never give ({@code placement=same-core} without SMT, {@code cpus=5} on two
- * CPUs) is refused before the run, in one line through JMH's profiler error path ("Profilers
- * failed to initialize, exiting."). What cannot be had for one benchmark (more threads than
- * CPUs so related, CPUs another run holds) fails that benchmark alone, with one line on
- * standard error.
- *
- * <p>Needs forked runs (the default): the pinning is set up through the fork's JVM options,
- * which include {@code --enable-native-access=ALL-UNNAMED} unless the benchmark's JVM arguments
- * grant native access already. The host JVM needs it too: run it with
- * {@code --enable-native-access=ALL-UNNAMED}, or put {@code Enable-Native-Access: ALL-UNNAMED}
- * in the manifest of the benchmarks jar that {@code java -jar} starts.
- *
- * <pre>
  * java --enable-native-access=ALL-UNNAMED -jar target/benchmarks.jar MyBenchmark \
  *     -prof 'PinningProfiler:placement=same-l3' -rf json
  * </pre>
+ *
+ * <p>JMH thread index {@code i} (the threads of a {@code @Group} are numbered group by group)
+ * runs on the {@code i}-th CPU of the plan. Options, separated by {@code ;} or {@code ,} before
+ * a key: {@code placement=same-core|same-l3|other-l3|other-package|any|quiet},
+ * {@code prefer=quiet|kernel-hints}, {@code cpus=LIST} (exactly those, in order),
+ * {@code reserve=false} (do not reserve the CPUs through {@code affinity.Reservations} for each
+ * fork), {@code counters=false} (no {@code perf_event_open}). Only the fork's benchmark threads
+ * are pinned, each for its iteration task.
+ *
+ * <p>Per iteration it records, as secondary results, {@code ·pin} (the pinned threads, with
+ * where each ran as its text), {@code ·pin.thread-N.cpu}, {@code ·pin.migrated} (threads that
+ * migrated or ended on another CPU: 0 when pinning held) and the threads' summed
+ * {@code ·pin.cpu-migrations} and {@code ·pin.context-switches}.
+ *
+ * <p>What this machine can never give ({@code placement=same-core} without SMT, {@code cpus=5}
+ * on two CPUs) is refused before the run through JMH's profiler error path; what cannot be had
+ * for one benchmark (CPUs another run holds) fails that benchmark alone, with one line on
+ * standard error. Needs forked runs, and native access in the host JVM. docs/library.md
+ * describes every option and result.
  *
  * @since 0.1.0
  */
@@ -161,11 +136,9 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     }
 
     /**
-     * Refuses, before any benchmark runs, what this machine can never give: CPUs outside the
-     * process's usable set ({@code cpus=5} on 2 CPUs), or a placement that relates two CPUs
-     * in a way no two free CPUs here are related ({@code placement=same-core} without SMT). JMH prints
-     * the message of a {@link ProfilerException} from the constructor as one line and exits
-     * ("Profilers failed to initialize"), which is its own error path for a profiler.
+     * Refuses what this machine can never give: CPUs outside the usable set, or a placement no
+     * two usable CPUs here have. JMH prints a {@link ProfilerException} from the constructor as
+     * one line and exits, its own error path for a profiler.
      */
     private void checkTheMachineCanGiveIt() throws ProfilerException {
         Topology t = Topology.live();
@@ -212,14 +185,10 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
 
     /**
      * Plans and reserves the CPUs for the next fork and passes them to it, with
-     * {@code --enable-native-access=ALL-UNNAMED} unless the benchmark's JVM arguments grant it
-     * already (JMH starts the fork on the class path, where a jar's {@code Enable-Native-Access}
-     * manifest attribute does not count).
-     *
-     * <p>When the CPUs cannot be had for this benchmark (more threads than free CPUs so related,
-     * or CPUs taken since the run began), the reason goes to standard error as one line and the
-     * benchmark fails through JMH's own path ({@link BenchmarkException}): skipped, or the run
-     * stopped with {@code -foe true}.
+     * {@code --enable-native-access=ALL-UNNAMED} unless its JVM arguments grant it (a fork runs
+     * on the class path, where a jar's manifest attribute does not count). CPUs that cannot be
+     * had fail this benchmark through JMH's own path ({@link BenchmarkException}), with one line
+     * on standard error.
      */
     @Override
     public synchronized Collection<String> addJVMOptions(BenchmarkParams params) {
@@ -234,8 +203,7 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
             System.err.println(why);
             throw new BenchmarkException(why, List.of());
         }
-        StringBuilder list = new StringBuilder();
-        for (int cpu : cpus) list.append(list.isEmpty() ? "" : ",").append(cpu);
+        String list = Arrays.stream(cpus).mapToObj(String::valueOf).collect(Collectors.joining(","));
         List<String> options = new ArrayList<>(List.of("-Djmh.executor=CUSTOM",
                 "-Djmh.executor.class=" + PinningExecutor.class.getName(),
                 "-D" + PinningExecutor.CPUS + "=" + list,
@@ -302,12 +270,11 @@ public final class PinningProfiler implements ExternalProfiler, InternalProfiler
     @Override
     public Collection<? extends Result<?>> afterIteration(BenchmarkParams params, IterationParams iterationParams,
                                                           IterationResult result) {
-        List<Result<?>> out = new ArrayList<>();
         if (!PinningExecutor.active) {
-            out.add(new PinnedThreads(0, "threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"
+            return List.of(new PinnedThreads(0, "threads NOT pinned: this JVM does not run JMH's threads through corescope's executor"
                     + " (forks=0, or -Djmh.executor set otherwise); run with forks >= 1\n"));
-            return out;
         }
+        List<Result<?>> out = new ArrayList<>();
         List<PinningExecutor.TaskRecord> records = new ArrayList<>(PinningExecutor.LOG);
         PinningExecutor.LOG.clear();
         long migrations = 0;

@@ -1,13 +1,8 @@
 /**
- * Affinity-pinned JMH benchmarks for anyone: {@link PinningProfiler} pins an
- * existing benchmark's threads by placement with one {@code -prof} option and records each
- * iteration's CPU migrations and context switches of those threads. Needs JMH on the class
- * path (corescope declares it optional); see docs/library.md.
- *
- * <pre>
- * java --enable-native-access=ALL-UNNAMED -jar target/benchmarks.jar MyBenchmark \
- *     -prof 'dev.corescope.jmh.PinningProfiler:placement=same-l3' -rf json
- * </pre>
+ * Affinity-pinned JMH benchmarks for anyone: {@link PinningProfiler} pins an existing
+ * benchmark's threads by placement with one {@code -prof} option and records each iteration's
+ * CPU migrations and context switches of those threads. Needs JMH on the class path (corescope
+ * declares it optional); see docs/library.md.
  *
  * @since 0.1.0
  */

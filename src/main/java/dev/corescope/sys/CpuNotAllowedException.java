@@ -26,20 +26,12 @@ public final class CpuNotAllowedException extends IllegalArgumentException {
         this.allowed = allowed;
     }
 
-    /**
-     * The CPUs asked for that are not allowed.
-     *
-     * @return a mask, not empty
-     */
+    /** {@return the CPUs asked for that are not allowed, not empty} */
     public CpuMask refused() {
         return refused;
     }
 
-    /**
-     * The CPUs this process may be pinned to (see {@code ThreadAffinity.pinnable()}).
-     *
-     * @return a mask, not empty
-     */
+    /** {@return the CPUs this process may be pinned to (see {@code ThreadAffinity.pinnable()}), not empty} */
     public CpuMask allowed() {
         return allowed;
     }

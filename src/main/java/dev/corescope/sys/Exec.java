@@ -21,45 +21,21 @@ import java.util.List;
  *
  * <p>Before the call, the thread's signal mask is emptied (HotSpot blocks SIGQUIT in every Java
  * thread, and a mask survives {@code execve}), and every file descriptor above 2 is marked
- * close-on-exec ({@code close_range(3, ~0U, CLOSE_RANGE_CLOEXEC)}, Linux 5.11 and glibc 2.34;
+ * close-on-exec ({@code close_range(3, ~0U, CLOSE_RANGE_CLOEXEC)}, Linux 5.11;
  * where that is missing the JVM's own descriptors, mostly close-on-exec already, are left as
  * they are). Signal handlers reset to the default on {@code execve}; the JVM ignores none.
  *
- * <p>{@code execvp}, {@code close_range} are not in the generated bindings: they are linked by
- * name from the C library here, errno captured.
- *
  * <p><b>Start-up:</b> {@code pin} is a short command, and each distinct downcall shape costs it a
- * spun stub class and its method-handle forms (docs/performance.md). So nothing here touches
- * jextract's {@code LibC} or {@code sigset_t} (initialising them links handles and builds layouts
- * that {@code pin} never uses), and {@code pthread_sigmask} goes through {@link Libc.PthreadSigmaskShared},
- * the shape of the affinity calls that {@code pin} has linked already, as does {@code close_range}
- * on x86-64 and arm64 ({@link #CLOSE_RANGE_SHARED_SHAPE}). What is left to link is {@code execvp}.
+ * spun stub class and its method-handle forms (docs/performance.md). So {@code close_range} and
+ * the signal mask ({@code rt_sigprocmask}) are raw calls through {@code Libc.syscall}, the
+ * shape {@code pin} has linked already for its affinity; what is left to link is {@code execvp},
+ * by name (nothing here touches jextract's {@code LibC}).
  */
 public final class Exec {
 
     /** {@code int execvp(const char *file, char *const argv[])}. */
     private static final MethodHandle EXECVP = Libc.withErrno(Libc.symbol("execvp"),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
-
-    /**
-     * Whether {@link #CLOSE_RANGE} has the affinity calls' shape {@code int f(int, long, void *)}
-     * ({@link Libc#INT_INT_LONG_ADDRESS}) instead of its own, to spin one stub fewer. That is
-     * exactly {@code close_range}'s call on x86-64 and arm64: each argument travels in its own
-     * 64-bit register, and a 32-bit parameter is the register's low half, the high half unused
-     * by the callee; so {@code last} goes as the {@code long} 0xFFFFFFFF and {@code flags} as the
-     * address 4. Where 32-bit arguments must arrive extended by their type (riscv64, ppc64le,
-     * s390x) it is linked with its own descriptor.
-     */
-    static final boolean CLOSE_RANGE_SHARED_SHAPE = switch (System.getProperty("os.arch")) {
-        case "amd64", "x86_64", "aarch64" -> true;
-        default -> false;
-    };
-
-    /** {@code int close_range(unsigned int first, unsigned int last, int flags)}; absent before glibc 2.34. */
-    private static final MethodHandle CLOSE_RANGE = Libc.findSymbol("close_range")
-            .map(a -> Libc.withErrno(a, CLOSE_RANGE_SHARED_SHAPE ? Libc.INT_INT_LONG_ADDRESS
-                    : FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)))
-            .orElse(null);
 
     /** {@code CLOSE_RANGE_CLOEXEC} from {@code <linux/close_range.h>}. */
     private static final int CLOSE_RANGE_CLOEXEC = 1 << 2;
@@ -71,11 +47,7 @@ public final class Exec {
      */
     static final int SIG_SETMASK = 2;
 
-    /**
-     * {@code sizeof(sigset_t)} in glibc: 1024 bits on every Linux architecture. An all-zero set
-     * is the empty set ({@code sigemptyset} is a memset), and {@code pthread_sigmask} reads only
-     * the kernel's 64 signals of it.
-     */
+    /** {@code sizeof(sigset_t)} in glibc (1024 bits); an all-zero set is the empty set. The kernel reads 64 bits of it. */
     static final long SIGSET_BYTES = 128;
 
     private Exec() {
@@ -117,17 +89,17 @@ public final class Exec {
         }
     }
 
-    private static void closeOnExecAbove2(MemorySegment state) throws Throwable {
-        if (CLOSE_RANGE == null) return;
-        // best effort: ENOSYS (kernel before 5.11) or EINVAL (no CLOSE_RANGE_CLOEXEC) leave descriptors as they are
-        int ignored = CLOSE_RANGE_SHARED_SHAPE
-                ? (int) CLOSE_RANGE.invokeExact(state, 3, 0xFFFF_FFFFL, MemorySegment.ofAddress(CLOSE_RANGE_CLOEXEC))
-                : (int) CLOSE_RANGE.invokeExact(state, 3, -1, CLOSE_RANGE_CLOEXEC);
+    private static void closeOnExecAbove2(MemorySegment state) {
+        // best effort: ENOSYS (kernel before 5.9) or EINVAL (no CLOSE_RANGE_CLOEXEC) leave descriptors as they are
+        Libc.syscall(state, Libc.SYS_CLOSE_RANGE, 3, 0xFFFF_FFFFL, CLOSE_RANGE_CLOEXEC, 0, 0);
     }
 
-    /** {@code pthread_sigmask(SIG_SETMASK, set, old)}; it returns the error number, errno is not read. */
-    private static void setMask(MemorySegment state, MemorySegment set, MemorySegment old) throws Throwable {
-        int rc = (int) Libc.PthreadSigmaskShared.HANDLE.invokeExact(state, SIG_SETMASK, set.address(), old);
-        if (rc != 0) throw new NativeException("pthread_sigmask", "how=SIG_SETMASK", rc);
+    /**
+     * {@code rt_sigprocmask(SIG_SETMASK, set, old, 8)}: what {@code pthread_sigmask} calls, less
+     * glibc's care not to block its two internal signals, which these sets (empty, or the mask
+     * the kernel gave) never hold.
+     */
+    private static void setMask(MemorySegment state, MemorySegment set, MemorySegment old) {
+        Libc.check(Libc.syscall(state, Libc.SYS_RT_SIGPROCMASK, SIG_SETMASK, set.address(), old.address(), 8, 0), state, "rt_sigprocmask", "how=SIG_SETMASK");
     }
 }

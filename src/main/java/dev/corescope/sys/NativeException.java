@@ -35,38 +35,25 @@ public final class NativeException extends RuntimeException {
         return function + "(" + arguments + ") failed: " + Errno.of(errnoNumber).name() + " (" + errnoNumber + ")";
     }
 
-    /**
-     * The C function that failed.
-     *
-     * @return its name, e.g. {@code sched_setaffinity}
-     */
+    /** {@return the C function that failed: its name, e.g. {@code sched_setaffinity}} */
     public String function() {
         return function;
     }
 
-    /**
-     * The arguments that matter, as written in the message.
-     *
-     * @return e.g. {@code pid=0, cpus=99}
-     */
+    /** {@return the arguments that matter, as written in the message, e.g. {@code pid=0, cpus=99}} */
     public String arguments() {
         return arguments;
     }
 
     /**
-     * The error, to branch on without parsing the message ({@code e.errno() == Errno.EINVAL}).
-     *
-     * @return the constant, {@link Errno#UNKNOWN} for a number the table does not have
+     * {@return the error, to branch on without parsing the message ({@code e.errno() == Errno.EINVAL}): the
+     * constant, {@link Errno#UNKNOWN} for a number the table does not have}
      */
     public Errno errno() {
         return errno;
     }
 
-    /**
-     * The raw errno number (kept even when {@link #errno()} is {@link Errno#UNKNOWN}).
-     *
-     * @return the number the call left in {@code errno}
-     */
+    /** {@return the raw number the call left in {@code errno} (kept even when {@link #errno()} is {@link Errno#UNKNOWN})} */
     public int errnoNumber() {
         return errnoNumber;
     }

@@ -90,29 +90,17 @@ public final class PerfCounters {
             this.config = config;
         }
 
-        /**
-         * The name {@code perf stat -e} uses.
-         *
-         * @return e.g. {@code cpu-migrations}
-         */
+        /** {@return the name {@code perf stat -e} uses, e.g. {@code cpu-migrations}} */
         public String perfName() {
             return perfName;
         }
 
-        /**
-         * The unit of its count.
-         *
-         * @return {@code ns} for task-clock, {@code count} for the rest
-         */
+        /** {@return the unit of its count: {@code ns} for task-clock, {@code count} for the rest} */
         public String unit() {
             return unit;
         }
 
-        /**
-         * Whether it needs a PMU ({@code PERF_TYPE_HARDWARE}).
-         *
-         * @return true for cycles, instructions and cache misses
-         */
+        /** {@return whether it needs a PMU ({@code PERF_TYPE_HARDWARE}): true for cycles, instructions and cache misses} */
         public boolean hardware() {
             return hardware;
         }
@@ -132,11 +120,7 @@ public final class PerfCounters {
      * @param unavailable    why there is no value, e.g. {@code perf_event_open(cycles) failed: ENOENT (2)}; null when there is one
      */
     public record Count(Event event, Long value, double runningPercent, boolean userOnly, String unavailable) {
-        /**
-         * Whether there is a count.
-         *
-         * @return true when {@link #value()} is not null
-         */
+        /** {@return whether there is a count: {@link #value()} is not null} */
         public boolean available() {
             return value != null;
         }
@@ -148,17 +132,13 @@ public final class PerfCounters {
     /** A set of open counters on the thread that called {@link #start}. */
     public static final class Session implements AutoCloseable {
         private final List<Event> events;
-        private final int[] fds;
-        private final boolean[] userOnly;
-        private final String[] unavailable;
+        private final Opened[] opened;
         private final long[][] baseline;
         private boolean closed;
 
         private Session(List<Event> events) {
             this.events = List.copyOf(events);
-            this.fds = new int[events.size()];
-            this.userOnly = new boolean[events.size()];
-            this.unavailable = new String[events.size()];
+            this.opened = new Opened[events.size()];
             this.baseline = new long[events.size()][];
         }
 
@@ -175,29 +155,25 @@ public final class PerfCounters {
             if (closed) throw new IllegalStateException("counters already stopped");
             List<Count> counts = new ArrayList<>();
             try {
-                for (int i = 0; i < fds.length; i++) {
-                    Event e = events.get(i);
-                    if (fds[i] < 0) {
-                        counts.add(new Count(e, null, 0, false, unavailable[i]));
-                        continue;
-                    }
-                    long[] end = readCounter(fds[i], e);
-                    long value = end[0] - baseline[i][0];
-                    long enabled = end[1] - baseline[i][1];
-                    long running = end[2] - baseline[i][2];
-                    if (running == 0 && enabled > 0) {
-                        counts.add(new Count(e, null, 0, userOnly[i],
-                                e.perfName + " was never scheduled on the PMU (running time 0 of " + enabled + " ns)"));
-                        continue;
-                    }
-                    double share = enabled == 0 ? 1.0 : (double) running / enabled;
-                    long scaled = share < 1.0 ? Math.round(value / share) : value;
-                    counts.add(new Count(e, scaled, Math.min(100.0, share * 100.0), userOnly[i], null));
-                }
+                for (int i = 0; i < opened.length; i++) counts.add(count(events.get(i), opened[i], baseline[i]));
             } finally {
                 close();
             }
             return counts;
+        }
+
+        private static Count count(Event e, Opened o, long[] start) {
+            if (o.fd < 0) return new Count(e, null, 0, false, o.reason);
+            long[] end = readCounter(o.fd, e);
+            long value = end[0] - start[0];
+            long enabled = end[1] - start[1];
+            long running = end[2] - start[2];
+            if (running == 0 && enabled > 0) {
+                return new Count(e, null, 0, o.userOnly, e.perfName + " was never scheduled on the PMU (running time 0 of " + enabled + " ns)");
+            }
+            double share = enabled == 0 ? 1.0 : (double) running / enabled;
+            long scaled = share < 1.0 ? Math.round(value / share) : value;
+            return new Count(e, scaled, Math.min(100.0, share * 100.0), o.userOnly, null);
         }
 
         /** Closes the counters without reading them (idempotent). */
@@ -205,7 +181,7 @@ public final class PerfCounters {
         public synchronized void close() {
             if (closed) return;
             closed = true;
-            for (int fd : fds) if (fd >= 0) closeFd(fd);
+            for (Opened o : opened) if (o != null && o.fd >= 0) closeFd(o.fd);
         }
     }
 
@@ -222,12 +198,8 @@ public final class PerfCounters {
         Session s = new Session(events);
         try {
             for (int i = 0; i < events.size(); i++) {
-                Event e = events.get(i);
-                Opened o = open(e, true);
-                s.fds[i] = o.fd;
-                s.userOnly[i] = o.userOnly;
-                s.unavailable[i] = o.reason;
-                if (o.fd >= 0) s.baseline[i] = readCounter(o.fd, e);
+                Opened o = s.opened[i] = open(events.get(i), true);
+                if (o.fd >= 0) s.baseline[i] = readCounter(o.fd, events.get(i));
             }
         } catch (RuntimeException ex) {
             s.close();
@@ -236,21 +208,15 @@ public final class PerfCounters {
         return s;
     }
 
-    /**
-     * {@link #start(List)} of every {@link Event}.
-     *
-     * @return the open session; stop or close it
-     */
+    /** {@return {@link #start(List)} of every {@link Event}: the open session; stop or close it} */
     public static Session start() {
         return start(List.of(Event.values()));
     }
 
     /**
-     * Whether this machine counts hardware events for this process: null when a cycles counter
-     * opens, else why not (the errno of {@code perf_event_open}, and whether any PMU is listed
-     * under {@code /sys/bus/event_source/devices}).
-     *
-     * @return null when hardware counters work, else one line saying why not
+     * {@return null when this machine counts hardware events for this process (a cycles counter
+     * opens), else one line saying why not} It gives the errno of {@code perf_event_open}, and
+     * whether any PMU is listed under {@code /sys/bus/event_source/devices}.
      */
     public static String hardwareUnavailableReason() {
         Opened o = open(Event.CYCLES, false);

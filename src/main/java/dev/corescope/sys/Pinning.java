@@ -36,18 +36,13 @@ import dev.corescope.cpumask.CpuMask;
 public interface Pinning extends AutoCloseable {
 
     /**
-     * The mask the thread had just before this pin, the one {@link #close()} puts back (unless
-     * an earlier pin was closed first and handed its own over, see the class comment).
-     *
-     * @return the CPUs, never null; valid until {@code close()}
+     * {@return the mask the thread had just before this pin, the one {@link #close()} puts back (unless an
+     * earlier pin was closed first and handed its own over, see the class comment): the CPUs, never null;
+     * valid until {@code close()}}
      */
     CpuMask previous();
 
-    /**
-     * The CPUs this pin put the thread on.
-     *
-     * @return the CPUs, never null or empty
-     */
+    /** {@return the CPUs this pin put the thread on, never null or empty} */
     CpuMask pinned();
 
     /**

@@ -91,15 +91,6 @@ public final class SignalMask implements AutoCloseable {
         call(LibC.SIG_UNBLOCK(), blockable, MemorySegment.NULL, "how=SIG_UNBLOCK, set=all-but-synchronous");
     }
 
-    /** Whether {@code signo} is blocked in the calling thread now (a query: the mask is not changed). */
-    public static boolean isBlocked(int signo) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment current = sigset_t.allocate(arena);
-            call(LibC.SIG_BLOCK(), MemorySegment.NULL, current, "how=SIG_BLOCK, set=NULL, oldset=current");
-            return test(current, signo);
-        }
-    }
-
     @Override
     public void close() {
         arena.close();
@@ -119,10 +110,5 @@ public final class SignalMask implements AutoCloseable {
         long offset = (long) ((signo - 1) / BITS_PER_WORD) * Long.BYTES;
         long word = set.get(ValueLayout.JAVA_LONG, offset);
         set.set(ValueLayout.JAVA_LONG, offset, word & ~(1L << ((signo - 1) % BITS_PER_WORD)));
-    }
-
-    private static boolean test(MemorySegment set, int signo) {
-        long offset = (long) ((signo - 1) / BITS_PER_WORD) * Long.BYTES;
-        return (set.get(ValueLayout.JAVA_LONG, offset) & (1L << ((signo - 1) % BITS_PER_WORD))) != 0;
     }
 }

@@ -27,18 +27,15 @@ public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways
         UNIFIED("unified", "");
 
         private final String jsonName;
-        private final String suffix;
+        /** {@code d}, {@code i} or nothing, as in {@code L1d}. */
+        final String suffix;
 
         Type(String jsonName, String suffix) {
             this.jsonName = jsonName;
             this.suffix = suffix;
         }
 
-        /**
-         * The name in the JSON form.
-         *
-         * @return {@code data}, {@code instruction} or {@code unified}
-         */
+        /** {@return the name in the JSON form: {@code data}, {@code instruction} or {@code unified}} */
         public String jsonName() {
             return jsonName;
         }
@@ -60,29 +57,17 @@ public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways
         return Integer.compare(a.cpus.first(), b.cpus.first());
     };
 
-    /**
-     * The name lstopo and hwloc use.
-     *
-     * @return {@code L1d}, {@code L1i}, {@code L2}, {@code L3}, ...
-     */
+    /** {@return the name lstopo and hwloc use: {@code L1d}, {@code L1i}, {@code L2}, {@code L3}, ...} */
     public String name() {
         return "L" + level + type.suffix;
     }
 
-    /**
-     * The size as the kernel writes it.
-     *
-     * @return {@code 32K}, {@code 32M}; {@code size unknown} when unknown
-     */
+    /** {@return the size as the kernel writes it: {@code 32K}, {@code 32M}; {@code size unknown} when unknown} */
     public String sizeText() {
         return Sizes.kernelStyle(sizeBytes);
     }
 
-    /**
-     * The name and size, as the text form shows a cache.
-     *
-     * @return e.g. {@code L3 32M}
-     */
+    /** {@return the name and size, as the text form shows a cache: e.g. {@code L3 32M}} */
     public String label() {
         return name() + " " + sizeText();
     }

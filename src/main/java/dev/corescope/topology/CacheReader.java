@@ -3,6 +3,8 @@ package dev.corescope.topology;
 import dev.corescope.cpumask.CpuMask;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,22 +86,22 @@ final class CacheReader extends ReadingPart {
             warnings.add("no cache/ information in sysfs (cpuN/cache): " + (source.equals("cpuid") ? "caches from CPUID"
                     : "caches unknown" + cachesDescribedElsewhere(cpus.first())));
         }
-        ObjectIndex index = new ObjectIndex(roots, x);
-        for (Cache c : found.values()) attach(c, index);
+        hang(found.values(), roots, machineCaches, x);
+        lineSize = lineSize(found.values(), "coherency_line_size", warnings);
+    }
 
-        lineSize = Topology.DEFAULT_CACHE_LINE;
-        Cache l1d = null;
-        for (Cache c : found.values()) {
-            if (c.level() == 1 && c.type() != Cache.Type.INSTRUCTION && c.lineSize() > 0
-                    && (l1d == null || c.cpus().first() < l1d.cpus().first())) {
-                l1d = c;
-            }
-        }
-        if (l1d != null) {
-            lineSize = l1d.lineSize();
-        } else {
-            warnings.add("cache line size unknown (no L1d coherency_line_size): assuming " + Topology.DEFAULT_CACHE_LINE + " bytes");
-        }
+    /** The line size of the L1d of the lowest CPU, else {@link Topology#DEFAULT_CACHE_LINE} with a warning naming {@code file}. */
+    static int lineSize(Collection<Cache> caches, String file, List<String> warnings) {
+        Optional<Cache> l1d = caches.stream().filter(c -> c.level() == 1 && c.type() != Cache.Type.INSTRUCTION && c.lineSize() > 0)
+                .min(Comparator.comparingInt(c -> c.cpus().first()));
+        if (l1d.isEmpty()) warnings.add("cache line size unknown (no L1d " + file + "): assuming " + Topology.DEFAULT_CACHE_LINE + " bytes");
+        return l1d.map(Cache::lineSize).orElse(Topology.DEFAULT_CACHE_LINE);
+    }
+
+    /** Hangs each of {@code caches} on its object of {@code roots} ({@link #attach}), or adds it to {@code machineCaches}. */
+    static void hang(Collection<Cache> caches, List<NodeBuilder> roots, List<Cache> machineCaches, Reading x) {
+        ObjectIndex index = new ObjectIndex(roots, x);
+        for (Cache c : caches) attach(c, index, machineCaches, x);
     }
 
     /**
@@ -142,7 +144,7 @@ final class CacheReader extends ReadingPart {
      * it (one of its first CPU's chain, since an object holding the cache holds that CPU); else
      * on the machine. Costs the objects with the cache's CPUs plus one chain: linear overall.
      */
-    private void attach(Cache c, ObjectIndex index) {
+    private static void attach(Cache c, ObjectIndex index, List<Cache> machineCaches, Reading x) {
         NodeBuilder best = null;
         List<NodeBuilder> same = index.byCpus.getOrDefault(c.cpus(), List.of());
         for (TopologyNode.Kind k : c.level() >= 3 ? OUTER_FIRST : INNER_FIRST) {

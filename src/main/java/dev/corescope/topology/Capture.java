@@ -170,7 +170,7 @@ public final class Capture {
         }
     }
 
-    /** The part of a POSIX ustar writer capture needs: directories and regular files, PAX headers for long names. */
+    /** The part of a POSIX ustar writer capture needs: directories and regular files, a PAX header for a name past 100 bytes. */
     static final class TarWriter implements AutoCloseable {
         private static final int BLOCK = 512;
         private final OutputStream out;
@@ -188,31 +188,12 @@ public final class Capture {
         }
 
         private void entry(String name, byte[] content, char type, int mode, long mtime) throws IOException {
-            byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
-            String ustarName = name;
-            String prefix = "";
-            if (nameBytes.length > 100) {
-                int split = splitPoint(name);
-                if (split > 0) {
-                    prefix = name.substring(0, split);
-                    ustarName = name.substring(split + 1);
-                } else {
-                    pax(name, mtime);
-                    ustarName = name.substring(0, Math.min(name.length(), 99));
-                }
-            }
-            header(ustarName, prefix, content.length, type, mode, mtime);
+            // a name past ustar's 100 bytes goes in a PAX header before the entry, which keeps a cut one
+            boolean tooLong = name.getBytes(StandardCharsets.UTF_8).length > 100;
+            if (tooLong) pax(name, mtime);
+            header(tooLong ? name.substring(0, Math.min(name.length(), 99)) : name, content.length, type, mode, mtime);
             out.write(content);
             pad(content.length);
-        }
-
-        /** A '/' where the name splits into a prefix of at most 155 bytes and a name of at most 100 (ASCII names). */
-        private static int splitPoint(String name) {
-            if (name.length() != name.getBytes(StandardCharsets.UTF_8).length) return -1;
-            for (int i = Math.min(155, name.length() - 1); i > 0; i--) {
-                if (name.charAt(i) == '/' && name.length() - i - 1 <= 100 && name.length() - i - 1 > 0) return i;
-            }
-            return -1;
         }
 
         private void pax(String name, long mtime) throws IOException {
@@ -221,12 +202,12 @@ public final class Capture {
             int total = len + 3;
             while (String.valueOf(total).length() + 1 + len != total) total = String.valueOf(total).length() + 1 + len;
             byte[] record = (total + " " + body).getBytes(StandardCharsets.UTF_8);
-            header("PaxHeader", "", record.length, 'x', 0644, mtime);
+            header("PaxHeader", record.length, 'x', 0644, mtime);
             out.write(record);
             pad(record.length);
         }
 
-        private void header(String name, String prefix, long size, char type, int mode, long mtime) throws IOException {
+        private void header(String name, long size, char type, int mode, long mtime) throws IOException {
             byte[] h = new byte[BLOCK];
             put(h, 0, 100, name);
             octal(h, 100, 8, mode);
@@ -241,7 +222,6 @@ public final class Capture {
             h[264] = '0';
             put(h, 265, 32, "root");
             put(h, 297, 32, "root");
-            put(h, 345, 155, prefix);
             long sum = 0;
             for (byte b : h) sum += b & 0xff;
             String chk = String.format("%06o", sum);

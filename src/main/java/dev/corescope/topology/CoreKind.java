@@ -23,11 +23,7 @@ import java.util.OptionalInt;
 public record CoreKind(CpuMask cpus, OptionalInt capacity, Optional<String> hybridType,
                        OptionalInt maxFreqMHz, OptionalInt baseFreqMHz) {
 
-    /**
-     * What distinguishes this kind, for the text form.
-     *
-     * @return e.g. {@code capacity 1024} or {@code core (P-core), max 5000 MHz}
-     */
+    /** {@return what distinguishes this kind, for the text form: e.g. {@code capacity 1024} or {@code core (P-core), max 5000 MHz}} */
     public String describe() {
         StringBuilder sb = new StringBuilder();
         hybridType.ifPresent(t -> sb.append(t).append(t.equals("core") ? " (P-core)" : t.equals("atom") ? " (E-core)" : ""));

@@ -12,11 +12,7 @@ package dev.corescope.topology;
  */
 public record CpuPair(String name, int from, int to, String description) {
 
-    /**
-     * The two CPUs, as a benchmark pins them (and hands them to a JMH fork).
-     *
-     * @return a new array {@code {from, to}}
-     */
+    /** {@return the two CPUs, as a benchmark pins them (and hands them to a JMH fork): a new array {@code {from, to}}} */
     public int[] cpus() {
         return new int[] {from, to};
     }

@@ -166,18 +166,17 @@ final class CpuidCaches {
                                   Map<List<Object>, Cache> shape, CpuMask online) {
         Cpuid.Regs l1 = l.get(0x80000005L << 32);
         Cpuid.Regs l2 = l.get(0x80000006L << 32);
-        if (l1 != null && (l1.ecx() >>> 24) != 0) {
-            add(cpusOf, shape, List.of(1, Cache.Type.DATA, cpu, 0L), new Cache(1, Cache.Type.DATA, (long) (l1.ecx() >>> 24) << 10,
-                    l1.ecx() & 0xFF, (l1.ecx() >>> 16) & 0xFF, CpuMask.empty(1)), cpu, online);
+        if (l1 != null) {
+            legacyCache(cpusOf, shape, 1, Cache.Type.DATA, l1.ecx() >>> 24, l1.ecx() & 0xFF, (l1.ecx() >>> 16) & 0xFF, cpu, online);
+            legacyCache(cpusOf, shape, 1, Cache.Type.INSTRUCTION, l1.edx() >>> 24, l1.edx() & 0xFF, (l1.edx() >>> 16) & 0xFF, cpu, online);
         }
-        if (l1 != null && (l1.edx() >>> 24) != 0) {
-            add(cpusOf, shape, List.of(1, Cache.Type.INSTRUCTION, cpu, 0L), new Cache(1, Cache.Type.INSTRUCTION, (long) (l1.edx() >>> 24) << 10,
-                    l1.edx() & 0xFF, (l1.edx() >>> 16) & 0xFF, CpuMask.empty(1)), cpu, online);
-        }
-        if (l2 != null && (l2.ecx() >>> 16) != 0) {
-            add(cpusOf, shape, List.of(2, Cache.Type.UNIFIED, cpu, 0L), new Cache(2, Cache.Type.UNIFIED, (long) (l2.ecx() >>> 16) << 10,
-                    l2.ecx() & 0xFF, -1, CpuMask.empty(1)), cpu, online);
-        }
+        if (l2 != null) legacyCache(cpusOf, shape, 2, Cache.Type.UNIFIED, l2.ecx() >>> 16, l2.ecx() & 0xFF, -1, cpu, online);
+    }
+
+    /** One cache of the legacy leaves, {@code kib} KiB (none when 0), private to {@code cpu}. */
+    private static void legacyCache(Map<List<Object>, CpuMask.Builder> cpusOf, Map<List<Object>, Cache> shape, int level, Cache.Type type,
+                                    int kib, int line, int ways, int cpu, CpuMask online) {
+        if (kib != 0) add(cpusOf, shape, List.of(level, type, cpu, 0L), new Cache(level, type, (long) kib << 10, line, ways, CpuMask.empty(1)), cpu, online);
     }
 
     private static void add(Map<List<Object>, CpuMask.Builder> cpusOf, Map<List<Object>, Cache> shape, List<Object> key, Cache c, int cpu, CpuMask online) {

@@ -3,6 +3,7 @@ package dev.corescope.topology;
 import dev.corescope.cpumask.CpuMask;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -29,51 +30,15 @@ final class DisplayTree {
 
     enum Kind { PACKAGE, DIE, CLUSTER, CACHE, CORE, PU, NUMA }
 
-    /** One box of the picture, one line of the text. */
-    static final class Item {
-        final Kind kind;
-        final String title;
-        final String detail;
-        final CpuMask cpus;
-        final int weight;
-        final int rank;
-        final List<Cache> coreCaches;
-        final List<Item> children = new ArrayList<>();
-        /** The children that can hold others (not cores or PUs), in insertion order: what {@link #insert} compares. */
-        final List<Item> containers = new ArrayList<>();
-
+    /**
+     * One box of the picture, one line of the text; {@code weight} is its CPU count (kept: the
+     * sort compares it often), {@code containers} the children that can hold others (not cores
+     * or PUs), in insertion order: what {@link #insert} compares.
+     */
+    record Item(Kind kind, String title, String detail, CpuMask cpus, int weight, int rank, List<Cache> coreCaches,
+                List<Item> children, List<Item> containers) {
         Item(Kind kind, String title, String detail, CpuMask cpus, int rank, List<Cache> coreCaches) {
-            this.kind = kind;
-            this.title = title;
-            this.detail = detail;
-            this.cpus = cpus;
-            this.weight = cpus.weight();
-            this.rank = rank;
-            this.coreCaches = coreCaches;
-        }
-
-        Kind kind() {
-            return kind;
-        }
-
-        String title() {
-            return title;
-        }
-
-        String detail() {
-            return detail;
-        }
-
-        CpuMask cpus() {
-            return cpus;
-        }
-
-        List<Cache> coreCaches() {
-            return coreCaches;
-        }
-
-        List<Item> children() {
-            return children;
+            this(kind, title, detail, cpus, cpus.weight(), rank, coreCaches, new ArrayList<>(), new ArrayList<>());
         }
 
         String label() {
@@ -242,24 +207,10 @@ final class DisplayTree {
     }
 
     private String coreDetail(CpuMask cpus, List<Cache> own) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(cpus.weight() == 1 ? "PU " : "PUs ");
-        String sep = "";
-        for (int cpu : cpus.toArray()) {
-            sb.append(sep).append(cpu);
-            if (t.allowed().isPresent() && !t.allowed().get().test(cpu)) sb.append(" (not allowed)");
-            sep = ",";
-        }
-        if (!own.isEmpty()) {
-            sb.append("  [");
-            String s = "";
-            for (Cache c : own) {
-                sb.append(s).append(c.label());
-                s = ", ";
-            }
-            sb.append(']');
-        }
-        return sb.toString();
+        String pus = String.join(",", Arrays.stream(cpus.toArray())
+                .mapToObj(cpu -> cpu + (t.allowed().isPresent() && !t.allowed().get().test(cpu) ? " (not allowed)" : "")).toList());
+        String caches = own.isEmpty() ? "" : "  [" + String.join(", ", own.stream().map(Cache::label).toList()) + "]";
+        return (cpus.weight() == 1 ? "PU " : "PUs ") + pus + caches;
     }
 
     private String allowedNote(CpuMask pu) {

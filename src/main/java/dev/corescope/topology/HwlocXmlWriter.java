@@ -79,7 +79,6 @@ public final class HwlocXmlWriter {
         final List<String[]> infos = new ArrayList<>();
         final List<Obj> children = new ArrayList<>();
         final List<Obj> memory = new ArrayList<>();
-        Obj parent;
 
         Obj(String type, int order, CpuMask cpus) {
             this.type = type;
@@ -89,6 +88,11 @@ public final class HwlocXmlWriter {
 
         Obj attr(String name, Object value) {
             attrs.add(new String[] {name, String.valueOf(value)});
+            return this;
+        }
+
+        Obj info(String name, String value) {
+            infos.add(new String[] {name, value});
             return this;
         }
     }
@@ -121,16 +125,14 @@ public final class HwlocXmlWriter {
         nodes.sort(Comparator.comparingInt(NumaNode::id));
 
         Obj machine = new Obj("Machine", ORDER_MACHINE, online);
-        machine.attr("os_index", 0).attr("cpuset", bitmap(online)).attr("complete_cpuset", bitmap(complete))
-                .attr("allowed_cpuset", bitmap(allowed));
-        machine.infos.add(new String[] {"Backend", "Linux"});
-        machine.infos.add(new String[] {"OSName", "Linux"});
-        machine.infos.add(new String[] {"WrittenBy", "corescope"});
+        machine.attr("os_index", 0).attr("cpuset", HwlocBitmap.format(online)).attr("complete_cpuset", HwlocBitmap.format(complete))
+                .attr("allowed_cpuset", HwlocBitmap.format(allowed));
+        machine.info("Backend", "Linux").info("OSName", "Linux").info("WrittenBy", "corescope");
         // what hwloc's XML has no attribute for, as infos hwloc keeps and shows (lstopo -v) but does not act on
-        t.allowed().ifPresent(a -> machine.infos.add(new String[] {INFO_AFFINITY, bitmap(a.resize(nbits))}));
-        if (!t.isolated().isEmpty()) machine.infos.add(new String[] {INFO_ISOLATED, bitmap(t.isolated().resize(nbits))});
-        if (!t.nohzFull().isEmpty()) machine.infos.add(new String[] {INFO_NOHZ_FULL, bitmap(t.nohzFull().resize(nbits))});
-        if (!t.cacheSource().equals("sysfs")) machine.infos.add(new String[] {INFO_CACHE_SOURCE, t.cacheSource()});
+        t.allowed().ifPresent(a -> machine.info(INFO_AFFINITY, HwlocBitmap.format(a.resize(nbits))));
+        if (!t.isolated().isEmpty()) machine.info(INFO_ISOLATED, HwlocBitmap.format(t.isolated().resize(nbits)));
+        if (!t.nohzFull().isEmpty()) machine.info(INFO_NOHZ_FULL, HwlocBitmap.format(t.nohzFull().resize(nbits)));
+        if (!t.cacheSource().equals("sysfs")) machine.info(INFO_CACHE_SOURCE, t.cacheSource());
 
         List<Obj> objs = new ArrayList<>();
         for (TopologyNode n : t.roots()) collect(n, null, objs);
@@ -156,26 +158,22 @@ public final class HwlocXmlWriter {
         for (NumaNode n : nodes) {
             CpuMask cpus = n.cpus().resize(nbits).and(online);
             Obj o = new Obj("NUMANode", 3, cpus);
-            o.attr("os_index", n.id());
-            o.attr("cpuset", bitmap(cpus)).attr("complete_cpuset", bitmap(cpus));
-            o.attr("nodeset", nodeBitmap(List.of(n.id()))).attr("complete_nodeset", nodeBitmap(List.of(n.id())));
-            o.attr("gp_index", gpIndex++);
+            String nodeset = HwlocBitmap.of(List.of(n.id()));
+            o.attr("os_index", n.id()).attr("cpuset", HwlocBitmap.format(cpus)).attr("complete_cpuset", HwlocBitmap.format(cpus))
+                    .attr("nodeset", nodeset).attr("complete_nodeset", nodeset).attr("gp_index", gpIndex++);
             if (n.memoryBytes() >= 0) o.attr("local_memory", n.memoryBytes());
-            memoryParent(machine, cpus).memory.add(o);
+            holder(machine, cpus, true).memory.add(o);
         }
-        List<Integer> nodeIds = new ArrayList<>();
-        for (NumaNode n : nodes) nodeIds.add(n.id());
+        List<Integer> nodeIds = nodes.stream().map(NumaNode::id).toList();
 
         StringBuilder sb = new StringBuilder(4096);
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         sb.append("<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n");
         sb.append("<topology version=\"2.0\">\n");
-        machine.attrs.add(new String[] {"nodeset", nodeBitmap(nodeIds)});
-        machine.attrs.add(new String[] {"complete_nodeset", nodeBitmap(nodeIds)});
-        machine.attrs.add(new String[] {"allowed_nodeset", nodeBitmap(nodeIds)});
-        machine.attr("gp_index", gpIndex++);
+        String nodeset = HwlocBitmap.of(nodeIds);
+        machine.attr("nodeset", nodeset).attr("complete_nodeset", nodeset).attr("allowed_nodeset", nodeset).attr("gp_index", gpIndex++);
         t.cpuModel().ifPresent(m -> {
-            for (Obj c : machine.children) if (c.type.equals("Package")) c.infos.add(new String[] {"CPUModel", m});
+            for (Obj c : machine.children) if (c.type.equals("Package")) c.info("CPUModel", m);
         });
         emit(sb, machine, nodes, "  ");
         if (nodes.size() > 1) distances(sb, nodes);
@@ -206,47 +204,36 @@ public final class HwlocXmlWriter {
 
     /** Under the deepest object already placed whose CPUs hold {@code o}'s. */
     private static void insert(Obj machine, Obj o) {
+        holder(machine, o.cpus, false).children.add(o);
+    }
+
+    /**
+     * Down from the machine into a child holding {@code cpus}, as deep as that goes; with
+     * {@code atSame}, stopping at the first whose CPUs are exactly {@code cpus}: where hwloc hangs
+     * a NUMA node (a package rather than its one L3).
+     */
+    private static Obj holder(Obj machine, CpuMask cpus, boolean atSame) {
         Obj at = machine;
         descend:
-        while (true) {
+        while (!(atSame && cpus.isEmpty())) {
             for (Obj c : at.children) {
-                if (o.cpus.isSubsetOf(c.cpus)) {
+                if (cpus.isSubsetOf(c.cpus)) {
                     at = c;
+                    if (atSame && c.cpus.sameCpus(cpus)) return at;
                     continue descend;
                 }
             }
             break;
         }
-        o.parent = at;
-        at.children.add(o);
-    }
-
-    /**
-     * Where hwloc hangs a NUMA node: down from the machine into a child holding its CPUs, stopping
-     * at the first whose CPUs are exactly the node's (so a package rather than its one L3).
-     */
-    private static Obj memoryParent(Obj machine, CpuMask cpus) {
-        if (cpus.isEmpty()) return machine;
-        Obj at = machine;
-        descend:
-        while (true) {
-            for (Obj c : at.children) {
-                if (cpus.isSubsetOf(c.cpus)) {
-                    at = c;
-                    if (c.cpus.sameCpus(cpus)) return at;
-                    continue descend;
-                }
-            }
-            return at;
-        }
+        return at;
     }
 
     private void emit(StringBuilder sb, Obj o, List<NumaNode> nodes, String indent) {
         if (!o.type.equals("Machine") && !o.type.equals("NUMANode")) {
-            o.attr("cpuset", bitmap(o.cpus)).attr("complete_cpuset", bitmap(o.cpus));
+            o.attr("cpuset", HwlocBitmap.format(o.cpus)).attr("complete_cpuset", HwlocBitmap.format(o.cpus));
             List<Integer> ids = new ArrayList<>();
             for (NumaNode n : nodes) if (n.cpus().resize(nbits).intersects(o.cpus)) ids.add(n.id());
-            o.attr("nodeset", nodeBitmap(ids)).attr("complete_nodeset", nodeBitmap(ids));
+            o.attr("nodeset", HwlocBitmap.of(ids)).attr("complete_nodeset", HwlocBitmap.of(ids));
             o.attr("gp_index", gpIndex++);
         }
         sb.append(indent).append("<object type=\"").append(o.type).append('"');
@@ -258,9 +245,7 @@ public final class HwlocXmlWriter {
         }
         sb.append(">\n");
         String inner = indent + "  ";
-        for (String[] i : o.infos) {
-            sb.append(inner).append("<info name=\"").append(escape(i[0])).append("\" value=\"").append(escape(i[1])).append("\"/>\n");
-        }
+        infos(sb, o.infos, inner);
         for (Obj m : o.memory) emit(sb, m, nodes, inner);
         for (Obj c : o.children) emit(sb, c, nodes, inner);
         sb.append(indent).append("</object>\n");
@@ -281,7 +266,7 @@ public final class HwlocXmlWriter {
     }
 
     private void cpukind(StringBuilder sb, CoreKind k) {
-        sb.append("  <cpukind cpuset=\"").append(bitmap(k.cpus().resize(nbits))).append("\"");
+        sb.append("  <cpukind cpuset=\"").append(HwlocBitmap.format(k.cpus().resize(nbits))).append("\"");
         List<String[]> infos = new ArrayList<>();
         k.hybridType().ifPresent(h -> infos.add(new String[] {"CoreType", h.equals("core") ? "IntelCore" : h.equals("atom") ? "IntelAtom" : h}));
         k.maxFreqMHz().ifPresent(f -> infos.add(new String[] {"FrequencyMaxMHz", Integer.toString(f)}));
@@ -292,30 +277,12 @@ public final class HwlocXmlWriter {
             return;
         }
         sb.append(">\n");
-        for (String[] i : infos) sb.append("    <info name=\"").append(i[0]).append("\" value=\"").append(escape(i[1])).append("\"/>\n");
+        infos(sb, infos, "    ");
         sb.append("  </cpukind>\n");
     }
 
-    /** hwloc's bitmap text: 32-bit words as {@code 0x%08x}, most significant first, comma-separated; {@code 0x0} when empty. */
-    static String bitmap(CpuMask m) {
-        if (m.isEmpty()) return "0x0";
-        int words = m.last() / 32 + 1;
-        StringBuilder sb = new StringBuilder(words * 11);
-        for (int w = words - 1; w >= 0; w--) {
-            long bits = (m.word(w / 2) >>> ((w % 2) * 32)) & 0xffffffffL;
-            if (sb.length() > 0) sb.append(',');
-            sb.append("0x").append(String.format("%08x", bits));
-        }
-        return sb.toString();
-    }
-
-    private static String nodeBitmap(List<Integer> ids) {
-        if (ids.isEmpty()) return "0x0";
-        int max = 0;
-        for (int i : ids) max = Math.max(max, i);
-        CpuMask.Builder b = CpuMask.builder(max + 1);
-        for (int i : ids) b.set(i);
-        return bitmap(b.build());
+    private static void infos(StringBuilder sb, List<String[]> infos, String indent) {
+        for (String[] i : infos) sb.append(indent).append("<info name=\"").append(escape(i[0])).append("\" value=\"").append(escape(i[1])).append("\"/>\n");
     }
 
     /** XML attribute text: the five predefined entities; a tab as a reference, other control characters as spaces. */

@@ -1,17 +1,24 @@
 package dev.corescope.topology;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Per CPU, the position of its package, die, cluster, core and PU in the topology's lists, its
- * L2, L3 and last-level cache and its NUMA node and core kind: built once with the
- * {@link Topology} in one pass over each list (linear in the tree), so that "where does CPU n
- * sit" and "how do a and b relate" are array look-ups.
+ * The tree's objects by level and its caches, each list by first CPU, and per CPU the position of
+ * its package, die, cluster, core and PU in those lists, its L2, L3 and last-level cache and its
+ * NUMA node and core kind: built once with the {@link Topology} in one pass over each list
+ * (linear in the tree), so that "where does CPU n sit" and "how do a and b relate" are array
+ * look-ups.
  */
 final class PlaceIndex {
 
-    /** Positions in packages(), dies(), clusters(), cores(), pus(), by {@link TopologyNode.Kind#ordinal()}. */
+    private final Map<TopologyNode.Kind, List<TopologyNode>> nodes = new EnumMap<>(TopologyNode.Kind.class);
+    private final List<Cache> caches;
+    private final List<Cache> lastLevel;
+    /** Positions in {@link #nodes}, by {@link TopologyNode.Kind#ordinal()}. */
     private final int[][] node = new int[TopologyNode.Kind.values().length][];
     private final int[] l2;
     private final int[] l3;
@@ -19,21 +26,29 @@ final class PlaceIndex {
     private final int[] numa;
     private final int[] kind;
 
-    PlaceIndex(Topology t) {
+    PlaceIndex(Topology t, List<TopologyNode> roots, List<Cache> machineCaches) {
+        for (TopologyNode.Kind k : TopologyNode.Kind.values()) nodes.put(k, new ArrayList<>());
+        List<Cache> all = new ArrayList<>(machineCaches);
+        for (TopologyNode r : roots) collect(r, all);
+        nodes.replaceAll((k, l) -> l.stream().sorted(TopologyNode.BY_FIRST_CPU).toList());
+        all.sort(Cache.ORDER);
+        caches = List.copyOf(all);
+        List<Cache> data = caches.stream().filter(c -> c.type() != Cache.Type.INSTRUCTION).toList();
+        int top = data.stream().mapToInt(Cache::level).max().orElse(0);
+        lastLevel = data.stream().filter(c -> c.level() == top).toList();
+
         int n = t.nbits();
-        for (TopologyNode.Kind k : TopologyNode.Kind.values()) node[k.ordinal()] = positions(n, nodes(t, k));
+        for (TopologyNode.Kind k : TopologyNode.Kind.values()) node[k.ordinal()] = positions(n, nodes.get(k));
         l2 = fill(n);
         l3 = fill(n);
         int i2 = 0;
         int i3 = 0;
-        for (Cache c : t.caches()) {
-            if (c.type() == Cache.Type.INSTRUCTION) continue;
+        for (Cache c : data) {
             if (c.level() == 2) mark(l2, c, i2++);
             if (c.level() == 3) mark(l3, c, i3++);
         }
         llc = fill(n);
-        List<Cache> llcs = t.lastLevelCaches();
-        for (int i = 0; i < llcs.size(); i++) mark(llc, llcs.get(i), i);
+        for (int i = 0; i < lastLevel.size(); i++) mark(llc, lastLevel.get(i), i);
         numa = fill(n);
         for (NumaNode nn : t.numaNodes()) {
             int id = nn.id();
@@ -51,14 +66,25 @@ final class PlaceIndex {
         }
     }
 
-    static List<TopologyNode> nodes(Topology t, TopologyNode.Kind k) {
-        return switch (k) {
-            case PACKAGE -> t.packages();
-            case DIE -> t.dies();
-            case CLUSTER -> t.clusters();
-            case CORE -> t.cores();
-            case PU -> t.pus();
-        };
+    private void collect(TopologyNode n, List<Cache> all) {
+        nodes.get(n.kind()).add(n);
+        all.addAll(n.caches());
+        for (TopologyNode c : n.children()) collect(c, all);
+    }
+
+    /** The nodes of level {@code k}, by first CPU; unmodifiable. */
+    List<TopologyNode> nodes(TopologyNode.Kind k) {
+        return nodes.get(k);
+    }
+
+    /** Every cache, by level, type and first CPU; unmodifiable. */
+    List<Cache> caches() {
+        return caches;
+    }
+
+    /** The caches of the highest data or unified level; unmodifiable. */
+    List<Cache> lastLevelCaches() {
+        return lastLevel;
     }
 
     private static int[] positions(int n, List<TopologyNode> list) {
@@ -94,16 +120,16 @@ final class PlaceIndex {
         return cpu >= 0 && cpu < a.length ? a[cpu] : -1;
     }
 
-    CpuPlace place(Topology t, int cpu) {
+    CpuPlace place(int cpu) {
         if (cpu < 0 || cpu >= llc.length || position(TopologyNode.Kind.PU, cpu) < 0) return CpuPlace.unknown(cpu);
-        return new CpuPlace(cpu, id(t, TopologyNode.Kind.PACKAGE, cpu), id(t, TopologyNode.Kind.DIE, cpu),
-                id(t, TopologyNode.Kind.CLUSTER, cpu), id(t, TopologyNode.Kind.CORE, cpu),
+        return new CpuPlace(cpu, id(TopologyNode.Kind.PACKAGE, cpu), id(TopologyNode.Kind.DIE, cpu),
+                id(TopologyNode.Kind.CLUSTER, cpu), id(TopologyNode.Kind.CORE, cpu),
                 at(l2, cpu), at(l3, cpu), at(llc, cpu), at(numa, cpu), at(kind, cpu));
     }
 
-    private int id(Topology t, TopologyNode.Kind k, int cpu) {
+    private int id(TopologyNode.Kind k, int cpu) {
         int p = position(k, cpu);
-        return p < 0 ? -1 : nodes(t, k).get(p).id();
+        return p < 0 ? -1 : nodes.get(k).get(p).id();
     }
 
     /** See {@link Topology#relation(int, int)}; null when the tree cannot tell or a == b. */

@@ -35,20 +35,12 @@ public enum Placement {
         this.key = name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /**
-     * The placement in words, for tables and labels.
-     *
-     * @return e.g. {@code same L3}
-     */
+    /** {@return the placement in words, for tables and labels: e.g. {@code same L3}} */
     public String words() {
         return words;
     }
 
-    /**
-     * The placement's one key, for files, options and labels.
-     *
-     * @return e.g. {@code same-l3}
-     */
+    /** {@return the placement's one key, for files, options and labels: e.g. {@code same-l3}} */
     public String key() {
         return key;
     }

@@ -2,9 +2,10 @@ package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * Pairs of CPUs by what they share, for benchmarks that pin two threads (cache-to-cache
@@ -39,10 +40,8 @@ public final class Placements {
      * @return the pairs; empty when fewer than 2 CPUs are usable
      */
     public static List<CpuPair> of(Topology t, CpuMask usable) {
-        List<CpuPair> out = new ArrayList<>();
-        if (usable(t, usable).weight() < 2) return out;
-        for (String name : NAMES) find(t, usable, name).ifPresent(out::add);
-        return List.copyOf(out);
+        if (usable(t, usable).weight() < 2) return List.of();
+        return NAMES.stream().flatMap(name -> find(t, usable, name).stream()).toList();
     }
 
     /**
@@ -55,17 +54,7 @@ public final class Placements {
      * @throws IllegalArgumentException when {@code name} is not one of {@link #NAMES}
      */
     public static Optional<CpuPair> find(Topology t, CpuMask usable, String given) {
-        String name = name(given);
-        Index ix = new Index(t);
-        int[] cpus = usable(t, usable).toArray();
-        for (int i = 0; i < cpus.length; i++) {
-            for (int j = i + 1; j < cpus.length; j++) {
-                if (name.equals("any") || name.equals(ix.classify(cpus[i], cpus[j]))) {
-                    return Optional.of(ix.placement(name, cpus[i], cpus[j]));
-                }
-            }
-        }
-        return Optional.empty();
+        return pairs(t, usable, given).findFirst();
     }
 
     /**
@@ -79,18 +68,18 @@ public final class Placements {
      * @throws IllegalArgumentException when {@code name} is not one of {@link #NAMES}
      */
     public static List<CpuPair> all(Topology t, CpuMask usable, String given) {
+        return pairs(t, usable, given).toList();
+    }
+
+    /** The pairs of kind {@code given} among {@code usable}, by {@code from} then {@code to}, found lazily. */
+    private static Stream<CpuPair> pairs(Topology t, CpuMask usable, String given) {
         String name = name(given);
         Index ix = new Index(t);
         int[] cpus = usable(t, usable).toArray();
-        List<CpuPair> out = new ArrayList<>();
-        for (int i = 0; i < cpus.length; i++) {
-            for (int j = i + 1; j < cpus.length; j++) {
-                if (name.equals("any") || name.equals(ix.classify(cpus[i], cpus[j]))) {
-                    out.add(ix.placement(name, cpus[i], cpus[j]));
-                }
-            }
-        }
-        return List.copyOf(out);
+        return IntStream.range(0, cpus.length).boxed()
+                .flatMap(i -> IntStream.range(i + 1, cpus.length).mapToObj(j -> new int[] {cpus[i], cpus[j]}))
+                .filter(p -> name.equals("any") || ix.classify(p[0], p[1]) instanceof Placement k && name.equals(k.key()))
+                .map(p -> ix.placement(name, p[0], p[1]));
     }
 
     /**
@@ -102,7 +91,7 @@ public final class Placements {
      * @return the kind, or empty when the tree cannot tell
      */
     public static Optional<String> classify(Topology t, int a, int b) {
-        return Optional.ofNullable(new Index(t).classify(a, b));
+        return Optional.ofNullable(new Index(t).classify(a, b)).map(Placement::key);
     }
 
     /**
@@ -123,11 +112,11 @@ public final class Placements {
     }
 
     /** The name of {@link #NAMES} a pair so placed counts as: sharing an L2 is still {@code same-l3}, another node {@code other-l3}. */
-    private static String kind(Placement p) {
+    private static Placement kind(Placement p) {
         return switch (p) {
-            case SAME_L2 -> Placement.SAME_L3.key();
-            case OTHER_NODE -> Placement.OTHER_L3.key();
-            default -> p.key();
+            case SAME_L2 -> Placement.SAME_L3;
+            case OTHER_NODE -> Placement.OTHER_L3;
+            default -> p;
         };
     }
 
@@ -146,7 +135,7 @@ public final class Placements {
             this.llcs = t.lastLevelCaches();
         }
 
-        String classify(int a, int b) {
+        Placement classify(int a, int b) {
             if (a >= t.nbits() || b >= t.nbits()) return null;
             Placement p = t.relation(a, b).orElse(null);
             if (p == null) return null;
@@ -162,14 +151,14 @@ public final class Placements {
 
         /** What the tree says about the pair, also where no placement kind applies (no caches known). */
         String relation(int a, int b) {
-            String kind = classify(a, b);
+            Placement kind = classify(a, b);
             CpuPlace pa = t.where(a);
             CpuPlace pb = t.where(b);
             if (kind != null) {
                 return switch (kind) {
-                    case "same-core" -> "SMT siblings, core " + pa.coreId() + packageSuffix(pa);
-                    case "same-l3" -> "different cores, same " + llcName(llcs.get(pa.llc()));
-                    case "other-l3" -> "same package" + packageIdSuffix(pa) + ", different " + llcs.get(pa.llc()).name() + "s";
+                    case SAME_CORE -> "SMT siblings, core " + pa.coreId() + packageSuffix(pa);
+                    case SAME_L3 -> "different cores, same " + llcName(llcs.get(pa.llc()));
+                    case OTHER_L3 -> "same package" + packageIdSuffix(pa) + ", different " + llcs.get(pa.llc()).name() + "s";
                     default -> "different packages, " + pa.packageId() + " and " + pb.packageId();
                 };
             }

@@ -7,7 +7,6 @@ import dev.corescope.topology.proc.SysfsReader;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +29,13 @@ public final class Topology {
 
     /** Assumed when no L1d reports its {@code coherency_line_size}: every x86-64 and most Arm cores. */
     public static final int DEFAULT_CACHE_LINE = 64;
+
+    /**
+     * The longest name kept from an input (the CPU model, a cgroup, a core kind): /proc/cpuinfo's
+     * {@code model name} is at most 64 bytes (x86's brand string 48); a longer one is cut, as
+     * {@link Shorten#end} cuts, whichever reader it came from.
+     */
+    public static final int MAX_NAME = 200;
 
     /**
      * The summary counts of CONTRACT.md's {@code summary}: online objects only.
@@ -55,102 +61,20 @@ public final class Topology {
      * @param count how many instances the machine has
      */
     public record CacheGroup(int level, Cache.Type type, long sizeBytes, int lineSize, int ways, int count) {
-        /**
-         * The usual short name.
-         *
-         * @return {@code L1d}, {@code L1i}, {@code L2}, {@code L3}, ...
-         */
+        /** {@return the usual short name: {@code L1d}, {@code L1i}, {@code L2}, {@code L3}, ...} */
         public String name() {
-            return "L" + level + (type == Cache.Type.DATA ? "d" : type == Cache.Type.INSTRUCTION ? "i" : "");
+            return "L" + level + type.suffix;
         }
     }
 
-    private final String source;
-    private final String cpuModel;
-    private final int nbits;
-    private final CpuMask online;
-    private final CpuMask offline;
-    private final CpuMask possible;
-    private final CpuMask present;
-    private final CpuMask isolated;
-    private final CpuMask nohzFull;
-    private final CpuMask allowed;
-    private final CgroupCpuset cgroupCpuset;
-    private final Boolean smtActive;
-    private final List<TopologyNode> roots;
-    private final List<Cache> machineCaches;
-    private final List<NumaNode> numaNodes;
-    private final List<CoreKind> coreKinds;
-    private final int cacheLineSize;
-    private final String cacheSource;
-    private final List<String> warnings;
-    private final Map<String, byte[]> filesRead;
-    private final boolean readRecorded;
-    private final List<String> dirsSeen;
-    private final List<String> unreadable;
-
-    private final List<TopologyNode> packages;
-    private final List<TopologyNode> dies;
-    private final List<TopologyNode> clusters;
-    private final List<TopologyNode> cores;
-    private final List<TopologyNode> pus;
-    private final List<Cache> caches;
+    /** What the reader found, frozen by {@link TopologyBuilder#build()} and never changed after. */
+    private final TopologyBuilder b;
     private final PlaceIndex index;
 
-    /**
-     * The longest name kept from an input (the CPU model, a cgroup, a core kind): /proc/cpuinfo's
-     * {@code model name} is at most 64 bytes (x86's brand string 48); a longer one is cut, as
-     * {@link Shorten#end} cuts, whichever reader it came from.
-     */
-    public static final int MAX_NAME = 200;
-
-    Topology(Builder b) {
-        this.source = b.source;
-        this.cpuModel = Shorten.end(b.cpuModel, MAX_NAME);
-        this.nbits = b.nbits;
-        this.online = b.online;
-        this.offline = b.offline;
-        this.possible = b.possible;
-        this.present = b.present;
-        this.isolated = b.isolated;
-        this.nohzFull = b.nohzFull;
-        this.allowed = b.allowed;
-        this.cgroupCpuset = b.cgroupCpuset;
-        this.smtActive = b.smtActive;
-        this.roots = List.copyOf(b.roots);
-        this.machineCaches = List.copyOf(b.machineCaches);
-        this.numaNodes = List.copyOf(b.numaNodes);
-        this.coreKinds = List.copyOf(b.coreKinds);
-        this.cacheLineSize = b.cacheLineSize;
-        this.cacheSource = b.cacheSource;
-        this.warnings = List.copyOf(b.warnings);
-        this.filesRead = b.filesRead.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.filesRead));
-        this.readRecorded = b.readRecorded;
-        this.dirsSeen = List.copyOf(b.dirsSeen);
-        this.unreadable = List.copyOf(b.unreadable);
-
-        Map<TopologyNode.Kind, List<TopologyNode>> byKind = new LinkedHashMap<>();
-        for (TopologyNode.Kind k : TopologyNode.Kind.values()) byKind.put(k, new ArrayList<>());
-        List<Cache> all = new ArrayList<>(machineCaches);
-        for (TopologyNode r : roots) collect(r, byKind, all);
-        for (List<TopologyNode> l : byKind.values()) l.sort(TopologyNode.BY_FIRST_CPU);
-        all.sort(Cache.ORDER);
-        this.packages = List.copyOf(byKind.get(TopologyNode.Kind.PACKAGE));
-        this.dies = List.copyOf(byKind.get(TopologyNode.Kind.DIE));
-        this.clusters = List.copyOf(byKind.get(TopologyNode.Kind.CLUSTER));
-        this.cores = List.copyOf(byKind.get(TopologyNode.Kind.CORE));
-        this.pus = List.copyOf(byKind.get(TopologyNode.Kind.PU));
-        this.caches = List.copyOf(all);
-        this.index = new PlaceIndex(this);
+    Topology(TopologyBuilder b) {
+        this.b = b;
+        this.index = new PlaceIndex(this, b.roots, b.machineCaches);
     }
-
-    private static void collect(TopologyNode n, Map<TopologyNode.Kind, List<TopologyNode>> byKind, List<Cache> caches) {
-        byKind.get(n.kind()).add(n);
-        caches.addAll(n.caches());
-        for (TopologyNode c : n.children()) collect(c, byKind, caches);
-    }
-
-    // ---- factories ---------------------------------------------------------------------
 
     /**
      * Reads a saved tree: {@code root} holds {@code sys/} and {@code proc/} as on a real machine
@@ -190,446 +114,282 @@ public final class Topology {
         return TopologyReader.read(reader, reader.root().equals(Path.of("/")));
     }
 
-    // ---- accessors ---------------------------------------------------------------------
-
-    /**
-     * The root it was read from.
-     *
-     * @return the path as text; {@code /} for the live machine
-     */
+    /** {@return the root it was read from, as text; {@code /} for the live machine} */
     public String source() {
-        return source;
+        return b.source;
     }
 
-    /**
-     * {@code model name} of /proc/cpuinfo (or its Arm/other spellings).
-     *
-     * @return the model, or empty when the tree has no /proc/cpuinfo or it names none
-     */
+    /** {@return {@code model name} of /proc/cpuinfo (or its Arm/other spellings); empty when the tree has none} */
     public Optional<String> cpuModel() {
-        return Optional.ofNullable(cpuModel);
+        return Optional.ofNullable(b.cpuModel);
     }
 
-    /**
-     * Bits in every mask of this topology: the highest CPU number known + 1.
-     *
-     * @return at least 1
-     */
+    /** {@return the bits in every mask of this topology: the highest CPU number known + 1, at least 1} */
     public int nbits() {
-        return nbits;
+        return b.nbits;
     }
 
-    /**
-     * The online CPUs ({@code cpu/online}): those in the tree and the counts.
-     *
-     * @return a mask of {@link #nbits()} bits
-     */
+    /** {@return the online CPUs ({@code cpu/online}): those in the tree and the counts} */
     public CpuMask online() {
-        return online;
+        return b.online;
     }
 
-    /**
-     * The CPUs possible but not online: not in the tree.
-     *
-     * @return a mask of {@link #nbits()} bits, often empty
-     */
+    /** {@return the CPUs possible but not online, which are not in the tree; often empty} */
     public CpuMask offline() {
-        return offline;
+        return b.offline;
     }
 
-    /**
-     * The possible CPUs ({@code cpu/possible}): every CPU number the kernel could bring online.
-     *
-     * @return a mask of {@link #nbits()} bits
-     */
+    /** {@return the possible CPUs ({@code cpu/possible}): every CPU number the kernel could bring online} */
     public CpuMask possible() {
-        return possible;
+        return b.possible;
     }
 
-    /**
-     * The present CPUs ({@code cpu/present}).
-     *
-     * @return a mask of {@link #nbits()} bits
-     */
+    /** {@return the present CPUs ({@code cpu/present})} */
     public CpuMask present() {
-        return present;
+        return b.present;
     }
 
     /**
-     * The CPUs the kernel isolated from the scheduler ({@code cpu/isolated}, {@code isolcpus=}).
-     * A JVM started normally does not have them in its mask: see
-     * {@code affinity.ThreadAffinity.pinnable()}.
-     *
-     * @return a mask of {@link #nbits()} bits; empty when the kernel has none or no such file
+     * {@return the CPUs the kernel isolated from the scheduler ({@code cpu/isolated}, {@code isolcpus=});
+     * empty when the kernel has none or no such file} A JVM started normally does not have them in
+     * its mask: see {@code affinity.ThreadAffinity.pinnable()}.
      */
     public CpuMask isolated() {
-        return isolated;
+        return b.isolated;
     }
 
-    /**
-     * The CPUs without the scheduler tick when one task runs ({@code cpu/nohz_full}).
-     *
-     * @return a mask of {@link #nbits()} bits; empty when the kernel has none or no such file
-     */
+    /** {@return the CPUs without the scheduler tick when one task runs ({@code cpu/nohz_full}); empty when none or no such file} */
     public CpuMask nohzFull() {
-        return nohzFull;
+        return b.nohzFull;
     }
 
     /**
-     * The CPUs the thread that read the topology could run on ({@code sched_getaffinity}).
-     *
-     * @return the mask, for {@link #live()}, or the writing process's for hwloc XML that corescope
-     *         wrote ({@link HwlocXmlWriter#INFO_AFFINITY}); empty for a saved tree and other XML
+     * {@return the CPUs the thread that read the topology could run on ({@code sched_getaffinity})}
+     * Present for {@link #live()}, and for hwloc XML that corescope wrote (the writing process's,
+     * {@link HwlocXmlWriter#INFO_AFFINITY}); empty for a saved tree and other XML.
      */
     public Optional<CpuMask> allowed() {
-        return Optional.ofNullable(allowed);
+        return Optional.ofNullable(b.allowed);
     }
 
-    /**
-     * The cgroup's {@code cpuset.cpus.effective} (v2) or {@code cpuset.effective_cpus} (v1).
-     *
-     * @return the CPUs, or empty when the process's cgroup (or the saved tree) has no cpuset
-     */
+    /** {@return the cgroup's {@code cpuset.cpus.effective} (v2) or {@code cpuset.effective_cpus} (v1); empty without a cpuset} */
     public Optional<CpuMask> cgroupCpus() {
         return cgroupCpuset().map(CgroupCpuset::cpus);
     }
 
-    /**
-     * The cgroup's cpuset with the cgroup it came from.
-     *
-     * @return the cpuset, or empty when the process is in no cgroup with a cpuset
-     */
+    /** {@return the cgroup's cpuset with the cgroup it came from; empty when the process is in no cgroup with a cpuset} */
     public Optional<CgroupCpuset> cgroupCpuset() {
-        return Optional.ofNullable(cgroupCpuset);
+        return Optional.ofNullable(b.cgroupCpuset);
     }
 
     /**
-     * The CPUs chosen for this process when none is named ({@link UsableCpus#usable()}): the
-     * online CPUs of its start mask, plus the isolated and {@code nohz_full} CPUs its cgroup's
-     * cpuset allows.
-     *
-     * @return a mask of at least {@link #nbits()} bits; for a saved tree, what a process started
-     *         normally there could use
+     * {@return the CPUs chosen for this process when none is named ({@link UsableCpus#usable()})}
+     * The online CPUs of its start mask, plus the isolated and {@code nohz_full} CPUs its cgroup's
+     * cpuset allows; for a saved tree, what a process started normally there could use. At least
+     * {@link #nbits()} bits.
      */
     public CpuMask usable() {
         return UsableCpus.of(this).usable();
     }
 
-    /**
-     * The top of the tree.
-     *
-     * @return the packages, or the PUs directly when the tree has no topology files; unmodifiable
-     */
+    /** {@return the top of the tree: the packages, or the PUs directly when the tree has no topology files} */
     public List<TopologyNode> roots() {
-        return roots;
+        return b.roots;
     }
 
-    /**
-     * The packages (sockets), by {@code physical_package_id}.
-     *
-     * @return an unmodifiable list, empty when the tree has no topology files
-     */
+    /** {@return the packages (sockets), by {@code physical_package_id}; empty when the tree has no topology files} */
     public List<TopologyNode> packages() {
-        return packages;
+        return index.nodes(TopologyNode.Kind.PACKAGE);
     }
 
-    /**
-     * Dies where the kernel numbers them ({@code die_id} &ge; 0).
-     *
-     * @return an unmodifiable list; empty where the kernel does not number dies
-     */
+    /** {@return the dies where the kernel numbers them ({@code die_id} &ge; 0), else empty} */
     public List<TopologyNode> dies() {
-        return dies;
+        return index.nodes(TopologyNode.Kind.DIE);
     }
 
-    /**
-     * Clusters where the kernel describes them ({@code cluster_cpus}, {@code cluster_id} not -1).
-     *
-     * @return an unmodifiable list; empty where the kernel has no clusters
-     */
+    /** {@return the clusters where the kernel describes them ({@code cluster_cpus}, {@code cluster_id} not -1), else empty} */
     public List<TopologyNode> clusters() {
-        return clusters;
+        return index.nodes(TopologyNode.Kind.CLUSTER);
     }
 
-    /**
-     * The physical cores with an online PU, in package order.
-     *
-     * @return an unmodifiable list
-     */
+    /** {@return the physical cores with an online PU, in package order} */
     public List<TopologyNode> cores() {
-        return cores;
+        return index.nodes(TopologyNode.Kind.CORE);
     }
 
-    /**
-     * The online logical CPUs, by number.
-     *
-     * @return an unmodifiable list of {@code online().weight()} nodes
-     */
+    /** {@return the online logical CPUs, by number: {@code online().weight()} nodes} */
     public List<TopologyNode> pus() {
-        return pus;
+        return index.nodes(TopologyNode.Kind.PU);
     }
 
-    /**
-     * Every cache instance, by level, type and first CPU.
-     *
-     * @return an unmodifiable list; empty when the tree has no {@code cache/} directories
-     */
+    /** {@return every cache instance, by level, type and first CPU; empty when the tree has no {@code cache/} directories} */
     public List<Cache> caches() {
-        return caches;
+        return index.caches();
     }
 
-    /**
-     * Caches shared across packages (rare), which hang on the machine rather than on a package.
-     *
-     * @return an unmodifiable list, usually empty
-     */
+    /** {@return the caches shared across packages (rare), which hang on the machine rather than on a package} */
     public List<Cache> machineCaches() {
-        return machineCaches;
+        return b.machineCaches;
     }
 
-    /**
-     * The NUMA nodes with an online CPU ({@code sys/devices/system/node}).
-     *
-     * @return an unmodifiable list; empty when the tree has no node directories
-     */
+    /** {@return the NUMA nodes with an online CPU ({@code sys/devices/system/node}); empty when the tree has no node directories} */
     public List<NumaNode> numaNodes() {
-        return numaNodes;
+        return b.numaNodes;
     }
 
     /**
-     * The kinds of core on a machine whose cores are not all alike (P- and E-cores, big.LITTLE),
-     * from the hybrid PMUs, {@code cpu_capacity} or cpufreq (see {@link CoreKind}).
-     *
-     * @return an unmodifiable list; one kind, or none, on a uniform machine
+     * {@return the kinds of core on a machine whose cores are not all alike (P- and E-cores,
+     * big.LITTLE); one kind, or none, on a uniform machine} From the hybrid PMUs,
+     * {@code cpu_capacity} or cpufreq (see {@link CoreKind}).
      */
     public List<CoreKind> coreKinds() {
-        return coreKinds;
+        return b.coreKinds;
     }
 
-    /**
-     * {@code coherency_line_size} of the first L1d.
-     *
-     * @return bytes; {@link #DEFAULT_CACHE_LINE} (with a warning) when unknown
-     */
+    /** {@return {@code coherency_line_size} of the first L1d in bytes; {@link #DEFAULT_CACHE_LINE} (with a warning) when unknown} */
     public int cacheLineSize() {
-        return cacheLineSize;
+        return b.cacheLineSize;
     }
 
     /**
-     * Where {@link #caches()} came from.
-     *
-     * @return {@code sysfs} ({@code cpuN/cache/}, or hwloc XML's caches), {@code cpuid} (the CPUID
-     *         instruction, where sysfs has no {@code cache/}; replayed from a saved tree's
-     *         {@code cpuid/leaves}) or {@code none}
+     * {@return where {@link #caches()} came from} {@code sysfs} ({@code cpuN/cache/}, or hwloc XML's
+     * caches), {@code cpuid} (the CPUID instruction, where sysfs has no {@code cache/}; replayed from
+     * a saved tree's {@code cpuid/leaves}) or {@code none}.
      */
     public String cacheSource() {
-        return cacheSource;
+        return b.cacheSource;
     }
 
     /**
-     * What could not be read or had to be assumed, one line each ("could not read ...").
-     *
-     * @return an unmodifiable list, empty on a complete tree; the lines may hold text from the
-     *         tree's files: escape them before printing to a terminal
+     * {@return what could not be read or had to be assumed, one line each ("could not read ..."); empty
+     * on a complete tree} The lines may hold text from the tree's files: escape them before
+     * printing to a terminal.
      */
     public List<String> warnings() {
-        return warnings;
+        return b.warnings;
     }
 
     /**
-     * The files read, in reading order: what {@code capture} saves. Empty when read through a
+     * {@return the files read, in reading order, relative to the root (such as
+     * {@code sys/devices/system/cpu/online}): what {@code capture} saves} Empty when read through a
      * reader that records nothing ({@link SysfsReader#unrecorded}).
-     *
-     * @return paths relative to the root, such as {@code sys/devices/system/cpu/online}
      */
     public List<String> filesRead() {
-        return List.copyOf(filesRead.keySet());
+        return List.copyOf(b.filesRead.keySet());
     }
 
     /** The bytes of each file as they were read, for {@link Capture}: a capture holds what this report was made from. */
     Map<String, byte[]> fileContents() {
-        return filesRead;
+        return b.filesRead;
     }
 
     /** Whether the reader recorded the files it read (false for {@link SysfsReader#unrecorded}): {@link Capture} reads again when not. */
     boolean readRecorded() {
-        return readRecorded;
+        return b.readRecorded;
     }
 
-    /**
-     * The directories looked into: capture keeps them even when nothing in them was read.
-     *
-     * @return paths relative to the root
-     */
+    /** {@return the directories looked into, relative to the root: capture keeps them even when nothing in them was read} */
     public List<String> directoriesSeen() {
-        return dirsSeen;
+        return b.dirsSeen;
     }
 
-    /**
-     * Files that exist but could not be read (permission denied, I/O error).
-     *
-     * @return paths relative to the root, usually empty
-     */
+    /** {@return the files that exist but could not be read (permission denied, I/O error), relative to the root} */
     public List<String> unreadableFiles() {
-        return unreadable;
+        return b.unreadable;
     }
 
-    // ---- derived -----------------------------------------------------------------------
-
-    /**
-     * CONTRACT.md's {@code summary}: online objects only.
-     *
-     * @return the counts
-     */
+    /** {@return CONTRACT.md's {@code summary}: the counts of online objects} */
     public Summary summary() {
-        return new Summary(packages.size(), dies.size(), clusters.size(), cores.size(), pus.size(), numaNodes.size());
+        return new Summary(packages().size(), dies().size(), clusters().size(), cores().size(), pus().size(), b.numaNodes.size());
     }
 
-    /**
-     * CONTRACT.md's {@code caches}: one entry per (level, type, size) with the number of instances.
-     *
-     * @return the groups in {@link #caches()} order; unmodifiable
-     */
+    /** {@return CONTRACT.md's {@code caches}: one entry per (level, type, size) with its number of instances, in {@link #caches()} order} */
     public List<CacheGroup> cacheGroups() {
         Map<String, CacheGroup> groups = new LinkedHashMap<>();
-        for (Cache c : caches) {
-            String key = c.level() + "/" + c.type() + "/" + c.sizeBytes();
-            CacheGroup g = groups.get(key);
-            groups.put(key, g == null
-                    ? new CacheGroup(c.level(), c.type(), c.sizeBytes(), c.lineSize(), c.ways(), 1)
-                    : new CacheGroup(g.level(), g.type(), g.sizeBytes(), g.lineSize(), g.ways(), g.count() + 1));
+        for (Cache c : caches()) {
+            groups.merge(c.level() + "/" + c.type() + "/" + c.sizeBytes(), new CacheGroup(c.level(), c.type(), c.sizeBytes(), c.lineSize(), c.ways(), 1),
+                    (g, one) -> new CacheGroup(g.level(), g.type(), g.sizeBytes(), g.lineSize(), g.ways(), g.count() + 1));
         }
         return List.copyOf(groups.values());
     }
 
     /**
-     * The number of cache instances of one name.
+     * {@return the number of cache instances named {@code name}; 0 for a name the tree does not have}
      *
      * @param name {@code L1d}, {@code L1i}, {@code L2}, {@code L3}, ... (as {@link Cache#name()})
-     * @return the count, 0 for a name the tree does not have
      */
     public int cacheCount(String name) {
-        int n = 0;
-        for (Cache c : caches) if (c.name().equals(name)) n++;
-        return n;
+        return (int) caches().stream().filter(c -> c.name().equals(name)).count();
     }
 
     /**
-     * The node of {@code kind} holding {@code cpu}; O(1).
+     * {@return the node of {@code kind} holding {@code cpu}, in O(1); empty when the tree has no
+     * such level or {@code cpu} is not online in it}
      *
      * @param kind the level, e.g. {@code CORE} or {@code PACKAGE}
      * @param cpu a CPU number
-     * @return the node, or empty when the tree has no such level or {@code cpu} is not online in it
      */
     public Optional<TopologyNode> nodeOf(TopologyNode.Kind kind, int cpu) {
         int p = index.position(kind, cpu);
-        return p < 0 ? Optional.empty() : Optional.of(PlaceIndex.nodes(this, kind).get(p));
+        return p < 0 ? Optional.empty() : Optional.of(index.nodes(kind).get(p));
     }
 
     /**
-     * Where {@code cpu} sits: package, die, cluster, core, L2, L3, NUMA node, core kind; O(1).
+     * {@return where {@code cpu} sits: package, die, cluster, core, L2, L3, NUMA node, core kind, in
+     * O(1)} Each part is -1 when the tree does not tell it (or the CPU is not online).
      *
      * @param cpu a CPU number
-     * @return the place; each part is -1 when the tree does not tell it (or the CPU is not online)
      */
     public CpuPlace where(int cpu) {
-        return index.place(this, cpu);
+        return index.place(cpu);
     }
 
     /**
-     * How two different CPUs relate, innermost first ({@link Placement}); O(1). Empty when
-     * {@code a == b}, when either is not an online CPU of this tree, or when the tree does not
-     * describe what would tell them apart (no caches, no packages).
+     * {@return how two different CPUs relate: the innermost thing they share ({@link Placement}), in
+     * O(1)} Empty when {@code a == b}, when either is not an online CPU of this tree, or when the
+     * tree does not describe what would tell them apart (no caches, no packages).
      *
      * @param a a CPU number
      * @param b another CPU number
-     * @return the innermost thing they share, or empty as above
      */
     public Optional<Placement> relation(int a, int b) {
         return Optional.ofNullable(index.relation(a, b));
     }
 
     /**
-     * The caches {@code cpu} uses, L1 first.
+     * {@return the caches {@code cpu} uses, L1 first, in a new list; empty for a CPU in no cache of the tree}
      *
      * @param cpu a CPU number
-     * @return a new list, empty for a CPU that is in no cache of the tree
      */
     public List<Cache> cachesOf(int cpu) {
-        List<Cache> out = new ArrayList<>();
-        for (Cache c : caches) if (c.cpus().test(cpu)) out.add(c);
-        return out;
+        return new ArrayList<>(caches().stream().filter(c -> c.cpus().test(cpu)).toList());
     }
 
     /**
-     * The last-level cache instances: those of the highest level present (data or unified),
-     * i.e. the L3s, or the L2s of a machine without L3.
-     *
-     * @return an unmodifiable list; empty when the tree has no caches
+     * {@return the last-level cache instances: those of the highest level present (data or
+     * unified), i.e. the L3s, or the L2s of a machine without L3; empty when the tree has no caches}
      */
     public List<Cache> lastLevelCaches() {
-        int top = 0;
-        for (Cache c : caches) if (c.type() != Cache.Type.INSTRUCTION) top = Math.max(top, c.level());
-        List<Cache> out = new ArrayList<>();
-        for (Cache c : caches) if (c.level() == top && c.type() != Cache.Type.INSTRUCTION) out.add(c);
-        return Collections.unmodifiableList(out);
+        return index.lastLevelCaches();
     }
 
     /**
-     * Whether SMT is in use: the kernel's {@code smt/active} where it has one, else whether some
-     * core has more than one online PU.
-     *
-     * @return whether SMT is active, or empty when the tree describes no cores
+     * {@return whether SMT is in use: the kernel's {@code smt/active} where it has one, else whether
+     * some core has more than one online PU; empty when the tree describes no cores}
      */
     public Optional<Boolean> smt() {
-        if (smtActive != null) return Optional.of(smtActive);
-        if (cores.isEmpty()) return Optional.empty();
-        for (TopologyNode c : cores) if (c.cpus().weight() > 1) return Optional.of(true);
-        return Optional.of(false);
+        if (b.smtActive != null) return Optional.of(b.smtActive);
+        if (cores().isEmpty()) return Optional.empty();
+        return Optional.of(cores().stream().anyMatch(c -> c.cpus().weight() > 1));
     }
 
-    /**
-     * The one-line summary ending the text report.
-     *
-     * @return e.g. {@code 1 package, 2 cores, 2 PUs, 1 NUMA node; L1d 32K ×2, ...}
-     */
+    /** {@return the one-line summary ending the text report, e.g. {@code 1 package, 2 cores, 2 PUs, 1 NUMA node; L1d 32K ×2, ...}} */
     public String summaryLine() {
         return TopologyText.summaryLine(this);
     }
 
     @Override
     public String toString() {
-        return "Topology[" + source + ": " + summaryLine() + "]";
-    }
-
-    /** Mutable state the reader fills in. */
-    static final class Builder {
-        String source;
-        String cpuModel;
-        int nbits;
-        CpuMask online;
-        CpuMask offline;
-        CpuMask possible;
-        CpuMask present;
-        CpuMask isolated;
-        CpuMask nohzFull;
-        CpuMask allowed;
-        CgroupCpuset cgroupCpuset;
-        Boolean smtActive;
-        List<TopologyNode> roots = new ArrayList<>();
-        List<Cache> machineCaches = new ArrayList<>();
-        String cacheSource = "sysfs";
-        List<NumaNode> numaNodes = new ArrayList<>();
-        List<CoreKind> coreKinds = new ArrayList<>();
-        int cacheLineSize = DEFAULT_CACHE_LINE;
-        List<String> warnings = new ArrayList<>();
-        Map<String, byte[]> filesRead = new LinkedHashMap<>();
-        boolean readRecorded = true;
-        List<String> dirsSeen = new ArrayList<>();
-        List<String> unreadable = new ArrayList<>();
-
-        Topology build() {
-            return new Topology(this);
-        }
+        return "Topology[" + b.source + ": " + summaryLine() + "]";
     }
 }

@@ -40,14 +40,8 @@ public final class TopologyJson {
         m.put("source", t.source());
         m.put("cpuModel", t.cpuModel().orElse(null));
         Topology.Summary s = t.summary();
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("packages", s.packages());
-        summary.put("dies", s.dies());
-        summary.put("clusters", s.clusters());
-        summary.put("cores", s.cores());
-        summary.put("pus", s.pus());
-        summary.put("numaNodes", s.numaNodes());
-        m.put("summary", summary);
+        m.put("summary", map("packages", s.packages(), "dies", s.dies(), "clusters", s.clusters(), "cores", s.cores(), "pus", s.pus(),
+                "numaNodes", s.numaNodes()));
 
         Map<String, Object> cpus = new LinkedHashMap<>();
         cpus.put("online", t.online().toList());
@@ -60,18 +54,8 @@ public final class TopologyJson {
         t.cgroupCpus().ifPresent(c -> cpus.put("cgroupCpuset", c.toList()));
         m.put("cpus", cpus);
 
-        List<Object> caches = new ArrayList<>();
-        for (Topology.CacheGroup g : t.cacheGroups()) {
-            Map<String, Object> c = new LinkedHashMap<>();
-            c.put("level", g.level());
-            c.put("type", g.type().jsonName());
-            c.put("sizeBytes", g.sizeBytes());
-            c.put("lineSize", g.lineSize());
-            c.put("ways", g.ways());
-            c.put("count", g.count());
-            caches.add(c);
-        }
-        m.put("caches", caches);
+        m.put("caches", t.cacheGroups().stream().map(g -> map("level", g.level(), "type", g.type().jsonName(), "sizeBytes", g.sizeBytes(),
+                "lineSize", g.lineSize(), "ways", g.ways(), "count", g.count())).toList());
         if (t.cacheSource().equals("cpuid")) m.put("cacheSource", "cpuid");  // sysfs has no cache/: the caches are CPUID's
         m.put("cacheLineSize", t.cacheLineSize());
 
@@ -87,16 +71,8 @@ public final class TopologyJson {
         }
         m.put("coreKinds", kinds);
 
-        List<Object> nodes = new ArrayList<>();
-        for (NumaNode n : t.numaNodes()) {
-            Map<String, Object> c = new LinkedHashMap<>();
-            c.put("id", n.id());
-            c.put("cpus", n.cpus().toList());
-            c.put("memoryBytes", n.memoryBytes());
-            c.put("distances", n.distances());
-            nodes.add(c);
-        }
-        m.put("numaNodes", nodes);
+        m.put("numaNodes", t.numaNodes().stream().map(n -> map("id", n.id(), "cpus", n.cpus().toList(), "memoryBytes", n.memoryBytes(),
+                "distances", n.distances())).toList());
 
         List<Object> tree = new ArrayList<>();
         Map<TopologyNode, List<Integer>> numa = numaPlaces(t);
@@ -124,19 +100,15 @@ public final class TopologyJson {
     }
 
     private static List<Object> cacheList(List<Cache> caches) {
-        List<Object> out = new ArrayList<>();
-        for (Cache c : caches) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", c.name());
-            m.put("level", c.level());
-            m.put("type", c.type().jsonName());
-            m.put("sizeBytes", c.sizeBytes());
-            m.put("lineSize", c.lineSize());
-            m.put("ways", c.ways());
-            m.put("cpus", c.cpus().toList());
-            out.add(m);
-        }
-        return out;
+        return caches.stream().<Object>map(c -> map("name", c.name(), "level", c.level(), "type", c.type().jsonName(), "sizeBytes", c.sizeBytes(),
+                "lineSize", c.lineSize(), "ways", c.ways(), "cpus", c.cpus().toList())).toList();
+    }
+
+    /** An insertion-ordered map of the key-value pairs {@code kv} (values may be null). */
+    private static Map<String, Object> map(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+        return m;
     }
 
     /**

@@ -42,20 +42,12 @@ public record TopologyNode(Kind kind, int id, CpuMask cpus, List<Cache> caches, 
             this.title = title;
         }
 
-        /**
-         * The name in the JSON form.
-         *
-         * @return {@code package}, {@code die}, {@code cluster}, {@code core} or {@code pu}
-         */
+        /** {@return the name in the JSON form: {@code package}, {@code die}, {@code cluster}, {@code core} or {@code pu}} */
         public String jsonName() {
             return jsonName;
         }
 
-        /**
-         * The name in the text form.
-         *
-         * @return {@code Package}, {@code Die}, {@code Cluster}, {@code Core} or {@code PU}
-         */
+        /** {@return the name in the text form: {@code Package}, {@code Die}, {@code Cluster}, {@code Core} or {@code PU}} */
         public String title() {
             return title;
         }
@@ -78,11 +70,7 @@ public record TopologyNode(Kind kind, int id, CpuMask cpus, List<Cache> caches, 
         children = List.copyOf(children);
     }
 
-    /**
-     * The first CPU, the order objects are listed in.
-     *
-     * @return the lowest CPU of {@link #cpus()}
-     */
+    /** {@return the first CPU, the order objects are listed in: the lowest CPU of {@link #cpus()}} */
     public int firstCpu() {
         return cpus.first();
     }

@@ -9,7 +9,9 @@ import dev.corescope.topology.proc.SysfsReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -51,7 +53,7 @@ final class TopologyReader {
 
     private final SysfsReader r;
     final Reading x;
-    private final Topology.Builder b = new Topology.Builder();
+    private final TopologyBuilder b = new TopologyBuilder();
     private final List<String> warnings;
     private int nbits;
 
@@ -89,21 +91,15 @@ final class TopologyReader {
         AllowedLookup allowed = live ? AllowedLookup.start() : null;
 
         List<Integer> cpuDirs = cpuDirectories();
-        Optional<String> possibleText = r.read(CPU + "/possible");
-        Optional<String> presentText = r.read(CPU + "/present");
-        Optional<String> onlineText = r.read(CPU + "/online");
-        Optional<String> offlineText = r.read(CPU + "/offline");
-        Optional<String> isolatedText = r.read(CPU + "/isolated");
-        Optional<String> nohzText = r.read(CPU + "/nohz_full");
+        Map<String, Optional<String>> sets = new LinkedHashMap<>();
+        for (String set : List.of("possible", "present", "online", "offline", "isolated", "nohz_full")) sets.put(set, r.read(CPU + "/" + set));
 
         int maxCpu = cpuDirs.isEmpty() ? 0 : cpuDirs.getLast();
         if (maxCpu >= MAX_CPUS) throw beyondLimit(root, CPU + "/cpu" + maxCpu, maxCpu);
-        String[] names = {"possible", "present", "online", "offline", "isolated", "nohz_full"};
-        List<Optional<String>> texts = List.of(possibleText, presentText, onlineText, offlineText, isolatedText, nohzText);
-        for (int i = 0; i < names.length; i++) {
-            if (texts.get(i).isEmpty()) continue;
-            int last = SysfsReader.lastNumber(texts.get(i).get());
-            if (last >= MAX_CPUS) throw beyondLimit(root, CPU + "/" + names[i], last);
+        for (Map.Entry<String, Optional<String>> e : sets.entrySet()) {
+            if (e.getValue().isEmpty()) continue;
+            int last = SysfsReader.lastNumber(e.getValue().get());
+            if (last >= MAX_CPUS) throw beyondLimit(root, CPU + "/" + e.getKey(), last);
             maxCpu = Math.max(maxCpu, last);
         }
         nbits = maxCpu + 1;
@@ -111,18 +107,12 @@ final class TopologyReader {
         x.nbits = nbits;
 
         CpuMask dirs = maskOf(cpuDirs);
-        b.possible = parsedOr(possibleText, CPU + "/possible", dirs, "possible");
-        b.present = parsedOr(presentText, CPU + "/present", dirs, "present");
-        if (onlineText.isPresent()) {
-            b.online = parsedOr(onlineText, CPU + "/online", dirs, "online");
-        } else {
-            b.online = onlineFromDirectories(cpuDirs);
-        }
-        b.offline = offlineText.isPresent()
-                ? parsedOr(offlineText, CPU + "/offline", CpuMask.empty(nbits), "offline")
-                : b.possible.or(dirs).andNot(b.online);
-        b.isolated = parsedOr(isolatedText, CPU + "/isolated", CpuMask.empty(nbits), null);
-        b.nohzFull = parsedOr(nohzText, CPU + "/nohz_full", CpuMask.empty(nbits), null);
+        b.possible = parsedOr(sets, "possible", dirs, true);
+        b.present = parsedOr(sets, "present", dirs, true);
+        b.online = sets.get("online").isPresent() ? parsedOr(sets, "online", dirs, true) : onlineFromDirectories(cpuDirs);
+        b.offline = sets.get("offline").isPresent() ? parsedOr(sets, "offline", CpuMask.empty(nbits), true) : b.possible.or(dirs).andNot(b.online);
+        b.isolated = parsedOr(sets, "isolated", CpuMask.empty(nbits), false);
+        b.nohzFull = parsedOr(sets, "nohz_full", CpuMask.empty(nbits), false);
 
         CpuMask noDir = b.online.andNot(dirs);
         if (!noDir.isEmpty()) warnings.add(Sizes.cpus(noDir) + (noDir.weight() == 1 ? " is online but has no " : " are online but have no ") + CPU + "/cpuN directory");
@@ -142,11 +132,8 @@ final class TopologyReader {
         b.numaNodes = new NumaReader(x).read();
         b.coreKinds = new CoreKindReader(x).read();
         b.cgroupCpuset = CgroupCpuset.read(r, nbits).orElse(null);
-        if (allowed != null) {
-            CpuMask a = allowed.join();
-            // the kernel never allows a CPU beyond nr_cpu_ids, which sysfs already covers
-            b.allowed = a.resize(nbits);
-        }
+        // the kernel never allows a CPU beyond nr_cpu_ids, which sysfs already covers
+        if (allowed != null) b.allowed = allowed.join().resize(nbits);
 
         if (b.allowed != null && !b.allowed.sameCpus(b.online)) {
             warnings.add("allowed CPUs " + listOrNone(b.allowed) + " (sched_getaffinity) differ from online " + listOrNone(b.online)
@@ -156,9 +143,8 @@ final class TopologyReader {
             warnings.add("the cgroup's cpuset " + listOrNone(b.cgroupCpuset.cpus()) + " differs from online " + listOrNone(b.online));
         }
 
-        List<String> all = new ArrayList<>();
         List<String> problems = r.problems();
-        for (int i = 0; i < problems.size() && i < MAX_PROBLEM_LINES; i++) all.add(problems.get(i));
+        List<String> all = new ArrayList<>(problems.subList(0, Math.min(problems.size(), MAX_PROBLEM_LINES)));
         if (problems.size() > MAX_PROBLEM_LINES) {
             all.add("... and " + (problems.size() - MAX_PROBLEM_LINES) + " more files could not be read");
         }
@@ -170,8 +156,6 @@ final class TopologyReader {
         b.unreadable = r.unreadable();
         return b.build();
     }
-
-    // ---- CPU sets ----------------------------------------------------------------------
 
     private List<Integer> cpuDirectories() {
         List<Integer> out = new ArrayList<>();
@@ -198,7 +182,10 @@ final class TopologyReader {
                 + KERNEL_NR_CPUS_MAX + " CPUs)");
     }
 
-    private CpuMask parsedOr(Optional<String> text, String rel, CpuMask fallback, String what) {
+    /** The set {@code cpu/NAME}, else {@code fallback} (with a warning where the file is expected to exist). */
+    private CpuMask parsedOr(Map<String, Optional<String>> sets, String name, CpuMask fallback, boolean expected) {
+        Optional<String> text = sets.get(name);
+        String rel = CPU + "/" + name;
         if (text.isPresent()) {
             try {
                 return SysfsReader.parseList(text.get(), nbits);
@@ -206,8 +193,8 @@ final class TopologyReader {
                 // the path, never the content (a tree's file may be a link to anything)
                 r.problem(rel, "not a CPU list" + (e instanceof CpuMaskFormatException f ? " (" + SysfsReader.contentFree(f) + ")" : ""));
             }
-        } else if (what != null) {
-            warnings.add("no " + rel + ": " + what + " CPUs taken from the cpuN directories");
+        } else if (expected) {
+            warnings.add("no " + rel + ": " + name + " CPUs taken from the cpuN directories");
         }
         return fallback;
     }
@@ -226,8 +213,6 @@ final class TopologyReader {
     private Optional<Boolean> smtActive() {
         return r.read(CPU + "/smt/active").map(String::strip).filter(v -> v.equals("0") || v.equals("1")).map(v -> v.equals("1"));
     }
-
-    // ---- helpers -----------------------------------------------------------------------
 
     private CpuMask maskOf(List<Integer> cpus) {
         CpuMask.Builder m = CpuMask.builder(nbits);

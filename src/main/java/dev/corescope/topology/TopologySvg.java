@@ -72,7 +72,7 @@ public final class TopologySvg {
      */
     public static String render(Topology t) {
         DisplayTree tree = DisplayTree.of(t);
-        Box machine = new Box(MACHINE_FILL, machineTitle(t));
+        Box machine = new Box(MACHINE_FILL, TopologyText.machineLine(t));
         machine.bold = true;
         for (DisplayTree.Item item : tree.roots()) add(t, machine, item);
 
@@ -104,10 +104,6 @@ public final class TopologySvg {
         sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", PAD, page.h + LINE_H - 2, esc(t.summaryLine())));
         sb.append("</svg>\n");
         return sb.toString();
-    }
-
-    private static String machineTitle(Topology t) {
-        return TopologyText.machineLine(t);
     }
 
     private static void add(Topology t, Box parent, DisplayTree.Item item) {

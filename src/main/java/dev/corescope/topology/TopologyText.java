@@ -45,19 +45,11 @@ public final class TopologyText {
                 .append(t.source().equals("/") ? " (sched_getaffinity of this process)\n" : " (sched_getaffinity of the process that wrote it)\n"));
         t.cgroupCpus().ifPresent(c -> sb.append("Cgroup cpuset: ").append(list(c)).append('\n'));
         if (!t.coreKinds().isEmpty()) {
-            sb.append("Core kinds:");
-            String sep = " ";
-            for (CoreKind k : t.coreKinds()) {
-                sb.append(sep).append(k.cpus().toList()).append(" ").append(k.describe());
-                sep = "; ";
-            }
-            sb.append('\n');
+            sb.append("Core kinds: ").append(String.join("; ", t.coreKinds().stream().map(k -> k.cpus().toList() + " " + k.describe()).toList())).append('\n');
         }
         sb.append("Cache line: ").append(t.cacheLineSize()).append(" bytes\n");
         if (t.numaNodes().size() > 1) {
-            boolean any = false;
-            for (NumaNode n : t.numaNodes()) any |= !n.distances().isEmpty();
-            if (any) {
+            if (t.numaNodes().stream().anyMatch(n -> !n.distances().isEmpty())) {
                 sb.append("NUMA distances:\n");
                 int w = 4;
                 for (NumaNode n : t.numaNodes()) for (int d : n.distances()) w = Math.max(w, String.valueOf(d).length() + 1);
@@ -107,13 +99,10 @@ public final class TopologyText {
         List<String> parts = new ArrayList<>();
         parts.add(count(s.packages(), "package"));
         if (s.dies() > s.packages()) parts.add(count(s.dies(), "die"));
-        boolean clustersMatter = false;
-        for (TopologyNode c : t.clusters()) {
-            int cores = 0;
-            for (TopologyNode k : c.children()) if (k.kind() == TopologyNode.Kind.CORE) cores++;
-            if (cores > 1) clustersMatter = true;
+        // clusters are worth a word where one holds several cores
+        if (t.clusters().stream().anyMatch(c -> c.children().stream().filter(k -> k.kind() == TopologyNode.Kind.CORE).count() > 1)) {
+            parts.add(count(s.clusters(), "cluster"));
         }
-        if (clustersMatter) parts.add(count(s.clusters(), "cluster"));
         parts.add(count(s.cores(), "core"));
         String pus = count(s.pus(), "PU");
         if (!t.offline().isEmpty()) pus += " (+" + t.offline().weight() + " offline)";

@@ -77,40 +77,30 @@ public final class UsableCpus {
         return new UsableCpus(t, start, true);
     }
 
-    /**
-     * The start mask.
-     *
-     * @return the process's mask at start, or the modelled one of a saved tree
-     */
+    /** {@return the start mask: the process's mask at start, or the modelled one of a saved tree} */
     public CpuMask start() {
         return start;
     }
 
     /**
-     * The CPUs chosen when none are named: the online CPUs of the start mask, plus the isolated
-     * and {@code nohz_full} CPUs the cpuset allows.
-     *
-     * @return the mask, never empty on a machine with an online CPU
+     * {@return the CPUs chosen when none are named: the online CPUs of the start mask, plus the isolated and
+     * {@code nohz_full} CPUs the cpuset allows; never empty on a machine with an online CPU}
      */
     public CpuMask usable() {
         return usable;
     }
 
     /**
-     * The isolated and {@code nohz_full} CPUs the cpuset allows, online: the quiet ones, first
-     * choice for a measurement.
-     *
-     * @return the mask, often empty
+     * {@return the isolated and {@code nohz_full} CPUs the cpuset allows, online: the quiet ones, first
+     * choice for a measurement; often empty}
      */
     public CpuMask quiet() {
         return quiet;
     }
 
     /**
-     * The CPUs a pin may name: the online CPUs the cgroup's cpuset allows (all online CPUs
-     * where the process has no cpuset), and the start mask's.
-     *
-     * @return the mask
+     * {@return the CPUs a pin may name: the online CPUs the cgroup's cpuset allows (all online CPUs where the
+     * process has no cpuset), and the start mask's}
      */
     public CpuMask pinnable() {
         return permitted.or(start.and(t.online().resize(start.nbits())));

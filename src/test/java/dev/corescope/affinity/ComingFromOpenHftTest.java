@@ -1,6 +1,7 @@
 package dev.corescope.affinity;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.topology.CpuSelector;
 import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,8 +59,8 @@ class ComingFromOpenHftTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> r.reserve("first")).getMessage().contains("any, core, N (a CPU), last, last-N"));
         // the selectors of --cpus (CpuSelector): the most preferred free CPU among them
         try (Reservation l3 = r.reserve("l3:1")) {
-            assertTrue(dev.corescope.topology.CpuSelector.select("l3:1", r.topology()).test(l3.cpu()), l3.toString());
-            assertTrue(!dev.corescope.topology.CpuSelector.select("l3:0", r.topology()).test(l3.cpu()), l3.toString());
+            assertTrue(CpuSelector.select("l3:1", r.topology()).test(l3.cpu()), l3.toString());
+            assertTrue(!CpuSelector.select("l3:0", r.topology()).test(l3.cpu()), l3.toString());
         }
     }
 

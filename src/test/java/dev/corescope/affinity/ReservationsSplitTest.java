@@ -13,9 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Issue #26's split of {@link Reservations}, kept by a test: reserving (pick in {@code CpuChoice},
- * lock in {@code LockTable}, wait in {@code Waiting}) apart from reading holdings
+ * search in {@code Attempt}, lock in {@code LockTable}, wait in {@code Waiting}) apart from reading holdings
  * ({@code LockView} reads the directory and {@code /proc/locks}, {@code HoldingsText} prints
- * them). {@code Reservations} itself reads no /proc file and walks no directory: its holdings
+ * them). {@code Reservations} and {@code Attempt} read no /proc file and walks no directory: its holdings
  * methods only hand over. The reading side never locks, creates or writes: {@code holdingsIn}
  * and {@code dumpOf} must be safe on another user's directory.
  */
@@ -26,6 +26,7 @@ class ReservationsSplitTest {
     /** Each file and what it must not name. */
     private static final Map<String, List<String>> MUST_NOT_NAME = Map.of(
             "Reservations.java", List.of("ProcLocks", "ProcPid", "Files.", "DirectoryStream", "String.format"),
+            "Attempt.java", List.of("ProcLocks", "ProcPid", "Files.", "DirectoryStream"),
             "LockView.java", List.of("tryLock", "openLockFile", "fchmod", "Files.create", "Files.write", "Files.delete", "O_CREAT"),
             "HoldingsText.java", List.of("tryLock", "openLockFile", "fchmod", "LockTable.of(", "Files.create", "Files.write", "Files.delete"));
 

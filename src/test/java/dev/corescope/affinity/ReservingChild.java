@@ -2,6 +2,7 @@ package dev.corescope.affinity;
 
 import dev.corescope.topology.Topology;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ import java.util.List;
 public final class ReservingChild {
 
     public static void main(String[] args) throws Exception {
-        if (args.length > 4) java.nio.file.Files.writeString(Path.of("/proc/self/comm"), args[4]);
+        if (args.length > 4) Files.writeString(Path.of("/proc/self/comm"), args[4]);
         Topology t = Topology.read(Path.of(args[1]));
         Reservations r = Reservations.of(Path.of(args[0]), t, t.online());
         List<Reservation> held = new ArrayList<>();

@@ -1,14 +1,19 @@
 package dev.corescope.affinity;
 
-import dev.corescope.testing.Timing;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.CpuNotAllowedException;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.internal.Affinity;
+import dev.corescope.testing.Timing;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,7 +32,7 @@ class ThreadAffinityTest {
 
     @AfterEach
     void putBack() {
-        dev.corescope.sys.internal.Affinity.set(0, before);
+        Affinity.set(0, before);
     }
 
     @Test
@@ -71,7 +76,7 @@ class ThreadAffinityTest {
 
     @Test
     void aCpuOutsideTheAllowedSetIsRefusedAndNothingChanges() {
-        int outside = dev.corescope.sys.internal.Affinity.nrCpuIds() + 3;
+        int outside = Affinity.nrCpuIds() + 3;
         assertThrows(CpuNotAllowedException.class, () -> ThreadAffinity.pin(outside));
         assertEquals(before, ThreadAffinity.allowed());
         try (Pinning p = ThreadAffinity.pin(before.first())) {
@@ -108,12 +113,12 @@ class ThreadAffinityTest {
     @Test
     @Timing
     void pinAndRestoreAllocateNothing() throws Exception {
-        java.util.List<String> cmd = java.util.List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-Xbatch", "-XX:-TieredCompilation", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"), AllocationProbe.class.getName(), String.valueOf(before.first()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
-        assertTrue(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES), "the probe did not finish");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the probe did not finish");
         assertEquals(0, p.exitValue(), out);
         assumeTrue(!out.startsWith("unsupported"), out);
         long bytes = Long.parseLong(out.lines().reduce((a, b) -> b).orElseThrow());

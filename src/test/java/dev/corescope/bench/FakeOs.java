@@ -39,6 +39,13 @@ public final class FakeOs implements Os {
         return threadMask.get();
     }
 
+    /** Only the calling thread (0) exists on the fake machine. */
+    @Override
+    public CpuMask allowed(int pid) {
+        if (pid != 0) throw new UnsupportedOperationException("FakeOs has no process " + pid);
+        return allowed();
+    }
+
     @Override
     public void setAllowed(CpuMask cpus) {
         threadMask.set(cpus);

@@ -42,7 +42,7 @@ class JavaMachineCodeTest {
         assertEquals(440, c.bytes(), "main code [0x...c300,0x...c4b8]");
         assertEquals(0x00007f26dbf0c300L, c.start());
         assertEquals(93, c.instructions().size(), "97 lines in the main code, the 4 hlt of filler after it dropped");
-        MachineCodeReader.Instruction entryBarrierJump = c.instructions().get(4);
+        Instruction entryBarrierJump = c.instructions().get(4);
         assertEquals("jne", entryBarrierJump.mnemonic());
         assertEquals(0x7f26dbf0c4aaL, entryBarrierJump.target(), "capstone's 0x-prefixed target");
         assertTrue(c.instructions().stream().anyMatch(i -> i.text().contains("{poll_return}")), "HotSpot's comments kept");
@@ -78,7 +78,7 @@ class JavaMachineCodeTest {
     void withoutAPluginEachJavaEntrySaysWhyInOneLine() {
         TimerbaseFamily f = new TimerbaseFamily();
         List<MeasuredFunction> java = f.measuredFunctions().stream().filter(m -> m.javaMethod() != null).toList();
-        List<MachineCode> code = MachineCodeReader.javaCode("timerbase", java, f.javaCodeRun(), Optional.empty());
+        List<MachineCode> code = MachineCodeReader.javaCode("timerbase", java, f.javaCodeBenchmarks(), Optional.empty());
         assertEquals(3, code.size());
         for (MachineCode c : code) {
             assertNull(c.disassembly());
@@ -92,8 +92,8 @@ class JavaMachineCodeTest {
         assertEquals(List.of("dev.corescope.cpumask.CpuMask::anyButLoop", "dev.corescope.cpumask.CpuMask::firstBut",
                         "dev.corescope.bench.cpumask.CpumaskBenchmark::anyButLoopFirst"),
                 new CpumaskFamily().measuredFunctions().stream().map(MeasuredFunction::javaMethod).filter(m -> m != null).toList());
-        assertEquals(Map.of("nrCpus", "64", "online", "16", "mask", "online"), new CpumaskFamily().javaCodeRun().orElseThrow().params());
-        assertTrue(new TimerbaseFamily().javaCodeRun().isPresent());
+        assertEquals(Map.of("nrCpus", "64", "online", "16", "mask", "online"), new CpumaskFamily().javaCodeBenchmarks().orElseThrow().params());
+        assertTrue(new TimerbaseFamily().javaCodeBenchmarks().isPresent());
     }
 
     @Test
@@ -123,7 +123,7 @@ class JavaMachineCodeTest {
         assumeTrue(plugin.isPresent(), "no hsdis plugin: scripts/hsdis.sh builds one into target/hsdis");
         TimerbaseFamily f = new TimerbaseFamily();
         List<MeasuredFunction> java = f.measuredFunctions().stream().filter(m -> m.javaMethod() != null).toList();
-        List<MachineCode> code = MachineCodeReader.javaCode("timerbase", java, f.javaCodeRun(), plugin);
+        List<MachineCode> code = MachineCodeReader.javaCode("timerbase", java, f.javaCodeBenchmarks(), plugin);
         assertEquals(3, code.size());
         for (MachineCode c : code) {
             if (c.disassembly() != null) {
@@ -160,19 +160,19 @@ class JavaMachineCodeTest {
         // each Java lock variant is paired with its C twin's loop (same variant)
         assertEquals(List.of("spin_lock_unlock", "spin_lock_irqsave", "spin_lock_irqsave_pushf"), locks.measuredFunctions().stream()
                 .filter(m -> m.javaMethod() != null && m.symbol() != null).map(MeasuredFunction::variant).toList());
-        java.util.regex.Pattern include = java.util.regex.Pattern.compile(locks.javaCodeRun().orElseThrow().include());
+        java.util.regex.Pattern include = java.util.regex.Pattern.compile(locks.javaCodeBenchmarks().orElseThrow().include());
         assertTrue(include.matcher("dev.corescope.bench.locks.SpinLockBenchmark.spinLockUnlock").matches());
         assertTrue(include.matcher("dev.corescope.bench.locks.IrqsaveBenchmark.spinLockIrqsave").matches());
         assertTrue(include.matcher("dev.corescope.bench.locks.IrqsaveBenchmark.spinLockIrqsavePushf").matches());
         assertFalse(include.matcher("dev.corescope.bench.locks.IrqsaveBenchmark.irqsaveManual").matches());
-        assertEquals("SpinLockBenchmark/IrqsaveBenchmark", locks.javaCodeRun().orElseThrow().names());
+        assertEquals("SpinLockBenchmark/IrqsaveBenchmark", locks.javaCodeBenchmarks().orElseThrow().names());
 
         CpupriFamily cpupri = new CpupriFamily();
         assertEquals(List.of("dev.corescope.bench.cpupri.OffHeapCpupri::find", "dev.corescope.bench.cpupri.OffHeapCpupri::toggle"),
                 javaMethodsOf(cpupri));
         assertEquals(List.of(Map.of("metric", "find"), Map.of("metric", "set")), cpupri.measuredFunctions().stream()
                 .filter(m -> m.javaMethod() != null && m.symbol() != null).map(MeasuredFunction::params).toList());
-        JavaMachineCode.Run run = cpupri.javaCodeRun().orElseThrow();
+        JavaMachineCode.JmhSelection run = cpupri.javaCodeBenchmarks().orElseThrow();
         assertTrue(java.util.regex.Pattern.compile(run.include()).matcher("dev.corescope.bench.cpupri.CpupriBenchmark.cpupri").matches());
         assertEquals(Map.of("variant", "packed", "rt", "writers"), run.params());
     }
@@ -182,7 +182,7 @@ class JavaMachineCodeTest {
     void withoutAPluginTheLocksAndCpupriJavaEntriesSayWhyInOneLine() {
         for (BenchFamily f : List.of(new LocksFamily(), new CpupriFamily())) {
             List<MeasuredFunction> java = f.measuredFunctions().stream().filter(m -> m.javaMethod() != null).toList();
-            List<MachineCode> code = MachineCodeReader.javaCode(f.name(), java, f.javaCodeRun(), Optional.empty());
+            List<MachineCode> code = MachineCodeReader.javaCode(f.name(), java, f.javaCodeBenchmarks(), Optional.empty());
             assertEquals(f.name().equals("locks") ? 3 : 2, code.size(), f.name());
             for (MachineCode c : code) {
                 assertNull(c.disassembly());
@@ -199,7 +199,7 @@ class JavaMachineCodeTest {
         assumeTrue(plugin.isPresent(), "no hsdis plugin: scripts/hsdis.sh builds one into target/hsdis");
         for (BenchFamily f : List.of(new LocksFamily(), new CpupriFamily())) {
             List<MeasuredFunction> java = f.measuredFunctions().stream().filter(m -> m.javaMethod() != null).toList();
-            for (MachineCode c : MachineCodeReader.javaCode(f.name(), java, f.javaCodeRun(), plugin)) {
+            for (MachineCode c : MachineCodeReader.javaCode(f.name(), java, f.javaCodeBenchmarks(), plugin)) {
                 if (c.disassembly() == null) {
                     assertTrue(c.reason().startsWith("C2 did not compile"), c.reason());
                     continue;

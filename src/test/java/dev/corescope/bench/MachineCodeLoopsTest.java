@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class MachineCodeLoopsTest {
 
     private static Path lib;
-    private static Map<String, List<MachineCodeReader.Instruction>> all;
+    private static Map<String, List<Instruction>> all;
     private static ElfSymbolTable elf;
 
     @BeforeAll
@@ -42,7 +42,7 @@ class MachineCodeLoopsTest {
         elf = ElfSymbolTable.read(lib);
     }
 
-    private static List<MachineCodeReader.Instruction> body(String symbol) {
+    private static List<Instruction> body(String symbol) {
         ElfSymbolTable.Symbol s = elf.function(symbol).orElseThrow(() -> new AssertionError(symbol + " not in the library"));
         return all.get(symbol).stream().filter(i -> i.address() >= s.value() && i.address() < s.value() + s.size()).toList();
     }
@@ -53,7 +53,7 @@ class MachineCodeLoopsTest {
 
     /** The loops whose instructions include a call of {@code callee}. */
     private static long loopsCalling(String harness, String callee) {
-        List<MachineCodeReader.Instruction> body = body(harness);
+        List<Instruction> body = body(harness);
         return MachineCodeReader.naturalLoops(body).stream().filter(l -> l.members().stream()
                 .anyMatch(k -> body.get(k).mnemonic().startsWith("call") && body.get(k).text().contains("<" + callee + ">"))).count();
     }

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class MachineCodeReaderTest {
 
     private static int[] access(String text) {
-        MachineCodeReader.Instruction i = MachineCodeReader.instruction(0x100, text);
+        Instruction i = Instruction.parse(0x100, text);
         return new int[]{i.loads(), i.stores()};
     }
 
@@ -54,7 +54,7 @@ class MachineCodeReaderTest {
         assertArrayEquals(new int[]{1, 0}, access("pop    %rbx"));
         assertArrayEquals(new int[]{1, 0}, access("call   *0x10(%rax)"));
         assertArrayEquals(new int[]{1, 0}, access("mov    %fs:0x28,%rax"));
-        assertTrue(MachineCodeReader.instruction(0, "data16 cs nopw 0x0(%rax,%rax,1)").padding());
+        assertTrue(Instruction.parse(0, "data16 cs nopw 0x0(%rax,%rax,1)").padding());
     }
 
     /** cs_timerbase_lock_after as GCC 12 builds it: two backward branches; the shorter is the loop. */
@@ -95,7 +95,7 @@ class MachineCodeReaderTest {
 
     @Test
     void factsCountTheFunctionWithoutPaddingAndTheNaturalLoopFromTheControlFlowGraph() {
-        List<MachineCodeReader.Instruction> body = MachineCodeReader.parse(AFTER).get("cs_timerbase_lock_after").stream()
+        List<Instruction> body = MachineCodeReader.parse(AFTER).get("cs_timerbase_lock_after").stream()
                 .filter(i -> i.address() < 0x56d0 + 0x5c).toList();
         MachineCode c = MachineCodeReader.facts("timerbase", MeasuredFunction.of("after", "cs_timerbase_lock_after", null),
                 0x56d0, 0x5c, body);
@@ -116,7 +116,7 @@ class MachineCodeReaderTest {
     /** jne 56ef at 5718 jumps backward, but 56ef does not dominate 5718 (5718 is reached past it): not a back edge. */
     @Test
     void aBackwardJumpThatIsNotABackEdgeMakesNoLoopOfItsOwn() {
-        List<MachineCodeReader.Instruction> body = MachineCodeReader.parse(AFTER).get("cs_timerbase_lock_after");
+        List<Instruction> body = MachineCodeReader.parse(AFTER).get("cs_timerbase_lock_after");
         List<MachineCodeReader.NaturalLoop> loops = MachineCodeReader.naturalLoops(body);
         assertEquals(1, loops.size(), loops.toString());
         MachineCode.HotLoop timed = MachineCodeReader.loop(0x56d0, body, MeasuredFunction.Loop.TIMED);
@@ -159,7 +159,7 @@ class MachineCodeReaderTest {
 
     @Test
     void theTimedLoopOfAHarnessIsItsLoopNotTheEpilogueABackwardJumpReaches() {
-        List<MachineCodeReader.Instruction> body = MachineCodeReader.parse(FOR_LOOP).get("cs_locks_for_loop");
+        List<Instruction> body = MachineCodeReader.parse(FOR_LOOP).get("cs_locks_for_loop");
         MachineCode.HotLoop timed = MachineCodeReader.loop(0x3f50, body, MeasuredFunction.Loop.TIMED);
         assertNotNull(timed);
         assertEquals(0x68, timed.fromOffset());
@@ -170,8 +170,8 @@ class MachineCodeReaderTest {
 
     @Test
     void straightLineCodeHasNoLoop() {
-        List<MachineCodeReader.Instruction> body = List.of(MachineCodeReader.instruction(0x10, "mov    (%rdi),%rax"),
-                MachineCodeReader.instruction(0x13, "ret"));
+        List<Instruction> body = List.of(Instruction.parse(0x10, "mov    (%rdi),%rax"),
+                Instruction.parse(0x13, "ret"));
         assertNull(MachineCodeReader.loop(0x10, body, MeasuredFunction.Loop.INNERMOST));
     }
 

@@ -23,10 +23,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One route to the OS: outside {@code sys}, every call of {@code sys.internal.Affinity} and
+ * One route to the OS: in every package outside {@code sys}, every call of {@code sys.internal.Affinity} and
  * {@code CurrentCpu} goes through the seam {@code Os} ({@code ctx.os()} in a family's
  * {@code run(ctx)}, {@code Os.live()} elsewhere, as OpenHFT's callers go through
  * {@code Affinity}), so that a family can run against a saved machine; the only direct calls are
@@ -46,13 +45,6 @@ class OsSeamTest {
             "bench/syscalls/SyscallBatches.java", Set.of("Affinity.currentCpu", "Affinity.currentCpuPlain", "Affinity.currentCpuCritical",
                     "Affinity.get", "Affinity.set", "CurrentCpu.forThisThread"));
 
-    /**
-     * Files that still call {@code Affinity} directly until the usable-CPU work rewrites them
-     * through {@code Os}. The list only shrinks: a file here that no longer calls it fails the
-     * test until it is taken off.
-     */
-    private static final Set<String> NOT_YET = Set.of("cli/AffinityCommand.java");
-
     /** {@code Affinity.pin(}, {@code Affinity::pin}, {@code sys.internal.CurrentCpu.forThisThread(}; not {@code ThreadAffinity.}. */
     private static final Pattern DIRECT = Pattern.compile("\\b(Affinity|CurrentCpu)\\s*(?:\\.|::)\\s*(\\w+)");
 
@@ -70,7 +62,6 @@ class OsSeamTest {
                 if (!calls.isEmpty()) found.put(file, calls);
             }
         }
-        for (String file : NOT_YET) assertTrue(found.remove(file) != null, file + " goes through Os now: take it off NOT_YET");
         Map<String, Set<String>> expected = new TreeMap<>();
         MEASURED.forEach((file, calls) -> expected.put(file, new TreeSet<>(calls)));
         assertEquals(expected, found, "pin, allowed CPUs, nr_cpu_ids and the current CPU go through Os: ctx.os() "

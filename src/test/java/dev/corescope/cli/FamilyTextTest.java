@@ -37,7 +37,7 @@ class FamilyTextTest {
         ResultsFile file = Json.readResults(path);
         List<BenchFamily> families = Families.all();
         BenchFamily f = families.stream().filter(x -> x.name().equals(family)).findFirst().orElseThrow();
-        String text = RunText.of(file, families, family, path, Map.of(), width);
+        String text = RunText.of(file, families, family, path, width, false);
         Approved.verify("cli/family/" + family + "-" + width + ".txt", text);
 
         for (String l : text.lines().toList()) assertTrue(l.length() <= width, "wider than " + width + ": " + l);

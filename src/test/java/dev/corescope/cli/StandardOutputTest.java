@@ -12,7 +12,7 @@ class StandardOutputTest {
 
     private static String through(String... writes) throws Exception {
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
-        StandardOutput out = StandardOutput.over(sink);
+        StandardOutput out = new StandardOutput(sink);
         for (String w : writes) {
             byte[] b = w.getBytes(StandardCharsets.UTF_8);
             out.write(b, 0, b.length);
@@ -32,7 +32,7 @@ class StandardOutputTest {
     @Test
     void aSequenceCutBetweenWritesIsStillEscaped() throws Exception {
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
-        StandardOutput out = StandardOutput.over(sink);
+        StandardOutput out = new StandardOutput(sink);
         byte[] csi = "x\u009by".getBytes(StandardCharsets.UTF_8);  // 78 c2 9b 79
         out.write(csi, 0, 2);
         out.write(csi, 2, 2);
@@ -63,7 +63,7 @@ class StandardOutputTest {
     @Test
     void afterAnInterruptNothingMoreReachesStdout() throws Exception {
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
-        StandardOutput out = StandardOutput.over(sink);
+        StandardOutput out = new StandardOutput(sink);
         out.write("before\n".getBytes(StandardCharsets.UTF_8));
         java.lang.reflect.Field f = StandardOutput.class.getDeclaredField("muted");
         f.setAccessible(true);

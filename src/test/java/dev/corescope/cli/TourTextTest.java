@@ -30,7 +30,7 @@ class TourTextTest {
         Path saved = Path.of(Tour.RESULTS_FILE);
         TextDoc d = new TextDoc()
                 .add(TourText.machine(f.environment(), f.topology())).blank()
-                .add(TourText.summary(f, families, List.of(), "./run.sh", saved, width)).blank()
+                .add(TourText.summary(f, families, List.of(), "./run.sh", saved, width, false)).blank()
                 .add(TourText.next("./run.sh", saved, null));
         return d.render(width);
     }
@@ -97,7 +97,7 @@ class TourTextTest {
         var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(Path.of("src/test/resources/results/c2c-quick.json").toFile());
         for (var pair : tree.get("models").get("c2c").get("pairs")) ((com.fasterxml.jackson.databind.node.ObjectNode) pair).put("relation", "same-l3");
         ResultsFile f = Json.MAPPER.readerFor(ResultsFile.class).readValue(tree);
-        String text = TourText.summary(f, Families.all(), List.of(), "./run.sh", Path.of(Tour.RESULTS_FILE), 80).render(80);
+        String text = TourText.summary(f, Families.all(), List.of(), "./run.sh", Path.of(Tour.RESULTS_FILE), 80, false).render(80);
         assertTrue(text.contains("c2c (all of it: ./run.sh report"), text);
         assertTrue(text.contains("By relation (what the two CPUs share)"), text);
         assertTrue(text.lines().anyMatch(l -> l.contains("same L3") || l.contains("same l3")), text);

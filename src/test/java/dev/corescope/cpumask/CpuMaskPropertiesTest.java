@@ -118,13 +118,12 @@ class CpuMaskPropertiesTest {
     }
 
     @Property(tries = 300)
-    void firstButAnyButAndAnyButLoopAgreeWithAPlainLoopForEveryCpu(@ForAll("masks") Sample s) {
+    void firstButAndAnyButLoopAgreeWithAPlainLoopForEveryCpu(@ForAll("masks") Sample s) {
         CpuMask m = s.mask();
         int n = s.nbits();
         for (int cpu = 0; cpu <= n; cpu++) {
             int expected = plainAnyBut(s.bits(), n, cpu);
             assertEquals(expected, m.firstBut(cpu), "firstBut(" + cpu + ")");
-            assertEquals(expected, m.anyBut(cpu), "anyBut(" + cpu + ")");
             assertEquals(expected, m.anyButLoop(cpu), "anyButLoop(" + cpu + ")");
         }
     }

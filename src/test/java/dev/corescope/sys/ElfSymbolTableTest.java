@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +80,7 @@ class ElfSymbolTableTest {
     void refusesATruncatedLibrarySayingWhichPartIsMissing(@TempDir Path dir) throws IOException {
         byte[] all = Files.readAllBytes(library());
         Path f = dir.resolve("truncated.so");
-        Files.write(f, java.util.Arrays.copyOf(all, 4096));
+        Files.write(f, Arrays.copyOf(all, 4096));
         IOException e = assertThrows(IOException.class, () -> ElfSymbolTable.read(f));
         assertTrue(e.getMessage().contains("outside the file"), e.getMessage());
     }

@@ -75,7 +75,7 @@ class ExecTest {
     @Test
     void aCommandThatCannotBeFoundFailsWithEnoentAndLeavesTheThreadAsItWas() {
         // HotSpot blocks SIGQUIT in every Java thread; Exec empties the mask before execvp
-        assumeTrue(SignalMask.isBlocked(SIGQUIT), "SIGQUIT is not blocked in this thread: nothing to see restored");
+        assumeTrue(SignalMaskTest.isBlocked(SIGQUIT), "SIGQUIT is not blocked in this thread: nothing to see restored");
         CpuMask before = Affinity.allowed();
         CpuMask one = CpuMask.of(before.nbits(), Affinity.processAllowed().first());
 
@@ -83,6 +83,6 @@ class ExecTest {
 
         assertEquals(Errno.ENOENT, failed.errno(), failed.getMessage());
         assertEquals(before, Affinity.allowed(), "the thread was left pinned");
-        assertTrue(SignalMask.isBlocked(SIGQUIT), "the signal mask was left empty");
+        assertTrue(SignalMaskTest.isBlocked(SIGQUIT), "the signal mask was left empty");
     }
 }

@@ -134,7 +134,7 @@ class HwlocXmlTest {
                     "-cp", System.getProperty("java.class.path"), "dev.corescope.cli.Main", "topology", "--format", "hwloc-xml"), Map.of(), 120);
         }
         CpuMask one = CpuMask.parseList(Integer.toString(cpu), cpu + 1);
-        String info = "<info name=\"corescope.sched_getaffinity\" value=\"" + HwlocXmlWriter.bitmap(one) + "\"/>";
+        String info = "<info name=\"corescope.sched_getaffinity\" value=\"" + HwlocBitmap.format(one) + "\"/>";
         assertTrue(xml.contains(info), info + " in " + xml);
         Path ours = Files.writeString(out("pinned.xml"), xml);
         Topology back = HwlocXmlReader.read(ours);
@@ -143,7 +143,7 @@ class HwlocXmlTest {
         // the processes run from this (unpinned again) thread
         assertLstopoSeesThisMachineIn(lstopo, ours, "pinned to CPU " + cpu);
         String verbose = Tools.runOk(List.of(lstopo.toString(), "-v", "-i", ours.toString(), "--no-io"), Map.of(), 60);
-        assertTrue(verbose.contains("corescope.sched_getaffinity=" + HwlocXmlWriter.bitmap(one)), verbose);
+        assertTrue(verbose.contains("corescope.sched_getaffinity=" + HwlocBitmap.format(one)), verbose);
     }
 
     /** Isolated and nohz_full CPUs, which hwloc's XML has no attribute for, travel as the Machine's infos and read back. */
@@ -170,23 +170,23 @@ class HwlocXmlTest {
      * the core kinds' CPU sets and the NUMA distances. Sorted, so the assertion shows the difference.
      */
     static List<String> objects(String xml) {
-        HwlocXmlReader.Element top = HwlocXmlReader.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "hwloc");
+        XmlElement top = XmlElement.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "hwloc");
         List<String> out = new ArrayList<>();
-        for (HwlocXmlReader.Element o : top.all("object")) {
+        for (XmlElement o : top.all("object")) {
             out.add("Machine complete " + o.attr("complete_cpuset") + " allowed " + o.attr("allowed_cpuset"));
             walk(o, out);
         }
-        for (HwlocXmlReader.Element k : top.all("cpukind")) out.add("cpukind " + k.attr("cpuset"));
-        for (HwlocXmlReader.Element d : top.all("distances2")) {
+        for (XmlElement k : top.all("cpukind")) out.add("cpukind " + k.attr("cpuset"));
+        for (XmlElement d : top.all("distances2")) {
             StringBuilder sb = new StringBuilder("distances " + d.attr("type") + " " + d.attr("nbobjs"));
-            for (HwlocXmlReader.Element v : d.children()) sb.append(' ').append(v.text().strip());
+            for (XmlElement v : d.children()) sb.append(' ').append(v.text().strip());
             out.add(sb.toString());
         }
         out.sort(null);
         return out;
     }
 
-    private static void walk(HwlocXmlReader.Element o, List<String> out) {
+    private static void walk(XmlElement o, List<String> out) {
         String type = o.attr("type");
         String line = type + (o.attr("subtype") == null ? "" : "(" + o.attr("subtype") + ")") + " " + o.attr("cpuset");
         if (type.equals("NUMANode")) line += " P#" + o.attr("os_index") + " " + o.attr("local_memory") + " bytes";
@@ -194,7 +194,7 @@ class HwlocXmlTest {
         // sysfs has the sets, and the Arm server's L3 says 15 ways in sysfs but 128 by that rule
         if (type.endsWith("Cache")) line += " " + o.attr("cache_size") + " " + o.attr("cache_linesize");
         out.add(line);
-        for (HwlocXmlReader.Element c : o.all("object")) walk(c, out);
+        for (XmlElement c : o.all("object")) walk(c, out);
     }
 
     // ---- we read what hwloc writes --------------------------------------------------------
@@ -303,8 +303,8 @@ class HwlocXmlTest {
 
     @Test
     void bitmapsAreHwlocs32BitWordsMostSignificantFirst() {
-        assertEquals("0x0", HwlocXmlWriter.bitmap(dev.corescope.cpumask.CpuMask.empty(8)));
-        assertEquals("0x00000003", HwlocXmlWriter.bitmap(dev.corescope.cpumask.CpuMask.parseList("0-1", 8)));
-        assertEquals("0x00000001,0x00000000,0x80000000", HwlocXmlWriter.bitmap(dev.corescope.cpumask.CpuMask.parseList("31,64", 65)));
+        assertEquals("0x0", HwlocBitmap.format(dev.corescope.cpumask.CpuMask.empty(8)));
+        assertEquals("0x00000003", HwlocBitmap.format(dev.corescope.cpumask.CpuMask.parseList("0-1", 8)));
+        assertEquals("0x00000001,0x00000000,0x80000000", HwlocBitmap.format(dev.corescope.cpumask.CpuMask.parseList("31,64", 65)));
     }
 }

@@ -1,5 +1,6 @@
 package dev.corescope.topology;
 
+import dev.corescope.testing.Approved;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The text report's wording where values are missing. */
+/** The text report's wording where values are missing, and where nodes, caches and cores nest: whole reports, approved. */
 class TopologyTextTest {
 
     @TempDir
@@ -24,9 +25,7 @@ class TopologyTextTest {
         f.file(c + "level", "3").file(c + "type", "Unified").file(c + "shared_cpu_list", "0-1");
         Topology t = Topology.read(tmp);
         String text = TopologyText.render(t);
-        assertTrue(text.contains("\n    L3 size unknown  CPUs 0-1\n"), text);
-        assertTrue(text.contains("warning: CPU 0 is online but has no sys/devices/system/cpu/cpuN directory\n"), text);
-        assertTrue(text.contains("L3 size unknown ×1"), text);
+        Approved.verify("topology/text-missing-size.txt", text);
         assertFalse(text.contains("?"), text);
         assertFalse(text.contains(" , "), text);
         assertFalse(text.contains("CPUs 0 "), text);
@@ -45,15 +44,7 @@ class TopologyTextTest {
         f.node(0, "0-3", 32L * 1024 * 1024, "10 12").node(1, "4-7", 32L * 1024 * 1024, "12 10");
         Topology t = Topology.read(tmp);
         String text = TopologyText.render(t);
-        assertTrue(text.contains("""
-                  Package P#0  CPUs 0-7
-                    NUMANode P#0  (32 GiB)  CPUs 0-3
-                      L3 16M  8-way, 64B line, CPUs 0-1
-                        Core P#0  PU 0  [L1d 32K]
-                        Core P#1  PU 1  [L1d 32K]
-                      L3 16M  8-way, 64B line, CPUs 2-3
-                """), text);
-        assertTrue(text.contains("\n    NUMANode P#1  (32 GiB)  CPUs 4-7\n      L3 16M  8-way, 64B line, CPUs 4-5\n"), text);
+        Approved.verify("topology/text-nps2-nodes-in-package.txt", text);
         String svg = TopologySvg.render(t);
         int node1 = svg.indexOf(">NUMANode P#1<");
         int l3 = svg.indexOf("L3 16M", node1);
@@ -68,8 +59,7 @@ class TopologyTextTest {
             f.cpu(cpu, 0, cpu, String.valueOf(cpu), "0-3").cache(cpu, 3, 3, "Unified", "6144K", cpu < 2 ? "0-1" : "2-3");
         }
         f.node(0, "0-1", 4L * 1024 * 1024, "10 16").node(1, "2-3", 4L * 1024 * 1024, "16 10");
-        String text = TopologyText.render(Topology.read(tmp));
-        assertTrue(text.contains("    L3 6M  8-way, 64B line, CPUs 0-1\n      NUMANode P#0  (4 GiB)\n      Core P#0"), text);
+        Approved.verify("topology/text-node-with-l3-cpus.txt", TopologyText.render(Topology.read(tmp)));
     }
 
     @Test
@@ -101,9 +91,7 @@ class TopologyTextTest {
         Topology t = Topology.read(tmp);
         assertEquals(4, t.summary().cores());
         assertTrue(t.cores().stream().allMatch(c -> c.cpus().weight() == 1), "one PU per core");
-        String text = TopologyText.render(t);
-        assertTrue(text.contains("    L2 2M  8-way, 64B line, CPUs 0-1\n      Core P#0  PU 0  [L1d 16K]\n      Core P#1  PU 1  [L1d 16K]\n"), text);
-        assertTrue(text.contains("warning: AMD compute units"), text);
+        Approved.verify("topology/text-amd-compute-units.txt", TopologyText.render(t));
     }
 
     @Test

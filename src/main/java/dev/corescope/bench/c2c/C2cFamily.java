@@ -4,15 +4,13 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Jmh;
-import dev.corescope.bench.JmhRuns;
+import dev.corescope.bench.ForkFigures;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.ModelFamily;
 import dev.corescope.bench.RunSize;
-import dev.corescope.bench.SampleStats;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.report.Json;
 import dev.corescope.report.MachineSummary;
-import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
@@ -24,7 +22,6 @@ import org.openjdk.jmh.results.RunResult;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +39,7 @@ import java.util.Optional;
  * ways. {@code bench c2c --plan} says what a run measures and how long it takes, before it starts.
  * {@code bench c2c --format svg} prints the heatmap instead of the text.
  */
-public final class C2cFamily implements BenchFamily {
+public final class C2cFamily implements ModelFamily<C2cModel> {
 
     static final int ROUND_TRIPS = C2cPlan.ROUND_TRIPS;
 
@@ -60,13 +57,6 @@ public final class C2cFamily implements BenchFamily {
     @Override
     public String summary() {
         return "seed 002: core-to-core latency, one cache line ping-ponged between every pair of CPUs (Java and C)";
-    }
-
-    /** One ordered pair's figures: Java always, C when the twin ran on it; {@code relation} a {@link Placement#key}, null in older files. */
-    record Pair(int from, int to, SampleStats java, SampleStats nativeTwin, String relation) {
-        Pair(int from, int to, SampleStats java, SampleStats nativeTwin) {
-            this(from, to, java, nativeTwin, null);
-        }
     }
 
     private final boolean full;
@@ -117,8 +107,8 @@ public final class C2cFamily implements BenchFamily {
         List<CpuLabels.Place> places = CpuLabels.of(topology, cpus);
 
         if (cpus.length < 2) {
-            C2cModel model = model(places, List.of(), null, new C2cModel.Facts(usable.toList(), null, topology.online().weight(), null, null, List.of(), null));
-            return new FamilyRun(name(), List.of(), model);
+            return new FamilyRun(name(), List.of(), new C2cModel(cpus(places), List.of(), null,
+                    new C2cModel.Facts(usable.toList(), null, topology.online().weight(), null, null, List.of(), null)));
         }
 
         Double loadOneMinute = MachineLoad.oneMinute(Path.of("/")).orElse(null);
@@ -137,28 +127,26 @@ public final class C2cFamily implements BenchFamily {
         context.progress().step("warm-up");
 
         C2cSweep sweep = new C2cSweep(plan, index, samples, context.progress());
-        List<Pair> pairs = new ArrayList<>();
-        for (C2cSweep.Measured m : sweep.run()) pairs.add(new Pair(m.from(), m.to(), m.java(), m.nativeTwin(), m.relation().key()));
-        List<String> bothDirections = sweep.asymmetric.stream().sorted().map(Placement::name).toList();
+        List<C2cModel.Pair> pairs = sweep.run().stream().map(m -> new C2cModel.Pair(m.from(), m.to(), C2cModel.Stats.of(m.java()),
+                C2cModel.Stats.of(m.nativeTwin()), m.relation().key())).toList();
+        List<String> bothDirections = sweep.asymmetric.stream().sorted().map(Placement::key).toList();
 
         List<Result> results = new ArrayList<>();
-        for (Pair p : pairs) {
-            results.add(result("ping_pong", "java", p, p.java(), Map.of()));
-            if (p.nativeTwin() != null) results.add(result("ping_pong", "native", p, p.nativeTwin(), Map.of()));
+        for (C2cModel.Pair p : pairs) {
+            results.add(result("java", p, p.java()));
+            if (p.nativeTwin() != null) results.add(result("native", p, p.nativeTwin()));
         }
         String[] jmhPlacement = new String[1];
         if (live) jmhCrossCheck(topology, usable, context, jmhPlacement).ifPresent(results::add);
 
         C2cModel.Facts facts = new C2cModel.Facts(usable.toList(), loadOneMinute, topology.online().weight(), noTwin.orElse(null),
                 plan.facts(), bothDirections, jmhPlacement[0]);
-        C2cModel model = model(places, pairs, results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), facts);
-        return new FamilyRun(name(), results, model);
+        return new FamilyRun(name(), results, new C2cModel(cpus(places), pairs,
+                results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), facts));
     }
 
-    private static C2cModel model(List<CpuLabels.Place> places, List<Pair> pairs, Result jmh, C2cModel.Facts facts) {
-        return new C2cModel(places.stream().map(C2cModel.Cpu::of).toList(),
-                pairs.stream().map(p -> new C2cModel.Pair(p.from(), p.to(), C2cModel.Stats.of(p.java()), C2cModel.Stats.of(p.nativeTwin()), p.relation())).toList(),
-                jmh, facts);
+    private static List<C2cModel.Cpu> cpus(List<CpuLabels.Place> places) {
+        return places.stream().map(C2cModel.Cpu::of).toList();
     }
 
     @Override
@@ -168,61 +156,42 @@ public final class C2cFamily implements BenchFamily {
 
     @Override
     public Optional<TextDoc> brief(ResultsFile file) {
-        return C2cView.model(file).map(C2cView::brief).filter(d -> !d.isEmpty());
+        return model(file).map(C2cView::brief).filter(d -> !d.isEmpty());
     }
 
     @Override
     public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
-        return C2cView.model(file).map(C2cView::relationLatencies).orElse(List.of());
+        return model(file).map(C2cView::relationLatencies).orElse(List.of());
     }
 
     @Override
-    public Optional<?> model(ResultsFile file) {
-        return C2cView.model(file);
+    public Class<C2cModel> modelType() {
+        return C2cModel.class;
     }
 
     @Override
-    public Optional<TextDoc> document(ResultsFile file) {
-        return C2cView.model(file).map(C2cView::document);
+    public TextDoc document(C2cModel model, ResultsFile file) {
+        return C2cView.document(model);
     }
 
     /** The heatmap: from the saved model (labelled by core, cache and package), else from a file's bare matrix. */
     @Override
     public Optional<String> picture(ResultsFile file) {
-        Optional<C2cModel> m = C2cView.model(file);
+        Optional<C2cModel> m = model(file);
         if (m.isPresent()) return m.get().pairs().isEmpty() ? Optional.empty() : Optional.of(C2cView.svg(m.get()));
         return Optional.ofNullable(file.matrix()).map(C2cView::svg);
     }
 
-    private static Result result(String variant, String implementation, Pair p, SampleStats s, Map<String, Object> extra) {
+    private static Result result(String implementation, C2cModel.Pair p, C2cModel.Stats s) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("from", p.from());
         params.put("to", p.to());
-        params.putAll(extra);
-        return Result.builder().benchmark("c2c").variant(variant).implementation(implementation).metric("one_way").unit("ns")
-                .score(s.median()).error(Double.isNaN(s.error()) ? null : s.error()).samples(s.samples()).cpus(pairList(p.from(), p.to())).params(params).build();
+        return Result.builder().benchmark("c2c").variant("ping_pong").implementation(implementation).metric("one_way").unit("ns")
+                .score(s.median()).error(s.error()).samples(s.samples()).cpus(pairList(p.from(), p.to())).params(params).build();
     }
 
     private static String pairList(int a, int b) {
         return CpuMask.of(Math.max(a, b) + 1, a, b).toList();
-    }
-
-    static Matrix matrix(int[] cpus, List<Pair> pairs) {
-        int n = cpus.length;
-        Double[][] values = new Double[n][n];
-        Double[][] errors = new Double[n][n];
-        for (Pair p : pairs) {
-            int i = indexOf(cpus, p.from());
-            int j = indexOf(cpus, p.to());
-            values[i][j] = p.java().median();
-            errors[i][j] = Double.isNaN(p.java().error()) ? null : p.java().error();
-        }
-        return new Matrix(cpus.clone(), "ns", values, errors);
-    }
-
-    private static int indexOf(int[] cpus, int cpu) {
-        for (int i = 0; i < cpus.length; i++) if (cpus[i] == cpu) return i;
-        throw new IllegalArgumentException("CPU " + cpu + " not in the matrix");
     }
 
     /** The JMH figure for the nearest placement the machine has, as {@code ping_pong_jmh}. */
@@ -236,7 +205,7 @@ public final class C2cFamily implements BenchFamily {
                 context.jmhSettings(), null);
         if (found.isEmpty()) return Optional.empty();
         RunResult r = found.iterator().next();
-        org.openjdk.jmh.results.Result ping = r.getSecondaryResults().get("ping");
+        var ping = r.getSecondaryResults().get("ping");
         if (ping == null) return Optional.empty();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("from", p.from());
@@ -245,6 +214,6 @@ public final class C2cFamily implements BenchFamily {
         double error = ping.getScoreError();
         placementWords[0] = p.description();
         return Optional.of(Result.builder().benchmark("c2c").variant("ping_pong_jmh").implementation("java").metric("one_way").unit("ns")
-                .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(JmhRuns.ofSecondary(r, "ping", x -> x / 2)).build());
+                .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(ForkFigures.ofSecondary(r, "ping", x -> x / 2)).build());
     }
 }

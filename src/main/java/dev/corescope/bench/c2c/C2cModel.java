@@ -54,7 +54,7 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
      * @param onlineCpus        the online CPUs the load is measured against
      * @param nativeUnavailable why the C twin did not run, null when it did
      * @param plan              what the run planned to measure, null when it measured nothing (fewer than 2 CPUs)
-     * @param bothDirections    the placements ({@link Placement} names) measured both ways: their first pair's directions disagreed
+     * @param bothDirections    the placements ({@link Placement} keys) measured both ways: their first pair's directions disagreed
      * @param jmhPlacement      the JMH cross-check's placement in words ({@code CpuPair.description()}), null when it did not run
      */
     public record Facts(String usable, Double loadOneMinute, int onlineCpus, String nativeUnavailable, Plan plan,
@@ -111,11 +111,6 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
             return Double.isNaN(v) ? null : v;
         }
 
-        SampleStats sampleStats() {
-            return new SampleStats(median, error == null ? Double.NaN : error, low == null ? Double.NaN : low,
-                    high == null ? Double.NaN : high, mean, min, samples);
-        }
-
         /**
          * The median's interval: its order statistics, or in files from before them median &plusmn; error
          * with the low end no lower than the smallest sample (no order statistic is); null without one.
@@ -130,7 +125,20 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
     /** {@code matrix}: each pair's Java median and error, CPUs in this model's order; null without pairs. */
     @Override
     public Matrix matrix() {
-        return pairs.isEmpty() ? null : C2cFamily.matrix(cpuNumbers(), C2cView.pairs(this));
+        if (pairs.isEmpty()) return null;
+        int[] cpus = cpuNumbers();
+        Double[][] values = new Double[cpus.length][cpus.length];
+        Double[][] errors = new Double[cpus.length][cpus.length];
+        for (Pair p : pairs) {
+            values[index(cpus, p.from())][index(cpus, p.to())] = p.java().median();
+            errors[index(cpus, p.from())][index(cpus, p.to())] = p.java().error();
+        }
+        return new Matrix(cpus, "ns", values, errors);
+    }
+
+    static int index(int[] cpus, int cpu) {
+        for (int i = 0; i < cpus.length; i++) if (cpus[i] == cpu) return i;
+        throw new IllegalArgumentException("CPU " + cpu + " not in the matrix");
     }
 
     int[] cpuNumbers() {

@@ -2,11 +2,9 @@ package dev.corescope.bench.c2c;
 
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.SampleStats;
-import dev.corescope.bench.SavedModel;
 import dev.corescope.report.MachineSummary;
 import dev.corescope.report.Matrix;
 import dev.corescope.report.Result;
-import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable.Column;
@@ -104,18 +102,14 @@ final class C2cView {
         return notes;
     }
 
-    /** A saved placement name in words ({@link Placement#words}); a name this version does not know, as saved. */
-    private static String placementWords(String name) {
-        try {
-            return Placement.valueOf(name).words();
-        } catch (IllegalArgumentException e) {
-            return name;
-        }
+    /** A saved placement key in words ({@link Placement#words}; older files saved {@code SAME_CORE}); a key this version does not know, as saved. */
+    private static String placementWords(String key) {
+        return Placement.ofKey(key).map(Placement::words).orElse(key);
     }
 
     private static void matrix(TextDoc d, String title, int[] cpus, List<C2cModel.Pair> pairs, Function<C2cModel.Pair, C2cModel.Stats> side) {
         String[][] cells = new String[cpus.length][cpus.length];
-        for (C2cModel.Pair p : pairs) cells[index(cpus, p.from())][index(cpus, p.to())] = median(side.apply(p));
+        for (C2cModel.Pair p : pairs) cells[C2cModel.index(cpus, p.from())][C2cModel.index(cpus, p.to())] = median(side.apply(p));
         List<Column> cols = new ArrayList<>(List.of(Column.key("ping")));
         for (int c : cpus) cols.add(Column.number("cpu" + c));
         TextTable t = new TextTable(cols).named("c2c");
@@ -128,11 +122,6 @@ final class C2cView {
         d.heading(title).table(t).blank();
     }
 
-    /**
-     * Per relation (what the two CPUs share), the pairs measured and the range of their Java and C
-     * medians: the summary of a by-relation run, and the first table of a full one. Nothing for
-     * files from before relations were saved.
-     */
     /** The tour's block: the pairs by relation, with the Java and C medians' range; empty for files from before relations. */
     static TextDoc brief(C2cModel m) {
         TextDoc d = new TextDoc();
@@ -191,7 +180,7 @@ final class C2cView {
     /**
      * The pairs' Java and C medians by relation, for the machine summary: each pair's saved relation,
      * at the summary's depth (its relations stop at the last-level cache, then the package, so another
-     * NUMA node of one package is {@code other_l3}); a file from before relations were saved is
+     * NUMA node of one package is {@code other-l3}); a file from before relations were saved is
      * classed from its CPUs' core, last-level cache and package.
      */
     static List<MachineSummary.RelationLatency> relationLatencies(C2cModel m) {
@@ -232,19 +221,9 @@ final class C2cView {
         return Num.of(s.median()) + " [" + Num.plain(iv[0], d) + ", " + Num.plain(iv[1], d) + "]";
     }
 
-    private static int index(int[] cpus, int cpu) {
-        for (int i = 0; i < cpus.length; i++) if (cpus[i] == cpu) return i;
-        throw new IllegalArgumentException("CPU " + cpu);
-    }
-
     /** The heatmap, labelled with each CPU's core, cache and package. */
     static String svg(C2cModel m) {
         return C2cHeatmap.svg(m.matrix(), places(m), TITLE);
-    }
-
-    /** The model a results file holds, if any. */
-    static Optional<C2cModel> model(ResultsFile file) {
-        return SavedModel.read(file, "c2c", C2cModel.class);
     }
 
     /**
@@ -262,8 +241,4 @@ final class C2cView {
         return m.cpus().stream().map(C2cModel.Cpu::place).toList();
     }
 
-    static List<C2cFamily.Pair> pairs(C2cModel m) {
-        return m.pairs().stream().map(p -> new C2cFamily.Pair(p.from(), p.to(), p.java().sampleStats(),
-                p.nativeTwin() == null ? null : p.nativeTwin().sampleStats(), p.relation())).toList();
-    }
 }

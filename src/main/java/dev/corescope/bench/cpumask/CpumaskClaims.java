@@ -100,7 +100,7 @@ public final class CpumaskClaims {
     }
 
     private static Claim.Rows codeSizeRows(String nrCpus, Double netShareOfGross) {
-        return Claim.Rows.of("cpumask", CpumaskFamily.Measurement.CODE_SIZE, CpumaskFamily.BASELINE, CpumaskFamily.APPROACH, "native")
+        return Claim.Rows.of("cpumask", CpumaskFamily.CODE_SIZE, CpumaskFamily.BASELINE, CpumaskFamily.APPROACH, "native")
                 .where("nrCpus", nrCpus).matrix("function", "build", netShareOfGross);
     }
 

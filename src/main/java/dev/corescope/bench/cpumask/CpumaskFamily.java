@@ -1,19 +1,19 @@
 package dev.corescope.bench.cpumask;
 
 import dev.corescope.bench.BenchContext;
-import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.CleanBatches;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.ForkPinning;
 import dev.corescope.bench.JavaMachineCode;
+import dev.corescope.bench.JavaRows;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
 import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.ModelFamily;
 import dev.corescope.bench.RunSize;
 import dev.corescope.bench.Undisturbed;
-import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
@@ -23,19 +23,12 @@ import dev.corescope.report.SeedVerdicts;
 import dev.corescope.text.TextDoc;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
-import dev.corescope.text.TextDoc;
-import dev.corescope.text.TextTable;
-import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * {@code bench cpumask}: seed 000 on this machine's CPU mask, in Java (JMH,
@@ -43,7 +36,7 @@ import java.util.Set;
  * size of kernel-like callers before and after the patch, as the seed's bloat-o-meter table
  * ({@link KernelCallers}).
  */
-public final class CpumaskFamily implements BenchFamily {
+public final class CpumaskFamily implements ModelFamily<CpumaskModel> {
 
     /** The seed's loop count. */
     static final int SEED_CALLS = 100_000;
@@ -92,8 +85,8 @@ public final class CpumaskFamily implements BenchFamily {
      * mask online) with NR_CPUS=64: one method serves every mask size, so one compilation each.
      */
     @Override
-    public Optional<JavaMachineCode.Run> javaCodeRun() {
-        return Optional.of(new JavaMachineCode.Run(CpumaskBenchmark.class,
+    public Optional<JavaMachineCode.JmhSelection> javaCodeBenchmarks() {
+        return Optional.of(new JavaMachineCode.JmhSelection(CpumaskBenchmark.class,
                 "any_but_loop|first_but|any_but_loop_first", Map.of("nrCpus", "64", "online", "16", "mask", "online")));
     }
 
@@ -123,12 +116,11 @@ public final class CpumaskFamily implements BenchFamily {
 
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
-        Jmh.Settings settings = ctx.size().pick(SMOKE, QUICK, FULL);
+        JavaRows java = new JavaRows(this, ctx, CpumaskBenchmark.class, ctx.size().pick(SMOKE, QUICK, FULL));
         List<CpumaskConfig> javaPlan = ctx.size().pick(CpumaskConfig.smoke(), CpumaskConfig.quick(), CpumaskConfig.all());
         List<CpumaskConfig> nativePlan = ctx.size().pick(CpumaskConfig.smoke(), CpumaskConfig.all(), CpumaskConfig.all());
         int batches = ctx.size().pick(3, 15, 100);
         boolean nativeOk = CpumaskTwins.unavailableReason().isEmpty();
-        String cpus = ForkPinning.cpusField(ctx.cpus());
         CpuMask allowed = ctx.os().allowed();
         int nrCpuIds = ctx.os().nrCpuIds();
 
@@ -136,15 +128,16 @@ public final class CpumaskFamily implements BenchFamily {
         List<CpumaskConfig> splitPlan = splitPlan(ctx, javaPlan);
         int layouts = CpumaskTwins.Layout.values().length;
         ctx.progress().start("cpumask", javaPlan.size() * 2 + splitPlan.size() + (nativeOk ? nativePlan.size() * layouts + 1 : 0));
-        List<Measurement.Comparison> comparisons = new ArrayList<>();
-        List<Measurement.Split> splits = new ArrayList<>();
-        List<UndisturbedIterations> iterations = new ArrayList<>();
+        List<CpumaskModel.Row> rows = new ArrayList<>();
+        List<CpumaskModel.SplitRow> splits = new ArrayList<>();
         for (CpumaskConfig c : javaPlan) {
-            Measured loop = runJmh(ctx, settings, c, BASELINE, cpus, iterations);
-            Measured first = runJmh(ctx, settings, c, APPROACH, cpus, iterations);
-            comparisons.add(new Measurement.Comparison(c, "java", null, loop, first));
+            Measured loop = java.measure(BASELINE, c.jmhParams(), c.params(), "java " + BASELINE + " " + c);
+            Measured first = java.measure(APPROACH, c.jmhParams(), c.params(), "java " + APPROACH + " " + c);
+            rows.add(row(c, "java", null, loop, first));
             if (splitPlan.contains(c)) {
-                splits.add(new Measurement.Split(c, loop, runJmh(ctx, settings, c, LOOP_FIRST, cpus, iterations), first));
+                Measured loopFirst = java.measure(LOOP_FIRST, c.jmhParams(), c.params(), "java " + LOOP_FIRST + " " + c);
+                splits.add(new CpumaskModel.SplitRow(c.nrCpus(), c.online(), c.mask().param(), Figure.of(loop), Figure.of(loopFirst),
+                        Figure.of(first), loop.differs(loopFirst), loopFirst.differs(first)));
             }
         }
 
@@ -156,7 +149,7 @@ public final class CpumaskFamily implements BenchFamily {
             List<CleanBatches> outcomes = new ArrayList<>();
             for (CpumaskConfig c : nativePlan) {
                 for (CpumaskTwins.Layout layout : CpumaskTwins.Layout.values()) {
-                    comparisons.add(runNative(ctx.os(), ctx.cpus(), c, layout, allowed, nrCpuIds, batches, cpus, outcomes));
+                    rows.add(runNative(ctx.os(), ctx.cpus(), c, layout, allowed, nrCpuIds, batches, outcomes));
                     ctx.progress().step("native " + c + " layout=" + layout.param());
                 }
             }
@@ -168,28 +161,31 @@ public final class CpumaskFamily implements BenchFamily {
         }
 
         List<Result> results = new ArrayList<>();
-        for (Measurement.Comparison c : comparisons) {
-            results.add(c.baseline().result());
-            results.add(c.approach().result());
-        }
-        for (Measurement.Split sp : splits) results.add(sp.loopFirst().result());
-        results.addAll(Measurement.results(callers));
-
-        Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), allowed, nrCpuIds,
-                describeSettings(settings, ctx), batches, comparisons, splits, callers, ctx.size() == RunSize.QUICK, load,
-                Undisturbed.ofIterations(iterations), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null), codeSizeGaps, codeSizeBuilds);
-        CpumaskModel model = report.model();
+        for (CpumaskModel.Row r : rows) results.addAll(List.of(r.baseline().result(), r.approach().result()));
+        for (CpumaskModel.SplitRow sp : splits) results.add(sp.loopFirst().result());
+        results.addAll(results(callers));
+        CpumaskModel model = new CpumaskModel(ForkPinning.describe(ctx.os(), ctx.cpus()), allowed.toList(), nrCpuIds,
+                java.settingsWords("variant and row"), batches, load, rows, splits, List.of(), null, splits.isEmpty() ? null : hsdis(),
+                List.of(), ctx.size() == RunSize.QUICK, java.undisturbed(), nativeLeftOut, CpumaskTwins.unavailableReason().orElse(null),
+                codeSizeGaps, codeSizeBuilds);
         return new FamilyRun(name(), results, model);
     }
 
-    @Override
-    public Optional<?> model(ResultsFile file) {
-        return CpumaskView.model(file);
+    /** The two variants of one configuration and implementation as a model row; {@code layout} null for Java. */
+    private static CpumaskModel.Row row(CpumaskConfig c, String implementation, CpumaskTwins.Layout layout, Measured baseline,
+                                        Measured approach) {
+        return new CpumaskModel.Row(implementation, c.nrCpus(), c.online(), c.mask().param(), layout == null ? null : layout.param(),
+                Figure.of(baseline), Figure.of(approach), baseline.differs(approach));
     }
 
     @Override
-    public Optional<TextDoc> document(ResultsFile file) {
-        return CpumaskView.model(file).map(m -> CpumaskView.document(m, file.results()));
+    public Class<CpumaskModel> modelType() {
+        return CpumaskModel.class;
+    }
+
+    @Override
+    public TextDoc document(CpumaskModel model, ResultsFile file) {
+        return CpumaskView.document(model, file.results());
     }
 
     /**
@@ -201,26 +197,14 @@ public final class CpumaskFamily implements BenchFamily {
                 javaPlan.stream().filter(CpumaskConfig::seedCondition).toList(), javaPlan);
     }
 
-    private Measured runJmh(BenchContext ctx, Jmh.Settings settings, CpumaskConfig c, String method, String cpus,
-                            List<UndisturbedIterations> iterations) throws Exception {
-        // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
-        boolean counted = Claim.counts(claims(), name(), method, "java", "op", c.params());
-        Jmh.Settings s = counted ? settings.forClaim(NATIVE_RUNS) : settings;
-        Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(CpumaskBenchmark.class, method,
-                c.jmhParams(), s, ForkPinning.jvmArgs(ctx.cpus())));
-        UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
-        iterations.add(u);
-        ctx.progress().step("java " + method + " " + c);
-        return Measured.java(name(), method, u, cpus, c.params());
-    }
-
     /**
      * The C twin: batches of {@value #SEED_CALLS} calls, the two variants alternating, keeping
      * the batches the thread ran through undisturbed ({@link CleanBatches}); per-op = batch
      * time / calls; the error is JMH's (Student's t, 99.9%) over the kept batches.
      */
-    private Measurement.Comparison runNative(Os os, Optional<CpuMask> pin, CpumaskConfig c, CpumaskTwins.Layout layout, CpuMask allowed,
-                                               int nrCpuIds, int batches, String cpus, List<CleanBatches> outcomes) {
+    private CpumaskModel.Row runNative(Os os, Optional<CpuMask> pin, CpumaskConfig c, CpumaskTwins.Layout layout, CpuMask allowed,
+                                       int nrCpuIds, int batches, List<CleanBatches> outcomes) {
+        String cpus = ForkPinning.cpusField(pin);
         CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.online(), allowed, nrCpuIds);
         // separately started runs (each its own allocation, warm-up and batches), so a row's interval takes the run as its unit
         List<CleanBatches> runs = new ArrayList<>();
@@ -238,7 +222,7 @@ public final class CpumaskFamily implements BenchFamily {
         }
         outcomes.addAll(runs);
         boolean fellBack = runs.stream().anyMatch(CleanBatches::fellBack);
-        return new Measurement.Comparison(c, "native", layout,
+        return row(c, "native", layout,
                 Measured.nativeRuns(name(), BASELINE, runs.stream().map(CleanBatches::first).toList(), cpus, c.params(layout), fellBack),
                 Measured.nativeRuns(name(), APPROACH, runs.stream().map(CleanBatches::second).toList(), cpus, c.params(layout), fellBack));
     }
@@ -246,102 +230,39 @@ public final class CpumaskFamily implements BenchFamily {
     /** The C twin's separately started runs per row. */
     static final int NATIVE_RUNS = SeedVerdicts.RUNS_PER_SIDE;
 
-    private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
-        return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
-                + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant and row"
-                + (s.forClaim(NATIVE_RUNS) == s ? "" : "; rows the time claim counts: " + s.forClaim(NATIVE_RUNS).forks() + " forks x "
-                + s.forClaim(NATIVE_RUNS).measurementIterations() + " x " + s.measurementMillis() + " ms")
-                + ctx.size().note();
-    }
+    /** The seed's effect: (after - before) / before, in percent. */
+    static final double SEED_EFFECT_PCT = 100.0 * (SEED_AFTER_NS - SEED_BEFORE_NS) / SEED_BEFORE_NS;
+    /** The full mode's target: each error under this share of its score. */
+    static final double TARGET_ERROR_PCT = 2.0;
+    /** The metric of a code-size row. */
+    static final String CODE_SIZE = "code-size";
 
     /**
-     * What {@code bench cpumask} measured, live: the comparisons, splits and code sizes, the notes
-     * that read them ({@link #notes()}), and the {@link #model()} that is saved and that
-     * {@link CpumaskView} renders.
+     * The callers' sizes as results rows, one per function, NR_CPUS and build (metric {@value #CODE_SIZE}, unit
+     * {@code bytes}, exact: error 0); old = {@value #BASELINE}, new = {@value #APPROACH}. Totals are not rows.
      */
-    record Measurement(String pinning, CpuMask allowed, int nrCpuIds, String javaSettings, int nativeBatches,
-                         List<Comparison> comparisons, List<Split> splits, List<CpumaskModel.CallerSize> callers,
-                         boolean quick, String load, Undisturbed javaIterations, Undisturbed nativeLeftOut,
-                         String nativeUnavailable, List<String> codeSizeGaps, CpumaskModel.CodeSizeBuilds codeSizeBuilds) {
-
-        /** The seed's effect: (after - before) / before, in percent. */
-        static final double SEED_EFFECT_PCT =
-                100.0 * (CpumaskFamily.SEED_AFTER_NS - CpumaskFamily.SEED_BEFORE_NS) / CpumaskFamily.SEED_BEFORE_NS;
-        /** The full mode's target: each error under this share of its score. */
-        static final double TARGET_ERROR_PCT = 2.0;
-
-        /** The two variants of one configuration and implementation; {@code layout} null for Java. */
-        record Comparison(CpumaskConfig config, String implementation, CpumaskTwins.Layout layout, Measured baseline,
-                          Measured approach) {
-
-            /** Welch's t-test at 99.9%, as JMH compares two results. */
-            boolean significant() {
-                return baseline.stats().getN() > 1 && approach.stats().getN() > 1
-                        && baseline.stats().isDifferent(approach.stats(), 0.999);
-            }
+    static List<Result> results(List<CpumaskModel.CallerSize> callers) {
+        List<Result> out = new ArrayList<>();
+        for (CpumaskModel.CallerSize c : callers) {
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("nrCpus", c.nrCpus());
+            params.put("build", c.build());
+            params.put("function", c.function());
+            out.add(size(BASELINE, c.oldBytes(), params));
+            out.add(size(APPROACH, c.newBytes(), params));
         }
+        return out;
+    }
 
-        /**
-         * A Java gap split in two by {@value CpumaskFamily#LOOP_FIRST}: {@code calls} is
-         * any_but_loop against it (the same loop, {@code next(-1)} against {@code first()}: what the
-         * patch changed), {@code shape} is it against first_but (the same calls, loop against
-         * straight-line code: how C2 compiles them, not the patch).
-         */
-        record Split(CpumaskConfig config, Measured loop, Measured loopFirst, Measured firstBut) {
+    private static Result size(String variant, long bytes, Map<String, Object> params) {
+        return Result.builder().benchmark("cpumask").variant(variant).implementation("native").metric(CODE_SIZE).unit("bytes")
+                .score(bytes).error(0.0).samples(1).cpus("").params(params).build();
+    }
 
-            Comparison calls() {
-                return new Comparison(config, "java", null, loop, loopFirst);
-            }
-
-            Comparison shape() {
-                return new Comparison(config, "java", null, loopFirst, firstBut);
-            }
-        }
-
-        /**
-         * The callers' sizes as results rows, one per function, NR_CPUS and build (metric
-         * {@value #CODE_SIZE}, unit {@code bytes}, exact: error 0); old = {@value CpumaskFamily#BASELINE},
-         * new = {@value CpumaskFamily#APPROACH}. Totals are not rows: the view and the claims sum them.
-         */
-        static List<Result> results(List<CpumaskModel.CallerSize> callers) {
-            List<Result> out = new ArrayList<>();
-            for (CpumaskModel.CallerSize c : callers) {
-                Map<String, Object> params = new LinkedHashMap<>();
-                params.put("nrCpus", c.nrCpus());
-                params.put("build", c.build());
-                params.put("function", c.function());
-                out.add(size(CpumaskFamily.BASELINE, CODE_SIZE, c.oldBytes(), params));
-                out.add(size(CpumaskFamily.APPROACH, CODE_SIZE, c.newBytes(), params));
-            }
-            return out;
-        }
-
-        /** The metric of a code-size row. */
-        static final String CODE_SIZE = "code-size";
-
-        private static Result size(String variant, String metric, long bytes, Map<String, Object> params) {
-            return Result.builder().benchmark("cpumask").variant(variant).implementation("native").metric(metric).unit("bytes")
-                    .score(bytes).error(0.0).samples(1).cpus("").params(params).build();
-        }
-
-        /** The model saved in the results file, from which {@link CpumaskView} renders the report. */
-        CpumaskModel model() {
-            return new CpumaskModel(pinning, allowed.toList(), nrCpuIds, javaSettings, nativeBatches, load,
-                    comparisons.stream().map(c -> new CpumaskModel.Row(c.implementation(), c.config().nrCpus(), c.config().online(),
-                            c.config().mask().param(), c.layout() == null ? null : c.layout().param(), Figure.of(c.baseline()),
-                            Figure.of(c.approach()), c.significant())).toList(),
-                    splits.stream().map(sp -> new CpumaskModel.SplitRow(sp.config().nrCpus(), sp.config().online(),
-                            sp.config().mask().param(), Figure.of(sp.loop()), Figure.of(sp.loopFirst()), Figure.of(sp.firstBut()),
-                            sp.calls().significant(), sp.shape().significant())).toList(),
-                    List.of(), null, splits.isEmpty() ? null : hsdis(), List.of(), quick, javaIterations, nativeLeftOut,
-                    nativeUnavailable, codeSizeGaps, codeSizeBuilds);
-        }
-
-        /** Whether this run could show C2's machine code of the Java variants, in one line ({@link JavaMachineCode}). */
-        static String hsdis() {
-            return JavaMachineCode.plugin().map(p -> "C2's code of the Java variants (hsdis: " + p.getFileName() + ") is in the machine code "
-                    + "section, beside the C twins': read it with the split above.").orElse(JavaMachineCode.noPluginReason()
-                    + ": the split above is the evidence, not the machine code.");
-        }
+    /** Whether this run could show C2's machine code of the Java variants, in one line ({@link JavaMachineCode}). */
+    static String hsdis() {
+        return JavaMachineCode.plugin().map(p -> "C2's code of the Java variants (hsdis: " + p.getFileName() + ") is in the machine code "
+                + "section, beside the C twins': read it with the split above.").orElse(JavaMachineCode.noPluginReason()
+                + ": the split above is the evidence, not the machine code.");
     }
 }

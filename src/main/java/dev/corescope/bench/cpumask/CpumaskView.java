@@ -1,11 +1,9 @@
 package dev.corescope.bench.cpumask;
 
 import dev.corescope.bench.Figure;
-import dev.corescope.bench.SavedModel;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
 import dev.corescope.report.Result;
-import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
@@ -32,11 +30,6 @@ final class CpumaskView {
     private CpumaskView() {
     }
 
-    /** The model a results file holds, if any. */
-    static Optional<CpumaskModel> model(ResultsFile file) {
-        return SavedModel.read(file, "cpumask", CpumaskModel.class);
-    }
-
     /**
      * The report people read, as a document: the run, the seed-style totals, per-call figures, the
      * split, code size (from the {@code code-size} rows of {@code results}; a file from round two
@@ -47,7 +40,7 @@ final class CpumaskView {
         d.title("bench cpumask: seed 000, cpumask_any_but() as a for_each_cpu loop (" + CpumaskFamily.BASELINE
                 + ") vs cpumask_first_but() (" + CpumaskFamily.APPROACH + ")");
         d.paragraph("  ", "the seed: 100000 calls in a kernel module on a Ryzen 7 5700X3D: Total time: " + CpumaskFamily.SEED_BEFORE_NS
-                + " ns before, " + CpumaskFamily.SEED_AFTER_NS + " ns after (" + Num.signed(CpumaskFamily.Measurement.SEED_EFFECT_PCT)
+                + " ns before, " + CpumaskFamily.SEED_AFTER_NS + " ns after (" + Num.signed(CpumaskFamily.SEED_EFFECT_PCT)
                 + "%), one run each");
         d.paragraph("  ", "here: allowed CPUs " + m.allowed() + ", nr_cpu_ids " + m.nrCpuIds() + "; " + m.pinning());
         if (m.load() != null) d.paragraph("  ", "at start: " + m.load());
@@ -115,7 +108,7 @@ final class CpumaskView {
     static List<CpumaskModel.CallerSize> sizes(CpumaskModel m, List<Result> results) {
         Map<String, long[]> byKey = new LinkedHashMap<>();
         for (Result r : results) {
-            if (!r.benchmark().equals("cpumask") || !r.metric().equals(CpumaskFamily.Measurement.CODE_SIZE)) continue;
+            if (!r.benchmark().equals("cpumask") || !r.metric().equals(CpumaskFamily.CODE_SIZE)) continue;
             String key = r.params().get("nrCpus") + "\u0000" + r.params().get("function") + "\u0000" + r.params().get("build");
             long[] v = byKey.computeIfAbsent(key, k -> new long[]{-1, -1});
             v[r.variant().equals(CpumaskFamily.BASELINE) ? 0 : 1] = Math.round(r.score());
@@ -279,21 +272,21 @@ final class CpumaskView {
      * row's iterations, within its runs) together under that share of the score.
      */
     private static String resolutionNote(CpumaskModel m) {
-        double effect = Math.abs(CpumaskFamily.Measurement.SEED_EFFECT_PCT);
+        double effect = Math.abs(CpumaskFamily.SEED_EFFECT_PCT);
         List<CpumaskModel.Row> counted = m.comparisons().stream().filter(c -> Claim.counts(CpumaskClaims.all(),
                 "cpumask", c.baseline().result().variant(), c.baseline().result().implementation(), "op", c.baseline().result().params())).toList();
         long resolving = counted.stream().filter(c -> resolutionPct(c) < effect).count();
-        long wide = m.comparisons().stream().filter(c -> worstErrorPct(c) > CpumaskFamily.Measurement.TARGET_ERROR_PCT).count();
+        long wide = m.comparisons().stream().filter(c -> worstErrorPct(c) > CpumaskFamily.TARGET_ERROR_PCT).count();
         String s = String.format(Locale.ROOT, "The seed's effect is %.2f%% of its total. A row can resolve an effect that small only "
                         + "when its two errors add up to less than that share of the score: %d of the %d rows the time claim counts "
                         + "do (of %d rows here); %s",
-                CpumaskFamily.Measurement.SEED_EFFECT_PCT, resolving, counted.size(), m.comparisons().size(),
+                CpumaskFamily.SEED_EFFECT_PCT, resolving, counted.size(), m.comparisons().size(),
                 resolving == counted.size() ? "each of them could have shown it."
                         : "the others can neither confirm nor refute a 0.6% change; the claim's verdict above takes each "
                         + "row's runs as its unit and says what it could see.");
         if (wide > 0) {
             s += String.format(Locale.ROOT, " %d row%s an error above %.0f%% of the score (%s).",
-                    wide, wide == 1 ? " has" : "s have", CpumaskFamily.Measurement.TARGET_ERROR_PCT,
+                    wide, wide == 1 ? " has" : "s have", CpumaskFamily.TARGET_ERROR_PCT,
                     m.quick() ? "--quick runs fewer iterations" : "other work on the machine: see the load average above");
         }
         return s;

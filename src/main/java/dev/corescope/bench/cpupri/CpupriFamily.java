@@ -5,7 +5,7 @@ import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
-import dev.corescope.bench.JmhRuns;
+import dev.corescope.bench.ForkFigures;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.RunSize;
@@ -89,8 +89,8 @@ public final class CpupriFamily implements BenchFamily {
      * the kernel's layout, one reader and one writer.
      */
     @Override
-    public Optional<JavaMachineCode.Run> javaCodeRun() {
-        return Optional.of(new JavaMachineCode.Run(CpupriBenchmark.class, "cpupri",
+    public Optional<JavaMachineCode.JmhSelection> javaCodeBenchmarks() {
+        return Optional.of(new JavaMachineCode.JmhSelection(CpupriBenchmark.class, "cpupri",
                 Map.of("variant", "packed", "rt", "writers")));
     }
 
@@ -341,7 +341,7 @@ public final class CpupriFamily implements BenchFamily {
             if (m == null) throw new IllegalStateException("JMH gave no result for " + method);
             double error = m.getScoreError();
             rows.add(Result.builder().benchmark("cpupri").variant(r.variant()).implementation("java").metric(metric).unit(m.getScoreUnit())
-                    .score(m.getScore()).error(Double.isNaN(error) ? null : error).samples(m.getStatistics().getN()).cpus(r.cpuList()).params(params).runs(JmhRuns.ofSecondary(run, method, x -> x)).build());
+                    .score(m.getScore()).error(Double.isNaN(error) ? null : error).samples(m.getStatistics().getN()).cpus(r.cpuList()).params(params).runs(ForkFigures.ofSecondary(run, method, x -> x)).build());
         }
         return rows;
     }

@@ -1,17 +1,18 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.bench.BenchContext;
-import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
-import dev.corescope.bench.JmhRuns;
+import dev.corescope.bench.ForkFigures;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.ModelFamily;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
+import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.Run;
 import dev.corescope.report.SeedVerdicts;
@@ -19,7 +20,6 @@ import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import dev.corescope.text.TextDoc;
 import dev.corescope.topology.proc.EventSources;
-import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -27,7 +27,6 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -46,7 +45,7 @@ import java.util.stream.Stream;
  * <p>The uncontended rows run on one pinned CPU; JMH forks are started from an unpinned thread, so
  * their JIT and GC threads are not squeezed onto the measured CPU.
  */
-public final class LocksFamily implements BenchFamily {
+public final class LocksFamily implements ModelFamily<LocksModel> {
 
     /**
      * {@code --quick}: 0.32 s of iterations per JMH fork, since every Java row is a fork of its own
@@ -58,8 +57,6 @@ public final class LocksFamily implements BenchFamily {
 
     /** The seed's machine, for every place its figures appear. */
     static final String SEED = "i7-2620M, kernel 3.17, 2015";
-    /** How much slower than its C twin the Java spinlock may be (issue 6). */
-    static final double TARGET_RATIO = 1.3;
 
     private static final int CALIBRATIONS_QUICK = 5;
 
@@ -107,8 +104,8 @@ public final class LocksFamily implements BenchFamily {
 
     /** C2 compiles the Java lock variants in their JMH benchmarks (the irqsave helpers inside theirs). */
     @Override
-    public Optional<JavaMachineCode.Run> javaCodeRun() {
-        return Optional.of(new JavaMachineCode.Run(List.of(SpinLockBenchmark.class, IrqsaveBenchmark.class),
+    public Optional<JavaMachineCode.JmhSelection> javaCodeBenchmarks() {
+        return Optional.of(new JavaMachineCode.JmhSelection(List.of(SpinLockBenchmark.class, IrqsaveBenchmark.class),
                 "spinLockUnlock|spinLockIrqsave|spinLockIrqsavePushf", Map.of()));
     }
 
@@ -201,7 +198,7 @@ public final class LocksFamily implements BenchFamily {
             double ns = primary.getScore();
             double err = primary.getScoreError();
             javaRuns.put(r.variant().contractName() + new TreeMap<>(r.params("java")), rr.getBenchmarkResults().stream()
-                    .map(fork -> JmhRuns.run(fork.getPrimaryResult().getStatistics())).toList());
+                    .map(fork -> ForkFigures.of(fork.getPrimaryResult().getStatistics())).toList());
             rows.add(new LockMeasurement(r, "java", ns, err, primary.getStatistics().getN(),
                     tsc.cycles(ns), tsc.cycles(err),
                     tsc.known() ? LockMeasurement.CyclesFrom.TSC_RATE : LockMeasurement.CyclesFrom.NONE, 0));
@@ -235,7 +232,7 @@ public final class LocksFamily implements BenchFamily {
                 pmu(Path.of("/")), List.of(), new LocksModel.Facts(ctx.size() == RunSize.QUICK,
                 twin ? null : NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"), loadOneMinute,
                 Math.min(2, allowed.weight())));
-        List<dev.corescope.report.Result> results = results(model).stream()
+        List<Result> results = model.results().stream()
                 .map(x -> x.implementation().equals("java") && x.metric().equals("op") && javaRuns.containsKey(x.variant() + new TreeMap<>(x.params()))
                         ? x.withRuns(javaRuns.get(x.variant() + new TreeMap<>(x.params())))
                         : x.implementation().equals("native") && x.metric().equals("op") && nativeRuns.containsKey(runsKey(x))
@@ -246,135 +243,20 @@ public final class LocksFamily implements BenchFamily {
     }
 
     /** A native row's key for its runs: variant and params, without {@code migrated} (a count the run found, not a param it was run with). */
-    private static String runsKey(dev.corescope.report.Result x) {
+    private static String runsKey(Result x) {
         TreeMap<String, Object> p = new TreeMap<>(x.params());
         p.remove("migrated");
         return x.variant() + p;
     }
 
     @Override
-    public Optional<?> model(ResultsFile file) {
-        return LocksView.model(file);
+    public Class<LocksModel> modelType() {
+        return LocksModel.class;
     }
 
     @Override
-    public Optional<TextDoc> document(ResultsFile file) {
-        return LocksView.model(file).map(LocksView::document);
-    }
-
-    /** A ratio's interval against the band [1/target, target]. */
-    enum RatioFinding {
-        /** the whole interval lies inside the band */
-        MET("met"),
-        /** the whole interval lies outside it, on one side */
-        NOT_MET("not met"),
-        /** the interval crosses an edge of the band, or is unbounded: this run cannot tell */
-        NOT_RESOLVED("not resolved by this run");
-
-        final String words;
-
-        RatioFinding(String words) {
-            this.words = words;
-        }
-    }
-
-    /**
-     * The ratio {@code a / b} of two figures with 99.9% half-widths, its interval ({@code
-     * (a - ea) / (b + eb)} .. {@code (a + ea) / (b - eb)}, infinite when {@code b - eb <= 0}),
-     * and that interval against the two-sided band [1/target, target]: "within 1.3x" means
-     * neither more than 1.3 times slower nor more than 1.3 times faster.
-     *
-     * @return {ratio, low, high}
-     */
-    static double[] ratioInterval(double a, double ea, double b, double eb) {
-        ea = Double.isNaN(ea) ? 0 : ea;
-        eb = Double.isNaN(eb) ? 0 : eb;
-        double low = Math.max(0, (a - ea) / (b + eb));
-        double high = b - eb > 0 ? (a + ea) / (b - eb) : Double.POSITIVE_INFINITY;
-        return new double[]{a / b, low, high};
-    }
-
-    /** The interval [low, high] against the band [1/target, target]. */
-    static RatioFinding ratioFinding(double low, double high, double target) {
-        if (low >= 1 / target && high <= target) return RatioFinding.MET;
-        if (high < 1 / target || low > target) return RatioFinding.NOT_MET;
-        return RatioFinding.NOT_RESOLVED;
-    }
-
-    /** What a reader of the JSON needs too: rows left out and why (worded from the facts; an older file's saved sentences). */
-    static List<String> notes(LocksModel model) {
-        List<String> notes = new ArrayList<>(model.facts() == null ? model.notes() : LocksView.notes(model.facts()));
-        if (model.contendedSkipped() != null) notes.add(model.contendedSkipped());
-        return notes;
-    }
-
-    /** The least-served thread's rate over the best-served one's: 1 is perfectly fair (NaN when no thread ran). */
-    static double fairness(LocksModel.Contended c) {
-        double min = Double.MAX_VALUE;
-        double max = 0;
-        for (LocksModel.Share s : c.shares()) {
-            min = Math.min(min, s.opsPerUs());
-            max = Math.max(max, s.opsPerUs());
-        }
-        return max == 0 ? Double.NaN : min / max;
-    }
-
-    /** The CONTRACT's results rows, from the model (each figure once: the text and the rows read the same model). */
-    static List<dev.corescope.report.Result> results(LocksModel model) {
-        List<dev.corescope.report.Result> out = new ArrayList<>();
-        String cpu = Integer.toString(model.cpu());
-        LocksModel.Tsc tsc = model.tsc();
-        if (tsc.calibratedMhz() != null) {
-            Map<String, Object> params = new LinkedHashMap<>();
-            params.put("used", tsc.source());
-            if (tsc.mhz() != null) params.put("usedMHz", Math.round(tsc.mhz() * 1000) / 1000.0);
-            out.add(row("tsc_rate", "native", "calibrated", "MHz", tsc.calibratedMhz(), tsc.calibratedErr(), tsc.calibrations(), cpu, params));
-        }
-        for (LocksModel.Row m : model.rows()) {
-            Map<String, Object> params = new LinkedHashMap<>(lineParams(m));
-            if (m.migrated() != 0) params.put("migrated", m.migrated());
-            out.add(row(m.variant(), m.implementation(), "op", "ns/op", m.ns(), m.nsError(), m.samples(), cpu, params));
-            if (m.cycles() != null) {
-                Map<String, Object> p = new LinkedHashMap<>(params);
-                p.put("cycles", cyclesFrom(m.cyclesFrom()));
-                out.add(row(m.variant(), m.implementation(), "op_cycles", "cycles/op", m.cycles(), m.cyclesError(), m.samples(), cpu, p));
-            }
-        }
-        for (LocksModel.Contended c : model.contended()) {
-            int[] cpus = c.cpus().stream().mapToInt(Integer::intValue).toArray();
-            String list = CpuMask.of(Arrays.stream(cpus).max().orElse(0) + 1, cpus).toList();
-            Map<String, Object> params = new LinkedHashMap<>();
-            params.put("placement", c.placement());
-            params.put("threads", cpus.length);
-            if (c.migratedRounds() > 0) params.put("migrated", c.migratedRounds());
-            out.add(row(c.variant(), c.implementation(), "contended", "ns/op", c.nsPerOp(), c.nsError(), c.samples(), list, params));
-            out.add(row(c.variant(), c.implementation(), "contended_fairness", "min/max", fairness(c), null, c.samples(), list, params));
-            for (LocksModel.Share s : c.shares()) {
-                Map<String, Object> p = new LinkedHashMap<>(params);
-                p.put("thread", s.thread());
-                out.add(row(c.variant(), c.implementation(), "contended_thread", "ops/us", s.opsPerUs(), null, c.samples(),
-                        Integer.toString(s.cpu()), p));
-            }
-        }
-        return out;
-    }
-
-    /** The params that tell a saved row's line apart ({@link Line#params}); none for a line this version does not know. */
-    private static Map<String, Object> lineParams(LocksModel.Row m) {
-        for (Line l : Line.values()) if (l.name().equalsIgnoreCase(m.line())) return l.params(m.implementation());
-        return Map.of();
-    }
-
-    /** How the cycles were obtained, in the words the rows' params use. */
-    private static String cyclesFrom(String saved) {
-        for (LockMeasurement.CyclesFrom c : LockMeasurement.CyclesFrom.values()) if (c.name().equalsIgnoreCase(saved)) return c.text;
-        return saved;
-    }
-
-    private static dev.corescope.report.Result row(String variant, String implementation, String metric, String unit, Double score,
-                                                   Double error, long samples, String cpus, Map<String, Object> params) {
-        return dev.corescope.report.Result.builder().benchmark("locks").variant(variant).implementation(implementation).metric(metric)
-                .unit(unit).score(score == null ? Double.NaN : score).error(error).samples(samples).cpus(cpus).params(params).build();
+    public TextDoc document(LocksModel model, ResultsFile file) {
+        return LocksView.document(model);
     }
 
     private ContendedMeasurement contendedJava(ContendedRow r, ThreadPlacement p, Jmh.Settings s) throws RunnerException {
@@ -388,11 +270,11 @@ public final class LocksFamily implements BenchFamily {
         double nsPerOp = 1000.0 / opsPerUs;
         // d(1000/x) = 1000/x^2 dx: the interval of ops/us carried over to ns/op.
         double nsErr = Double.isNaN(err) ? Double.NaN : 1000.0 * err / (opsPerUs * opsPerUs);
-        Map<String, Result> secondary = rr.getSecondaryResults();
+        var secondary = rr.getSecondaryResults();
         int[] cpus = p.cpus();
         List<ContendedMeasurement.Share> shares = new ArrayList<>();
         for (int t = 0; t < p.threads(); t++) {
-            Result share = secondary.get("thread" + t);
+            var share = secondary.get("thread" + t);
             shares.add(new ContendedMeasurement.Share(t, cpus[t], share == null ? Double.NaN : share.getScore()));
         }
         return new ContendedMeasurement(r.variant(), "java", r.javaLabel(), p, nsPerOp, nsErr, primary.getStatistics().getN(), shares, 0);

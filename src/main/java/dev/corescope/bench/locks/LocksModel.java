@@ -1,15 +1,21 @@
 package dev.corescope.bench.locks;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.corescope.cpumask.CpuMask;
+import dev.corescope.report.Result;
+
 import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * What one {@code bench locks} run measured, as saved in the results file ({@code models.locks}):
  * plain numbers, strings and lists (a figure that is not known is null). It is the one source of
  * the family's text ({@link LocksView} renders its rows directly) and of its results rows
- * ({@link LocksFamily#results}), for a live run and a saved file alike.
+ * ({@link #results}), for a live run and a saved file alike.
  *
  * @param cpu              the CPU the uncontended rows ran on
  * @param cpuChoice        why that CPU
@@ -67,10 +73,78 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String
     public record Contended(String variant, String implementation, String label, String placement, List<Integer> cpus,
                             String placementDescription, Double nsPerOp, Double nsError, long samples, List<Share> shares,
                             int migratedRounds) {
+
+        /** The least-served thread's rate over the best-served one's: 1 is perfectly fair (NaN when no thread ran). */
+        double fairness() {
+            double min = Double.MAX_VALUE;
+            double max = 0;
+            for (LocksModel.Share s : shares) {
+                min = Math.min(min, s.opsPerUs());
+                max = Math.max(max, s.opsPerUs());
+            }
+            return max == 0 ? Double.NaN : min / max;
+        }
     }
 
     /** A thread's operations per microsecond over the measured time. */
     public record Share(int thread, int cpu, double opsPerUs) {
+    }
+
+    /** The CONTRACT's results rows, from the model (each figure once: the text and the rows read the same model). */
+    List<Result> results() {
+        List<Result> out = new ArrayList<>();
+        String cpu = Integer.toString(this.cpu);
+        if (tsc.calibratedMhz() != null) {
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("used", tsc.source());
+            if (tsc.mhz() != null) params.put("usedMHz", Math.round(tsc.mhz() * 1000) / 1000.0);
+            out.add(row("tsc_rate", "native", "calibrated", "MHz", tsc.calibratedMhz(), tsc.calibratedErr(), tsc.calibrations(), cpu, params));
+        }
+        for (Row m : rows) {
+            Map<String, Object> params = new LinkedHashMap<>(lineParams(m));
+            if (m.migrated() != 0) params.put("migrated", m.migrated());
+            out.add(row(m.variant(), m.implementation(), "op", "ns/op", m.ns(), m.nsError(), m.samples(), cpu, params));
+            if (m.cycles() != null) {
+                Map<String, Object> p = new LinkedHashMap<>(params);
+                p.put("cycles", cyclesFrom(m.cyclesFrom()));
+                out.add(row(m.variant(), m.implementation(), "op_cycles", "cycles/op", m.cycles(), m.cyclesError(), m.samples(), cpu, p));
+            }
+        }
+        for (Contended c : contended) {
+            int[] cpus = c.cpus().stream().mapToInt(Integer::intValue).toArray();
+            String list = CpuMask.of(Arrays.stream(cpus).max().orElse(0) + 1, cpus).toList();
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("placement", c.placement());
+            params.put("threads", cpus.length);
+            if (c.migratedRounds() > 0) params.put("migrated", c.migratedRounds());
+            out.add(row(c.variant(), c.implementation(), "contended", "ns/op", c.nsPerOp(), c.nsError(), c.samples(), list, params));
+            out.add(row(c.variant(), c.implementation(), "contended_fairness", "min/max", c.fairness(), null, c.samples(), list, params));
+            for (Share s : c.shares()) {
+                Map<String, Object> p = new LinkedHashMap<>(params);
+                p.put("thread", s.thread());
+                out.add(row(c.variant(), c.implementation(), "contended_thread", "ops/us", s.opsPerUs(), null, c.samples(),
+                        Integer.toString(s.cpu()), p));
+            }
+        }
+        return out;
+    }
+
+    /** The params that tell a saved row's line apart ({@link Line#params}); none for a line this version does not know. */
+    private static Map<String, Object> lineParams(Row m) {
+        for (Line l : Line.values()) if (l.name().equalsIgnoreCase(m.line())) return l.params(m.implementation());
+        return Map.of();
+    }
+
+    /** How the cycles were obtained, in the words the rows' params use. */
+    private static String cyclesFrom(String saved) {
+        for (LockMeasurement.CyclesFrom c : LockMeasurement.CyclesFrom.values()) if (c.name().equalsIgnoreCase(saved)) return c.text;
+        return saved;
+    }
+
+    private static Result row(String variant, String implementation, String metric, String unit, Double score, Double error,
+                              long samples, String cpus, Map<String, Object> params) {
+        return Result.builder().benchmark("locks").variant(variant).implementation(implementation).metric(metric)
+                .unit(unit).score(score == null ? Double.NaN : score).error(error).samples(samples).cpus(cpus).params(params).build();
     }
 
     /** The saved form of a live TSC rate. */

@@ -1,8 +1,6 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.bench.MachineLoad;
-import dev.corescope.bench.SavedModel;
-import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
@@ -11,11 +9,11 @@ import dev.corescope.text.TextTable.Column;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -26,17 +24,49 @@ import java.util.stream.Stream;
  */
 final class LocksView {
 
+    /** How much slower than its C twin the Java spinlock may be (issue 6). */
+    static final double TARGET_RATIO = 1.3;
+
+    /** A ratio's interval against the band [1/target, target]. */
+    enum RatioFinding {
+        /** the whole interval lies inside the band */
+        MET("met"),
+        /** the whole interval lies outside it, on one side */
+        NOT_MET("not met"),
+        /** the interval crosses an edge of the band, or is unbounded: this run cannot tell */
+        NOT_RESOLVED("not resolved by this run");
+
+        final String words;
+
+        RatioFinding(String words) {
+            this.words = words;
+        }
+    }
+
+    /**
+     * The ratio {@code a / b} of two figures with 99.9% half-widths and its interval, {@code (a - ea) / (b + eb)} ..
+     * {@code (a + ea) / (b - eb)} (infinite when {@code b - eb <= 0}): {ratio, low, high}.
+     */
+    static double[] ratioInterval(double a, double ea, double b, double eb) {
+        ea = Double.isNaN(ea) ? 0 : ea;
+        eb = Double.isNaN(eb) ? 0 : eb;
+        double low = Math.max(0, (a - ea) / (b + eb));
+        double high = b - eb > 0 ? (a + ea) / (b - eb) : Double.POSITIVE_INFINITY;
+        return new double[]{a / b, low, high};
+    }
+
+    /** [low, high] against the two-sided band [1/target, target]: "within 1.3x" is neither 1.3 times slower nor faster. */
+    static RatioFinding ratioFinding(double low, double high, double target) {
+        if (low >= 1 / target && high <= target) return RatioFinding.MET;
+        if (high < 1 / target || low > target) return RatioFinding.NOT_MET;
+        return RatioFinding.NOT_RESOLVED;
+    }
+
     private LocksView() {
     }
 
-    /** The model a results file holds, if any. */
-    static Optional<LocksModel> model(ResultsFile file) {
-        return SavedModel.read(file, "locks", LocksModel.class);
-    }
-
     /** The report as a document, from the saved model's rows (no live types): the run, the list in the seed's style, where the analogy holds and breaks, contended mode, notes. */
-    static TextDoc document(LocksModel model) {
-        LocksModel run = model;
+    static TextDoc document(LocksModel run) {
         TextDoc d = new TextDoc();
         LocksModel.Tsc tsc = run.tsc();
         d.title("bench locks: lock + unlock per element, time_bench style (seed 004: " + LocksFamily.SEED + ")");
@@ -182,14 +212,14 @@ final class LocksView {
         if (spinN.isPresent() && spinJ.isPresent()) {
             LocksModel.Row j = spinJ.get();
             LocksModel.Row n = spinN.get();
-            double[] r = LocksFamily.ratioInterval(d(j.ns()), d(j.nsError()), d(n.ns()), d(n.nsError()));
+            double[] r = ratioInterval(d(j.ns()), d(j.nsError()), d(n.ns()), d(n.nsError()));
             double ratio = r[0];
-            LocksFamily.RatioFinding finding = LocksFamily.ratioFinding(r[1], r[2], LocksFamily.TARGET_RATIO);
+            RatioFinding finding = ratioFinding(r[1], r[2], TARGET_RATIO);
             String ratioLine = String.format(Locale.ROOT, "Java spin_lock_unlock / its C twin: %.2fx, between %.2fx and %s from the two"
                             + " intervals (target: within %.1fx either way, %.2fx..%.1fx): %s.", ratio, r[1],
-                    Double.isInfinite(r[2]) ? "unbounded" : String.format(Locale.ROOT, "%.2fx", r[2]), LocksFamily.TARGET_RATIO,
-                    1 / LocksFamily.TARGET_RATIO, LocksFamily.TARGET_RATIO, finding.words);
-            if (ratio > LocksFamily.TARGET_RATIO) {
+                    Double.isInfinite(r[2]) ? "unbounded" : String.format(Locale.ROOT, "%.2fx", r[2]), TARGET_RATIO,
+                    1 / TARGET_RATIO, TARGET_RATIO, finding.words);
+            if (ratio > TARGET_RATIO) {
                 ratioLine += " Where the rest goes: per access the JIT's code makes one bounds compare and one alignment test the C twin"
                         + " does not (README \"bench locks\" has the listing)";
                 if (loopJ.isPresent() && loopN.isPresent() && d(loopJ.get().ns()) > d(loopN.get().ns())) {
@@ -238,16 +268,16 @@ final class LocksView {
                     shares.append("cpu").append(x.cpu()).append(' ').append(Num.of(x.opsPerUs() / total * 100)).append('%');
                 }
                 t.row(c.placement(), c.implementation(), c.label(), Num.withInterval(d(c.nsPerOp()), c.nsError()),
-                        Num.of(LocksFamily.fairness(c)), shares.toString());
+                        Num.of(c.fairness()), shares.toString());
             }
             d.table(t);
         }
-        List<String> notes = LocksFamily.notes(run);
+        List<String> notes = notes(run);
         if (!notes.isEmpty()) d.blank().heading("Notes").notes(notes);
         return d;
     }
 
-    /** The line's name in the list: the contract's variant, or the line's own name where two lines share a variant. */
+    /** The line's name in the list and in the saved rows. */
     private static String id(Line line) {
         return line.name().toLowerCase(Locale.ROOT);
     }
@@ -275,6 +305,13 @@ final class LocksView {
         return model.rows().stream().filter(m -> m.line().equals(id(line)) && m.implementation().equals(implementation)).findFirst();
     }
 
+    /** What a reader of the JSON needs too: rows left out and why (worded from the facts; an older file's saved sentences). */
+    static List<String> notes(LocksModel model) {
+        List<String> notes = new ArrayList<>(model.facts() == null ? model.notes() : notes(model.facts()));
+        if (model.contendedSkipped() != null) notes.add(model.contendedSkipped());
+        return notes;
+    }
+
     /** The notes worded from the run's facts: a busy machine, the native rows missing, what --quick leaves out. */
     static List<String> notes(LocksModel.Facts f) {
         List<String> notes = new ArrayList<>();
@@ -290,8 +327,7 @@ final class LocksView {
 
     /** Rows of a line this version does not list (a file from another version): shown under their own names. */
     private static List<String> unknownLines(LocksModel model) {
-        Set<String> known = new HashSet<>();
-        for (Line l : Line.values()) known.add(id(l));
+        Set<String> known = Stream.of(Line.values()).map(LocksView::id).collect(Collectors.toSet());
         return model.rows().stream().map(LocksModel.Row::line).filter(l -> !known.contains(l)).distinct().toList();
     }
 

@@ -1,7 +1,7 @@
 package dev.corescope.bench.timerbase;
 
+import dev.corescope.bench.Instruction;
 import dev.corescope.bench.MachineCodeReader;
-import dev.corescope.bench.MachineCodeReader.Instruction;
 
 import java.util.Collections;
 import java.util.HashMap;
@@ -117,7 +117,7 @@ final class DeferrablePath {
     /** The zero flag after {@code test $BIT,%reg} with BIT a timer flag, on {@code flags}; null for any other instruction. */
     private static Boolean testOfFlagBit(Instruction i, int flags) {
         if (!i.mnemonic().startsWith("test")) return null;
-        List<String> ops = MachineCodeReader.operands(i.text().substring(i.text().indexOf(' ') + 1).strip());
+        List<String> ops = Instruction.operands(i.text().substring(i.text().indexOf(' ') + 1).strip());
         if (ops.size() != 2 || !ops.get(0).startsWith("$0x") || !ops.get(1).startsWith("%")) return null;
         int bit;
         try {

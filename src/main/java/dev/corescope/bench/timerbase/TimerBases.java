@@ -25,14 +25,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * off-heap memory, and {@code get_timer_cpu_base()} before seed 001 (as the compiler makes it,
  * and with both table loads kept) and after it.
  *
- * <p>Every CPU gets its own per-CPU area ({@value #UNIT_SIZE} bytes, page aligned), allocated
- * and initialised ({@code init_timer_cpu()}) by a thread pinned to that CPU, so its pages are
- * first touched there and land on that CPU's NUMA node, as the kernel places per-CPU units.
- * {@code timer_bases} sits at offset {@value #PCPU_TIMER_BASES} in every area: on x86-64 that
- * offset is the per-CPU symbol's address, and {@code __per_cpu_offset[cpu]} is the address of
- * CPU {@code cpu}'s area, so {@code per_cpu_ptr(&timer_bases[i], cpu)} is an add of the two,
- * done here on raw addresses exactly so. The C twin ({@code native/src/timerbase.c}) reads the
- * same memory through the same table.
+ * <p>Every CPU gets its own per-CPU area, allocated and initialised ({@code init_timer_cpu()}) by a
+ * thread pinned to that CPU (first touch: its NUMA node). {@code timer_bases} sits at offset
+ * {@value #PCPU_TIMER_BASES} in every area and {@code __per_cpu_offset[cpu]} is the area's address, so
+ * {@code per_cpu_ptr(&timer_bases[i], cpu)} is an add of the two on raw addresses, as on x86-64. The C
+ * twin ({@code native/src/timerbase.c}) reads the same memory; docs/benchmarks/timerbase.md has the model.
  *
  * <p><b>Note:</b> the areas and timers are read-only once built and may be read from any
  * thread; {@link #close()} frees them, after which no address from this object may be used.
@@ -94,17 +91,11 @@ public final class TimerBases implements AutoCloseable {
     /** At most this many CPUs get an area (the first ones of the set): enough for any mix, cheap on huge machines. */
     public static final int MAX_CPUS = 64;
 
-    /**
-     * Every address: {@code per_cpu_ptr} yields raw addresses, as in C. Only addresses into
-     * this object's arena are ever read through it.
-     */
+    /** Every address: {@code per_cpu_ptr} yields raw addresses, as in C; only this object's arena is read through it. */
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
-    /**
-     * The flags {@link #rawSpinLockIrqsave} saves: {@code X86_EFLAGS_IF}, interrupts on, as
-     * they always are in user space (Java cannot run {@code pushf}; the C twin does).
-     */
+    /** The flags {@link #rawSpinLockIrqsave} saves: interrupts on, as always in user space (Java cannot run {@code pushf}). */
     public static final long X86_EFLAGS_IF = 0x200L;
     private static final long JIFFIES = 4_294_937_296L; // INITIAL_JIFFIES on 64-bit, as (unsigned int)(-300*HZ) with HZ=100
     private static final long NEXT_MAX_DELTA = (1L << 30) - 1; // TIMER_NEXT_MAX_DELTA: ((1UL << 30) - 1)
@@ -123,31 +114,23 @@ public final class TimerBases implements AutoCloseable {
         this.timers = timers;
         this.ntimers = ntimers;
         this.cpus = cpus;
-        this.firstTouchedOn = Collections.unmodifiableMap(new LinkedHashMap<>(firstTouchedOn));
+        this.firstTouchedOn = Collections.unmodifiableMap(firstTouchedOn);
     }
 
     /**
-     * Builds per-CPU areas for {@code cpus} (at most {@value #MAX_CPUS}; each first touched by a
-     * thread pinned to it) and {@code ntimers} timers spread over them.
-     *
-     * <p>The timers' mix, shuffled with {@code seed}: a quarter each plain, {@code TIMER_PINNED},
-     * {@code TIMER_DEFERRABLE} and both; CPUs uniform over the areas; a random wheel index in
-     * the {@code TIMER_ARRAYMASK} bits; never {@code TIMER_MIGRATING} (nothing would clear it).
+     * Builds per-CPU areas for {@code cpus} (at most {@value #MAX_CPUS}), pinning through {@code os}, and
+     * {@code ntimers} timers spread over them, shuffled with {@code seed}: a quarter each plain,
+     * {@code TIMER_PINNED}, {@code TIMER_DEFERRABLE} and both; CPUs uniform over the areas; a random
+     * wheel index; never {@code TIMER_MIGRATING} (nothing would clear it).
      *
      * @param ntimers a power of two, so the loops can wrap with a mask
      */
-    public static TimerBases create(CpuMask cpus, int ntimers, long seed) {
-        return create(Os.live(), cpus, ntimers, seed);
-    }
-
-    /** As {@link #create(CpuMask, int, long)}, pinning and asking the CPU count through {@code os} (a family's {@code ctx.os()}). */
     public static TimerBases create(Os os, CpuMask cpus, int ntimers, long seed) {
         if (cpus.isEmpty()) throw new IllegalArgumentException("no CPUs to give timer bases");
         if (ntimers < 4 || Integer.bitCount(ntimers) != 1) throw new IllegalArgumentException("ntimers " + ntimers + ": a power of two >= 4");
         int[] cpuList = cpus.stream().limit(MAX_CPUS).toArray();
         int nrCpuIds = Math.max(os.nrCpuIds(), cpuList[cpuList.length - 1] + 1);
-        // Shared by design: each CPU's area is allocated by a thread pinned to that CPU (allocateOn),
-        // and the measuring threads read them all; close() frees it.
+        // Shared by design: each area is allocated by a thread pinned to its CPU, read by the measuring threads.
         Arena arena = Arena.ofShared();
         try {
             MemorySegment offsets = arena.allocate(ValueLayout.JAVA_LONG, nrCpuIds);
@@ -202,8 +185,7 @@ public final class TimerBases implements AutoCloseable {
                 failure.set(e);
             }
         });
-        // Waits out an interrupt too: the thread allocates from the arena that create() closes
-        // when this throws, and it takes microseconds.
+        // Waits out an interrupt too: the thread allocates from the arena create() closes when this throws.
         if (Threads.joinIgnoringInterrupts(t)) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while building CPU " + cpu + "'s timer bases");
@@ -222,8 +204,6 @@ public final class TimerBases implements AutoCloseable {
         base.set(ValueLayout.JAVA_LONG, BASE_NEXT_EXPIRY, JIFFIES + NEXT_MAX_DELTA);
     }
 
-    // ---- the kernel's functions, on raw addresses ---------------------------------------
-
     /** {@code &timer_bases[index]}: a per-CPU address, valid only through {@link #perCpuPtr}. */
     static long timerBases(int index) {
         return PCPU_TIMER_BASES + index * TIMER_BASE_SIZE;
@@ -234,19 +214,14 @@ public final class TimerBases implements AutoCloseable {
         return ptr + ALL.get(ValueLayout.JAVA_LONG_UNALIGNED, perCpuOffset + 8L * cpu);
     }
 
-    /**
-     * {@code per_cpu_ptr} with {@code READ_ONCE(__per_cpu_offset[cpu])}: an opaque read of the
-     * table, which C2 may neither merge with another read nor drop (the C twin's
-     * {@code per_cpu_ptr_reload}).
-     */
+    /** {@code per_cpu_ptr} with {@code READ_ONCE(__per_cpu_offset[cpu])}: an opaque read C2 may neither merge nor drop. */
     static long perCpuPtrReload(long ptr, int cpu, long perCpuOffset) {
         return ptr + (long) LONG.getOpaque(ALL, perCpuOffset + 8L * cpu);
     }
 
     /**
-     * {@code get_timer_cpu_base()} before seed 001: a deferrable timer takes {@code per_cpu_ptr}
-     * twice. Both read {@code __per_cpu_offset[cpu]} with plain loads, so C2 may share one load,
-     * as GCC does in the C twin: the compiler's own choice, variant {@code before}.
+     * {@code get_timer_cpu_base()} before seed 001: a deferrable timer takes {@code per_cpu_ptr} twice,
+     * both plain loads, so C2 may share one, as GCC does in the C twin (variant {@code before}).
      */
     public static long getTimerCpuBaseBefore(int tflags, int cpu, long perCpuOffset) {
         int index = (tflags & TIMER_PINNED) != 0 ? BASE_LOCAL : BASE_GLOBAL;
@@ -255,10 +230,7 @@ public final class TimerBases implements AutoCloseable {
         return base;
     }
 
-    /**
-     * The same with both lookups kept ({@link #perCpuPtrReload}): variant
-     * {@code before_two_loads}, a deferrable timer reads the table twice whatever the compiler.
-     */
+    /** The same with both lookups kept ({@link #perCpuPtrReload}): variant {@code before_two_loads}. */
     public static long getTimerCpuBaseBeforeTwoLoads(int tflags, int cpu, long perCpuOffset) {
         int index = (tflags & TIMER_PINNED) != 0 ? BASE_LOCAL : BASE_GLOBAL;
         long base = perCpuPtrReload(timerBases(index), cpu, perCpuOffset);
@@ -274,16 +246,10 @@ public final class TimerBases implements AutoCloseable {
     }
 
     /**
-     * {@code raw_spin_lock_irqsave(&base->lock, flags)}: the queued spinlock's uncontended fast
-     * path, one acquiring compare-and-exchange of the base's lock word from 0 to 1 (C2 emits
-     * {@code lock cmpxchg}), spinning on plain reads while another thread holds it. Kept out of
-     * line ({@code @CompilerControl(DONT_INLINE)}, which JMH's forks and {@link
-     * JavaMachineCode} apply), as {@code _raw_spin_lock_irqsave()} is out of
-     * line in kernel/locking/spinlock.c: to its caller it is an opaque call, so the base must be
-     * computed before it and the table load stays in {@code lock_timer_base()}'s loop. Where C2
-     * inlines it anyway (a JVM without JMH's hints), the atomic still stays and still needs the
-     * base's address first. Not modelled: {@code local_irq_save()}'s {@code pushf; pop} (Java
-     * cannot run it; the C twin does) and {@code cli}, preemption, lockdep, the slow path's queue.
+     * {@code raw_spin_lock_irqsave(&base->lock, flags)}: the queued spinlock's uncontended fast path, one
+     * acquiring compare-and-exchange of the lock word from 0 to 1 ({@code lock cmpxchg}), spinning while
+     * held. Out of line, as {@code _raw_spin_lock_irqsave()} is in kernel/locking/spinlock.c (JMH's forks
+     * and {@link JavaMachineCode} apply the hint), so the base is computed before an opaque call.
      *
      * @param base a timer base's address (one this class built)
      * @return the saved flags: always {@link #X86_EFLAGS_IF}
@@ -297,30 +263,16 @@ public final class TimerBases implements AutoCloseable {
         return X86_EFLAGS_IF;
     }
 
-    /**
-     * {@code raw_spin_unlock_irqrestore(&base->lock, flags)}: a release store of 0 to the lock
-     * word ({@code local_irq_restore()}'s {@code sti} is left out: interrupts never went off).
-     * Out of line as {@link #rawSpinLockIrqsave} is.
-     *
-     * @param base  the base {@code lock_timer_base()} returned locked
-     * @param flags what {@link #rawSpinLockIrqsave} returned
-     */
+    /** {@code raw_spin_unlock_irqrestore(&base->lock, flags)}: a release store of 0, out of line as the lock is. */
     @CompilerControl(CompilerControl.Mode.DONT_INLINE)
     public static void rawSpinUnlockIrqrestore(long base, long flags) {
         INT.setRelease(ALL, base + BASE_LOCK, 0);
     }
 
-    /** Whether the lock of the base at {@code base} is held (for tests and checks). */
-    static boolean isLocked(long base) {
-        return (int) INT.getVolatile(ALL, base + BASE_LOCK) != 0;
-    }
-
     /**
-     * {@code lock_timer_base()} with the old {@code get_timer_cpu_base()}, as in
-     * kernel/time/timer.c: read the flags once ({@code READ_ONCE}: an opaque read), skip a
-     * migrating timer, find the base, take its lock ({@link #rawSpinLockIrqsave}), check the
-     * flags did not change, else unlock and retry. Returns the base's address WITH ITS LOCK
-     * HELD: the caller unlocks it ({@link #rawSpinUnlockIrqrestore}, flags {@link #X86_EFLAGS_IF}).
+     * {@code lock_timer_base()} with the old {@code get_timer_cpu_base()} (kernel/time/timer.c): read the
+     * flags once, skip a migrating timer, find the base, lock it, retry if the flags changed. Returns the
+     * base WITH ITS LOCK HELD: the caller unlocks it ({@link #rawSpinUnlockIrqrestore}).
      */
     public static long lockTimerBaseBefore(long timer, long perCpuOffset) {
         while (true) {
@@ -384,14 +336,7 @@ public final class TimerBases implements AutoCloseable {
         return base;
     }
 
-    // ---- this model's memory -------------------------------------------------------------
-
-    /** The address of {@code __per_cpu_offset[]}. */
-    public long perCpuOffsetAddress() {
-        return perCpuOffset.address();
-    }
-
-    /** {@code __per_cpu_offset[]} as a segment, for the C twin. */
+    /** {@code __per_cpu_offset[]}. */
     public MemorySegment perCpuOffset() {
         return perCpuOffset;
     }

@@ -100,7 +100,7 @@ public class TimerbaseBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         bases = TimerBases.create(Os.live(), Os.live().processAllowed(), TIMERS, SEED);
-        perCpuOffset = bases.perCpuOffsetAddress();
+        perCpuOffset = bases.perCpuOffset().address();
         timers = bases.timerAddress(0);
         pinning = ForkPinning.pinFromProperty();
     }

@@ -1,22 +1,22 @@
 package dev.corescope.bench.timerbase;
 
 import dev.corescope.bench.BenchContext;
-import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.CleanBatches;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.ForkPinning;
+import dev.corescope.bench.Instruction;
 import dev.corescope.bench.JavaMachineCode;
+import dev.corescope.bench.JavaRows;
 import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineCodeReader;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.Measured;
 import dev.corescope.bench.MeasuredFunction;
+import dev.corescope.bench.ModelFamily;
 import dev.corescope.bench.Undisturbed;
-import dev.corescope.bench.UndisturbedIterations;
 import dev.corescope.bench.timerbase.TimerbaseSampler.Kind;
 import dev.corescope.report.Claim;
-import dev.corescope.report.Histogram;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.SeedVerdicts;
@@ -24,7 +24,7 @@ import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import dev.corescope.text.TextDoc;
-import org.openjdk.jmh.results.RunResult;
+import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -32,7 +32,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,7 +43,7 @@ import java.util.Optional;
  * seed's per-call latency histogram (with the clock's own histogram beside it) and as a per-call
  * figure (JMH in Java, timed batches in C).
  */
-public final class TimerbaseFamily implements BenchFamily {
+public final class TimerbaseFamily implements ModelFamily<TimerbaseModel> {
 
     static final String BEFORE = "before";
     static final String BEFORE_TWO_LOADS = "before_two_loads";
@@ -85,8 +84,8 @@ public final class TimerbaseFamily implements BenchFamily {
 
     /** C2 compiles the three Java lookups in the JMH benchmark's own loop. */
     @Override
-    public Optional<JavaMachineCode.Run> javaCodeRun() {
-        return Optional.of(new JavaMachineCode.Run(TimerbaseBenchmark.class,
+    public Optional<JavaMachineCode.JmhSelection> javaCodeBenchmarks() {
+        return Optional.of(new JavaMachineCode.JmhSelection(TimerbaseBenchmark.class,
                 "before|before_two_loads|after", Map.of()));
     }
 
@@ -100,26 +99,21 @@ public final class TimerbaseFamily implements BenchFamily {
 
     @Override
     public FamilyRun run(BenchContext ctx) throws Exception {
-        Jmh.Settings settings = ctx.size().pick(SMOKE, QUICK, FULL);
+        JavaRows java = new JavaRows(this, ctx, TimerbaseBenchmark.class, ctx.size().pick(SMOKE, QUICK, FULL));
         int samples = ctx.size().pick(4_000, 200_000, 1_000_000);
         int batches = ctx.size().pick(3, 15, 100);
         boolean nativeOk = TimerbaseTwins.unavailableReason().isEmpty();
-        String cpus = ForkPinning.cpusField(ctx.cpus());
         Map<String, Object> params = Map.of("timers", TimerbaseBenchmark.TIMERS);
 
         String load = MachineLoad.describe().orElse(null);
         ctx.progress().start("timerbase", 4 + (nativeOk ? 2 : 0));
-        List<UndisturbedIterations> iterations = new ArrayList<>();
-        Measured javaBefore = runJmh(ctx, settings, BEFORE, cpus, params, iterations);
-        Measured javaTwoLoads = runJmh(ctx, settings, BEFORE_TWO_LOADS, cpus, params, iterations);
-        Measured javaAfter = runJmh(ctx, settings, AFTER, cpus, params, iterations);
+        List<Measured[]> perOp = new ArrayList<>();
+        perOp.add(new Measured[]{java.measure(BEFORE, Map.of(), params, "java " + BEFORE),
+                java.measure(BEFORE_TWO_LOADS, Map.of(), params, "java " + BEFORE_TWO_LOADS),
+                java.measure(AFTER, Map.of(), params, "java " + AFTER)});
 
         List<CleanBatches> outcomes = new ArrayList<>();
-        List<String> codeSizeMissing = new ArrayList<>();
-        List<Measurement.PerOp> perOp = new ArrayList<>();
-        perOp.add(new Measurement.PerOp("java", javaBefore, javaTwoLoads, javaAfter));
-        Map<String, Map<TimerbaseSampler.Kind, org.HdrHistogram.Histogram>> histograms = new LinkedHashMap<>();
-        List<Measurement.CodeSize> sizes = new ArrayList<>();
+        Map<String, Map<Kind, Histogram>> histograms = new LinkedHashMap<>();
         Map<Integer, Integer> firstTouchedOn;
         String cpusWithBases;
         try (TimerBases tb = TimerBases.create(ctx.os(), ctx.os().processAllowed(), TimerbaseBenchmark.TIMERS, TimerbaseBenchmark.SEED);
@@ -131,34 +125,45 @@ public final class TimerbaseFamily implements BenchFamily {
             if (nativeOk) {
                 histograms.put("native", TimerbaseSampler.nativeC(tb, samples));
                 ctx.progress().step("native histograms");
-                perOp.add(runNative(tb, batches, cpus, params, outcomes));
+                perOp.add(runNative(tb, batches, ForkPinning.cpusField(ctx.cpus()), params, outcomes));
                 ctx.progress().step("native per call");
             }
         }
-        List<TimerbaseModel.PathRow> paths = new ArrayList<>();
-        if (nativeOk) {
-            sizes.addAll(codeSizes(codeSizeMissing));
-            paths.addAll(paths());
-        }
+        List<String> codeSizeMissing = new ArrayList<>();
+        List<Result> sizes = nativeOk ? codeSizes(codeSizeMissing) : List.of();
+        List<TimerbaseModel.PathRow> paths = nativeOk ? paths() : List.of();
 
         List<Result> results = new ArrayList<>();
-        for (Measurement.PerOp o : perOp) {
-            results.add(o.before().result());
-            results.add(o.twoLoads().result());
-            results.add(o.after().result());
-        }
-        for (Measurement.CodeSize s : sizes) results.add(s.result());
-        results.addAll(Measurement.pathResults(paths));
-        List<Histogram> contractHistograms = new ArrayList<>();
-        histograms.forEach((impl, byKind) -> byKind.forEach((kind, h) -> contractHistograms.add(TimerbaseSampler.toReport(impl, kind, h))));
+        for (Measured[] o : perOp) for (Measured m : o) results.add(m.result());
+        results.addAll(sizes);
+        results.addAll(pathResults(paths));
+        List<TimerbaseModel.Column> columns = new ArrayList<>();
+        Map<String, List<TimerbaseModel.ClockValue>> clockValues = new LinkedHashMap<>();
+        histograms.forEach((impl, byKind) -> {
+            byKind.forEach((kind, h) -> {
+                double mean = TimerbaseSampler.meanInTable(h);
+                columns.add(new TimerbaseModel.Column(TimerbaseSampler.toReport(impl, kind, h), Double.isNaN(mean) ? null : mean));
+            });
+            clockValues.put(impl, TimerbaseSampler.commonValues(byKind.get(Kind.EMPTY), 3));
+        });
 
-        Measurement report = new Measurement(ForkPinning.describe(ctx.os(), ctx.cpus()), cpusWithBases, firstTouchedOn,
-                describeSettings(settings, ctx), samples, batches, perOp, histograms, contractHistograms, sizes, paths,
-                Undisturbed.ofIterations(iterations), outcomes.isEmpty() ? null : Undisturbed.ofBatches(outcomes.subList(0, 1)),
-                outcomes.isEmpty() ? null : Undisturbed.ofBatches(outcomes.subList(1, 2)),
-                TimerbaseTwins.unavailableReason().orElse(null), codeSizeMissing.isEmpty() ? null : codeSizeMissing.getFirst(), load);
-        TimerbaseModel model = report.model();
+        TimerbaseModel model = new TimerbaseModel(ForkPinning.describe(ctx.os(), ctx.cpus()), cpusWithBases, firstTouchedOn,
+                java.settingsWords("variant"), samples, batches, load, perOp.stream().map(TimerbaseFamily::perOp).toList(), columns,
+                paths, List.of(), java.undisturbed(), outcomes.isEmpty() ? null : Undisturbed.ofBatches(outcomes.subList(0, 1)),
+                outcomes.isEmpty() ? null : Undisturbed.ofBatches(outcomes.subList(1, 2)), TimerbaseTwins.unavailableReason().orElse(null),
+                codeSizeMissing.isEmpty() ? null : codeSizeMissing.getFirst(), clockValues);
         return new FamilyRun(name(), results, model);
+    }
+
+    /** before, before_two_loads and after of one implementation, and after against each before. */
+    private static TimerbaseModel.PerOp perOp(Measured[] m) {
+        return new TimerbaseModel.PerOp(m[0].result().implementation(), Figure.of(m[0]), Figure.of(m[1]), Figure.of(m[2]),
+                List.of(change("after vs before", m[0], m[2]), change("after vs before_two_loads", m[1], m[2])));
+    }
+
+    private static TimerbaseModel.Change change(String label, Measured from, Measured to) {
+        double difference = to.result().score() - from.result().score();
+        return new TimerbaseModel.Change(label, difference, 100.0 * difference / from.result().score(), from.differs(to));
     }
 
     @Override
@@ -167,31 +172,19 @@ public final class TimerbaseFamily implements BenchFamily {
     }
 
     @Override
-    public Optional<?> model(ResultsFile file) {
-        return TimerbaseView.model(file);
+    public Class<TimerbaseModel> modelType() {
+        return TimerbaseModel.class;
     }
 
     @Override
-    public Optional<TextDoc> document(ResultsFile file) {
-        return TimerbaseView.model(file).map(TimerbaseView::document);
+    public TextDoc document(TimerbaseModel model, ResultsFile file) {
+        return TimerbaseView.document(model);
     }
 
     /** The histograms beside the seed's, from the saved model. */
     @Override
     public Optional<String> picture(ResultsFile file) {
-        return TimerbaseView.model(file).filter(m -> !m.columns().isEmpty()).map(TimerbaseView::svg);
-    }
-
-    private Measured runJmh(BenchContext ctx, Jmh.Settings settings, String method, String cpus, Map<String, Object> params,
-                            List<UndisturbedIterations> iterations) throws Exception {
-        // a row the time claim counts gets its forks in every mode: runs are the unit of its interval
-        Jmh.Settings s = Claim.counts(claims(), name(), method, "java", "op", params) ? settings.forClaim(NATIVE_RUNS) : settings;
-        Collection<RunResult> runs = ForkPinning.withProperty(ctx.cpus(), () -> Jmh.run(TimerbaseBenchmark.class, method,
-                Map.of(), s, ForkPinning.jvmArgs(ctx.cpus())));
-        UndisturbedIterations u = UndisturbedIterations.of(runs.iterator().next());
-        iterations.add(u);
-        ctx.progress().step("java " + method);
-        return Measured.java(name(), method, u, cpus, params);
+        return model(file).filter(m -> !m.columns().isEmpty()).map(TimerbaseView::svg);
     }
 
     /**
@@ -199,8 +192,7 @@ public final class TimerbaseFamily implements BenchFamily {
      * before and after alternating, then before_two_loads and after alternating (the second
      * after is only there to interleave with).
      */
-    private Measurement.PerOp runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params,
-                                            List<CleanBatches> outcomes) {
+    private Measured[] runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params, List<CleanBatches> outcomes) {
         // separately started runs (each its own warm-up and batches), so a row's interval takes the run as its unit
         List<CleanBatches> main = new ArrayList<>();
         List<CleanBatches> twoLoads = new ArrayList<>();
@@ -215,11 +207,11 @@ public final class TimerbaseFamily implements BenchFamily {
         outcomes.addAll(main);
         outcomes.addAll(twoLoads);
         boolean mainFellBack = main.stream().anyMatch(CleanBatches::fellBack);
-        return new Measurement.PerOp("native",
+        return new Measured[]{
                 Measured.nativeRuns(name(), BEFORE, main.stream().map(CleanBatches::first).toList(), cpus, params, mainFellBack),
                 Measured.nativeRuns(name(), BEFORE_TWO_LOADS, twoLoads.stream().map(CleanBatches::first).toList(), cpus, params,
                         twoLoads.stream().anyMatch(CleanBatches::fellBack)),
-                Measured.nativeRuns(name(), AFTER, main.stream().map(CleanBatches::second).toList(), cpus, params, mainFellBack));
+                Measured.nativeRuns(name(), AFTER, main.stream().map(CleanBatches::second).toList(), cpus, params, mainFellBack)};
     }
 
     /** The C twin's separately started runs per row. */
@@ -242,7 +234,7 @@ public final class TimerbaseFamily implements BenchFamily {
         Optional<Path> file = NativeLibrary.file();
         for (TimerbaseTwins.Variant v : List.of(TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.BEFORE_TWO_LOADS,
                 TimerbaseTwins.Variant.AFTER)) {
-            List<MachineCodeReader.Instruction> body = null;
+            List<Instruction> body = null;
             String why = file.isEmpty() ? "the C twins' library file is not known" : null;
             if (file.isPresent()) {
                 try {
@@ -260,7 +252,8 @@ public final class TimerbaseFamily implements BenchFamily {
         return out;
     }
 
-    private static List<Measurement.CodeSize> codeSizes(List<String> missing) {
+    /** Each C twin's size as a results row (metric {@code codeSize}, exact), or why not in {@code missing}. */
+    private static List<Result> codeSizes(List<String> missing) {
         Optional<Path> file = NativeLibrary.file();
         if (file.isEmpty()) {
             missing.add("the C twins' library file is not known");
@@ -268,7 +261,7 @@ public final class TimerbaseFamily implements BenchFamily {
         }
         try {
             ElfSymbolTable elf = ElfSymbolTable.read(file.get());
-            List<Measurement.CodeSize> out = new ArrayList<>();
+            List<Result> out = new ArrayList<>();
             for (TimerbaseTwins.Variant v : List.of(TimerbaseTwins.Variant.BEFORE, TimerbaseTwins.Variant.BEFORE_TWO_LOADS,
                     TimerbaseTwins.Variant.AFTER)) {
                 Optional<ElfSymbolTable.Symbol> s = elf.function(TimerbaseTwins.symbol(v));
@@ -276,7 +269,8 @@ public final class TimerbaseFamily implements BenchFamily {
                     missing.add(TimerbaseTwins.symbol(v) + " is not a function in " + file.get().getFileName());
                     return List.of();
                 }
-                out.add(new Measurement.CodeSize(v.name().toLowerCase(Locale.ROOT), s.get().name(), s.get().size(), s.get().table()));
+                out.add(Result.builder().benchmark("timerbase").variant(v.name().toLowerCase(Locale.ROOT)).implementation("native")
+                        .metric("codeSize").unit("bytes").score(s.get().size()).error(0.0).samples(1).cpus("").params(Map.of()).build());
             }
             return out;
         } catch (IOException e) {
@@ -285,91 +279,10 @@ public final class TimerbaseFamily implements BenchFamily {
         }
     }
 
-    private static String describeSettings(Jmh.Settings s, BenchContext ctx) {
-        return "JMH " + s.forks() + " fork" + (s.forks() == 1 ? "" : "s") + " x " + s.measurementIterations() + " x "
-                + s.measurementMillis() + " ms (warm-up " + s.warmupIterations() + " x " + s.warmupMillis() + " ms) per variant"
-                + (s.forClaim(NATIVE_RUNS) == s ? "" : "; rows the time claim counts: " + s.forClaim(NATIVE_RUNS).forks() + " forks x "
-                + s.forClaim(NATIVE_RUNS).measurementIterations() + " x " + s.measurementMillis() + " ms")
-                + ctx.size().note();
-    }
-
-    /**
-     * What {@code bench timerbase} measured, live: the run's figures and histograms, and the
-     * {@link #model()} that is saved (facts, not sentences: its view words the notes) and that
-     * {@link TimerbaseView} renders (the machine code is printed by bench from the results file).
-     */
-    record Measurement(String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn, String javaSettings,
-                           int samplesPerKind, int nativeBatches, List<PerOp> perOp,
-                           Map<String, Map<Kind, org.HdrHistogram.Histogram>> histograms, List<Histogram> contractHistograms,
-                           List<CodeSize> sizes, List<TimerbaseModel.PathRow> paths, Undisturbed javaIterations,
-                           Undisturbed nativeMain, Undisturbed nativeTwoLoads, String nativeUnavailable, String codeSizeMissing,
-                           String load) {
-
-        /** before (as compiled), before with both table loads kept, and after, of one implementation. */
-        record PerOp(String implementation, Measured before, Measured twoLoads, Measured after) {
-
-            /** after against before, and after against before_two_loads. */
-            List<Change> changes() {
-                return List.of(new Change("after vs before", before, after), new Change("after vs before_two_loads", twoLoads, after));
-            }
-        }
-
-        /** The difference between two rows, with Welch's test at the 99.9% level. */
-        record Change(String label, Measured from, Measured to) {
-
-            double difference() {
-                return to.result().score() - from.result().score();
-            }
-
-            double percent() {
-                return 100.0 * difference() / from.result().score();
-            }
-
-            boolean significant() {
-                return from.stats().getN() > 1 && to.stats().getN() > 1 && from.stats().isDifferent(to.stats(), 0.999);
-            }
-        }
-
-        /** One C function's size. */
-        record CodeSize(String variant, String symbol, long bytes, String table) {
-
-            Result result() {
-                return Result.builder().benchmark("timerbase").variant(variant).implementation("native").metric("codeSize").unit("bytes")
-                        .score(bytes).error(0.0).samples(1).cpus("").params(Map.of()).build();
-            }
-        }
-
-        /** The counted paths as results rows: metric {@code pathInstructions}, unit {@code instructions}, params {@code path}, exact. */
-        static List<Result> pathResults(List<TimerbaseModel.PathRow> paths) {
-            List<Result> out = new ArrayList<>();
-            for (TimerbaseModel.PathRow p : paths) {
-                if (p.instructions() == null) continue;
-                out.add(Result.builder().benchmark("timerbase").variant(p.variant()).implementation("native").metric("pathInstructions")
-                        .unit("instructions").score(p.instructions()).error(0.0).samples(1).cpus("").params(Map.of("path", p.path())).build());
-            }
-            return out;
-        }
-
-        /** Per implementation, the three most common values of its empty column (what the clock costs here). */
-        private Map<String, List<TimerbaseModel.ClockValue>> clockValues() {
-            Map<String, List<TimerbaseModel.ClockValue>> out = new LinkedHashMap<>();
-            histograms.forEach((impl, byKind) -> out.put(impl, TimerbaseSampler.commonValues(byKind.get(Kind.EMPTY), 3)));
-            return out;
-        }
-
-        /** The model saved in the results file, from which {@link TimerbaseView} renders the report. */
-        TimerbaseModel model() {
-            return new TimerbaseModel(pinning, cpusWithBases, firstTouchedOn, javaSettings, samplesPerKind, nativeBatches, load,
-                    perOp.stream().map(p -> new TimerbaseModel.PerOp(p.implementation(), Figure.of(p.before()), Figure.of(p.twoLoads()),
-                            Figure.of(p.after()), p.changes().stream().map(c -> new TimerbaseModel.Change(c.label(), c.difference(),
-                            c.percent(), c.significant())).toList())).toList(),
-                    contractHistograms.stream().map(h -> new TimerbaseModel.Column(h, meanBelowTable(h))).toList(),
-                    paths, List.of(), javaIterations, nativeMain, nativeTwoLoads, nativeUnavailable, codeSizeMissing, clockValues());
-        }
-
-        private Double meanBelowTable(Histogram h) {
-            double mean = TimerbaseSampler.meanInTable(histograms.get(h.implementation()).get(Kind.valueOf(h.variant().toUpperCase(Locale.ROOT))));
-            return Double.isNaN(mean) ? null : mean;
-        }
+    /** The counted paths as results rows: metric {@code pathInstructions}, unit {@code instructions}, params {@code path}, exact. */
+    static List<Result> pathResults(List<TimerbaseModel.PathRow> paths) {
+        return paths.stream().filter(p -> p.instructions() != null).map(p -> Result.builder().benchmark("timerbase").variant(p.variant())
+                .implementation("native").metric("pathInstructions").unit("instructions").score(p.instructions()).error(0.0).samples(1)
+                .cpus("").params(Map.of("path", p.path())).build()).toList();
     }
 }

@@ -73,7 +73,7 @@ final class TimerbaseSampler {
     private static long javaChunk(Kind k, TimerBases tb, org.HdrHistogram.Histogram h, int n) {
         long timers = tb.timerAddress(0);
         int mask = tb.ntimers() - 1;
-        long offsets = tb.perCpuOffsetAddress();
+        long offsets = tb.perCpuOffset().address();
         return switch (k) {
             case EMPTY -> sampleEmpty(h, n);
             case BEFORE -> sampleBefore(h, timers, mask, offsets, n);

@@ -1,9 +1,7 @@
 package dev.corescope.bench.timerbase;
 
 import dev.corescope.bench.Figure;
-import dev.corescope.bench.SavedModel;
 import dev.corescope.report.Histogram;
-import dev.corescope.report.ResultsFile;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
@@ -15,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -33,10 +30,6 @@ final class TimerbaseView {
     static final long[] SEED_AFTER = {0, 1014, 2198, 2073, 3081, 3268, 671, 468, 158, 160, 54, 7, 3, 0, 1, 0};
 
     private TimerbaseView() {
-    }
-
-    static Optional<TimerbaseModel> model(ResultsFile file) {
-        return SavedModel.read(file, "timerbase", TimerbaseModel.class);
     }
 
     /** Mean of a seed column from the bucket midpoints: only a rough figure. */

@@ -58,15 +58,7 @@ public final class Affinity {
         Scratch scratch = Scratch.forThisThread();
         while (true) {
             MemorySegment set = scratch.cpuset(bytes);
-            // glibc zeroes what the kernel does not write; this keeps a reused buffer clean even if not
-            set.fill((byte) 0);
-            int rc;
-            try {
-                rc = (int) Libc.SchedGetaffinity.HANDLE.invokeExact(scratch.callState, pid, bytes, set);
-            } catch (Throwable t) {
-                throw NativeCalls.rethrow(t);
-            }
-            if (rc == -1) {
+            if (Libc.schedGetaffinity(scratch.callState, pid, bytes, set) == -1) {
                 int errno = Libc.errno(scratch.callState);
                 if (errno == Errno.EINVAL.number() && bytes * 8 < MAX_BITS) {
                     bytes *= 2;
@@ -101,13 +93,7 @@ public final class Affinity {
         Scratch scratch = Scratch.forThisThread();
         MemorySegment set = scratch.cpuset(bytes);
         for (int i = 0; i < words; i++) set.setAtIndex(Libc.WORD, i, cpus.word(i));
-        int rc;
-        try {
-            rc = (int) Libc.SchedSetaffinity.HANDLE.invokeExact(scratch.callState, pid, bytes, set);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
-        if (rc == -1) {
+        if (Libc.schedSetaffinity(scratch.callState, pid, bytes, set) == -1) {
             throw new NativeException("sched_setaffinity", "pid=" + pid + ", cpus=" + cpus.toList(), Libc.errno(scratch.callState));
         }
     }
@@ -177,17 +163,6 @@ public final class Affinity {
     /** {@code sched_getcpu()} through the plain generated binding, for comparison in benchmarks. */
     public static int currentCpuPlain() {
         return LibC.sched_getcpu();
-    }
-
-    /** {@code sched_getcpu()} with errno captured; throws {@link NativeException} on failure. */
-    public static int currentCpuChecked() {
-        MemorySegment state = Scratch.forThisThread().callState;
-        try {
-            int rc = (int) Libc.SchedGetcpu.HANDLE.invokeExact(state);
-            return (int) Libc.check(rc, state, "sched_getcpu", "");
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
     }
 
     private static int roundUp64(int bits) {

@@ -36,7 +36,6 @@ public final class AtomicFile {
         /**
          * Writes the content.
          *
-         * @param os the stream, closed by the caller
          * @throws IOException when the content cannot be written
          */
         void writeTo(OutputStream os) throws IOException;

@@ -3,210 +3,169 @@ package dev.corescope.sys.internal;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeUnavailableException;
-import dev.corescope.sys.ffi.LibC;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.lang.ref.Cleaner;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
  * A directory whose files are opened only beneath it: every path is resolved by the kernel with
  * {@code openat2(dirfd, path, {flags, 0, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS})}, so no
  * symbolic link, {@code ..} or {@code /proc/self/...} magic link can lead the open outside, at
- * any component and at the moment of the open itself (no check-then-open window). This is how
- * {@code topology.proc.SysfsReader} reads a saved tree as if it were the root, and {@code /}.
+ * any component and at the moment of the open itself. This is how {@code topology.proc.SysfsReader}
+ * reads a saved tree as if it were the root, and {@code /}. Where the kernel or a seccomp filter
+ * refuses {@code openat2} ({@link #unavailable()} says why), a directory opened
+ * {@linkplain #open(Path, boolean) with the real-path check} resolves each path to its real path,
+ * refuses it when it ends outside, and opens that with {@code O_NOFOLLOW}: two steps, so a tree
+ * changed by someone else between them could still lead one open outside.
  *
- * <p>{@code openat2} (Linux 5.6) has no glibc wrapper and is not in the jextract symbol list
- * (jextract is not needed to call it): it is called through the generated {@code syscall}'s
- * address with errno captured, {@code SYS_openat2 = 437} on every architecture (the syscall
- * table was unified from 424 on). {@code statx}, {@code fdopendir}, {@code readdir} and
- * {@code closedir} are linked by name as {@link Flock} links its calls. Where the kernel or a
- * seccomp filter refuses {@code openat2} ({@code ENOSYS}, or {@code EPERM} from some container
- * filters), {@link #unavailable()} says why and the caller falls back to its own check.
+ * <p>Every call is a raw {@link Libc#syscall} (one downcall shape). With {@code RESOLVE_BENEATH}
+ * the kernel answers {@code EAGAIN} when a rename raced with a lookup through {@code ..}
+ * (sysfs's own links climb); that and {@code EINTR} are retried up to {@link #OPEN_ATTEMPTS} times.
  *
- * <p>With {@code RESOLVE_BENEATH} the kernel answers {@code EAGAIN} when a rename or a mount
- * anywhere on the system raced with a lookup through {@code ..} (sysfs's own links climb:
- * {@code cpu0/cpufreq -> ../cpufreq/policy0}); openat2(2) says to retry, and so does an
- * {@code EINTR}. Each open is retried up to {@link #OPEN_ATTEMPTS} times, so a busy machine
- * reads the same tree as a quiet one instead of a tree with holes.
- *
- * <p>A file is read with four calls ({@code openat2}, {@code statx} of the descriptor,
- * {@code read} into the directory's one buffer, {@code close}; a file longer than the buffer
- * or of unknown size takes more reads). The {@code statx} stays: it refuses a FIFO, device or
- * socket planted in a tree after an open that cannot block ({@code O_NONBLOCK | O_NOCTTY})
- * and before any byte is read (a block or {@code kmsg} device would otherwise be read as a
- * file), and its size refuses a file over the caller's cap before reading it and sizes the
- * array once.
+ * <p>A small file costs two calls and a close: the open ({@code O_NONBLOCK | O_NOCTTY}, so no
+ * FIFO or terminal can stall it) and one {@code pread} into the directory's one buffer; a short
+ * read is the end of a regular file and of a sysfs attribute (printed whole in one read). No
+ * stat is made where the read answers: a FIFO, terminal or socket refuses a positioned read
+ * ({@code ESPIPE}), a directory any read ({@code EISDIR}). Only a read that says nothing (empty,
+ * or filling the buffer) is followed by a {@code statx} of the descriptor, which refuses a device
+ * ({@code /dev/zero} fills the buffer, {@code /dev/null} is empty) and a file over the cap from
+ * its size, and sizes the array once. (A character device whose driver answers a positioned read
+ * with a short record, as {@code /dev/kmsg} does, would be read as that record: bounded and
+ * without blocking; making one in a tree takes root.) On the live root a file under {@code proc/}
+ * is read until the kernel returns 0: procfs's seq_file answers a page or a record at a time.
+ * docs/performance.md counts the calls.
  *
  * <p>Errors are thrown as {@link NativeException} with the errno as a value: {@code EXDEV} for a
- * path that would leave the directory, {@code ELOOP} for a magic link or a link loop,
- * {@code ENOENT}, {@code EACCES} as usual.
+ * path that would leave the directory, {@code ELOOP} for a magic link or a link loop.
  *
- * <p>The directory's descriptor ({@code O_PATH}) is held from {@link #open(Path)} until
- * {@link #close()}, or until the object is unreachable (a {@link Cleaner} closes it).
- *
- * <p><b>Note:</b> thread-safe; calls on one directory take its lock (they share its native
- * scratch segments) and use their thread's call state.
+ * <p><b>Note:</b> thread-safe; calls on one directory take its lock (they share its scratch).
+ * The directory's descriptor is held until {@link #close()} or until the object is unreachable.
  */
 public final class BeneathDirectory implements AutoCloseable {
 
-    /** What a path names, from {@code statx}'s {@code stx_mode}. */
+    /** What a path names. */
     public enum Kind { REGULAR, DIRECTORY, OTHER }
 
     /**
      * What {@link #read} found.
      *
      * @param kind what the path names
-     * @param size the size {@code statx} gave (0 for procfs, 4096 for a sysfs attribute)
+     * @param size the size {@code statx} gave where one was asked (0 for procfs), else the bytes read
      * @param bytes the regular file's bytes, at most the cap plus one; null when it is no
-     *              regular file, or when its size alone is over the cap (nothing was read)
+     *              regular file, or when its size alone is over the cap (nothing more was read)
      */
     public record File(Kind kind, long size, byte[] bytes) {}
 
     /** How many times an open that the kernel says to retry ({@code EAGAIN}, {@code EINTR}) is tried. */
     public static final int OPEN_ATTEMPTS = 10_000;
 
-    private static final long SYS_OPENAT2 = 437;
-    private static final long RESOLVE_NO_MAGICLINKS = 0x02;
-    private static final long RESOLVE_BENEATH = 0x08;
-
-    private static final int O_RDONLY = 0;
-    private static final int O_NOCTTY = 0400;
-    private static final int O_NONBLOCK = 04000;
-    private static final int O_CLOEXEC = 02000000;
+    private static final long RESOLVE_BENEATH_NO_MAGICLINKS = 0x08 | 0x02;
     private static final int O_PATH = 010000000;
-    private static final boolean ARM_STYLE_FLAGS = switch (System.getProperty("os.arch", "").toLowerCase(Locale.ROOT)) {
-        case "aarch64", "arm", "ppc64", "ppc64le" -> true;
-        default -> false;
-    };
-    private static final int O_DIRECTORY = ARM_STYLE_FLAGS ? 040000 : 0200000;
+    private static final int O_DIRECTORY = Libc.O_DIRECTORY;
+    private static final int O_CLOEXEC = Libc.O_CLOEXEC;
+    private static final int READ_FLAGS = 0400 | Libc.O_NONBLOCK | O_CLOEXEC;  // O_RDONLY | O_NOCTTY | O_NONBLOCK
     private static final int AT_FDCWD = -100;
-
     private static final int AT_EMPTY_PATH = 0x1000;
-    private static final int STATX_TYPE = 0x1;
-    private static final int STATX_SIZE = 0x200;
-    /** {@code struct statx} is 256 bytes; {@code stx_mode} (u16) at 28 and {@code stx_size} (u64) at 40 on every architecture. */
-    private static final long STATX_BYTES = 256;
-    private static final long STX_MODE = 28;
-    private static final long STX_SIZE = 40;
-    private static final int S_IFMT = 0170000;
-    private static final int S_IFREG = 0100000;
-    private static final int S_IFDIR = 0040000;
-
-    /** {@code struct open_how { u64 flags; u64 mode; u64 resolve; }}. */
-    private static final long OPEN_HOW_SIZE = 24;
-    /** glibc's 64-bit {@code struct dirent}: d_ino, d_off (8 each), d_reclen (2), d_type (1), then d_name. */
-    private static final long D_NAME = 19;
+    private static final int STATX_TYPE_SIZE = 0x1 | 0x200;
+    /** {@code struct statx}: 256 bytes, {@code stx_mode} (u16) at 28, {@code stx_size} (u64) at 40. */
+    private static final long STX_MODE = 28, STX_SIZE = 40;
+    private static final int S_IFMT = 0170000, S_IFREG = 0100000, S_IFDIR = 0040000;
+    /** {@code struct linux_dirent64}: d_ino, d_off (8 each), d_reclen (u16) at 16, d_type, d_name at 19. */
+    private static final long D_RECLEN = 16, D_NAME = 19;
 
     private static final int READ_CHUNK = 64 << 10;
-    /** PATH_MAX: a longer path is copied to an arena of its own (the kernel refuses it anyway). */
+    /** PATH_MAX, with the terminating NUL. */
     private static final int PATH_BYTES = 4096;
 
-    private static final class Openat2 {
-        /** {@code long syscall(long nr, ...)}: nr, dirfd, path, how, size. */
-        static final MethodHandle HANDLE = Libc.withErrnoVariadic(LibC.syscall.address(),
-                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                        ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG), 1);
-    }
-
-    private static final class Statx {
-        static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("statx"),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-    }
-
-    private static final class Read {
-        static final MethodHandle HANDLE = Libc.withErrno(LibC.read$address(),
-                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
-    }
-
-    private static final class Dirs {
-        static final MethodHandle FDOPENDIR = Libc.withErrno(Libc.symbol("fdopendir"),
-                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-        static final MethodHandle READDIR = Libc.withErrno(Libc.symbol("readdir"),
-                FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(
-                        MemoryLayout.sequenceLayout(D_NAME + 256, ValueLayout.JAVA_BYTE)), ValueLayout.ADDRESS));
-        static final MethodHandle CLOSEDIR = Libc.withErrno(Libc.symbol("closedir"),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-    }
-
     private static final Cleaner CLEANER = Cleaner.create();
-
-    /** Per-thread errno call state, as in {@link Flock}. */
+    /** Per-thread errno call state. */
     private static final ThreadLocal<MemorySegment> CALL_STATE =
             // automatic arena by design: the segment lives as long as its thread
             ThreadLocal.withInitial(() -> Libc.callState(Arena.ofAuto()));
-
     private static volatile Optional<String> unavailable;
 
     private final int fd;
     private final String name;
+    /** The directory's real path where paths are checked in Java instead of by {@code openat2}. */
+    private final Path checked;
+    /** Whether this is the live root's {@code /}, whose {@code proc/} files are read to their end. */
+    private final boolean live;
     private final Cleaner.Cleanable closer;
-
-    /**
-     * Native scratch of this directory's calls, allocated once (a file read costs no arena, no
-     * malloc and no zeroing of a buffer): the path, {@code open_how}, {@code struct statx}, the
-     * read buffer and an empty string. Calls are {@code synchronized} on the directory.
-     */
+    /** Native scratch, allocated once: the path, {@code open_how} (24 bytes), {@code struct statx} (256), the read buffer. */
     private final MemorySegment path;
     private final MemorySegment how;
     private final MemorySegment stx;
     private final MemorySegment buf;
-    private final MemorySegment empty;
+    /** Native calls made, close included: the count docs/performance.md quotes, kept by its test. */
+    long calls;
 
-    private BeneathDirectory(int fd, String name) {
+    private BeneathDirectory(int fd, String name, Path checked, boolean live) {
         this.fd = fd;
         this.name = name;
+        this.checked = checked;
+        this.live = live;
         this.closer = CLEANER.register(this, () -> Flock.close(fd));
         // automatic arena by design: the scratch lives as long as the directory object
         Arena scratch = Arena.ofAuto();
         this.path = scratch.allocate(PATH_BYTES);
-        this.how = scratch.allocate(OPEN_HOW_SIZE, 8);
-        this.stx = scratch.allocate(STATX_BYTES, 8);
+        this.how = scratch.allocate(24, 8);
+        this.stx = scratch.allocate(256, 8);
         this.buf = scratch.allocate(READ_CHUNK, 8);
-        this.empty = scratch.allocate(1);
     }
 
     /**
-     * Opens {@code dir} ({@code O_PATH | O_DIRECTORY}; a link naming the directory itself is
-     * followed: it is the directory the caller named).
+     * Opens {@code dir} for {@code openat2} beneath it ({@code O_PATH | O_DIRECTORY}; a link
+     * naming the directory itself is followed: it is the directory the caller named).
      */
     public static BeneathDirectory open(Path dir) {
-        String path = dir.toString();
+        return open(dir, false);
+    }
+
+    /**
+     * Opens {@code dir}; with {@code realPathCheck} its paths are checked in Java and opened by
+     * {@code openat} (where {@link #unavailable()} says why {@code openat2} cannot be used).
+     */
+    public static BeneathDirectory open(Path dir, boolean realPathCheck) {
+        if (!Libc.SYS_KNOWN) throw new NativeUnavailableException("no syscall numbers for " + System.getProperty("os.arch"));
+        String p = dir.toString();
+        Path abs = dir.toAbsolutePath().normalize();
+        if (realPathCheck) {  // no descriptor: paths are opened from their real paths
+            try {
+                return new BeneathDirectory(-1, p, dir.toRealPath(), abs.getParent() == null);
+            } catch (IOException e) {
+                return new BeneathDirectory(-1, p, abs, abs.getParent() == null);
+            }
+        }
         try (Arena arena = Arena.ofConfined()) {
-            return new BeneathDirectory(openat2(AT_FDCWD, arena.allocateFrom(path), arena.allocate(OPEN_HOW_SIZE, 8),
-                    O_PATH | O_DIRECTORY | O_CLOEXEC, 0, path), path);
+            return new BeneathDirectory(openat2(AT_FDCWD, arena.allocateFrom(p), arena.allocate(24, 8),
+                    O_PATH | O_DIRECTORY | O_CLOEXEC, 0, p), p, null, abs.getParent() == null);
         }
     }
 
     /**
      * Empty when {@code openat2} works on this machine; otherwise why not (tried once, on the
-     * working directory). Callers then fall back to a check of their own and should say so.
+     * working directory). Callers then use the real-path check and should say so.
      */
     public static Optional<String> unavailable() {
         Optional<String> u = unavailable;
-        if (u == null) {
-            u = probe();
-            unavailable = u;
-        }
+        if (u == null) unavailable = u = probe();
         return u;
     }
 
     private static Optional<String> probe() {
         try (Arena arena = Arena.ofConfined()) {
-            Flock.close(openat2(AT_FDCWD, arena.allocateFrom("."), arena.allocate(OPEN_HOW_SIZE, 8),
-                    O_PATH | O_CLOEXEC, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, "probe"));
+            if (!Libc.SYS_KNOWN) return Optional.of("no syscall numbers for " + System.getProperty("os.arch"));
+            Flock.close(openat2(AT_FDCWD, arena.allocateFrom("."), arena.allocate(24, 8), O_PATH | O_CLOEXEC, RESOLVE_BENEATH_NO_MAGICLINKS, "probe"));
             return Optional.empty();
         } catch (NativeException e) {
             if (e.errno() == Errno.ENOSYS) return Optional.of("openat2 is not available (ENOSYS: a kernel before 5.6, or a seccomp filter)");
@@ -217,74 +176,66 @@ public final class BeneathDirectory implements AutoCloseable {
         }
     }
 
-    /** What {@code rel} names, resolved beneath this directory (links followed inside it). */
-    public synchronized Kind kind(String rel) {
-        int f = openHere(rel, O_PATH | O_CLOEXEC);
+    /** Whether {@code rel} is a directory beneath this one (one open of it as a directory, and its close). */
+    public synchronized boolean isDirectory(String rel) {
         try {
-            statx(f, rel);
-            return kindOf();
-        } finally {
-            Flock.close(f);
+            closeCounted(openHere(rel, O_PATH | O_DIRECTORY | O_CLOEXEC));
+            return true;
+        } catch (NativeException e) {
+            if (e.errno() == Errno.ENOTDIR || e.errno() == Errno.ENOENT) return false;
+            throw e;
         }
     }
 
     /**
      * The regular file {@code rel}, at most {@code cap + 1} bytes of it (so a caller sees that a
-     * file of unknown size is longer than {@code cap}), or what it names instead. Opened
-     * {@code O_NONBLOCK | O_NOCTTY} and checked to be a regular file by a {@code statx} of the
-     * descriptor before any read, so a FIFO or device swapped in can neither stall nor feed
-     * the reader; a file whose size is over {@code cap} is not read at all.
+     * file of unknown size is longer than {@code cap}), or what it names instead; a FIFO or
+     * device is never read into the answer, and a file whose size is over {@code cap} not read on.
      */
     public synchronized File read(String rel, long cap) {
-        int f = openHere(rel, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        int f = openHere(rel, READ_FLAGS);
         try {
-            statx(f, rel);
-            Kind kind = kindOf();
-            long size = stx.get(ValueLayout.JAVA_LONG, STX_SIZE);
-            if (kind != Kind.REGULAR || size > cap) return new File(kind, size, null);
-            return new File(kind, size, readAll(f, rel, cap + 1, size));
+            long want = Math.min(READ_CHUNK, cap + 1);
+            long n = pread(f, rel, 0, want);
+            if (n == -Errno.EISDIR.number()) return new File(Kind.DIRECTORY, 0, null);
+            if (n < 0) return new File(Kind.OTHER, 0, null);  // ESPIPE or EAGAIN: a FIFO, terminal or socket
+            boolean procfs = live && rel.startsWith("proc/");
+            if (n > 0 && n < want && !procfs) return new File(Kind.REGULAR, n, buf.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
+            long size = 0;
+            if (n == 0 || n == want) {  // the read says nothing of what the file is: ask
+                calls++;
+                if (Libc.syscall(CALL_STATE.get(), Libc.SYS_STATX, f, empty(), AT_EMPTY_PATH, STATX_TYPE_SIZE, stx.address()) == -1) {
+                    throw new NativeException("statx", rel, Libc.errno(CALL_STATE.get()));
+                }
+                int mode = Short.toUnsignedInt(stx.get(ValueLayout.JAVA_SHORT, STX_MODE)) & S_IFMT;
+                size = stx.get(ValueLayout.JAVA_LONG, STX_SIZE);
+                Kind kind = mode == S_IFREG ? Kind.REGULAR : mode == S_IFDIR ? Kind.DIRECTORY : Kind.OTHER;
+                if (kind != Kind.REGULAR || size > cap) return new File(kind, size, null);
+            }
+            return new File(Kind.REGULAR, size, readAll(f, rel, cap + 1, size, n, want, procfs));
         } finally {
-            Flock.close(f);
+            closeCounted(f);
         }
     }
 
     /** The names in directory {@code rel} ({@code .} and {@code ..} left out), in the order the kernel lists them. */
     public synchronized List<String> list(String rel) {
-        int f = openHere(rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        MemorySegment state = CALL_STATE.get();
-        MemorySegment dir;
-        try {
-            dir = (MemorySegment) Dirs.FDOPENDIR.invokeExact(state, f);
-        } catch (Throwable t) {
-            Flock.close(f);
-            throw NativeCalls.rethrow(t);
-        }
-        if (dir.address() == 0) {
-            int errno = Libc.errno(state);
-            Flock.close(f);
-            throw new NativeException("fdopendir", rel, errno);
-        }
+        int f = openHere(rel, O_DIRECTORY | O_CLOEXEC);
         List<String> names = new ArrayList<>();
         try {
             while (true) {
-                MemorySegment entry;
-                try {
-                    entry = (MemorySegment) Dirs.READDIR.invokeExact(state, dir);
-                } catch (Throwable t) {
-                    throw NativeCalls.rethrow(t);
+                calls++;
+                long n = Libc.syscall(CALL_STATE.get(), Libc.SYS_GETDENTS64, f, buf.address(), READ_CHUNK, 0, 0);
+                if (n == -1) throw new NativeException("getdents64", rel, Libc.errno(CALL_STATE.get()));
+                if (n == 0) return names;
+                for (long at = 0; at < n; at += Short.toUnsignedLong(buf.get(ValueLayout.JAVA_SHORT, at + D_RECLEN))) {
+                    String e = buf.getString(at + D_NAME, StandardCharsets.UTF_8);
+                    if (!e.equals(".") && !e.equals("..")) names.add(e);
                 }
-                if (entry.address() == 0) break;
-                String n = entry.getString(D_NAME, StandardCharsets.UTF_8);
-                if (!n.equals(".") && !n.equals("..")) names.add(n);
             }
         } finally {
-            try {
-                int ignored = (int) Dirs.CLOSEDIR.invokeExact(state, dir);  // closes f too
-            } catch (Throwable t) {
-                throw NativeCalls.rethrow(t);
-            }
+            closeCounted(f);
         }
-        return names;
     }
 
     /** Closes the directory's descriptor (once; later calls do nothing). */
@@ -298,6 +249,33 @@ public final class BeneathDirectory implements AutoCloseable {
         return "BeneathDirectory[" + name + "]";
     }
 
+    /** {@code rel} opened beneath this directory: {@code openat2}, or the real-path check and {@code openat}. */
+    private int openHere(String rel, int flags) {
+        calls++;
+        byte[] b = rel.getBytes(StandardCharsets.UTF_8);
+        if (checked == null) return openat2(fd, cString(b, rel), how, flags, RESOLVE_BENEATH_NO_MAGICLINKS, rel);
+        Path p = checked.resolve(rel);
+        if (checked.getParent() != null) {  // a tree, not /: its real path, refused when it ends outside
+            try {
+                p = p.toRealPath();
+            } catch (NoSuchFileException e) {
+                throw new NativeException("openat", rel, Errno.ENOENT.number());  // missing, or a link to nothing
+            } catch (IOException e) {
+                // unreadable: the open says why
+            }
+            if (!p.startsWith(checked)) throw new NativeException("openat", rel + ", real-path check", Errno.EXDEV.number());
+            flags |= Libc.O_NOFOLLOW;
+        }
+        return openat(AT_FDCWD, cString(p.toString().getBytes(StandardCharsets.UTF_8), rel), flags, rel);
+    }
+
+    private MemorySegment cString(byte[] b, String rel) {
+        if (b.length >= PATH_BYTES) throw new NativeException("openat2", rel, Errno.ENAMETOOLONG.number());
+        MemorySegment.copy(b, 0, path, ValueLayout.JAVA_BYTE, 0, b.length);
+        path.set(ValueLayout.JAVA_BYTE, b.length, (byte) 0);
+        return path;
+    }
+
     /**
      * {@code openat2(dirFd, path, {flags, 0, resolve})}, tried again while the kernel answers
      * {@code EAGAIN} (a rename or mount raced with a {@code ..} beneath the directory) or
@@ -307,90 +285,64 @@ public final class BeneathDirectory implements AutoCloseable {
         how.set(ValueLayout.JAVA_LONG, 0, flags & 0xffffffffL);
         how.set(ValueLayout.JAVA_LONG, 8, 0L);
         how.set(ValueLayout.JAVA_LONG, 16, resolve);
+        return retried(Libc.SYS_OPENAT2, dirFd, path, how.address(), 24, "openat2",
+                what + (resolve == 0 ? "" : ", RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS"));
+    }
+
+    private static int openat(int dirFd, MemorySegment path, int flags, String what) {
+        return retried(Libc.SYS_OPENAT, dirFd, path, flags, 0, "openat", what);
+    }
+
+    private static int retried(long nr, int dirFd, MemorySegment path, long a3, long a4, String function, String what) {
         MemorySegment state = CALL_STATE.get();
         for (int attempt = 1; ; attempt++) {
-            long rc;
-            try {
-                rc = (long) Openat2.HANDLE.invokeExact(state, SYS_OPENAT2, (long) dirFd, path, how, OPEN_HOW_SIZE);
-            } catch (Throwable t) {
-                throw NativeCalls.rethrow(t);
-            }
+            long rc = Libc.syscall(state, nr, dirFd, path.address(), a3, a4, 0);
             if (rc != -1) return (int) rc;
             int errno = Libc.errno(state);
             boolean again = errno == Errno.EAGAIN.number() || errno == Errno.EINTR.number();
             if (!again || attempt >= OPEN_ATTEMPTS) {
-                throw new NativeException("openat2", what + (resolve == 0 ? "" : ", RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS")
-                        + (again ? ", " + attempt + " attempts" : ""), errno);
+                throw new NativeException(function, what + (again ? ", " + attempt + " attempts" : ""), errno);
             }
             if (attempt % 64 == 0) Thread.yield();
         }
     }
 
-    /** {@code openat2} of {@code rel} beneath this directory, with the scratch segments. */
-    private int openHere(String rel, int flags) {
-        byte[] b = rel.getBytes(StandardCharsets.UTF_8);
-        if (b.length >= PATH_BYTES) {
-            try (Arena arena = Arena.ofConfined()) {
-                return openat2(fd, arena.allocateFrom(rel), how, flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, rel);
-            }
-        }
-        MemorySegment.copy(b, 0, path, ValueLayout.JAVA_BYTE, 0, b.length);
-        path.set(ValueLayout.JAVA_BYTE, b.length, (byte) 0);
-        return openat2(fd, path, how, flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, rel);
-    }
-
-    /** {@code statx(f, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE)} into {@link #stx}. */
-    private void statx(int f, String rel) {
+    /**
+     * {@code pread(f, buf, want, at)}, retried on {@code EINTR}: the bytes read, or minus the
+     * errno for what says the path is no regular file ({@code EISDIR}, {@code ESPIPE},
+     * {@code EAGAIN}); any other failure is thrown.
+     */
+    private long pread(int f, String rel, long at, long want) {
         MemorySegment state = CALL_STATE.get();
-        int rc;
-        try {
-            rc = (int) Statx.HANDLE.invokeExact(state, f, empty, AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE, stx);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
+        while (true) {
+            calls++;
+            long n = Libc.syscall(state, Libc.SYS_PREAD64, f, buf.address(), want, at, 0);
+            if (n != -1) return n;
+            int errno = Libc.errno(state);
+            if (errno == Errno.EINTR.number()) continue;
+            if (errno == Errno.EISDIR.number() || errno == Errno.ESPIPE.number() || errno == Errno.EAGAIN.number()) return -errno;
+            throw new NativeException("pread", rel, errno);
         }
-        if (rc == -1) throw new NativeException("statx", rel, Libc.errno(state));
-    }
-
-    /** The kind {@link #stx} holds. */
-    private Kind kindOf() {
-        int mode = Short.toUnsignedInt(stx.get(ValueLayout.JAVA_SHORT, STX_MODE));
-        return switch (mode & S_IFMT) {
-            case S_IFREG -> Kind.REGULAR;
-            case S_IFDIR -> Kind.DIRECTORY;
-            default -> Kind.OTHER;
-        };
     }
 
     /**
-     * Up to {@code max} bytes of {@code f} through the one scratch buffer, into an array sized
-     * once from {@code size} where the file has one, grown geometrically where it has not
-     * ({@link #capacity}), so each byte is copied a bounded number of times. A file of a known
-     * size stops at that size, or at a short read (a sysfs attribute says 4096 and prints its
-     * value in one read); a procfs file (size 0) is read to its end.
+     * Up to {@code max} bytes of {@code f}, the first {@code n} (of {@code want}) already in the buffer, into an
+     * array sized once from {@code size} where the file has one and grown geometrically where it
+     * has not ({@link #capacity}), so each byte is copied a bounded number of times. A file of a
+     * known size stops at it; a short read ends all but a live procfs file, read until 0.
      */
-    private byte[] readAll(int f, String rel, long max, long size) {
-        MemorySegment state = CALL_STATE.get();
+    private byte[] readAll(int f, String rel, long max, long size, long n, long want, boolean procfs) {
         byte[] out = EMPTY;
         int total = 0;
-        while (total < max) {
-            long want = Math.min(READ_CHUNK, max - total);
-            long n;
-            try {
-                n = (long) Read.HANDLE.invokeExact(state, f, buf, want);
-            } catch (Throwable t) {
-                throw NativeCalls.rethrow(t);
-            }
-            if (n == -1) {
-                int errno = Libc.errno(state);
-                if (errno == Errno.EINTR.number()) continue;
-                throw new NativeException("read", rel, errno);
-            }
-            if (n == 0) break;
-            boolean last = size > 0 && (total + n >= size || n < want);
+        while (n > 0) {
+            boolean last = size > 0 && total + n >= size || n < want && !procfs;
             if (total + n > out.length) out = Arrays.copyOf(out, capacity(out.length, total + (int) n, size, max, last));
             MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, total, (int) n);
             total += (int) n;
-            if (last) break;
+            if (last || total >= max) break;
+            want = Math.min(READ_CHUNK, max - total);
+            n = pread(f, rel, total, want);
+            if (n < 0) throw new NativeException("pread", rel, (int) -n);
         }
         return total == out.length ? out : Arrays.copyOf(out, total);
     }
@@ -407,5 +359,16 @@ public final class BeneathDirectory implements AutoCloseable {
         if (last) return need;
         if (size >= need) return (int) Math.min(size, max);
         return (int) Math.min(max, Math.max(need, 2L * length));
+    }
+
+    /** The address of an empty C string (the path {@code statx} takes with {@code AT_EMPTY_PATH}). */
+    private long empty() {
+        path.set(ValueLayout.JAVA_BYTE, 0, (byte) 0);
+        return path.address();
+    }
+
+    private void closeCounted(int f) {
+        calls++;
+        Flock.close(f);
     }
 }

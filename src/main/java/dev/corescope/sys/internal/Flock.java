@@ -3,16 +3,13 @@ package dev.corescope.sys.internal;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.util.Locale;
 
 /**
  * Lock files for {@code affinity.Reservations}: {@code openat} without following symbolic
- * links, {@code fchmod}, and {@code flock(2)}. None of these is in the jextract symbol list,
- * so each is linked by name ({@link Libc#symbol}) with errno captured.
+ * links, {@code fchmod}, {@code flock(2)} and {@code statx}, each a raw {@link Libc#syscall}
+ * with errno captured (the shape {@code BeneathDirectory} links too).
  *
  * <p>Why {@code flock} and not {@code FileChannel.lock}: Java's file locks are POSIX record
  * locks ({@code fcntl(F_SETLK)}), which need a descriptor open for writing to take an
@@ -23,10 +20,6 @@ import java.util.Locale;
  * user, who cannot truncate or write it), two descriptors conflict even within one process,
  * and the kernel still drops them when the holding process dies.
  *
- * <p>Flag values differ between architectures ({@code O_DIRECTORY} and {@code O_NOFOLLOW} are
- * {@code 040000} and {@code 0100000} on arm, arm64 and powerpc, {@code 0200000} and
- * {@code 0400000} in asm-generic, used by x86-64 and riscv64).
- *
  * <p><b>Note:</b> thread-safe; each thread uses its own call-state segment.
  */
 public final class Flock {
@@ -34,44 +27,15 @@ public final class Flock {
     private static final int O_RDONLY = 0;
     private static final int O_CREAT = 0100;
     private static final int O_EXCL = 0200;
-    private static final int O_NONBLOCK = 04000;
-    private static final int O_CLOEXEC = 02000000;
-    private static final boolean ARM_STYLE_FLAGS = switch (System.getProperty("os.arch", "").toLowerCase(Locale.ROOT)) {
-        case "aarch64", "arm", "ppc64", "ppc64le" -> true;
-        default -> false;
-    };
-    private static final int O_DIRECTORY = ARM_STYLE_FLAGS ? 040000 : 0200000;
-    private static final int O_NOFOLLOW = ARM_STYLE_FLAGS ? 0100000 : 0400000;
+    private static final int O_NONBLOCK = Libc.O_NONBLOCK;
+    private static final int O_CLOEXEC = Libc.O_CLOEXEC;
+    private static final int O_DIRECTORY = Libc.O_DIRECTORY;
+    private static final int O_NOFOLLOW = Libc.O_NOFOLLOW;
     private static final int AT_FDCWD = -100;
 
     private static final int LOCK_EX = 2;
     private static final int LOCK_NB = 4;
     private static final int LOCK_UN = 8;
-
-    private static final FunctionDescriptor INT_INT_ADDRESS_INT_INT = FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    private static final FunctionDescriptor INT_INT_INT = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    private static final FunctionDescriptor INT_INT = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-
-    /** {@code int openat(int dirfd, const char *path, int flags, ...)}: the mode is the first variadic argument. */
-    private static final class Openat {
-        static final MethodHandle HANDLE = Libc.withErrnoVariadic(Libc.symbol("openat"), INT_INT_ADDRESS_INT_INT, 3);
-    }
-
-    /** {@code int flock(int fd, int operation)}; {@code fchmod(int fd, mode_t mode)} has the same shape. */
-    private static final class FlockCall {
-        static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("flock"), INT_INT_INT);
-    }
-
-    private static final class Fchmod {
-        static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("fchmod"), INT_INT_INT);
-    }
-
-    /** {@code int statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *buf)}. */
-    private static final class Statx {
-        static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("statx"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-    }
 
     private static final int AT_SYMLINK_NOFOLLOW = 0x100;
     private static final int STATX_INO = 0x100;
@@ -87,10 +51,6 @@ public final class Flock {
     private static final ThreadLocal<MemorySegment> STAT_SCRATCH =
             // automatic arena by design: the segment lives as long as its thread
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(STATX_SIZE + NAME_SIZE, 8));
-
-    private static final class Close {
-        static final MethodHandle HANDLE = Libc.withErrno(Libc.symbol("close"), INT_INT);
-    }
 
     /** Per-thread errno call state, so a lock or unlock allocates nothing. */
     private static final ThreadLocal<MemorySegment> CALL_STATE =
@@ -121,26 +81,16 @@ public final class Flock {
 
     private static int openat(int dirFd, String path, int flags, int mode) {
         MemorySegment state = CALL_STATE.get();
-        int fd;
         try (Arena arena = Arena.ofConfined()) {
-            fd = (int) Openat.HANDLE.invokeExact(state, dirFd, arena.allocateFrom(path), flags, mode);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
+            return (int) Libc.check(Libc.syscall(state, Libc.SYS_OPENAT, dirFd, arena.allocateFrom(path).address(), flags, mode, 0),
+                    state, "openat", path);
         }
-        if (fd == -1) throw new NativeException("openat", path, Libc.errno(state));
-        return fd;
     }
 
     /** {@code fchmod(fd, mode)}: sets the mode whatever the umask was at creation. */
     public static void fchmod(int fd, int mode) {
         MemorySegment state = CALL_STATE.get();
-        int rc;
-        try {
-            rc = (int) Fchmod.HANDLE.invokeExact(state, fd, mode);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
-        if (rc == -1) throw new NativeException("fchmod", "fd=" + fd + ", mode=0" + Integer.toOctalString(mode), Libc.errno(state));
+        Libc.check(Libc.syscall(state, Libc.SYS_FCHMOD, fd, mode, 0, 0, 0), state, "fchmod", "fd=" + fd + ", mode=0" + Integer.toOctalString(mode));
     }
 
     /**
@@ -149,13 +99,7 @@ public final class Flock {
      */
     public static boolean tryLockExclusive(int fd) {
         MemorySegment state = CALL_STATE.get();
-        int rc;
-        try {
-            rc = (int) FlockCall.HANDLE.invokeExact(state, fd, LOCK_EX | LOCK_NB);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
-        if (rc == 0) return true;
+        if (Libc.syscall(state, Libc.SYS_FLOCK, fd, LOCK_EX | LOCK_NB, 0, 0, 0) == 0) return true;
         int errno = Libc.errno(state);
         if (errno == Errno.EAGAIN.number()) return false;  // EWOULDBLOCK
         throw new NativeException("flock", "fd=" + fd + ", LOCK_EX|LOCK_NB", errno);
@@ -164,13 +108,7 @@ public final class Flock {
     /** {@code flock(fd, LOCK_UN)}. */
     public static void unlock(int fd) {
         MemorySegment state = CALL_STATE.get();
-        int rc;
-        try {
-            rc = (int) FlockCall.HANDLE.invokeExact(state, fd, LOCK_UN);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
-        if (rc == -1) throw new NativeException("flock", "fd=" + fd + ", LOCK_UN", Libc.errno(state));
+        Libc.check(Libc.syscall(state, Libc.SYS_FLOCK, fd, LOCK_UN, 0, 0, 0), state, "flock", "fd=" + fd + ", LOCK_UN");
     }
 
     /**
@@ -184,13 +122,7 @@ public final class Flock {
         MemorySegment scratch = STAT_SCRATCH.get();
         MemorySegment buf = scratch.asSlice(0, STATX_SIZE);
         MemorySegment path = asciiName(scratch, name);
-        int rc;
-        try {
-            rc = (int) Statx.HANDLE.invokeExact(state, dirFd, path, AT_SYMLINK_NOFOLLOW, STATX_INO, buf);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
-        if (rc == -1) {
+        if (Libc.syscall(state, Libc.SYS_STATX, dirFd, path.address(), AT_SYMLINK_NOFOLLOW, STATX_INO, buf.address()) == -1) {
             int errno = Libc.errno(state);
             if (errno == Errno.ENOENT.number()) return false;
             throw new NativeException("statx", name + ", AT_SYMLINK_NOFOLLOW", errno);
@@ -219,10 +151,6 @@ public final class Flock {
 
     /** {@code close(fd)}, errors ignored: nothing is written through these descriptors. */
     public static void close(int fd) {
-        try {
-            int ignored = (int) Close.HANDLE.invokeExact(CALL_STATE.get(), fd);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
+        Libc.syscall(CALL_STATE.get(), Libc.SYS_CLOSE, fd, 0, 0, 0, 0);
     }
 }

@@ -23,13 +23,11 @@ import java.util.Optional;
  *
  * <p><b>Start-up:</b> linking a downcall is the dearest thing a short command does (a
  * bytecode class spun per distinct shape, method-handle forms, a native stub: tens of
- * milliseconds, more than the whole JVM start of a hello-world), so the handles of the
- * affinity calls sit in one holder class each, linked on first use, and share shapes where
- * they can ({@code sched_getaffinity} and {@code sched_setaffinity} are one shape and reuse
- * one stub). They find their symbol by name ({@link #symbol}) rather than through
- * {@code LibC.xxx$address()}: that would initialise jextract's per-function class, which links
- * its own plain handle as well, a second stub for a call corescope never makes that way.
- * The descriptors are written here for the same reason; they match jextract's.
+ * milliseconds, more than the whole JVM start of a hello-world), so the calls a short command
+ * makes (affinity, reading files, locks, {@code pin}'s exec) go through one shape, the raw
+ * {@link #syscall}, linked on first use. Handles find their symbol by name ({@link #symbol})
+ * rather than through {@code LibC.xxx$address()}, which would initialise jextract's class for the
+ * function and link its plain handle as well.
  *
  * <p>Call-state segments are allocated per call in the caller's confined arena; none is
  * shared between threads.
@@ -41,13 +39,6 @@ public final class Libc {
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
-    /**
-     * {@code int f(int, size_t, void *)}: {@code sched_getaffinity}, {@code sched_setaffinity};
-     * {@code pin} links its other calls with it where that is exact ({@link PthreadSigmaskShared},
-     * {@code close_range} in {@link Exec}), so the stub is spun once.
-     */
-    public static final FunctionDescriptor INT_INT_LONG_ADDRESS =
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
     /** {@code int f(void)}: {@code sched_getcpu}. */
     private static final FunctionDescriptor INT_VOID = FunctionDescriptor.of(ValueLayout.JAVA_INT);
     /** {@code int f(int, void *, void *)}: {@code pthread_sigmask}. */
@@ -55,21 +46,6 @@ public final class Libc {
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
     /** {@code unsigned long f(void)}: {@code pthread_self}. */
     private static final FunctionDescriptor LONG_VOID = FunctionDescriptor.of(ValueLayout.JAVA_LONG);
-
-    /** {@code sched_getaffinity(pid, cpusetsize, mask)}, errno captured. */
-    public static final class SchedGetaffinity {
-        public static final MethodHandle HANDLE = withErrno(symbol("sched_getaffinity"), INT_INT_LONG_ADDRESS);
-    }
-
-    /** {@code sched_setaffinity(pid, cpusetsize, mask)}, errno captured: the same stub as {@link SchedGetaffinity}. */
-    public static final class SchedSetaffinity {
-        public static final MethodHandle HANDLE = withErrno(symbol("sched_setaffinity"), INT_INT_LONG_ADDRESS);
-    }
-
-    /** {@code sched_getcpu()}, errno captured. */
-    public static final class SchedGetcpu {
-        public static final MethodHandle HANDLE = withErrno(symbol("sched_getcpu"), INT_VOID);
-    }
 
     /**
      * {@code sched_getcpu} for hot loops: {@code critical(false)} skips the thread-state
@@ -85,24 +61,94 @@ public final class Libc {
     }
 
     /**
-     * {@code pthread_sigmask(how, set, oldset)} linked with the shape of {@link SchedGetaffinity}
-     * ({@code int f(int, long, void *)}, errno captured), for {@code pin}'s start-up: one stub
-     * fewer to spin. {@code set} is passed as its address: a pointer and a {@code long} travel
-     * the same way (one 64-bit integer register) on every LP64 ABI the FFM linker supports, so
-     * the call is exactly {@code pthread_sigmask}'s. It returns the error number; the captured
-     * errno is not read.
-     */
-    public static final class PthreadSigmaskShared {
-        public static final MethodHandle HANDLE = withErrno(symbol("pthread_sigmask"), INT_INT_LONG_ADDRESS);
-    }
-
-    /**
      * {@code pthread_self()}: cannot fail, so no errno capture; {@code critical(false)} since it
      * is one load. On x86-64 glibc its value is the thread pointer (the TCB is at {@code %fs:0}),
      * which {@link CurrentCpu} needs to find the thread's rseq area.
      */
     public static final class PthreadSelf {
         public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_self"), LONG_VOID, Linker.Option.critical(false));
+    }
+
+    /**
+     * {@code long syscall(long nr, long a1, ..., long a6)}, errno captured: one downcall shape for
+     * every raw call (pointers passed as their addresses), so a short command that makes several
+     * kinds of call links one stub for them. {@link #SYS} holds the numbers.
+     */
+    private static final class Syscall {
+        static final MethodHandle HANDLE = withErrnoVariadic(symbol("syscall"), FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), 1);
+    }
+
+    /** The raw call {@code nr} with errno captured into {@code state}: -1 and errno on failure, as {@code syscall(2)}. */
+    public static long syscall(MemorySegment state, long nr, long a1, long a2, long a3, long a4, long a5) {
+        return syscall(state, nr, a1, a2, a3, a4, a5, 0);
+    }
+
+    /** {@link #syscall(MemorySegment, long, long, long, long, long, long)} with a sixth argument ({@code mmap}'s offset). */
+    public static long syscall(MemorySegment state, long nr, long a1, long a2, long a3, long a4, long a5, long a6) {
+        try {
+            return (long) Syscall.HANDLE.invokeExact(state, nr, a1, a2, a3, a4, a5, a6);
+        } catch (Throwable t) {
+            throw NativeCalls.rethrow(t);
+        }
+    }
+
+    /** The syscall table of this architecture: 0 x86-64, 1 generic (aarch64, riscv64), 2 ppc64, 3 s390x, -1 unknown. */
+    private static final int TABLE = switch (System.getProperty("os.arch", "")) {
+        case "amd64", "x86_64" -> 0;
+        case "aarch64", "riscv64" -> 1;
+        case "ppc64", "ppc64le" -> 2;
+        case "s390x" -> 3;
+        default -> -1;
+    };
+    /** Whether the {@code SYS_} numbers below are known for this architecture. */
+    public static final boolean SYS_KNOWN = TABLE >= 0;
+    public static final long SYS_CLOSE = sys(3, 57, 6, 6);
+    public static final long SYS_PREAD64 = sys(17, 67, 179, 180);
+    public static final long SYS_OPENAT = sys(257, 56, 286, 288);
+    public static final long SYS_GETDENTS64 = sys(217, 61, 202, 220);
+    public static final long SYS_STATX = sys(332, 291, 383, 379);
+    public static final long SYS_FLOCK = sys(73, 32, 143, 143);
+    public static final long SYS_FCHMOD = sys(91, 52, 94, 94);
+    public static final long SYS_RT_SIGPROCMASK = sys(14, 135, 174, 175);
+    public static final long SYS_SCHED_SETAFFINITY = sys(203, 122, 222, 239);
+    public static final long SYS_SCHED_GETAFFINITY = sys(204, 123, 223, 240);
+    /** {@code O_DIRECTORY} and {@code O_NOFOLLOW}: arm, arm64 and powerpc have their own values. */
+    public static final int O_DIRECTORY, O_NOFOLLOW;
+    static {
+        boolean arm = switch (System.getProperty("os.arch", "")) {
+            case "aarch64", "arm", "ppc64", "ppc64le" -> true;
+            default -> false;
+        };
+        O_DIRECTORY = arm ? 040000 : 0200000;
+        O_NOFOLLOW = arm ? 0100000 : 0400000;
+    }
+    public static final int O_CLOEXEC = 02000000;
+    public static final int O_NONBLOCK = 04000;
+    /** close_range (Linux 5.9) has one number on every architecture. */
+    public static final long SYS_CLOSE_RANGE = 436;
+    /** openat2 has one number on every architecture (the tables were unified from 424 on). */
+    public static final long SYS_OPENAT2 = 437;
+
+    private static long sys(long... byTable) {
+        return TABLE < 0 ? -1 : byTable[TABLE];
+    }
+
+    /**
+     * {@code sched_getaffinity(pid, bytes, set)} as glibc's wrapper: 0, with the bytes the kernel
+     * did not write zeroed; -1 and errno in {@code state} on failure.
+     */
+    public static int schedGetaffinity(MemorySegment state, int pid, long bytes, MemorySegment set) {
+        long rc = syscall(state, SYS_SCHED_GETAFFINITY, pid, bytes, set.address(), 0, 0);
+        if (rc < 0) return -1;
+        for (long i = rc; i < bytes; i++) set.set(ValueLayout.JAVA_BYTE, i, (byte) 0);
+        return 0;
+    }
+
+    /** {@code sched_setaffinity(pid, bytes, set)}: 0, or -1 and errno in {@code state}. */
+    public static int schedSetaffinity(MemorySegment state, int pid, long bytes, MemorySegment set) {
+        return (int) syscall(state, SYS_SCHED_SETAFFINITY, pid, bytes, set.address(), 0, 0);
     }
 
     private Libc() {

@@ -30,6 +30,9 @@ public interface Os {
     /** The CPUs the calling thread may run on now. */
     CpuMask allowed();
 
+    /** {@code sched_getaffinity(pid)}: the CPUs thread or process {@code pid} may run on (0: the calling thread). */
+    CpuMask allowed(int pid);
+
     /** Sets the calling thread's allowed CPUs (to put back a mask a caller changed). */
     void setAllowed(CpuMask cpus);
 
@@ -46,7 +49,6 @@ public interface Os {
      * measurements whose meaning is the CPU (a pair's ping and pong, a reader and its writers);
      * the previous mask is put back when it does not.
      *
-     * @param cpu the CPU to run the calling thread on
      * @return the pin; closing it puts the previous mask back
      * @throws IllegalStateException when the thread runs elsewhere after pinning
      */
@@ -91,6 +93,11 @@ public interface Os {
         @Override
         public CpuMask allowed() {
             return Affinity.allowed();
+        }
+
+        @Override
+        public CpuMask allowed(int pid) {
+            return Affinity.get(pid);
         }
 
         @Override

@@ -157,14 +157,8 @@ public final class ThreadPin implements Pinning {
     private void save(MemorySegment callState) {
         long bytes = saved.byteSize();
         while (true) {
-            int rc;
-            try {
-                rc = (int) Libc.SchedGetaffinity.HANDLE.invokeExact(callState, 0, bytes, saved);
-            } catch (Throwable t) {
-                throw NativeCalls.rethrow(t);
-            }
-            if (rc == 0) {
-                savedBytes = bytes;  // glibc zeroes what the kernel did not write
+            if (Libc.schedGetaffinity(callState, 0, bytes, saved) == 0) {
+                savedBytes = bytes;
                 return;
             }
             int errno = Libc.errno(callState);
@@ -178,13 +172,7 @@ public final class ThreadPin implements Pinning {
     }
 
     private void restoreSaved(MemorySegment callState) {
-        int rc;
-        try {
-            rc = (int) Libc.SchedSetaffinity.HANDLE.invokeExact(callState, 0, savedBytes, saved);
-        } catch (Throwable t) {
-            throw NativeCalls.rethrow(t);
-        }
-        if (rc == -1) throw new NativeException("sched_setaffinity", "pid=0, restoring " + savedMask().toList(), Libc.errno(callState));
+        if (Libc.schedSetaffinity(callState, 0, savedBytes, saved) == -1) throw new NativeException("sched_setaffinity", "pid=0, restoring " + savedMask().toList(), Libc.errno(callState));
     }
 
     /**

@@ -24,8 +24,6 @@ public record CgroupCpuset(CpuMask cpus, String cgroup) {
     /**
      * This process's effective cpuset under {@code root}.
      *
-     * @param root the root ({@code /} for this machine)
-     * @param nbits the mask's bit count
      * @return the cpuset, or empty when the process is in no cgroup with a cpuset (or the files are missing)
      */
     public static Optional<CgroupCpuset> read(Path root, int nbits) {
@@ -35,8 +33,6 @@ public record CgroupCpuset(CpuMask cpus, String cgroup) {
     /**
      * This process's effective cpuset, read through {@code r}.
      *
-     * @param r the reader
-     * @param nbits the mask's bit count
      * @return the cpuset, or empty as {@link #read(Path, int)}
      */
     public static Optional<CgroupCpuset> read(SysfsReader r, int nbits) {

@@ -46,7 +46,6 @@ public record CgroupQuota(double cpus, String source, String cgroup) {
      * The CPU quota of this process's cgroup, under the reader's root (v2 {@code cpu.max}, else
      * v1 {@code cpu.cfs_quota_us}/{@code cpu.cfs_period_us}).
      *
-     * @param r the reader
      * @return the quota, or empty when no cgroup or no quota file is found
      */
     public static Optional<CgroupQuota> read(SysfsReader r) {

@@ -17,7 +17,6 @@ public final class Clocksource {
     /**
      * The clocksource through {@code r}.
      *
-     * @param r the reader
      * @return its name, stripped, or empty when the file is absent or empty
      */
     public static Optional<String> read(SysfsReader r) {

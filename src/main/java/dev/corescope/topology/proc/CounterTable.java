@@ -50,7 +50,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
         /**
          * The count on one column.
          *
-         * @param column an index into {@link CounterTable#cpus()}
          * @return the count, 0 when the row has no per-CPU counts
          */
         public long count(int column) {
@@ -92,12 +91,7 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
         }
     }
 
-    /**
-     * A table; {@code cpus} and {@code rows} are copied.
-     *
-     * @param cpus the CPU number of each column
-     * @param rows the rows by key
-     */
+    /** A table; {@code cpus} and {@code rows} are copied. */
     public CounterTable {
         cpus = cpus.clone();
         rows = Collections.unmodifiableMap(new LinkedHashMap<>(rows));
@@ -106,7 +100,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     /**
      * The column of a CPU.
      *
-     * @param cpu a CPU number
      * @return its column, or -1 when the table has no column for it (offline when read)
      */
     public int column(int cpu) {
@@ -117,7 +110,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     /**
      * One row.
      *
-     * @param key the text before the colon, e.g. {@code LOC} or {@code 36}
      * @return the row, or empty when the table has none of that key
      */
     public Optional<Row> row(String key) {
@@ -128,7 +120,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
      * {@code this - before} per row and CPU: rows or CPUs missing from either side are left
      * out, and a counter that went backwards (wrapped, or a different boot) counts as 0.
      *
-     * @param before an earlier read of the same file
      * @return the counts in between
      */
     public CounterTable minus(CounterTable before) {
@@ -151,8 +142,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
      * {@code rel} ({@link #INTERRUPTS} or {@link #SOFTIRQS}) through the reader; empty when
      * absent or unreadable.
      *
-     * @param r the reader (its root: live or a saved tree)
-     * @param rel {@link #INTERRUPTS} or {@link #SOFTIRQS}
      * @return the table, or empty
      * @throws IllegalArgumentException as {@link #parse(Reader)} when the file is malformed
      */
@@ -163,7 +152,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     /**
      * Parses the file's lines.
      *
-     * @param lines the lines, header first
      * @return the table
      * @throws IllegalArgumentException as {@link #parse(Reader)}
      */
@@ -193,7 +181,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     /**
      * Parses the file.
      *
-     * @param in the file's text, read to the end (not closed)
      * @return the table
      * @throws IOException when {@code in} fails
      * @throws IllegalArgumentException with the line number when the header has no {@code CPUn}
@@ -257,7 +244,6 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     /**
      * A name shortened for a table column, its start kept (43 characters at most).
      *
-     * @param s the name
      * @return it, or its start cut as {@code text.Shorten.end} cuts
      */
     public static String clip(String s) {

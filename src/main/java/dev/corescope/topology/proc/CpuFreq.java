@@ -20,12 +20,7 @@ public record CpuFreq(List<String> governors, List<Double> currentMHz) {
     /** Where {@link #currentMHz} comes from, for a person: {@code cpufreq scaling_cur_freq}. */
     public static final String SOURCE = "cpufreq scaling_cur_freq";
 
-    /**
-     * The readings; the lists are copied.
-     *
-     * @param governors  the distinct governors, sorted
-     * @param currentMHz the current frequencies in MHz
-     */
+    /** The readings; the lists are copied. */
     public CpuFreq {
         governors = List.copyOf(governors);
         currentMHz = List.copyOf(currentMHz);
@@ -34,8 +29,6 @@ public record CpuFreq(List<String> governors, List<Double> currentMHz) {
     /**
      * The cpufreq files of {@code cpus} through {@code r}.
      *
-     * @param r    the reader
-     * @param cpus the CPUs to read (the online ones), or null for none
      * @return the governors and frequencies found; empty lists where there is no cpufreq
      */
     public static CpuFreq read(SysfsReader r, CpuMask cpus) {

@@ -35,15 +35,7 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String 
     /** What a tree without {@code /proc/cpuinfo} says: nothing. */
     public static final CpuInfo NONE = new CpuInfo(null, Set.of(), List.of(), null, null);
 
-    /**
-     * The parsed file; the collections are copied.
-     *
-     * @param model the CPU's name, or null
-     * @param flags the first CPU's flags
-     * @param mhz every {@code cpu MHz} line
-     * @param vendor x86's vendor, or null
-     * @param family x86's family, or null
-     */
+    /** The parsed file; the collections are copied. */
     public CpuInfo {
         flags = Set.copyOf(flags);
         mhz = List.copyOf(mhz);
@@ -52,7 +44,6 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String 
     /**
      * {@code proc/cpuinfo} under {@code root}.
      *
-     * @param root the root
      * @return what it says, or {@link #NONE} when it is absent or unreadable
      */
     public static CpuInfo read(Path root) {
@@ -62,7 +53,6 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String 
     /**
      * {@code proc/cpuinfo} through {@code r}.
      *
-     * @param r the reader
      * @return what it says, or {@link #NONE} when it is absent or unreadable
      */
     public static CpuInfo read(SysfsReader r) {
@@ -72,7 +62,6 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String 
     /**
      * Parses the file's lines: the first value of each key counts (the first CPU's).
      *
-     * @param lines the lines of {@code /proc/cpuinfo}
      * @return what it says
      */
     public static CpuInfo parse(List<String> lines) {

@@ -36,22 +36,13 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
     private static final int IOWAIT = 4;
     private static final int STEAL = 7;
 
-    /**
-     * A snapshot; the map and arrays are copied.
-     *
-     * @param ticks per CPU, the ten fields in ticks
-     * @param total the {@code cpu} line's ten fields
-     */
+    /** A snapshot; the map and arrays are copied. */
     public CpuTimes {
         ticks = Collections.unmodifiableMap(new LinkedHashMap<>(ticks));
         total = total.clone();
     }
 
-    /**
-     * A snapshot without the machine's total (all 0).
-     *
-     * @param ticks per CPU, the ten fields in ticks
-     */
+    /** A snapshot without the machine's total (all 0). */
     public CpuTimes(Map<Integer, long[]> ticks) {
         this(ticks, new long[FIELDS]);
     }
@@ -59,7 +50,6 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
     /**
      * {@code proc/stat} under the reader's root.
      *
-     * @param r the reader
      * @return the snapshot, or empty when absent, unreadable or malformed (recorded on {@code r})
      */
     public static Optional<CpuTimes> read(SysfsReader r) {
@@ -76,7 +66,6 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
     /**
      * Parses the file's lines, as {@link #parse(Reader)}.
      *
-     * @param lines the lines of {@code /proc/stat}
      * @return the snapshot
      * @throws IllegalArgumentException when a {@code cpuN} field is not a number
      */
@@ -107,7 +96,6 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
     /**
      * The machine's steal between {@code before} and this snapshot.
      *
-     * @param before an earlier snapshot
      * @return percent of all CPU time, rounded to 0.01; empty when no tick passed
      */
     public OptionalDouble totalStealPercentSince(CpuTimes before) {
@@ -120,8 +108,6 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
     /**
      * The busy share of {@code cpu} between {@code before} and this snapshot.
      *
-     * @param before an earlier snapshot
-     * @param cpu a CPU number
      * @return percent, or empty when the CPU is missing from either or no tick passed
      */
     public OptionalDouble busyPercentSince(CpuTimes before, int cpu) {
@@ -139,7 +125,6 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
      * Parses {@code /proc/stat}; lines other than {@code cpu} and {@code cpuN} are skipped,
      * short lines padded with 0.
      *
-     * @param in the file's text, read to the end (not closed)
      * @return the snapshot
      * @throws IOException when {@code in} fails
      * @throws IllegalArgumentException when a field is not a number
@@ -177,8 +162,6 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
      * (guest time is already inside user time and is not counted twice); empty when the CPU
      * is missing from either or no tick passed.
      *
-     * @param before an earlier snapshot
-     * @param cpu a CPU number
      * @return percent, or empty as above
      */
     public OptionalDouble stealPercentSince(CpuTimes before, int cpu) {

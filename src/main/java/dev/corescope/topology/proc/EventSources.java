@@ -20,11 +20,7 @@ public record EventSources(Map<String, Integer> types) {
     /** The directory, relative to a root. */
     public static final String DIR = "sys/bus/event_source/devices";
 
-    /**
-     * A reading; {@code types} is copied, in its order.
-     *
-     * @param types each source's {@code type} by name
-     */
+    /** A reading; {@code types} is copied, in its order. */
     public EventSources {
         types = Collections.unmodifiableMap(new LinkedHashMap<>(types));
     }
@@ -32,7 +28,6 @@ public record EventSources(Map<String, Integer> types) {
     /**
      * Under {@code root}.
      *
-     * @param root the root ({@code /} for this machine)
      * @return the sources, or empty when the directory is absent or unreadable
      */
     public static Optional<EventSources> read(Path root) {
@@ -43,7 +38,6 @@ public record EventSources(Map<String, Integer> types) {
      * Through {@code r}; each source's {@code type} is read, so that a capture holds every
      * source's folder and a replay lists the same names.
      *
-     * @param r the reader
      * @return the sources, or empty when the directory is absent or unreadable
      */
     public static Optional<EventSources> read(SysfsReader r) {

@@ -23,8 +23,6 @@ public final class Hypervisor {
     /**
      * The hypervisor through {@code r}.
      *
-     * @param r       the reader
-     * @param cpuinfo the same root's cpuinfo, for its {@code hypervisor} flag
      * @return what is known of the hypervisor ({@code vendor unknown (cpuinfo flag 'hypervisor')}
      *         at the least), or empty on bare metal
      */

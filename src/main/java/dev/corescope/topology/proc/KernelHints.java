@@ -27,15 +27,7 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
 
     private static final String[] OPTIONS = {"isolcpus", "nohz_full", "rcu_nocbs", "irqaffinity", "nohz"};
 
-    /**
-     * Hints; the maps are copied.
-     *
-     * @param cmdline the options of interest from {@code /proc/cmdline}
-     * @param isolated the isolated CPUs
-     * @param nohzFull the tickless CPUs
-     * @param rcuNocbs the CPUs whose RCU callbacks run elsewhere
-     * @param irqAffinity IRQ number to the CPUs it may be delivered to
-     */
+    /** Hints; the maps are copied. */
     public KernelHints {
         cmdline = Collections.unmodifiableMap(new LinkedHashMap<>(cmdline));
         irqAffinity = Collections.unmodifiableMap(new LinkedHashMap<>(irqAffinity));
@@ -46,7 +38,6 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
      * {@code irqaffinity}, {@code nohz}) from a kernel command line, last one winning as the
      * kernel reads them; what follows {@code --} is init's and is ignored.
      *
-     * @param line the command line
      * @return option name to value, in first-seen order
      */
     public static Map<String, String> parseCmdline(String line) {
@@ -65,8 +56,6 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
      * The CPUs of an {@code isolcpus=}, {@code nohz_full=} or {@code rcu_nocbs=} value: a
      * cpulist after any flags ({@code isolcpus=managed_irq,domain,2-7}).
      *
-     * @param value the option's value, or null
-     * @param nbits the mask's bit count
      * @return the CPUs; empty when it names none or is not a cpulist
      */
     public static CpuMask cpusOf(String value, int nbits) {
@@ -87,8 +76,6 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
     /**
      * Reads under {@code root} ({@code /} for this machine); what is missing or unreadable stays empty.
      *
-     * @param root the root
-     * @param nbits the masks' bit count
      * @return the hints, never null
      */
     public static KernelHints read(Path root, int nbits) {
@@ -99,8 +86,6 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
      * Reads through {@code r}: {@code /proc/cmdline}, {@code cpu/isolated}, {@code cpu/nohz_full}
      * and every {@code /proc/irq/N/smp_affinity_list}; what is missing stays empty.
      *
-     * @param r the reader
-     * @param nbits the masks' bit count
      * @return the hints, never null
      */
     public static KernelHints read(SysfsReader r, int nbits) {
@@ -127,7 +112,6 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
     /**
      * Where an IRQ may be delivered.
      *
-     * @param irq the IRQ number
      * @return its {@code smp_affinity_list}, or empty when unknown
      */
     public Optional<CpuMask> affinityOf(int irq) {
@@ -137,7 +121,6 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
     /**
      * The kernel's special treatment of one CPU, for tables.
      *
-     * @param cpu a CPU number
      * @return {@code isolated, nohz_full, rcu_nocbs} as they apply; empty when none does
      */
     public String flagsOf(int cpu) {

@@ -22,7 +22,6 @@ public final class KernelRelease {
     /**
      * The kernel through {@code r}.
      *
-     * @param r the reader
      * @return {@code Linux 6.1.0-13-amd64}, the banner whole when it has fewer than three words,
      *         or empty when neither file is there
      */

@@ -15,12 +15,7 @@ public record LoadAvg(double oneMinute, String[] text) {
     /** The file, relative to a root. */
     public static final String FILE = "proc/loadavg";
 
-    /**
-     * A reading; {@code text} is copied.
-     *
-     * @param oneMinute the 1-minute load average
-     * @param text the three averages as written
-     */
+    /** A reading; {@code text} is copied. */
     public LoadAvg {
         text = text.clone();
     }
@@ -28,7 +23,6 @@ public record LoadAvg(double oneMinute, String[] text) {
     /**
      * Under {@code root}.
      *
-     * @param root the root ({@code /} for this machine)
      * @return the reading, or empty when absent, unreadable or not three numbers first
      */
     public static Optional<LoadAvg> read(Path root) {
@@ -38,7 +32,6 @@ public record LoadAvg(double oneMinute, String[] text) {
     /**
      * Through {@code r}.
      *
-     * @param r the reader
      * @return the reading, or empty when absent, unreadable or not three numbers first
      */
     public static Optional<LoadAvg> read(SysfsReader r) {
@@ -48,7 +41,6 @@ public record LoadAvg(double oneMinute, String[] text) {
     /**
      * Parses the file's line.
      *
-     * @param line e.g. {@code 5.38 5.49 3.52 2/617 12345}
      * @return the reading, or empty when it does not start with three numbers
      */
     public static Optional<LoadAvg> parse(String line) {

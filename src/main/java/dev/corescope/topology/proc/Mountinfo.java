@@ -25,14 +25,7 @@ public final class Mountinfo {
      * @param superOptions the options after the source, split at commas ({@code rw,cpu,cpuacct} for a v1 cgroup)
      */
     public record Mount(String root, String point, String fsType, List<String> superOptions) {
-        /**
-         * A mount; the options are copied.
-         *
-         * @param root         the directory of the filesystem that is mounted
-         * @param point        where it is mounted
-         * @param fsType       the filesystem type
-         * @param superOptions the super options
-         */
+        /** A mount; the options are copied. */
         public Mount {
             superOptions = List.copyOf(superOptions);
         }
@@ -40,8 +33,6 @@ public final class Mountinfo {
         /**
          * Whether this is the cgroup mount a controller's files are under.
          *
-         * @param v2 true for the unified (v2) hierarchy, false for a v1 one
-         * @param controller for v1, the controller, e.g. {@code cpuset}
          * @return true for a {@code cgroup2} mount (v2), or a {@code cgroup} mount with the controller among its options (v1)
          */
         public boolean isCgroup(boolean v2, String controller) {
@@ -55,7 +46,6 @@ public final class Mountinfo {
     /**
      * The mounts under the reader's root.
      *
-     * @param r the reader
      * @return the mounts in file order, or empty when the file is absent or unreadable
      */
     public static Optional<List<Mount>> read(SysfsReader r) {
@@ -65,7 +55,6 @@ public final class Mountinfo {
     /**
      * Parses the file's lines; lines without the {@code -} separator or with too few fields are skipped.
      *
-     * @param lines the lines of a mountinfo file
      * @return the mounts in file order, octal escapes undone
      */
     public static List<Mount> parse(List<String> lines) {

@@ -30,7 +30,6 @@ public final class ProcLocks {
     /**
      * The holders under {@code root} ({@code /} for this machine).
      *
-     * @param root the root
      * @return {@code major:minor:inode} to holder pid, or empty when the file cannot be read
      */
     public static Optional<Map<String, Long>> read(Path root) {
@@ -40,7 +39,6 @@ public final class ProcLocks {
     /**
      * The holders, read through {@code r}.
      *
-     * @param r the reader
      * @return {@code major:minor:inode} to holder pid, or empty when the file cannot be read
      */
     public static Optional<Map<String, Long>> read(SysfsReader r) {
@@ -51,7 +49,6 @@ public final class ProcLocks {
      * {@code major:minor:inode} to the pid holding a lock on it; waiters and lines that are not
      * lock lines are skipped.
      *
-     * @param lines the lines of {@code /proc/locks}
      * @return a new map
      */
     public static Map<String, Long> parse(List<String> lines) {
@@ -72,8 +69,6 @@ public final class ProcLocks {
     /**
      * {@code /proc/locks}' device and inode form for a file.
      *
-     * @param file the file
-     * @param options {@code NOFOLLOW_LINKS} to key a link itself
      * @return e.g. {@code fe:00:2154301}; empty when its attributes cannot be read
      */
     public static String key(Path file, LinkOption... options) {
@@ -88,8 +83,6 @@ public final class ProcLocks {
     /**
      * {@code /proc/locks}' form of a device number and inode.
      *
-     * @param dev {@code stat}'s {@code st_dev}
-     * @param ino {@code stat}'s {@code st_ino}
      * @return e.g. {@code fe:00:2154301}
      */
     public static String key(long dev, long ino) {

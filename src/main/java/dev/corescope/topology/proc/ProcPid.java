@@ -20,8 +20,6 @@ public record ProcPid(long pid, Optional<String> uid, Optional<String> command) 
     /**
      * Another process, under {@code root} ({@code /} for this machine).
      *
-     * @param root the root
-     * @param pid the process id
      * @return what could be read; uid and command empty for a process that is gone
      */
     public static ProcPid read(Path root, long pid) {

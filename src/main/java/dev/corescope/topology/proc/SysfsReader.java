@@ -4,17 +4,11 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
+import dev.corescope.sys.NativeUnavailableException;
 import dev.corescope.sys.internal.BeneathDirectory;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,20 +35,14 @@ import java.util.SequencedSet;
  * <p>Every parser of /proc and /sys in this package reads through one of these, so the size cap,
  * the refusal of FIFOs and devices and the root all hold for each file corescope reads.
  *
- * <p>A saved tree is read as if it were the root: every path is opened by the kernel beneath
- * the tree's directory ({@code sys.internal.BeneathDirectory}: {@code openat2} with {@code RESOLVE_BENEATH |
- * RESOLVE_NO_MAGICLINKS}), links inside the tree followed as sysfs's own links must be, and a
- * path that would leave it at any component (an absolute link, a {@code ..} too many, a
- * {@code /proc/self} magic link) refused at the open itself, so a link planted in a capture
- * ({@code core_id -> /etc/machine-id}, {@code proc/cpuinfo -> /root/x}) reads nothing of this
- * machine, even when someone swaps a directory for a link while the tree is read. A problem
- * names the path and never quotes what a file holds.
- *
- * <p>Where {@code openat2} is not available ({@link #containment()} says why: a kernel before
- * 5.6 or a seccomp filter) the reader falls back to resolving each path to its real path and
- * refusing it when it ends outside the tree, then opening it without following a link at its
- * last component; that check and the open are two steps, so a tree changed by someone else
- * between them could still lead one open outside.
+ * <p>A saved tree is read as if it were the root: every path is opened beneath the tree's
+ * directory by the kernel ({@code sys.internal.BeneathDirectory}: {@code openat2} with
+ * {@code RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS}), links inside the tree followed as sysfs's own
+ * links must be, and a path that would leave it at any component refused at the open itself, so
+ * a link planted in a capture ({@code core_id -> /etc/machine-id}) reads nothing of this machine.
+ * Where {@code openat2} is not available ({@link #containment()} says why) each path is checked
+ * against the tree's real path before it is opened, which a tree changed between the two steps
+ * could still escape. A problem names the path and never quotes what a file holds.
  *
  * <p><b>Note:</b> not thread-safe; one reader per {@code Topology} being built.
  */
@@ -75,10 +63,7 @@ public final class SysfsReader {
     public static final int MAX_CPUS = 65536;
 
     private final Path root;
-    /** The tree's real path, or null when the root is {@code /} (nothing can lead out of it). */
-    private Path realRoot;
-    private boolean realRootKnown;
-    /** The tree opened for {@code openat2} beneath it; null for {@code /}, or when the fallback check is used. */
+    /** The root opened for reading beneath it; null until the first read, or when it cannot be opened. */
     private BeneathDirectory tree;
     private String containment;
     private final boolean realPathCheckOnly;
@@ -94,27 +79,17 @@ public final class SysfsReader {
 
     private static final byte[] NOT_KEPT = new byte[0];
 
-    /**
-     * A reader that records the paths it reads, not their bytes.
-     *
-     * @param root {@code /} for this machine, or a saved tree holding {@code sys/} and {@code proc/}
-     */
+    /** A reader of {@code root} ({@code /} or a saved tree holding {@code sys/} and {@code proc/}) that records the paths it reads, not their bytes. */
     public SysfsReader(Path root) {
         this(root, false);
     }
 
-    /**
-     * A reader that may keep what it reads.
-     *
-     * @param root {@code /} for this machine, or a saved tree holding {@code sys/} and {@code proc/}
-     * @param keepBytes keep every file's bytes as read, for {@code capture} (a tree of 8192 CPUs
-     *                  reads hundreds of MB of CPU maps; a command that only answers keeps none)
-     */
+    /** A reader that may keep what it reads. */
     public SysfsReader(Path root, boolean keepBytes) {
         this(root, keepBytes, false, true);
     }
 
-    /** @param realPathCheckOnly use the fallback check even where {@code openat2} works (tests of the fallback) */
+    /** @param realPathCheckOnly use the real-path check even where {@code openat2} works (its tests) */
     SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly) {
         this(root, keepBytes, realPathCheckOnly, true);
     }
@@ -127,33 +102,21 @@ public final class SysfsReader {
     }
 
     /**
-     * A reader that records no file it reads ({@link #filesRead()} stays empty; problems,
-     * unreadable files and directories are still recorded): for a command that answers and saves
-     * nothing. At 8192 CPUs a tree is ~200,000 files, whose paths alone were ~20 MB of the heap.
-     *
-     * @param root {@code /} or a saved tree
-     * @return a reader whose {@link #filesRead()} stays empty
+     * A reader that records no file it reads (problems, unreadable files and directories are
+     * still recorded): for a command that saves nothing. At 8192 CPUs a tree is ~200,000 files.
      */
     public static SysfsReader unrecorded(Path root) {
         return new SysfsReader(root, false, false, false);
     }
 
-    /**
-     * Whether {@link #filesRead()} records the files read.
-     *
-     * @return false for a reader made by {@link #unrecorded}
-     */
+    /** Whether {@link #filesRead()} records the files read (false for {@link #unrecorded}). */
     public boolean recordsFiles() {
         return recordPaths;
     }
 
     /**
-     * Records what the reader's user learned from the machine by other means than a file (the
-     * CPUID leaves), under a path of its own, so that {@code capture} saves it beside the files
-     * and {@code --root} reads it back as a file.
-     *
-     * @param rel the path to save it as, e.g. {@code cpuid/leaves}
-     * @param bytes the content
+     * Records what was learned by other means than a file (the CPUID leaves) under a path of its
+     * own, so that {@code capture} saves it and {@code --root} reads it back as a file.
      */
     public void remember(String rel, byte[] bytes) {
         recordRead(rel, bytes);
@@ -164,31 +127,20 @@ public final class SysfsReader {
     }
 
     /**
-     * How paths are kept inside the root: {@code "root"} for {@code /} (nothing leads out of
-     * it), {@code "openat2 beneath the tree"}, or {@code "real-path check (...)"} with the
-     * reason {@code openat2} is not used.
-     *
-     * @return one of those, for {@code topology}'s notes and the tests
+     * How paths are kept inside the root: {@code "root"} for {@code /}, {@code "openat2 beneath
+     * the tree"}, or {@code "real-path check (...)"} with the reason {@code openat2} is not used.
      */
     public String containment() {
-        realRoot();
+        tree();
         return containment;
     }
 
-    /**
-     * Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays.
-     *
-     * @return the {@code keepBytes} it was made with
-     */
+    /** Whether {@link #filesRead()} holds the bytes read ({@code capture}) or empty arrays. */
     public boolean keepsBytes() {
         return keepBytes;
     }
 
-    /**
-     * The root every relative path is read under.
-     *
-     * @return the path given to the constructor
-     */
+    /** The root every relative path is read under. */
     public Path root() {
         return root;
     }
@@ -196,7 +148,6 @@ public final class SysfsReader {
     /**
      * The file's text, stripped of white space and NULs at both ends.
      *
-     * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
      * @return the text, or empty when the file does not exist, cannot be read (recorded in
      *         {@link #unreadable()}) or leads outside a saved tree (recorded in {@link #problems()})
      */
@@ -207,7 +158,6 @@ public final class SysfsReader {
     /**
      * The whole file with its lines intact (for /proc files).
      *
-     * @param rel a path relative to the root, e.g. {@code proc/stat}
      * @return the lines without their line ends, or empty as for {@link #read(String)}
      */
     public Optional<List<String>> readLines(String rel) {
@@ -218,39 +168,10 @@ public final class SysfsReader {
      * The bytes of a regular file (symbolic links followed, as sysfs has them), at most
      * {@link #MAX_FILE_BYTES}: a file whose size says more is refused before it is read, one of
      * unknown size (procfs) when the read passes the cap. A FIFO, device or socket planted in a
-     * saved tree is refused without reading it, so it can neither block the reader nor feed it.
+     * saved tree is refused without being read into the answer.
      */
     private Optional<byte[]> bytes(String rel) {
-        if (tree() != null) return treeBytes(rel);
-        Path p = beneath(rel);
-        if (p == null) return Optional.empty();
-        if (Files.notExists(p)) return Optional.empty();
-        if (!Files.isRegularFile(p)) {
-            unreadable.add(rel);
-            problem(rel, Files.isDirectory(p) ? "is a directory" : "not a regular file");
-            return Optional.empty();
-        }
-        try (InputStream in = realRoot == null ? Files.newInputStream(p) : Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
-            if (Files.size(p) > MAX_FILE_BYTES) return tooLarge(rel);
-            byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
-            if (bytes.length > MAX_FILE_BYTES) return tooLarge(rel);
-            recordRead(rel, bytes);
-            return Optional.of(bytes);
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (AccessDeniedException e) {
-            unreadable.add(rel);
-            problem(rel, "permission denied");
-            return Optional.empty();
-        } catch (IOException e) {
-            unreadable.add(rel);
-            problem(rel, "cannot be read" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-            return Optional.empty();
-        }
-    }
-
-    /** {@link #bytes(String)} through {@code openat2} beneath the root. */
-    private Optional<byte[]> treeBytes(String rel) {
+        if (tree() == null) return Optional.empty();
         BeneathDirectory.File f;
         try {
             f = tree.read(rel, MAX_FILE_BYTES);
@@ -263,15 +184,13 @@ public final class SysfsReader {
             problem(rel, f.kind() == BeneathDirectory.Kind.DIRECTORY ? "is a directory" : "not a regular file");
             return Optional.empty();
         }
-        if (f.bytes() == null || f.bytes().length > MAX_FILE_BYTES) return tooLarge(rel);
+        if (f.bytes() == null || f.bytes().length > MAX_FILE_BYTES) {
+            unreadable.add(rel);
+            problem(rel, "larger than the cap of " + (MAX_FILE_BYTES >> 20) + " MiB for a file corescope reads (refused unread)");
+            return Optional.empty();
+        }
         recordRead(rel, f.bytes());
         return Optional.of(f.bytes());
-    }
-
-    private Optional<byte[]> tooLarge(String rel) {
-        unreadable.add(rel);
-        problem(rel, "larger than the cap of " + (MAX_FILE_BYTES >> 20) + " MiB for a file corescope reads (refused unread)");
-        return Optional.empty();
     }
 
     /**
@@ -283,83 +202,35 @@ public final class SysfsReader {
         if (errno == Errno.ENOENT || errno == Errno.ENOTDIR) return;
         unreadable.add(rel);
         problem(rel, switch (errno) {
-            case EXDEV -> OUT_OF_TREE;
+            case EXDEV -> "a symbolic link that leads out of the tree (refused: a saved tree is read as if it were the root)";
             case ELOOP -> "a link that cannot be followed beneath the tree (a loop or a /proc magic link; refused)";
             case EACCES, EPERM -> "permission denied";
             default -> verb + ": " + errno.name();
         });
     }
 
-    private static final String OUT_OF_TREE =
-            "a symbolic link that leads out of the tree (refused: a saved tree is read as if it were the root)";
-
     /**
-     * {@code rel} under the root, resolved: for a saved tree the real path, or null (recorded as
-     * a problem) when it leads outside the tree; a path that does not exist is returned as it is.
+     * The root opened for reading beneath it ({@code /} too: one way of reading a file), with
+     * {@code openat2} or, where it is not available, the real-path check; null when it cannot be opened.
      */
-    private Path beneath(String rel) {
-        Path p = root.resolve(rel);
-        Path top = realRoot();
-        if (top == null) return p;
-        Path real;
-        try {
-            real = p.toRealPath();
-        } catch (NoSuchFileException e) {
-            return p;  // missing, or a link to nothing: there is nothing to read either way
-        } catch (IOException e) {
-            return p;  // unreadable: the read says why
-        }
-        if (!real.startsWith(top)) {
-            unreadable.add(rel);
-            problem(rel, OUT_OF_TREE);
-            return null;
-        }
-        return real;
-    }
-
-    /** The tree's real path; null for {@code /}. */
-    private Path realRoot() {
-        if (!realRootKnown) {
-            realRootKnown = true;
-            try {
-                Path r = root.toRealPath();
-                realRoot = r.getParent() == null ? null : r;
-            } catch (IOException e) {
-                Path abs = root.toAbsolutePath().normalize();
-                realRoot = abs.getParent() == null ? null : abs;
-            }
-            containment = openTree();
-        }
-        return realRoot;
-    }
-
-    /** The root opened for {@code openat2} beneath it; null where the fallback is used. */
     private BeneathDirectory tree() {
-        realRoot();
-        return tree;
-    }
-
-    /**
-     * Opens the root for {@code openat2} (the live root too: one way of reading a file, the
-     * same few calls), or says why the real-path check is used instead.
-     */
-    private String openTree() {
-        String mine = realRoot == null ? "root" : "openat2 beneath the tree";
-        if (realPathCheckOnly) return realRoot == null ? mine : "real-path check (asked for)";
-        Optional<String> why = BeneathDirectory.unavailable();
-        if (why.isPresent()) return realRoot == null ? mine : "real-path check (" + why.get() + ")";
+        if (containment != null) return tree;
+        boolean slash = root.toAbsolutePath().normalize().getParent() == null;
+        Optional<String> why = realPathCheckOnly ? Optional.of("asked for") : BeneathDirectory.unavailable();
+        containment = slash ? "root" : why.map(w -> "real-path check (" + w + ")").orElse("openat2 beneath the tree");
         try {
-            tree = BeneathDirectory.open(realRoot == null ? root.toAbsolutePath() : realRoot);
-            return mine;
+            tree = BeneathDirectory.open(root, why.isPresent());
         } catch (NativeException e) {
-            return realRoot == null ? mine : "real-path check (the tree cannot be opened: " + e.errno().name() + ")";
+            containment = "the tree cannot be opened: " + e.errno().name();
+        } catch (NativeUnavailableException e) {
+            containment = "files cannot be read: " + e.getMessage();
         }
+        return tree;
     }
 
     /**
      * An integer file, e.g. {@code core_id}.
      *
-     * @param rel a path relative to the root
      * @return the value, or empty when absent, unreadable or not an {@code int} (the last two recorded)
      */
     public OptionalInt readInt(String rel) {
@@ -375,7 +246,6 @@ public final class SysfsReader {
     /**
      * A 64-bit integer file, e.g. a cache's {@code size} in bytes or a counter.
      *
-     * @param rel a path relative to the root
      * @return the value, or empty when absent, unreadable or not a number (recorded, without
      *         quoting the file)
      */
@@ -396,8 +266,6 @@ public final class SysfsReader {
      * The same text read again gives the same (immutable) mask instance: the package list of a
      * 1024-CPU package is read once per CPU, and at 8192 CPUs each mask is 1 KiB.
      *
-     * @param rel a path relative to the root, e.g. {@code sys/devices/system/cpu/online}
-     * @param nbits the mask's bit count
      * @return the mask, or empty when absent, unreadable or not a cpulist (recorded)
      */
     public Optional<CpuMask> readList(String rel, int nbits) {
@@ -408,8 +276,6 @@ public final class SysfsReader {
      * A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}; CPUs at or
      * beyond nbits are dropped; the same text gives the same instance.
      *
-     * @param rel a path relative to the root, e.g. {@code .../cpu0/topology/core_cpus}
-     * @param nbits the mask's bit count
      * @return the mask, or empty when absent, unreadable or not a cpumap (recorded)
      */
     public Optional<CpuMask> readMap(String rel, int nbits) {
@@ -456,9 +322,6 @@ public final class SysfsReader {
      * their maps (an AMD compute unit's shared L1i and L2 listed as one core's), and the map is
      * what every such tree's counts were made from.
      *
-     * @param mapRel the hex map file, read first
-     * @param listRel the cpulist file, read when the map is missing
-     * @param nbits the mask's bit count
      * @return the mask, or empty when neither can be read
      */
     public Optional<CpuMask> readMapOrList(String mapRel, String listRel, int nbits) {
@@ -466,12 +329,7 @@ public final class SysfsReader {
         return m.isPresent() ? m : readList(listRel, nbits);
     }
 
-    /**
-     * Why a mask did not parse, without quoting the file.
-     *
-     * @param e the parser's failure
-     * @return {@code malformed}, {@code a number out of range} or {@code a CPU number too large}
-     */
+    /** Why a mask did not parse, without quoting the file. */
     public static String contentFree(CpuMaskFormatException e) {
         return switch (e.code()) {
             case EINVAL -> "malformed";
@@ -483,32 +341,17 @@ public final class SysfsReader {
     /**
      * The names in a directory, sorted. The listing is recorded for capture.
      *
-     * @param rel a path relative to the root
      * @return the names (not paths), or an empty list when it is not a directory, cannot be
      *         listed (recorded) or leads outside a saved tree
      */
     public List<String> list(String rel) {
-        if (tree() != null) {
-            List<String> names;
-            try {
-                names = new ArrayList<>(tree.list(rel));
-            } catch (NativeException e) {
-                if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot list");
-                else if (e.errno() != Errno.ENOENT && e.errno() != Errno.ENOTDIR) problem(rel, "cannot list: " + e.errno().name());
-                return List.of();
-            }
-            dirsSeen.add(rel);
-            names.sort(null);
-            return names;
-        }
-        Path p = beneath(rel);
-        if (p == null) return List.of();
-        if (!Files.isDirectory(p)) return List.of();
-        List<String> names = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {
-            for (Path e : ds) names.add(e.getFileName().toString());
-        } catch (IOException e) {
-            problem(rel, "cannot list" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        if (tree() == null) return List.of();
+        List<String> names;
+        try {
+            names = new ArrayList<>(tree.list(rel));
+        } catch (NativeException e) {
+            if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot list");
+            else if (e.errno() != Errno.ENOENT && e.errno() != Errno.ENOTDIR) problem(rel, "cannot list: " + e.errno().name());
             return List.of();
         }
         dirsSeen.add(rel);
@@ -520,23 +363,15 @@ public final class SysfsReader {
      * Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even
      * if nothing in it is read.
      *
-     * @param rel a path relative to the root
      * @return true for a directory inside the tree
      */
     public boolean isDirectory(String rel) {
-        if (tree() != null) {
-            boolean dir;
-            try {
-                dir = tree.kind(rel) == BeneathDirectory.Kind.DIRECTORY;
-            } catch (NativeException e) {
-                if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot be read");
-                dir = false;
-            }
-            if (dir) dirsSeen.add(rel);
-            return dir;
+        boolean dir = false;
+        try {
+            dir = tree() != null && tree.isDirectory(rel);
+        } catch (NativeException e) {
+            if (e.errno() == Errno.EXDEV || e.errno() == Errno.ELOOP) refused(rel, e, "cannot be read");
         }
-        Path p = beneath(rel);
-        boolean dir = p != null && Files.isDirectory(p);
         if (dir) dirsSeen.add(rel);
         return dir;
     }
@@ -544,46 +379,27 @@ public final class SysfsReader {
     /**
      * Records a problem with a file, for the topology's warnings. Never quote the file's
      * contents in {@code why}: a saved tree is untrusted input.
-     *
-     * @param rel the path relative to the root
-     * @param why what is wrong, e.g. {@code not an integer}
      */
     public void problem(String rel, String why) {
         problems.add("could not read " + rel + ": " + why);
     }
 
-    /**
-     * The problems recorded so far, in order.
-     *
-     * @return lines such as {@code could not read sys/.../core_id: not an integer}; the live list
-     */
+    /** The problems recorded so far, in order ({@code could not read PATH: WHY}); the live list. */
     public List<String> problems() {
         return problems;
     }
 
-    /**
-     * Every file read, in reading order; empty for a reader made by {@link #unrecorded}.
-     *
-     * @return relative path to the bytes as read (empty arrays unless {@link #keepsBytes()}); the live map
-     */
+    /** Every file read, in reading order (empty for {@link #unrecorded}): path to bytes, empty unless {@link #keepsBytes()}; the live map. */
     public Map<String, byte[]> filesRead() {
         return filesRead;
     }
 
-    /**
-     * Files that exist but could not be read (permission, I/O error): capture lists them as skipped.
-     *
-     * @return relative paths, a copy
-     */
+    /** Files that exist but could not be read (permission, I/O error): capture lists them as skipped. */
     public List<String> unreadable() {
         return List.copyOf(unreadable);
     }
 
-    /**
-     * Directories listed or found to be directories.
-     *
-     * @return relative paths, a copy
-     */
+    /** Directories listed or found to be directories. */
     public List<String> dirsSeen() {
         return List.copyOf(dirsSeen);
     }
@@ -592,9 +408,6 @@ public final class SysfsReader {
      * A cpulist as sysfs prints it ({@code 0-3,8}, empty or {@code (null)} for none), with CPUs
      * at or beyond {@code nbits} dropped instead of refused.
      *
-     * @param text the file's text
-     * @param nbits the mask's bit count
-     * @return the mask
      * @throws CpuMaskFormatException when it is not a cpulist, or names a CPU of {@link #MAX_CPUS} or more
      */
     public static CpuMask parseList(String text, int nbits) {
@@ -606,23 +419,13 @@ public final class SysfsReader {
         return CpuMask.parseList(t, last + 1).resize(nbits);
     }
 
-    /**
-     * A hex cpumap as sysfs prints it ({@code 00000000,00000101}), with CPUs at or beyond
-     * {@code nbits} dropped instead of refused.
-     *
-     * @param text the file's text
-     * @param nbits the mask's bit count
-     * @return the mask
-     * @throws CpuMaskFormatException when it is not a cpumap, or is wider than {@link #MAX_CPUS} bits
-     */
-    public static CpuMask parseMap(String text, int nbits) {
+    /** A hex cpumap ({@code 00000000,00000101}), CPUs at or beyond {@code nbits} dropped; wider than {@link #MAX_CPUS} refused. */
+    private static CpuMask parseMap(String text, int nbits) {
         String t = text.strip();
         if (t.isEmpty()) return CpuMask.empty(nbits);
-        int chunks = 1;
-        for (int i = 0; i < t.length(); i++) if (t.charAt(i) == ',') chunks++;
-        if ((long) chunks * 32 > MAX_CPUS) throw beyondLimit(t, chunks * 32L - 1);
-        if (chunks * 32 <= nbits) return CpuMask.parseHex(t, nbits);
-        return CpuMask.parseHex(t, chunks * 32).resize(nbits);
+        long bits = 32L * (1 + t.chars().filter(c -> c == ',').count());
+        if (bits > MAX_CPUS) throw beyondLimit(t, bits - 1);
+        return bits <= nbits ? CpuMask.parseHex(t, nbits) : CpuMask.parseHex(t, (int) bits).resize(nbits);
     }
 
     /**
@@ -634,12 +437,7 @@ public final class SysfsReader {
                 "CPU " + cpu + " is beyond " + (MAX_CPUS - 1) + ", the largest CPU number corescope reads");
     }
 
-    /**
-     * The largest number in a cpulist, so that it can be parsed before nbits is known.
-     *
-     * @param text a cpulist (not checked)
-     * @return the largest run of digits as a number, capped at 2^24; 0 when there is none
-     */
+    /** The largest number in a cpulist (not checked), capped at 2^24, 0 for none: so that it can be parsed before nbits is known. */
     public static int lastNumber(String text) {
         int max = 0;
         int cur = -1;
@@ -656,20 +454,9 @@ public final class SysfsReader {
         return Math.max(max, cur);
     }
 
-    /**
-     * {@code //a///b} → {@code /a/b}, always starting with one slash.
-     *
-     * @param path a path as text
-     * @return it with one leading slash and no repeated ones
-     */
+    /** {@code //a///b} → {@code /a/b}: one leading slash, none repeated. */
     public static String squeezeSlashes(String path) {
-        StringBuilder sb = new StringBuilder(path.length() + 1);
-        sb.append('/');
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c != '/' || sb.charAt(sb.length() - 1) != '/') sb.append(c);
-        }
-        return sb.toString();
+        return ("/" + path).replaceAll("/{2,}", "/");
     }
 
     private static String clean(String s) {

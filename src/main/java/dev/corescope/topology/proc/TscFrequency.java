@@ -18,7 +18,6 @@ public final class TscFrequency {
     /**
      * Under {@code root}.
      *
-     * @param root the root ({@code /} for this machine)
      * @return the frequency in kHz, or empty when the file is absent, unreadable or not positive
      */
     public static OptionalLong readKhz(Path root) {
@@ -28,7 +27,6 @@ public final class TscFrequency {
     /**
      * Through {@code r}.
      *
-     * @param r the reader
      * @return the frequency in kHz, or empty when the file is absent, unreadable or not positive
      */
     public static OptionalLong readKhz(SysfsReader r) {

@@ -42,7 +42,7 @@ class C2cViewTest {
     @Test
     void aFileWrittenBeforeTheNotesWereDataShowsItsSavedNotes() throws IOException {
         ResultsFile old = SavedRuns.read("before-notes-as-data/c2c-quick.json");
-        C2cModel m = C2cView.model(old).orElseThrow();
+        C2cModel m = new C2cFamily().model(old).orElseThrow();
         assertTrue(m.notesAsSentences() && m.notes().size() == 4, m.toString());
         String text = new C2cFamily().document(old).orElseThrow().render(dev.corescope.text.Width.NONE);
         assertTrue(text.contains("score = median of 50 samples per pair (robust to a preempted thread)"), text);
@@ -56,7 +56,7 @@ class C2cViewTest {
      */
     @Test
     void theNotesAreWordedFromTheSavedFactsAsTheOlderRunSaidThem() throws IOException {
-        C2cModel old = C2cView.model(SavedRuns.read("before-notes-as-data/c2c-quick.json")).orElseThrow();
+        C2cModel old = new C2cFamily().model(SavedRuns.read("before-notes-as-data/c2c-quick.json")).orElseThrow();
         C2cModel.Plan plan = new C2cModel.Plan(false, 2, 1, 4, 4, 20, 50, 1000, 1.5, 3.0);
         C2cModel.Facts facts = new C2cModel.Facts("0-1", 26.0, 2, null, plan, List.of(), "CPU 0 and CPU 1: different cores, same L3 (32 MiB)");
         C2cModel m = new C2cModel(old.cpus(), old.pairs(), old.jmh(), facts);
@@ -68,11 +68,12 @@ class C2cViewTest {
         assertTrue(notes.get(3).contains("score = median of 20 to 50 samples per pair"), notes.get(3));
         assertEquals(5, notes.size(), notes.toString());
         C2cModel quiet = new C2cModel(old.cpus(), old.pairs(), null,
-                new C2cModel.Facts("0-1", 0.3, 2, "libcorescope.so is not loaded", plan, List.of("SAME_L3"), null));
+                new C2cModel.Facts("0-1", 0.3, 2, "libcorescope.so is not loaded", plan, List.of("same-l3", "SAME_CORE"), null));
         List<String> q = C2cView.notes(quiet);
         assertTrue(q.stream().noneMatch(n -> n.contains("busy") || n.contains("ping_pong_jmh")), q.toString());
         assertTrue(q.contains("C twin not run: libcorescope.so is not loaded"), q.toString());
-        assertTrue(q.stream().anyMatch(n -> n.startsWith("both directions measured for [")), q.toString());
+        // the key, and the constant name files of older versions saved
+        assertTrue(q.stream().anyMatch(n -> n.startsWith("both directions measured for [same L3, same core]")), q.toString());
         assertEquals("not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable", C2cView.notes(new C2cModel(old.cpus().subList(0, 1), List.of(), null,
                 new C2cModel.Facts("1", null, 2, null, null, List.of(), null))).getFirst());
     }

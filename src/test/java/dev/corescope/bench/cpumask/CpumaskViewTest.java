@@ -21,7 +21,7 @@ class CpumaskViewTest {
     /** The committed run's model saves facts: the left-out counts it saved are the ones its notes say. */
     @Test
     void theNotesAreWordedFromTheSavedFacts() throws IOException {
-        CpumaskModel m = CpumaskView.model(SavedRuns.read("cpumask-quick.json")).orElseThrow();
+        CpumaskModel m = new CpumaskFamily().model(SavedRuns.read("cpumask-quick.json")).orElseThrow();
         assertTrue(m.notes().isEmpty() && m.javaIterations() != null, "a new file saves facts, not sentences");
         List<String> notes = CpumaskView.notes(m);
         assertTrue(notes.contains("java iterations: " + m.javaIterations().words("runs", "iteration", "") + "."), notes.toString());
@@ -35,7 +35,7 @@ class CpumaskViewTest {
      */
     @Test
     void theMasksAndResolutionNotesFromSavedFactsAreTheOnesTheOldRunSaid() throws IOException {
-        CpumaskModel old = CpumaskView.model(SavedRuns.read(OLD)).orElseThrow();
+        CpumaskModel old = new CpumaskFamily().model(SavedRuns.read(OLD)).orElseThrow();
         CpumaskModel asFacts = new CpumaskModel(old.pinning(), old.allowed(), old.nrCpuIds(), old.javaSettings(), old.nativeBatches(),
                 old.load(), old.comparisons(), old.splits(), old.callers(), old.callerFlags(), old.hsdis(), List.of(), true,
                 new dev.corescope.bench.Undisturbed(0, 1, 0, 1), null, null, List.of(), null);
@@ -55,7 +55,7 @@ class CpumaskViewTest {
     @Test
     void aFileWrittenBeforeTheNotesWereDataShowsItsSavedNotes() throws IOException {
         ResultsFile file = SavedRuns.read(OLD);
-        CpumaskModel m = CpumaskView.model(file).orElseThrow();
+        CpumaskModel m = new CpumaskFamily().model(file).orElseThrow();
         assertTrue(m.javaIterations() == null && !m.notes().isEmpty());
         String text = new CpumaskFamily().document(file).orElseThrow().render(dev.corescope.text.Width.NONE);
         for (String n : m.notes()) assertTrue(text.contains("  - " + n + "\n"), n);

@@ -58,7 +58,7 @@ class LocksFamilyTest {
         LocksModel m = (LocksModel) run.model();
         assertTrue(m.notes().isEmpty() && m.facts() != null, m.notes().toString());
         assertEquals(NativeLibrary.available(), m.facts().nativeUnavailable() == null);
-        assertTrue(notes(run).containsAll(LocksFamily.notes(m)), notes(run).toString());
+        assertTrue(notes(run).containsAll(LocksView.notes(m)), notes(run).toString());
     }
 
     @Test

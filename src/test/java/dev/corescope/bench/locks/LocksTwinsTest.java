@@ -1,5 +1,6 @@
 package dev.corescope.bench.locks;
 
+import dev.corescope.bench.Instruction;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeLibrary;
@@ -144,18 +145,18 @@ class LocksTwinsTest {
     @Test
     void thePushfStandInRunsPushfPopAndPushPopfAroundTheLock() throws Exception {
         java.nio.file.Path lib = dev.corescope.sys.NativeLibrary.file().orElseThrow();
-        List<dev.corescope.bench.MachineCodeReader.Instruction> lock;
+        List<dev.corescope.bench.Instruction> lock;
         try {
             lock = dev.corescope.bench.MachineCodeReader.instructions(lib, "cs_spin_lock_irqsave_pushf");
         } catch (java.io.IOException e) {
             org.junit.jupiter.api.Assumptions.assumeTrue(false, "no objdump or no symbol table: " + e.getMessage());
             return;
         }
-        List<String> lockOps = lock.stream().filter(i -> !i.padding()).map(dev.corescope.bench.MachineCodeReader.Instruction::mnemonic).toList();
+        List<String> lockOps = lock.stream().filter(i -> !i.padding()).map(dev.corescope.bench.Instruction::mnemonic).toList();
         assertEquals(List.of("pushf", "pop"), lockOps.subList(0, 2), lock.toString());
         assertTrue(lockOps.contains("xchg"), "the same xchg lock: " + lockOps);
         List<String> unlockOps = dev.corescope.bench.MachineCodeReader.instructions(lib, "cs_spin_unlock_irqrestore_pushf").stream()
-                .filter(i -> !i.padding()).map(dev.corescope.bench.MachineCodeReader.Instruction::mnemonic).toList();
+                .filter(i -> !i.padding()).map(dev.corescope.bench.Instruction::mnemonic).toList();
         assertEquals(List.of("push", "popf", "ret"), unlockOps.subList(unlockOps.size() - 3, unlockOps.size()), unlockOps.toString());
         assertTrue(unlockOps.getFirst().startsWith("mov"), "the unlock is a store before the flags restore: " + unlockOps);
         var harness = dev.corescope.bench.MachineCodeReader.instructions(lib, LocksTwins.Loop.SPIN_LOCK_IRQSAVE_PUSHF.symbol());

@@ -85,13 +85,13 @@ class LocksViewTest {
 
     @Test
     void theJsonRowsMatchTheApprovedFile() {
-        ResultsFile file = ResultsFile.builder().results(LocksFamily.results(model())).build();
+        ResultsFile file = ResultsFile.builder().results(model().results()).build();
         assertApproved("locks/results.json", Json.write(file));
     }
 
     @Test
     void everyFigureHasAnNsRowAndACyclesRowWithTheContractsNames() {
-        List<Result> results = LocksFamily.results(model());
+        List<Result> results = model().results();
         for (Result r : results) {
             assertEquals("locks", r.benchmark());
             assertTrue(List.of("java", "native").contains(r.implementation()), r.toString());
@@ -113,23 +113,23 @@ class LocksViewTest {
         LocksModel skipped = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(), List.of(),
                 "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of(), m.facts());
         assertTrue(LocksView.document(skipped).render(dev.corescope.text.Width.NONE).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
-        assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksFamily.notes(skipped));
+        assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksView.notes(skipped));
     }
 
     /** "Within 1.3x" bounds the ratio's interval both ways: an unbounded or one-sided interval is not "met". */
     @Test
     void theRatioTargetIsTestedOnTheWholeIntervalInBothDirections() {
-        double t = LocksFamily.TARGET_RATIO;
-        assertEquals(LocksFamily.RatioFinding.NOT_RESOLVED, LocksFamily.ratioFinding(0.20, Double.POSITIVE_INFINITY, t),
+        double t = LocksView.TARGET_RATIO;
+        assertEquals(LocksView.RatioFinding.NOT_RESOLVED, LocksView.ratioFinding(0.20, Double.POSITIVE_INFINITY, t),
                 "0.71x between 0.20x and unbounded was called met");
-        assertEquals(LocksFamily.RatioFinding.MET, LocksFamily.ratioFinding(0.9, 1.2, t));
-        assertEquals(LocksFamily.RatioFinding.NOT_MET, LocksFamily.ratioFinding(0.4, 0.7, t), "1.4x faster is not within 1.3x");
-        assertEquals(LocksFamily.RatioFinding.NOT_MET, LocksFamily.ratioFinding(1.4, 2.0, t));
-        assertEquals(LocksFamily.RatioFinding.NOT_RESOLVED, LocksFamily.ratioFinding(1.1, 1.4, t));
-        assertEquals(LocksFamily.RatioFinding.NOT_RESOLVED, LocksFamily.ratioFinding(0.6, 0.9, t));
-        double[] r = LocksFamily.ratioInterval(2.0, 0.5, 2.0, 2.5);
+        assertEquals(LocksView.RatioFinding.MET, LocksView.ratioFinding(0.9, 1.2, t));
+        assertEquals(LocksView.RatioFinding.NOT_MET, LocksView.ratioFinding(0.4, 0.7, t), "1.4x faster is not within 1.3x");
+        assertEquals(LocksView.RatioFinding.NOT_MET, LocksView.ratioFinding(1.4, 2.0, t));
+        assertEquals(LocksView.RatioFinding.NOT_RESOLVED, LocksView.ratioFinding(1.1, 1.4, t));
+        assertEquals(LocksView.RatioFinding.NOT_RESOLVED, LocksView.ratioFinding(0.6, 0.9, t));
+        double[] r = LocksView.ratioInterval(2.0, 0.5, 2.0, 2.5);
         assertTrue(Double.isInfinite(r[2]), "a C interval reaching zero leaves the ratio unbounded");
-        r = LocksFamily.ratioInterval(3.0, 0.3, 2.0, 0.2);
+        r = LocksView.ratioInterval(3.0, 0.3, 2.0, 0.2);
         assertEquals(1.5, r[0], 1e-9);
         assertEquals(2.7 / 2.2, r[1], 1e-9);
         assertEquals(3.3 / 1.8, r[2], 1e-9);
@@ -166,7 +166,7 @@ class LocksViewTest {
         assertTrue(text.lines().anyMatch(l -> l.startsWith("  ticket_lock ") && l.contains("7.00 [")), text);
         assertTrue(text.contains("ticket_lock: variant ticket_lock"), text);
         assertTrue(text.contains("from hypervisor_leaf (cpuid 0x40000010)"), text);
-        assertTrue(LocksFamily.results(other).stream().anyMatch(r -> r.variant().equals("ticket_lock") && r.metric().equals("op_cycles")
+        assertTrue(other.results().stream().anyMatch(r -> r.variant().equals("ticket_lock") && r.metric().equals("op_cycles")
                 && "rdtsc".equals(r.params().get("cycles"))));
     }
 
@@ -174,9 +174,9 @@ class LocksViewTest {
     @Test
     void theSavedModelOfARealRunGivesTheRowsItSaved() throws IOException {
         ResultsFile file = Json.readResults(Path.of("src/test/resources/results/locks-quick.json"));
-        LocksModel m = LocksView.model(file).orElseThrow();
+        LocksModel m = new LocksFamily().model(file).orElseThrow();
         List<String> saved = file.results().stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
-        List<String> fromModel = LocksFamily.results(m).stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
+        List<String> fromModel = m.results().stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
         assertEquals(saved, fromModel);
     }
 
@@ -186,13 +186,13 @@ class LocksViewTest {
         LocksModel m = model();
         LocksModel busy = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(),
                 m.contended(), null, m.pmu(), List.of(), new LocksModel.Facts(true, "libcorescope.so is not loaded", 18.9, 2));
-        List<String> notes = LocksFamily.notes(busy);
+        List<String> notes = LocksView.notes(busy);
         assertEquals(3, notes.size(), notes.toString());
         assertTrue(notes.get(0).startsWith("the machine was busy before this run (1-minute load average 18.9 for 2 CPUs)"), notes.toString());
         assertEquals("native rows missing: libcorescope.so is not loaded", notes.get(1));
         assertTrue(notes.get(2).startsWith("--quick leaves out: spin_lock_unlock, the word through its own segment"), notes.toString());
         ResultsFile old = Json.readResults(Path.of("src/test/resources/results/locks-quick.json"));
-        LocksModel saved = LocksView.model(old).orElseThrow();
+        LocksModel saved = new LocksFamily().model(old).orElseThrow();
         assertTrue(saved.facts() == null && !saved.notes().isEmpty(), "the committed run is from before the facts");
         String text = LocksView.document(saved).render(dev.corescope.text.Width.NONE);
         for (String n : saved.notes()) assertTrue(text.contains("  - " + n + "\n"), n);

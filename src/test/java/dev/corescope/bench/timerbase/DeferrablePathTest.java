@@ -1,5 +1,6 @@
 package dev.corescope.bench.timerbase;
 
+import dev.corescope.bench.Instruction;
 import dev.corescope.bench.MachineCodeReader;
 import org.junit.jupiter.api.Test;
 
@@ -112,7 +113,7 @@ class DeferrablePathTest {
                 6043:	ret
             """;
 
-    private static List<MachineCodeReader.Instruction> body(String symbol) {
+    private static List<Instruction> body(String symbol) {
         return MachineCodeReader.parse(CODE).get(symbol);
     }
 
@@ -132,12 +133,12 @@ class DeferrablePathTest {
 
     @Test
     void aBranchOnFlagsItCannotDecideStopsTheCountWithAReason() {
-        List<MachineCodeReader.Instruction> code = List.of(
-                MachineCodeReader.instruction(0x0, "mov    0x20(%rdi),%edx"),
-                MachineCodeReader.instruction(0x3, "cmp    $0x5,%edx"),
-                MachineCodeReader.instruction(0x6, "jne    0 <f>"),
-                MachineCodeReader.instruction(0x8, "call   6510 <cs_timerbase_raw_spin_lock_irqsave>"),
-                MachineCodeReader.instruction(0xd, "jmp    0 <f>"));
+        List<Instruction> code = List.of(
+                Instruction.parse(0x0, "mov    0x20(%rdi),%edx"),
+                Instruction.parse(0x3, "cmp    $0x5,%edx"),
+                Instruction.parse(0x6, "jne    0 <f>"),
+                Instruction.parse(0x8, "call   6510 <cs_timerbase_raw_spin_lock_irqsave>"),
+                Instruction.parse(0xd, "jmp    0 <f>"));
         DeferrablePath.Count c = DeferrablePath.count(code, DeferrablePath.DEFERRABLE);
         assertNull(c.instructions());
         assertNotNull(c.reason());

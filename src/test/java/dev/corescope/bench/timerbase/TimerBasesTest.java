@@ -2,6 +2,7 @@ package dev.corescope.bench.timerbase;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class TimerBasesTest {
 
     @BeforeAll
     static void build() {
-        tb = TimerBases.create(Affinity.processAllowed(), 256, 42);
+        tb = TimerBases.create(Os.live(), Affinity.processAllowed(), 256, 42);
     }
 
     @AfterAll
@@ -46,7 +47,7 @@ class TimerBasesTest {
 
     @Test
     void beforeAndAfterFindTheBaseTheFlagsName() {
-        long offsets = tb.perCpuOffsetAddress();
+        long offsets = tb.perCpuOffset().address();
         for (int i = 0; i < tb.ntimers(); i++) {
             int tf = tb.flags(i);
             int cpu = tf & TimerBases.TIMER_CPUMASK;
@@ -64,7 +65,7 @@ class TimerBasesTest {
     @Test
     void flagsPickTheBaseAsTheKernelDoes() {
         int cpu = tb.cpus().first();
-        long offsets = tb.perCpuOffsetAddress();
+        long offsets = tb.perCpuOffset().address();
         long area = tb.perCpuOffset().getAtIndex(ValueLayout.JAVA_LONG, cpu);
         long size = TimerBases.TIMER_BASE.byteSize();
         long local = area + TimerBases.PCPU_TIMER_BASES + TimerBases.BASE_LOCAL * size;
@@ -113,7 +114,7 @@ class TimerBasesTest {
     @Test
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     void lockTimerBaseSpinsWhileTheTimerMigrates() throws Exception {
-        try (TimerBases own = TimerBases.create(Affinity.processAllowed(), 4, 7)) {
+        try (TimerBases own = TimerBases.create(Os.live(), Affinity.processAllowed(), 4, 7)) {
             long timer = own.timerAddress(0);
             int flags = own.flags(0);
             long flagsOffset = TimerBases.TIMER_LIST.byteOffset(PathElement.groupElement("flags"));
@@ -127,7 +128,7 @@ class TimerBasesTest {
                 }
                 timers.set(ValueLayout.JAVA_INT, flagsOffset, flags);
             });
-            long base = TimerBases.lockUnlockAfter(timer, own.perCpuOffsetAddress());
+            long base = TimerBases.lockUnlockAfter(timer, own.perCpuOffset().address());
             clearer.join();
             assertEquals(expectedBase(own, 0), base);
         }
@@ -141,7 +142,7 @@ class TimerBasesTest {
      */
     @Test
     void eachLookupReturnsWithItsBaseLockedAndTheUnlockFreesIt() {
-        long offsets = tb.perCpuOffsetAddress();
+        long offsets = tb.perCpuOffset().address();
         java.util.Set<Long> bases = new java.util.HashSet<>();
         for (int i = 0; i < tb.ntimers(); i++) bases.add(expectedBase(tb, i));
         java.util.Map<String, java.util.function.LongBinaryOperator> lookups = new java.util.LinkedHashMap<>();
@@ -154,11 +155,11 @@ class TimerBasesTest {
                 long base = lookup.applyAsLong(tb.timerAddress(i), offsets);
                 assertEquals(expectedBase(tb, i), base, variant + ", timer " + i);
                 for (long b : bases) {
-                    assertEquals(b == base, TimerBases.isLocked(b), variant + ", timer " + i + ": only its base is locked");
+                    assertEquals(b == base, isLocked(b), variant + ", timer " + i + ": only its base is locked");
                 }
                 acquired++;
                 TimerBases.rawSpinUnlockIrqrestore(base, TimerBases.X86_EFLAGS_IF);
-                if (!TimerBases.isLocked(base)) released++;
+                if (!isLocked(base)) released++;
             }
             assertEquals(tb.ntimers(), acquired, variant);
             assertEquals(tb.ntimers(), released, variant + ": every lock taken was released");
@@ -169,7 +170,7 @@ class TimerBasesTest {
     @Test
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     void aLookupWaitsForTheBaseLockAnotherThreadHolds() throws Exception {
-        long offsets = tb.perCpuOffsetAddress();
+        long offsets = tb.perCpuOffset().address();
         long timer = tb.timerAddress(0);
         long base = expectedBase(tb, 0);
         long flags = TimerBases.rawSpinLockIrqsave(base);
@@ -185,13 +186,13 @@ class TimerBasesTest {
         TimerBases.rawSpinUnlockIrqrestore(base, flags);
         other.join();
         assertEquals(true, sawReleased.get(), "the lookup returned only after the holder released the base");
-        assertEquals(false, TimerBases.isLocked(base));
+        assertEquals(false, isLocked(base));
     }
 
     @Test
     void aSetWithoutCpusIsRefused() {
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> TimerBases.create(CpuMask.empty(4), 16, 1));
+                () -> TimerBases.create(Os.live(), CpuMask.empty(4), 16, 1));
     }
 
     /** The C twin reads the same memory through the same table: its bases are Java's, address for address. */
@@ -236,6 +237,11 @@ class TimerBasesTest {
                 : (tf & TimerBases.TIMER_PINNED) != 0 ? TimerBases.BASE_LOCAL : TimerBases.BASE_GLOBAL;
         long unit = tb.perCpuOffset().getAtIndex(ValueLayout.JAVA_LONG, tf & TimerBases.TIMER_CPUMASK);
         return unit + TimerBases.PCPU_TIMER_BASES + index * TimerBases.TIMER_BASE_SIZE;
+    }
+
+    /** Whether the lock word of the base at {@code base} is held. */
+    private static boolean isLocked(long base) {
+        return (int) ValueLayout.JAVA_INT.varHandle().getVolatile(MemorySegment.NULL.reinterpret(Long.MAX_VALUE), base + TimerBases.BASE_LOCK) != 0;
     }
 
     /** {@code base->cpu} of the base at {@code address}. */

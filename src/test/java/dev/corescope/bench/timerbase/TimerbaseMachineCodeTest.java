@@ -1,5 +1,6 @@
 package dev.corescope.bench.timerbase;
 
+import dev.corescope.bench.Instruction;
 import dev.corescope.bench.MachineCodeReader;
 import dev.corescope.report.MachineCode;
 import dev.corescope.sys.NativeLibrary;
@@ -76,7 +77,7 @@ class TimerbaseMachineCodeTest {
     void theLockIsAnOpaqueCallInTheRetryLoopAndTheTableLoadStaysInTheLoop() throws Exception {
         java.nio.file.Path lib = NativeLibrary.file().orElseThrow();
         for (MachineCode c : code.values()) {
-            List<MachineCodeReader.Instruction> body = MachineCodeReader.instructions(lib, c.symbol());
+            List<Instruction> body = MachineCodeReader.instructions(lib, c.symbol());
             List<MachineCodeReader.NaturalLoop> loops = MachineCodeReader.naturalLoops(body);
             assertEquals(1, loops.size(), c.variant() + ": one retry loop\n" + c.disassembly());
             MachineCodeReader.NaturalLoop loop = loops.getFirst();

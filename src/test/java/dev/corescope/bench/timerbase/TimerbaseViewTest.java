@@ -36,7 +36,7 @@ class TimerbaseViewTest {
     /** The committed run's notes are worded from its saved facts: the left-out counts it saved are the ones its text says. */
     @Test
     void theNotesAreWordedFromTheSavedFacts() throws IOException {
-        TimerbaseModel m = TimerbaseView.model(saved()).orElseThrow();
+        TimerbaseModel m = new TimerbaseFamily().model(saved()).orElseThrow();
         assertTrue(m.notes().isEmpty() && m.javaIterations() != null, "a new file saves facts, not sentences");
         List<String> notes = TimerbaseView.notes(m);
         var u = m.javaIterations();
@@ -51,7 +51,7 @@ class TimerbaseViewTest {
     @Test
     void aFileWrittenBeforeTheNotesWereDataShowsItsSavedNotes() throws IOException {
         ResultsFile old = SavedRuns.read("before-notes-as-data/timerbase-quick.json");
-        TimerbaseModel m = TimerbaseView.model(old).orElseThrow();
+        TimerbaseModel m = new TimerbaseFamily().model(old).orElseThrow();
         assertTrue(m.javaIterations() == null && !m.notes().isEmpty());
         String text = new TimerbaseFamily().document(old).orElseThrow().render(dev.corescope.text.Width.NONE);
         for (String n : m.notes()) assertTrue(text.contains("  - " + n + "\n"), n);

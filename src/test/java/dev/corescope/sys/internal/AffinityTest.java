@@ -52,7 +52,7 @@ class AffinityTest {
         try (Pinning p = Affinity.pin(cpu)) {
             assertEquals(cpu, Affinity.currentCpu());
             assertEquals(cpu, Affinity.currentCpuPlain());
-            assertEquals(cpu, Affinity.currentCpuChecked());
+            assertEquals(cpu, Affinity.currentCpuCritical());
             assertEquals(CpuMask.of(p.pinned().nbits(), cpu), p.pinned());
         }
     }

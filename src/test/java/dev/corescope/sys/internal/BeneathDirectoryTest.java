@@ -1,5 +1,7 @@
 package dev.corescope.sys.internal;
 
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.NativeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -7,11 +9,14 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -119,7 +124,8 @@ class BeneathDirectoryTest {
             BeneathDirectory.File f = d.read("cpuinfo", 64 << 20);
             assertEquals(BeneathDirectory.Kind.OTHER, f.kind());
             assertNull(f.bytes());
-            assertEquals(BeneathDirectory.Kind.OTHER, d.kind("cpuinfo"));
+            assertFalse(d.isDirectory("cpuinfo"));
+            assertTrue(d.isDirectory("."));
         }
         try (BeneathDirectory dev = BeneathDirectory.open(Path.of("/dev"))) {
             for (String device : new String[] {"null", "zero"}) {
@@ -132,6 +138,64 @@ class BeneathDirectoryTest {
             BeneathDirectory.File f = d.read(tmp.getFileName().toString(), 64 << 20);
             assertEquals(BeneathDirectory.Kind.DIRECTORY, f.kind());
             assertNull(f.bytes());
+        }
+    }
+
+    /**
+     * The native calls a read costs (close counted): a small file two and its close, with no
+     * stat; a file that fills the buffer one {@code statx} more; a directory test one open and
+     * its close; a listing an open, two {@code getdents64} and a close. docs/performance.md quotes these.
+     */
+    @Test
+    void aSmallFileCostsAnOpenAndOneReadAndItsClose() throws Exception {
+        assumeOpenat2();
+        Files.writeString(tmp.resolve("core_id"), "3\n");
+        Files.write(tmp.resolve("cpuinfo"), new byte[100_000]);
+        Files.writeString(tmp.resolve("empty"), "");
+        try (BeneathDirectory d = BeneathDirectory.open(tmp)) {
+            long before = d.calls;
+            assertArrayEquals(new byte[] {'3', '\n'}, d.read("core_id", 64 << 20).bytes());
+            assertEquals(3, d.calls - before, "openat2, pread, close");
+            before = d.calls;
+            assertEquals(100_000, d.read("cpuinfo", 64 << 20).bytes().length);
+            assertEquals(5, d.calls - before, "openat2, pread (full), statx, pread (the rest), close");
+            before = d.calls;
+            assertEquals(0, d.read("empty", 64 << 20).bytes().length);
+            assertEquals(4, d.calls - before, "openat2, pread (empty), statx, close");
+            before = d.calls;
+            assertTrue(d.isDirectory("."));
+            assertFalse(d.isDirectory("core_id"));
+            assertEquals(3, d.calls - before, "openat2 and close; openat2 refused with ENOTDIR");
+            before = d.calls;
+            assertEquals(List.of("core_id", "cpuinfo", "empty"), d.list(".").stream().sorted().toList());
+            assertEquals(4, d.calls - before, "openat2, getdents64 twice, close");
+        }
+    }
+
+    /** The live root reads a procfs file until the kernel returns 0, and whole: seq_file answers a record at a time. */
+    @Test
+    void aLiveProcFileIsReadToItsEnd() throws Exception {
+        assumeOpenat2();
+        try (BeneathDirectory root = BeneathDirectory.open(Path.of("/"))) {
+            String mine = new String(root.read("proc/self/mountinfo", 64 << 20).bytes());
+            List<String> theirs = Files.readAllLines(Path.of("/proc/self/mountinfo"));
+            assertEquals(theirs.size(), mine.lines().count(), mine);
+            assertTrue(mine.endsWith("\n"));
+        }
+    }
+
+    /** The real-path check reads the same files, and refuses a link out of the directory with EXDEV. */
+    @Test
+    void theRealPathCheckReadsTheSameAndRefusesALinkOut() throws Exception {
+        Path in = Files.createDirectories(tmp.resolve("in"));
+        Files.writeString(in.resolve("core_id"), "5\n");
+        Files.writeString(tmp.resolve("secret"), "4242\n");
+        Files.createSymbolicLink(in.resolve("out"), Path.of("../secret"));
+        try (BeneathDirectory d = BeneathDirectory.open(in, true)) {
+            assertArrayEquals(new byte[] {'5', '\n'}, d.read("core_id", 64 << 20).bytes());
+            NativeException e = assertThrows(NativeException.class, () -> d.read("out", 64 << 20));
+            assertEquals(Errno.EXDEV, e.errno());
+            assertEquals(List.of("core_id", "out"), d.list(".").stream().sorted().toList());
         }
     }
 }

@@ -40,7 +40,7 @@ class OneReaderTest {
     private static final Map<String, String> ALLOWED = Map.of(
             "sys/internal/Affinity.java", "nr_cpu_ids before any topology exists, in the package the topology reader uses",
             "sys/PerfCounters.java", "perf_event_paranoid and the PMU list, for the message when counters are refused",
-            "cpumask/CpuMask.java", "nr_cpu_ids for the default width, at the bottom of the map below topology");
+            "cpumask/CpuListParser.java", "nr_cpu_ids for the default width, at the bottom of the map below topology");
 
     private static final Pattern FILE_READ = Pattern.compile(
             "Files\\.(readString|readAllLines|readAllBytes|lines|newBufferedReader|newInputStream|list|walk)\\(");

@@ -15,13 +15,13 @@ import java.util.function.DoubleUnaryOperator;
  * iterations apart ({@link RunResult#getBenchmarkResults()}), and {@code compare} needs them
  * apart to see how much one fork differs from the next.
  */
-public final class JmhRuns {
+public final class ForkFigures {
 
-    private JmhRuns() {
+    private ForkFigures() {
     }
 
     /** One run from the statistics of its measurements. */
-    public static Run run(Statistics s) {
+    public static Run of(Statistics s) {
         return new Run(s.getMean(), s.getN(), s.getN() > 1 ? s.getStandardDeviation() : null);
     }
 
