@@ -17,6 +17,11 @@
  * A sample runs all threads for sample_ms; each thread times its own loop, and
  * ns/op = its elapsed time / its operations (for the writers, the mean of theirs). warmup_samples samples of warmup_ms run first,
  * the same way, and are thrown away (the Java side's JMH warm-up iterations).
+ *
+ * The effect needs both threads running at once on their two CPUs: a sample while the writer
+ * was descheduled (a busy machine) times a reader alone. So each thread also reads its own CPU
+ * time over its loop, and `ran[s]` is the smallest share of the sample any thread was on its
+ * CPU (1.0: all ran throughout); the caller sets aside samples where one did not.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,6 +56,7 @@ struct cs_cpupri_run {
     char pad[128 - sizeof(atomic_int)];
     atomic_int go; /* 0: wait, 1: run, -1: give up (the other thread could not start) */
     double reader_ns;
+    double reader_ran;
     double counts_per_find;
     int64_t sink;
     int error;
@@ -68,11 +74,23 @@ static void cs_cpupri_fail(struct cs_cpupri_run *r, int error, const char *funct
     pthread_mutex_unlock(&r->lock);
 }
 
-static uint64_t cs_cpupri_now_ns(void)
+static uint64_t cs_cpupri_clock_ns(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t cs_cpupri_now_ns(void)
+{
+    return cs_cpupri_clock_ns(CLOCK_MONOTONIC);
+}
+
+/* The share of the wall time since (t0, cpu0) this thread was on its CPU. */
+static double cs_cpupri_ran(uint64_t t0, uint64_t cpu0, uint64_t t1)
+{
+    uint64_t cpu = cs_cpupri_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+    return t1 > t0 ? (double)cpu / (double)(t1 - t0) : 0.0;
 }
 
 static inline atomic_int *cs_cpupri_count(struct cs_cpupri_run *r, int p)
@@ -139,7 +157,7 @@ static void *cs_cpupri_reader(void *arg)
     if (!cs_cpupri_ready(r, r->reader_cpu))
         return NULL;
     int64_t ops = 0, sink = 0;
-    uint64_t t0 = cs_cpupri_now_ns();
+    uint64_t cpu0 = cs_cpupri_clock_ns(CLOCK_THREAD_CPUTIME_ID), t0 = cs_cpupri_now_ns();
     do { /* at least one batch, even when preempted for the whole sample */
         for (int i = 0; i < CS_CPUPRI_CHECK_EVERY; i++) {
             if (r->workload == 0) {
@@ -152,7 +170,9 @@ static void *cs_cpupri_reader(void *arg)
         }
         ops += CS_CPUPRI_CHECK_EVERY;
     } while (!atomic_load_explicit(&r->stop, memory_order_relaxed));
-    r->reader_ns = (double)(cs_cpupri_now_ns() - t0) / (double)ops;
+    uint64_t t1 = cs_cpupri_now_ns();
+    r->reader_ns = (double)(t1 - t0) / (double)ops;
+    r->reader_ran = cs_cpupri_ran(t0, cpu0, t1);
     r->counts_per_find = r->workload == 0 ? 0.0 : (double)sink / (double)ops;
     r->sink = sink;
     return NULL;
@@ -163,6 +183,7 @@ struct cs_cpupri_writer {
     struct cs_cpupri_run *r;
     int cpu;
     double ns;
+    double ran;
     pthread_t thread;
 };
 
@@ -173,7 +194,7 @@ static void *cs_cpupri_writer(void *arg)
     if (!cs_cpupri_ready(r, wr->cpu))
         return NULL;
     int64_t ops = 0;
-    uint64_t t0 = cs_cpupri_now_ns();
+    uint64_t cpu0 = cs_cpupri_clock_ns(CLOCK_THREAD_CPUTIME_ID), t0 = cs_cpupri_now_ns();
     do {
         for (int i = 0; i < CS_CPUPRI_CHECK_EVERY; i++) {
             if (r->workload == 0) {
@@ -185,7 +206,9 @@ static void *cs_cpupri_writer(void *arg)
         }
         ops += CS_CPUPRI_CHECK_EVERY;
     } while (!atomic_load_explicit(&r->stop, memory_order_relaxed));
-    wr->ns = (double)(cs_cpupri_now_ns() - t0) / (double)ops;
+    uint64_t t1 = cs_cpupri_now_ns();
+    wr->ns = (double)(t1 - t0) / (double)ops;
+    wr->ran = cs_cpupri_ran(t0, cpu0, t1);
     return NULL;
 }
 
@@ -214,14 +237,15 @@ static void cs_cpupri_enter(struct cs_cpupri_run *r, int cpu, int pri)
  * in a struct of struct_bytes, placed on a line_size boundary. nr_cpu_ids sizes the masks.
  * rt_all: 0, the reader's CPU starts at CPUPRI_NORMAL; 1, at RT99. reader_ns/writer_ns get one
  * ns/op per sample (writer_ns: the mean over the writers), counts_per_find the counts a find
- * read on average in that sample (0 for the mechanism workload). Returns 0, or an errno value
+ * read on average in that sample (0 for the mechanism workload), ran the smallest share of the
+ * sample a thread was on its CPU (file comment). Returns 0, or an errno value
  * with the failing function's name in failed.
  */
 __attribute__((visibility("default")))
 int cs_cpupri_run(int workload, int rt_all, const int *cpus, int nr_writers, const int64_t *count_off,
                   const int64_t *mask_off, int64_t struct_bytes, int line_size, int nr_cpu_ids, int warmup_samples,
                   int warmup_ms, int samples, int sample_ms, double *reader_ns, double *writer_ns,
-                  double *counts_per_find, char *failed, int failed_len)
+                  double *counts_per_find, double *ran, char *failed, int failed_len)
 {
     int bad = (workload != 0 && workload != 1) || (rt_all != 0 && rt_all != 1) || !cpus || nr_writers < 1 ||
               nr_writers > CS_CPUPRI_MAX_WRITERS || struct_bytes <= 0 || line_size <= 0 || (line_size & (line_size - 1)) ||
@@ -314,9 +338,12 @@ int cs_cpupri_run(int workload, int rt_all, const int *cpus, int nr_writers, con
             error = r->error;
             what = r->failed;
         } else if (s >= 0) {
-            double sum = 0;
-            for (int i = 0; i < nr_writers; i++)
+            double sum = 0, least = r->reader_ran;
+            for (int i = 0; i < nr_writers; i++) {
                 sum += writers[i].ns;
+                least = writers[i].ran < least ? writers[i].ran : least;
+            }
+            ran[s] = least;
             reader_ns[s] = r->reader_ns;
             writer_ns[s] = sum / nr_writers;
             counts_per_find[s] = r->counts_per_find;

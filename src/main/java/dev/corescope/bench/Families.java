@@ -5,6 +5,7 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.FamilyViews;
 import dev.corescope.report.MachineSummary;
 import dev.corescope.report.NoiseAllowance;
+import dev.corescope.report.Pointers;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.text.TextDoc;
 
@@ -89,6 +90,7 @@ public final class Families {
                 for (BenchFamily f : families) {
                     FamilyViews.View v = guard.render(file, f.name(), () -> {
                         Optional<TextDoc> doc = f.document(file);
+                        doc.ifPresent(d -> Pointers.disagreementNote(file, f.name()).ifPresent(n -> d.notes(List.of(n))));
                         List<String> svgs = f.pictures(file);
                         return doc.isPresent() || !svgs.isEmpty() ? new FamilyViews.View(f.name(), svgs, doc.orElse(null)) : null;
                     });

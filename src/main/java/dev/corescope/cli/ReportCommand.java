@@ -11,6 +11,7 @@ import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.report.VerdictsSvg;
 import dev.corescope.sys.internal.AtomicFile;
+import dev.corescope.report.VerdictsText;
 import dev.corescope.text.Width;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -224,7 +225,7 @@ final class ReportCommand implements Callable<Integer> {
     static String verdicts(ResultsFile file, List<BenchFamily> families, String only, boolean wide, boolean explain) {
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file,
                 Families.claims(families), Families.allowances(families));
-        return SeedVerdicts.text(verdicts.stream().filter(v -> only == null || v.family().equals(only)).toList(),
+        return VerdictsText.text(verdicts.stream().filter(v -> only == null || v.family().equals(only)).toList(),
                 Width.of(wide), explain);
     }
 }

@@ -6,10 +6,12 @@ import dev.corescope.jitter.JitterReport;
 import dev.corescope.jitter.JitterText;
 import dev.corescope.jitter.JitterView;
 import dev.corescope.report.MachineCodeText;
+import dev.corescope.report.Pointers;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
+import dev.corescope.report.VerdictsText;
 import dev.corescope.text.TextDoc;
 
 import java.io.PrintWriter;
@@ -45,13 +47,14 @@ final class ReportText {
     static void write(PrintWriter out, ResultsFile file, List<BenchFamily> families, String only, Path path, int width, boolean explain) {
         // the verdicts first, with the legend of their words: of every family, or of the one shown
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));
-        String v = SeedVerdicts.text(verdicts.stream().filter(x -> only == null || x.family().equals(only)).toList(), width, explain);
+        String v = VerdictsText.text(verdicts.stream().filter(x -> only == null || x.family().equals(only)).toList(), width, explain);
         if (!v.isEmpty()) out.append(v).append('\n');
         boolean any = false;
         for (BenchFamily f : families) {
             if (only != null && !f.name().equals(only)) continue;
             List<Result> rows = file.results().stream().filter(r -> r.benchmark().equals(f.name())).toList();
             Optional<TextDoc> own = FileViews.render(path, file, f.name(), () -> f.document(file));
+            own.ifPresent(d -> Pointers.disagreementNote(file, f.name()).ifPresent(n -> d.notes(List.of(n))));
             // a family without a document (a test's, an extension's) may still give its text
             Optional<String> liveText = own.isEmpty() ? FileViews.render(path, file, f.name(), () -> f.text(file)) : Optional.empty();
             if (rows.isEmpty() && own.isEmpty() && liveText.isEmpty()) continue;

@@ -9,6 +9,7 @@ import dev.corescope.report.Finding;
 import dev.corescope.report.MachineTopology;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.SeedVerdicts;
+import dev.corescope.report.VerdictsText;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
@@ -72,7 +73,7 @@ final class TourText {
             d.notes("    ", "- ", legend(claims));
             for (SeedVerdicts.Verdict v : verdicts) {
                 d.paragraph("  ", v.family() + ": " + v.summary() + " (seed: " + v.seed() + ")");
-                d.notes("    ", "- ", v.claims().stream().map(c -> explain ? SeedVerdicts.explanation(c) : SeedVerdicts.brief(c)).toList());
+                d.notes("    ", "- ", v.claims().stream().map(c -> explain ? VerdictsText.explanation(c) : VerdictsText.brief(c)).toList());
                 unresolved(v, launcher).ifPresent(line -> d.paragraph("    ", line));
             }
         }
@@ -101,7 +102,7 @@ final class TourText {
         Set<Finding> used = new LinkedHashSet<>();
         for (ClaimResult c : claims) used.add(c.finding());
         List<String> out = new ArrayList<>();
-        for (SeedVerdicts.Term t : SeedVerdicts.TERMS) {
+        for (VerdictsText.Term t : VerdictsText.TERMS) {
             if (t.findings().stream().anyMatch(used::contains)) out.add(t.line());
         }
         return out;

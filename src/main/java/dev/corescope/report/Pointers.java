@@ -11,9 +11,13 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializerProvider;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -56,15 +60,62 @@ public final class Pointers {
         }
     }
 
-    /** Reads a row pointer ({@link RowOut}) as the file's row; a whole row (files from before) as itself. */
+    /**
+     * Reads a row pointer ({@link RowOut}) as the file's row; a whole row (files from before) as the file's row of its
+     * key too (the rows are the figures' one home: an edited file shows its rows), or as itself where results[] has none.
+     */
     public static final class RowIn extends JsonDeserializer<Result> {
         @Override
         public Result deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             JsonNode n = ctxt.readTree(p);
-            if (n.has("score")) return Json.MAPPER.treeToValue(n, Result.class);
+            if (n.has("score")) {
+                Result copy = Json.MAPPER.treeToValue(n, Result.class);
+                ResultsFile file = (ResultsFile) ctxt.getAttribute(FILE);
+                return file == null ? copy : file.results().stream().filter(r -> r.key().equals(copy.key())).findFirst().orElse(copy);
+            }
             RowKey key = new RowKey(text(n, "benchmark"), text(n, "variant"), text(n, "implementation"), text(n, "metric"), params(n));
             return find(ctxt, "rows", f -> index(f.results(), Result::key), key, "results[]");
         }
+    }
+
+    /**
+     * The rows {@code models.family} holds whole (files from before models pointed) whose figures differ from the
+     * file's own row of the same key, or that results[] lacks: where the model's own judgements (a change found
+     * significant, a verdict) were drawn from figures the file's rows no longer hold.
+     */
+    public static List<RowKey> disagreements(ResultsFile file, String family) {
+        JsonNode model = file.models().get(family);
+        if (model == null) return List.of();
+        Map<RowKey, Result> rows = index(file.results(), Result::key);
+        Map<RowKey, Boolean> out = new LinkedHashMap<>();
+        List<JsonNode> todo = new ArrayList<>(List.of(model));
+        while (!todo.isEmpty()) {
+            JsonNode n = todo.removeLast();
+            if (n.has("score") && n.has("benchmark") && n.has("metric")) {
+                Result saved;
+                try {
+                    saved = Json.MAPPER.convertValue(n, Result.class);
+                } catch (IllegalArgumentException notARow) {
+                    continue;
+                }
+                Result now = rows.get(saved.key());
+                if (now == null || now.score() != saved.score() || !Objects.equals(now.error(), saved.error())) out.put(saved.key(), true);
+            } else {
+                n.forEach(todo::add);
+            }
+        }
+        return List.copyOf(out.keySet());
+    }
+
+    /** The note a family's text carries when its saved model and the file's rows {@linkplain #disagreements disagree}; empty when they agree. */
+    public static Optional<String> disagreementNote(ResultsFile file, String family) {
+        List<RowKey> differ = disagreements(file, family);
+        if (differ.isEmpty()) return Optional.empty();
+        RowKey first = differ.getFirst();
+        return Optional.of("models." + family + " was saved with " + differ.size() + (differ.size() == 1 ? " row" : " rows")
+                + " that results[] holds with other figures or not at all (e.g. " + first.variant() + " " + first.implementation()
+                + " " + first.metric() + " " + first.params() + "): the tables show the file's rows, but what the model judged from "
+                + "its own copy (a change found significant, a saved verdict) may not hold for them; the verdicts are judged from the rows");
     }
 
     /** Writes a layout as its name and params. */

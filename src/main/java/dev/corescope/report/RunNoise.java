@@ -17,20 +17,11 @@ import java.util.function.Function;
 /**
  * How much one run of a benchmark differs from the next, beyond what its own iterations show:
  * the between-run variance of Kalibera and Jones' two-level model ("Rigorous Benchmarking in
- * Reasonable Time", ISMM 2013), where a run (a JMH fork: its own JVM, JIT decisions and heap
- * layout) is the unit and iterations are repeated measurements within it.
- *
- * <p>For a row with {@code k >= 2} runs, the run means are the independent samples (K&amp;J's
- * level-2 means): their variance {@code S^2} holds the run-to-run part and what the iterations
- * add to each mean. K&amp;J's further step, subtracting {@code mean(sd_i^2 / n_i)} and clipping at
- * 0, is left out: with two or three runs the difference is often clipped to 0, and the interval
- * then forgets how little two runs say (an A/A test of synthetic 2-fork rows flagged 1.35% of
- * pairs at a nominal 0.1%). Two forks give a very uncertain {@code S^2}, so it is pooled, relative
- * to the mean squared, over all rows of one family and implementation in both files (weighted by
- * {@code k - 1}, the degrees of freedom each adds): the assumption is that runs of one family on
- * one machine vary by a similar fraction. Rows from C twins hold one run (their batches share
- * one process); they get a run-to-run figure only from repeated files
- * ({@code compare --before/--after}) or a stated floor.
+ * Reasonable Time", ISMM 2013), with a run (a JMH fork, a separately started run of a C twin) as
+ * the unit. The run means of a row with 2+ runs are the samples; their relative variance is
+ * pooled over rows of one shape (two or three runs say little alone), without K&amp;J's
+ * subtraction of the within-run part (docs/compare.md says why). A file with one run per side
+ * gets the {@linkplain #allowance between-run allowance} as a fallback.
  *
  * @param relativeVariance the pooled variance of one run's mean over the mean squared
  * @param df               its degrees of freedom; {@link Double#POSITIVE_INFINITY} for a stated floor
@@ -49,18 +40,12 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
     }
 
     /**
-     * The between-run allowance of every benchmark: the standard deviation of one run's mean on
-     * the log scale ({@code ln} of the ratio of two runs has twice its variance) and its degrees of
-     * freedom, measured between two tours of unchanged code
-     * ({@code src/test/resources/results/tour-before.json} and {@code tour-after.json}, one fork per
-     * row, recorded back to back on a 2-vCPU KVM guest shared with several builds: the noisiest
-     * machine we measured on), as {@code sqrt(sum(ln(after/before)^2) / 2n)} over all 116 timed
-     * rows, rounded up; {@code RunNoiseAllowanceTest} recomputes it. A family whose own rows there
-     * spread wider declares its own figure ({@link NoiseAllowance}, {@code BenchFamily.allowances()});
-     * a family is never assumed steadier than the rows together (a calibration under heavier load
-     * saw single runs differ by a factor of 11, far beyond some families' own figure from the tours).
-     * A quiet machine varies far less: there the allowance is very conservative, and bench without
-     * {@code --quick} measures the real figure.
+     * The between-run allowance of every benchmark: the log-scale standard deviation of one run's
+     * mean and its degrees of freedom, measured between two tours of unchanged code on a loaded
+     * 2-vCPU guest ({@code src/test/resources/results/tour-before.json}, {@code tour-after.json}:
+     * {@code sqrt(sum(ln(after/before)^2) / 2n)} over all 116 timed rows, rounded up;
+     * {@code RunNoiseAllowanceTest} recomputes it). A family whose rows spread wider declares its
+     * own ({@link NoiseAllowance}); none is assumed steadier than this (docs/compare.md).
      */
     static final double[] ALLOWANCE_ANY = {0.90, 116};
 

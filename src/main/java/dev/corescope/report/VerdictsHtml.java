@@ -37,7 +37,7 @@ final class VerdictsHtml {
         if (verdicts.isEmpty()) return;
         h.append("<section id=\"verdicts\">\n<h2>").append(escape(title)).append("</h2>\n");
         h.append("<figure class=\"forest\">").append(SvgSanitizer.embed(VerdictsSvg.of(verdicts), "verdicts")).append("</figure>\n");
-        DocHtml.render(h, SeedVerdicts.document(verdicts, true), "verdicts", List.of(), "file-" + index + "-");
+        DocHtml.render(h, VerdictsText.document(verdicts, true), "verdicts", List.of(), "file-" + index + "-");
         reasoning(h, verdicts);
         h.append("</section>\n");
     }
@@ -48,7 +48,7 @@ final class VerdictsHtml {
         if (own.isEmpty()) return;
         h.append("<div class=\"verdict-family ").append(cssClass(own.getFirst().word())).append("\"><b>Verdict:</b> ")
                 .append(escape(own.getFirst().summary())).append('\n');
-        DocHtml.render(h, SeedVerdicts.document(own, false), family + " verdict", List.of());
+        DocHtml.render(h, VerdictsText.document(own, false), family + " verdict", List.of());
         reasoning(h, own);
         h.append("</div>\n");
     }
@@ -56,7 +56,7 @@ final class VerdictsHtml {
     /** Each claim's reasoning in full, folded under the short verdicts. */
     private static void reasoning(StringBuilder h, List<SeedVerdicts.Verdict> verdicts) {
         h.append("<details class=\"reasoning\"><summary>Each claim's reasoning in full</summary>\n");
-        DocHtml.render(h, SeedVerdicts.reasoning(verdicts), "verdicts reasoning", List.of());
+        DocHtml.render(h, VerdictsText.reasoning(verdicts), "verdicts reasoning", List.of());
         h.append("</details>\n");
     }
 

@@ -61,7 +61,7 @@ public final class VerdictsSvg {
         String colour = colour(r.finding());
         int mid = y + ROW / 2;
         s.append(String.format(Locale.ROOT, "<g class=\"claim\"><title>%s</title>\n", escape(r.id() + ": " + r.finding().words()
-                + (r.effect() == null ? "" : "; measured " + SeedVerdicts.measuredShort(r)) + "; claimed " + r.claimed())));
+                + (r.effect() == null ? "" : "; measured " + VerdictsText.measuredShort(r)) + "; claimed " + r.claimed())));
         s.append(String.format(Locale.ROOT, "<rect x=\"8\" y=\"%d\" width=\"5\" height=\"%d\" fill=\"%s\"/>\n", y + 4, ROW - 8, colour));
         s.append(String.format(Locale.ROOT, "<text x=\"20\" y=\"%d\">%s</text>\n", mid - 3, escape(r.id())));
         s.append(String.format(Locale.ROOT, "<text x=\"20\" y=\"%d\" fill=\"%s\" font-size=\"11\">%s</text>\n", mid + 11, colour,
@@ -100,7 +100,7 @@ public final class VerdictsSvg {
         if (r.effect() != null) {
             s.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"#1b1b1b\"/>\n", zero + r.effect() * k, mid));
         }
-        String scale = SeedVerdicts.number(m) + unit;
+        String scale = VerdictsText.number(m) + unit;
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#666\">-%s</text>\n", PLOT_LEFT, y + ROW - 1,
                 escape(scale)));
         s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"#666\" text-anchor=\"middle\">0</text>\n", zero,

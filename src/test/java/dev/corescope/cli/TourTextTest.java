@@ -77,7 +77,7 @@ class TourTextTest {
      */
     @org.junit.jupiter.api.Test
     void theLegendListsOnlyTheEntriesOfTheFindingsUsed() {
-        org.junit.jupiter.api.Assertions.assertEquals(List.of(dev.corescope.report.SeedVerdicts.TERMS.getFirst().line()),
+        org.junit.jupiter.api.Assertions.assertEquals(List.of(dev.corescope.report.VerdictsText.TERMS.getFirst().line()),
                 TourText.legend(List.of(result(dev.corescope.report.Finding.SUPPORTS))));
         List<String> larger = TourText.legend(List.of(result(dev.corescope.report.Finding.SUPPORTS_LARGER),
                 result(dev.corescope.report.Finding.NOT_TESTABLE)));

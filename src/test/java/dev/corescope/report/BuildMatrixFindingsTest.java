@@ -57,12 +57,12 @@ class BuildMatrixFindingsTest {
     void aCodeSizeFigureIsNeverCalledExactWhileTheMatrixDisagrees() {
         ClaimResult split = SeedVerdicts.evaluate(file(builds(new long[]{-50, -30}, new long[]{+20, +8})),
                 List.of(claim(Claim.Direction.LESS, 78.0, null))).getFirst();
-        assertFalse(SeedVerdicts.measuredText(split).contains("exact"), SeedVerdicts.measuredText(split));
-        assertFalse(SeedVerdicts.measuredShort(split).contains("exact"));
-        String cell = SeedVerdicts.interval(split).absent();
+        assertFalse(VerdictsText.measuredText(split).contains("exact"), VerdictsText.measuredText(split));
+        assertFalse(VerdictsText.measuredShort(split).contains("exact"));
+        String cell = VerdictsText.interval(split).absent();
         assertFalse(cell.contains("exact"), cell);
         assertEquals("2 builds: -80..+28 bytes", cell);
-        assertTrue(SeedVerdicts.measuredText(split).contains("b0 -80") && SeedVerdicts.measuredText(split).contains("b1 +28"));
+        assertTrue(VerdictsText.measuredText(split).contains("b0 -80") && VerdictsText.measuredText(split).contains("b1 +28"));
     }
 
     @Test

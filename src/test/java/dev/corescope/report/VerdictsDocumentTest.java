@@ -29,11 +29,11 @@ class VerdictsDocumentTest {
     void thePagesVerdictsAreTheRowsOfTheDocumentTheTextIsLaidOutFrom() throws Exception {
         ResultsFile tour = Json.readResults(Path.of("src/test/resources/results/tour-before.json"));
         List<SeedVerdicts.Verdict> v = SeedVerdicts.of(tour, Families.claims());
-        TextDoc doc = SeedVerdicts.document(v, true);
-        assertEquals(doc.render(100) + "(each claim's reasoning in full: --explain)\n\n", SeedVerdicts.text(v, 100), "the text is the document's");
-        assertEquals(SeedVerdicts.document(v, true, true).render(100) + "\n", SeedVerdicts.text(v, 100, true), "and --explain's");
+        TextDoc doc = VerdictsText.document(v, true);
+        assertEquals(doc.render(100) + "(each claim's reasoning in full: --explain)\n\n", VerdictsText.text(v, 100), "the text is the document's");
+        assertEquals(VerdictsText.document(v, true, true).render(100) + "\n", VerdictsText.text(v, 100, true), "and --explain's");
         String html = page(v);
-        String text = SeedVerdicts.text(v, 100);
+        String text = VerdictsText.text(v, 100);
         TextTable seeds = doc.tables().get(0), claims = doc.tables().get(1);
         assertEquals(v.size(), seeds.size());
         for (TextTable.Row r : seeds.typedRows()) {
@@ -50,7 +50,7 @@ class VerdictsDocumentTest {
             assertTrue(html.indexOf("<td class=\"ci\">", row) < html.indexOf("</tr>", row), "its interval cell: " + id);
             assertTrue(text.contains("\n  " + id + " "), "the same row keyed in the text: " + id + "\n" + text);
         }
-        for (SeedVerdicts.Term t : SeedVerdicts.TERMS) {
+        for (VerdictsText.Term t : VerdictsText.TERMS) {
             assertTrue(html.contains("<dt>" + t.words().replace("\"", "&quot;") + "</dt>"), t.words());
             assertTrue(text.contains("| " + t.words() + ": "), t.words());
         }
@@ -65,7 +65,7 @@ class VerdictsDocumentTest {
                 List.of(new ClaimResult.RowFinding("java", Map.of(), 10, 8.8, "ns/op", -1.2, -2.0, -0.5, -20.0, -5.0, true,
                         Finding.SUPPORTS, "2 runs per side")), List.of());
         List<SeedVerdicts.Verdict> v = List.of(new SeedVerdicts.Verdict("x", "a seed", SeedVerdicts.summary(List.of(r)), List.of(r)));
-        String text = SeedVerdicts.text(v, 100);
+        String text = VerdictsText.text(v, 100);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("  x.faster ") && l.contains("supports") && l.endsWith("[-2.00, -0.500] ns per call")), text);
         String html = page(v);
         // auto scale: 1.25 x the largest of |low|, |high|, |estimate|, |claim| = 2.5 ns over 80 px: -2 at 16, -0.5 at 64, the claim -1 at 48
@@ -80,11 +80,11 @@ class VerdictsDocumentTest {
                 Claim.Direction.LESS, Claim.Scale.ABSOLUTE, 1.0, "claimed" + s, "conditions" + s, Finding.INCONCLUSIVE, -1.0, -2.0, 0.5,
                 -1.0, -2.0, 0.5, true, null, null, "reason" + s, List.of(), List.of());
         ResultsFile file = ResultsFile.builder().claims(List.of(r)).build();
-        List<SeedVerdicts.Verdict> v = SeedVerdicts.of(file);
+        List<SeedVerdicts.Verdict> v = SeedVerdicts.of(file, List.of());
         String html = page(v);
         assertFalse(html.contains("<script") || html.contains("\u001b") || html.contains("\u0007"), html);
         assertTrue(html.contains("<a href=\"#file-1-fam&lt;/table&gt;&lt;script&gt;"), "the link's target escaped: " + html);
-        String text = SeedVerdicts.text(v, 100);
+        String text = VerdictsText.text(v, 100);
         assertFalse(text.contains("\u001b") || text.contains("\u0007"), text);
         assertTrue(text.contains("\\e]0;PWNED\\x07"), text);
     }

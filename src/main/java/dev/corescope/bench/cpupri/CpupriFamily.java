@@ -9,7 +9,6 @@ import dev.corescope.bench.ForkFigures;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.RunSize;
-import dev.corescope.bench.SampleStats;
 import dev.corescope.bench.cpupri.CpupriLayouts.Config;
 import dev.corescope.bench.cpupri.CpupriLayouts.Kind;
 import dev.corescope.cpumask.CpuMask;
@@ -28,7 +27,6 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.util.ListStatistics;
 
 import java.lang.foreign.MemoryLayout;
 import java.nio.file.Path;
@@ -42,7 +40,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -138,26 +135,26 @@ public final class CpupriFamily implements BenchFamily {
         boolean contendedIgnored = heap.get(2).instanceSize() == heap.get(0).instanceSize();
 
         CpuMask usable = context.cpus().map(c -> c.resize(topology.nbits()).and(topology.online())).orElse(topology.usable());
-        List<Run> runs = plan(topology, usable, context);
+        List<Measurement> runs = plan(topology, usable, context);
         Double load = MachineLoad.oneMinute(Path.of("/")).orElse(null);
         List<Result> results = new ArrayList<>();
-        Map<Run, Double> countsPerFind = new IdentityHashMap<>();
+        Map<Measurement, Double> countsPerFind = new IdentityHashMap<>(), concurrent = new IdentityHashMap<>();
         context.progress().start("", runs.stream().mapToInt(CpupriFamily::runsPerSide).sum());
         for (int i = 0; i < runs.size(); i++) {
-            Run r = runs.get(i);
+            Measurement r = runs.get(i);
             if (Thread.interrupted()) throw new InterruptedException("cpupri stopped after " + results.size() / 2 + " runs");
             if (r.implementation().equals("java")) {
                 results.addAll(measure(r, context));
                 continue;
             }
             // the C twin's variants of one workload, each as separately started runs interleaved variant by variant (ABAB...)
-            List<Run> group = new ArrayList<>();
+            List<Measurement> group = new ArrayList<>();
             for (int j = i; j < runs.size() && sameWorkload(runs.get(j), r); j++) group.add(runs.get(j));
             i += group.size() - 1;
-            results.addAll(measureNative(group, context, topology.cacheLineSize(), countsPerFind));
+            results.addAll(CpupriTwins.rows(group, context, topology.cacheLineSize(), countsPerFind, concurrent));
         }
 
-        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, countsPerFind, new Facts(usable.toList(), usable.weight(),
+        CpupriModel model = model(line, layouts, seedLayouts, heap, runs, countsPerFind, concurrent, new Facts(usable.toList(), usable.weight(),
                 lineWarnings, contendedIgnored, CpupriTwins.unavailableReason().orElse(null), load, topology.online().weight()));
         return new FamilyRun(name(), results, model);
     }
@@ -169,20 +166,15 @@ public final class CpupriFamily implements BenchFamily {
 
     /** The saved model: the layouts, the heap analogue, the runs and the run's facts. */
     private static CpupriModel model(int line, List<Layout> layouts, List<Layout> seedLayouts, List<HeapLayouts.HeapLayout> heap,
-                                     List<Run> runs, Map<Run, Double> countsPerFind, Facts run) {
+                                     List<Measurement> runs, Map<Measurement, Double> countsPerFind, Map<Measurement, Double> concurrent, Facts run) {
         List<CpupriModel.Struct> structs = new ArrayList<>();
         List<Layout> offstack = layouts.stream().filter(l -> Boolean.TRUE.equals(l.params().get("offstack"))).toList();
         for (int i = 0; i < offstack.size(); i++) {
             Layout l = offstack.get(i);
             Kind k = Kind.of(l.name());
             Config c = Config.offstack(line);
-            var s = CpupriLayouts.layout(k, c);
-            long[] counts = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
-            long[] masks = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
-            for (int p = 0; p < counts.length; p++) {
-                counts[p] = CpupriLayouts.countOffset(s, k, p);
-                masks[p] = CpupriLayouts.maskOffset(s, k, p);
-            }
+            long[][] at = CpupriLayouts.offsets(k, c);
+            long[] counts = at[0], masks = at[1];
             boolean shared = counts[CpupriLayouts.CPUPRI_RT99] / line == masks[CpupriLayouts.CPUPRI_RT99] / line;
             structs.add(new CpupriModel.Struct(l, k.description(), seedLayouts.get(i).cacheLines(), shared, counts, masks,
                     Integer.BYTES, c.maskBytes()));
@@ -191,9 +183,9 @@ public final class CpupriFamily implements BenchFamily {
         List<CpupriModel.Heap> heaps = heap.stream().map(h -> new CpupriModel.Heap(h.variant(),
                 h.type().getName().replace("dev.corescope.bench.cpupri.", ""), h.countOffset(), h.maskOffset(), h.gap(),
                 h.instanceSize(), h.apart(line), h.layout())).toList();
-        List<CpupriModel.Run> saved = runs.stream().map(r -> new CpupriModel.Run(r.workload(), r.variant(), r.implementation(),
+        List<CpupriModel.Measured> saved = runs.stream().map(r -> new CpupriModel.Measured(r.workload(), r.variant(), r.implementation(),
                 r.placement().name(), r.placement().description(), r.writers(), Arrays.stream(r.cpus()).boxed().toList(), r.rt(),
-                countsPerFind.get(r))).toList();
+                countsPerFind.get(r), concurrent.get(r))).toList();
         return new CpupriModel(line, structs, inline, heaps, HeapLayouts.vmDetails(), saved, List.of(), List.of(), run.usable(),
                 run.usableCount(), run.lineWarnings(), run.contendedIgnored(), run.nativeUnavailable(), run.loadOneMinute(), run.onlineCpus());
     }
@@ -225,7 +217,7 @@ public final class CpupriFamily implements BenchFamily {
      * the C twin. {@code rt} is {@code params.rt} for the {@code cpupri} workload, null for
      * {@code mechanism}.
      */
-    record Run(String workload, String variant, String implementation, CpuPair placement, int writers, int[] cpus,
+    record Measurement(String workload, String variant, String implementation, CpuPair placement, int writers, int[] cpus,
                String rt) {
         String cpuList() {
             var b = CpuMask.builder(Arrays.stream(cpus).max().orElse(0) + 1);
@@ -246,14 +238,14 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     /** The runs of the plan: none below 2 usable CPUs (the view's notes say why, {@link CpupriView#planNotes}). */
-    static List<Run> plan(Topology topology, CpuMask usable, BenchContext context) {
+    static List<Measurement> plan(Topology topology, CpuMask usable, BenchContext context) {
         if (usable.weight() < 2) return List.of();
         List<CpuPair> placements = distinctPairs(Placements.of(topology, usable));
         if (context.size().brief()) placements = placements.subList(0, 1);
         List<Integer> writers = writerCounts(usable.weight(), context.size().brief());
         boolean twin = CpupriTwins.unavailableReason().isEmpty();
         boolean brief = context.size().brief();
-        List<Run> runs = new ArrayList<>();
+        List<Measurement> runs = new ArrayList<>();
         for (CpuPair p : placements) {
             for (int w : writers) {
                 int[] cpus = CpupriBenchmark.choose(topology, p.name(), usable, w);
@@ -261,12 +253,12 @@ public final class CpupriFamily implements BenchFamily {
                     for (String rt : workload.equals("mechanism") ? Collections.<String>singletonList(null) : RT) {
                         for (String v : CpupriBenchmark.VARIANTS) {
                             // rt=all in --quick: the kernel's three layouts only, to keep the family's time
-                            if (!(brief && "all".equals(rt) && v.startsWith("heap_"))) {
-                                runs.add(new Run(workload, v, "java", p, w, cpus, rt));
+                            if (!(brief && "all".equals(rt) && HeapLayouts.VARIANTS.contains(v))) {
+                                runs.add(new Measurement(workload, v, "java", p, w, cpus, rt));
                             }
                         }
                         if (twin) {
-                            for (Kind k : Kind.values()) runs.add(new Run(workload, k.variant(), "native", p, w, cpus, rt));
+                            for (Kind k : Kind.values()) runs.add(new Measurement(workload, k.variant(), "native", p, w, cpus, rt));
                         }
                     }
                 }
@@ -277,16 +269,13 @@ public final class CpupriFamily implements BenchFamily {
 
     /** Placements naming the same two CPUs are measured once, under the nearest name. */
     private static List<CpuPair> distinctPairs(List<CpuPair> all) {
-        List<CpuPair> out = new ArrayList<>();
-        for (CpuPair p : all) {
-            boolean seen = out.stream().anyMatch(q -> q.from() == p.from() && q.to() == p.to());
-            if (!seen) out.add(p);
-        }
-        return out;
+        Map<List<Integer>, CpuPair> first = new LinkedHashMap<>();
+        for (CpuPair p : all) first.putIfAbsent(List.of(p.from(), p.to()), p);
+        return List.copyOf(first.values());
     }
 
     /** The runs per side of a row: {@link SeedVerdicts#RUNS_PER_SIDE} where a claim counts it, else the mode's (JMH forks; 1 for the C twin). */
-    static int runsPerSide(Run r) {
+    static int runsPerSide(Measurement r) {
         // the C twin's layouts run together (interleaved), so all of a workload's get the runs where one counts:
         // the uncounted one (split) adds to the pooled run-to-run noise of its shape
         boolean counted = r.implementation().equals("native")
@@ -296,66 +285,9 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     /** Whether two C runs measure the same workload (and differ only in the layout). */
-    private static boolean sameWorkload(Run a, Run b) {
+    private static boolean sameWorkload(Measurement a, Measurement b) {
         return a.implementation().equals("native") && b.implementation().equals("native") && a.workload().equals(b.workload())
                 && Objects.equals(a.rt(), b.rt()) && a.placement() == b.placement() && a.writers() == b.writers();
-    }
-
-    /**
-     * The C twin, each variant of {@code group} as separately started runs (threads started,
-     * struct allocated and warmed up afresh each time), interleaved variant by variant; a row is
-     * the median of every run's samples and its 99.9% interval, each run one of its runs[].
-     */
-    private static List<Result> measureNative(List<Run> group, BenchContext context, int line, Map<Run, Double> countsPerFind) {
-        int rounds = runsPerSide(group.getFirst());
-        Map<Run, List<CpupriTwins.Samples>> got = new LinkedHashMap<>();
-        for (int round = 0; round < rounds; round++) {
-            for (Run r : group) {
-                context.progress().begin(r.workload() + " " + r.variant() + " C");
-                got.computeIfAbsent(r, k -> new ArrayList<>()).add(runNative(r, context, line));
-                context.progress().step(r.workload() + " " + r.variant() + " C" + (rounds > 1 ? " run " + (round + 1) + " of " + rounds : ""));
-            }
-        }
-        List<Result> out = new ArrayList<>();
-        got.forEach((r, samples) -> {
-            Map<String, Object> params = params(r, "median");
-            if (r.rt() != null) countsPerFind.put(r, SampleStats.of(concat(samples, CpupriTwins.Samples::countsPerFind)).median());
-            out.add(nativeRow(r, "find", params, samples, CpupriTwins.Samples::readerNs));
-            out.add(nativeRow(r, "set", params, samples, CpupriTwins.Samples::writerNs));
-        });
-        return out;
-    }
-
-    private static Result nativeRow(Run r, String metric, Map<String, Object> params, List<CpupriTwins.Samples> runs,
-                                    Function<CpupriTwins.Samples, double[]> side) {
-        SampleStats all = SampleStats.of(concat(runs, side));
-        List<dev.corescope.report.Run> each = runs.size() < 2 ? null : runs.stream().map(x -> {
-            double[] v = side.apply(x);
-            ListStatistics st = new ListStatistics(v);
-            return new dev.corescope.report.Run(st.getMean(), v.length, v.length > 1 ? st.getStandardDeviation() : null);
-        }).toList();
-        return Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric(metric).unit("ns/op")
-                .score(all.median()).error(all.errorOrNull()).samples(all.samples()).cpus(r.cpuList()).params(params).runs(each).build();
-    }
-
-    private static double[] concat(List<CpupriTwins.Samples> runs, Function<CpupriTwins.Samples, double[]> side) {
-        return runs.stream().flatMapToDouble(x -> Arrays.stream(side.apply(x))).toArray();
-    }
-
-    /** One run of the C twin: samples timed in C. */
-    private static CpupriTwins.Samples runNative(Run r, BenchContext context, int line) {
-        Kind kind = Kind.of(r.variant());
-        var layout = CpupriLayouts.layout(kind, Config.offstack(line));
-        long[] counts = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
-        long[] masks = new long[CpupriLayouts.CPUPRI_NR_PRIORITIES];
-        for (int p = 0; p < counts.length; p++) {
-            counts[p] = CpupriLayouts.countOffset(layout, kind, p);
-            masks[p] = CpupriLayouts.maskOffset(layout, kind, p);
-        }
-        Jmh.Settings js = settings(context);
-        return CpupriTwins.run(r.workload().equals("mechanism"), "all".equals(r.rt()), r.cpus(),
-                counts, masks, layout.byteSize(), line, context.os().nrCpuIds(), js.warmupIterations(), js.warmupMillis(),
-                nativeSamples(js), js.measurementMillis());
     }
 
     /** The JMH settings of a Java run, whose warm-up and iterations the C twin copies. */
@@ -369,7 +301,7 @@ public final class CpupriFamily implements BenchFamily {
     }
 
     /** A row's params; {@code statistic} says what its score is: JMH's {@code mean} or the C samples' {@code median}. */
-    private static Map<String, Object> params(Run r, String statistic) {
+    static Map<String, Object> params(Measurement r, String statistic) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("workload", r.workload());
         if (r.rt() != null) params.put("rt", r.rt());
@@ -383,7 +315,7 @@ public final class CpupriFamily implements BenchFamily {
      * The JMH options of one Java run: the fork gets the run's CPUs as data ({@code pinned}: the
      * reader's, then the writers', in the plan's order), not a placement name to re-derive.
      */
-    static ChainedOptionsBuilder options(Run r, Jmh.Settings s) {
+    static ChainedOptionsBuilder options(Measurement r, Jmh.Settings s) {
         return Jmh.options(CpupriBenchmark.class, r.workload(), null, s, null)
                 .param("variant", r.variant())
                 .param("pinned", Arrays.stream(r.cpus()).mapToObj(Integer::toString).collect(Collectors.joining("/")))
@@ -391,7 +323,7 @@ public final class CpupriFamily implements BenchFamily {
                 .threadGroups(1, r.writers());
     }
 
-    private static List<Result> measure(Run r, BenchContext context) throws RunnerException {
+    private static List<Result> measure(Measurement r, BenchContext context) throws RunnerException {
         Jmh.Settings s = settings(context);
         // a row a claim counts gets its forks in every mode: runs are the unit of its interval
         s = s.forClaim(runsPerSide(r));
@@ -416,16 +348,10 @@ public final class CpupriFamily implements BenchFamily {
 
     static List<Integer> nrCpus() {
         String spec = System.getProperty("corescope.cpupri.nrCpus", DEFAULT_NR_CPUS);
-        List<Integer> out = new ArrayList<>();
-        for (String s : spec.split(",")) {
-            if (s.isBlank()) continue;
-            try {
-                int n = Integer.parseInt(s.strip());
-                if (n > 0) out.add(n);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("corescope.cpupri.nrCpus=" + spec + ": not a list of CPU counts");
-            }
+        try {
+            return Arrays.stream(spec.split(",")).filter(x -> !x.isBlank()).map(x -> Integer.parseInt(x.strip())).filter(n -> n > 0).toList();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("corescope.cpupri.nrCpus=" + spec + ": not a list of CPU counts");
         }
-        return out;
     }
 }

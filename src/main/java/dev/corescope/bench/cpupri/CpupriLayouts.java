@@ -127,6 +127,17 @@ public final class CpupriLayouts {
         };
     }
 
+    /** Each priority's count offset ({@code [0]}) and mask offset ({@code [1]}) in the layout {@code kind} under {@code c}. */
+    static long[][] offsets(Kind kind, Config c) {
+        StructLayout l = layout(kind, c);
+        long[][] at = new long[2][CPUPRI_NR_PRIORITIES];
+        for (int p = 0; p < CPUPRI_NR_PRIORITIES; p++) {
+            at[0][p] = countOffset(l, kind, p);
+            at[1][p] = maskOffset(l, kind, p);
+        }
+        return at;
+    }
+
     /** Offset of {@code pri_to_cpu[p].count} (or {@code counts[p]}) from the start of the struct. */
     public static long countOffset(StructLayout l, Kind kind, int p) {
         checkPriority(p);

@@ -40,7 +40,7 @@ public record CpupriModel(int lineSize, List<Struct> structs,
                           @JsonSerialize(contentUsing = Pointers.LayoutOut.class) @JsonDeserialize(contentUsing = Pointers.LayoutIn.class)
                           List<Layout> inline,
                           List<Heap> heap, String vmDetails,
-                          List<Run> runs,
+                          List<Measured> runs,
                           @JsonProperty(access = JsonProperty.Access.WRITE_ONLY) List<Result> results,
                           @JsonInclude(JsonInclude.Include.NON_EMPTY)
                           List<String> notes,
@@ -98,9 +98,11 @@ public record CpupriModel(int lineSize, List<Struct> structs,
     /**
      * One measurement; {@code rt} is null for the {@code mechanism} workload. {@code countsPerFind}:
      * a C row of the cpupri workload, how many counts a find read (median of the samples; 1 = it
-     * stopped at index 0, 99 = the full scan); null otherwise and in files from before.
+     * stopped at index 0, 99 = the full scan); null otherwise and in files from before. {@code concurrent}: a C row, the
+     * share of its samples in which every thread stayed on its CPU (the others timed a thread alone and are left out of
+     * the row, {@code CpupriTwins.Samples#concurrent}); null for Java and in files from before.
      */
-    public record Run(String workload, String variant, String implementation, String placement, String placementDescription,
-                      int writers, List<Integer> cpus, String rt, Double countsPerFind) {
+    public record Measured(String workload, String variant, String implementation, String placement, String placementDescription,
+                      int writers, List<Integer> cpus, String rt, Double countsPerFind, Double concurrent) {
     }
 }

@@ -43,7 +43,7 @@ final class CpupriView {
      */
     static TextDoc document(CpupriModel m, List<Result> rows) {
         int line = m.lineSize();
-        List<CpupriModel.Run> runs = m.runs();
+        List<CpupriModel.Measured> runs = m.runs();
         List<Result> results = rows.isEmpty() ? m.results() : rows;
         TextDoc d = new TextDoc();
         d.title("bench cpupri: seed 002, false sharing between cpupri_vec->count and ->mask");
@@ -99,8 +99,8 @@ final class CpupriView {
         if (runs.isEmpty()) {
             d.paragraph("  ", "not measured (see notes)").blank();
         } else {
-            Map<String, List<CpupriModel.Run>> groups = new LinkedHashMap<>();
-            for (CpupriModel.Run r : runs) {
+            Map<String, List<CpupriModel.Measured>> groups = new LinkedHashMap<>();
+            for (CpupriModel.Measured r : runs) {
                 groups.computeIfAbsent(r.workload() + "|" + r.rt() + "|" + r.placement() + "|" + r.writers(),
                         k -> new ArrayList<>()).add(r);
             }
@@ -109,13 +109,13 @@ final class CpupriView {
                     + "medians; heap variants over heap_packed; below 1 is faster.")).blank();
         }
 
-        List<CpupriModel.Run> counted = runs.stream().filter(r -> r.countsPerFind() != null).toList();
+        List<CpupriModel.Measured> counted = runs.stream().filter(r -> r.countsPerFind() != null).toList();
         if (!counted.isEmpty()) {
             d.heading("Counts a C find read (median of the samples; 1 = it stopped at index 0, "
                     + (CpupriLayouts.CPUPRI_NR_PRIORITIES - 2) + " = the full scan)");
             TextTable ct = new TextTable(Column.key("rt"), Column.key("variant"), Column.key("placement"), Column.key("writers"),
                     Column.number("counts per find")).named("cpupri");
-            for (CpupriModel.Run r : counted) ct.row(r.rt(), r.variant(), r.placement(), r.writers(), Num.of(r.countsPerFind()));
+            for (CpupriModel.Measured r : counted) ct.row(r.rt(), r.variant(), r.placement(), r.writers(), Num.of(r.countsPerFind()));
             d.table(ct).blank();
         }
 
@@ -135,11 +135,18 @@ final class CpupriView {
         notes.addAll(planNotes(m.usableCount(), m.usable(), m.nativeUnavailable()));
         boolean measured = !m.runs().isEmpty();
         if (measured && m.loadOneMinute() != null) MachineLoad.busyNote(m.loadOneMinute(), m.onlineCpus()).ifPresent(notes::add);
+        double concurrent = m.runs().stream().map(CpupriModel.Measured::concurrent).filter(Objects::nonNull).mapToDouble(x -> x).min().orElse(1);
+        if (concurrent < 1) {
+            notes.add(String.format(Locale.ROOT, "C rows: a sample in which a thread was off its CPU for over %.0f%% of the time "
+                    + "timed a thread alone, not contention, and is left out (at worst %.0f%% of a row's samples were kept%s)",
+                    (1 - CpupriTwins.Samples.RAN_FLOOR) * 100, concurrent * 100, concurrent > 0 ? ""
+                            : "; a row with none kept shows all of them as one run, which decides no claim: the machine was too busy"));
+        }
         notes.add("Seed 002 measured a 2-socket, 240-core/480-CPU machine running 60 ffmpeg instances with RT threads: "
                 + "perf c2c showed cpupri_find() loads of vec->mask waiting on the line cpupri_set() writes through "
                 + "vec->count (10K-59K cycles per load); aligning the mask cut kernel cycles from ~20% to ~12% and raised fps ~11%.");
         if (measured) {
-            int writers = m.runs().stream().mapToInt(CpupriModel.Run::writers).max().orElse(0);
+            int writers = m.runs().stream().mapToInt(CpupriModel.Measured::writers).max().orElse(0);
             notes.add("Here one reader and " + writers + " writer thread(s) share the lines, on " + m.usableCount()
                     + " usable CPUs. The false-sharing cost grows with the writers (params.writers): the more cores write "
                     + "count[0] and count[99], the more often the line is in another core's cache when a reader wants the "
@@ -183,8 +190,8 @@ final class CpupriView {
         return notes;
     }
 
-    private static void contention(TextDoc d, List<CpupriModel.Run> runs, List<Result> results) {
-        CpupriModel.Run first = runs.getFirst();
+    private static void contention(TextDoc d, List<CpupriModel.Measured> runs, List<Result> results) {
+        CpupriModel.Measured first = runs.getFirst();
         List<Integer> cpus = first.cpus();
         StringBuilder writers = new StringBuilder();
         for (int i = 1; i < cpus.size(); i++) writers.append(i > 1 ? "," : "").append(cpus.get(i));
@@ -195,11 +202,11 @@ final class CpupriView {
                 + ", writer(s) on CPU " + writers + " (placement " + first.placement() + ": " + first.placementDescription() + ")");
         TextTable t = new TextTable(Column.key("variant"), Column.key("impl"), Column.text("stat"), Column.number("find (reader)", "ns/op"),
                 Column.number("/packed"), Column.number("set (writer)", "ns/op"), Column.number("/packed")).named("cpupri");
-        for (CpupriModel.Run r : runs) {
+        for (CpupriModel.Measured r : runs) {
             Result find = find(results, r, "find");
             Result set = find(results, r, "set");
             String base = r.variant().startsWith("heap_") ? "heap_packed" : "packed";
-            CpupriModel.Run baseRun = runs.stream()
+            CpupriModel.Measured baseRun = runs.stream()
                     .filter(x -> x.variant().equals(base) && x.implementation().equals(r.implementation())).findFirst().orElse(r);
             t.row(r.variant(), r.implementation(), r.implementation().equals("native") ? "median" : "mean",
                     score(find), ratio(find, find(results, baseRun, "find")),
@@ -208,7 +215,7 @@ final class CpupriView {
         d.table(t).blank();
     }
 
-    private static Result find(List<Result> results, CpupriModel.Run r, String metric) {
+    private static Result find(List<Result> results, CpupriModel.Measured r, String metric) {
         return results.stream().filter(x -> x.variant().equals(r.variant()) && x.metric().equals(metric)
                         && x.implementation().equals(r.implementation())
                         && Objects.equals(x.params().get("workload"), r.workload())

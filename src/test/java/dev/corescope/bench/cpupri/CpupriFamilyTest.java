@@ -156,7 +156,7 @@ class CpupriFamilyTest {
     @Test
     void theForkGetsTheRunsCpusInOrderNotAPlacementNameToRederive() {
         var pair = new dev.corescope.topology.CpuPair("same-l3", 5, 1, "CPU 5 and CPU 1");
-        var run = new CpupriFamily.Run("cpupri", "packed", "java", pair, 2, new int[]{5, 1, 2}, "writers");
+        var run = new CpupriFamily.Measurement("cpupri", "packed", "java", pair, 2, new int[]{5, 1, 2}, "writers");
         var options = CpupriFamily.options(run, dev.corescope.bench.Jmh.Settings.SMOKE).build();
         assertEquals(List.of("5/1/2"), List.copyOf(options.getParameter("pinned").get()));
         assertTrue(!options.getParameter("placement").hasValue(), "no placement name for the fork to look up again");

@@ -27,12 +27,25 @@ class CpupriTwinsTest {
         int a = allowed.first();
         int b = allowed.next(a);
         for (boolean mechanism : new boolean[]{true, false}) {
-            var s = CpupriTwins.run(mechanism, false, a, b, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 1, 5, 2, 5);
+            var s = CpupriTwins.run(mechanism, false, new int[]{a, b}, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 1, 5, 2, 5);
             assertEquals(2, s.readerNs().length);
+            assertEquals(2, s.ran().length);
             for (int i = 0; i < 2; i++) {
                 assertTrue(s.readerNs()[i] > 0 && s.writerNs()[i] > 0, "sample " + i);
+                // a share of the sample on the CPU (thread CPU time over wall time; a clock tick of slack)
+                assertTrue(s.ran()[i] > 0 && s.ran()[i] <= 1.1, "sample " + i + " ran " + s.ran()[i]);
             }
         }
+    }
+
+    /** A sample in which a thread was off its CPU timed a thread alone: it is set aside, the others kept in order. */
+    @Test
+    void onlySamplesInWhichEveryThreadRanCountAsContention() {
+        var s = new CpupriTwins.Samples(new double[]{1, 2, 3}, new double[]{10, 20, 30}, new double[]{0, 0, 0}, new double[]{0.99, 0.1, 0.95});
+        var kept = s.concurrent();
+        assertEquals(java.util.List.of(1.0, 3.0), java.util.Arrays.stream(kept.readerNs()).boxed().toList());
+        assertEquals(java.util.List.of(10.0, 30.0), java.util.Arrays.stream(kept.writerNs()).boxed().toList());
+        assertEquals(0, new CpupriTwins.Samples(new double[]{1}, new double[]{1}, new double[]{0}, new double[]{0.5}).concurrent().ran().length);
     }
 
     /**
@@ -47,15 +60,15 @@ class CpupriTwinsTest {
         assumeTrue(allowed.weight() >= 2, "needs 2 allowed CPUs, has " + allowed.toList());
         int a = allowed.first();
         int b = allowed.next(a);
-        var normal = CpupriTwins.run(false, false, a, b, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 3, 5);
+        var normal = CpupriTwins.run(false, false, new int[]{a, b}, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 3, 5);
         for (double counts : normal.countsPerFind()) assertEquals(1.0, counts, "counts read per find");
-        var all = CpupriTwins.run(false, true, a, b, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 5, 20);
+        var all = CpupriTwins.run(false, true, new int[]{a, b}, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 5, 20);
         for (double counts : all.countsPerFind()) {
             assertTrue(counts >= 1.0 && counts <= 99.0, "counts read per find: " + counts);
         }
         assertTrue(java.util.Arrays.stream(all.countsPerFind()).max().orElseThrow() > 1.0,
                 "with every CPU at RT99 some finds scan past index 0: " + java.util.Arrays.toString(all.countsPerFind()));
-        var mechanism = CpupriTwins.run(true, false, a, b, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 1, 5);
+        var mechanism = CpupriTwins.run(true, false, new int[]{a, b}, packed(0), packed(8), 1624, 64, Affinity.nrCpuIds(), 0, 0, 1, 5);
         assertEquals(0.0, mechanism.countsPerFind()[0]);
     }
 
@@ -64,7 +77,7 @@ class CpupriTwinsTest {
         assumeTrue(CpupriTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpupriTwins.unavailableReason().orElseThrow());
         int outside = Affinity.nrCpuIds() + 3;
         NativeException e = assertThrows(NativeException.class, () -> CpupriTwins.run(true, false,
-                Affinity.processAllowed().first(), outside, packed(0), packed(8), 1624, 64, outside + 1, 0, 0, 1, 5));
+                new int[]{Affinity.processAllowed().first(), outside}, packed(0), packed(8), 1624, 64, outside + 1, 0, 0, 1, 5));
         assertEquals(Errno.EINVAL, e.errno());
         assertTrue(e.function().startsWith("pthread_"), e.getMessage());
     }
@@ -81,11 +94,11 @@ class CpupriTwinsTest {
         var allowed = Affinity.processAllowed();
         int beyond = 1500, plan = 1600;
         if (allowed.nbits() > beyond && allowed.test(beyond)) {
-            var s = CpupriTwins.run(true, false, allowed.first(), beyond, packed(0), packed(8), 1624, 64, plan, 0, 0, 1, 5);
+            var s = CpupriTwins.run(true, false, new int[]{allowed.first(), beyond}, packed(0), packed(8), 1624, 64, plan, 0, 0, 1, 5);
             assertTrue(s.readerNs()[0] > 0);
             return;
         }
-        NativeException e = assertThrows(NativeException.class, () -> CpupriTwins.run(true, false, allowed.first(), beyond,
+        NativeException e = assertThrows(NativeException.class, () -> CpupriTwins.run(true, false, new int[]{allowed.first(), beyond},
                 packed(0), packed(8), 1624, 64, plan, 0, 0, 1, 5));
         assertTrue(e.function().startsWith("pthread_"), "refused before the kernel saw it: " + e.getMessage());
     }
@@ -113,7 +126,7 @@ class CpupriTwinsTest {
     void nonsenseArgumentsAreRefusedBeforeAnyThreadStarts() {
         assumeTrue(CpupriTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpupriTwins.unavailableReason().orElseThrow());
         NativeException e = assertThrows(NativeException.class,
-                () -> CpupriTwins.run(true, false, 0, 1, packed(0), packed(8), 1624, 48, 2, 0, 0, 1, 5));
+                () -> CpupriTwins.run(true, false, new int[]{0, 1}, packed(0), packed(8), 1624, 48, 2, 0, 0, 1, 5));
         assertEquals("cs_cpupri_run", e.function());
     }
 }
