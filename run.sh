@@ -136,7 +136,8 @@ build_jar() {
     echo "corescope: the build failed (see above); try: ./mvnw -B package" >&2
     exit 1
   fi
-  mv -f "$partial" "$jar" && mv -f "$ok.new" "$ok"
+  # the jar takes the stamp's time: complete (it was renamed in place), so not checked again as an unknown jar
+  touch -r "$ok.new" "$partial" && mv -f "$partial" "$jar" && mv -f "$ok.new" "$ok"
 }
 if [ ! -f "$jar" ] || jar_broken || sources_newer; then
   lock="$here/target/.build.lock"

@@ -105,9 +105,10 @@ final class CompareCommand implements Callable<Integer> {
         if (format == OutputFormat.json) {
             out.print(Json.write(Comparison.of(nameA, a, nameB, b, floor, Families.allowances())));
         } else {
+            // made whole before a byte reaches stdout: a family part found bad half-way is one stderr line, no half page
             List<String> shown = HtmlReport.names(List.of(before, after));
-            HtmlReport.page(out, List.of(new HtmlReport.Input(shown.get(0), a.getFirst()), new HtmlReport.Input(shown.get(1), b.getFirst())),
-                    FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)), Instant.now());
+            out.print(HtmlReport.page(List.of(new HtmlReport.Input(shown.get(0), a.getFirst()), new HtmlReport.Input(shown.get(1), b.getFirst())),
+                    FileViews.of(FileViews.paths(a.getFirst(), before, b.getFirst(), after)), Instant.now()));
         }
         out.flush();
         return Main.EXIT_OK;
