@@ -89,7 +89,7 @@ commands=("$floor" "$hello" "$here/run.sh topology" "$here/run.sh affinity" "$he
 
 echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1), Linux $(uname -r)"
 echo "- JDK: $("$java" -version 2>&1 | head -n 1)"
-echo "- command: \`scripts/startup-bench.sh $runs\` ($runs runs each after 5 warm-up runs, \`hyperfine -N\`), $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "- command: \`scripts/startup-bench.sh $runs\` ($runs runs each after 5 warm-up runs, \`hyperfine -N\`)"
 echo "- load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 hyperfine -N -w 5 -r "$runs" --export-json "$work/hyperfine.json" "${commands[@]}" >/dev/null 2>&1
 
