@@ -33,7 +33,7 @@ class ModelPointersTest {
     /** The results files this version writes (the {@code before-*} folders keep older shapes on purpose). */
     static Stream<Path> committedFiles() throws IOException {
         List<Path> out = new ArrayList<>();
-        for (Path dir : List.of(BASE.resolve("docs/results"), BASE.resolve("src/test/resources/results"),
+        for (Path dir : List.of(BASE.resolve("docs/results"), BASE.resolve("docs/results/repeat"), BASE.resolve("src/test/resources/results"),
                 BASE.resolve("src/test/resources/results/machines"))) {
             try (Stream<Path> s = Files.list(dir)) {
                 s.filter(p -> p.toString().endsWith(".json")).sorted().forEach(out::add);
