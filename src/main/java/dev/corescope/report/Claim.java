@@ -104,12 +104,6 @@ public record Claim(String id, String family, String seed, String words, String 
      * @param approachOnly    params only the approach rows carry (e.g. which stand-in a variant uses),
      *                        with the values that count; left out when pairing with the baseline
      * @param excluded        rows that do not count, and why (kept in the verdict as "not counted")
-     * @param interleaved     implementations whose two variants ran interleaved in one process
-     *                        (their difference has no run-to-run part between them; code layout
-     *                        still varies, and the verdict says so)
-     * @param layoutParam     the param that names the build's code layout of interleaved rows (the
-     *                        same code compiled at several alignments), or null; where rows differ in
-     *                        it, each layout is a pair of its own and all must agree
      * @param disowned        rows the family's own diagnostics disown in a given file (e.g. a split
      *                        that puts the gap in code shape, not in the patch's change); none by default
      * @param matrix          for exact figures measured once per build of a matrix (code size): the
@@ -118,46 +112,40 @@ public record Claim(String id, String family, String seed, String words, String 
      */
     public record Rows(String benchmark, String metric, String baseline, String approach, List<String> implementations,
                        Map<String, List<String>> where, Map<String, List<String>> approachOnly, List<Excluded> excluded,
-                       List<String> interleaved, String layoutParam, Disowned disowned, Matrix matrix) {
+                       Disowned disowned, Matrix matrix) {
 
         public Rows {
             implementations = List.copyOf(implementations);
             where = where == null ? Map.of() : Map.copyOf(where);
             approachOnly = approachOnly == null ? Map.of() : Map.copyOf(approachOnly);
             excluded = excluded == null ? List.of() : List.copyOf(excluded);
-            interleaved = interleaved == null ? List.of() : List.copyOf(interleaved);
             disowned = disowned == null ? Disowned.NONE : disowned;
         }
 
         /** Rows of both variants of {@code benchmark}/{@code metric}, in every implementation given, no other condition. */
         public static Rows of(String benchmark, String metric, String baseline, String approach, String... implementations) {
-            return new Rows(benchmark, metric, baseline, approach, List.of(implementations), null, null, null, null, null, null, null);
+            return new Rows(benchmark, metric, baseline, approach, List.of(implementations), null, null, null, null, null);
         }
 
         public Rows where(String param, String... values) {
             Map<String, List<String>> w = new LinkedHashMap<>(where);
             w.put(param, List.of(values));
-            return new Rows(benchmark, metric, baseline, approach, implementations, w, approachOnly, excluded, interleaved, layoutParam, disowned, matrix);
+            return new Rows(benchmark, metric, baseline, approach, implementations, w, approachOnly, excluded, disowned, matrix);
         }
 
         public Rows approachOnly(String param, String... values) {
             Map<String, List<String>> w = new LinkedHashMap<>(approachOnly);
             w.put(param, List.of(values));
-            return new Rows(benchmark, metric, baseline, approach, implementations, where, w, excluded, interleaved, layoutParam, disowned, matrix);
+            return new Rows(benchmark, metric, baseline, approach, implementations, where, w, excluded, disowned, matrix);
         }
 
         /** Rows (of {@code implementation}, or any when null) whose params hold {@code where} do not count, for {@code reason}. */
         public Rows excluding(String implementation, Map<String, List<String>> where, String reason) {
             List<Excluded> e = new ArrayList<>(excluded);
             e.add(new Excluded(implementation, where, reason));
-            return new Rows(benchmark, metric, baseline, approach, implementations, this.where, approachOnly, e, interleaved, layoutParam, disowned, matrix);
+            return new Rows(benchmark, metric, baseline, approach, implementations, this.where, approachOnly, e, disowned, matrix);
         }
 
-        /** {@code implementations} ran both variants interleaved in one process; {@code layoutParam} (or null) names their build's layout. */
-        public Rows interleaved(String layoutParam, String... implementations) {
-            return new Rows(benchmark, metric, baseline, approach, this.implementations, where, approachOnly, excluded,
-                    List.of(implementations), layoutParam, disowned, matrix);
-        }
 
         /**
          * The rows are exact figures, one per build of a matrix and per {@code summedParam} value: each
@@ -166,12 +154,12 @@ public record Claim(String id, String family, String seed, String words, String 
          * at most this share of the gross (the sum of the parts' absolute changes); null otherwise.
          */
         public Rows matrix(String summedParam, String buildParam, Double netShareOfGross) {
-            return new Rows(benchmark, metric, baseline, approach, implementations, where, approachOnly, excluded, interleaved, layoutParam,
+            return new Rows(benchmark, metric, baseline, approach, implementations, where, approachOnly, excluded,
                     disowned, new Matrix(summedParam, buildParam, netShareOfGross));
         }
 
         public Rows disowned(Disowned d) {
-            return new Rows(benchmark, metric, baseline, approach, implementations, where, approachOnly, excluded, interleaved, layoutParam, d, matrix);
+            return new Rows(benchmark, metric, baseline, approach, implementations, where, approachOnly, excluded, d, matrix);
         }
     }
 

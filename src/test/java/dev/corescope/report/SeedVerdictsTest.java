@@ -218,7 +218,7 @@ class SeedVerdictsTest {
             rows.add(row("old", "java", Map.of(), 1000, 1, 0, random));
             rows.add(row("new", "java", Map.of(), 1000 * java, 1, 0, random));
             Claim c = new Claim("x", FAMILY, "s", "w", "q", "ns per call", Claim.Direction.LESS, 1.2, Claim.Scale.ABSOLUTE, null,
-                    Claim.Rows.of(FAMILY, "op", "old", "new", "java", "native").interleaved("layout", "native"), null);
+                    Claim.Rows.of(FAMILY, "op", "old", "new", "java", "native"), null);
             ClaimResult r = test(file(rows), c);
             assertEquals(Finding.CONTRADICTS, r.finding(), java + ": " + r.reason());
             assertTrue(r.effect() > 2 && r.effect() < 2.5, "the headline is a measured C row's, not the Java row's: " + r.effect());
@@ -336,7 +336,7 @@ class SeedVerdictsTest {
             rows.add(row("new", "native", Map.of("layout", layout), 9.0, 1, 0, random));
         }
         Claim c = new Claim("x", FAMILY, "s", "w", "q", "ns per call", Claim.Direction.LESS, 1.0, Claim.Scale.ABSOLUTE, null,
-                Claim.Rows.of(FAMILY, "op", "old", "new", "native").interleaved("layout", "native"), null);
+                Claim.Rows.of(FAMILY, "op", "old", "new", "native"), null);
         ClaimResult r = test(file(rows), c);
         assertEquals(Finding.INCONCLUSIVE, r.finding(), "10% in one run per side decides nothing: " + r.reason());
         assertFalse(r.measured(), r.reason());

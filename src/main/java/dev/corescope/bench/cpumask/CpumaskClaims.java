@@ -94,7 +94,6 @@ public final class CpumaskClaims {
                                         "input=precomputed replays a short sequence the branch predictor learns")
                                 .excluding(null, Map.of("online", List.of("host")),
                                         "online=host is this machine's CPU count, not the seed's 16")
-                                .interleaved("layout", "native")
                                 .disowned(CpumaskClaims::disownedBySplit),
                         null));
     }

@@ -39,8 +39,7 @@ public final class TimerbaseClaims {
                         "time per timer-base lookup (the direction of the seed's shift)", "ns per call", Claim.Direction.LESS,
                         null, Claim.Scale.ABSOLUTE, "the direction only: here the modelled lookup in user space, not the seed's "
                         + "kernel call",
-                        Claim.Rows.of(f, "op", TimerbaseFamily.BEFORE, TimerbaseFamily.AFTER, "java", "native")
-                                .interleaved("layout", "native"),
+                        Claim.Rows.of(f, "op", TimerbaseFamily.BEFORE, TimerbaseFamily.AFTER, "java", "native"),
                         null),
                 new Claim("timerbase.latency-histogram", f, SEED,
                         "[100-119]: 5262 [120-139]: 4510 before; [20-39]: 1014 ... [100-119]: 3268 after (13031 and 13156 calls)",
