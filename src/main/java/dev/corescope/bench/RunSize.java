@@ -1,5 +1,7 @@
 package dev.corescope.bench;
 
+import dev.corescope.report.SeedVerdicts;
+
 /**
  * How long a run takes, the one type every family reads its plan from: {@code FULL} (the
  * default, aiming at small errors), {@code QUICK} ({@code --quick} and the tour: each family well
@@ -21,6 +23,15 @@ public enum RunSize {
             case QUICK -> quick;
             case FULL -> full;
         };
+    }
+
+    /**
+     * The separately started runs per side of a C twin's rows (the unit of their intervals):
+     * {@link SeedVerdicts#RUNS_PER_SIDE} where time is short, 8 in a full run. The runs share the
+     * family's batches, so more runs cost little time and give the interval more degrees of freedom.
+     */
+    public int twinRuns() {
+        return pick(SeedVerdicts.RUNS_PER_SIDE, SeedVerdicts.RUNS_PER_SIDE, 8);
     }
 
     /** Anything shorter than a full run (what {@code --quick} trims, a smoke run trims too). */

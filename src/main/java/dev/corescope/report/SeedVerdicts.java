@@ -289,20 +289,26 @@ public final class SeedVerdicts {
         if (lo > 0) {
             if (hi < size / BAND) return Finding.SUPPORTS_SMALLER;
             if (lo > size * BAND) return Finding.SUPPORTS_LARGER;
-            return Finding.SUPPORTS;
+            // the claimed size needs the whole interval inside its band: one that crosses an edge of
+            // the band holds both "as claimed" and "smaller" (or "larger"), and the run has not told them apart
+            return lo >= size / BAND && hi <= size * BAND ? Finding.SUPPORTS : Finding.INCONCLUSIVE;
         }
         return hi < size / BAND ? Finding.CONTRADICTS : Finding.INCONCLUSIVE;
     }
 
     /**
-     * A finding holds only where every counted pair agrees (class comment): one finding for all,
+     * A finding holds only where every counted pair that decides agrees (class comment): a pair whose
+     * interval holds both zero and the claim neither decides nor vetoes; of the others, one finding for all,
      * or all in the claimed direction and on one side of the band; otherwise the span of the
      * pairs' intervals decides between contradicts (no pair reaches half the claimed size) and
      * inconclusive. Only pairs with an interval are given (the others never decide).
      */
     static Finding combine(Claim c, List<ClaimResult.RowFinding> rows) {
         EnumSet<Finding> seen = EnumSet.noneOf(Finding.class);
-        for (ClaimResult.RowFinding r : rows) seen.add(r.finding());
+        // a row whose interval holds both zero and the claim is consistent with every finding: it
+        // neither decides nor vetoes the rows that do (a tight C row is not outvoted by a wide Java one)
+        for (ClaimResult.RowFinding r : rows) if (!undecided(c, r)) seen.add(r.finding());
+        if (seen.isEmpty()) return Finding.INCONCLUSIVE;
         if (seen.size() == 1) return seen.iterator().next();
         EnumSet<Finding> direction = EnumSet.of(Finding.SUPPORTS, Finding.SUPPORTS_SMALLER, Finding.SUPPORTS_LARGER);
         if (direction.containsAll(seen)) {
@@ -318,6 +324,13 @@ public final class SeedVerdicts {
         }
         Finding span = classify(c, lo, hi);
         return span == Finding.CONTRADICTS ? span : Finding.INCONCLUSIVE;
+    }
+
+    /** Whether a row's interval holds both zero and the claim (half its size, or either direction of a direction-only claim). */
+    static boolean undecided(Claim c, ClaimResult.RowFinding r) {
+        double s = c.direction().sign();
+        double lo = Math.min(r.low() * s, r.high() * s), hi = Math.max(r.low() * s, r.high() * s);
+        return lo <= 0 && hi >= (c.size() == null ? 0 : c.size() / BAND);
     }
 
     /**
@@ -349,9 +362,11 @@ public final class SeedVerdicts {
                                       String reason, Double smallest, Integer runsNeeded) {
         Double effect = null, lo = null, hi = null, effectPct = null, loPct = null, hiPct = null;
         boolean measured = false;
-        // the headline is a measured row's: the one farthest from zero; the span of their intervals
+        // the headline is a measured row's: the one farthest from zero, and the span of the intervals,
+        // over the rows whose finding is the claim's where there are any (a row that could not tell is listed, not drawn)
+        boolean anyAgree = rows.stream().anyMatch(r -> r.measured() && r.finding() == f);
         for (ClaimResult.RowFinding r : rows) {
-            if (!r.measured()) continue;
+            if (!r.measured() || anyAgree && r.finding() != f) continue;
             measured = true;
             double pct = r.before() == 0 ? Double.NaN : (r.after() - r.before()) / Math.abs(r.before()) * 100;
             if (effect == null || Math.abs(r.effect()) > Math.abs(effect)) {

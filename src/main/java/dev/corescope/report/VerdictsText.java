@@ -232,23 +232,46 @@ public final class VerdictsText {
 
 
     /** The rule behind the finding, in words, with the measured and the claimed size side by side. */
-    static String because(Claim c, Finding f, List<ClaimResult.RowFinding> rows) {
+    static String because(Claim c, Finding f, List<ClaimResult.RowFinding> all) {
+        // rows whose interval holds both zero and the claim neither decide nor veto (SeedVerdicts.combine)
+        List<ClaimResult.RowFinding> open = all.stream().filter(r -> SeedVerdicts.undecided(c, r)).toList();
+        List<ClaimResult.RowFinding> rows = f == Finding.INCONCLUSIVE || open.size() == all.size() ? all
+                : all.stream().filter(r -> !open.contains(r)).toList();
         EnumMap<Finding, Integer> count = new EnumMap<>(Finding.class);
         for (ClaimResult.RowFinding r : rows) count.merge(r.finding(), 1, Integer::sum);
         String split = count.size() <= 1 ? "" : " (the rows split: " + count.entrySet().stream()
                 .map(e -> e.getValue() + " " + e.getKey().words()).reduce((x, y) -> x + ", " + y).orElse("") + ")";
-        return switch (f) {
-            case SUPPORTS -> c.size() == null ? "every counted interval excludes zero in the claimed direction"
-                    : "every counted interval excludes zero and reaches the claimed size (within a factor of 2)";
+        String counted = rows.size() == all.size() ? "every counted interval" : "every interval that decides";
+        String because = switch (f) {
+            case SUPPORTS -> c.size() == null ? counted + " excludes zero in the claimed direction"
+                    : counted + " excludes zero and lies within the claimed size's band (half to twice it)";
             case SUPPORTS_SMALLER -> "the intervals exclude zero in the claimed direction but stay below half the claimed size" + split;
             case SUPPORTS_LARGER -> "the intervals exclude zero in the claimed direction and lie beyond twice the claimed size" + split;
             case CONTRADICTS -> rows.stream().allMatch(r -> oppositeDirection(c, r))
                     ? "the intervals exclude zero in the opposite direction"
                     : "no effect as large as claimed: the intervals end below half of it (an equivalence test)" + split;
             case INCONCLUSIVE -> count.size() > 1 ? "the counted rows do not agree" + split
+                    : open.isEmpty() && c.size() != null ? "the interval excludes zero but crosses an edge of the claimed size's band "
+                    + "(half to twice it): it holds both the claimed size and one " + (rows.stream().anyMatch(r -> crossesTop(c, r)) ? "larger" : "smaller")
                     : "the interval holds both zero and the claimed " + (c.size() == null ? "direction" : "size");
             case NOT_TESTABLE -> "";
         };
+        if (rows.size() == all.size()) return because;
+        return because + "; " + open.size() + (open.size() == 1 ? " row (" : " rows (") + kinds(open)
+                + ") could not tell: " + (open.size() == 1 ? "its interval holds" : "their intervals hold") + " both zero and the claim";
+    }
+
+    private static boolean crossesTop(Claim c, ClaimResult.RowFinding r) {
+        double s = c.direction().sign();
+        return Math.max(r.low() * s, r.high() * s) > c.size() * SeedVerdicts.BAND;
+    }
+
+    /** "Java", "C" or "Java and C": the kinds of the rows given. */
+    private static String kinds(List<ClaimResult.RowFinding> rows) {
+        List<String> kinds = new ArrayList<>();
+        if (rows.stream().anyMatch(r -> "java".equals(r.implementation()))) kinds.add("Java");
+        if (rows.stream().anyMatch(r -> !"java".equals(r.implementation()))) kinds.add("C");
+        return String.join(" and ", kinds);
     }
 
     private static boolean oppositeDirection(Claim c, ClaimResult.RowFinding r) {
@@ -276,11 +299,8 @@ public final class VerdictsText {
      */
     static String unmeasured(List<ClaimResult.RowFinding> rows) {
         List<ClaimResult.RowFinding> un = rows.stream().filter(r -> !r.measured()).toList();
-        List<String> kinds = new ArrayList<>();
-        if (un.stream().anyMatch(r -> "java".equals(r.implementation()))) kinds.add("Java");
-        if (un.stream().anyMatch(r -> !"java".equals(r.implementation()))) kinds.add("C");
         return "; not measured (one run per side, " + un.size() + " of " + rows.size() + (rows.size() == 1 ? " row" : " rows")
-                + ", " + String.join(" and ", kinds) + "; neither decides nor gives the measured figure): today's bench runs "
-                + "each row a claim counts " + SeedVerdicts.RUNS_PER_SIDE + " times per side (JMH forks; separately started runs of a C twin)";
+                + ", " + kinds(un) + "; neither decides nor gives the measured figure): today's bench runs "
+                + "each row a claim counts at least " + SeedVerdicts.RUNS_PER_SIDE + " times per side (JMH forks; separately started runs of a C twin, 8 in a full run)";
     }
 }

@@ -205,6 +205,47 @@ class SeedVerdictsTest {
         assertEquals(-200, sized.effect(), 5);
     }
 
+    /** Seed 002 in the tour: the C runs tight, the Java forks spread so wide their interval holds zero and the claim. */
+    @Test
+    void aTightCRowDecidesWhereAWideJavaRowCannotTellAndIsNotOutvoted() {
+        Random random = new Random(2);
+        List<Result> rows = List.of(row("old", "native", Map.of(), 1.6, 3, 0.01, random), row("new", "native", Map.of(), 0.9, 3, 0.01, random),
+                row("old", "java", Map.of(), 4.7, 3, 0.40, random), row("new", "java", Map.of(), 2.4, 3, 0.40, random));
+        ClaimResult r = test(file(rows), claim(Claim.Direction.LESS, null, Claim.Scale.ABSOLUTE, "java", "native"));
+        ClaimResult.RowFinding java = r.rows().stream().filter(x -> x.implementation().equals("java")).findFirst().orElseThrow();
+        assertEquals(Finding.INCONCLUSIVE, java.finding(), "the Java forks cannot tell: " + java);
+        assertEquals(Finding.SUPPORTS, r.finding(), r.reason());
+        assertTrue(r.reason().contains("every interval that decides excludes zero") && r.reason().contains("1 row (Java) could not tell"), r.reason());
+        assertEquals(-0.7, r.effect(), 0.05, "the headline and its interval are the deciding C row's");
+        assertTrue(r.high() < 0, r.toString());
+
+        // but a Java row that decides the other way is not set aside: the rows split
+        List<Result> against = List.of(rows.get(0), rows.get(1), row("old", "java", Map.of(), 2.4, 3, 0.01, random),
+                row("new", "java", Map.of(), 4.7, 3, 0.01, random));
+        ClaimResult split = test(file(against), claim(Claim.Direction.LESS, null, Claim.Scale.ABSOLUTE, "java", "native"));
+        assertEquals(Finding.INCONCLUSIVE, split.finding(), split.reason());
+        assertTrue(split.reason().contains("the rows split: 1 supports, 1 contradicts"), split.reason());
+    }
+
+    /** Seed 004: an effect near the lower edge of the band supports only with the whole interval inside it. */
+    @Test
+    void anIntervalAcrossAnEdgeOfTheBandIsInconclusiveAndOneInsideItSupports() {
+        Claim c = claim(Claim.Direction.MORE, 8.0, Claim.Scale.ABSOLUTE, "native");
+        // 3.5 ns more on 7 ns with runs spread 6%: the interval holds both 4 ns (half the claim) and less
+        Random random = new Random(4);
+        ClaimResult across = test(file(List.of(row("old", "native", Map.of(), 7, 3, 0.06, random), row("new", "native", Map.of(), 10.5, 3, 0.06, random))), c);
+        assertTrue(across.low() > 0 && across.low() < 4 && across.high() > 4, "the interval crosses C/2: " + across);
+        assertEquals(Finding.INCONCLUSIVE, across.finding(), across.reason());
+        assertTrue(across.reason().contains("crosses an edge of the claimed size's band") && across.reason().contains("one smaller"), across.reason());
+        // the same effect, runs spread 0.5%: below the band, smaller than claimed
+        ClaimResult below = test(file(List.of(row("old", "native", Map.of(), 7, 8, 0.005, random), row("new", "native", Map.of(), 10.5, 8, 0.005, random))), c);
+        assertEquals(Finding.SUPPORTS_SMALLER, below.finding(), below.reason());
+        // 8 ns more, tight: inside the band
+        ClaimResult inside = test(file(List.of(row("old", "native", Map.of(), 7, 3, 0.005, random), row("new", "native", Map.of(), 15, 3, 0.005, random))), c);
+        assertEquals(Finding.SUPPORTS, inside.finding(), inside.reason());
+        assertTrue(inside.low() >= 4 && inside.high() <= 16, inside.toString());
+    }
+
     /** Seed 000 in quick mode: every measured C row 22% slower, the one-fork Java rows far faster. */
     @Test
     void aTwentyTwoPercentOppositeEffectInMeasuredCRowsContradictsWhateverOneForkJavaRowsSay() {

@@ -19,7 +19,6 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.SeedVerdicts;
 import dev.corescope.text.TextDoc;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
@@ -150,7 +149,7 @@ public final class CpumaskFamily implements ModelFamily<CpumaskModel> {
             List<CleanBatches> outcomes = new ArrayList<>();
             for (CpumaskConfig c : nativePlan) {
                 for (CpumaskTwins.Layout layout : CpumaskTwins.Layout.values()) {
-                    rows.add(runNative(ctx.os(), ctx.cpus(), c, layout, allowed, nrCpuIds, batches, outcomes));
+                    rows.add(runNative(ctx.os(), ctx.cpus(), c, layout, allowed, nrCpuIds, batches, ctx.size().twinRuns(), outcomes));
                     ctx.progress().step("native " + c + " layout=" + layout.param());
                 }
             }
@@ -203,20 +202,20 @@ public final class CpumaskFamily implements ModelFamily<CpumaskModel> {
      * time / calls; the error is JMH's (Student's t, 99.9%) over the kept batches.
      */
     private CpumaskModel.Row runNative(Os os, Optional<CpuMask> pin, CpumaskConfig c, CpumaskTwins.Layout layout, CpuMask allowed,
-                                       int nrCpuIds, int batches, List<CleanBatches> outcomes) {
+                                       int nrCpuIds, int batches, int runCount, List<CleanBatches> outcomes) {
         String cpus = ForkPinning.cpusField(pin);
         CpumaskInputs in = CpumaskInputs.of(c.nrCpus(), c.mask(), c.online(), allowed, nrCpuIds);
         // separately started runs (each its own allocation, warm-up and batches), so a row's interval takes the run as its unit
         List<CleanBatches> runs = new ArrayList<>();
         try (Pinning p = pin.map(os::pin).orElse(null)) {
-            for (int run = 0; run < NATIVE_RUNS; run++) {
+            for (int run = 0; run < runCount; run++) {
                 try (CpumaskTwins.Batch batch = new CpumaskTwins.Batch(c.nrCpus(), in.mask(), in.offset(), in.range(), in.nrCpuIds(),
                         CpumaskInputs.SEED, layout)) {
                     for (int w = 0; w < 3; w++) {
                         batch.time(false, SEED_CALLS);
                         batch.time(true, SEED_CALLS);
                     }
-                    runs.add(CleanBatches.collect(Math.max(3, batches / NATIVE_RUNS), SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS)));
+                    runs.add(CleanBatches.collect(Math.max(3, batches / runCount), SEED_CALLS, firstBut -> batch.time(firstBut, SEED_CALLS)));
                 }
             }
         }
@@ -226,9 +225,6 @@ public final class CpumaskFamily implements ModelFamily<CpumaskModel> {
                 Measured.nativeRuns(name(), BASELINE, runs.stream().map(CleanBatches::first).toList(), cpus, c.params(layout), fellBack),
                 Measured.nativeRuns(name(), APPROACH, runs.stream().map(CleanBatches::second).toList(), cpus, c.params(layout), fellBack));
     }
-
-    /** The C twin's separately started runs per row. */
-    static final int NATIVE_RUNS = SeedVerdicts.RUNS_PER_SIDE;
 
     /** The seed's effect: (after - before) / before, in percent. */
     static final double SEED_EFFECT_PCT = 100.0 * (SEED_AFTER_NS - SEED_BEFORE_NS) / SEED_BEFORE_NS;

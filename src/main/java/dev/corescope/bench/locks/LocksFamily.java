@@ -15,7 +15,6 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.Run;
-import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import dev.corescope.text.TextDoc;
@@ -60,8 +59,6 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
 
     private static final int CALIBRATIONS_QUICK = 5;
 
-    /** The C twin's separately started runs of each loop, interleaved loop by loop: the unit its rows' intervals take. */
-    static final int NATIVE_RUNS = SeedVerdicts.RUNS_PER_SIDE;
     private static final long CALIBRATION_WINDOW_NS = 20_000_000;
 
     /** A contended figure: the JMH method and the C twin's kind for one lock, each with its label. */
@@ -154,7 +151,8 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
         List<ContendedRow> contendedRows = CONTENDED_ROWS.stream().filter(r -> ctx.size() != RunSize.QUICK || r.inQuick()).toList();
         long contendedSteps = placements.size() * contendedRows.stream()
                 .mapToLong(r -> (r.javaMethod() != null ? 1 : 0) + (twin && r.nativeKind() != null ? 1 : 0)).sum();
-        ctx.progress().start("", (int) (1 + (twin ? NATIVE_RUNS : 0) + javaRows.size() + contendedSteps));
+        int nativeRuns = ctx.size().twinRuns();
+        ctx.progress().start("", (int) (1 + (twin ? nativeRuns : 0) + javaRows.size() + contendedSteps));
 
         List<LocksModel.Row> rows = new ArrayList<>();
         // each row's forks or C runs, for its results row's runs[] (compare's unit)
@@ -169,15 +167,15 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
             if (twin) {
                 // every loop as separately started runs, interleaved loop by loop (ABAB...), so the
                 // runs of a row measure its run-to-run noise as JMH forks do
-                int batches = NativeHarness.batchesPerRun(plan, NATIVE_RUNS);
+                int batches = NativeHarness.batchesPerRun(plan, nativeRuns);
                 Map<Line, List<NativeHarness.LoopRun>> byLine = new LinkedHashMap<>();
                 try (LocksTwins.State state = LocksTwins.newState()) {
-                    for (int round = 0; round < NATIVE_RUNS; round++) {
+                    for (int round = 0; round < nativeRuns; round++) {
                         for (Line r : nativeRows) {
                             byLine.computeIfAbsent(r, k -> new ArrayList<>()).add(NativeHarness.run(state, r.loop(), batches, plan.batchNs()));
                             checkInterrupted();
                         }
-                        ctx.progress().step("native loops, run " + (round + 1) + " of " + NATIVE_RUNS);
+                        ctx.progress().step("native loops, run " + (round + 1) + " of " + nativeRuns);
                     }
                 }
                 byLine.forEach((line, loopRuns) -> {
@@ -225,7 +223,7 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
             }
         }
 
-        LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), describe(jmh), twin ? plan.describe(NATIVE_RUNS) : "not run",
+        LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), describe(jmh), twin ? plan.describe(nativeRuns) : "not run",
                 rows, contended, skipped,
                 pmu(Path.of("/")), List.of(), new LocksModel.Facts(ctx.size() == RunSize.QUICK,
                 twin ? null : NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"), loadOneMinute,

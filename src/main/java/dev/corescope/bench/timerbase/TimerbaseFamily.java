@@ -19,7 +19,6 @@ import dev.corescope.bench.timerbase.TimerbaseSampler.Kind;
 import dev.corescope.report.Claim;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.ElfSymbolTable;
 import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
@@ -126,7 +125,7 @@ public final class TimerbaseFamily implements ModelFamily<TimerbaseModel> {
             if (nativeOk) {
                 histograms.put("native", TimerbaseSampler.nativeC(tb, samples));
                 ctx.progress().step("native histograms");
-                perOp.add(runNative(tb, batches, ForkPinning.cpusField(ctx.cpus()), params, outcomes));
+                perOp.add(runNative(tb, batches, ctx.size().twinRuns(), ForkPinning.cpusField(ctx.cpus()), params, outcomes));
                 ctx.progress().step("native per call");
             }
         }
@@ -190,12 +189,12 @@ public final class TimerbaseFamily implements ModelFamily<TimerbaseModel> {
      * before and after alternating, then before_two_loads and after alternating (the second
      * after is only there to interleave with).
      */
-    private Measured[] runNative(TimerBases tb, int batches, String cpus, Map<String, Object> params, List<CleanBatches> outcomes) {
+    private Measured[] runNative(TimerBases tb, int batches, int runs, String cpus, Map<String, Object> params, List<CleanBatches> outcomes) {
         // separately started runs (each its own warm-up and batches), so a row's interval takes the run as its unit
         List<CleanBatches> main = new ArrayList<>();
         List<CleanBatches> twoLoads = new ArrayList<>();
-        int perRun = Math.max(3, batches / NATIVE_RUNS);
-        for (int run = 0; run < NATIVE_RUNS; run++) {
+        int perRun = Math.max(3, batches / runs);
+        for (int run = 0; run < runs; run++) {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment sink = arena.allocate(ValueLayout.JAVA_LONG);
                 main.add(collect(tb, perRun, TimerbaseTwins.Variant.BEFORE, sink));
@@ -211,9 +210,6 @@ public final class TimerbaseFamily implements ModelFamily<TimerbaseModel> {
                         twoLoads.stream().anyMatch(CleanBatches::fellBack)),
                 Measured.nativeRuns(name(), AFTER, main.stream().map(CleanBatches::second).toList(), cpus, params, mainFellBack)};
     }
-
-    /** The C twin's separately started runs per row. */
-    static final int NATIVE_RUNS = SeedVerdicts.RUNS_PER_SIDE;
 
     /** {@code first} and AFTER alternating, after three warm-up rounds. */
     private static CleanBatches collect(TimerBases tb, int batches, TimerbaseTwins.Variant first, MemorySegment sink) {
