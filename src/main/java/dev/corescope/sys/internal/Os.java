@@ -111,11 +111,6 @@ public interface Os {
         }
 
         @Override
-        public Pinning pin(int cpu) {
-            return Affinity.pin(cpu);
-        }
-
-        @Override
         public int currentCpu() {
             return Affinity.currentCpu();
         }
