@@ -98,11 +98,7 @@ public final class Affinity {
         }
     }
 
-    /**
-     * Pins the calling thread to {@code cpus} and returns a handle whose {@link Pinning#close()}
-     * puts the thread's previous mask back. CPUs outside {@link #processAllowed()} are refused
-     * with a {@link CpuNotAllowedException} before anything changes.
-     */
+    /** Pins the calling thread to {@code cpus}; closing the handle puts the previous mask back ({@link #checkPin} first). */
     public static Pinning pin(CpuMask cpus) {
         checkPin(cpus);
         CpuMask previous = allowed();
@@ -194,12 +190,9 @@ public final class Affinity {
     }
 
     /**
-     * The CPUs a pin may ask for: {@link #processAllowed()}, plus the online CPUs the process's
-     * cgroup cpuset allows ({@code topology.proc.CgroupCpuset}), which is the kernel's own rule for
-     * {@code sched_setaffinity}: a process started on fewer CPUs (by {@code taskset}, or on an
-     * {@code isolcpus} host, whose isolated CPUs are in no normally started mask) may still move a
-     * thread to them. Without a cpuset, every online CPU. Read once. Which CPUs are <em>chosen</em>
-     * when none is named is {@code topology.UsableCpus}'s rule.
+     * The CPUs a pin may ask for, read once: {@link #processAllowed()} plus the online CPUs the
+     * cgroup cpuset allows (every online CPU without one), the kernel's own rule for
+     * {@code sched_setaffinity}. Which CPUs are <em>chosen</em> is {@code topology.UsableCpus}'s rule.
      */
     public static CpuMask pinnable() {
         return Pinnable.VALUE;

@@ -57,11 +57,7 @@ public final class ThreadPin implements Pinning {
         this.saved = Arena.ofAuto().allocate(initialBytes(), 8);
     }
 
-    /**
-     * Refuses to pin a virtual thread (see the class comment).
-     *
-     * @throws UnsupportedOperationException when the calling thread is virtual
-     */
+    /** Throws {@link UnsupportedOperationException} when the calling thread is virtual. */
     static void refuseVirtualThread() {
         Thread t = Thread.currentThread();
         if (t.isVirtual()) {
@@ -83,11 +79,7 @@ public final class ThreadPin implements Pinning {
         return new ThreadPin(Thread.currentThread(), previous, pinned, restore, null);
     }
 
-    /**
-     * Pins the calling thread to {@code cpus} like {@link Affinity#pin(CpuMask)}, allocating
-     * nothing: the handle is this thread's, reused (see the class comment). CPUs outside
-     * {@link Affinity#pinnable()} are refused before anything changes.
-     */
+    /** {@link Affinity#pin(CpuMask)}, allocating nothing: the handle is this thread's, reused (see the class comment). */
     public static Pinning pinReused(CpuMask cpus) {
         Affinity.checkPin(cpus);
         Stack s = Stack.CURRENT.get();
@@ -113,13 +105,6 @@ public final class ThreadPin implements Pinning {
         return pinned;
     }
 
-    /**
-     * Ends this pin: the latest open pin of the thread puts back the mask from before it; an
-     * earlier one leaves the thread where the later pins put it and hands its saved mask on (see
-     * the class comment). Closing a closed pinning does nothing.
-     *
-     * @throws IllegalStateException when called on another thread than the one that pinned
-     */
     @Override
     public void close() {
         if (closed) return;
