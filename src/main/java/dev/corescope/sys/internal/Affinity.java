@@ -15,15 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * CPU affinity of threads and processes: {@code sched_getaffinity}, {@code sched_setaffinity}
- * and {@code sched_getcpu} through FFM.
- *
- * <p>Masks are sized from {@code /sys/devices/system/cpu/possible} ({@code nr_cpu_ids}), and
- * grown on {@code EINVAL} as users of glibc's {@code CPU_ALLOC} do, so machines with more
- * than 1024 CPUs work. A pid of 0 means the calling thread.
- *
- * <p><b>Note:</b> affinity is per thread. {@link #pin} changes only the calling thread, and
- * its {@link Pinning} must be closed on that same thread.
+ * CPU affinity of threads and processes through FFM: {@code sched_getaffinity} (masks sized from
+ * {@code nr_cpu_ids} and grown on {@code EINVAL}, as glibc's {@code CPU_ALLOC} users do, so more
+ * than 1024 CPUs work), {@code sched_setaffinity} and the current CPU. A pid of 0 is the calling
+ * thread; {@link #pin} changes only the calling thread, whose {@link Pinning} is closed on it.
  */
 public final class Affinity {
 

@@ -40,12 +40,8 @@ public final class BeneathDirectory implements AutoCloseable {
     public enum Kind { REGULAR, DIRECTORY, OTHER }
 
     /**
-     * What {@link #read} found.
-     *
-     * @param kind what the path names
-     * @param size the size {@code statx} gave where one was asked (0 for procfs), else the bytes read
-     * @param bytes the regular file's bytes, at most the cap plus one; null when it is no
-     *              regular file, or when its size alone is over the cap (nothing more was read)
+     * What {@link #read} found: {@code size} from {@code statx} where one was asked (0 for procfs), else the
+     * bytes read; {@code bytes} at most the cap plus one, null for no regular file or a size over the cap.
      */
     public record File(Kind kind, long size, byte[] bytes) {}
 
@@ -106,24 +102,22 @@ public final class BeneathDirectory implements AutoCloseable {
         return open(dir, false);
     }
 
-    /**
-     * Opens {@code dir}; with {@code realPathCheck} its paths are checked in Java and opened by
-     * {@code openat} (where {@link #unavailable()} says why {@code openat2} cannot be used).
-     */
+    /** Opens {@code dir}; with {@code realPathCheck} its paths are checked in Java and opened by {@code openat}. */
     public static BeneathDirectory open(Path dir, boolean realPathCheck) {
         if (!Libc.SYS_KNOWN) throw new NativeUnavailableException("no syscall numbers for " + System.getProperty("os.arch"));
         String p = dir.toString();
         Path abs = dir.toAbsolutePath().normalize();
+        boolean live = abs.getParent() == null;
         if (realPathCheck) {  // no descriptor: paths are opened from their real paths
             try {
-                return new BeneathDirectory(-1, p, dir.toRealPath(), abs.getParent() == null);
+                return new BeneathDirectory(-1, p, dir.toRealPath(), live);
             } catch (IOException e) {
-                return new BeneathDirectory(-1, p, abs, abs.getParent() == null);
+                return new BeneathDirectory(-1, p, abs, live);
             }
         }
         try (Arena arena = Arena.ofConfined()) {
             return new BeneathDirectory(openat2(AT_FDCWD, arena.allocateFrom(p), arena.allocate(24, 8),
-                    O_PATH | O_DIRECTORY | O_CLOEXEC, 0, p), p, null, abs.getParent() == null);
+                    O_PATH | O_DIRECTORY | O_CLOEXEC, 0, p), p, null, live);
         }
     }
 
@@ -237,7 +231,7 @@ public final class BeneathDirectory implements AutoCloseable {
             if (!p.startsWith(checked)) throw new NativeException("openat", rel + ", real-path check", Errno.EXDEV.number());
             flags |= Libc.O_NOFOLLOW;
         }
-        return openat(AT_FDCWD, cString(p.toString().getBytes(StandardCharsets.UTF_8), rel), flags, rel);
+        return retried(Libc.SYS_OPENAT, AT_FDCWD, cString(p.toString().getBytes(StandardCharsets.UTF_8), rel), flags, 0, "openat", rel);
     }
 
     private MemorySegment cString(byte[] b, String rel) {
@@ -254,10 +248,6 @@ public final class BeneathDirectory implements AutoCloseable {
         how.set(ValueLayout.JAVA_LONG, 16, resolve);
         return retried(Libc.SYS_OPENAT2, dirFd, path, how.address(), 24, "openat2",
                 what + (resolve == 0 ? "" : ", RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS"));
-    }
-
-    private static int openat(int dirFd, MemorySegment path, int flags, String what) {
-        return retried(Libc.SYS_OPENAT, dirFd, path, flags, 0, "openat", what);
     }
 
     private static int retried(long nr, int dirFd, MemorySegment path, long a3, long a4, String function, String what) {
