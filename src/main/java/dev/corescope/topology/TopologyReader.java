@@ -2,6 +2,8 @@ package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
+import dev.corescope.sys.internal.Os;
+import dev.corescope.sys.internal.Threads;
 import dev.corescope.topology.proc.CgroupCpuset;
 import dev.corescope.topology.proc.CpuInfo;
 import dev.corescope.topology.proc.SysfsReader;
@@ -13,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 
 /**
  * Builds a {@link Topology} from the files under a root, the way the kernel documents them
@@ -32,7 +36,7 @@ import java.util.Optional;
  * This class reads the CPU sets (possible, present, online, offline, isolated, nohz_full) and
  * assembles the model; its sub-readers, sharing one {@link Reading}, read the rest:
  * {@link CpuTreeReader} (packages to PUs), {@link CacheReader}, {@link NumaReader},
- * {@link CoreKindReader}; {@link AllowedLookup} asks the kernel for the allowed CPUs meanwhile.
+ * {@link CoreKindReader}; a thread of its own asks the kernel for the allowed CPUs meanwhile.
  */
 final class TopologyReader {
 
@@ -88,7 +92,9 @@ final class TopologyReader {
 
     Topology build(Path root, boolean live) {
         b.source = root.toString();
-        AllowedLookup allowed = live ? AllowedLookup.start() : null;
+        // sched_getaffinity links its downcalls on first use: tens of milliseconds that overlap with reading sysfs
+        FutureTask<CpuMask> allowed = live ? new FutureTask<>(() -> Os.live().processAllowed()) : null;
+        Thread lookup = live ? Thread.ofPlatform().daemon().name("corescope-affinity").start(allowed) : null;
 
         List<Integer> cpuDirs = cpuDirectories();
         Map<String, Optional<String>> sets = new LinkedHashMap<>();
@@ -133,7 +139,7 @@ final class TopologyReader {
         b.coreKinds = new CoreKindReader(x).read();
         b.cgroupCpuset = CgroupCpuset.read(r, nbits).orElse(null);
         // the kernel never allows a CPU beyond nr_cpu_ids, which sysfs already covers
-        if (allowed != null) b.allowed = allowed.join().resize(nbits);
+        if (lookup != null) b.allowed = joined(lookup, allowed).resize(nbits);
 
         if (b.allowed != null && !b.allowed.sameCpus(b.online)) {
             warnings.add("allowed CPUs " + listOrNone(b.allowed) + " (sched_getaffinity) differ from online " + listOrNone(b.online)
@@ -155,6 +161,14 @@ final class TopologyReader {
         b.dirsSeen = r.dirsSeen();
         b.unreadable = r.unreadable();
         return b.build();
+    }
+
+    private static CpuMask joined(Thread lookup, FutureTask<CpuMask> allowed) {
+        if (Threads.joinIgnoringInterrupts(lookup)) Thread.currentThread().interrupt();
+        if (allowed.state() == Future.State.SUCCESS) return allowed.resultNow();
+        Throwable failure = allowed.exceptionNow();
+        if (failure instanceof Error e) throw e;
+        throw failure instanceof RuntimeException e ? e : new IllegalStateException(failure);
     }
 
     private List<Integer> cpuDirectories() {

@@ -42,11 +42,6 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         total = total.clone();
     }
 
-    /** A snapshot without the machine's total (all 0). */
-    public CpuTimes(Map<Integer, long[]> ticks) {
-        this(ticks, new long[FIELDS]);
-    }
-
     /**
      * {@code proc/stat} under the reader's root.
      *
