@@ -122,11 +122,7 @@ public final class SysfsReader {
         return bytes(rel).map(b -> clean(new String(b, StandardCharsets.UTF_8)));
     }
 
-    /**
-     * The whole file with its lines intact (for /proc files).
-     *
-     * @return the lines without their line ends, or empty as for {@link #read(String)}
-     */
+    /** {@return the file's lines (for /proc files), or empty as for {@link #read(String)}} */
     public Optional<List<String>> readLines(String rel) {
         return bytes(rel).map(b -> new String(b, StandardCharsets.UTF_8).lines().toList());
     }
