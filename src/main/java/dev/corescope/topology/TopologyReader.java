@@ -19,34 +19,19 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 
 /**
- * Builds a {@link Topology} from the files under a root, the way the kernel documents them
- * ({@code Documentation/ABI/stable/sysfs-devices-system-cpu},
- * {@code Documentation/admin-guide/cputopology.rst}, v6.16) and with the fallbacks older kernels
- * and other architectures need:
- * <ul>
- *   <li>no {@code online}/{@code possible}/{@code present} files (2.6-era trees): the
- *       {@code cpuN} directories, less those whose {@code cpuN/online} is 0;</li>
- *   <li>{@code thread_siblings}/{@code core_siblings} when {@code core_cpus}/{@code package_cpus}
- *       do not exist (before v5.4);</li>
- *   <li>{@code die_id} or {@code cluster_id} of -1: the architecture does not know (arm64's
- *       defaults, which also fill {@code die_cpus} with the CPU alone), so the level is absent;</li>
- *   <li>no {@code node/} (a kernel without NUMA): one node holding every CPU and
- *       {@code /proc/meminfo}'s memory, as hwloc does, with a warning.</li>
- * </ul>
- * This class reads the CPU sets (possible, present, online, offline, isolated, nohz_full) and
- * assembles the model; its sub-readers, sharing one {@link Reading}, read the rest:
- * {@link CpuTreeReader} (packages to PUs), {@link CacheReader}, {@link NumaReader},
- * {@link CoreKindReader}; a thread of its own asks the kernel for the allowed CPUs meanwhile.
+ * Builds a {@link Topology} from the files under a root, as the kernel documents them
+ * ({@code Documentation/ABI/stable/sysfs-devices-system-cpu}, {@code admin-guide/cputopology.rst},
+ * v6.16), with the fallbacks older kernels and other architectures need: without
+ * {@code online}/{@code possible}/{@code present} (2.6-era trees), the {@code cpuN} directories less
+ * those whose {@code cpuN/online} is 0. This class reads the CPU sets and assembles the model; its
+ * sub-readers, sharing one {@link Reading}, read the rest (docs/architecture.md lists them).
  */
 final class TopologyReader {
 
     static final String CPU = "sys/devices/system/cpu";
     static final String NODE = "sys/devices/system/node";
 
-    /**
-     * The largest CONFIG_NR_CPUS a mainline kernel accepts (x86-64 with MAXSMP, powerpc; arm64
-     * stops at 4096), so the most CPU numbers a real {@code cpu/possible} lists.
-     */
+    /** The largest CONFIG_NR_CPUS a mainline kernel accepts (x86-64 with MAXSMP, powerpc). */
     static final int KERNEL_NR_CPUS_MAX = 8192;
 
     /** The most CPU numbers corescope reads from a tree: eight times {@link #KERNEL_NR_CPUS_MAX}. */
@@ -186,10 +171,7 @@ final class TopologyReader {
         return out;
     }
 
-    /**
-     * A CPU number no kernel builds for: refused before any mask is sized by it, so the cost of
-     * a tree stays in the CPUs it describes, not in the largest number a file holds.
-     */
+    /** A CPU number no kernel builds for: refused before any mask is sized by it. */
     private static IllegalArgumentException beyondLimit(Path root, String rel, int cpu) {
         return new IllegalArgumentException(root.resolve(rel) + ": CPU " + (cpu >= 1 << 24 ? "16777216 or more" : cpu)
                 + " is beyond " + (MAX_CPUS - 1) + ", the largest CPU number corescope reads (Linux builds for at most "
