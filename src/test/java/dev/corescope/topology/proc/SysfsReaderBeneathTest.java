@@ -62,7 +62,7 @@ class SysfsReaderBeneathTest {
         assertEquals(Optional.of("0"), r.read(CORE_ID));
         assertEquals("openat2 beneath the tree", r.containment());
         assertEquals("root", new SysfsReader(Path.of("/")).containment());
-        assertTrue(new SysfsReader(tree(), false, true).containment().startsWith("real-path check"));
+        assertTrue(new SysfsReader(tree(), false, true, true).containment().startsWith("real-path check"));
     }
 
     /**
