@@ -195,7 +195,7 @@ public final class HwlocXmlWriter {
         holder(machine, o.cpus, false).children.add(o);
     }
 
-    /** Down from the machine into a child holding {@code cpus}, as deep as that goes; with {@code atSame}, stopping at the first with exactly them. */
+    /** Down from the machine into a child holding {@code cpus}, as deep as that goes; with {@code atSame}, to the first with exactly them. */
     private static Obj holder(Obj machine, CpuMask cpus, boolean atSame) {
         Obj at = machine;
         descend:

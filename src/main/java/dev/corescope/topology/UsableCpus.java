@@ -53,7 +53,7 @@ public final class UsableCpus {
     }
 
     /**
-     * {@return the rule for the process whose start mask {@code t} holds ({@link Topology#live()}), or for a process started normally on a saved tree}
+     * {@return the rule for the process whose start mask {@code t} holds ({@link Topology#live()}), or for one started on a saved tree}
      *
      * @param t the machine
      */
