@@ -5,6 +5,7 @@ import dev.corescope.sys.internal.Flock;
 import dev.corescope.text.Terminal;
 import dev.corescope.topology.proc.ProcLocks;
 import dev.corescope.topology.proc.ProcPid;
+import dev.corescope.topology.proc.SysfsReader;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -59,7 +60,7 @@ final class LockView {
 
     private static List<Holding> holdings(LockDirectory.Opened d, LockTable table) {
         Path byFd = Path.of("/proc/self/fd/" + d.fd());
-        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
+        Map<String, Long> locks = ProcLocks.read(new SysfsReader(LIVE)).orElse(null);
         String device = ProcLocks.key(byFd).replaceFirst("[0-9]+$", "");  // "fe:00:"
         Map<Integer, LockTable.Hold> mine = table == null ? Map.of() : table.heldHere();
         Map<String, Integer> files = new HashMap<>();
@@ -165,7 +166,7 @@ final class LockView {
 
     /** The CPUs of {@code cpus} held now, by this process ({@code table}) or, per {@code /proc/locks}, another. */
     static CpuMask heldAmong(LockTable table, CpuMask cpus) {
-        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
+        Map<String, Long> locks = ProcLocks.read(new SysfsReader(LIVE)).orElse(null);
         CpuMask.Builder b = CpuMask.builder(cpus.nbits());
         for (int cpu : cpus.toArray()) {
             if (table.heldHere(cpu) != null || (locks != null && locks.containsKey(table.key(cpu)))) b.set(cpu);
@@ -175,7 +176,7 @@ final class LockView {
 
     /** {@code CPU 1 held by ..., CPU 2 held by ...}; {@code /proc/locks} read once. */
     static String heldList(LockTable table, CpuMask cpus) {
-        Map<String, Long> locks = ProcLocks.read(LIVE).orElse(null);
+        Map<String, Long> locks = ProcLocks.read(new SysfsReader(LIVE)).orElse(null);
         List<String> parts = new ArrayList<>();
         for (int cpu : cpus.toArray()) parts.add("CPU " + cpu + " " + heldBy(table, cpu, locks));
         return String.join(", ", parts);
@@ -183,7 +184,7 @@ final class LockView {
 
     /** {@code held by this process (thread main)} or {@code held by pid 4250 (pid=4250 uid=1000 cmd=java)}: escaped. */
     static String heldBy(LockTable table, int cpu) {
-        return heldBy(table, cpu, table.heldHere(cpu) != null ? null : ProcLocks.read(LIVE).orElse(null));
+        return heldBy(table, cpu, table.heldHere(cpu) != null ? null : ProcLocks.read(new SysfsReader(LIVE)).orElse(null));
     }
 
     private static String heldBy(LockTable table, int cpu, Map<String, Long> locks) {

@@ -1,6 +1,7 @@
 package dev.corescope.bench;
 
 import dev.corescope.topology.proc.LoadAvg;
+import dev.corescope.topology.proc.SysfsReader;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -53,6 +54,6 @@ public final class MachineLoad {
     }
 
     private static Optional<String[]> fields(Path root) {
-        return LoadAvg.read(root).map(LoadAvg::text);
+        return LoadAvg.read(new SysfsReader(root)).map(LoadAvg::text);
     }
 }

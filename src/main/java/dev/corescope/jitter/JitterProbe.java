@@ -8,6 +8,7 @@ import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologyNode;
 import dev.corescope.topology.proc.CounterTable;
 import dev.corescope.topology.proc.KernelHints;
+import dev.corescope.topology.proc.SysfsReader;
 import org.HdrHistogram.Histogram;
 
 import java.nio.file.Path;
@@ -79,7 +80,7 @@ public final class JitterProbe {
                 ? (o.cpus().weight() * o.seconds() <= MAX_SECONDS_IN_TURN ? Mode.IN_TURN : Mode.TOGETHER)
                 : o.mode();
         List<int[]> batches = mode == Mode.IN_TURN ? inTurn(o.cpus()) : sharingNoCore(o.cpus(), topology);
-        KernelHints hints = KernelHints.read(root, Math.max(topology.nbits(), o.cpus().nbits()));
+        KernelHints hints = KernelHints.read(new SysfsReader(root), Math.max(topology.nbits(), o.cpus().nbits()));
         List<CpuJitter> rows = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         int done = 0;

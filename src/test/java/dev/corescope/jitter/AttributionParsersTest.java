@@ -3,6 +3,7 @@ package dev.corescope.jitter;
 import dev.corescope.topology.proc.CounterTable;
 import dev.corescope.topology.proc.CpuTimes;
 import dev.corescope.topology.proc.KernelHints;
+import dev.corescope.topology.proc.SysfsReader;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -122,7 +123,7 @@ class AttributionParsersTest {
 
     @Test
     void kernelHintsReadTheCommandLineTheSysfsSetsAndEachIrqsAffinity() throws URISyntaxException {
-        KernelHints h = KernelHints.read(resourceDir("host-7of8-mlx5"), 8);
+        KernelHints h = KernelHints.read(new SysfsReader(resourceDir("host-7of8-mlx5")), 8);
         assertEquals("managed_irq,domain,2", h.cmdline().get("isolcpus"));
         assertEquals("0-1,4-7", h.cmdline().get("irqaffinity"));
         assertEquals("2", h.isolated().toList());
@@ -148,7 +149,7 @@ class AttributionParsersTest {
                 .minus(CounterTable.parse(resource("host-7of8-mlx5/interrupts.before")));
         CounterTable soft = CounterTable.parse(resource("host-7of8-mlx5/softirqs.after"))
                 .minus(CounterTable.parse(resource("host-7of8-mlx5/softirqs.before")));
-        KernelHints hints = KernelHints.read(resourceDir("host-7of8-mlx5"), 8);
+        KernelHints hints = KernelHints.read(new SysfsReader(resourceDir("host-7of8-mlx5")), 8);
         List<Cause> cpu0 = Attribution.causes(0, 10.0, irqs, soft, 0.0, 0L, hints);
         assertEquals("mlx5_comp0@pci:0000:3b:00.0 1.2k/s (IRQ 120, may go to 0)", cpu0.get(0).describe());
         assertEquals("softirq NET_RX 1.1k/s", cpu0.get(1).describe());

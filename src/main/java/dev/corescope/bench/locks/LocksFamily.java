@@ -2,9 +2,9 @@ package dev.corescope.bench.locks;
 
 import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.FamilyRun;
+import dev.corescope.bench.ForkFigures;
 import dev.corescope.bench.JavaMachineCode;
 import dev.corescope.bench.Jmh;
-import dev.corescope.bench.ForkFigures;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.ModelFamily;
@@ -15,10 +15,11 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.Run;
-import dev.corescope.sys.tool.NativeLibrary;
 import dev.corescope.sys.Pinning;
+import dev.corescope.sys.tool.NativeLibrary;
 import dev.corescope.text.TextDoc;
 import dev.corescope.topology.proc.EventSources;
+import dev.corescope.topology.proc.SysfsReader;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -276,7 +277,7 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
      * {@code cpu_core}/{@code cpu_atom} or {@code armv*} event source.
      */
     static String pmu(Path root) {
-        Optional<EventSources> sources = EventSources.read(root);
+        Optional<EventSources> sources = EventSources.read(new SysfsReader(root));
         if (sources.isEmpty()) return "no hardware PMU: " + root.resolve(EventSources.DIR) + " is not readable";
         String names = String.join(", ", sources.get().names());
         return sources.get().hardware() ? "hardware PMU present (" + names + ")"

@@ -117,7 +117,7 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
     }
 
     static List<String> readFlags(Path root) {
-        return tscFlags(CpuInfo.read(root));
+        return tscFlags(CpuInfo.read(new SysfsReader(root)));
     }
 
     private static List<String> tscFlags(CpuInfo info) {

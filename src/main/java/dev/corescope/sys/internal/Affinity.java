@@ -7,6 +7,7 @@ import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.ffi.LibC;
 import dev.corescope.topology.proc.CgroupCpuset;
+import dev.corescope.topology.proc.SysfsReader;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -210,7 +211,7 @@ public final class Affinity {
             } catch (IOException | IllegalArgumentException e) {
                 return CpuMask.empty(nbits);  // no sysfs: the start mask only
             }
-            return CgroupCpuset.read(Path.of("/"), nbits).map(c -> c.cpus().and(online)).orElse(online);
+            return CgroupCpuset.read(new SysfsReader(Path.of("/")), nbits).map(c -> c.cpus().and(online)).orElse(online);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.corescope.topology.proc;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -41,10 +40,6 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String 
         mhz = List.copyOf(mhz);
     }
 
-    /** {@return {@code proc/cpuinfo} under {@code root}, or {@link #NONE} when it is absent or unreadable} */
-    public static CpuInfo read(Path root) {
-        return read(new SysfsReader(root));
-    }
 
     /** {@return {@code proc/cpuinfo} through {@code r}, or {@link #NONE} when it is absent or unreadable} */
     public static CpuInfo read(SysfsReader r) {

@@ -1,6 +1,5 @@
 package dev.corescope.topology.proc;
 
-import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,10 +24,6 @@ public record EventSources(Map<String, Integer> types) {
         types = Collections.unmodifiableMap(new LinkedHashMap<>(types));
     }
 
-    /** {@return the sources under {@code root}, as {@link #read(SysfsReader)}} */
-    public static Optional<EventSources> read(Path root) {
-        return read(new SysfsReader(root));
-    }
 
     /** {@return the sources through {@code r} (each {@code type} read, so a capture holds every folder); empty without the directory} */
     public static Optional<EventSources> read(SysfsReader r) {

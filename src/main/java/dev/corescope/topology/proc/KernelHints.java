@@ -2,7 +2,6 @@ package dev.corescope.topology.proc;
 
 import dev.corescope.cpumask.CpuMask;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -62,10 +61,6 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
     /** The kernel command line, relative to a root. */
     public static final String CMDLINE = "proc/cmdline";
 
-    /** {@return the hints under {@code root} ({@code /} for this machine), as {@link #read(SysfsReader, int)}} */
-    public static KernelHints read(Path root, int nbits) {
-        return read(new SysfsReader(root), nbits);
-    }
 
     /** {@return the hints read through {@code r}; what is missing or unreadable stays empty} */
     public static KernelHints read(SysfsReader r, int nbits) {

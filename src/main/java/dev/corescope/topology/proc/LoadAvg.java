@@ -1,6 +1,5 @@
 package dev.corescope.topology.proc;
 
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -20,10 +19,6 @@ public record LoadAvg(double oneMinute, String[] text) {
         text = text.clone();
     }
 
-    /** {@return the reading under {@code root}, as {@link #read(SysfsReader)}} */
-    public static Optional<LoadAvg> read(Path root) {
-        return read(new SysfsReader(root));
-    }
 
     /** {@return the reading through {@code r}, or empty when absent, unreadable or not three numbers first} */
     public static Optional<LoadAvg> read(SysfsReader r) {

@@ -27,10 +27,6 @@ public final class ProcLocks {
     private ProcLocks() {
     }
 
-    /** {@return the holders under {@code root}, as {@link #read(SysfsReader)}} */
-    public static Optional<Map<String, Long>> read(Path root) {
-        return read(new SysfsReader(root));
-    }
 
     /** {@return {@code major:minor:inode} to holder pid, read through {@code r}; empty when the file cannot be read} */
     public static Optional<Map<String, Long>> read(SysfsReader r) {

@@ -5,7 +5,7 @@
  * the live machine.
  *
  * <pre>{@code
- * KernelHints k = KernelHints.read(Path.of("/"), CpuMask.machineSize());
+ * KernelHints k = KernelHints.read(new SysfsReader(Path.of("/")), CpuMask.machineSize());
  * System.out.println("isolcpus: " + k.isolated().toList() + ", nohz_full: " + k.nohzFull().toList());
  * }</pre>
  *

@@ -32,7 +32,7 @@ class EventSourcesTest {
         write("sys/bus/event_source/devices/software/type", "1\n");
         write("sys/bus/event_source/devices/cpu/type", "4\n");
         Files.createDirectories(root.resolve("sys/bus/event_source/devices/uprobe")); // no type file
-        EventSources s = EventSources.read(root).orElseThrow();
+        EventSources s = EventSources.read(new SysfsReader(root)).orElseThrow();
         assertEquals(List.of("cpu", "software", "uprobe"), s.names());
         assertEquals(Map.of("cpu", 4, "software", 1, "uprobe", -1), s.types());
         assertTrue(s.hardware());
@@ -40,12 +40,12 @@ class EventSourcesTest {
 
     @Test
     void aGuestWithOnlySoftwareSourcesHasNoHardwarePmuAndATreeWithoutTheFolderHasNoReading() throws IOException {
-        assertEquals(Optional.empty(), EventSources.read(root));
+        assertEquals(Optional.empty(), EventSources.read(new SysfsReader(root)));
         write("sys/bus/event_source/devices/software/type", "1\n");
         write("sys/bus/event_source/devices/tracepoint/type", "2\n");
-        assertFalse(EventSources.read(root).orElseThrow().hardware());
+        assertFalse(EventSources.read(new SysfsReader(root)).orElseThrow().hardware());
         write("sys/bus/event_source/devices/armv8_pmuv3_0/type", "8\n");
-        assertTrue(EventSources.read(root).orElseThrow().hardware());
+        assertTrue(EventSources.read(new SysfsReader(root)).orElseThrow().hardware());
     }
 
     @Test
