@@ -37,13 +37,14 @@ public final class VerdictsText {
 
     /** The legend of the finding words, as data (the page lists it; text prints {@link #LEGEND}). */
     public static final List<Term> TERMS = List.of(
-            new Term(Finding.SUPPORTS.words(), "the 99.9% interval excludes zero in the claimed direction and reaches the claimed size "
-                    + "(within a factor of 2)", List.of(Finding.SUPPORTS)),
+            new Term(Finding.SUPPORTS.words(), "the 99.9% interval excludes zero in the claimed direction and lies within a factor of 2 "
+                    + "of the claimed size", List.of(Finding.SUPPORTS)),
             new Term(Finding.SUPPORTS_SMALLER.words() + " / larger than claimed", "the direction holds, the size is off by more than a factor of 2",
                     List.of(Finding.SUPPORTS_SMALLER, Finding.SUPPORTS_LARGER)),
             new Term(Finding.CONTRADICTS.words(), "the interval excludes zero in the opposite direction, or excludes every effect of half "
                     + "the claimed size", List.of(Finding.CONTRADICTS)),
-            new Term(Finding.INCONCLUSIVE.words(), "the interval holds both zero and the claimed size (the runs needed are given)",
+            new Term(Finding.INCONCLUSIVE.words(), "the interval holds both zero and the claimed size, or both the claimed size and one 2x off "
+                    + "(the runs needed are given)",
                     List.of(Finding.INCONCLUSIVE)),
             new Term(Finding.NOT_TESTABLE.words(), "the claim cannot be measured on this machine or in this file (the reason is given)",
                     List.of(Finding.NOT_TESTABLE)),
