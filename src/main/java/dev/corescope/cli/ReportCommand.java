@@ -5,9 +5,7 @@ import dev.corescope.bench.Families;
 import dev.corescope.report.HtmlReport;
 import dev.corescope.report.Json;
 import dev.corescope.report.MachineCodeText;
-import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.report.VerdictsSvg;
 import dev.corescope.sys.internal.AtomicFile;
@@ -31,7 +29,6 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -160,35 +157,35 @@ final class ReportCommand implements Callable<Integer> {
     /** The verdicts of the one file (of {@code --family}'s seed, or all) as a forest plot, to stdout or {@code -o}. */
     private int forest() throws IOException {
         ResultsFile results = Json.readResultsChecked(files.getFirst());
+        List<BenchFamily> families = families();
+        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(results,
+                Families.claims(families), Families.allowances(families)).stream().filter(v -> family == null || v.family().equals(family)).toList();
+        if (verdicts.isEmpty()) throw new UsageException("report --format svg: " + files.getFirst().getFileName() + " holds no seed's claims"
+                + (family == null ? "" : " of " + family) + " to draw");
+        return print(VerdictsSvg.of(verdicts));
+    }
+
+    /** The registered families; {@code --family} must name one of them. */
+    private List<BenchFamily> families() {
         List<BenchFamily> families = Families.all();
         if (family != null && families.stream().noneMatch(f -> f.name().equals(family))) {
             throw new UsageException("--family " + family + ": not a family (one of "
                     + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
         }
-        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(results,
-                Families.claims(families), Families.allowances(families)).stream().filter(v -> family == null || v.family().equals(family)).toList();
-        if (verdicts.isEmpty()) throw new UsageException("report --format svg: " + files.getFirst().getFileName() + " holds no seed's claims"
-                + (family == null ? "" : " of " + family) + " to draw");
-        String svg = VerdictsSvg.of(verdicts);
-        return print(os -> os.write(svg.getBytes(StandardCharsets.UTF_8)), out -> out.print(svg));
+        return families;
     }
 
     private int text() throws IOException {
         Path input = files.getFirst();
         ResultsFile results = Json.readResultsChecked(input);
-        List<BenchFamily> families = Families.all();
-        if (family != null && families.stream().noneMatch(f -> f.name().equals(family))) {
-            throw new UsageException("--family " + family + ": not a family (one of "
-                    + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
-        }
+        List<BenchFamily> families = families();
         if (disassembly && (family == null || verdictsOnly)) {
             throw new UsageException("report --disassembly: goes with --family NAME, without --verdicts");
         }
         int width = Width.of(wide);
         // a disassembly is printed as objdump and hsdis wrote it: its lines are code, not prose to wrap
         if (disassembly || verdictsOnly) {
-            String text = disassembly ? disassemblies(results, family) : verdicts(results, families, family, wide, explain);
-            return print(os -> os.write(text.getBytes(StandardCharsets.UTF_8)), out -> out.print(text));
+            return print(disassembly ? disassemblies(results, family) : verdicts(results, families, family, wide, explain));
         }
         // written as it is laid out: the text of many rows is never held whole
         return print(os -> {
@@ -196,6 +193,10 @@ final class ReportCommand implements Callable<Integer> {
             ReportText.write(text, results, families, family, input, width, explain);
             if (text.checkError()) throw new IOException("the text could not be written whole");
         }, out -> ReportText.write(out, results, families, family, input, width, explain));
+    }
+
+    private int print(String text) {
+        return print(os -> os.write(text.getBytes(StandardCharsets.UTF_8)), out -> out.print(text));
     }
 
     /** To {@code -o} through {@code toFile}, else to stdout through {@code toOut}. */

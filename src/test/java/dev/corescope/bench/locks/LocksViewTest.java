@@ -1,5 +1,6 @@
 package dev.corescope.bench.locks;
 
+import dev.corescope.testing.SavedRuns;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
@@ -171,7 +172,7 @@ class LocksViewTest {
     /** The committed real run's saved model gives the same rows as that run saved: the rows and the text read one model. */
     @Test
     void theSavedModelOfARealRunGivesTheRowsItSaved() throws IOException {
-        ResultsFile file = Json.readResults(Path.of("src/test/resources/results/locks-quick.json"));
+        ResultsFile file = SavedRuns.lenient(Path.of("src/test/resources/results/locks-quick.json"));
         LocksModel m = new LocksFamily().model(file).orElseThrow();
         List<String> saved = file.results().stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
         List<String> fromModel = m.results().stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
@@ -189,7 +190,7 @@ class LocksViewTest {
         assertTrue(notes.get(0).startsWith("the machine was busy before this run (1-minute load average 18.9 for 2 CPUs)"), notes.toString());
         assertEquals("native rows missing: libcorescope.so is not loaded", notes.get(1));
         assertTrue(notes.get(2).startsWith("--quick leaves out: spin_lock_unlock, the word through its own segment"), notes.toString());
-        ResultsFile old = Json.readResults(Path.of("src/test/resources/results/locks-quick.json"));
+        ResultsFile old = SavedRuns.lenient(Path.of("src/test/resources/results/locks-quick.json"));
         LocksModel saved = new LocksFamily().model(old).orElseThrow();
         assertTrue(saved.facts() == null && !saved.notes().isEmpty(), "the committed run is from before the facts");
         String text = LocksView.document(saved).render(dev.corescope.text.Width.NONE);
