@@ -104,10 +104,8 @@ final class ReportCommand implements Callable<Integer> {
         switch (format) {
             case html -> {
                 if (family != null) throw new UsageException("report --family: goes with --format text or svg");
-                if (wide) throw new UsageException("report --wide: goes with --format text");
-                if (explain) throw new UsageException("report --explain: goes with --format text");
-                if (verdictsOnly) throw new UsageException("report --verdicts: goes with --format text");
-                if (disassembly) throw new UsageException("report --disassembly: goes with --format text");
+                String textOnly = wide ? "--wide" : explain ? "--explain" : verdictsOnly ? "--verdicts" : disassembly ? "--disassembly" : null;
+                if (textOnly != null) throw new UsageException("report " + textOnly + ": goes with --format text");
                 if (output == null) throw new UsageException("report: -o FILE.html is needed for the page (or --format text to print)");
             }
             case text -> {
@@ -218,7 +216,7 @@ final class ReportCommand implements Callable<Integer> {
 
     /** The disassemblies of {@code family} in {@code file}, or one line saying there are none. */
     static String disassemblies(ResultsFile file, String family) {
-        String text = MachineCodeText.disassemblies(file.code() == null ? List.of() : file.code(), family);
+        String text = MachineCodeText.disassemblies(file.code(), family);
         return text.isEmpty() ? "no disassembly of " + family + "'s functions in this file\n" : text;
     }
 

@@ -71,7 +71,7 @@ final class ShortCommands {
         if (o == null || o.positional.isEmpty()) return OptionalInt.empty();
         for (String w : o.positional) if (!plainWord(w)) return OptionalInt.empty();
         try {
-            if (o.has("--nbits")) c.nbits = Main.asciiInt(o.get("--nbits"));
+            if (o.has("--nbits")) c.nbits = asciiInt(o.get("--nbits"));
             if (o.has("--input")) c.input = MaskCommand.Input.valueOf(o.get("--input"));
             if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
         } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
@@ -86,7 +86,7 @@ final class ShortCommands {
         Options o = Options.parse(args, "--pid", "--format");
         if (o == null || !o.positional.isEmpty()) return OptionalInt.empty();
         try {
-            if (o.has("--pid")) c.pid = Main.asciiInt(o.get("--pid"));
+            if (o.has("--pid")) c.pid = asciiInt(o.get("--pid"));
             if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
         } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
             return OptionalInt.empty();
@@ -137,6 +137,12 @@ final class ShortCommands {
     /** A positional word picocli would take as it is: not an option, not an {@code @argfile}, not empty. */
     private static boolean plainWord(String w) {
         return !w.isEmpty() && !w.startsWith("-") && !w.startsWith("@");
+    }
+
+    /** A small number written in ASCII digits; anything else is picocli's to convert or refuse. */
+    private static int asciiInt(String s) {
+        if (s.isEmpty() || s.length() > 9 || !s.chars().allMatch(ch -> ch >= '0' && ch <= '9')) throw new IllegalArgumentException(s);
+        return Integer.parseInt(s);
     }
 
     /** The named options (each at most once) and the positional words after {@code args[0]}; null when picocli must parse. */
