@@ -34,23 +34,17 @@ public final class Families {
 
     /** The claims of every family in {@code families}, in registry order. */
     public static List<Claim> claims(List<BenchFamily> families) {
-        List<Claim> out = new ArrayList<>();
-        for (BenchFamily f : families) out.addAll(f.claims());
-        return out;
+        return families.stream().flatMap(f -> f.claims().stream()).toList();
     }
 
     /** The own between-run allowances of every family in {@code families}. */
     public static List<NoiseAllowance> allowances(List<BenchFamily> families) {
-        List<NoiseAllowance> out = new ArrayList<>();
-        for (BenchFamily f : families) out.addAll(f.allowances());
-        return out;
+        return families.stream().flatMap(f -> f.allowances().stream()).toList();
     }
 
     /** The latency by relation that {@code families}' models in {@code file} hold, in registry order. */
     public static List<MachineSummary.RelationLatency> relationLatencies(List<BenchFamily> families, ResultsFile file) {
-        List<MachineSummary.RelationLatency> out = new ArrayList<>();
-        for (BenchFamily f : families) out.addAll(f.relationLatencies(file));
-        return out;
+        return families.stream().flatMap(f -> f.relationLatencies(file).stream()).toList();
     }
 
     /** {@link #allowances(List)} of every registered family. */
@@ -107,9 +101,7 @@ public final class Families {
 
             @Override
             public List<MachineSummary.RelationLatency> relationLatencies(ResultsFile file) {
-                List<MachineSummary.RelationLatency> out = new ArrayList<>();
-                for (BenchFamily f : families) out.addAll(guard.render(file, f.name(), () -> f.relationLatencies(file)));
-                return out;
+                return families.stream().flatMap(f -> guard.render(file, f.name(), () -> f.relationLatencies(file)).stream()).toList();
             }
 
             @Override

@@ -1,5 +1,6 @@
 package dev.corescope.bench;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import dev.corescope.report.Pointers;
 import dev.corescope.report.ResultsFile;
 
@@ -9,6 +10,7 @@ import java.util.Optional;
 /**
  * A family's typed model as a results file holds it ({@code models.NAME}), for the family's view:
  * where the model points at the file's rows, layouts and histograms, it gets the file's own ({@link Pointers}).
+ * A field this version does not know (one an older or newer version saved) is skipped.
  */
 public final class SavedModel {
 
@@ -20,7 +22,7 @@ public final class SavedModel {
         var node = file.models().get(family);
         if (node == null) return Optional.empty();
         try {
-            return Optional.of(Pointers.reader(file).forType(type).readValue(node));
+            return Optional.of(Pointers.reader(file).forType(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(node));
         } catch (IOException e) {
             throw new IllegalArgumentException("models." + family + ": " + e.getMessage(), e);
         }

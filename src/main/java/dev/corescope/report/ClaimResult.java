@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.List;
@@ -54,6 +55,12 @@ public record ClaimResult(String id, String family, String seed, String claim, S
     public ClaimResult {
         rows = rows == null ? List.of() : List.copyOf(rows);
         notCounted = notCounted == null ? List.of() : List.copyOf(notCounted);
+    }
+
+    /** Whether it was judged over a build matrix: exact figures per build, which no longer run changes. */
+    @JsonIgnore
+    public boolean overBuilds() {
+        return !rows.isEmpty() && rows.stream().allMatch(x -> BuildMatrixFindings.NOISE.equals(x.noise()));
     }
 
     /** The same result with another {@code reason}. */

@@ -30,6 +30,9 @@ import java.util.TreeMap;
  */
 public final class SeedVerdicts {
 
+    /** The noise words of a row whose runs left an interval past a factor of ten either way: listed, never deciding. */
+    static final String UNBOUNDED = "runs too few to bound it";
+
     /** The band around the claimed size within which an effect supports it: a factor of two either way. */
     static final double BAND = 2.0;
 
@@ -203,8 +206,10 @@ public final class SeedVerdicts {
             Finding f = lo == null ? Finding.INCONCLUSIVE : classify(c, lo, hi);
             // a row has an interval when its runs were measured, its figures are exact, or (one run per side)
             // its change lies so far beyond the between-run allowance that the allowance's interval decides
-            boolean measured = lo != null && !(assumed && f == Finding.INCONCLUSIVE);
-            String noiseWords = exact ? "exact figures" : noise == null ? row.reason() : noise.source();
+            // an interval past a factor of ten either way (a side left with one run, pooled over few) bounds nothing
+            boolean unbounded = lo != null && !assumed && (row.ciHighPercent() > 900 || row.ciLowPercent() < -90);
+            boolean measured = lo != null && !unbounded && !(assumed && f == Finding.INCONCLUSIVE);
+            String noiseWords = unbounded ? UNBOUNDED : exact ? "exact figures" : noise == null ? row.reason() : noise.source();
             rows.add(new ClaimResult.RowFinding(a.implementation(), a.params(), b.score(), a.score(), b.unit(), effect,
                     measured ? lo : null, measured ? hi : null, measured ? row.ciLowPercent() : null, measured ? row.ciHighPercent() : null,
                     measured, f, noiseWords));
@@ -230,7 +235,9 @@ public final class SeedVerdicts {
         List<ClaimResult.RowFinding> deciding = rows.stream().filter(ClaimResult.RowFinding::measured).toList();
         Finding finding = deciding.isEmpty() ? Finding.INCONCLUSIVE : combine(c, deciding);
         StringBuilder why = new StringBuilder(deciding.isEmpty() ? (rows.size() == 1 ? "its one counted row has no interval"
-                : "none of its " + rows.size() + " counted rows has an interval") + " (one run per side)" : VerdictsText.because(c, finding, deciding));
+                : "none of its " + rows.size() + " counted rows has an interval")
+                + (rows.stream().allMatch(r -> UNBOUNDED.equals(r.noise())) ? " (" + UNBOUNDED + ")" : " (one run per side)")
+                : VerdictsText.because(c, finding, deciding));
         if (deciding.size() < rows.size()) why.append(VerdictsText.unmeasured(rows));
         if (finding == Finding.INCONCLUSIVE && !deciding.isEmpty()) {
             String unit = c.scale() == Claim.Scale.RELATIVE ? "%" : c.unit();

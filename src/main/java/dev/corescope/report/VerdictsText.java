@@ -299,8 +299,20 @@ public final class VerdictsText {
      */
     static String unmeasured(List<ClaimResult.RowFinding> rows) {
         List<ClaimResult.RowFinding> un = rows.stream().filter(r -> !r.measured()).toList();
-        return "; not measured (one run per side, " + un.size() + " of " + rows.size() + (rows.size() == 1 ? " row" : " rows")
-                + ", " + kinds(un) + "; neither decides nor gives the measured figure): today's bench runs "
-                + "each row a claim counts at least " + SeedVerdicts.RUNS_PER_SIDE + " times per side (JMH forks; separately started runs of a C twin, 8 in a full run)";
+        List<ClaimResult.RowFinding> unbounded = un.stream().filter(r -> SeedVerdicts.UNBOUNDED.equals(r.noise())).toList();
+        List<ClaimResult.RowFinding> once = un.stream().filter(r -> !unbounded.contains(r)).toList();
+        String of = " of " + rows.size() + (rows.size() == 1 ? " row" : " rows") + ", ";
+        StringBuilder out = new StringBuilder();
+        if (!once.isEmpty()) {
+            out.append("; not measured (one run per side, ").append(once.size()).append(of).append(kinds(once))
+                    .append("; neither decides nor gives the measured figure): today's bench runs each row a claim counts at least ")
+                    .append(SeedVerdicts.RUNS_PER_SIDE).append(" times per side (JMH forks; separately started runs of a C twin, 8 in a full run)");
+        }
+        if (!unbounded.isEmpty()) {
+            out.append("; not bounded (").append(unbounded.size()).append(of).append(kinds(unbounded))
+                    .append("; neither decides nor gives the measured figure): the runs left on a side were too few for an interval ")
+                    .append("within a factor of 10 either way (a C twin drops the runs in which its threads did not run at once)");
+        }
+        return out.toString();
     }
 }

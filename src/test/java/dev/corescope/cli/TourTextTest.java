@@ -7,6 +7,9 @@ import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.testing.Approved;
 import dev.corescope.text.TextDoc;
+import dev.corescope.report.Finding;
+import dev.corescope.report.SeedVerdicts;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -103,5 +106,16 @@ class TourTextTest {
         assertTrue(text.contains("By relation (what the two CPUs share)"), text);
         assertTrue(text.lines().anyMatch(l -> l.contains("same L3") || l.contains("same l3")), text);
         assertTrue(text.lines().count() < 15, "one short block: " + text);
+    }
+
+    /** A build matrix's figures are exact: no longer run resolves a code-size claim the builds split on, so the tour offers none. */
+    @Test
+    void aCodeSizeClaimTheBuildsSplitOnIsNotSentToALongerRun() throws Exception {
+        ResultsFile f = SavedRuns.lenient(Path.of("src/test/resources/results/cpumask-code-size.json"));
+        SeedVerdicts.Verdict v = SeedVerdicts.recorded(f, Families.claims(), List.of()).getFirst();
+        assertTrue(v.claims().stream().anyMatch(c -> c.id().equals("cpumask.code-size-64") && c.finding() == Finding.INCONCLUSIVE
+                && c.overBuilds()), v.line());
+        assertTrue(TourText.unresolved(v, "./run.sh").map(l -> !l.contains("code-size")).orElse(true),
+                "a longer run gives the same builds: " + TourText.unresolved(v, "./run.sh"));
     }
 }

@@ -228,6 +228,20 @@ class SeedVerdictsTest {
         assertTrue(split.reason().contains("the rows split: 1 supports, 1 contradicts"), split.reason());
     }
 
+    /** Seed 002 under load: the C twin dropped two of the packed side's three runs; the pooled interval spans a factor of millions. */
+    @Test
+    void aRowWhoseRunsCannotBoundItIsListedAsNotBoundedNotPrintedAsAMillionfoldInterval() {
+        Random random = new Random(9);
+        List<Result> rows = List.of(row("old", "native", Map.of(), 1.5, 1, 0, random), row("new", "native", Map.of(), 0.45, 3, 0.6, random),
+                row("old", "java", Map.of(), 2.8, 3, 0.03, random), row("new", "java", Map.of(), 1.8, 3, 0.03, random));
+        ClaimResult r = test(file(rows), claim(Claim.Direction.LESS, null, Claim.Scale.ABSOLUTE, "java", "native"));
+        ClaimResult.RowFinding c = r.rows().stream().filter(x -> x.implementation().equals("native")).findFirst().orElseThrow();
+        assertFalse(c.measured(), "a 1-against-3 C row with runs spread 60%: " + c);
+        assertEquals(Finding.SUPPORTS, r.finding(), "the Java rows decide: " + r.reason());
+        assertTrue(r.reason().contains("not bounded (1 of 2 rows, C;"), r.reason());
+        assertTrue(r.high() < 0 && r.low() > -2, "the claim's interval is the Java row's: " + r);
+    }
+
     /** Seed 004: an effect near the lower edge of the band supports only with the whole interval inside it. */
     @Test
     void anIntervalAcrossAnEdgeOfTheBandIsInconclusiveAndOneInsideItSupports() {

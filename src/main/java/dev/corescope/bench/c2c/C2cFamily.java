@@ -109,7 +109,7 @@ public final class C2cFamily implements ModelFamily<C2cModel> {
 
         if (cpus.length < 2) {
             return new FamilyRun(name(), List.of(), new C2cModel(places, List.of(), null,
-                    new C2cModel.Facts(usable.toList(), null, topology.online().weight(), null, null, List.of(), null)));
+                    new C2cModel.Facts(usable.toList(), null, topology.online().weight(), null, null, List.of())));
         }
 
         Double loadOneMinute = MachineLoad.oneMinute(Path.of("/")).orElse(null);
@@ -137,11 +137,10 @@ public final class C2cFamily implements ModelFamily<C2cModel> {
             results.add(result("java", p, p.java()));
             if (p.nativeTwin() != null) results.add(result("native", p, p.nativeTwin()));
         }
-        String[] jmhPlacement = new String[1];
-        if (live) jmhCrossCheck(topology, usable, context, jmhPlacement).ifPresent(results::add);
+        if (live) jmhCrossCheck(topology, usable, context).ifPresent(results::add);
 
         C2cModel.Facts facts = new C2cModel.Facts(usable.toList(), loadOneMinute, topology.online().weight(), noTwin.orElse(null),
-                plan.facts(), bothDirections, jmhPlacement[0]);
+                plan.facts(), bothDirections);
         return new FamilyRun(name(), results, new C2cModel(places, pairs,
                 results.stream().filter(r -> r.variant().equals("ping_pong_jmh")).findFirst().orElse(null), facts));
     }
@@ -192,8 +191,7 @@ public final class C2cFamily implements ModelFamily<C2cModel> {
     }
 
     /** The JMH figure for the nearest placement the machine has, as {@code ping_pong_jmh}. */
-    private static Optional<Result> jmhCrossCheck(Topology topology, CpuMask usable, BenchContext context, String[] placementWords)
-            throws Exception {
+    private static Optional<Result> jmhCrossCheck(Topology topology, CpuMask usable, BenchContext context) throws Exception {
         Optional<CpuPair> pair = Placements.of(topology, usable).stream().findFirst();
         if (pair.isEmpty()) return Optional.empty();
         CpuPair p = pair.get();
@@ -209,7 +207,6 @@ public final class C2cFamily implements ModelFamily<C2cModel> {
         params.put("to", p.to());
         params.put("placement", p.name());
         double error = ping.getScoreError();
-        placementWords[0] = p.description();
         return Optional.of(Result.builder().benchmark("c2c").variant("ping_pong_jmh").implementation("java").metric("one_way").unit("ns")
                 .score(ping.getScore() / 2).error(Double.isNaN(error) ? null : error / 2).samples(ping.getStatistics().getN()).cpus(pairList(p.from(), p.to())).params(params).runs(ForkFigures.ofSecondary(r, "ping", x -> x / 2)).build());
     }

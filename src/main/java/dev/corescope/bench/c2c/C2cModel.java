@@ -57,10 +57,9 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
      * @param nativeUnavailable why the C twin did not run, null when it did
      * @param plan              what the run planned to measure, null when it measured nothing (fewer than 2 CPUs)
      * @param bothDirections    the placements ({@link Placement} keys) measured both ways: their first pair's directions disagreed
-     * @param jmhPlacement      the JMH cross-check's placement in words ({@code CpuPair.description()}), null when it did not run
      */
     public record Facts(String usable, Double loadOneMinute, int onlineCpus, String nativeUnavailable, Plan plan,
-                        List<String> bothDirections, String jmhPlacement) {
+                        List<String> bothDirections) {
         public Facts {
             bothDirections = bothDirections == null ? List.of() : List.copyOf(bothDirections);
         }
@@ -106,9 +105,13 @@ public record C2cModel(List<Cpu> cpus, List<Pair> pairs,
      * One ordered pair: ping on {@code from}, pong on {@code to}; {@code nativeTwin} null where the
      * C twin did not run on it; {@code relation} what the two CPUs share ({@link Placement#key}:
      * {@code same-core}, {@code same-l2}, {@code same-l3}, {@code other-l3}, {@code other-node},
-     * {@code other-package}), null in files from before it.
+     * {@code other-package}; an older spelling such as {@code same_l3} or {@code cross-l3} is read as its key), null in
+     * files from before it.
      */
     public record Pair(int from, int to, Stats java, Stats nativeTwin, String relation) {
+        public Pair {
+            if (relation != null) relation = Placement.ofKey(relation).map(Placement::key).orElse(relation);
+        }
     }
 
     /**

@@ -83,9 +83,11 @@ final class C2cView {
             notes.add("both directions measured for " + f.bothDirections().stream().map(C2cView::placementWords).toList()
                     + ": their first pair's two directions disagreed");
         }
-        if (m.jmh() != null && f.jmhPlacement() != null) {
-            notes.add("ping_pong_jmh: the same ping-pong as a JMH @Group on placement " + m.jmh().params().get("placement")
-                    + " (" + f.jmhPlacement() + "); a JMH operation is a round trip, halved here");
+        if (m.jmh() != null) {
+            Map<String, Object> p = m.jmh().params();
+            String key = String.valueOf(p.get("placement"));
+            notes.add("ping_pong_jmh: the same ping-pong as a JMH @Group on placement " + key + " (CPU " + p.get("from") + " and CPU "
+                    + p.get("to") + ": " + placementWords(key) + "); a JMH operation is a round trip, halved here");
         }
         int rt = f.plan().roundTrips();
         notes.add("One-way latency = the time of " + rt + " round trips / " + rt

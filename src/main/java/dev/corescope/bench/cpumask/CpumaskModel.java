@@ -1,6 +1,5 @@
 package dev.corescope.bench.cpumask;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.bench.Figure;
 import dev.corescope.bench.RunSetup;
@@ -11,32 +10,17 @@ import java.util.List;
 /**
  * What one {@code bench cpumask} run measured, as saved in the results file
  * ({@code models.cpumask}): plain numbers, strings and lists, so that {@link CpumaskView} renders a
- * saved file as it rendered the live run.
+ * saved file as it rendered the live run. docs/formats.md describes each field. Files written before
+ * {@code setup} hold {@code pinning}, {@code javaSettings} and {@code load} as sentences; files from
+ * round two hold {@code callers} and {@code callerFlags} (newer ones hold {@code code-size} rows); files
+ * written before the notes were data hold them in {@code notes}, and no {@code javaIterations}.
  *
- * @param pinning        files from before {@code setup}: how the run was pinned, in words
- * @param allowed        the allowed CPUs as a list ({@code 0-1})
- * @param nrCpuIds       the kernel's nr_cpu_ids
- * @param javaSettings   files from before {@code setup}: the JMH settings, in words
  * @param nativeBatches  the undisturbed C batches wanted per variant and row
- * @param load           files from before {@code setup}: the machine's load at start, in words, or null
- * @param comparisons    one row per configuration and implementation
- * @param splits         the Java gaps split into calls and shape
- * @param callers        files from round two only: the code sizes of four callers at one build
- *                       (newer files hold them as {@code code-size} rows, which the view looks up)
- * @param callerFlags    files from round two only: the flags those callers were compiled with
- * @param hsdis          whether the measuring JVM could show C2's machine code, in words
- * @param notes          empty: the view words the notes from the fields below (files written
- *                       before carry them here as sentences, and no {@code javaIterations})
- * @param quick          whether the run was {@code --quick} (Java measured only some configurations)
  * @param javaIterations the JMH iterations left out because the thread was descheduled
  * @param nativeLeftOut  the C batches left out, over all native rows; null when C did not run
- * @param nativeUnavailable why the native rows are missing, or null
- * @param codeSizeGaps   why a caller's code size is missing, one line each, as the symbol reader said it
  * @param codeSizeBuilds the compiler and the builds the {@code code-size} rows were measured at; null
  *                       when none were (no compiler, or a file from before the build matrix)
- * @param setup          how the run was set up (pinning, load, JMH settings); null in files from before it
  */
-@JsonIgnoreProperties(ignoreUnknown = true)
 public record CpumaskModel(@JsonInclude(JsonInclude.Include.NON_NULL) String pinning, String allowed, int nrCpuIds, @JsonInclude(JsonInclude.Include.NON_NULL) String javaSettings, int nativeBatches,
                            @JsonInclude(JsonInclude.Include.NON_NULL) String load,
                            List<Row> comparisons, List<SplitRow> splits, List<CallerSize> callers, String callerFlags, String hsdis,
@@ -67,7 +51,6 @@ public record CpumaskModel(@JsonInclude(JsonInclude.Include.NON_NULL) String pin
      */
     // Files from before the round-two models carry input=precomputed|random and no online/layout:
     // the row still reads (input is ignored, online and layout are absent), so old files render.
-    @JsonIgnoreProperties(ignoreUnknown = true)
     public record Row(String implementation, int nrCpus, String online, String mask, String layout, Figure baseline,
                       Figure approach, boolean significant) {
 
@@ -78,7 +61,6 @@ public record CpumaskModel(@JsonInclude(JsonInclude.Include.NON_NULL) String pin
     }
 
     /** A Java gap split in two: calls (loop vs loop of first()) and shape (loop of first() vs first_but). */
-    @JsonIgnoreProperties(ignoreUnknown = true)
     public record SplitRow(int nrCpus, String online, String mask, Figure loop, Figure loopFirst, Figure firstBut,
                            boolean callsSignificant, boolean shapeSignificant) {
     }
@@ -87,7 +69,6 @@ public record CpumaskModel(@JsonInclude(JsonInclude.Include.NON_NULL) String pin
      * bloat-o-meter's row: one caller's size before ({@code cpumask_any_but} loop) and after
      * ({@code cpumask_first_but}) at one build; {@code build} null in files from round two.
      */
-    @JsonIgnoreProperties(ignoreUnknown = true)
     public record CallerSize(int nrCpus, String function, String build, long oldBytes, long newBytes) {
 
         public long delta() {
@@ -96,7 +77,6 @@ public record CpumaskModel(@JsonInclude(JsonInclude.Include.NON_NULL) String pin
     }
 
     /** The compiler (its {@code --version} line) and the builds of the code-size matrix, in order. */
-    @JsonIgnoreProperties(ignoreUnknown = true)
     public record CodeSizeBuilds(String compiler, List<BuildFlags> builds) {
         public CodeSizeBuilds {
             builds = List.copyOf(builds);

@@ -176,7 +176,7 @@ public final class CpupriFamily implements BenchFamily {
             long[][] at = CpupriLayouts.offsets(k, c);
             long[] counts = at[0], masks = at[1];
             boolean shared = counts[CpupriLayouts.CPUPRI_RT99] / line == masks[CpupriLayouts.CPUPRI_RT99] / line;
-            structs.add(new CpupriModel.Struct(l, k.description(), seedLayouts.get(i).cacheLines(), shared, counts, masks,
+            structs.add(new CpupriModel.Struct(l, seedLayouts.get(i).cacheLines(), shared, counts, masks,
                     Integer.BYTES, c.maskBytes()));
         }
         List<Layout> inline = layouts.stream().filter(l -> Boolean.FALSE.equals(l.params().get("offstack"))).toList();
@@ -184,7 +184,7 @@ public final class CpupriFamily implements BenchFamily {
                 h.type().getName().replace("dev.corescope.bench.cpupri.", ""), h.countOffset(), h.maskOffset(), h.gap(),
                 h.instanceSize(), h.apart(line), h.layout())).toList();
         List<CpupriModel.Measured> saved = runs.stream().map(r -> new CpupriModel.Measured(r.workload(), r.variant(), r.implementation(),
-                r.placement().name(), r.placement().description(), r.writers(), Arrays.stream(r.cpus()).boxed().toList(), r.rt(),
+                r.placement().name(), r.writers(), Arrays.stream(r.cpus()).boxed().toList(), r.rt(),
                 countsPerFind.get(r), concurrent.get(r))).toList();
         return new CpupriModel(line, structs, inline, heaps, HeapLayouts.vmDetails(), saved, List.of(), List.of(), run.usable(),
                 run.usableCount(), run.lineWarnings(), run.contendedIgnored(), run.nativeUnavailable(), run.loadOneMinute(), run.onlineCpus());

@@ -18,23 +18,15 @@ import java.util.List;
  * live run: the layouts of {@code struct cpupri}, the Java-heap analogue, the contention rows. The
  * layouts are the file's {@code layouts[]}: the model points at them by name and params ({@link Pointers}).
  *
- * @param lineSize  the cache line size the layouts were laid out with
- * @param structs   the {@code CONFIG_CPUMASK_OFFSTACK=y} layouts (the seed's), with where each vec's count and mask sit
- * @param inline    the {@code CONFIG_CPUMASK_OFFSTACK=n} layouts, one per layout and NR_CPUS
- * @param heap      the Java-heap analogue, one per heap variant
- * @param vmDetails JOL's description of the JVM that laid out the heap objects
- * @param runs      one entry per measured workload, variant, implementation, placement and writers
- * @param results   empty: the contention rows are in {@code results[]} only (files written before they were kept
- *                  once hold a copy here, which the view reads when the file's rows are missing; never written)
- * @param notes     empty: the notes are worded by the view from the fields below (files written before
- *                  carry them here as sentences, and no {@code usable}; the view then shows these)
- * @param usable        the CPUs the run could use, as a list ({@code 0-1}); null in files from before
- * @param usableCount   how many CPUs that is
- * @param lineWarnings  the topology's warnings about the cache line size, as it gave them
+ * docs/formats.md describes each field. Files written before the notes were data hold them as sentences in
+ * {@code notes}, and no {@code usable}; files written before the contention rows were kept once hold a copy in
+ * {@code results}, which the view reads when the file's rows are missing (read, never written).
+ *
+ * @param structs  the {@code CONFIG_CPUMASK_OFFSTACK=y} layouts (the seed's), with where each vec's count and mask sit
+ * @param inline   the {@code CONFIG_CPUMASK_OFFSTACK=n} layouts, one per layout and NR_CPUS
+ * @param heap     the Java-heap analogue, one per heap variant
+ * @param runs     one entry per measured workload, variant, implementation, placement and writers
  * @param contendedIgnored whether the JVM ignored {@code @Contended} (the contended heap object was no bigger)
- * @param nativeUnavailable why the C twin did not run, or null when it did
- * @param loadOneMinute the 1-minute load average before the run, or null when unknown
- * @param onlineCpus    the online CPUs that load average is measured against
  */
 public record CpupriModel(int lineSize, List<Struct> structs,
                           @JsonSerialize(contentUsing = Pointers.LayoutOut.class) @JsonDeserialize(contentUsing = Pointers.LayoutIn.class)
@@ -75,8 +67,7 @@ public record CpupriModel(int lineSize, List<Struct> structs,
     /**
      * One offstack layout of {@code struct cpupri}.
      *
-     * @param layout          its JOL-style rows
-     * @param description     what it is (today's kernel, the patch, the alternative)
+     * @param layout          its JOL-style rows (its name is a {@link CpupriLayouts.Kind}'s variant, which says what it is)
      * @param seedCacheLines  its size in 64-byte lines, as the seed counted them
      * @param rt99Shared      whether count[99] and mask[99] share a line
      * @param countOffsets    each vec's count offset, by priority index
@@ -85,7 +76,7 @@ public record CpupriModel(int lineSize, List<Struct> structs,
      * @param maskBytes       the size of a mask ({@code cpumask_var_t}, a pointer)
      */
     public record Struct(@JsonSerialize(using = Pointers.LayoutOut.class) @JsonDeserialize(using = Pointers.LayoutIn.class) Layout layout,
-                         String description, long seedCacheLines, boolean rt99Shared, long[] countOffsets,
+                         long seedCacheLines, boolean rt99Shared, long[] countOffsets,
                          long[] maskOffsets, long countBytes, long maskBytes) {
     }
 
@@ -96,13 +87,14 @@ public record CpupriModel(int lineSize, List<Struct> structs,
     }
 
     /**
-     * One measurement; {@code rt} is null for the {@code mechanism} workload. {@code countsPerFind}:
+     * One measurement; {@code placement} is a placement key ({@code other-l3}) or {@code any}, which the view words;
+     * {@code rt} is null for the {@code mechanism} workload. {@code countsPerFind}:
      * a C row of the cpupri workload, how many counts a find read (median of the samples; 1 = it
      * stopped at index 0, 99 = the full scan); null otherwise and in files from before. {@code concurrent}: a C row, the
      * share of its samples in which every thread stayed on its CPU (the others timed a thread alone and are left out of
      * the row, {@code CpupriTwins.Samples#concurrent}); null for Java and in files from before.
      */
-    public record Measured(String workload, String variant, String implementation, String placement, String placementDescription,
-                      int writers, List<Integer> cpus, String rt, Double countsPerFind, Double concurrent) {
+    public record Measured(String workload, String variant, String implementation, String placement, int writers,
+                           List<Integer> cpus, String rt, Double countsPerFind, Double concurrent) {
     }
 }

@@ -79,11 +79,6 @@ interface CpupriStruct extends AutoCloseable {
      */
     void toggle(int cpu);
 
-    /** The counts a {@link #find} that returned {@code index} read: index + 1, or all 99 when it found none. */
-    static int countsRead(int index) {
-        return index < 0 ? TASK_PRIORITY : index + 1;
-    }
-
     /** Words in a cpumask of this model (for the caller's {@code lowest_mask}). */
     int maskWords();
 

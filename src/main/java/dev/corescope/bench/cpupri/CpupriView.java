@@ -7,6 +7,7 @@ import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.Xml;
 import dev.corescope.text.Num;
+import dev.corescope.topology.Placement;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
@@ -51,7 +52,7 @@ final class CpupriView {
 
         d.heading("struct cpupri, CONFIG_CPUMASK_OFFSTACK=y (cpumask_var_t is a pointer)");
         for (CpupriModel.Struct st : m.structs()) {
-            d.heading(3, st.layout().name() + ": " + st.description());
+            d.heading(3, st.layout().name() + ": " + what(st.layout()));
             d.table(rows(st.layout(), true));
             d.paragraph("  ", "Size: " + st.layout().sizeBytes() + " bytes = " + st.layout().cacheLines() + " cache lines of "
                     + st.layout().lineSize() + " bytes").blank();
@@ -199,7 +200,7 @@ final class CpupriView {
                 ? " (the reader's CPU runs RT99: full scan while the writer is at RT99)"
                 : " (the reader's CPU at CPUPRI_NORMAL: a find stops at index 0)");
         d.heading(3, "workload " + first.workload() + rt + ", " + first.writers() + " writer(s); reader on CPU " + cpus.getFirst()
-                + ", writer(s) on CPU " + writers + " (placement " + first.placement() + ": " + first.placementDescription() + ")");
+                + ", writer(s) on CPU " + writers + " (" + placementWords(first.placement()) + ")");
         TextTable t = new TextTable(Column.key("variant"), Column.key("impl"), Column.text("stat"), Column.number("find (reader)", "ns/op"),
                 Column.number("/packed"), Column.number("set (writer)", "ns/op"), Column.number("/packed")).named("cpupri");
         for (CpupriModel.Measured r : runs) {
@@ -277,6 +278,17 @@ final class CpupriView {
      * outlined where {@code cpupri_set()} writes ({@code count[0]} and {@code count[99]}).
      * Hovering a line names the fields in it.
      */
+    /** What a layout is, by its name ({@link CpupriLayouts.Kind}); a name this version does not know, as it is. */
+    private static String what(Layout l) {
+        return Stream.of(CpupriLayouts.Kind.values()).filter(k -> k.variant().equals(l.name())).findFirst()
+                .map(CpupriLayouts.Kind::description).orElse(l.name());
+    }
+
+    /** The writers' placement in words: its {@link Placement}'s phrase, {@code any} as the first two usable CPUs. */
+    private static String placementWords(String key) {
+        return Placement.ofKey(key).map(Placement::words).orElse(key.equals("any") ? "any: the first two usable CPUs" : key);
+    }
+
     static String svg(CpupriModel m) {
         int line = m.lineSize();
         int left = 40, top = 30;
@@ -288,7 +300,7 @@ final class CpupriView {
             int lines = (int) l.cacheLines();
             body.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text>"
                             + "<text x=\"%d\" y=\"%d\">%s: %d bytes, %d lines of %d bytes; count[99] and mask[99] %s</text>%n",
-                    y + 12, Xml.escape(l.name()), 70, y + 12, Xml.escape(st.description()), l.sizeBytes(), lines, line,
+                    y + 12, Xml.escape(l.name()), 70, y + 12, Xml.escape(what(l)), l.sizeBytes(), lines, line,
                     st.rt99Shared() ? "share a line" : "are on different lines"));
             y += 20;
             for (int ln = 0; ln < lines; ln++) {

@@ -223,11 +223,11 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
             }
         }
 
-        LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), describe(jmh), twin ? plan.describe(nativeRuns) : "not run",
+        LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), jmh, twin ? plan.runs(nativeRuns) : null,
                 rows, contended, skipped,
                 pmu(Path.of("/")), List.of(), new LocksModel.Facts(ctx.size() == RunSize.QUICK,
                 twin ? null : NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"), loadOneMinute,
-                Math.min(2, allowed.weight())));
+                Math.min(2, allowed.weight())), null, null);
         return new FamilyRun(name(), model.results(runs), model);
     }
 
@@ -269,14 +269,6 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
     private static RunResult single(Collection<RunResult> results, String method) {
         if (results.size() != 1) throw new IllegalStateException("JMH returned " + results.size() + " results for " + method);
         return results.iterator().next();
-    }
-
-    private static String describe(Jmh.Settings s) {
-        if (s.forks() == 0) {
-            return String.format(Locale.ROOT, "in this JVM (smoke: numbers mean nothing), %d x %d ms", s.measurementIterations(), s.measurementMillis());
-        }
-        return String.format(Locale.ROOT, "%d fork%s x %d x %d ms after %d x %d ms warm-up, average time per call",
-                s.forks(), s.forks() == 1 ? "" : "s", s.measurementIterations(), s.measurementMillis(), s.warmupIterations(), s.warmupMillis());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.corescope.bench.locks;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.corescope.bench.Jmh;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.report.RunFigures;
@@ -18,25 +19,21 @@ import java.util.Map;
  * the family's text ({@link LocksView} renders its rows directly) and of its results rows
  * ({@link #results}), for a live run and a saved file alike.
  *
- * @param cpu              the CPU the uncontended rows ran on
- * @param cpuChoice        why that CPU
- * @param load             the load average before the run
- * @param tsc              the TSC rate and where it came from
- * @param javaSettings     how JMH ran
- * @param nativeSettings   how the C loops ran, or why they did not
- * @param rows             the uncontended figures, one per line of the list and implementation
- * @param contended        the contended figures
- * @param contendedSkipped why contended mode did not run, or null
- * @param pmu              what the machine says about hardware counters
- * @param notes            empty: the view words the notes from the facts below (files written before
- *                         carry them here as sentences, and no {@code facts})
- * @param facts            what the notes are worded from; null in files from before
+ * docs/formats.md describes each field. Files written before {@code facts} hold the notes as sentences in
+ * {@code notes}; files written before {@code jmh} and {@code nativeRuns} hold {@code javaSettings} and
+ * {@code nativeSettings} as sentences (null in a live run's model, so never written for one).
+ *
+ * @param cpu        the CPU the uncontended rows ran on
+ * @param nativeRuns how the C loops ran, or null when they did not
+ * @param rows       the uncontended figures, one per line of the list and implementation
  */
-public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String javaSettings, String nativeSettings,
+public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, Jmh.Settings jmh, NativeRuns nativeRuns,
                          List<Row> rows, List<Contended> contended, String contendedSkipped, String pmu,
                          @JsonInclude(JsonInclude.Include.NON_EMPTY)
                          List<String> notes,
-                         Facts facts) {
+                         Facts facts,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String javaSettings,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String nativeSettings) {
 
     public LocksModel {
         rows = List.copyOf(rows);
@@ -53,6 +50,10 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, String
      * @param loadCpus          the CPUs that load is weighed against
      */
     public record Facts(boolean quick, String nativeUnavailable, Double loadOneMinute, int loadCpus) {
+    }
+
+    /** The C loops' plan: {@code runs} separately started runs per loop, each {@code batches} batches of about {@code batchMillis}. */
+    public record NativeRuns(int runs, int batches, long batchMillis) {
     }
 
     /** The TSC rate used ({@code mhz}, null when unknown), its {@code source}, and the calibration here. */

@@ -1,5 +1,6 @@
 package dev.corescope.bench.locks;
 
+import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
@@ -72,8 +73,9 @@ final class LocksView {
         d.title("bench locks: lock + unlock per element, time_bench style (seed 004: " + LocksFamily.SEED + ")");
         d.paragraph("  ", "CPU " + run.cpu() + ", pinned (" + run.cpuChoice() + ")");
         d.paragraph("  ", "machine: " + run.load() + ", before the run");
-        d.paragraph("  ", "java: JMH, " + run.javaSettings());
-        d.paragraph("  ", "native: the C twin's loop of N inside libcorescope.so, one downcall per batch, " + run.nativeSettings());
+        d.paragraph("  ", "java: JMH, " + (run.jmh() == null ? run.javaSettings() : jmhWords(run.jmh())));
+        d.paragraph("  ", "native: the C twin's loop of N inside libcorescope.so, one downcall per batch, "
+                + (run.nativeRuns() != null ? nativeWords(run.nativeRuns()) : run.nativeSettings() != null ? run.nativeSettings() : "not run"));
         d.paragraph("  ", "TSC: " + tsc(tsc));
         d.paragraph("  ", "TSC " + tscFlags(tsc));
         d.paragraph("  ", "cycles: native from rdtsc around the loop, as time_bench; java = ns x TSC rate (reading the TSC from Java"
@@ -275,6 +277,19 @@ final class LocksView {
         List<String> notes = notes(run);
         if (!notes.isEmpty()) d.blank().heading("Notes").notes(notes);
         return d;
+    }
+
+    private static String jmhWords(Jmh.Settings s) {
+        if (s.forks() == 0) {
+            return String.format(Locale.ROOT, "in this JVM (smoke: numbers mean nothing), %d x %d ms", s.measurementIterations(), s.measurementMillis());
+        }
+        return String.format(Locale.ROOT, "%d fork%s x %d x %d ms after %d x %d ms warm-up, average time per call",
+                s.forks(), s.forks() == 1 ? "" : "s", s.measurementIterations(), s.measurementMillis(), s.warmupIterations(), s.warmupMillis());
+    }
+
+    private static String nativeWords(LocksModel.NativeRuns n) {
+        return String.format(Locale.ROOT, "%d runs per loop, interleaved loop by loop (ABAB), each %d batches of ~%d ms "
+                + "after its own probe and warm-up batch", n.runs(), n.batches(), n.batchMillis());
     }
 
     /** The line's name in the list and in the saved rows. */

@@ -8,7 +8,6 @@ import org.openjdk.jmh.util.ListStatistics;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -37,9 +36,8 @@ final class NativeHarness {
         static final Plan FULL = new Plan(20, 50_000_000, 10, 200_000_000);
 
         /** The uncontended loops' plan: {@code runs} separately started runs, interleaved loop by loop. */
-        String describe(int runs) {
-            return String.format(Locale.ROOT, "%d runs per loop, interleaved loop by loop (ABAB), each %d batches of ~%d ms "
-                    + "after its own probe and warm-up batch", runs, batchesPerRun(this, runs), Math.max(1, batchNs / 1_000_000));
+        LocksModel.NativeRuns runs(int runs) {
+            return new LocksModel.NativeRuns(runs, batchesPerRun(this, runs), Math.max(1, batchNs / 1_000_000));
         }
     }
 

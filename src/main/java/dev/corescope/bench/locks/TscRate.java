@@ -9,7 +9,6 @@ import dev.corescope.topology.proc.TscFrequency;
 import org.openjdk.jmh.util.ListStatistics;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -122,8 +121,6 @@ record TscRate(double mhz, Source source, String evidence, double calibratedMhz,
     }
 
     private static List<String> tscFlags(CpuInfo info) {
-        List<String> out = new ArrayList<>();
-        for (String f : TSC_FLAGS) if (info.flags().contains(f)) out.add(f);
-        return out;
+        return TSC_FLAGS.stream().filter(info.flags()::contains).toList();
     }
 }

@@ -21,9 +21,7 @@ public final class TimerbaseHistograms {
 
     /** Each of {@code file}'s timerbase histograms as a chart, in the file's order; none when it has none. */
     public static List<String> svgs(ResultsFile file) {
-        List<String> out = new ArrayList<>();
-        for (Histogram x : file.histograms()) if ("timerbase".equals(x.benchmark())) out.add(svg(x));
-        return out;
+        return file.histograms().stream().filter(x -> "timerbase".equals(x.benchmark())).map(TimerbaseHistograms::svg).toList();
     }
 
     /**

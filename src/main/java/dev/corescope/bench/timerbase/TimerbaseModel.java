@@ -19,29 +19,17 @@ import java.util.Map;
 /**
  * What one {@code bench timerbase} run measured, as saved in the results file
  * ({@code models.timerbase}), so that {@link TimerbaseView} renders a saved file as it rendered
- * the live run.
+ * the live run. docs/formats.md describes each field. Files written before {@code setup} hold
+ * {@code pinning}, {@code javaSettings} and {@code load} as sentences; files written before the notes
+ * were data hold them in {@code notes}, and no {@code javaIterations}.
  *
- * @param pinning         files from before {@code setup}: how the run was pinned, in words
- * @param cpusWithBases   the CPUs holding timer bases, as a list ({@code 0-1})
- * @param firstTouchedOn  for each of those CPUs, the CPU {@code sched_getcpu()} said first touched its area
- * @param javaSettings    files from before {@code setup}: the JMH settings, in words
- * @param samplesPerKind  histogram samples per column
- * @param nativeBatches   the undisturbed C batches wanted per variant
- * @param load            files from before {@code setup}: the machine's load at start, in words, or null
- * @param perOp           the per-call figures of each implementation
- * @param columns         the seed-style histograms, implementation by implementation, in column order
+ * @param firstTouchedOn  for each CPU holding timer bases, the CPU {@code sched_getcpu()} said first touched its area
  * @param paths           instructions per pass of the retry loop up to the lock call, per variant and path,
  *                        counted on the C twins' machine code ({@link DeferrablePath})
- * @param notes           empty: the view words the notes from the fields below (files written
- *                        before carry them here as sentences, and no {@code javaIterations})
- * @param javaIterations  the JMH iterations left out because the thread was descheduled
  * @param nativeMain      the C batches left out, before and after
  * @param nativeTwoLoads  the C batches left out, before_two_loads and after
- * @param nativeUnavailable why the C rows and histograms are missing, or null
- * @param codeSizeMissing why the C code sizes are missing, or null
  * @param clockValues     per implementation, the most common values of its empty histogram column
  *                        (two clock reads, nothing between)
- * @param setup           how the run was set up (pinning, load, JMH settings); null in files from before it
  */
 public record TimerbaseModel(@JsonInclude(JsonInclude.Include.NON_NULL) String pinning, String cpusWithBases, Map<Integer, Integer> firstTouchedOn,
                              @JsonInclude(JsonInclude.Include.NON_NULL) String javaSettings, int samplesPerKind, int nativeBatches, @JsonInclude(JsonInclude.Include.NON_NULL) String load, List<PerOp> perOp, List<Column> columns,

@@ -39,7 +39,7 @@ class CpupriStructTest {
             long[] lowest = new long[m.maskWords()];
             for (int i = 0; i < 4; i++) {
                 int found = m.find(lowest);
-                assertEquals(1, CpupriStruct.countsRead(found), "toggle " + i + ": stopped at index " + found);
+                assertEquals(1, countsRead(found), "toggle " + i + ": stopped at index " + found);
                 assertEquals(i % 2 == 0 ? 0b11L : 0b01L, lowest[0], "toggle " + i + ": the CPUs at NORMAL");
                 m.toggle(1);
             }
@@ -53,10 +53,10 @@ class CpupriStructTest {
             assertEquals(1, count(m, CPUPRI_NORMAL));
             assertEquals(1, count(m, CPUPRI_RT99));
             long[] lowest = new long[m.maskWords()];
-            assertEquals(1, CpupriStruct.countsRead(m.find(lowest)));
+            assertEquals(1, countsRead(m.find(lowest)));
             m.toggle(1);
             assertEquals(-1, m.find(lowest), "an RT99 task cannot preempt CPUs that all run RT99");
-            assertEquals(99, CpupriStruct.countsRead(-1));
+            assertEquals(99, countsRead(-1));
         }
     }
 
@@ -95,5 +95,10 @@ class CpupriStructTest {
             assertEquals(0, count(m, CpupriStruct.MECHANISM_PRIORITY));
             assertEquals(true, m.readMask() != 0);
         }
+    }
+
+    /** The counts a find that returned {@code index} read: index + 1, or all 99 when it found none. */
+    private static int countsRead(int index) {
+        return index < 0 ? CpupriStruct.TASK_PRIORITY : index + 1;
     }
 }

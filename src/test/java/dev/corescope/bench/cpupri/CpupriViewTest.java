@@ -2,6 +2,7 @@ package dev.corescope.bench.cpupri;
 
 import dev.corescope.bench.Families;
 import dev.corescope.report.FamilyViews;
+import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.testing.Approved;
 import dev.corescope.testing.SavedRuns;
@@ -69,5 +70,21 @@ class CpupriViewTest {
         assertTrue(text.contains("C aligned, rt=all: a find read 11.05 counts on average"), text);
         assertTrue(text.contains("writers > 1 needs 3 or more usable CPUs; this run has 2"), text);
         assertTrue(!text.contains("counts per find"), "no table of figures the file does not have: " + text);
+    }
+
+    /**
+     * The model saves names, not sentences: a layout is its kind's name, a run's placement its key; the view words them.
+     * A file that saved the sentences ({@code description}, {@code placementDescription}) still reads and renders.
+     */
+    @Test
+    void theModelSavesNamesAndTheViewWordsThem() throws IOException {
+        ResultsFile old = saved();
+        assertTrue(old.models().get("cpupri").toString().contains("placementDescription"), "the committed file holds the sentences");
+        CpupriModel m = CpupriView.model(old).orElseThrow();
+        String json = Json.write(m);
+        assertTrue(!json.contains("description") && !json.contains("Description"), json);
+        String text = new CpupriFamily().document(old).orElseThrow().render(dev.corescope.text.Width.NONE);
+        assertTrue(text.contains("packed: today's kernel") && text.contains("aligned: the patch: mask ____cacheline_aligned"), text);
+        assertTrue(text.contains("writer(s) on CPU 1 (same L3)"), text);
     }
 }

@@ -1,5 +1,6 @@
 package dev.corescope.bench.locks;
 
+import dev.corescope.bench.Jmh;
 import dev.corescope.testing.SavedRuns;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
@@ -63,10 +64,10 @@ class LocksViewTest {
                         List.of(new LocksModel.Share(0, 0, 16.0), new LocksModel.Share(1, 1, 17.0)), 0));
         return new LocksModel(1, "the last allowed CPU, often the quietest; --cpus picks another",
                 "load average 0.50 0.40 0.30 (1, 5, 15 min) on 2 CPUs", LocksModel.of(TSC),
-                "1 fork x 5 x 40 ms after 3 x 40 ms warm-up, average time per call", "5 batches of ~10 ms after one warm-up batch",
+                new Jmh.Settings(1, 3, 40, 5, 40), new LocksModel.NativeRuns(1, 5, 10),
                 rows, contended, null,
                 "no hardware PMU: /sys/bus/event_source/devices has only software, tracepoint", List.of(),
-                new LocksModel.Facts(false, null, 0.5, 2));
+                new LocksModel.Facts(false, null, 0.5, 2), null, null);
     }
 
     private static LocksModel.Row nat(Line line, double ns) {
@@ -109,8 +110,8 @@ class LocksViewTest {
     @Test
     void aSkippedContendedModeSaysWhyInTextAndNotes() {
         LocksModel m = model();
-        LocksModel skipped = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(), List.of(),
-                "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of(), m.facts());
+        LocksModel skipped = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.jmh(), m.nativeRuns(), m.rows(), List.of(),
+                "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of(), m.facts(), null, null);
         assertTrue(LocksView.document(skipped).render(dev.corescope.text.Width.NONE).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
         assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksView.notes(skipped));
     }
@@ -159,8 +160,8 @@ class LocksViewTest {
         rows.add(new LocksModel.Row("ticket_lock", "ticket_lock", "native", 7.0, 0.5, 5, 18.2, 1.3, "rdtsc", 0, null));
         LocksModel.Tsc t = m.tsc();
         LocksModel other = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), new LocksModel.Tsc(t.mhz(), "hypervisor_leaf", "cpuid 0x40000010",
-                t.calibratedMhz(), t.calibratedErr(), t.calibrations(), t.flags(), t.clocksource()), m.javaSettings(), m.nativeSettings(),
-                rows, m.contended(), null, m.pmu(), List.of(), m.facts());
+                t.calibratedMhz(), t.calibratedErr(), t.calibrations(), t.flags(), t.clocksource()), m.jmh(), m.nativeRuns(),
+                rows, m.contended(), null, m.pmu(), List.of(), m.facts(), null, null);
         String text = LocksView.document(other).render(dev.corescope.text.Width.NONE);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("  ticket_lock ") && l.contains("7.00 [")), text);
         assertTrue(text.contains("ticket_lock: variant ticket_lock"), text);
@@ -183,8 +184,8 @@ class LocksViewTest {
     @Test
     void theNotesAreWordedFromTheSavedFactsAndAnOlderFileShowsItsSentences() throws IOException {
         LocksModel m = model();
-        LocksModel busy = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.javaSettings(), m.nativeSettings(), m.rows(),
-                m.contended(), null, m.pmu(), List.of(), new LocksModel.Facts(true, "libcorescope.so is not loaded", 18.9, 2));
+        LocksModel busy = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.jmh(), m.nativeRuns(), m.rows(),
+                m.contended(), null, m.pmu(), List.of(), new LocksModel.Facts(true, "libcorescope.so is not loaded", 18.9, 2), null, null);
         List<String> notes = LocksView.notes(busy);
         assertEquals(3, notes.size(), notes.toString());
         assertTrue(notes.get(0).startsWith("the machine was busy before this run (1-minute load average 18.9 for 2 CPUs)"), notes.toString());
@@ -201,5 +202,19 @@ class LocksViewTest {
 
     static void assertApproved(String name, String actual) {
         dev.corescope.testing.Approved.verify(name, actual);
+    }
+
+    /** The model saves the JMH settings and the C loops' plan as numbers; the view words them, and an older file's sentences still show. */
+    @Test
+    void theSettingsAreSavedAsNumbersAndWordedByTheView() throws IOException {
+        String json = Json.write(model());
+        assertTrue(!json.contains("javaSettings") && !json.contains("nativeSettings") && json.contains("\"batchMillis\" : 10"), json);
+        String text = LocksView.document(model()).render(dev.corescope.text.Width.NONE);
+        assertTrue(text.contains("java: JMH, 1 fork x 5 x 40 ms after 3 x 40 ms warm-up, average time per call"), text);
+        assertTrue(text.contains("1 runs per loop, interleaved loop by loop (ABAB), each 5 batches of ~10 ms"), text);
+        LocksModel old = new LocksFamily().model(SavedRuns.lenient(Path.of("src/test/resources/results/locks-quick.json"))).orElseThrow();
+        assertTrue(old.jmh() == null && old.javaSettings() != null, "the committed run saved the sentences");
+        String oldText = LocksView.document(old).render(dev.corescope.text.Width.NONE);
+        assertTrue(oldText.contains("java: JMH, " + old.javaSettings()) && oldText.contains(old.nativeSettings()), oldText);
     }
 }
