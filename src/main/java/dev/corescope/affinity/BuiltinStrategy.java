@@ -6,20 +6,15 @@ import dev.corescope.topology.Topology;
 import java.util.Locale;
 
 /**
- * The built-in {@link CpuStrategy} constants. Relations come from the topology: cores
+ * The built-in {@link CpuStrategy} constants (documented there). Relations come from the topology: cores
  * ({@code core_cpus}), last-level caches ({@code shared_cpu_list} of the highest cache level,
  * the L3 on most machines) and packages ({@code physical_package_id}).
  */
 enum BuiltinStrategy implements CpuStrategy {
-    /** An SMT sibling: another hardware thread of the anchor's core (L1 and L2 shared). */
     SAME_CORE(Placement.SAME_CORE.key()),
-    /** Another core on the anchor's last-level cache (L3). */
     SAME_L3(Placement.SAME_L3.key()),
-    /** A CPU on another last-level cache than the anchor's, in any package. */
     DIFFERENT_L3(Placement.OTHER_L3.key()),
-    /** A CPU in another package (socket) than the anchor's. */
     DIFFERENT_PACKAGE(Placement.OTHER_PACKAGE.key()),
-    /** Any other CPU. */
     ANY("any");
 
     private final String placement;

@@ -11,21 +11,10 @@ import java.util.Comparator;
 import java.util.Map;
 
 /**
- * The order in which free CPUs are offered, when a strategy leaves a choice
- * ({@link CpuPreference#KERNEL_HINTS}):
- * <ol>
- *   <li>CPUs the kernel keeps for pinned work: {@code isolcpus} ({@code isolated}) or
- *       {@code nohz_full} (no scheduler tick while one task runs), first;</li>
- *   <li>then the others, with CPU 0 and the <em>IRQ-heavy</em> CPUs last: CPU 0 takes the
- *       boot-time and housekeeping work (timers, many unbound kthreads), and a CPU that
- *       services more than twice the median number of interrupts of the machine's CPUs
- *       (summed over {@code /proc/interrupts}) will interrupt what runs there;</li>
- *   <li>within each group, by CPU number.</li>
- * </ol>
- * With {@link CpuPreference#QUIET} a measured step comes between the first two: after the
- * isolated CPUs, the CPUs that were disturbed least over a short window (see {@link Quietness}).
- * A CPU is never excluded for these reasons: on a machine of two CPUs, CPU 0 is still chosen
- * once CPU 1 is taken.
+ * The order in which free CPUs are offered when a strategy leaves a choice: isolated
+ * ({@code isolcpus}, {@code nohz_full}) first; with {@link CpuPreference#QUIET} then the least
+ * disturbed ({@link Quietness}); then CPU 0 and the IRQ-heavy CPUs (more than twice the median
+ * interrupt count) last; then by number. {@link CpuPreference} says why.
  */
 final class CpuOrder {
 

@@ -16,20 +16,14 @@ import java.util.TreeMap;
 
 /**
  * This process's lock files in one reservation directory: one read-only descriptor per CPU,
- * opened the first time the CPU is asked for and kept open, so reserving is one
- * {@code flock(LOCK_EX|LOCK_NB)} and releasing one {@code flock(LOCK_UN)} (no open, no close,
- * no write). The kernel drops the locks when the process dies.
+ * opened when first asked for and kept, so reserving is one {@code flock(LOCK_EX|LOCK_NB)} and
+ * releasing one {@code flock(LOCK_UN)}. One table per directory per process: an {@code flock}
+ * taken twice through one descriptor succeeds twice, so the table keeps what this process holds
+ * (and for which thread), and the kernel keeps other processes off.
  *
- * <p>One table per directory per process, shared by every {@link Reservations} over that
- * directory: an {@code flock} taken twice through one descriptor succeeds twice, so the table
- * keeps what this process holds itself (and which thread took it, for the dump), and the
- * kernel keeps other processes off.
- *
- * <p>Only lock files of root or of the directory's owner are trusted ({@link #untrusted} says
- * why; docs/library.md, "Shared machines"), and only the owner creates missing ones. After each
- * lock the name is checked to still lead to the locked file (device and inode), else the stale
- * descriptor is dropped and the file opened again: a file removed and made anew is never locked
- * twice through an old descriptor.
+ * <p>Only lock files of root or of the directory's owner are trusted ({@link #untrusted};
+ * docs/library.md, "Shared machines"). After each lock the name is checked to still lead to the
+ * locked file (device and inode), else the descriptor is dropped and the file opened again.
  *
  * <p><b>Note:</b> thread-safe; every method locks the table.
  */

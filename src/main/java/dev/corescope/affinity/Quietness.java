@@ -10,15 +10,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * How much each CPU was disturbed over a short window, from two readings of
- * {@code /proc/stat} and {@code /proc/interrupts}: its <em>busy</em> time (user, nice, system,
- * irq, softirq and steal ticks: everything but idle and iowait) and the interrupts it
- * serviced. The quietest CPU is the one with the least busy time, then the fewest interrupts.
- * Reading the counters costs a few hundred microseconds and no CPU is pinned or spun on, so the
- * measurement does not disturb what it measures (unlike the jitter probe behind
- * {@code --cpus quiet}, which spins on each CPU and is the better judge when there is time).
- * A CPU missing from the files counts as undisturbed; with no files at all every CPU ties and
- * the kernel hints decide.
+ * How much each CPU was disturbed over a short window, from two readings of {@code /proc/stat}
+ * (busy ticks: all but idle and iowait) and {@code /proc/interrupts}: least busy, then fewest
+ * interrupts, is quietest ({@link CpuPreference#QUIET}). A CPU missing from the files counts as
+ * undisturbed; with no files at all every CPU ties and the kernel hints decide.
  */
 final class Quietness {
 

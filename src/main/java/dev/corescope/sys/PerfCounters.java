@@ -17,26 +17,20 @@ import java.util.List;
 
 /**
  * Software and hardware event counters of the calling thread through {@code perf_event_open(2)}
- * (called through {@code syscall}, as glibc has no wrapper), read with {@code read(2)}: what
- * {@code perf stat} shows, around one measured run.
+ * (through {@code syscall}: glibc has no wrapper), read with {@code read(2)}: what {@code perf stat}
+ * shows, around one measured run.
  *
- * <p>What is counted: {@link #start} opens one counter per {@link Event} with
- * {@code pid = 0, cpu = -1} (the calling thread, on any CPU) and {@code inherit = 1}, so the
- * counts cover the calling thread and every thread and process it creates <em>after</em>
- * {@code start} (a family's pinned threads, JMH's forked JVMs and their threads). Threads that
- * already existed are not counted (the JVM's JIT compiler and GC threads, other families).
- * An inherited child's counts are added to the parent's counter when the child exits, so
- * {@link Session#stop()} must come after the run has joined its threads and reaped its processes.
- * {@code pid = -1} (every task on a CPU) would need {@code CAP_PERFMON} or
- * {@code perf_event_paranoid <= 0} and would count other people's work too.
+ * <p>{@link #start} opens one counter per {@link Event} with {@code pid = 0, cpu = -1} and
+ * {@code inherit = 1}: the calling thread and every thread and process it creates <em>after</em>
+ * {@code start}, not the JVM's JIT and GC threads. An inherited child's counts reach the parent's
+ * counter when the child exits, so {@link Session#stop()} comes after the run has joined its
+ * threads and reaped its processes.
  *
- * <p>Counters are opened separately, not as a group, so one that cannot be opened (hardware
- * events without a PMU fail with {@code ENOENT} or {@code EOPNOTSUPP}; under a hypervisor
- * that does not expose one, always) is reported as not available with its errno while the
- * others still count. Where {@code perf_event_paranoid} forbids counting kernel work
- * ({@code EACCES}), the counter is opened again with {@code exclude_kernel} and says so.
- * Counts are scaled by {@code time_enabled / time_running} when the kernel multiplexed a
- * hardware counter, and say so too.
+ * <p>Counters are opened one by one, not as a group, so one that cannot be opened (no PMU, as
+ * under most hypervisors) is reported as not available with its errno while the others count.
+ * Where {@code perf_event_paranoid} forbids counting kernel work, a counter is opened again with
+ * {@code exclude_kernel} and says so; a multiplexed count is scaled by
+ * {@code time_enabled / time_running} and says so too.
  *
  * <p><b>Note:</b> a {@link Session} counts the thread that called {@link #start}; it may be
  * stopped from any thread.

@@ -11,12 +11,7 @@ public final class Markup {
     private Markup() {
     }
 
-    /**
-     * {@code s} safe as HTML/XML element text or a quoted attribute value.
-     *
-     * @param s the text, or null
-     * @return the escaped text; {@code ""} for null
-     */
+    /** {@return {@code s} safe as HTML/XML element text or a quoted attribute value; {@code ""} for null} */
     public static String escape(String s) {
         if (s == null) return "";
         StringBuilder b = null;

@@ -19,12 +19,7 @@ public final class Num {
     private Num() {
     }
 
-    /**
-     * {@code v} at {@link #SIG} significant figures.
-     *
-     * @param v the number
-     * @return e.g. {@code 8.62}, {@code 1235}, {@code 1.23e+09}; {@code NaN}, {@code inf}, {@code -inf}
-     */
+    /** {@return {@code v} at {@link #SIG} significant figures: {@code 8.62}, {@code 1235}, {@code 1.23e+09}, {@code NaN}, {@code -inf}} */
     public static String of(double v) {
         if (Double.isNaN(v)) return "NaN";
         if (Double.isInfinite(v)) return v > 0 ? "inf" : "-inf";
@@ -34,23 +29,13 @@ public final class Num {
         return plain(v, decimals(v));
     }
 
-    /**
-     * A change, with its sign.
-     *
-     * @param v the change
-     * @return {@code +1.23} / {@code -1.23} / {@code 0}
-     */
+    /** {@return a change with its sign: {@code +1.23}, {@code -1.23}, {@code 0}} */
     public static String signed(double v) {
         String s = of(v);
         return v > 0 ? "+" + s : s;
     }
 
-    /**
-     * How many decimals {@code v} is shown with at {@link #SIG} significant figures.
-     *
-     * @param v the number
-     * @return 0 for 100 and more (and for 0, NaN, infinities)
-     */
+    /** {@return how many decimals {@code v} is shown with: 0 for 100 and more (and for 0, NaN, infinities)} */
     public static int decimals(double v) {
         double a = Math.abs(v);
         if (a == 0 || Double.isNaN(a) || Double.isInfinite(a)) return 0;
@@ -58,37 +43,19 @@ public final class Num {
         return Math.max(0, SIG - 1 - magnitude);
     }
 
-    /**
-     * {@code v} with a fixed number of decimals, rounded half-even, never in scientific form.
-     *
-     * @param v the number (finite)
-     * @param decimals 0 or more
-     * @return the digits
-     */
+    /** {@return finite {@code v} with {@code decimals} decimals, rounded half-even, never in scientific form} */
     public static String plain(double v, int decimals) {
         return new BigDecimal(v).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
     }
 
-    /**
-     * {@code [low, high]} of {@code mean ± halfWidth}, at the mean's decimals.
-     *
-     * @param mean the value
-     * @param halfWidth half the interval's width
-     * @return e.g. {@code [8.36, 8.88]}
-     */
+    /** {@return {@code [low, high]} of {@code mean ± halfWidth} at the mean's decimals, e.g. {@code [8.36, 8.88]}} */
     public static String interval(double mean, double halfWidth) {
         int d = decimals(mean);
         if (Math.abs(mean) >= 1e9 || mean != 0 && Math.abs(mean) < 1e-4) return "[" + of(mean - halfWidth) + ", " + of(mean + halfWidth) + "]";
         return "[" + plain(mean - halfWidth, d) + ", " + plain(mean + halfWidth, d) + "]";
     }
 
-    /**
-     * A value and its interval.
-     *
-     * @param mean the value
-     * @param halfWidth half the interval's width; null or NaN for none
-     * @return {@code 8.62 [8.36, 8.88]}, or the value alone without an interval
-     */
+    /** {@return {@code 8.62 [8.36, 8.88]}, or the value alone when {@code halfWidth} is null or NaN} */
     public static String withInterval(double mean, Double halfWidth) {
         if (halfWidth == null || Double.isNaN(halfWidth)) return of(mean);
         return of(mean) + " " + interval(mean, halfWidth);

@@ -9,37 +9,21 @@ public final class Shorten {
     private Shorten() {
     }
 
-    /**
-     * {@code s} cut to at most {@code max} characters, its start kept: {@code abcdef...}.
-     *
-     * @param s the string, or null
-     * @param max the longest result, 3 or more
-     * @return {@code s} when short enough (or null), else its start and {@code ...}
-     */
+    /** {@return {@code s} (or null) cut to at most {@code max} characters (3 or more), its start kept: {@code abcdef...}} */
     public static String end(String s, int max) {
         if (s == null || s.length() <= max) return s;
         return s.substring(0, Math.max(0, max - 3)) + "...";
     }
 
-    /**
-     * {@code s} cut to at most {@code max} characters, its end kept (a path's file name): {@code ...uvwxyz}.
-     *
-     * @param s the string, or null
-     * @param max the longest result, 3 or more
-     * @return {@code s} when short enough (or null), else {@code ...} and its end
-     */
+    /** {@return {@code s} (or null) cut to at most {@code max} characters (3 or more), its end kept: {@code ...uvwxyz}} */
     public static String start(String s, int max) {
         if (s == null || s.length() <= max) return s;
         return "..." + s.substring(s.length() - Math.max(0, max - 3));
     }
 
     /**
-     * A line with every word longer than {@code limit} cut to its start and its length
-     * ({@code 0,1,2,...(10240 characters)}): a long CPU list or file name is quoted, not pasted whole.
-     *
-     * @param line the line
-     * @param limit the longest word kept whole, 20 or more
-     * @return the line, white space kept as it was
+     * {@return the line, white space kept, with every word longer than {@code limit} (20 or more) cut to its
+     * start and its length ({@code 0,1,2,...(10240 characters)})} A long CPU list or file name is quoted, not pasted whole.
      */
     public static String words(String line, int limit) {
         StringBuilder out = new StringBuilder(Math.min(line.length(), 1024));

@@ -13,12 +13,7 @@ public final class Terminal {
     private Terminal() {
     }
 
-    /**
-     * {@code s} with control characters escaped (see the class comment); idempotent.
-     *
-     * @param s the text, or null
-     * @return the escaped text; {@code null} stays {@code null}; {@code s} itself when nothing needs escaping
-     */
+    /** {@return {@code s} with control characters escaped; null stays null, {@code s} itself when nothing needs escaping} */
     public static String escape(String s) {
         if (s == null) return null;
         int i = 0;

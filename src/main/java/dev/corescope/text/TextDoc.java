@@ -181,26 +181,14 @@ public final class TextDoc {
         return out;
     }
 
-    /**
-     * The document as text with no line wider than {@code width} where its words and keys
-     * allow; strings are escaped for the terminal here.
-     *
-     * @param width the width in characters ({@link Width#of}); {@link Integer#MAX_VALUE} for no limit
-     * @return the text, each line ending in a newline
-     */
+    /** {@return the document as text, escaped, no line wider than {@code width} ({@link Width#of}) where words and keys allow} */
     public String render(int width) {
         StringWriter s = new StringWriter();
         render(new PrintWriter(s), width);
         return s.toString();
     }
 
-    /**
-     * {@link #render(int)} written to {@code out} part by part (a table line by line), so a long
-     * document is never held whole as text.
-     *
-     * @param out   where the text goes
-     * @param width the width in characters
-     */
+    /** {@link #render(int)} written to {@code out} part by part (a table line by line): a long document is never held whole. */
     public void render(PrintWriter out, int width) {
         StringBuilder sb = new StringBuilder();
         for (Part b : parts) {

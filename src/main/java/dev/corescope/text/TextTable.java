@@ -163,13 +163,7 @@ public final class TextTable {
         }
     }
 
-    /**
-     * One row as given.
-     *
-     * @param cells  one per column: a {@code String} (null as {@code ""}, anything else as its
-     *               {@code String.valueOf}), an {@link Interval} or a {@link Link}
-     * @param status what the row's finding or state is (the page gives the row that class), or empty
-     */
+    /** One row as given: a cell per column (a {@code String}, an {@link Interval} or a {@link Link}) and its status, or empty. */
     public record Row(List<Object> cells, String status) {
         public Row {
             cells = List.copyOf(cells);
@@ -185,12 +179,10 @@ public final class TextTable {
     private String name = "";
     private boolean wrapsLast;
 
-    /** Typed columns, in order. */
     public TextTable(List<Column> columns) {
         this.columns = List.copyOf(columns);
     }
 
-    /** Typed columns, in order. */
     public TextTable(Column... columns) {
         this(List.of(columns));
     }

@@ -12,12 +12,7 @@ public final class Width {
     private Width() {
     }
 
-    /**
-     * The width to render at.
-     *
-     * @param wide whether the user asked for no limit ({@code --wide})
-     * @return {@link #NONE} for {@code --wide}; else {@code COLUMNS} when it is 40 to 1000; else {@link #DEFAULT}
-     */
+    /** {@return the width to render at: {@link #NONE} for {@code --wide}, else {@code COLUMNS} when it is 40 to 1000, else {@link #DEFAULT}} */
     public static int of(boolean wide) {
         if (wide) return NONE;
         String columns = System.getenv("COLUMNS");

@@ -15,15 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * CPU affinity of threads and processes: {@code sched_getaffinity}, {@code sched_setaffinity}
- * and {@code sched_getcpu} through FFM.
- *
- * <p>Masks are sized from {@code /sys/devices/system/cpu/possible} ({@code nr_cpu_ids}), and
- * grown on {@code EINVAL} as users of glibc's {@code CPU_ALLOC} do, so machines with more
- * than 1024 CPUs work. A pid of 0 means the calling thread.
- *
- * <p><b>Note:</b> affinity is per thread. {@link #pin} changes only the calling thread, and
- * its {@link Pinning} must be closed on that same thread.
+ * CPU affinity of threads and processes through FFM: {@code sched_getaffinity} (masks sized from
+ * {@code nr_cpu_ids} and grown on {@code EINVAL}, as glibc's {@code CPU_ALLOC} users do, so more
+ * than 1024 CPUs work), {@code sched_setaffinity} and the current CPU. A pid of 0 is the calling
+ * thread; {@link #pin} changes only the calling thread, whose {@link Pinning} is closed on it.
  */
 public final class Affinity {
 
@@ -98,19 +93,20 @@ public final class Affinity {
         }
     }
 
-    /**
-     * Pins the calling thread to {@code cpus} and returns a handle whose {@link Pinning#close()}
-     * puts the thread's previous mask back. CPUs outside {@link #processAllowed()} are refused
-     * with a {@link CpuNotAllowedException} before anything changes.
-     */
+    /** Pins the calling thread to {@code cpus}; closing the handle puts the previous mask back ({@link #checkPin} first). */
     public static Pinning pin(CpuMask cpus) {
+        checkPin(cpus);
+        CpuMask previous = allowed();
+        set(0, cpus);
+        return new ThreadPin(Thread.currentThread(), previous, cpus);
+    }
+
+    /** Refuses a virtual thread, an empty set and CPUs outside {@link #pinnable()}. */
+    static void checkPin(CpuMask cpus) {
         ThreadPin.refuseVirtualThread();
         if (cpus.isEmpty()) throw new IllegalArgumentException("cannot pin to an empty CPU set");
         CpuMask allowed = pinnable();
         if (!cpus.isSubsetOf(allowed)) throw new CpuNotAllowedException(cpus.andNot(allowed), allowed);
-        CpuMask previous = allowed();
-        set(0, cpus);
-        return new ThreadPin(Thread.currentThread(), previous, cpus);
     }
 
     /** {@link #pin(CpuMask)} to one CPU. */
@@ -120,27 +116,9 @@ public final class Affinity {
     }
 
     /**
-     * {@link #pin(int)}, then {@link #currentCpu()} to confirm the thread runs on {@code cpu}, for
-     * measurements whose meaning is the CPU pair; the old mask is restored when it does not.
-     *
-     * @throws IllegalStateException when the thread runs elsewhere after pinning
-     */
-    public static Pinning pinChecked(int cpu) {
-        return Os.live().pinChecked(cpu);
-    }
-
-    /**
-     * The CPU the calling thread runs on now, as {@code sched_getcpu()} says it, by the fastest
-     * safe path: the thread's rseq area ({@link CurrentCpu}) on a platform thread where glibc
-     * registered one, else {@code sched_getcpu()} through a {@code critical(false)} downcall
-     * (virtual threads, rseq off, no {@code __rseq_offset}, not x86-64; see {@link CurrentCpu}).
-     *
-     * <p>Each thread's reader is made once (a thread-local) and the last one used is kept in a
-     * one-entry cache checked against {@link Thread#currentThread()}, so a thread that calls this
-     * in a loop pays an owner check and one 32-bit load, not a thread-local lookup (which costs
-     * more than the downcall it would save). Threads that take turns miss the cache and pay the
-     * lookup; the value is right either way. Code that owns its loop can still hold a
-     * {@link CurrentCpu} itself.
+     * The CPU the calling thread runs on now, through its {@link CurrentCpu}: made once per thread,
+     * the last one used kept in a one-entry cache checked against the current thread, as
+     * docs/performance.md ("The current CPU through rseq") says.
      */
     public static int currentCpu() {
         CurrentCpu last = LastReader.reader;
@@ -169,17 +147,11 @@ public final class Affinity {
         return (bits + 63) & ~63;
     }
 
-    /**
-     * Per-thread native scratch for the affinity calls: the errno call state and a
-     * {@code cpu_set_t}, reused so that a call allocates no native memory (a confined arena
-     * per call costs more than {@code sched_getaffinity} itself). Each thread only ever
-     * touches its own.
-     */
+    /** Per-thread errno call state and {@code cpu_set_t}: a confined arena per call costs more than the call. */
     private static final class Scratch {
         private static final ThreadLocal<Scratch> CURRENT = ThreadLocal.withInitial(Scratch::new);
 
-        // Automatic arena by design: the scratch lives as long as its thread, and the GC
-        // frees it after the thread ends; no code path could close a confined one then.
+        // automatic arena by design: the scratch lives as long as its thread
         final MemorySegment callState = Libc.callState(Arena.ofAuto());
         private MemorySegment cpuset = Arena.ofAuto().allocate(128, 8);
 
@@ -213,16 +185,9 @@ public final class Affinity {
     }
 
     /**
-     * Read once, on first use; it does not change while corescope runs. Apart from
-     * {@link ProcessAllowed}, so that {@code mask} (which needs only this) makes no native call.
-     */
-    /**
-     * The CPUs a pin may ask for: {@link #processAllowed()}, plus the online CPUs the process's
-     * cgroup cpuset allows ({@code topology.proc.CgroupCpuset}), which is the kernel's own rule for
-     * {@code sched_setaffinity}: a process started on fewer CPUs (by {@code taskset}, or on an
-     * {@code isolcpus} host, whose isolated CPUs are in no normally started mask) may still move a
-     * thread to them. Without a cpuset, every online CPU. Read once. Which CPUs are <em>chosen</em>
-     * when none is named is {@code topology.UsableCpus}'s rule.
+     * The CPUs a pin may ask for, read once: {@link #processAllowed()} plus the online CPUs the
+     * cgroup cpuset allows (every online CPU without one), the kernel's own rule for
+     * {@code sched_setaffinity}. Which CPUs are <em>chosen</em> is {@code topology.UsableCpus}'s rule.
      */
     public static CpuMask pinnable() {
         return Pinnable.VALUE;

@@ -33,11 +33,6 @@ public final class AtomicFile {
     /** What goes into a file: written to a stream that the body must not close. */
     @FunctionalInterface
     public interface Body {
-        /**
-         * Writes the content.
-         *
-         * @throws IOException when the content cannot be written
-         */
         void writeTo(OutputStream os) throws IOException;
     }
 

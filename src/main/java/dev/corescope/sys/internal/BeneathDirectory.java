@@ -20,36 +20,19 @@ import java.util.Optional;
 /**
  * A directory whose files are opened only beneath it: every path is resolved by the kernel with
  * {@code openat2(dirfd, path, {flags, 0, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS})}, so no
- * symbolic link, {@code ..} or {@code /proc/self/...} magic link can lead the open outside, at
- * any component and at the moment of the open itself. This is how {@code topology.proc.SysfsReader}
- * reads a saved tree as if it were the root, and {@code /}. Where the kernel or a seccomp filter
- * refuses {@code openat2} ({@link #unavailable()} says why), a directory opened
- * {@linkplain #open(Path, boolean) with the real-path check} resolves each path to its real path,
- * refuses it when it ends outside, and opens that with {@code O_NOFOLLOW}: two steps, so a tree
- * changed by someone else between them could still lead one open outside.
+ * symbolic link, {@code ..} or magic link can lead the open outside, at any component. Where
+ * {@code openat2} is refused ({@link #unavailable()} says why), {@linkplain #open(Path, boolean)
+ * the real-path check} resolves each path in Java and opens it with {@code O_NOFOLLOW}: two
+ * steps, which a tree changed between them could still escape. {@code EAGAIN} and {@code EINTR}
+ * are retried up to {@link #OPEN_ATTEMPTS} times. How a file is read (no FIFO, device or file
+ * over the cap read into the answer, and the calls it costs) is in docs/files-and-signals.md
+ * ("Input files and trees") and docs/performance.md.
  *
- * <p>Every call is a raw {@link Libc#syscall} (one downcall shape). With {@code RESOLVE_BENEATH}
- * the kernel answers {@code EAGAIN} when a rename raced with a lookup through {@code ..}
- * (sysfs's own links climb); that and {@code EINTR} are retried up to {@link #OPEN_ATTEMPTS} times.
- *
- * <p>A small file costs two calls and a close: the open ({@code O_NONBLOCK | O_NOCTTY}, so no
- * FIFO or terminal can stall it) and one {@code pread} into the directory's one buffer; a short
- * read is the end of a regular file and of a sysfs attribute (printed whole in one read). No
- * stat is made where the read answers: a FIFO, terminal or socket refuses a positioned read
- * ({@code ESPIPE}), a directory any read ({@code EISDIR}). Only a read that says nothing (empty,
- * or filling the buffer) is followed by a {@code statx} of the descriptor, which refuses a device
- * ({@code /dev/zero} fills the buffer, {@code /dev/null} is empty) and a file over the cap from
- * its size, and sizes the array once. (A character device whose driver answers a positioned read
- * with a short record, as {@code /dev/kmsg} does, would be read as that record: bounded and
- * without blocking; making one in a tree takes root.) On the live root a file under {@code proc/}
- * is read until the kernel returns 0: procfs's seq_file answers a page or a record at a time.
- * docs/performance.md counts the calls.
- *
- * <p>Errors are thrown as {@link NativeException} with the errno as a value: {@code EXDEV} for a
- * path that would leave the directory, {@code ELOOP} for a magic link or a link loop.
+ * <p>Errors are {@link NativeException}s: {@code EXDEV} for a path that would leave the
+ * directory, {@code ELOOP} for a magic link or a link loop.
  *
  * <p><b>Note:</b> thread-safe; calls on one directory take its lock (they share its scratch).
- * The directory's descriptor is held until {@link #close()} or until the object is unreachable.
+ * The descriptor is held until {@link #close()} or until the object is unreachable.
  */
 public final class BeneathDirectory implements AutoCloseable {
 
@@ -57,12 +40,8 @@ public final class BeneathDirectory implements AutoCloseable {
     public enum Kind { REGULAR, DIRECTORY, OTHER }
 
     /**
-     * What {@link #read} found.
-     *
-     * @param kind what the path names
-     * @param size the size {@code statx} gave where one was asked (0 for procfs), else the bytes read
-     * @param bytes the regular file's bytes, at most the cap plus one; null when it is no
-     *              regular file, or when its size alone is over the cap (nothing more was read)
+     * What {@link #read} found: {@code size} from {@code statx} where one was asked (0 for procfs), else the
+     * bytes read; {@code bytes} at most the cap plus one, null for no regular file or a size over the cap.
      */
     public record File(Kind kind, long size, byte[] bytes) {}
 
@@ -84,11 +63,9 @@ public final class BeneathDirectory implements AutoCloseable {
     private static final long D_RECLEN = 16, D_NAME = 19;
 
     private static final int READ_CHUNK = 64 << 10;
-    /** PATH_MAX, with the terminating NUL. */
-    private static final int PATH_BYTES = 4096;
+    private static final int PATH_BYTES = 4096;  // PATH_MAX, the NUL included
 
     private static final Cleaner CLEANER = Cleaner.create();
-    /** Per-thread errno call state. */
     private static final ThreadLocal<MemorySegment> CALL_STATE =
             // automatic arena by design: the segment lives as long as its thread
             ThreadLocal.withInitial(() -> Libc.callState(Arena.ofAuto()));
@@ -102,10 +79,7 @@ public final class BeneathDirectory implements AutoCloseable {
     private final boolean live;
     private final Cleaner.Cleanable closer;
     /** Native scratch, allocated once: the path, {@code open_how} (24 bytes), {@code struct statx} (256), the read buffer. */
-    private final MemorySegment path;
-    private final MemorySegment how;
-    private final MemorySegment stx;
-    private final MemorySegment buf;
+    private final MemorySegment path, how, stx, buf;
     /** Native calls made, close included: the count docs/performance.md quotes, kept by its test. */
     long calls;
 
@@ -123,39 +97,31 @@ public final class BeneathDirectory implements AutoCloseable {
         this.buf = scratch.allocate(READ_CHUNK, 8);
     }
 
-    /**
-     * Opens {@code dir} for {@code openat2} beneath it ({@code O_PATH | O_DIRECTORY}; a link
-     * naming the directory itself is followed: it is the directory the caller named).
-     */
+    /** Opens {@code dir} for {@code openat2} beneath it (a link naming {@code dir} itself is followed). */
     public static BeneathDirectory open(Path dir) {
         return open(dir, false);
     }
 
-    /**
-     * Opens {@code dir}; with {@code realPathCheck} its paths are checked in Java and opened by
-     * {@code openat} (where {@link #unavailable()} says why {@code openat2} cannot be used).
-     */
+    /** Opens {@code dir}; with {@code realPathCheck} its paths are checked in Java and opened by {@code openat}. */
     public static BeneathDirectory open(Path dir, boolean realPathCheck) {
         if (!Libc.SYS_KNOWN) throw new NativeUnavailableException("no syscall numbers for " + System.getProperty("os.arch"));
         String p = dir.toString();
         Path abs = dir.toAbsolutePath().normalize();
+        boolean live = abs.getParent() == null;
         if (realPathCheck) {  // no descriptor: paths are opened from their real paths
             try {
-                return new BeneathDirectory(-1, p, dir.toRealPath(), abs.getParent() == null);
+                return new BeneathDirectory(-1, p, dir.toRealPath(), live);
             } catch (IOException e) {
-                return new BeneathDirectory(-1, p, abs, abs.getParent() == null);
+                return new BeneathDirectory(-1, p, abs, live);
             }
         }
         try (Arena arena = Arena.ofConfined()) {
             return new BeneathDirectory(openat2(AT_FDCWD, arena.allocateFrom(p), arena.allocate(24, 8),
-                    O_PATH | O_DIRECTORY | O_CLOEXEC, 0, p), p, null, abs.getParent() == null);
+                    O_PATH | O_DIRECTORY | O_CLOEXEC, 0, p), p, null, live);
         }
     }
 
-    /**
-     * Empty when {@code openat2} works on this machine; otherwise why not (tried once, on the
-     * working directory). Callers then use the real-path check and should say so.
-     */
+    /** Empty when {@code openat2} works on this machine, else why not (tried once, on the working directory). */
     public static Optional<String> unavailable() {
         Optional<String> u = unavailable;
         if (u == null) unavailable = u = probe();
@@ -249,7 +215,6 @@ public final class BeneathDirectory implements AutoCloseable {
         return "BeneathDirectory[" + name + "]";
     }
 
-    /** {@code rel} opened beneath this directory: {@code openat2}, or the real-path check and {@code openat}. */
     private int openHere(String rel, int flags) {
         calls++;
         byte[] b = rel.getBytes(StandardCharsets.UTF_8);
@@ -266,7 +231,7 @@ public final class BeneathDirectory implements AutoCloseable {
             if (!p.startsWith(checked)) throw new NativeException("openat", rel + ", real-path check", Errno.EXDEV.number());
             flags |= Libc.O_NOFOLLOW;
         }
-        return openat(AT_FDCWD, cString(p.toString().getBytes(StandardCharsets.UTF_8), rel), flags, rel);
+        return retried(Libc.SYS_OPENAT, AT_FDCWD, cString(p.toString().getBytes(StandardCharsets.UTF_8), rel), flags, 0, "openat", rel);
     }
 
     private MemorySegment cString(byte[] b, String rel) {
@@ -276,21 +241,13 @@ public final class BeneathDirectory implements AutoCloseable {
         return path;
     }
 
-    /**
-     * {@code openat2(dirFd, path, {flags, 0, resolve})}, tried again while the kernel answers
-     * {@code EAGAIN} (a rename or mount raced with a {@code ..} beneath the directory) or
-     * {@code EINTR}, up to {@link #OPEN_ATTEMPTS} times.
-     */
+    /** {@code openat2(dirFd, path, {flags, 0, resolve})}, retried as the class comment says. */
     private static int openat2(int dirFd, MemorySegment path, MemorySegment how, int flags, long resolve, String what) {
         how.set(ValueLayout.JAVA_LONG, 0, flags & 0xffffffffL);
         how.set(ValueLayout.JAVA_LONG, 8, 0L);
         how.set(ValueLayout.JAVA_LONG, 16, resolve);
         return retried(Libc.SYS_OPENAT2, dirFd, path, how.address(), 24, "openat2",
                 what + (resolve == 0 ? "" : ", RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS"));
-    }
-
-    private static int openat(int dirFd, MemorySegment path, int flags, String what) {
-        return retried(Libc.SYS_OPENAT, dirFd, path, flags, 0, "openat", what);
     }
 
     private static int retried(long nr, int dirFd, MemorySegment path, long a3, long a4, String function, String what) {
@@ -307,11 +264,7 @@ public final class BeneathDirectory implements AutoCloseable {
         }
     }
 
-    /**
-     * {@code pread(f, buf, want, at)}, retried on {@code EINTR}: the bytes read, or minus the
-     * errno for what says the path is no regular file ({@code EISDIR}, {@code ESPIPE},
-     * {@code EAGAIN}); any other failure is thrown.
-     */
+    /** {@code pread}, retried on {@code EINTR}: the bytes read, or minus an errno that says it is no regular file. */
     private long pread(int f, String rel, long at, long want) {
         MemorySegment state = CALL_STATE.get();
         while (true) {
@@ -326,10 +279,8 @@ public final class BeneathDirectory implements AutoCloseable {
     }
 
     /**
-     * Up to {@code max} bytes of {@code f}, the first {@code n} (of {@code want}) already in the buffer, into an
-     * array sized once from {@code size} where the file has one and grown geometrically where it
-     * has not ({@link #capacity}), so each byte is copied a bounded number of times. A file of a
-     * known size stops at it; a short read ends all but a live procfs file, read until 0.
+     * Up to {@code max} bytes of {@code f}, the first {@code n} (of {@code want}) already in the buffer. A
+     * file of a known size stops at it; a short read ends all but a live procfs file, read until 0.
      */
     private byte[] readAll(int f, String rel, long max, long size, long n, long want, boolean procfs) {
         byte[] out = EMPTY;
@@ -361,7 +312,7 @@ public final class BeneathDirectory implements AutoCloseable {
         return (int) Math.min(max, Math.max(need, 2L * length));
     }
 
-    /** The address of an empty C string (the path {@code statx} takes with {@code AT_EMPTY_PATH}). */
+    /** The empty C string {@code statx} takes with {@code AT_EMPTY_PATH}. */
     private long empty() {
         path.set(ValueLayout.JAVA_BYTE, 0, (byte) 0);
         return path.address();

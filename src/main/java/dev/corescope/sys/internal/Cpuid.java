@@ -40,21 +40,12 @@ public final class Cpuid {
     private Cpuid() {
     }
 
-    /**
-     * Whether CPUID can be executed here.
-     *
-     * @return true on x86-64 Linux once the stub is in place
-     */
+    /** Whether CPUID can be executed here: true on x86-64 Linux once the stub is in place. */
     public static boolean available() {
         return Stub.HANDLE != null;
     }
 
-    /**
-     * {@code CPUID(leaf, subleaf)} on the CPU the calling thread runs on.
-     *
-     * @return the registers
-     * @throws UnsupportedOperationException where {@link #available()} is false
-     */
+    /** {@code CPUID(leaf, subleaf)} on the CPU the calling thread runs on; throws where {@link #available()} is false. */
     public static Regs cpuid(int leaf, int subleaf) {
         if (Stub.HANDLE == null) throw new UnsupportedOperationException("CPUID is not available here (" + Stub.WHY + ")");
         try (Arena a = Arena.ofConfined()) {

@@ -7,41 +7,11 @@ import java.util.Optional;
 
 /**
  * The CPU the calling thread runs on, read from the thread's rseq area as glibc's own
- * {@code sched_getcpu()} does, without a call into native code.
- *
- * <p>glibc 2.35 and newer registers a {@code struct rseq} for every thread it starts
- * (restartable sequences, Linux 4.18+); the kernel writes the thread's CPU into its
- * {@code cpu_id} field on every return to user space after a migration. The area sits at the
- * thread pointer plus glibc's exported {@code __rseq_offset}, so once the area of a thread is
- * known, the current CPU is one 32-bit load: about as cheap as anything Java can do, and no
- * dearer than C's {@code sched_getcpu()}, which makes the same load behind a call.
- *
- * <p><b>How the area is found</b>, once per thread ({@link #forThisThread()}): {@code __rseq_offset}
- * and {@code __rseq_size} are looked up by name ({@link Libc#findSymbol}: jextract does not bind
- * data symbols, and {@code sys.ffi} is generated, not edited); the thread pointer is
- * {@code pthread_self()}, one {@code critical} downcall, which on x86-64 glibc returns the TCB
- * address that {@code %fs} points at. That is checked before it is trusted: the TCB's first word
- * ({@code tcb}) and third ({@code self}) both hold the thread pointer itself.
- *
- * <p><b>Fallbacks</b>: {@link #read()} returns {@code sched_getcpu()} through a critical
- * downcall instead, and {@link #rseqUnavailableReason()} says why, when
- * <ul>
- *   <li>rseq is not registered: {@code GLIBC_TUNABLES=glibc.pthread.rseq=0}, a kernel without
- *       rseq, or registration refused (glibc sets {@code __rseq_size} to 0, or leaves the
- *       thread's {@code cpu_id} negative: -1 not yet registered, -2 registration failed; the
- *       sign is checked on every read);</li>
- *   <li>the C library does not export {@code __rseq_offset}: glibc older than 2.35, musl;</li>
- *   <li>the architecture is not wired (only x86-64 is: elsewhere {@code pthread_self()} is not
- *       the thread pointer, and Java has no other way to read it without a C helper);</li>
- *   <li>the calling thread is virtual: its carrier can change between any two instructions, and
- *       a carrier's area may be freed once the carrier ends, so a virtual thread never reads an
- *       area; it gets {@code sched_getcpu()}, the CPU its carrier ran on during the call, stale
- *       as soon as it returns (as it is for any thread that can migrate).</li>
- * </ul>
- *
- * <p>The read is opaque ({@link VarHandle#getOpaque}): the JIT may not hoist it out of a loop or
- * merge two reads, since the kernel changes the value behind the program's back; on x86-64 it is
- * a plain load.
+ * {@code sched_getcpu()} does: one opaque 32-bit load at the thread pointer plus glibc's
+ * {@code __rseq_offset}, without a call into native code. Where there is no area (rseq off, no
+ * {@code __rseq_offset}, not x86-64, a virtual thread) {@link #read()} calls {@code sched_getcpu()}
+ * through a critical downcall and {@link #fallbackReason()} says why. docs/performance.md ("The
+ * current CPU through rseq") has how the area is found and checked.
  *
  * <p><b>Note:</b> an instance belongs to the thread that made it: the area is that thread's, and
  * {@link #read()} on another thread is refused. {@link Affinity#currentCpu()} keeps one per

@@ -9,41 +9,18 @@ import java.lang.foreign.ValueLayout;
 /**
  * Lock files for {@code affinity.Reservations}: {@code openat} without following symbolic
  * links, {@code fchmod}, {@code flock(2)} and {@code statx}, each a raw {@link Libc#syscall}
- * with errno captured (the shape {@code BeneathDirectory} links too).
- *
- * <p>Why {@code flock} and not {@code FileChannel.lock}: Java's file locks are POSIX record
- * locks ({@code fcntl(F_SETLK)}), which need a descriptor open for writing to take an
- * exclusive lock, belong to the whole process (so two threads, or two descriptors of one
- * file, never conflict), and are all dropped when <em>any</em> descriptor of the file is
- * closed. {@code flock} locks belong to the open file description: they work on a read-only
- * descriptor (so a lock file created {@code 0444} by one user can be locked by every other
- * user, who cannot truncate or write it), two descriptors conflict even within one process,
- * and the kernel still drops them when the holding process dies.
+ * with errno captured. Why {@code flock} and not {@code FileChannel.lock}: docs/library.md
+ * ("How a reservation works").
  *
  * <p><b>Note:</b> thread-safe; each thread uses its own call-state segment.
  */
 public final class Flock {
 
-    private static final int O_RDONLY = 0;
-    private static final int O_CREAT = 0100;
-    private static final int O_EXCL = 0200;
-    private static final int O_NONBLOCK = Libc.O_NONBLOCK;
-    private static final int O_CLOEXEC = Libc.O_CLOEXEC;
-    private static final int O_DIRECTORY = Libc.O_DIRECTORY;
-    private static final int O_NOFOLLOW = Libc.O_NOFOLLOW;
-    private static final int AT_FDCWD = -100;
-
-    private static final int LOCK_EX = 2;
-    private static final int LOCK_NB = 4;
-    private static final int LOCK_UN = 8;
-
-    private static final int AT_SYMLINK_NOFOLLOW = 0x100;
-    private static final int STATX_INO = 0x100;
+    private static final int O_RDONLY = 0, O_CREAT = 0100, O_EXCL = 0200, AT_FDCWD = -100;
+    private static final int LOCK_EX = 2, LOCK_NB = 4, LOCK_UN = 8;
+    private static final int AT_SYMLINK_NOFOLLOW = 0x100, STATX_INO = 0x100;
     /** {@code struct statx}: 256 bytes; {@code stx_ino} (u64) at 32, {@code stx_dev_major}/{@code minor} (u32) at 136/140. */
-    private static final long STATX_SIZE = 256;
-    private static final long STX_INO = 32;
-    private static final long STX_DEV_MAJOR = 136;
-    private static final long STX_DEV_MINOR = 140;
+    private static final long STATX_SIZE = 256, STX_INO = 32, STX_DEV_MAJOR = 136, STX_DEV_MINOR = 140;
     /** Room for a lock file's name ({@code cpu-N.lock}) and its NUL after the statx buffer. */
     private static final long NAME_SIZE = 64;
 
@@ -61,21 +38,21 @@ public final class Flock {
     }
 
     /**
-     * {@code open(dir, O_RDONLY|O_DIRECTORY|O_NOFOLLOW|O_CLOEXEC)}: fails with {@code ELOOP}
+     * {@code open(dir, O_RDONLY|Libc.O_DIRECTORY|Libc.O_NOFOLLOW|Libc.O_CLOEXEC)}: fails with {@code ELOOP}
      * when {@code dir} is a symbolic link and {@code ENOTDIR} when it is no directory.
      */
     public static int openDirectory(String dir) {
-        return openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+        return openat(AT_FDCWD, dir, O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
     }
 
     /**
-     * {@code openat(dirFd, name, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC)}, with
+     * {@code openat(dirFd, name, O_RDONLY|Libc.O_NOFOLLOW|Libc.O_NONBLOCK|Libc.O_CLOEXEC)}, with
      * {@code O_CREAT|O_EXCL} and {@code mode} when {@code create}. Read-only: {@code flock}
-     * needs no more. {@code O_NONBLOCK} so a FIFO planted under the name cannot stall the
-     * open; {@code O_NOFOLLOW} fails a symbolic link with {@code ELOOP}.
+     * needs no more. {@code Libc.O_NONBLOCK} so a FIFO planted under the name cannot stall the
+     * open; {@code Libc.O_NOFOLLOW} fails a symbolic link with {@code ELOOP}.
      */
     public static int openLockFile(int dirFd, String name, boolean create, int mode) {
-        int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0);
+        int flags = O_RDONLY | Libc.O_NOFOLLOW | Libc.O_NONBLOCK | Libc.O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0);
         return openat(dirFd, name, flags, create ? mode : 0);
     }
 

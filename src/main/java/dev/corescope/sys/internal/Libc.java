@@ -18,19 +18,10 @@ import java.util.Optional;
 /**
  * The hand-written layer over jextract's {@link LibC}: the generated {@code $address()} and
  * {@code $descriptor()} linked again with {@link Linker.Option#captureCallState} so errno is
- * read right after the call, before anything else in the JVM can overwrite it (jextract
- * cannot add that option itself). Each call that can fail goes through {@link #check}.
- *
- * <p><b>Start-up:</b> linking a downcall is the dearest thing a short command does (a
- * bytecode class spun per distinct shape, method-handle forms, a native stub: tens of
- * milliseconds, more than the whole JVM start of a hello-world), so the calls a short command
- * makes (affinity, reading files, locks, {@code pin}'s exec) go through one shape, the raw
- * {@link #syscall}, linked on first use. Handles find their symbol by name ({@link #symbol})
- * rather than through {@code LibC.xxx$address()}, which would initialise jextract's class for the
- * function and link its plain handle as well.
- *
- * <p>Call-state segments are allocated per call in the caller's confined arena; none is
- * shared between threads.
+ * read right after the call (jextract cannot add that option itself). The calls a short command
+ * makes go through one downcall shape, the raw {@link #syscall}, and handles find their symbol
+ * by name ({@link #symbol}), not through jextract's classes: linking is the dearest thing a short
+ * command does (docs/performance.md, "One shape"). No call-state segment is shared between threads.
  */
 public final class Libc {
 
@@ -39,25 +30,19 @@ public final class Libc {
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
-    /** {@code int f(void)}: {@code sched_getcpu}. */
-    private static final FunctionDescriptor INT_VOID = FunctionDescriptor.of(ValueLayout.JAVA_INT);
-    /** {@code int f(int, void *, void *)}: {@code pthread_sigmask}. */
-    private static final FunctionDescriptor INT_INT_ADDRESS_ADDRESS =
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** {@code unsigned long f(void)}: {@code pthread_self}. */
-    private static final FunctionDescriptor LONG_VOID = FunctionDescriptor.of(ValueLayout.JAVA_LONG);
-
     /**
      * {@code sched_getcpu} for hot loops: {@code critical(false)} skips the thread-state
      * transition; it never fails on Linux &ge; 2.6.19 with a vDSO, so no errno capture.
      */
     public static final class SchedGetcpuCritical {
-        public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("sched_getcpu"), INT_VOID, Linker.Option.critical(false));
+        public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("sched_getcpu"), FunctionDescriptor.of(ValueLayout.JAVA_INT),
+                Linker.Option.critical(false));
     }
 
     /** {@code pthread_sigmask(how, set, oldset)}: returns the error number, so no errno capture. */
     public static final class PthreadSigmask {
-        public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_sigmask"), INT_INT_ADDRESS_ADDRESS);
+        public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_sigmask"),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
     }
 
     /**
@@ -66,7 +51,8 @@ public final class Libc {
      * which {@link CurrentCpu} needs to find the thread's rseq area.
      */
     public static final class PthreadSelf {
-        public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_self"), LONG_VOID, Linker.Option.critical(false));
+        public static final MethodHandle HANDLE = LINKER.downcallHandle(symbol("pthread_self"), FunctionDescriptor.of(ValueLayout.JAVA_LONG),
+                Linker.Option.critical(false));
     }
 
     /**

@@ -45,12 +45,8 @@ public interface Os {
     }
 
     /**
-     * {@link #pin(int)}, then {@link #currentCpu()} to confirm the thread runs on {@code cpu}, for
-     * measurements whose meaning is the CPU (a pair's ping and pong, a reader and its writers);
-     * the previous mask is put back when it does not.
-     *
-     * @return the pin; closing it puts the previous mask back
-     * @throws IllegalStateException when the thread runs elsewhere after pinning
+     * {@link #pin(int)}, confirmed by {@link #currentCpu()} for measurements whose meaning is the CPU;
+     * {@link IllegalStateException} (the previous mask put back) when the thread runs elsewhere.
      */
     default Pinning pinChecked(int cpu) {
         Pinning p = pin(cpu);
@@ -108,11 +104,6 @@ public interface Os {
         @Override
         public Pinning pin(CpuMask cpus) {
             return Affinity.pin(cpus);
-        }
-
-        @Override
-        public Pinning pin(int cpu) {
-            return Affinity.pin(cpu);
         }
 
         @Override

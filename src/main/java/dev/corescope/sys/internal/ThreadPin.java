@@ -1,7 +1,6 @@
 package dev.corescope.sys.internal;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.CpuNotAllowedException;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
@@ -12,18 +11,11 @@ import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
- * The {@link Pinning} of this library, the one kind of handle every pin returns (see
- * {@link Pinning} for what closing does, in which order, and on which thread).
- *
- * <p>Two kinds. {@link Affinity#pin} makes a new handle holding the previous mask as a
- * {@link CpuMask}. {@link #pinReused} (what {@code affinity.ThreadAffinity.pin} uses) allocates
- * nothing: each thread keeps a small stack of handles, one per nesting depth, each with a
- * native buffer the previous mask is saved into by {@code sched_getaffinity} and restored from
- * by {@code sched_setaffinity}, byte for byte. Such a handle is handed out again by the
- * thread's next pin once it is closed, so it must not be kept (or closed again) after its
- * {@code close()}. {@link #of} wraps a pin made by an {@link Os} other than the live one.
- *
- * <p>Not API: in a package the module does not export.
+ * The library's {@link Pinning} (what closing does, in which order: see {@link Pinning}). Two kinds:
+ * {@link Affinity#pin} makes a new handle holding the previous mask as a {@link CpuMask};
+ * {@link #pinReused} ({@code ThreadAffinity.pin}) allocates nothing: each thread keeps a stack of
+ * handles, one per nesting depth, each saving the previous mask in a native buffer, handed out
+ * again once closed. {@link #of} wraps a pin made by an {@link Os} other than the live one.
  */
 public final class ThreadPin implements Pinning {
 
@@ -65,11 +57,7 @@ public final class ThreadPin implements Pinning {
         this.saved = Arena.ofAuto().allocate(initialBytes(), 8);
     }
 
-    /**
-     * Refuses to pin a virtual thread (see the class comment).
-     *
-     * @throws UnsupportedOperationException when the calling thread is virtual
-     */
+    /** Throws {@link UnsupportedOperationException} when the calling thread is virtual. */
     static void refuseVirtualThread() {
         Thread t = Thread.currentThread();
         if (t.isVirtual()) {
@@ -91,16 +79,9 @@ public final class ThreadPin implements Pinning {
         return new ThreadPin(Thread.currentThread(), previous, pinned, restore, null);
     }
 
-    /**
-     * Pins the calling thread to {@code cpus} like {@link Affinity#pin(CpuMask)}, allocating
-     * nothing: the handle is this thread's, reused (see the class comment). CPUs outside
-     * {@link Affinity#pinnable()} are refused before anything changes.
-     */
+    /** {@link Affinity#pin(CpuMask)}, allocating nothing: the handle is this thread's, reused (see the class comment). */
     public static Pinning pinReused(CpuMask cpus) {
-        refuseVirtualThread();
-        if (cpus.isEmpty()) throw new IllegalArgumentException("cannot pin to an empty CPU set");
-        CpuMask allowed = Affinity.pinnable();
-        if (!cpus.isSubsetOf(allowed)) throw new CpuNotAllowedException(cpus.andNot(allowed), allowed);
+        Affinity.checkPin(cpus);
         Stack s = Stack.CURRENT.get();
         ThreadPin p = s.next();
         p.save(s.callState);
@@ -124,13 +105,6 @@ public final class ThreadPin implements Pinning {
         return pinned;
     }
 
-    /**
-     * Ends this pin: the latest open pin of the thread puts back the mask from before it; an
-     * earlier one leaves the thread where the later pins put it and hands its saved mask on (see
-     * the class comment). Closing a closed pinning does nothing.
-     *
-     * @throws IllegalStateException when called on another thread than the one that pinned
-     */
     @Override
     public void close() {
         if (closed) return;

@@ -9,11 +9,8 @@ public final class Threads {
     }
 
     /**
-     * Joins every thread, waiting on through interrupts: for threads that use memory or state
-     * their caller frees right after (an arena, a C struct), and that return by themselves soon.
-     *
-     * @return whether the calling thread was interrupted meanwhile; its interrupt status is
-     *         left clear, for the caller to re-assert or turn into an exception
+     * Joins every thread through interrupts (threads using memory their caller frees right after):
+     * whether the caller was interrupted meanwhile, its interrupt status left clear for it to handle.
      */
     public static boolean joinIgnoringInterrupts(List<Thread> threads) {
         boolean interrupted = false;

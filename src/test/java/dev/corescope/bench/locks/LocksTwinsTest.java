@@ -7,6 +7,7 @@ import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.SignalMaskTest;
 import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -124,7 +125,7 @@ class LocksTwinsTest {
         try (LocksTwins.State state = LocksTwins.newState()) {
             LocksTwins.Batch[] out = new LocksTwins.Batch[2];
             Thread t = Thread.ofPlatform().start(() -> {
-                try (Pinning p = Affinity.pinChecked(a)) {
+                try (Pinning p = Os.live().pinChecked(a)) {
                     state.resetContention();
                     out[0] = state.contend(LocksTwins.Contended.SPIN, 1, a, 1_000_000);
                     state.resetContention();

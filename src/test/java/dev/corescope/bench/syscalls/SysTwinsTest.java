@@ -5,6 +5,7 @@ import dev.corescope.sys.NativeLibrary;
 import dev.corescope.sys.NativeUnavailableException;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Affinity;
+import dev.corescope.sys.internal.Os;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +38,7 @@ class SysTwinsTest {
     @Test
     void theUntimedGetcpuLoopSumsTheCpusItRanOn() {
         int cpu = Affinity.allowed().last();
-        try (var pin = Affinity.pinChecked(cpu)) {
+        try (var pin = Os.live().pinChecked(cpu)) {
             assertEquals(1000L * cpu, SysTwins.getcpuCalls(1000));
             assertEquals(0L, SysTwins.getcpuCalls(0));
         }
