@@ -1,6 +1,6 @@
 package dev.corescope.bench;
 
-import dev.corescope.sys.BatchTime;
+import dev.corescope.sys.tool.BatchTime;
 
 import java.util.ArrayList;
 import java.util.List;

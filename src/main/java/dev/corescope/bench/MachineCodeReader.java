@@ -1,8 +1,8 @@
 package dev.corescope.bench;
 
 import dev.corescope.report.MachineCode;
-import dev.corescope.sys.ElfSymbolTable;
-import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.tool.ElfSymbolTable;
+import dev.corescope.sys.tool.NativeLibrary;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package dev.corescope.bench;
 
 import dev.corescope.report.RunFigures;
-import dev.corescope.sys.BatchTime;
+import dev.corescope.sys.tool.BatchTime;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;

@@ -2,7 +2,7 @@ package dev.corescope.cli;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.sys.Errno;
-import dev.corescope.sys.Exec;
+import dev.corescope.sys.tool.Exec;
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;

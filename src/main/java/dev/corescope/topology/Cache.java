@@ -51,11 +51,8 @@ public record Cache(int level, Type type, long sizeBytes, int lineSize, int ways
     }
 
     /** By level, then data, instruction, unified, then first CPU. */
-    static final Comparator<Cache> ORDER = (a, b) -> {
-        if (a.level != b.level) return Integer.compare(a.level, b.level);
-        if (a.type != b.type) return a.type.compareTo(b.type);
-        return Integer.compare(a.cpus.first(), b.cpus.first());
-    };
+    static final Comparator<Cache> ORDER = Comparator.comparingInt(Cache::level).thenComparing(Cache::type)
+            .thenComparingInt(c -> c.cpus().first());
 
     /** {@return the name lstopo and hwloc use: {@code L1d}, {@code L1i}, {@code L2}, {@code L3}, ...} */
     public String name() {

@@ -104,11 +104,7 @@ final class CacheReader extends ReadingPart {
         for (Cache c : caches) attach(c, index, machineCaches, x);
     }
 
-    /**
-     * Every object of the tree by its CPUs, and each CPU's chain of objects from its package
-     * inwards: built once, in one walk of the tree, so that hanging each cache is a look-up and
-     * a walk of one chain, not a pass over the whole tree ({@link #attach}).
-     */
+    /** Every object of the tree by its CPUs, and each CPU's chain of objects from its package inwards, built in one walk. */
     private static final class ObjectIndex {
         final Map<CpuMask, List<NodeBuilder>> byCpus = new HashMap<>();
         final Map<Integer, List<NodeBuilder>> chainOf = new HashMap<>();
@@ -170,11 +166,7 @@ final class CacheReader extends ReadingPart {
         }
     }
 
-    /**
-     * Where an architecture describes caches outside {@code cache/}, say that they are not read:
-     * SPARC's per-CPU {@code l1_dcache_size}, {@code l2_cache_size}... (arch/sparc/kernel/sysfs.c)
-     * give sizes but not which CPUs share each cache, so no instance count can be made from them.
-     */
+    /** Says that SPARC's per-CPU {@code l1_dcache_size}... (arch/sparc/kernel/sysfs.c), which tell no sharing, are not read. */
     private String cachesDescribedElsewhere(int cpu) {
         String dir = CPU + "/cpu" + cpu;
         for (String f : List.of("l1_dcache_size", "l1_icache_size", "l2_cache_size")) {

@@ -19,15 +19,10 @@ import java.util.zip.GZIPOutputStream;
  * {@code capture}: saves the files a {@link Topology} was read from as a {@code .tar.gz}, so that
  * {@code topology --root} on the unpacked folder makes the same report on another machine.
  *
- * <p>The archive holds exactly what the reader recorded (the bytes as they were read, so the
- * replay cannot differ from the report they made), plus the directories it looked into, all
- * under one folder named after the file ({@code box.tar.gz} unpacks to {@code box/sys/...}).
- * Only regular files and directories are written, never symlinks, so a capture has no link
- * loops however sysfs links its objects. Files that exist but could not be read are left out
- * and listed in the {@link Result}.
- *
- * <p>The file appears whole or not at all: it is written to a temporary file in the same folder
- * and renamed over the target.
+ * <p>The archive holds the bytes as the reader read them and the directories it looked into, under
+ * one folder named after the file ({@code box.tar.gz} unpacks to {@code box/sys/...}): regular files
+ * and directories only, never symlinks. Files that could not be read are listed in the {@link Result}.
+ * The file appears whole or not at all.
  */
 public final class Capture {
 

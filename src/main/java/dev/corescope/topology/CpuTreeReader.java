@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * ({@code physical_package_id}, {@code package_cpus} or {@code core_siblings}, {@code die_id},
  * {@code cluster_id}, {@code core_id}, {@code core_cpus} or {@code thread_siblings}), with the
  * fallbacks of old kernels (ids without masks), package masks that overlap, and AMD compute
- * units. Objects are identified by their CPU set; a level a CPU does not describe is left out.
+ * units. Objects are identified by their CPU set; a level a CPU does not describe (arm64's
+ * {@code die_id} or {@code cluster_id} of -1 included) is left out.
  */
 final class CpuTreeReader extends ReadingPart {
 
@@ -127,12 +128,9 @@ final class CpuTreeReader extends ReadingPart {
     }
 
     /**
-     * Packages are never invented: when the CPUs' package masks ({@code package_cpus}, or
-     * {@code core_siblings} on older kernels) do not split the CPUs into disjoint sets (one CPU
-     * claims {@code 0-3} while CPU 0 claims {@code 0,4,8,...}), a set built from them would be a
-     * package that does not exist; packages then follow {@code physical_package_id}. Masks that
-     * do form disjoint sets are kept even where the ids are coarser, as hwloc keeps them (ia64
-     * trees give two sockets one id). A tree with no ids keeps its masks.
+     * Packages are never invented: when the package masks do not split the CPUs into disjoint sets,
+     * packages follow {@code physical_package_id}. Disjoint masks are kept even where the ids are
+     * coarser, as hwloc keeps them (ia64 trees give two sockets one id); a tree with no ids keeps its masks.
      */
     private List<CpuTopo> packagesFollowIds(List<CpuTopo> topos) {
         if (masksArePartition(topos)) return topos;
@@ -180,11 +178,8 @@ final class CpuTreeReader extends ReadingPart {
     }
 
     /**
-     * AMD families 15h and 16h (Bulldozer to Excavator, Jaguar/Puma): Linux lists the two cores of
-     * a compute unit as SMT siblings of one core but gives each its own {@code core_id}. hwloc
-     * then counts each as a core ({@code is_amd_with_CU} in its Linux backend, decided on the first
-     * core with two siblings); corescope does the same, and the L2 and L1i the pair shares are
-     * shown above the two cores.
+     * AMD families 15h and 16h: Linux lists the two cores of a compute unit as SMT siblings with their
+     * own {@code core_id}s; each counts as a core, as hwloc's {@code is_amd_with_CU} decides on the first pair.
      */
     private List<CpuTopo> splitAmdComputeUnits(List<CpuTopo> topos) {
         if (!cpuInfo.amdWithComputeUnits()) return topos;

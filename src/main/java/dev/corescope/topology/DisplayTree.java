@@ -11,30 +11,19 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The tree people see, in the text and SVG reports: objects nested by CPU-set inclusion as
- * lstopo nests them (a shared cache is a level, between the package and the cores it serves),
- * built from the {@link Topology} model.
+ * The tree people see, in the text and SVG reports: objects nested by CPU-set inclusion as lstopo
+ * nests them (a shared cache is a level between the package and the cores it serves).
  *
- * <p>A NUMA node with the same CPUs as a shown object (a package, an L3) is that object's memory,
- * a line inside it; a node that is a strict part of a package without such an object (EPYC
- * NPS4, where a node holds several L3s; Intel SNC, where it holds half an L3's cores) is a
- * level of its own around the caches and cores it holds. Nodes across packages and nodes
- * without CPUs stay at the top.
- *
- * <p>Two simplifications keep it readable: a cache that serves exactly one core is shown on
- * that core rather than as a level of its own, and a die or cluster with the same CPUs as
- * another shown object (a package with one die, a cluster that is one L2) is left out, as
- * lstopo leaves it out. The JSON keeps the full model.
+ * <p>A NUMA node with the same CPUs as a shown object is that object's memory, a line inside it; a
+ * node strictly inside a package (EPYC NPS4, Intel SNC) is a level of its own; nodes across
+ * packages and nodes without CPUs stay at the top. A cache of one core is shown on that core, and a
+ * die or cluster with the CPUs of another shown object is left out, as lstopo leaves it out.
  */
 final class DisplayTree {
 
     enum Kind { PACKAGE, DIE, CLUSTER, CACHE, CORE, PU, NUMA }
 
-    /**
-     * One box of the picture, one line of the text; {@code weight} is its CPU count (kept: the
-     * sort compares it often), {@code containers} the children that can hold others (not cores
-     * or PUs), in insertion order: what {@link #insert} compares.
-     */
+    /** One box of the picture, one line of the text; {@code containers}: the children that can hold others, for {@link #insert}. */
     record Item(Kind kind, String title, String detail, CpuMask cpus, int weight, int rank, List<Cache> coreCaches,
                 List<Item> children, List<Item> containers) {
         Item(Kind kind, String title, String detail, CpuMask cpus, int rank, List<Cache> coreCaches) {
@@ -155,11 +144,7 @@ final class DisplayTree {
         return false;
     }
 
-    /**
-     * Into the first item of {@code level} holding it, recursively. Only the items that can hold
-     * others (not cores, not PUs) are compared, from a list of their own, so a core is not
-     * compared with the cores inserted before it.
-     */
+    /** Into the first item of {@code level} holding it, recursively, comparing only the items that can hold others. */
     private void insert(List<Item> level, List<Item> containers, Item item) {
         List<Item> into = level;
         List<Item> holders = containers;

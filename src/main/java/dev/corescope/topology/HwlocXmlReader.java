@@ -21,20 +21,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads hwloc's XML ({@code lstopo --of xml}, {@code hwloc-gather-topology}) into a
- * {@link Topology}: v2 (and v3) as hwloc 2.x writes it, and v1 as hwloc 1.x wrote it (NUMA
- * nodes in the tree, {@code Socket} or {@code Package}, {@code Cache} objects with a depth, the
- * {@code online_cpuset}). Packages, dies, Groups of subtype {@code Cluster}, cores and PUs make
- * the tree; other Groups, Misc, I/O and memory-side caches are stepped through or skipped. NUMA
- * distances come from {@code distances2} (v2) or {@code distances} (v1); core kinds from
- * {@code cpukind}.
+ * Reads hwloc's XML ({@code lstopo --of xml}) into a {@link Topology}: v2 and v3 as hwloc 2.x writes
+ * it, v1 as hwloc 1.x wrote it. Packages, dies, Groups of subtype {@code Cluster}, cores and PUs make
+ * the tree; other Groups, Misc, I/O and memory-side caches are stepped through or skipped.
  *
- * <p>The document is parsed by {@link XmlElement} (no DTD, no entities, capped in size, nesting
- * and attributes, errors as one-line reasons, never to stderr). The numbers follow the
- * rules of a saved tree ({@code --root}): a PU is a CPU number below {@link TopologyReader#MAX_CPUS},
- * each CPU one PU, sizes are not negative, the machine has a CPU; names are cut to
- * {@link Topology#MAX_NAME}.
- * Every refusal is an {@link IllegalArgumentException} with a one-line reason that names the file.
+ * <p>The document is parsed by {@link XmlElement} (no DTD, no entities, capped); the numbers follow
+ * the rules of a saved tree ({@code --root}). Every refusal is an {@link IllegalArgumentException}
+ * with a one-line reason that names the file.
  */
 public final class HwlocXmlReader {
 
@@ -60,8 +53,7 @@ public final class HwlocXmlReader {
     }
 
     /**
-     * Reads hwloc XML held in a string (the topology a results file saved); {@code name} names
-     * it in the reasons, with the protections of the class comment.
+     * Reads hwloc XML held in a string (the topology a results file saved).
      *
      * @param xml the document
      * @param name what to call it in a reason, e.g. the results file's name
@@ -215,10 +207,7 @@ public final class HwlocXmlReader {
     /** The core ids seen under each parent object, for {@link #sameCoreId}. */
     private final Map<NodeBuilder, Set<Integer>> coreIds = new IdentityHashMap<>();
 
-    /**
-     * The CPU number of a PU whose cpuset holds {@code cpu}: its {@code os_index} must be a
-     * CPU number corescope reads (as a saved tree's cpuN), and no other PU may hold it.
-     */
+    /** The CPU number of a PU whose cpuset holds {@code cpu}: its {@code os_index} a CPU corescope reads, in no other PU. */
     private int pu(XmlElement e, int cpu) {
         if (e.attr("os_index") != null) {
             long os;

@@ -7,31 +7,21 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A {@link Topology} as hwloc's v2 XML ({@code lstopo --of xml}), so that
- * {@code lstopo -i FILE.xml}, {@code hwloc-calc --input FILE.xml} and every hwloc-based tool
- * read it as they read the machine itself.
+ * A {@link Topology} as hwloc's v2 XML ({@code lstopo --of xml}), so that {@code lstopo -i FILE.xml},
+ * {@code hwloc-calc --input FILE.xml} and every hwloc-based tool read it as they read the machine.
  *
- * <p>The objects are nested by CPU set as hwloc nests them: an object goes under the smallest
- * one holding its CPUs; where several have the same CPUs, hwloc's order decides (Group above
- * Package above Die above the caches, largest first, above Core above PU). NUMA nodes are
- * memory children of the highest object whose CPUs are exactly theirs (or the smallest one
- * holding them). Clusters are Groups of subtype {@code Cluster}, as hwloc's Linux backend
- * writes them; a die with exactly its package's CPUs is left out, as hwloc leaves it out.
- * The machine's {@code allowed_cpuset} is the cgroup's cpuset where there is one (hwloc's
- * meaning of "allowed"), else the online CPUs; offline CPUs are in its
- * {@code complete_cpuset} only. What hwloc's XML has no attribute for is kept as the Machine's
- * infos, which hwloc reads, keeps and shows ({@code lstopo -v}) without acting on them: the
- * writing process's {@code sched_getaffinity} set ({@link #INFO_AFFINITY}; the picture drawn
- * from the XML hatches the PUs outside it, as the live picture does) and the isolated and
- * {@code nohz_full} CPUs ({@link #INFO_ISOLATED}, {@link #INFO_NOHZ_FULL}).
+ * <p>Objects nest by CPU set in hwloc's order (Group, Package, Die, caches largest first, Core,
+ * PU); NUMA nodes are memory children of the highest object with exactly their CPUs; clusters are
+ * Groups of subtype {@code Cluster}; a die with its package's CPUs is left out, as hwloc leaves it.
+ * {@code allowed_cpuset} is the cgroup's cpuset (hwloc's "allowed"), else the online CPUs. What
+ * hwloc's XML has no attribute for is kept as Machine infos, which hwloc keeps and shows without
+ * acting on them: {@link #INFO_AFFINITY}, {@link #INFO_ISOLATED}, {@link #INFO_NOHZ_FULL}.
  */
 public final class HwlocXmlWriter {
 
     /**
-     * The Machine's info holding the writing process's {@code sched_getaffinity} set (an hwloc
-     * bitmap). Not {@code allowed_cpuset}: hwloc means by that the administrative limit (the
-     * cgroup's cpuset), which {@code taskset} does not change, and a consumer of the XML
-     * ({@code lstopo -i}, {@code hwloc-calc}) removes every PU outside it.
+     * The Machine's info holding the writing process's {@code sched_getaffinity} set (an hwloc bitmap); not
+     * {@code allowed_cpuset}, which means the cgroup's limit to hwloc, and outside which its tools remove every PU.
      */
     public static final String INFO_AFFINITY = "corescope.sched_getaffinity";
 
@@ -60,11 +50,9 @@ public final class HwlocXmlWriter {
     }
 
     /**
-     * The topology as hwloc's XML (v2 format, what {@code lstopo --of xml} writes), so hwloc
-     * tools can read a corescope capture: the whole document, starting with the XML declaration.
+     * {@return the whole XML document of {@code t}, starting with the XML declaration}
      *
      * @param t the topology
-     * @return the XML text
      */
     public static String write(Topology t) {
         return new HwlocXmlWriter(t).document();
@@ -207,11 +195,7 @@ public final class HwlocXmlWriter {
         holder(machine, o.cpus, false).children.add(o);
     }
 
-    /**
-     * Down from the machine into a child holding {@code cpus}, as deep as that goes; with
-     * {@code atSame}, stopping at the first whose CPUs are exactly {@code cpus}: where hwloc hangs
-     * a NUMA node (a package rather than its one L3).
-     */
+    /** Down from the machine into a child holding {@code cpus}, as deep as that goes; with {@code atSame}, to the first with exactly them. */
     private static Obj holder(Obj machine, CpuMask cpus, boolean atSame) {
         Obj at = machine;
         descend:

@@ -1,10 +1,13 @@
 package dev.corescope.topology;
 
+import dev.corescope.cpumask.CpuMask;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The tree's objects by level and its caches, each list by first CPU, and per CPU the position of
@@ -38,32 +41,13 @@ final class PlaceIndex {
         lastLevel = data.stream().filter(c -> c.level() == top).toList();
 
         int n = t.nbits();
-        for (TopologyNode.Kind k : TopologyNode.Kind.values()) node[k.ordinal()] = positions(n, nodes.get(k));
-        l2 = fill(n);
-        l3 = fill(n);
-        int i2 = 0;
-        int i3 = 0;
-        for (Cache c : data) {
-            if (c.level() == 2) mark(l2, c, i2++);
-            if (c.level() == 3) mark(l3, c, i3++);
-        }
-        llc = fill(n);
-        for (int i = 0; i < lastLevel.size(); i++) mark(llc, lastLevel.get(i), i);
+        for (TopologyNode.Kind k : TopologyNode.Kind.values()) node[k.ordinal()] = positions(n, nodes.get(k), TopologyNode::cpus);
+        l2 = positions(n, data.stream().filter(c -> c.level() == 2).toList(), Cache::cpus);
+        l3 = positions(n, data.stream().filter(c -> c.level() == 3).toList(), Cache::cpus);
+        llc = positions(n, lastLevel, Cache::cpus);
         numa = fill(n);
-        for (NumaNode nn : t.numaNodes()) {
-            int id = nn.id();
-            nn.cpus().forEachCpu(c -> {
-                if (c < n) numa[c] = id;
-            });
-        }
-        kind = fill(n);
-        List<CoreKind> kinds = t.coreKinds();
-        for (int i = 0; i < kinds.size(); i++) {
-            int idx = i;
-            kinds.get(i).cpus().forEachCpu(c -> {
-                if (c < n) kind[c] = idx;
-            });
-        }
+        for (NumaNode nn : t.numaNodes()) mark(numa, nn.cpus(), nn.id());
+        kind = positions(n, t.coreKinds(), CoreKind::cpus);
     }
 
     private void collect(TopologyNode n, List<Cache> all) {
@@ -87,20 +71,16 @@ final class PlaceIndex {
         return lastLevel;
     }
 
-    private static int[] positions(int n, List<TopologyNode> list) {
+    /** Per CPU, the position in {@code list} of the element whose CPUs hold it; -1 for none. */
+    private static <T> int[] positions(int n, List<T> list, Function<T, CpuMask> cpus) {
         int[] a = fill(n);
-        for (int i = 0; i < list.size(); i++) {
-            int idx = i;
-            list.get(i).cpus().forEachCpu(c -> {
-                if (c < n) a[c] = idx;
-            });
-        }
+        for (int i = 0; i < list.size(); i++) mark(a, cpus.apply(list.get(i)), i);
         return a;
     }
 
-    private static void mark(int[] a, Cache c, int idx) {
-        c.cpus().forEachCpu(cpu -> {
-            if (cpu < a.length) a[cpu] = idx;
+    private static void mark(int[] a, CpuMask cpus, int value) {
+        cpus.forEachCpu(cpu -> {
+            if (cpu < a.length) a[cpu] = value;
         });
     }
 
@@ -112,8 +92,7 @@ final class PlaceIndex {
 
     /** The position of {@code cpu}'s node of {@code k} in its list, -1 when none. */
     int position(TopologyNode.Kind k, int cpu) {
-        int[] a = node[k.ordinal()];
-        return cpu >= 0 && cpu < a.length ? a[cpu] : -1;
+        return at(node[k.ordinal()], cpu);
     }
 
     private static int at(int[] a, int cpu) {

@@ -9,19 +9,12 @@ import java.util.stream.Stream;
 
 /**
  * Pairs of CPUs by what they share, for benchmarks that pin two threads (cache-to-cache
- * latency, false sharing), named by {@link Placement#key()}:
- *
- * <ul>
- *   <li>{@code same-core}: two PUs of one core;</li>
- *   <li>{@code same-l3}: different cores sharing an L3 (or, without an L3, the last-level cache),
- *       sharing an L2 or not;</li>
- *   <li>{@code other-l3}: the same package, different L3s (on one NUMA node or not);</li>
- *   <li>{@code other-package}: different packages;</li>
- *   <li>{@code any}: the first two usable CPUs, whatever they share.</li>
- * </ul>
- * The older names {@code smt}, {@code cross-l3} and {@code cross-package} are read too.
- * Only CPUs in {@code usable} (normally {@link Topology#usable()}: online and allowed) are chosen;
- * a kind the machine does not offer is simply absent.
+ * latency, false sharing). A pair's kind is its {@link Placement} made coarser: sharing an L2
+ * counts as {@code same-l3}, another NUMA node of the package as {@code other-l3}; {@code any}
+ * is the first two usable CPUs, whatever they share. Kinds are named by {@link Placement#key()},
+ * older names read as {@link Placement#ofKey} reads them. Only CPUs in {@code usable} (normally
+ * {@link Topology#usable()}: online and allowed) are chosen; a kind the machine does not offer is
+ * simply absent.
  */
 public final class Placements {
 
@@ -74,12 +67,12 @@ public final class Placements {
     /** The pairs of kind {@code given} among {@code usable}, by {@code from} then {@code to}, found lazily. */
     private static Stream<CpuPair> pairs(Topology t, CpuMask usable, String given) {
         String name = name(given);
-        Index ix = new Index(t);
         int[] cpus = usable(t, usable).toArray();
         return IntStream.range(0, cpus.length).boxed()
                 .flatMap(i -> IntStream.range(i + 1, cpus.length).mapToObj(j -> new int[] {cpus[i], cpus[j]}))
-                .filter(p -> name.equals("any") || ix.classify(p[0], p[1]) instanceof Placement k && name.equals(k.key()))
-                .map(p -> ix.placement(name, p[0], p[1]));
+                .filter(p -> name.equals("any") || kind(t, p[0], p[1]) instanceof Placement k && name.equals(k.key()))
+                .map(p -> new CpuPair(name, p[0], p[1], "CPU " + p[0] + " and CPU " + p[1] + ": "
+                        + (name.equals("any") ? "the first two usable CPUs; " : "") + relation(t, p[0], p[1])));
     }
 
     /**
@@ -91,7 +84,7 @@ public final class Placements {
      * @return the kind, or empty when the tree cannot tell
      */
     public static Optional<String> classify(Topology t, int a, int b) {
-        return Optional.ofNullable(new Index(t).classify(a, b)).map(Placement::key);
+        return Optional.ofNullable(kind(t, a, b)).map(Placement::key);
     }
 
     /**
@@ -111,74 +104,39 @@ public final class Placements {
         return key;
     }
 
-    /** The name of {@link #NAMES} a pair so placed counts as: sharing an L2 is still {@code same-l3}, another node {@code other-l3}. */
-    private static Placement kind(Placement p) {
-        return switch (p) {
-            case SAME_L2 -> Placement.SAME_L3;
-            case OTHER_NODE -> Placement.OTHER_L3;
-            default -> p;
-        };
-    }
-
     /** {@code usable} limited to the CPUs the topology knows as online. */
     private static CpuMask usable(Topology t, CpuMask usable) {
         return usable.resize(t.nbits()).and(t.online());
     }
 
-    /** A pair's kind and description, from {@link Topology#where} and {@link Topology#relation} (O(1) each). */
-    private static final class Index {
-        final Topology t;
-        final List<Cache> llcs;
+    /** The kind of {@link #NAMES} (not {@code any}) that {@code a} and {@code b} count as; null when the tree cannot tell. */
+    private static Placement kind(Topology t, int a, int b) {
+        if (a >= t.nbits() || b >= t.nbits()) return null;
+        return switch (t.relation(a, b).orElse(null)) {
+            case null -> null;
+            case SAME_L2 -> Placement.SAME_L3;
+            case OTHER_NODE -> t.where(a).llc() < 0 || t.where(b).llc() < 0 ? null : Placement.OTHER_L3;
+            case Placement p -> p;
+        };
+    }
 
-        Index(Topology t) {
-            this.t = t;
-            this.llcs = t.lastLevelCaches();
-        }
+    /** What the tree says about the pair, also where no kind applies (no caches known). */
+    private static String relation(Topology t, int a, int b) {
+        CpuPlace pa = t.where(a);
+        CpuPlace pb = t.where(b);
+        String pkg = pa.packageId() >= 0 ? " " + pa.packageId() : "";
+        return switch (kind(t, a, b)) {
+            case SAME_CORE -> "SMT siblings, core " + pa.coreId() + (pkg.isEmpty() ? "" : ", package" + pkg);
+            case SAME_L3 -> "different cores, same " + llcName(t.lastLevelCaches().get(pa.llc()));
+            case OTHER_L3 -> "same package" + pkg + ", different " + t.lastLevelCaches().get(pa.llc()).name() + "s";
+            case OTHER_PACKAGE -> "different packages, " + pa.packageId() + " and " + pb.packageId();
+            case null, default -> pa.packageId() >= 0 && pa.packageId() == pb.packageId()
+                    ? "different cores, same package" + pkg + ", shared caches unknown" : "relation unknown (no topology information)";
+        };
+    }
 
-        Placement classify(int a, int b) {
-            if (a >= t.nbits() || b >= t.nbits()) return null;
-            Placement p = t.relation(a, b).orElse(null);
-            if (p == null) return null;
-            if (p == Placement.OTHER_NODE && (t.where(a).llc() < 0 || t.where(b).llc() < 0)) return null;
-            return kind(p);
-        }
-
-        CpuPair placement(String name, int a, int b) {
-            String what = relation(a, b);
-            if (name.equals("any")) what = "the first two usable CPUs; " + what;
-            return new CpuPair(name, a, b, "CPU " + a + " and CPU " + b + ": " + what);
-        }
-
-        /** What the tree says about the pair, also where no placement kind applies (no caches known). */
-        String relation(int a, int b) {
-            Placement kind = classify(a, b);
-            CpuPlace pa = t.where(a);
-            CpuPlace pb = t.where(b);
-            if (kind != null) {
-                return switch (kind) {
-                    case SAME_CORE -> "SMT siblings, core " + pa.coreId() + packageSuffix(pa);
-                    case SAME_L3 -> "different cores, same " + llcName(llcs.get(pa.llc()));
-                    case OTHER_L3 -> "same package" + packageIdSuffix(pa) + ", different " + llcs.get(pa.llc()).name() + "s";
-                    default -> "different packages, " + pa.packageId() + " and " + pb.packageId();
-                };
-            }
-            if (pa.packageId() >= 0 && pa.packageId() == pb.packageId()) {
-                return "different cores, same package" + packageIdSuffix(pa) + ", shared caches unknown";
-            }
-            return "relation unknown (no topology information)";
-        }
-
-        private String llcName(Cache c) {
-            String size = c.sizeBytes() >= 0 ? Sizes.binary(c.sizeBytes()) : "size unknown";
-            return c.name() + " (" + (c.level() < 3 ? "last level, " : "") + size + ")";
-        }
-
-        private static String packageSuffix(CpuPlace p) {
-            return p.packageId() >= 0 ? ", package " + p.packageId() : "";
-        }
-
-        private static String packageIdSuffix(CpuPlace p) {
-            return p.packageId() >= 0 ? " " + p.packageId() : "";
-        }
+    private static String llcName(Cache c) {
+        String size = c.sizeBytes() >= 0 ? Sizes.binary(c.sizeBytes()) : "size unknown";
+        return c.name() + " (" + (c.level() < 3 ? "last level, " : "") + size + ")";
     }
 }

@@ -30,11 +30,7 @@ public final class Topology {
     /** Assumed when no L1d reports its {@code coherency_line_size}: every x86-64 and most Arm cores. */
     public static final int DEFAULT_CACHE_LINE = 64;
 
-    /**
-     * The longest name kept from an input (the CPU model, a cgroup, a core kind): /proc/cpuinfo's
-     * {@code model name} is at most 64 bytes (x86's brand string 48); a longer one is cut, as
-     * {@link Shorten#end} cuts, whichever reader it came from.
-     */
+    /** The longest name kept from an input (CPU model, cgroup, core kind), cut as {@link Shorten#end} cuts: cpuinfo's is at most 64 bytes. */
     public static final int MAX_NAME = 200;
 
     /**
@@ -77,34 +73,27 @@ public final class Topology {
     }
 
     /**
-     * Reads a saved tree: {@code root} holds {@code sys/} and {@code proc/} as on a real machine
-     * (an unpacked {@code capture}, or a tree from hwloc's test suite). {@link #allowed()} is
-     * empty: a saved tree has no process to ask.
+     * Reads a saved tree (an unpacked {@code capture}, a tree from hwloc's test suite); {@link #allowed()} is empty.
      *
      * @param root the directory holding {@code sys/} (and optionally {@code proc/})
      * @return the topology; what could not be read is in {@link #warnings()}
-     * @throws IllegalArgumentException with a one-line reason when {@code root} does not exist,
-     *                                  is not a directory, or holds no {@code sys/devices/system/cpu}
+     * @throws IllegalArgumentException with a one-line reason when {@code root} is missing, not a directory or has no {@code sys/devices/system/cpu}
      */
     public static Topology read(Path root) {
         return TopologyReader.read(root, false);
     }
 
     /**
-     * Reads this machine from {@code /}, with the CPUs this process may run on
-     * ({@code sched_getaffinity}) and the cgroup's cpuset. Reads a few hundred small files:
-     * read it once and keep it (the machine's topology changes only with CPU hotplug).
-     *
-     * @return this machine's topology
+     * {@return this machine's topology, read from {@code /} with the CPUs this process may run on
+     * ({@code sched_getaffinity}) and the cgroup's cpuset} A few hundred small files: read it once and keep it.
      */
     public static Topology live() {
         return TopologyReader.read(Path.of("/"), true);
     }
 
     /**
-     * Reads through {@code reader} (its root; live when the root is {@code /}), so that what the
-     * topology read is in the reader's record beside what other parsers read with it:
-     * {@code capture} saves that record.
+     * Reads through {@code reader} (live when its root is {@code /}), so that its record, which {@code capture} saves,
+     * holds what the topology read beside what other parsers read with it.
      *
      * @param reader the reader to read through, not null
      * @return the topology
@@ -149,11 +138,7 @@ public final class Topology {
         return b.present;
     }
 
-    /**
-     * {@return the CPUs the kernel isolated from the scheduler ({@code cpu/isolated}, {@code isolcpus=});
-     * empty when the kernel has none or no such file} A JVM started normally does not have them in
-     * its mask: see {@code affinity.ThreadAffinity.pinnable()}.
-     */
+    /** {@return the CPUs isolated from the scheduler ({@code cpu/isolated}, {@code isolcpus=}); often empty} See {@link UsableCpus}. */
     public CpuMask isolated() {
         return b.isolated;
     }
@@ -164,9 +149,8 @@ public final class Topology {
     }
 
     /**
-     * {@return the CPUs the thread that read the topology could run on ({@code sched_getaffinity})}
-     * Present for {@link #live()}, and for hwloc XML that corescope wrote (the writing process's,
-     * {@link HwlocXmlWriter#INFO_AFFINITY}); empty for a saved tree and other XML.
+     * {@return the CPUs the reading thread could run on ({@code sched_getaffinity})} Present for {@link #live()} and for
+     * hwloc XML corescope wrote ({@link HwlocXmlWriter#INFO_AFFINITY}); empty for a saved tree and other XML.
      */
     public Optional<CpuMask> allowed() {
         return Optional.ofNullable(b.allowed);
@@ -182,12 +166,7 @@ public final class Topology {
         return Optional.ofNullable(b.cgroupCpuset);
     }
 
-    /**
-     * {@return the CPUs chosen for this process when none is named ({@link UsableCpus#usable()})}
-     * The online CPUs of its start mask, plus the isolated and {@code nohz_full} CPUs its cgroup's
-     * cpuset allows; for a saved tree, what a process started normally there could use. At least
-     * {@link #nbits()} bits.
-     */
+    /** {@return the CPUs chosen for this process when none is named: {@link UsableCpus#usable()}, at least {@link #nbits()} bits} */
     public CpuMask usable() {
         return UsableCpus.of(this).usable();
     }
@@ -237,11 +216,7 @@ public final class Topology {
         return b.numaNodes;
     }
 
-    /**
-     * {@return the kinds of core on a machine whose cores are not all alike (P- and E-cores,
-     * big.LITTLE); one kind, or none, on a uniform machine} From the hybrid PMUs,
-     * {@code cpu_capacity} or cpufreq (see {@link CoreKind}).
-     */
+    /** {@return the kinds of core (P- and E-cores, big.LITTLE; see {@link CoreKind}); one or none on a uniform machine} */
     public List<CoreKind> coreKinds() {
         return b.coreKinds;
     }
@@ -251,29 +226,17 @@ public final class Topology {
         return b.cacheLineSize;
     }
 
-    /**
-     * {@return where {@link #caches()} came from} {@code sysfs} ({@code cpuN/cache/}, or hwloc XML's
-     * caches), {@code cpuid} (the CPUID instruction, where sysfs has no {@code cache/}; replayed from
-     * a saved tree's {@code cpuid/leaves}) or {@code none}.
-     */
+    /** {@return where {@link #caches()} came from: {@code sysfs} (or hwloc XML), {@code cpuid} (sysfs has no {@code cache/}) or {@code none}} */
     public String cacheSource() {
         return b.cacheSource;
     }
 
-    /**
-     * {@return what could not be read or had to be assumed, one line each ("could not read ..."); empty
-     * on a complete tree} The lines may hold text from the tree's files: escape them before
-     * printing to a terminal.
-     */
+    /** {@return what could not be read or was assumed, one line each; empty on a complete tree} Escape before printing: they may quote the tree. */
     public List<String> warnings() {
         return b.warnings;
     }
 
-    /**
-     * {@return the files read, in reading order, relative to the root (such as
-     * {@code sys/devices/system/cpu/online}): what {@code capture} saves} Empty when read through a
-     * reader that records nothing ({@link SysfsReader#unrecorded}).
-     */
+    /** {@return the files read, in order, relative to the root: what {@code capture} saves; empty for {@link SysfsReader#unrecorded}} */
     public List<String> filesRead() {
         return List.copyOf(b.filesRead.keySet());
     }
@@ -314,19 +277,18 @@ public final class Topology {
     }
 
     /**
-     * {@return the number of cache instances named {@code name}; 0 for a name the tree does not have}
+     * {@return the number of cache instances named {@code name}; 0 for none}
      *
-     * @param name {@code L1d}, {@code L1i}, {@code L2}, {@code L3}, ... (as {@link Cache#name()})
+     * @param name as {@link Cache#name()}: {@code L1d}, {@code L1i}, {@code L2}, ...
      */
     public int cacheCount(String name) {
         return (int) caches().stream().filter(c -> c.name().equals(name)).count();
     }
 
     /**
-     * {@return the node of {@code kind} holding {@code cpu}, in O(1); empty when the tree has no
-     * such level or {@code cpu} is not online in it}
+     * {@return the node of {@code kind} holding {@code cpu}, in O(1); empty when the tree has no such level or the CPU is not online}
      *
-     * @param kind the level, e.g. {@code CORE} or {@code PACKAGE}
+     * @param kind the level, e.g. {@code CORE}
      * @param cpu a CPU number
      */
     public Optional<TopologyNode> nodeOf(TopologyNode.Kind kind, int cpu) {
@@ -335,8 +297,7 @@ public final class Topology {
     }
 
     /**
-     * {@return where {@code cpu} sits: package, die, cluster, core, L2, L3, NUMA node, core kind, in
-     * O(1)} Each part is -1 when the tree does not tell it (or the CPU is not online).
+     * {@return where {@code cpu} sits, in O(1); a part is -1 where the tree does not tell it or the CPU is not online}
      *
      * @param cpu a CPU number
      */
@@ -345,9 +306,8 @@ public final class Topology {
     }
 
     /**
-     * {@return how two different CPUs relate: the innermost thing they share ({@link Placement}), in
-     * O(1)} Empty when {@code a == b}, when either is not an online CPU of this tree, or when the
-     * tree does not describe what would tell them apart (no caches, no packages).
+     * {@return how two CPUs relate: the innermost thing they share, in O(1)} Empty when {@code a == b}, when either is
+     * not online, or when the tree does not describe what would tell them apart (no caches, no packages).
      *
      * @param a a CPU number
      * @param b another CPU number
@@ -365,18 +325,12 @@ public final class Topology {
         return new ArrayList<>(caches().stream().filter(c -> c.cpus().test(cpu)).toList());
     }
 
-    /**
-     * {@return the last-level cache instances: those of the highest level present (data or
-     * unified), i.e. the L3s, or the L2s of a machine without L3; empty when the tree has no caches}
-     */
+    /** {@return the caches of the highest data or unified level present (the L3s, or the L2s without L3); empty without caches} */
     public List<Cache> lastLevelCaches() {
         return index.lastLevelCaches();
     }
 
-    /**
-     * {@return whether SMT is in use: the kernel's {@code smt/active} where it has one, else whether
-     * some core has more than one online PU; empty when the tree describes no cores}
-     */
+    /** {@return whether SMT is in use: {@code smt/active}, else whether a core has two online PUs; empty without cores} */
     public Optional<Boolean> smt() {
         if (b.smtActive != null) return Optional.of(b.smtActive);
         if (cores().isEmpty()) return Optional.empty();

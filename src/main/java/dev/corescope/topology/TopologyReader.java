@@ -2,6 +2,8 @@ package dev.corescope.topology;
 
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
+import dev.corescope.sys.internal.Os;
+import dev.corescope.sys.internal.Threads;
 import dev.corescope.topology.proc.CgroupCpuset;
 import dev.corescope.topology.proc.CpuInfo;
 import dev.corescope.topology.proc.SysfsReader;
@@ -13,36 +15,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 
 /**
- * Builds a {@link Topology} from the files under a root, the way the kernel documents them
- * ({@code Documentation/ABI/stable/sysfs-devices-system-cpu},
- * {@code Documentation/admin-guide/cputopology.rst}, v6.16) and with the fallbacks older kernels
- * and other architectures need:
- * <ul>
- *   <li>no {@code online}/{@code possible}/{@code present} files (2.6-era trees): the
- *       {@code cpuN} directories, less those whose {@code cpuN/online} is 0;</li>
- *   <li>{@code thread_siblings}/{@code core_siblings} when {@code core_cpus}/{@code package_cpus}
- *       do not exist (before v5.4);</li>
- *   <li>{@code die_id} or {@code cluster_id} of -1: the architecture does not know (arm64's
- *       defaults, which also fill {@code die_cpus} with the CPU alone), so the level is absent;</li>
- *   <li>no {@code node/} (a kernel without NUMA): one node holding every CPU and
- *       {@code /proc/meminfo}'s memory, as hwloc does, with a warning.</li>
- * </ul>
- * This class reads the CPU sets (possible, present, online, offline, isolated, nohz_full) and
- * assembles the model; its sub-readers, sharing one {@link Reading}, read the rest:
- * {@link CpuTreeReader} (packages to PUs), {@link CacheReader}, {@link NumaReader},
- * {@link CoreKindReader}; {@link AllowedLookup} asks the kernel for the allowed CPUs meanwhile.
+ * Builds a {@link Topology} from the files under a root, as the kernel documents them
+ * ({@code Documentation/ABI/stable/sysfs-devices-system-cpu}, {@code admin-guide/cputopology.rst},
+ * v6.16), with the fallbacks older kernels and other architectures need: without
+ * {@code online}/{@code possible}/{@code present} (2.6-era trees), the {@code cpuN} directories less
+ * those whose {@code cpuN/online} is 0. This class reads the CPU sets and assembles the model; its
+ * sub-readers, sharing one {@link Reading}, read the rest (docs/architecture.md lists them).
  */
 final class TopologyReader {
 
     static final String CPU = "sys/devices/system/cpu";
     static final String NODE = "sys/devices/system/node";
 
-    /**
-     * The largest CONFIG_NR_CPUS a mainline kernel accepts (x86-64 with MAXSMP, powerpc; arm64
-     * stops at 4096), so the most CPU numbers a real {@code cpu/possible} lists.
-     */
+    /** The largest CONFIG_NR_CPUS a mainline kernel accepts (x86-64 with MAXSMP, powerpc). */
     static final int KERNEL_NR_CPUS_MAX = 8192;
 
     /** The most CPU numbers corescope reads from a tree: eight times {@link #KERNEL_NR_CPUS_MAX}. */
@@ -88,7 +77,9 @@ final class TopologyReader {
 
     Topology build(Path root, boolean live) {
         b.source = root.toString();
-        AllowedLookup allowed = live ? AllowedLookup.start() : null;
+        // sched_getaffinity links its downcalls on first use: tens of milliseconds that overlap with reading sysfs
+        FutureTask<CpuMask> allowed = live ? new FutureTask<>(() -> Os.live().processAllowed()) : null;
+        Thread lookup = live ? Thread.ofPlatform().daemon().name("corescope-affinity").start(allowed) : null;
 
         List<Integer> cpuDirs = cpuDirectories();
         Map<String, Optional<String>> sets = new LinkedHashMap<>();
@@ -133,7 +124,7 @@ final class TopologyReader {
         b.coreKinds = new CoreKindReader(x).read();
         b.cgroupCpuset = CgroupCpuset.read(r, nbits).orElse(null);
         // the kernel never allows a CPU beyond nr_cpu_ids, which sysfs already covers
-        if (allowed != null) b.allowed = allowed.join().resize(nbits);
+        if (lookup != null) b.allowed = joined(lookup, allowed).resize(nbits);
 
         if (b.allowed != null && !b.allowed.sameCpus(b.online)) {
             warnings.add("allowed CPUs " + listOrNone(b.allowed) + " (sched_getaffinity) differ from online " + listOrNone(b.online)
@@ -157,6 +148,14 @@ final class TopologyReader {
         return b.build();
     }
 
+    private static CpuMask joined(Thread lookup, FutureTask<CpuMask> allowed) {
+        if (Threads.joinIgnoringInterrupts(lookup)) Thread.currentThread().interrupt();
+        if (allowed.state() == Future.State.SUCCESS) return allowed.resultNow();
+        Throwable failure = allowed.exceptionNow();
+        if (failure instanceof Error e) throw e;
+        throw failure instanceof RuntimeException e ? e : new IllegalStateException(failure);
+    }
+
     private List<Integer> cpuDirectories() {
         List<Integer> out = new ArrayList<>();
         for (String name : r.list(CPU)) {
@@ -172,10 +171,7 @@ final class TopologyReader {
         return out;
     }
 
-    /**
-     * A CPU number no kernel builds for: refused before any mask is sized by it, so the cost of
-     * a tree stays in the CPUs it describes, not in the largest number a file holds.
-     */
+    /** A CPU number no kernel builds for: refused before any mask is sized by it. */
     private static IllegalArgumentException beyondLimit(Path root, String rel, int cpu) {
         return new IllegalArgumentException(root.resolve(rel) + ": CPU " + (cpu >= 1 << 24 ? "16777216 or more" : cpu)
                 + " is beyond " + (MAX_CPUS - 1) + ", the largest CPU number corescope reads (Linux builds for at most "

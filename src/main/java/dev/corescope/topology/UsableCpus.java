@@ -53,11 +53,9 @@ public final class UsableCpus {
     }
 
     /**
-     * The rule on {@code t} for the process whose start mask {@code t} holds ({@link Topology#live()}),
-     * or for a process started normally on a saved tree.
+     * {@return the rule for the process whose start mask {@code t} holds ({@link Topology#live()}), or for one started on a saved tree}
      *
      * @param t the machine
-     * @return the rule
      */
     public static UsableCpus of(Topology t) {
         if (t.allowed().isPresent()) return new UsableCpus(t, t.allowed().get(), true);
@@ -67,11 +65,10 @@ public final class UsableCpus {
     }
 
     /**
-     * The rule on {@code t} for a process started on {@code start} (tests, a fake OS).
+     * {@return the rule on {@code t} for a process started on {@code start} (tests, a fake OS)}
      *
      * @param t the machine
      * @param start the process's mask at start
-     * @return the rule
      */
     public static UsableCpus of(Topology t, CpuMask start) {
         return new UsableCpus(t, start, true);
@@ -82,35 +79,26 @@ public final class UsableCpus {
         return start;
     }
 
-    /**
-     * {@return the CPUs chosen when none are named: the online CPUs of the start mask, plus the isolated and
-     * {@code nohz_full} CPUs the cpuset allows; never empty on a machine with an online CPU}
-     */
+    /** {@return the CPUs chosen when none are named, as the class comment says; never empty on a machine with an online CPU} */
     public CpuMask usable() {
         return usable;
     }
 
-    /**
-     * {@return the isolated and {@code nohz_full} CPUs the cpuset allows, online: the quiet ones, first
-     * choice for a measurement; often empty}
-     */
+    /** {@return the online isolated and {@code nohz_full} CPUs the cpuset allows: first choice for a measurement; often empty} */
     public CpuMask quiet() {
         return quiet;
     }
 
-    /**
-     * {@return the CPUs a pin may name: the online CPUs the cgroup's cpuset allows (all online CPUs where the
-     * process has no cpuset), and the start mask's}
-     */
+    /** {@return the CPUs a pin may name: the online CPUs the cgroup's cpuset allows (all without one), and the start mask's} */
     public CpuMask pinnable() {
         return permitted.or(start.and(t.online().resize(start.nbits())));
     }
 
     /**
-     * Why {@code asked} cannot be pinned to, or empty when it can.
+     * {@return why {@code asked} cannot be pinned to, e.g. {@code CPU 6 is not in the allowed set 0-5 (outside ...; affinity --why 6)};
+     * empty when it can}
      *
      * @param asked the CPUs named
-     * @return e.g. {@code CPU 6 is not in the allowed set 0-5 (outside the cgroup's cpuset 0-5, /x.slice; affinity --why 6)}
      */
     public Optional<String> refusal(CpuMask asked) {
         CpuMask out = asked.andNot(pinnable());
@@ -142,14 +130,7 @@ public final class UsableCpus {
      * @param reasons every reason, the deciding ones first
      */
     public record Why(int cpu, boolean usable, boolean pinnable, List<Reason> reasons) {
-        /**
-         * A CPU's answer; the list is copied.
-         *
-         * @param cpu the CPU
-         * @param usable chosen by default
-         * @param pinnable may be named
-         * @param reasons every reason
-         */
+        /** A CPU's answer; the list is copied. */
         public Why {
             reasons = List.copyOf(reasons);
         }

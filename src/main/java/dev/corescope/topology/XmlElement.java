@@ -18,14 +18,11 @@ import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 
 /**
- * One element of an XML document read whole, with its attributes, children and text: the
- * safe parse under {@link HwlocXmlReader}. StAX with DTDs off and external entities off: the
- * one-line {@code <!DOCTYPE topology SYSTEM "hwloc2.dtd">} that hwloc writes is accepted and not
- * loaded; a document type with an internal subset (entity declarations, the way XXE and "billion
- * laughs" arrive) is refused, and so is any entity reference. Size, nesting and attributes are
- * capped by this class's own limits (the JDK's, which it would report in its own words, are
- * lifted), and the parser's errors come back as one-line {@link IllegalArgumentException}s,
- * never to stderr.
+ * One element of an XML document read whole, with its attributes, children and text: the safe
+ * parse under {@link HwlocXmlReader}. StAX with DTDs and external entities off: hwloc's one-line
+ * {@code <!DOCTYPE>} is accepted and not loaded; an internal subset (how XXE and "billion laughs"
+ * arrive) and any entity reference are refused. Size, nesting and attributes are capped by this
+ * class's limits; errors are one-line {@link IllegalArgumentException}s, never to stderr.
  */
 record XmlElement(String name, Map<String, String> attrs, List<XmlElement> children, String text) {
 

@@ -4,8 +4,8 @@ import dev.corescope.bench.cpumask.CpumaskFamily;
 import dev.corescope.bench.locks.LocksFamily;
 import dev.corescope.bench.timerbase.TimerbaseFamily;
 import dev.corescope.report.MachineCode;
-import dev.corescope.sys.ElfSymbolTable;
-import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.tool.ElfSymbolTable;
+import dev.corescope.sys.tool.NativeLibrary;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

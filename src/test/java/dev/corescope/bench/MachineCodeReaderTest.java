@@ -1,7 +1,7 @@
 package dev.corescope.bench;
 
 import dev.corescope.report.MachineCode;
-import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.tool.NativeLibrary;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

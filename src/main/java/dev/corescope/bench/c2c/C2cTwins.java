@@ -2,7 +2,7 @@ package dev.corescope.bench.c2c;
 
 import dev.corescope.sys.NativeException;
 import dev.corescope.sys.NativeUnavailableException;
-import dev.corescope.sys.TwinLinker;
+import dev.corescope.sys.tool.TwinLinker;
 import dev.corescope.sys.internal.NativeCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

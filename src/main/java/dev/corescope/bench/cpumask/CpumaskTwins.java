@@ -1,8 +1,8 @@
 package dev.corescope.bench.cpumask;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.BatchTime;
-import dev.corescope.sys.TwinLinker;
+import dev.corescope.sys.tool.BatchTime;
+import dev.corescope.sys.tool.TwinLinker;
 import dev.corescope.sys.internal.NativeCalls;
 
 import java.lang.foreign.Arena;

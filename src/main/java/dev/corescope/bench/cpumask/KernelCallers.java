@@ -1,6 +1,6 @@
 package dev.corescope.bench.cpumask;
 
-import dev.corescope.sys.ElfSymbolTable;
+import dev.corescope.sys.tool.ElfSymbolTable;
 
 import java.io.BufferedReader;
 import java.io.IOException;

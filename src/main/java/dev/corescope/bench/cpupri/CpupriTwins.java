@@ -5,7 +5,7 @@ import dev.corescope.bench.Jmh;
 import dev.corescope.bench.SampleStats;
 import dev.corescope.report.Result;
 import dev.corescope.sys.NativeException;
-import dev.corescope.sys.TwinLinker;
+import dev.corescope.sys.tool.TwinLinker;
 import dev.corescope.sys.internal.NativeCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

@@ -15,7 +15,7 @@ import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.RunFigures;
-import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.tool.NativeLibrary;
 import dev.corescope.sys.Pinning;
 import dev.corescope.text.TextDoc;
 import dev.corescope.topology.proc.EventSources;

@@ -1,6 +1,6 @@
 package dev.corescope.bench.locks;
 
-import dev.corescope.sys.RawMemory;
+import dev.corescope.sys.tool.RawMemory;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package dev.corescope.bench.locks;
 
-import dev.corescope.sys.PthreadSpinLock;
+import dev.corescope.sys.tool.PthreadSpinLock;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

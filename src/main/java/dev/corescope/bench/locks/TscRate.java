@@ -1,7 +1,7 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.sys.NativeException;
-import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.tool.NativeLibrary;
 import dev.corescope.topology.proc.Clocksource;
 import dev.corescope.topology.proc.CpuInfo;
 import dev.corescope.topology.proc.SysfsReader;

@@ -1,7 +1,7 @@
 package dev.corescope.bench.syscalls;
 
 import dev.corescope.sys.NativeException;
-import dev.corescope.sys.TwinLinker;
+import dev.corescope.sys.tool.TwinLinker;
 import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.NativeCalls;
 import dev.corescope.sys.internal.Os;

@@ -1,7 +1,7 @@
 package dev.corescope.bench.timerbase;
 
-import dev.corescope.sys.BatchTime;
-import dev.corescope.sys.TwinLinker;
+import dev.corescope.sys.tool.BatchTime;
+import dev.corescope.sys.tool.TwinLinker;
 import dev.corescope.sys.internal.NativeCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

@@ -21,20 +21,12 @@ public record CgroupCpuset(CpuMask cpus, String cgroup) {
     /** The process's cgroups: {@code 0::/path} (v2), {@code N:controllers:/path} (v1). */
     public static final String FILE = "proc/self/cgroup";
 
-    /**
-     * This process's effective cpuset under {@code root}.
-     *
-     * @return the cpuset, or empty when the process is in no cgroup with a cpuset (or the files are missing)
-     */
+    /** {@return this process's effective cpuset under {@code root}; empty when in no cgroup with a cpuset} */
     public static Optional<CgroupCpuset> read(Path root, int nbits) {
         return read(new SysfsReader(root), nbits);
     }
 
-    /**
-     * This process's effective cpuset, read through {@code r}.
-     *
-     * @return the cpuset, or empty as {@link #read(Path, int)}
-     */
+    /** {@return this process's effective cpuset, read through {@code r}; empty as {@link #read(Path, int)}} */
     public static Optional<CgroupCpuset> read(SysfsReader r, int nbits) {
         Optional<List<String>> cgroups = r.readLines(FILE);
         if (cgroups.isEmpty()) return Optional.empty();

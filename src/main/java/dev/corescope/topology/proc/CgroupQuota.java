@@ -24,30 +24,17 @@ public record CgroupQuota(double cpus, String source, String cgroup) {
         return new CgroupQuota(cpus, source, c);
     }
 
-    /**
-     * Whether a limit applies.
-     *
-     * @return false for {@code max} (no limit)
-     */
+    /** {@return whether a limit applies: false for {@code max}} */
     public boolean limited() {
         return !Double.isInfinite(cpus);
     }
 
-    /**
-     * The quota for a person.
-     *
-     * @return e.g. {@code 1.50 CPUs (cgroup v2 cpu.max 150000 100000)}, or {@code none} without a limit
-     */
+    /** {@return the quota for a person, e.g. {@code 1.50 CPUs (cgroup v2 cpu.max 150000 100000)}, or {@code none}} */
     public String describe() {
         return limited() ? String.format(Locale.ROOT, "%.2f CPUs (%s)", cpus, source) : "none";
     }
 
-    /**
-     * The CPU quota of this process's cgroup, under the reader's root (v2 {@code cpu.max}, else
-     * v1 {@code cpu.cfs_quota_us}/{@code cpu.cfs_period_us}).
-     *
-     * @return the quota, or empty when no cgroup or no quota file is found
-     */
+    /** {@return the CPU quota of this process's cgroup under the reader's root; empty without a cgroup or quota file} */
     public static Optional<CgroupQuota> read(SysfsReader r) {
         Optional<List<String>> self = r.readLines(CgroupCpuset.FILE);
         if (self.isEmpty()) return Optional.empty();

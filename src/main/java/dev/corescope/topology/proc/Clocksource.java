@@ -14,11 +14,7 @@ public final class Clocksource {
     private Clocksource() {
     }
 
-    /**
-     * The clocksource through {@code r}.
-     *
-     * @return its name, stripped, or empty when the file is absent or empty
-     */
+    /** {@return the clocksource's name through {@code r}; empty when the file is absent or empty} */
     public static Optional<String> read(SysfsReader r) {
         return r.readLines(FILE).filter(l -> !l.isEmpty()).map(l -> l.getFirst().strip());
     }

@@ -47,31 +47,17 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
      */
     public record Row(String key, long[] counts, String description) {
 
-        /**
-         * The count on one column.
-         *
-         * @return the count, 0 when the row has no per-CPU counts
-         */
+        /** {@return the count on one column, 0 when the row has no per-CPU counts} */
         public long count(int column) {
             return column < counts.length ? counts[column] : 0;
         }
 
-        /**
-         * Whether this is a numbered device interrupt ({@code 36:}), which has an {@code smp_affinity_list}.
-         *
-         * @return true when the key is a number
-         */
+        /** {@return whether this is a numbered device interrupt ({@code 36:}), which has an {@code smp_affinity_list}} */
         public boolean isDeviceIrq() {
             return !key.isEmpty() && key.chars().allMatch(c -> c >= '0' && c <= '9');
         }
 
-        /**
-         * What a person calls it: the action names of a device IRQ ({@code virtio1-req.0},
-         * {@code eth0-TxRx-3}), the long name of an architecture row in lower case
-         * ({@code local timer}), or the softirq's name.
-         *
-         * @return the name, shortened to fit a table column
-         */
+        /** {@return what a person calls it: a device IRQ's actions ({@code eth0-TxRx-3}), an architecture row's long name ({@code local timer})} */
         public String displayName() {
             if (isDeviceIrq()) {
                 String[] words = description.trim().split("\\s+");
@@ -97,31 +83,18 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
         rows = Collections.unmodifiableMap(new LinkedHashMap<>(rows));
     }
 
-    /**
-     * The column of a CPU.
-     *
-     * @return its column, or -1 when the table has no column for it (offline when read)
-     */
+    /** {@return the column of a CPU, or -1 when the table has none for it (offline when read)} */
     public int column(int cpu) {
         for (int i = 0; i < cpus.length; i++) if (cpus[i] == cpu) return i;
         return -1;
     }
 
-    /**
-     * One row.
-     *
-     * @return the row, or empty when the table has none of that key
-     */
+    /** {@return the row of that key, or empty} */
     public Optional<Row> row(String key) {
         return Optional.ofNullable(rows.get(key));
     }
 
-    /**
-     * {@code this - before} per row and CPU: rows or CPUs missing from either side are left
-     * out, and a counter that went backwards (wrapped, or a different boot) counts as 0.
-     *
-     * @return the counts in between
-     */
+    /** {@return {@code this - before} per row and CPU} Rows or CPUs missing from either side are left out; a counter that went back counts 0. */
     public CounterTable minus(CounterTable before) {
         Map<String, Row> out = new LinkedHashMap<>();
         for (Row r : rows.values()) {
@@ -138,23 +111,12 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
         return new CounterTable(cpus, out);
     }
 
-    /**
-     * {@code rel} ({@link #INTERRUPTS} or {@link #SOFTIRQS}) through the reader; empty when
-     * absent or unreadable.
-     *
-     * @return the table, or empty
-     * @throws IllegalArgumentException as {@link #parse(Reader)} when the file is malformed
-     */
+    /** {@return {@code rel} ({@link #INTERRUPTS} or {@link #SOFTIRQS}); empty when absent or unreadable} Malformed: as {@link #parse(Reader)}. */
     public static Optional<CounterTable> read(SysfsReader r, String rel) {
         return r.readLines(rel).map(CounterTable::parse);
     }
 
-    /**
-     * Parses the file's lines.
-     *
-     * @return the table
-     * @throws IllegalArgumentException as {@link #parse(Reader)}
-     */
+    /** {@return the table of the file's lines, as {@link #parse(Reader)}} */
     public static CounterTable parse(List<String> lines) {
         try {
             return parse(new StringReader(String.join("\n", lines)));
@@ -163,11 +125,7 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
         }
     }
 
-    /**
-     * Per CPU, the sum of its counts over every row.
-     *
-     * @return CPU number to total, in column order
-     */
+    /** {@return per CPU number, the sum of its counts over every row} */
     public Map<Integer, Long> sumsPerCpu() {
         Map<Integer, Long> sums = new HashMap<>();
         for (int col = 0; col < cpus.length; col++) {
@@ -181,10 +139,7 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
     /**
      * Parses the file.
      *
-     * @return the table
-     * @throws IOException when {@code in} fails
-     * @throws IllegalArgumentException with the line number when the header has no {@code CPUn}
-     *                                  columns or a row's counts are not numbers
+     * @throws IllegalArgumentException with the line number when the header has no {@code CPUn} columns or a count is not a number
      */
     public static CounterTable parse(Reader in) throws IOException {
         BufferedReader r = new BufferedReader(in);
@@ -241,11 +196,7 @@ public record CounterTable(int[] cpus, Map<String, Row> rows) {
         return new CounterTable(cpus, rows);
     }
 
-    /**
-     * A name shortened for a table column, its start kept (43 characters at most).
-     *
-     * @return it, or its start cut as {@code text.Shorten.end} cuts
-     */
+    /** {@return {@code s} cut to 43 characters for a table column, as {@code text.Shorten.end} cuts} */
     public static String clip(String s) {
         return Shorten.end(s, 43);
     }

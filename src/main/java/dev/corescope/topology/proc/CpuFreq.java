@@ -26,11 +26,7 @@ public record CpuFreq(List<String> governors, List<Double> currentMHz) {
         currentMHz = List.copyOf(currentMHz);
     }
 
-    /**
-     * The cpufreq files of {@code cpus} through {@code r}.
-     *
-     * @return the governors and frequencies found; empty lists where there is no cpufreq
-     */
+    /** {@return the governors and frequencies of {@code cpus} read through {@code r}; empty lists without cpufreq} */
     public static CpuFreq read(SysfsReader r, CpuMask cpus) {
         TreeSet<String> governors = new TreeSet<>();
         List<Double> mhz = new ArrayList<>();

@@ -41,29 +41,17 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String 
         mhz = List.copyOf(mhz);
     }
 
-    /**
-     * {@code proc/cpuinfo} under {@code root}.
-     *
-     * @return what it says, or {@link #NONE} when it is absent or unreadable
-     */
+    /** {@return {@code proc/cpuinfo} under {@code root}, or {@link #NONE} when it is absent or unreadable} */
     public static CpuInfo read(Path root) {
         return read(new SysfsReader(root));
     }
 
-    /**
-     * {@code proc/cpuinfo} through {@code r}.
-     *
-     * @return what it says, or {@link #NONE} when it is absent or unreadable
-     */
+    /** {@return {@code proc/cpuinfo} through {@code r}, or {@link #NONE} when it is absent or unreadable} */
     public static CpuInfo read(SysfsReader r) {
         return r.readLines(FILE).map(CpuInfo::parse).orElse(NONE);
     }
 
-    /**
-     * Parses the file's lines: the first value of each key counts (the first CPU's).
-     *
-     * @return what it says
-     */
+    /** {@return what the file's lines say: the first value of each key counts (the first CPU's)} */
     public static CpuInfo parse(List<String> lines) {
         Map<String, String> first = new LinkedHashMap<>();
         List<Double> mhz = new ArrayList<>();
@@ -88,12 +76,7 @@ public record CpuInfo(String model, Set<String> flags, List<Double> mhz, String 
                 first.get("vendor_id"), first.get("cpu family"));
     }
 
-    /**
-     * Whether this is one of AMD's Bulldozer families (0x15, 0x16), whose compute units the
-     * kernel lists as SMT siblings with their own core_id.
-     *
-     * @return true for vendor {@code AuthenticAMD} and family 21 or 22
-     */
+    /** {@return whether this is AMD's family 0x15 or 0x16, whose compute units the kernel lists as SMT siblings with their own core_id} */
     public boolean amdWithComputeUnits() {
         return "AuthenticAMD".equals(vendor) && ("21".equals(family) || "22".equals(family));
     }

@@ -42,16 +42,7 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         total = total.clone();
     }
 
-    /** A snapshot without the machine's total (all 0). */
-    public CpuTimes(Map<Integer, long[]> ticks) {
-        this(ticks, new long[FIELDS]);
-    }
-
-    /**
-     * {@code proc/stat} under the reader's root.
-     *
-     * @return the snapshot, or empty when absent, unreadable or malformed (recorded on {@code r})
-     */
+    /** {@return {@code proc/stat} under the reader's root; empty when absent, unreadable or malformed (recorded on {@code r})} */
     public static Optional<CpuTimes> read(SysfsReader r) {
         Optional<List<String>> lines = r.readLines(FILE);
         if (lines.isEmpty()) return Optional.empty();
@@ -63,12 +54,7 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         }
     }
 
-    /**
-     * Parses the file's lines, as {@link #parse(Reader)}.
-     *
-     * @return the snapshot
-     * @throws IllegalArgumentException when a {@code cpuN} field is not a number
-     */
+    /** {@return the snapshot of the file's lines, as {@link #parse(Reader)}} */
     public static CpuTimes parse(List<String> lines) {
         try {
             return parse(new StringReader(String.join("\n", lines)));
@@ -77,12 +63,7 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         }
     }
 
-    /**
-     * Busy ticks of each CPU: every field up to steal but idle and iowait (guest time is inside
-     * user time already).
-     *
-     * @return CPU number to ticks since boot
-     */
+    /** {@return per CPU, its busy ticks since boot: every field up to steal but idle and iowait (guest is inside user)} */
     public Map<Integer, Long> busyTicks() {
         Map<Integer, Long> out = new HashMap<>();
         ticks.forEach((cpu, t) -> {
@@ -93,11 +74,7 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         return out;
     }
 
-    /**
-     * The machine's steal between {@code before} and this snapshot.
-     *
-     * @return percent of all CPU time, rounded to 0.01; empty when no tick passed
-     */
+    /** {@return the machine's steal since {@code before}, in percent of all CPU time rounded to 0.01; empty when no tick passed} */
     public OptionalDouble totalStealPercentSince(CpuTimes before) {
         long sum = 0;
         for (int i = 0; i <= STEAL; i++) sum += total[i] - before.total[i];
@@ -105,11 +82,7 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         return OptionalDouble.of(Math.round(10_000.0 * (total[STEAL] - before.total[STEAL]) / sum) / 100.0);
     }
 
-    /**
-     * The busy share of {@code cpu} between {@code before} and this snapshot.
-     *
-     * @return percent, or empty when the CPU is missing from either or no tick passed
-     */
+    /** {@return the busy share of {@code cpu} since {@code before}, in percent; empty when the CPU is missing or no tick passed} */
     public OptionalDouble busyPercentSince(CpuTimes before, int cpu) {
         long[] a = before.ticks.get(cpu);
         long[] b = ticks.get(cpu);
@@ -122,11 +95,8 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
     }
 
     /**
-     * Parses {@code /proc/stat}; lines other than {@code cpu} and {@code cpuN} are skipped,
-     * short lines padded with 0.
+     * Parses {@code /proc/stat}; lines other than {@code cpu} and {@code cpuN} are skipped, short lines padded with 0.
      *
-     * @return the snapshot
-     * @throws IOException when {@code in} fails
      * @throws IllegalArgumentException when a field is not a number
      */
     public static CpuTimes parse(Reader in) throws IOException {
@@ -157,13 +127,7 @@ public record CpuTimes(Map<Integer, long[]> ticks, long[] total) {
         return new CpuTimes(out, total);
     }
 
-    /**
-     * Steal as a percentage of the CPU's time between {@code before} and this snapshot
-     * (guest time is already inside user time and is not counted twice); empty when the CPU
-     * is missing from either or no tick passed.
-     *
-     * @return percent, or empty as above
-     */
+    /** {@return the steal of {@code cpu} since {@code before}, in percent of its time; empty when the CPU is missing or no tick passed} */
     public OptionalDouble stealPercentSince(CpuTimes before, int cpu) {
         long[] a = before.ticks.get(cpu);
         long[] b = ticks.get(cpu);

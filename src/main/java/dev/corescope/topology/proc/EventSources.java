@@ -25,21 +25,12 @@ public record EventSources(Map<String, Integer> types) {
         types = Collections.unmodifiableMap(new LinkedHashMap<>(types));
     }
 
-    /**
-     * Under {@code root}.
-     *
-     * @return the sources, or empty when the directory is absent or unreadable
-     */
+    /** {@return the sources under {@code root}, as {@link #read(SysfsReader)}} */
     public static Optional<EventSources> read(Path root) {
         return read(new SysfsReader(root));
     }
 
-    /**
-     * Through {@code r}; each source's {@code type} is read, so that a capture holds every
-     * source's folder and a replay lists the same names.
-     *
-     * @return the sources, or empty when the directory is absent or unreadable
-     */
+    /** {@return the sources through {@code r} (each {@code type} read, so a capture holds every folder); empty without the directory} */
     public static Optional<EventSources> read(SysfsReader r) {
         if (!r.isDirectory(DIR)) return Optional.empty();
         Map<String, Integer> types = new LinkedHashMap<>();
@@ -47,20 +38,12 @@ public record EventSources(Map<String, Integer> types) {
         return Optional.of(new EventSources(types));
     }
 
-    /**
-     * The sources' names.
-     *
-     * @return the names, in name order
-     */
+    /** {@return the sources' names, in name order} */
     public List<String> names() {
         return List.copyOf(types.keySet());
     }
 
-    /**
-     * Whether a hardware PMU is among them.
-     *
-     * @return true for a {@code cpu}, {@code cpu_*} or {@code armv*} source
-     */
+    /** {@return whether a hardware PMU ({@code cpu}, {@code cpu_*}, {@code armv*}) is among them} */
     public boolean hardware() {
         return types.keySet().stream().anyMatch(n -> n.equals("cpu") || n.startsWith("cpu_") || n.startsWith("armv"));
     }

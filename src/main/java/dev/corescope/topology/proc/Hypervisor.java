@@ -10,22 +10,14 @@ import java.util.Optional;
  */
 public final class Hypervisor {
 
-    /** The type Xen and some others state, relative to a root. */
     private static final String TYPE = "sys/hypervisor/type";
-    /** The DMI system vendor, relative to a root. */
     private static final String DMI_VENDOR = "sys/class/dmi/id/sys_vendor";
-    /** The DMI product name, relative to a root. */
     private static final String DMI_PRODUCT = "sys/class/dmi/id/product_name";
 
     private Hypervisor() {
     }
 
-    /**
-     * The hypervisor through {@code r}.
-     *
-     * @return what is known of the hypervisor ({@code vendor unknown (cpuinfo flag 'hypervisor')}
-     *         at the least), or empty on bare metal
-     */
+    /** {@return what is known of the hypervisor, through {@code r}, at the least that the flag is set; empty on bare metal} */
     public static Optional<String> read(SysfsReader r, CpuInfo cpuinfo) {
         Optional<String> type = r.read(TYPE).filter(t -> !t.isBlank());
         if (type.isPresent()) return Optional.of(type.get().strip());

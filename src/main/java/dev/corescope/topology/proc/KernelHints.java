@@ -33,17 +33,11 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
         irqAffinity = Collections.unmodifiableMap(new LinkedHashMap<>(irqAffinity));
     }
 
-    /**
-     * The options of interest ({@code isolcpus}, {@code nohz_full}, {@code rcu_nocbs},
-     * {@code irqaffinity}, {@code nohz}) from a kernel command line, last one winning as the
-     * kernel reads them; what follows {@code --} is init's and is ignored.
-     *
-     * @return option name to value, in first-seen order
-     */
+    /** {@return the options of interest of a kernel command line, in first-seen order, the last value winning as the kernel reads them} */
     public static Map<String, String> parseCmdline(String line) {
         Map<String, String> out = new LinkedHashMap<>();
         for (String word : line.trim().split("\\s+")) {
-            if (word.equals("--")) break; // what follows is init's, not the kernel's
+            if (word.equals("--")) break; // what follows is init's
             int eq = word.indexOf('=');
             if (eq < 0) continue;
             String name = word.substring(0, eq);
@@ -52,12 +46,7 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
         return out;
     }
 
-    /**
-     * The CPUs of an {@code isolcpus=}, {@code nohz_full=} or {@code rcu_nocbs=} value: a
-     * cpulist after any flags ({@code isolcpus=managed_irq,domain,2-7}).
-     *
-     * @return the CPUs; empty when it names none or is not a cpulist
-     */
+    /** {@return the CPUs of an {@code isolcpus=} ({@code managed_irq,domain,2-7}), {@code nohz_full=} or {@code rcu_nocbs=} value; empty for none} */
     public static CpuMask cpusOf(String value, int nbits) {
         if (value == null) return CpuMask.empty(nbits);
         String v = value;
@@ -73,25 +62,16 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
     /** The kernel command line, relative to a root. */
     public static final String CMDLINE = "proc/cmdline";
 
-    /**
-     * Reads under {@code root} ({@code /} for this machine); what is missing or unreadable stays empty.
-     *
-     * @return the hints, never null
-     */
+    /** {@return the hints under {@code root} ({@code /} for this machine), as {@link #read(SysfsReader, int)}} */
     public static KernelHints read(Path root, int nbits) {
         return read(new SysfsReader(root), nbits);
     }
 
-    /**
-     * Reads through {@code r}: {@code /proc/cmdline}, {@code cpu/isolated}, {@code cpu/nohz_full}
-     * and every {@code /proc/irq/N/smp_affinity_list}; what is missing stays empty.
-     *
-     * @return the hints, never null
-     */
+    /** {@return the hints read through {@code r}; what is missing or unreadable stays empty} */
     public static KernelHints read(SysfsReader r, int nbits) {
         Map<String, String> cmd = parseCmdline(r.read(CMDLINE).orElse(""));
-        CpuMask isolated = list(r, "sys/devices/system/cpu/isolated", nbits);
-        CpuMask nohz = list(r, "sys/devices/system/cpu/nohz_full", nbits);
+        CpuMask isolated = cpusOf(r.read("sys/devices/system/cpu/isolated").orElse(""), nbits);
+        CpuMask nohz = cpusOf(r.read("sys/devices/system/cpu/nohz_full").orElse(""), nbits);
         CpuMask rcu = cpusOf(cmd.get("rcu_nocbs"), nbits);
         Map<Integer, CpuMask> irqs = new LinkedHashMap<>();
         List<Integer> numbers = new ArrayList<>();
@@ -109,35 +89,17 @@ public record KernelHints(Map<String, String> cmdline, CpuMask isolated, CpuMask
         return new KernelHints(cmd, isolated, nohz, rcu, irqs);
     }
 
-    /**
-     * Where an IRQ may be delivered.
-     *
-     * @return its {@code smp_affinity_list}, or empty when unknown
-     */
+    /** {@return where an IRQ may be delivered (its {@code smp_affinity_list}); empty when unknown} */
     public Optional<CpuMask> affinityOf(int irq) {
         return Optional.ofNullable(irqAffinity.get(irq));
     }
 
-    /**
-     * The kernel's special treatment of one CPU, for tables.
-     *
-     * @return {@code isolated, nohz_full, rcu_nocbs} as they apply; empty when none does
-     */
+    /** {@return the kernel's special treatment of one CPU, for tables: {@code isolated, nohz_full, rcu_nocbs} as they apply} */
     public String flagsOf(int cpu) {
         StringBuilder sb = new StringBuilder();
         if (isolated.nbits() > cpu && isolated.test(cpu)) sb.append("isolated");
         if (nohzFull.nbits() > cpu && nohzFull.test(cpu)) sb.append(sb.isEmpty() ? "" : ", ").append("nohz_full");
         if (rcuNocbs.nbits() > cpu && rcuNocbs.test(cpu)) sb.append(sb.isEmpty() ? "" : ", ").append("rcu_nocbs");
         return sb.toString();
-    }
-
-    private static CpuMask list(SysfsReader r, String rel, int nbits) {
-        String s = r.read(rel).orElse("");
-        if (s.isEmpty()) return CpuMask.empty(nbits);
-        try {
-            return CpuMask.parseList(s, nbits);
-        } catch (IllegalArgumentException e) {
-            return CpuMask.empty(nbits);
-        }
     }
 }

@@ -9,22 +9,15 @@ import java.util.Optional;
  */
 public final class KernelRelease {
 
-    /** The kernel's release, relative to a root. */
     private static final String RELEASE = "proc/sys/kernel/osrelease";
-    /** The kernel's name ({@code Linux}), relative to a root. */
     private static final String TYPE = "proc/sys/kernel/ostype";
-    /** The banner the older trees have instead, relative to a root. */
+    /** The banner older trees have instead. */
     private static final String VERSION = "proc/version";
 
     private KernelRelease() {
     }
 
-    /**
-     * The kernel through {@code r}.
-     *
-     * @return {@code Linux 6.1.0-13-amd64}, the banner whole when it has fewer than three words,
-     *         or empty when neither file is there
-     */
+    /** {@return the kernel through {@code r}, e.g. {@code Linux 6.1.0-13-amd64} (a short banner whole); empty without either file} */
     public static Optional<String> read(SysfsReader r) {
         Optional<String> release = r.read(RELEASE);
         if (release.isPresent()) {

@@ -20,29 +20,17 @@ public record LoadAvg(double oneMinute, String[] text) {
         text = text.clone();
     }
 
-    /**
-     * Under {@code root}.
-     *
-     * @return the reading, or empty when absent, unreadable or not three numbers first
-     */
+    /** {@return the reading under {@code root}, as {@link #read(SysfsReader)}} */
     public static Optional<LoadAvg> read(Path root) {
         return read(new SysfsReader(root));
     }
 
-    /**
-     * Through {@code r}.
-     *
-     * @return the reading, or empty when absent, unreadable or not three numbers first
-     */
+    /** {@return the reading through {@code r}, or empty when absent, unreadable or not three numbers first} */
     public static Optional<LoadAvg> read(SysfsReader r) {
         return r.read(FILE).flatMap(LoadAvg::parse);
     }
 
-    /**
-     * Parses the file's line.
-     *
-     * @return the reading, or empty when it does not start with three numbers
-     */
+    /** {@return the reading of the file's line, or empty when it does not start with three numbers} */
     public static Optional<LoadAvg> parse(String line) {
         String[] f = line.strip().split("\\s+");
         if (f.length < 3) return Optional.empty();

@@ -30,11 +30,7 @@ public final class Mountinfo {
             superOptions = List.copyOf(superOptions);
         }
 
-        /**
-         * Whether this is the cgroup mount a controller's files are under.
-         *
-         * @return true for a {@code cgroup2} mount (v2), or a {@code cgroup} mount with the controller among its options (v1)
-         */
+        /** {@return whether this is the cgroup mount of a controller's files: {@code cgroup2} (v2), or {@code cgroup} with the controller (v1)} */
         public boolean isCgroup(boolean v2, String controller) {
             return v2 ? fsType.equals("cgroup2") : fsType.equals("cgroup") && superOptions.contains(controller);
         }
@@ -43,20 +39,12 @@ public final class Mountinfo {
     private Mountinfo() {
     }
 
-    /**
-     * The mounts under the reader's root.
-     *
-     * @return the mounts in file order, or empty when the file is absent or unreadable
-     */
+    /** {@return the mounts under the reader's root, in file order; empty when the file is absent or unreadable} */
     public static Optional<List<Mount>> read(SysfsReader r) {
         return r.readLines(FILE).map(Mountinfo::parse);
     }
 
-    /**
-     * Parses the file's lines; lines without the {@code -} separator or with too few fields are skipped.
-     *
-     * @return the mounts in file order, octal escapes undone
-     */
+    /** {@return the mounts of the file's lines, in order; lines without {@code -} or with too few fields are skipped} */
     public static List<Mount> parse(List<String> lines) {
         List<Mount> out = new ArrayList<>();
         for (String line : lines) {

@@ -27,30 +27,17 @@ public final class ProcLocks {
     private ProcLocks() {
     }
 
-    /**
-     * The holders under {@code root} ({@code /} for this machine).
-     *
-     * @return {@code major:minor:inode} to holder pid, or empty when the file cannot be read
-     */
+    /** {@return the holders under {@code root}, as {@link #read(SysfsReader)}} */
     public static Optional<Map<String, Long>> read(Path root) {
         return read(new SysfsReader(root));
     }
 
-    /**
-     * The holders, read through {@code r}.
-     *
-     * @return {@code major:minor:inode} to holder pid, or empty when the file cannot be read
-     */
+    /** {@return {@code major:minor:inode} to holder pid, read through {@code r}; empty when the file cannot be read} */
     public static Optional<Map<String, Long>> read(SysfsReader r) {
         return r.readLines(FILE).map(ProcLocks::parse);
     }
 
-    /**
-     * {@code major:minor:inode} to the pid holding a lock on it; waiters and lines that are not
-     * lock lines are skipped.
-     *
-     * @return a new map
-     */
+    /** {@return a new map of {@code major:minor:inode} to the pid holding a lock on it; waiters and other lines skipped} */
     public static Map<String, Long> parse(List<String> lines) {
         Map<String, Long> out = new HashMap<>();
         for (String line : lines) {
@@ -66,11 +53,7 @@ public final class ProcLocks {
         return out;
     }
 
-    /**
-     * {@code /proc/locks}' device and inode form for a file.
-     *
-     * @return e.g. {@code fe:00:2154301}; empty when its attributes cannot be read
-     */
+    /** {@return {@code /proc/locks}' form of a file's device and inode ({@code fe:00:2154301}); empty when unreadable} */
     public static String key(Path file, LinkOption... options) {
         try {
             Map<String, Object> a = Files.readAttributes(file, "unix:dev,ino", options);
@@ -80,11 +63,7 @@ public final class ProcLocks {
         }
     }
 
-    /**
-     * {@code /proc/locks}' form of a device number and inode.
-     *
-     * @return e.g. {@code fe:00:2154301}
-     */
+    /** {@return {@code /proc/locks}' form of a device number and inode, e.g. {@code fe:00:2154301}} */
     public static String key(long dev, long ino) {
         long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & 0xfffff000L);
         long minor = (dev & 0xff) | ((dev >>> 12) & 0xffffff00L);

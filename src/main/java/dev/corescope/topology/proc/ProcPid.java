@@ -17,31 +17,18 @@ import java.util.Optional;
  */
 public record ProcPid(long pid, Optional<String> uid, Optional<String> command) {
 
-    /**
-     * Another process, under {@code root} ({@code /} for this machine).
-     *
-     * @return what could be read; uid and command empty for a process that is gone
-     */
+    /** {@return what can be read of another process under {@code root}; uid and command empty for a process that is gone} */
     public static ProcPid read(Path root, long pid) {
-        return readOf(root, pid);
-    }
-
-    /**
-     * This process's effective uid: the owner of {@code /proc/self} (the kernel makes it so).
-     *
-     * @return the uid
-     * @throws IOException when {@code /proc} cannot be asked
-     */
-    public static int selfUid() throws IOException {
-        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-    }
-
-    private static ProcPid readOf(Path root, long pid) {
         SysfsReader r = new SysfsReader(root);
         String dir = "proc/" + pid + "/";
         Optional<String> uid = r.readLines(dir + "status").flatMap(ProcPid::effectiveUid);
         Optional<String> cmd = r.read(dir + "comm").map(c -> c.replace(' ', '_')).filter(c -> !c.isEmpty());
         return new ProcPid(pid, uid, cmd);
+    }
+
+    /** {@return this process's effective uid: the owner of {@code /proc/self}} */
+    public static int selfUid() throws IOException {
+        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
     }
 
     static Optional<String> effectiveUid(List<String> status) {

@@ -23,47 +23,30 @@ import java.util.SequencedSet;
 
 /**
  * Reads small text files under a root ({@code /} or a saved tree) and remembers every path it
- * read, so that {@code topology.Capture} saves exactly what the reader looked at and the two cannot
- * drift apart.
+ * read, so that {@code topology.Capture} saves exactly what the reader looked at.
  *
- * <p>Paths are relative to the root and written with {@code /}, e.g.
- * {@code sys/devices/system/cpu/online}. A file that does not exist is an ordinary answer
- * ({@code Optional.empty()}); a file that exists but cannot be read is recorded as a problem
- * with the reason. Saved trees from hwloc's test suite end some files with a NUL byte, which
- * is stripped with the surrounding white space.
+ * <p>Paths are relative to the root, e.g. {@code sys/devices/system/cpu/online}. A missing file is
+ * an ordinary answer ({@code Optional.empty()}); one that exists but cannot be read is recorded as a
+ * problem, which names the path and never quotes what a file holds. Every parser of /proc and /sys
+ * reads through one of these, so the size cap, the refusal of FIFOs and devices and the root hold
+ * for each file corescope reads.
  *
- * <p>Every parser of /proc and /sys in this package reads through one of these, so the size cap,
- * the refusal of FIFOs and devices and the root all hold for each file corescope reads.
- *
- * <p>A saved tree is read as if it were the root: every path is opened beneath the tree's
- * directory by the kernel ({@code sys.internal.BeneathDirectory}: {@code openat2} with
- * {@code RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS}), links inside the tree followed as sysfs's own
- * links must be, and a path that would leave it at any component refused at the open itself, so
- * a link planted in a capture ({@code core_id -> /etc/machine-id}) reads nothing of this machine.
- * Where {@code openat2} is not available ({@link #containment()} says why) each path is checked
- * against the tree's real path before it is opened, which a tree changed between the two steps
- * could still escape. A problem names the path and never quotes what a file holds.
+ * <p>A saved tree is read as if it were the root: each path is opened beneath it by the kernel
+ * ({@code sys.internal.BeneathDirectory}, {@code openat2} with {@code RESOLVE_BENEATH}), so a link
+ * planted in a capture ({@code core_id -> /etc/machine-id}) reads nothing of this machine; where
+ * {@code openat2} is missing, a real-path check ({@link #containment()}); docs/files-and-signals.md has the details.
  *
  * <p><b>Note:</b> not thread-safe; one reader per {@code Topology} being built.
  */
 public final class SysfsReader {
 
-    /**
-     * sysfs attribute files are one page at most and /proc/cpuinfo of a 4096-CPU machine a few
-     * megabytes; anything larger is not a file this reader means to read.
-     */
+    /** sysfs attributes are a page at most, /proc/cpuinfo of 4096 CPUs a few MB: larger is no file to read. */
     private static final long MAX_FILE_BYTES = 64L << 20;
 
-    /**
-     * The most CPU numbers corescope reads from a tree: eight times the largest CONFIG_NR_CPUS
-     * of a mainline kernel (8192), room for kernels to come, and small enough that every mask of
-     * a tree stays a few KiB. A file or {@code cpuN} folder naming CPU 65536 or above is refused
-     * as not a real tree.
-     */
+    /** The most CPU numbers read from a tree: 8 times the largest CONFIG_NR_CPUS (8192); a higher CPU is refused. */
     public static final int MAX_CPUS = 65536;
 
     private final Path root;
-    /** The root opened for reading beneath it; null until the first read, or when it cannot be opened. */
     private BeneathDirectory tree;
     private String containment;
     private final boolean realPathCheckOnly;
@@ -72,9 +55,7 @@ public final class SysfsReader {
     private final List<String> problems = new ArrayList<>();
     private final SequencedSet<String> unreadable = new LinkedHashSet<>();
 
-    /** Whether the bytes of each file are kept for {@code capture}, or only its path (every other command). */
     private final boolean keepBytes;
-    /** Whether the path of each file read is recorded at all ({@link #unrecorded}: not). */
     private final boolean recordPaths;
 
     private static final byte[] NOT_KEPT = new byte[0];
@@ -84,27 +65,20 @@ public final class SysfsReader {
         this(root, false);
     }
 
-    /** A reader that may keep what it reads. */
+    /** A reader that keeps the bytes it reads ({@code capture}), or records their paths only. */
     public SysfsReader(Path root, boolean keepBytes) {
         this(root, keepBytes, false, true);
     }
 
     /** @param realPathCheckOnly use the real-path check even where {@code openat2} works (its tests) */
-    SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly) {
-        this(root, keepBytes, realPathCheckOnly, true);
-    }
-
-    private SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly, boolean recordPaths) {
+    SysfsReader(Path root, boolean keepBytes, boolean realPathCheckOnly, boolean recordPaths) {
         this.root = root;
         this.keepBytes = keepBytes;
         this.realPathCheckOnly = realPathCheckOnly;
         this.recordPaths = recordPaths;
     }
 
-    /**
-     * A reader that records no file it reads (problems, unreadable files and directories are
-     * still recorded): for a command that saves nothing. At 8192 CPUs a tree is ~200,000 files.
-     */
+    /** A reader that records no file it reads (problems and directories still): for a command that saves nothing. */
     public static SysfsReader unrecorded(Path root) {
         return new SysfsReader(root, false, false, false);
     }
@@ -114,15 +88,8 @@ public final class SysfsReader {
         return recordPaths;
     }
 
-    /**
-     * Records what was learned by other means than a file (the CPUID leaves) under a path of its
-     * own, so that {@code capture} saves it and {@code --root} reads it back as a file.
-     */
+    /** Records what was learned other than from a file (the CPUID leaves) as a file, which {@code --root} reads back. */
     public void remember(String rel, byte[] bytes) {
-        recordRead(rel, bytes);
-    }
-
-    private void recordRead(String rel, byte[] bytes) {
         if (recordPaths) filesRead.put(rel, keepBytes ? bytes : NOT_KEPT);
     }
 
@@ -146,7 +113,7 @@ public final class SysfsReader {
     }
 
     /**
-     * The file's text, stripped of white space and NULs at both ends.
+     * The file's text, stripped of white space and NULs (hwloc's saved trees end some files with one) at both ends.
      *
      * @return the text, or empty when the file does not exist, cannot be read (recorded in
      *         {@link #unreadable()}) or leads outside a saved tree (recorded in {@link #problems()})
@@ -155,21 +122,12 @@ public final class SysfsReader {
         return bytes(rel).map(b -> clean(new String(b, StandardCharsets.UTF_8)));
     }
 
-    /**
-     * The whole file with its lines intact (for /proc files).
-     *
-     * @return the lines without their line ends, or empty as for {@link #read(String)}
-     */
+    /** {@return the file's lines (for /proc files), or empty as for {@link #read(String)}} */
     public Optional<List<String>> readLines(String rel) {
         return bytes(rel).map(b -> new String(b, StandardCharsets.UTF_8).lines().toList());
     }
 
-    /**
-     * The bytes of a regular file (symbolic links followed, as sysfs has them), at most
-     * {@link #MAX_FILE_BYTES}: a file whose size says more is refused before it is read, one of
-     * unknown size (procfs) when the read passes the cap. A FIFO, device or socket planted in a
-     * saved tree is refused without being read into the answer.
-     */
+    /** The bytes of a regular file (links followed), at most {@link #MAX_FILE_BYTES}; a FIFO, device or socket is refused unread. */
     private Optional<byte[]> bytes(String rel) {
         if (tree() == null) return Optional.empty();
         BeneathDirectory.File f;
@@ -189,14 +147,11 @@ public final class SysfsReader {
             problem(rel, "larger than the cap of " + (MAX_FILE_BYTES >> 20) + " MiB for a file corescope reads (refused unread)");
             return Optional.empty();
         }
-        recordRead(rel, f.bytes());
+        remember(rel, f.bytes());
         return Optional.of(f.bytes());
     }
 
-    /**
-     * Records why an open beneath the tree failed; a path that does not exist (or goes through
-     * a file) is an ordinary answer and records nothing.
-     */
+    /** Records why an open beneath the tree failed; a path that does not exist records nothing. */
     private void refused(String rel, NativeException e, String verb) {
         Errno errno = e.errno();
         if (errno == Errno.ENOENT || errno == Errno.ENOTDIR) return;
@@ -209,10 +164,7 @@ public final class SysfsReader {
         });
     }
 
-    /**
-     * The root opened for reading beneath it ({@code /} too: one way of reading a file), with
-     * {@code openat2} or, where it is not available, the real-path check; null when it cannot be opened.
-     */
+    /** The root opened for reading beneath it ({@code /} too), with {@code openat2} or the real-path check; null when it cannot be. */
     private BeneathDirectory tree() {
         if (containment != null) return tree;
         boolean slash = root.toAbsolutePath().normalize().getParent() == null;
@@ -262,9 +214,8 @@ public final class SysfsReader {
     }
 
     /**
-     * A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}; CPUs at or beyond nbits are dropped.
-     * The same text read again gives the same (immutable) mask instance: the package list of a
-     * 1024-CPU package is read once per CPU, and at 8192 CPUs each mask is 1 KiB.
+     * A cpulist file ({@code 0-3,8}) as a mask of {@code nbits}, CPUs beyond dropped; the same text gives the
+     * same mask instance (a package's list is read once per CPU, and at 8192 CPUs a mask is 1 KiB).
      *
      * @return the mask, or empty when absent, unreadable or not a cpulist (recorded)
      */
@@ -273,8 +224,7 @@ public final class SysfsReader {
     }
 
     /**
-     * A hex cpumap file ({@code 00000000,00000101}) as a mask of {@code nbits}; CPUs at or
-     * beyond nbits are dropped; the same text gives the same instance.
+     * A hex cpumap file ({@code 00000000,00000101}) as {@link #readList} reads a list.
      *
      * @return the mask, or empty when absent, unreadable or not a cpumap (recorded)
      */
@@ -282,11 +232,7 @@ public final class SysfsReader {
         return mask(rel, nbits, true);
     }
 
-    /**
-     * Masks parsed from each distinct file content at {@link #parsedNbits} bits (lists and maps
-     * apart: {@code 1} is CPU 1 in one, CPU 0 in the other), keyed by the bytes as read: a map
-     * of 8192 CPUs is 2.3 KB, and a text seen before costs a hash of its bytes, no string.
-     */
+    /** Masks parsed at {@link #parsedNbits} bits, by the bytes read (lists and maps apart): a text seen before costs a hash. */
     private final Map<ByteBuffer, CpuMask> parsedLists = new HashMap<>();
     private final Map<ByteBuffer, CpuMask> parsedMaps = new HashMap<>();
     private int parsedNbits = -1;
@@ -316,11 +262,8 @@ public final class SysfsReader {
     }
 
     /**
-     * The hex map file, or the list file where there is no map, e.g. {@code shared_cpu_map}
-     * then {@code shared_cpu_list}. The map first, as hwloc reads it: the kernel prints both
-     * from one mask, but saved trees of older kernels and tools have lists that disagree with
-     * their maps (an AMD compute unit's shared L1i and L2 listed as one core's), and the map is
-     * what every such tree's counts were made from.
+     * The hex map file, else the list file ({@code shared_cpu_map}, {@code shared_cpu_list}). The map first, as
+     * hwloc reads it: old saved trees have lists that disagree with their maps, and counts were made from the maps.
      *
      * @return the mask, or empty when neither can be read
      */
@@ -360,8 +303,7 @@ public final class SysfsReader {
     }
 
     /**
-     * Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory even
-     * if nothing in it is read.
+     * Whether {@code rel} is a directory; a yes is recorded, so capture keeps the directory.
      *
      * @return true for a directory inside the tree
      */
@@ -376,10 +318,7 @@ public final class SysfsReader {
         return dir;
     }
 
-    /**
-     * Records a problem with a file, for the topology's warnings. Never quote the file's
-     * contents in {@code why}: a saved tree is untrusted input.
-     */
+    /** Records a problem with a file, for the topology's warnings; {@code why} never quotes the file (untrusted input). */
     public void problem(String rel, String why) {
         problems.add("could not read " + rel + ": " + why);
     }
@@ -428,10 +367,7 @@ public final class SysfsReader {
         return bits <= nbits ? CpuMask.parseHex(t, nbits) : CpuMask.parseHex(t, (int) bits).resize(nbits);
     }
 
-    /**
-     * A mask naming CPUs no kernel has: refused before a bitmap is sized by it, so one bad file
-     * costs what its CPUs cost, not megabytes per read.
-     */
+    /** A mask naming CPUs no kernel has: refused before a bitmap is sized by it. */
     private static CpuMaskFormatException beyondLimit(String text, long cpu) {
         return new CpuMaskFormatException(text, CpuMaskFormatException.Code.EOVERFLOW,
                 "CPU " + cpu + " is beyond " + (MAX_CPUS - 1) + ", the largest CPU number corescope reads");

@@ -15,20 +15,12 @@ public final class TscFrequency {
     private TscFrequency() {
     }
 
-    /**
-     * Under {@code root}.
-     *
-     * @return the frequency in kHz, or empty when the file is absent, unreadable or not positive
-     */
+    /** {@return the frequency in kHz under {@code root}, as {@link #readKhz(SysfsReader)}} */
     public static OptionalLong readKhz(Path root) {
         return readKhz(new SysfsReader(root));
     }
 
-    /**
-     * Through {@code r}.
-     *
-     * @return the frequency in kHz, or empty when the file is absent, unreadable or not positive
-     */
+    /** {@return the frequency in kHz through {@code r}; empty when the file is absent, unreadable or not positive} */
     public static OptionalLong readKhz(SysfsReader r) {
         OptionalLong khz = r.readLong(FILE);
         return khz.isPresent() && khz.getAsLong() > 0 ? khz : OptionalLong.empty();

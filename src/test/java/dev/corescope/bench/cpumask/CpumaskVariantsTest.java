@@ -193,7 +193,7 @@ class CpumaskVariantsTest {
     @Test
     void theCTwinsAreBuiltAtTwoAlignments() throws Exception {
         assumeTrue(CpumaskTwins.unavailableReason().isEmpty(), () -> "C twins not built: " + CpumaskTwins.unavailableReason().orElseThrow());
-        dev.corescope.sys.ElfSymbolTable elf = dev.corescope.sys.ElfSymbolTable.read(dev.corescope.sys.NativeLibrary.file().orElseThrow());
+        dev.corescope.sys.tool.ElfSymbolTable elf = dev.corescope.sys.tool.ElfSymbolTable.read(dev.corescope.sys.tool.NativeLibrary.file().orElseThrow());
         for (int nrCpus : new int[]{64, 4096}) {
             for (boolean firstBut : new boolean[]{false, true}) {
                 long a64 = elf.function(CpumaskTwins.symbol(firstBut, nrCpus, CpumaskTwins.Layout.ALIGN64)).orElseThrow().value();

@@ -4,7 +4,7 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.FamilyRun;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
-import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.tool.NativeLibrary;
 import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -3,9 +3,9 @@ package dev.corescope.bench.locks;
 import dev.corescope.bench.Instruction;
 import dev.corescope.sys.Errno;
 import dev.corescope.sys.NativeException;
-import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.tool.NativeLibrary;
 import dev.corescope.sys.Pinning;
-import dev.corescope.sys.SignalMaskTest;
+import dev.corescope.sys.tool.SignalMaskTest;
 import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.Os;
 import org.junit.jupiter.api.BeforeEach;
@@ -145,7 +145,7 @@ class LocksTwinsTest {
      */
     @Test
     void thePushfStandInRunsPushfPopAndPushPopfAroundTheLock() throws Exception {
-        java.nio.file.Path lib = dev.corescope.sys.NativeLibrary.file().orElseThrow();
+        java.nio.file.Path lib = dev.corescope.sys.tool.NativeLibrary.file().orElseThrow();
         List<dev.corescope.bench.Instruction> lock;
         try {
             lock = dev.corescope.bench.MachineCodeReader.instructions(lib, "cs_spin_lock_irqsave_pushf");

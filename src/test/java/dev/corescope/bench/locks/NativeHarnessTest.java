@@ -2,7 +2,7 @@ package dev.corescope.bench.locks;
 
 import dev.corescope.bench.FakeOs;
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.tool.NativeLibrary;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.corescope.bench.syscalls;
 
 import dev.corescope.cpumask.CpuMask;
-import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.tool.NativeLibrary;
 import dev.corescope.sys.NativeUnavailableException;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Affinity;

@@ -3,7 +3,7 @@ package dev.corescope.bench.timerbase;
 import dev.corescope.bench.Instruction;
 import dev.corescope.bench.MachineCodeReader;
 import dev.corescope.report.MachineCode;
-import dev.corescope.sys.NativeLibrary;
+import dev.corescope.sys.tool.NativeLibrary;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -62,7 +62,7 @@ class SysfsReaderBeneathTest {
         assertEquals(Optional.of("0"), r.read(CORE_ID));
         assertEquals("openat2 beneath the tree", r.containment());
         assertEquals("root", new SysfsReader(Path.of("/")).containment());
-        assertTrue(new SysfsReader(tree(), false, true).containment().startsWith("real-path check"));
+        assertTrue(new SysfsReader(tree(), false, true, true).containment().startsWith("real-path check"));
     }
 
     /**
@@ -95,7 +95,7 @@ class SysfsReaderBeneathTest {
                 assertFalse(String.join("\n", r.problems()).contains(SECRET), where + ": " + r.problems());
                 assertTrue(r.list(prefix).isEmpty(), where);
                 assertFalse(r.isDirectory(prefix), where);
-                SysfsReader fallback = new SysfsReader(tree, false, true);
+                SysfsReader fallback = new SysfsReader(tree, false, true, true);
                 assertEquals(Optional.empty(), fallback.read(CORE_ID), "fallback: " + where);
                 assertTrue(fallback.problems().toString().contains("leads out of the tree"), "fallback: " + where + ": " + fallback.problems());
             }
@@ -237,7 +237,7 @@ class SysfsReaderBeneathTest {
         try (RandomAccessFile f = new RandomAccessFile(tree.resolve("proc/cpuinfo").toFile(), "rw")) {
             f.setLength(300L << 20);
         }
-        for (SysfsReader r : List.of(new SysfsReader(tree), new SysfsReader(tree, false, true))) {
+        for (SysfsReader r : List.of(new SysfsReader(tree), new SysfsReader(tree, false, true, true))) {
             assertEquals(Optional.empty(), r.readLines("proc/cpuinfo"));
             assertEquals(List.of("could not read proc/cpuinfo: larger than the cap of 64 MiB for a file corescope reads (refused unread)"),
                     r.problems(), r.containment());

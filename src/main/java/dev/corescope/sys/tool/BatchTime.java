@@ -1,4 +1,4 @@
-package dev.corescope.sys;
+package dev.corescope.sys.tool;
 
 /**
  * How long one timed C batch took: {@code wallNs} by {@code CLOCK_MONOTONIC}, {@code cpuNs} by

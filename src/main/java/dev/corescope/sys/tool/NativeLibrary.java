@@ -1,5 +1,6 @@
-package dev.corescope.sys;
+package dev.corescope.sys.tool;
 
+import dev.corescope.sys.NativeUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;

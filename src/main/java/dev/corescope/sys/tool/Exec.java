@@ -1,6 +1,9 @@
-package dev.corescope.sys;
+package dev.corescope.sys.tool;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.CpuNotAllowedException;
+import dev.corescope.sys.NativeException;
+import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Affinity;
 import dev.corescope.sys.internal.Libc;
 import dev.corescope.sys.internal.NativeCalls;

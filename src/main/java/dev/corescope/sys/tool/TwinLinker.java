@@ -1,5 +1,6 @@
-package dev.corescope.sys;
+package dev.corescope.sys.tool;
 
+import dev.corescope.sys.NativeUnavailableException;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.invoke.MethodHandle;
 

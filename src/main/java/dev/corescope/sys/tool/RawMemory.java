@@ -1,4 +1,4 @@
-package dev.corescope.sys;
+package dev.corescope.sys.tool;
 
 import java.lang.foreign.MemorySegment;
 

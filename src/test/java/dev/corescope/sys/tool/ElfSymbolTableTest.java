@@ -1,4 +1,4 @@
-package dev.corescope.sys;
+package dev.corescope.sys.tool;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

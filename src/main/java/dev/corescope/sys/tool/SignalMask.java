@@ -1,5 +1,6 @@
-package dev.corescope.sys;
+package dev.corescope.sys.tool;
 
+import dev.corescope.sys.NativeException;
 import dev.corescope.sys.ffi.LibC;
 import dev.corescope.sys.ffi.sigset_t;
 import dev.corescope.sys.internal.Libc;

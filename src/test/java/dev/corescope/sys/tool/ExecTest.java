@@ -1,6 +1,8 @@
-package dev.corescope.sys;
+package dev.corescope.sys.tool;
 
 import dev.corescope.cpumask.CpuMask;
+import dev.corescope.sys.Errno;
+import dev.corescope.sys.NativeException;
 import dev.corescope.sys.ffi.LibC;
 import dev.corescope.sys.ffi.sigset_t;
 import dev.corescope.sys.internal.Affinity;
