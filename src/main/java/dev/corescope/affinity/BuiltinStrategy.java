@@ -13,8 +13,8 @@ import java.util.Locale;
 enum BuiltinStrategy implements CpuStrategy {
     SAME_CORE(Placement.SAME_CORE.key()),
     SAME_L3(Placement.SAME_L3.key()),
-    DIFFERENT_L3(Placement.OTHER_L3.key()),
-    DIFFERENT_PACKAGE(Placement.OTHER_PACKAGE.key()),
+    OTHER_L3(Placement.OTHER_L3.key()),
+    OTHER_PACKAGE(Placement.OTHER_PACKAGE.key()),
     ANY("any");
 
     private final String placement;
@@ -41,8 +41,8 @@ enum BuiltinStrategy implements CpuStrategy {
             case SAME_CORE -> t.relation(anchor, cpu).orElse(null) == Placement.SAME_CORE;
             case SAME_L3 -> t.relation(anchor, cpu).orElse(null) != Placement.SAME_CORE && knownLlcs(t, anchor, cpu)
                     && t.where(anchor).llc() == t.where(cpu).llc();
-            case DIFFERENT_L3 -> knownLlcs(t, anchor, cpu) && t.where(anchor).llc() != t.where(cpu).llc();
-            case DIFFERENT_PACKAGE -> t.relation(anchor, cpu).orElse(null) == Placement.OTHER_PACKAGE;
+            case OTHER_L3 -> knownLlcs(t, anchor, cpu) && t.where(anchor).llc() != t.where(cpu).llc();
+            case OTHER_PACKAGE -> t.relation(anchor, cpu).orElse(null) == Placement.OTHER_PACKAGE;
             case ANY -> true;
         };
     }
@@ -57,8 +57,8 @@ enum BuiltinStrategy implements CpuStrategy {
         return switch (this) {
             case SAME_CORE -> "an SMT sibling of CPU " + anchor;
             case SAME_L3 -> "another core on CPU " + anchor + "'s last-level cache";
-            case DIFFERENT_L3 -> "a CPU on another last-level cache than CPU " + anchor + "'s";
-            case DIFFERENT_PACKAGE -> "a CPU in another package than CPU " + anchor + "'s";
+            case OTHER_L3 -> "a CPU on another last-level cache than CPU " + anchor + "'s";
+            case OTHER_PACKAGE -> "a CPU in another package than CPU " + anchor + "'s";
             case ANY -> "any CPU but " + anchor;
         };
     }

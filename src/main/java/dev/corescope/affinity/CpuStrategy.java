@@ -28,9 +28,9 @@ public interface CpuStrategy {
     /** Another core on the anchor's last-level cache (L3). */
     CpuStrategy SAME_L3 = BuiltinStrategy.SAME_L3;
     /** A CPU on another last-level cache than the anchor's, in any package. */
-    CpuStrategy DIFFERENT_L3 = BuiltinStrategy.DIFFERENT_L3;
+    CpuStrategy OTHER_L3 = BuiltinStrategy.OTHER_L3;
     /** A CPU in another package (socket) than the anchor's. */
-    CpuStrategy DIFFERENT_PACKAGE = BuiltinStrategy.DIFFERENT_PACKAGE;
+    CpuStrategy OTHER_PACKAGE = BuiltinStrategy.OTHER_PACKAGE;
     /** Any other CPU. */
     CpuStrategy ANY = BuiltinStrategy.ANY;
 

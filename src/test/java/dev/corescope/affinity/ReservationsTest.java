@@ -140,8 +140,8 @@ class ReservationsTest {
         try (Reservation a = r.reserveCpu(2);
              Reservation sib = r.reserveNear(a, CpuStrategy.SAME_CORE);
              Reservation l3 = r.reserveNear(a, CpuStrategy.SAME_L3);
-             Reservation xl3 = r.reserveNear(a, CpuStrategy.DIFFERENT_L3);
-             Reservation xpkg = r.reserveNear(a, CpuStrategy.DIFFERENT_PACKAGE)) {
+             Reservation xl3 = r.reserveNear(a, CpuStrategy.OTHER_L3);
+             Reservation xpkg = r.reserveNear(a, CpuStrategy.OTHER_PACKAGE)) {
             assertEquals("same-core", Placements.classify(t, 2, sib.cpu()).orElseThrow());
             assertEquals("same-l3", Placements.classify(t, 2, l3.cpu()).orElseThrow());
             assertTrue(Placements.classify(t, 2, xl3.cpu()).orElseThrow().startsWith("other-"), "another L3");

@@ -60,7 +60,7 @@ class ReservationsOnSavedMachinesTest {
     void eachStrategyFindsWhatThePlacementsFind(String name) {
         Topology t = Topology.read(Fixtures.root(name));
         Reservations r = Reservations.of(tmp, t, t.online());
-        for (CpuStrategy s : List.of(CpuStrategy.SAME_CORE, CpuStrategy.SAME_L3, CpuStrategy.DIFFERENT_PACKAGE)) {
+        for (CpuStrategy s : List.of(CpuStrategy.SAME_CORE, CpuStrategy.SAME_L3, CpuStrategy.OTHER_PACKAGE)) {
             // the anchor: the first CPU of a pair of that kind, if the machine has one
             Optional<CpuPair> pair = Placements.find(t, t.online(), s.placementName());
             if (pair.isEmpty()) continue;
@@ -72,7 +72,7 @@ class ReservationsOnSavedMachinesTest {
         }
         if (t.lastLevelCaches().size() > 1) {
             try (Reservation anchor = r.reserveCpu(t.online().first());
-                 Reservation other = r.reserveNear(anchor, CpuStrategy.DIFFERENT_L3)) {
+                 Reservation other = r.reserveNear(anchor, CpuStrategy.OTHER_L3)) {
                 Cache a = t.lastLevelCaches().stream().filter(c -> c.cpus().test(anchor.cpu())).findFirst().orElseThrow();
                 assertFalse(a.cpus().test(other.cpu()), name + ": CPU " + other.cpu() + " shares " + a.label() + " with " + anchor.cpu());
             }
