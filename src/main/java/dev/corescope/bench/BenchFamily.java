@@ -118,7 +118,7 @@ public interface BenchFamily {
     /**
      * This family's own between-run allowance per implementation, where single runs of its
      * unchanged code spread wider than the figure over all benchmarks
-     * ({@code report.RunNoise}); none by default.
+     * ({@code report.BetweenRunNoise}); none by default.
      */
     default List<NoiseAllowance> allowances() {
         return List.of();

@@ -1,7 +1,7 @@
 package dev.corescope.bench;
 
 import dev.corescope.report.Result;
-import dev.corescope.report.Run;
+import dev.corescope.report.RunFigures;
 import org.openjdk.jmh.util.ListStatistics;
 import org.openjdk.jmh.util.Statistics;
 
@@ -36,7 +36,7 @@ public record Measured(Result result, Statistics stats, boolean includesPreempti
     public static Measured nativeRuns(String benchmark, String variant, List<double[]> perOpRuns, String cpus,
                                       Map<String, Object> params, boolean includesPreemptions) {
         double[] perOp = perOpRuns.stream().flatMapToDouble(Arrays::stream).toArray();
-        List<Run> runs = perOpRuns.stream().map(r -> ForkFigures.of(new ListStatistics(r))).toList();
+        List<RunFigures> runs = perOpRuns.stream().map(r -> ForkFigures.of(new ListStatistics(r))).toList();
         ListStatistics s = new ListStatistics(perOp);
         double error = s.getN() > 1 ? s.getMeanErrorAt(0.999) : Double.NaN;
         return new Measured(Result.builder().benchmark(benchmark).variant(variant).implementation("native").metric("op").unit("ns/op")

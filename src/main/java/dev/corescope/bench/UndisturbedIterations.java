@@ -1,6 +1,6 @@
 package dev.corescope.bench;
 
-import dev.corescope.report.Run;
+import dev.corescope.report.RunFigures;
 import dev.corescope.sys.tool.BatchTime;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * @param runs     the same kept iterations per fork, for a between-fork error
  */
 public record UndisturbedIterations(ListStatistics stats, String unit, int total, int kept, boolean fellBack,
-                                    List<Run> runs) {
+                                    List<RunFigures> runs) {
 
     public static UndisturbedIterations of(RunResult run) {
         List<Double> all = new ArrayList<>(), clean = new ArrayList<>();
@@ -58,7 +58,7 @@ public record UndisturbedIterations(ListStatistics stats, String unit, int total
         }
         boolean fellBack = !counted || clean.size() < 3;
         List<Double> use = fellBack ? all : clean;
-        List<Run> runs = new ArrayList<>();
+        List<RunFigures> runs = new ArrayList<>();
         for (List<Double> fork : fellBack ? allPerFork : cleanPerFork) {
             if (!fork.isEmpty()) runs.add(ForkFigures.of(new ListStatistics(toArray(fork))));
         }

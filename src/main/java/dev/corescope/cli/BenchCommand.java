@@ -194,6 +194,11 @@ final class BenchCommand implements Callable<Integer> {
             err.println("corescope: " + saved.line());
             err.flush();
         }
+        return partial(file, total, err);
+    }
+
+    /** 0, or 3 with the failure line on {@code err} when some of {@code total} families failed. */
+    static int partial(ResultsFile file, int total, PrintWriter err) {
         if (file.failures().isEmpty()) return Main.EXIT_OK;
         err.println("corescope: " + failureLine(file.failures(), total));
         err.flush();

@@ -22,6 +22,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** {@code compare BEFORE.json AFTER.json}: the change between two results files, row by row. */
 @Command(name = "compare",
@@ -146,16 +148,11 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     private static List<ResultsFile> read(Path first, List<Path> more) {
-        List<ResultsFile> out = new ArrayList<>();
-        out.add(RowIdentity.read(first));
-        for (Path p : more) out.add(RowIdentity.read(p));
-        return out;
+        return Stream.concat(Stream.of(first), more.stream()).map(RowIdentity::read).toList();
     }
 
     private static String name(Path first, List<Path> more) {
-        StringBuilder sb = new StringBuilder(first.toString());
-        for (Path p : more) sb.append(" + ").append(p);
-        return sb.toString();
+        return Stream.concat(Stream.of(first), more.stream()).map(Path::toString).collect(Collectors.joining(" + "));
     }
 
     static double parseFloor(String text) {

@@ -19,20 +19,10 @@ import java.util.Locale;
  * {@code -o} (docs/files-and-signals.md): JMH writes into a temporary file beside it; a run that
  * succeeded replaces the user's file, one that failed puts what finished beside it, one with no
  * result leaves it as it was.
+ *
+ * @param args JMH's arguments with the temporary file in place of the user's
  */
-final class JmhResultFile {
-
-    private final OutputFile target;
-    private final ResultFormatType format;
-    private final Path temp;
-    private final List<String> args;
-
-    private JmhResultFile(OutputFile target, ResultFormatType format, Path temp, List<String> args) {
-        this.target = target;
-        this.format = format;
-        this.temp = temp;
-        this.args = args;
-    }
+record JmhResultFile(OutputFile target, ResultFormatType format, Path temp, List<String> args) {
 
     /** The result file {@code args} ask JMH for, checked as an output; null when they ask for none. */
     static JmhResultFile of(List<String> args, CommandLineOptions options) {
@@ -60,11 +50,6 @@ final class JmhResultFile {
         rewritten.add("-rff");
         rewritten.add(temp.toString());
         return new JmhResultFile(target, format, temp, List.copyOf(rewritten));
-    }
-
-    /** JMH's arguments with the temporary file in place of the user's. */
-    List<String> args() {
-        return args;
     }
 
     /**

@@ -12,21 +12,11 @@ import java.util.Locale;
  * converters below, so its error lists those and nothing it would refuse.
  */
 enum OutputFormat {
-    text, json, svg, html, hwloc_xml("hwloc-xml"), prometheus, nfd;
+    text, json, svg, html, hwloc_xml, prometheus, nfd;
 
-    private final String word;
-
-    OutputFormat() {
-        this.word = name();
-    }
-
-    OutputFormat(String word) {
-        this.word = word;
-    }
-
-    /** What the user types: the name, or {@code hwloc-xml}. */
+    /** What the user types: the name, with {@code -} for {@code _} ({@code hwloc-xml}). */
     String word() {
-        return word;
+        return name().replace('_', '-');
     }
 
     /** The format {@code file}'s extension asks for when {@code accepted} takes it, as lstopo picks it; else text. */

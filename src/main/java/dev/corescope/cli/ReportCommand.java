@@ -5,9 +5,7 @@ import dev.corescope.bench.Families;
 import dev.corescope.report.HtmlReport;
 import dev.corescope.report.Json;
 import dev.corescope.report.MachineCodeText;
-import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.report.VerdictsSvg;
 import dev.corescope.sys.internal.AtomicFile;
@@ -31,7 +29,6 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -107,10 +104,8 @@ final class ReportCommand implements Callable<Integer> {
         switch (format) {
             case html -> {
                 if (family != null) throw new UsageException("report --family: goes with --format text or svg");
-                if (wide) throw new UsageException("report --wide: goes with --format text");
-                if (explain) throw new UsageException("report --explain: goes with --format text");
-                if (verdictsOnly) throw new UsageException("report --verdicts: goes with --format text");
-                if (disassembly) throw new UsageException("report --disassembly: goes with --format text");
+                String textOnly = wide ? "--wide" : explain ? "--explain" : verdictsOnly ? "--verdicts" : disassembly ? "--disassembly" : null;
+                if (textOnly != null) throw new UsageException("report " + textOnly + ": goes with --format text");
                 if (output == null) throw new UsageException("report: -o FILE.html is needed for the page (or --format text to print)");
             }
             case text -> {
@@ -160,35 +155,35 @@ final class ReportCommand implements Callable<Integer> {
     /** The verdicts of the one file (of {@code --family}'s seed, or all) as a forest plot, to stdout or {@code -o}. */
     private int forest() throws IOException {
         ResultsFile results = Json.readResultsChecked(files.getFirst());
+        List<BenchFamily> families = families();
+        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(results,
+                Families.claims(families), Families.allowances(families)).stream().filter(v -> family == null || v.family().equals(family)).toList();
+        if (verdicts.isEmpty()) throw new UsageException("report --format svg: " + files.getFirst().getFileName() + " holds no seed's claims"
+                + (family == null ? "" : " of " + family) + " to draw");
+        return print(VerdictsSvg.of(verdicts));
+    }
+
+    /** The registered families; {@code --family} must name one of them. */
+    private List<BenchFamily> families() {
         List<BenchFamily> families = Families.all();
         if (family != null && families.stream().noneMatch(f -> f.name().equals(family))) {
             throw new UsageException("--family " + family + ": not a family (one of "
                     + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
         }
-        List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(results,
-                Families.claims(families), Families.allowances(families)).stream().filter(v -> family == null || v.family().equals(family)).toList();
-        if (verdicts.isEmpty()) throw new UsageException("report --format svg: " + files.getFirst().getFileName() + " holds no seed's claims"
-                + (family == null ? "" : " of " + family) + " to draw");
-        String svg = VerdictsSvg.of(verdicts);
-        return print(os -> os.write(svg.getBytes(StandardCharsets.UTF_8)), out -> out.print(svg));
+        return families;
     }
 
     private int text() throws IOException {
         Path input = files.getFirst();
         ResultsFile results = Json.readResultsChecked(input);
-        List<BenchFamily> families = Families.all();
-        if (family != null && families.stream().noneMatch(f -> f.name().equals(family))) {
-            throw new UsageException("--family " + family + ": not a family (one of "
-                    + families.stream().map(BenchFamily::name).collect(Collectors.joining(", ")) + ")");
-        }
+        List<BenchFamily> families = families();
         if (disassembly && (family == null || verdictsOnly)) {
             throw new UsageException("report --disassembly: goes with --family NAME, without --verdicts");
         }
         int width = Width.of(wide);
         // a disassembly is printed as objdump and hsdis wrote it: its lines are code, not prose to wrap
         if (disassembly || verdictsOnly) {
-            String text = disassembly ? disassemblies(results, family) : verdicts(results, families, family, wide, explain);
-            return print(os -> os.write(text.getBytes(StandardCharsets.UTF_8)), out -> out.print(text));
+            return print(disassembly ? disassemblies(results, family) : verdicts(results, families, family, wide, explain));
         }
         // written as it is laid out: the text of many rows is never held whole
         return print(os -> {
@@ -196,6 +191,10 @@ final class ReportCommand implements Callable<Integer> {
             ReportText.write(text, results, families, family, input, width, explain);
             if (text.checkError()) throw new IOException("the text could not be written whole");
         }, out -> ReportText.write(out, results, families, family, input, width, explain));
+    }
+
+    private int print(String text) {
+        return print(os -> os.write(text.getBytes(StandardCharsets.UTF_8)), out -> out.print(text));
     }
 
     /** To {@code -o} through {@code toFile}, else to stdout through {@code toOut}. */
@@ -217,7 +216,7 @@ final class ReportCommand implements Callable<Integer> {
 
     /** The disassemblies of {@code family} in {@code file}, or one line saying there are none. */
     static String disassemblies(ResultsFile file, String family) {
-        String text = MachineCodeText.disassemblies(file.code() == null ? List.of() : file.code(), family);
+        String text = MachineCodeText.disassemblies(file.code(), family);
         return text.isEmpty() ? "no disassembly of " + family + "'s functions in this file\n" : text;
     }
 

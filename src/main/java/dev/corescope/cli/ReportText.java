@@ -15,7 +15,6 @@ import dev.corescope.report.VerdictsText;
 import dev.corescope.text.TextDoc;
 
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -33,17 +32,12 @@ final class ReportText {
     }
 
     /**
+     * Writes the text to {@code out} as it is laid out (a family's table line by line); the caller checks {@code out} for errors.
+     *
      * @param only    a family name to show alone (its verdicts only, no counters or failures then), or null
      * @param path    where the file was read from, so a family part it cannot render is bad input naming it; null for a live run
      * @param explain each claim's reasoning in full
      */
-    static String of(ResultsFile file, List<BenchFamily> families, String only, Path path, int width, boolean explain) {
-        StringWriter s = new StringWriter();
-        write(new PrintWriter(s), file, families, only, path, width, explain);
-        return s.toString();
-    }
-
-    /** {@link #of} written to {@code out} as it is laid out (a family's table line by line); the caller checks {@code out} for errors. */
     static void write(PrintWriter out, ResultsFile file, List<BenchFamily> families, String only, Path path, int width, boolean explain) {
         // the verdicts first, with the legend of their words: of every family, or of the one shown
         List<SeedVerdicts.Verdict> verdicts = SeedVerdicts.recorded(file, Families.claims(families), Families.allowances(families));

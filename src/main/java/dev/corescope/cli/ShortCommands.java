@@ -9,7 +9,9 @@ import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 
@@ -139,20 +141,16 @@ final class ShortCommands {
 
     /** A small number written in ASCII digits; anything else is picocli's to convert or refuse. */
     private static int asciiInt(String s) {
-        if (s.isEmpty() || s.length() > 9) throw new IllegalArgumentException(s);
-        for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            if (ch < '0' || ch > '9') throw new IllegalArgumentException(s);
-        }
+        if (s.isEmpty() || s.length() > 9 || !s.chars().allMatch(ch -> ch >= '0' && ch <= '9')) throw new IllegalArgumentException(s);
         return Integer.parseInt(s);
     }
 
     /** The named options (each at most once) and the positional words after {@code args[0]}; null when picocli must parse. */
-    private record Options(List<String> names, List<String> values, List<String> positional) {
+    private record Options(Map<String, String> named, List<String> positional) {
 
         static Options parse(String[] args, String... known) {
             List<String> knownNames = List.of(known);
-            Options o = new Options(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            Options o = new Options(new HashMap<>(), new ArrayList<>());
             for (int i = 1; i < args.length; i++) {
                 String a = args[i];
                 if (!a.startsWith("-")) {
@@ -170,19 +168,18 @@ final class ShortCommands {
                 } else {
                     return null;
                 }
-                if (!knownNames.contains(name) || o.names.contains(name) || value.startsWith("-") || value.startsWith("@")) return null;
-                o.names.add(name);
-                o.values.add(value);
+                if (!knownNames.contains(name) || value.startsWith("-") || value.startsWith("@")) return null;
+                if (o.named.putIfAbsent(name, value) != null) return null;
             }
             return o;
         }
 
         boolean has(String name) {
-            return names.contains(name);
+            return named.containsKey(name);
         }
 
         String get(String name) {
-            return values.get(names.indexOf(name));
+            return named.get(name);
         }
     }
 }

@@ -185,11 +185,6 @@ final class StandardOutput extends OutputStream {
         return e != null && e.getMessage() != null && e.getMessage().contains("Broken pipe");
     }
 
-    /** The first failed write, or null. */
-    IOException failure() {
-        return failure;
-    }
-
     /**
      * Flushes stdout and returns the exit code: {@code code}, or 1 with one line on
      * {@code err} when anything written to stdout was lost (unless the command already failed).

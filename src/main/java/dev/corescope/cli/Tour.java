@@ -4,19 +4,12 @@ import dev.corescope.bench.BenchContext;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.BenchSession;
 import dev.corescope.bench.RunSize;
-import dev.corescope.report.ComparisonText;
-import dev.corescope.report.Environment;
 import dev.corescope.report.EnvironmentProbe;
-import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
-import dev.corescope.report.SeedVerdicts;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.text.TextDoc;
-import dev.corescope.text.TextTable;
 import dev.corescope.text.Width;
-import dev.corescope.topology.Topology;
-import dev.corescope.topology.TopologyText;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -138,10 +131,7 @@ final class Tour {
             out.println();
             out.print(TourText.next(launcher(), saved.path(), earlier).render(width));
             out.flush();
-            if (file.failures().isEmpty()) return Main.EXIT_OK;
-            err.println("corescope: " + BenchCommand.failureLine(file.failures(), families.size()));
-            err.flush();
-            return Main.EXIT_PARTIAL;
+            return BenchCommand.partial(file, families.size(), err);
         } finally {
             guarded.done();
         }

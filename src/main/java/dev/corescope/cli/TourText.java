@@ -8,6 +8,7 @@ import dev.corescope.report.Environment;
 import dev.corescope.report.Finding;
 import dev.corescope.report.MachineTopology;
 import dev.corescope.report.ResultsFile;
+import dev.corescope.report.ResultsText;
 import dev.corescope.report.SeedVerdicts;
 import dev.corescope.report.VerdictsText;
 import dev.corescope.text.Num;
@@ -23,7 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * The tour's text, a summary read top to bottom: the machine; the verdicts, with a legend of the
@@ -131,19 +131,17 @@ final class TourText {
         List<Object[]> rows = new ArrayList<>();
         List<String> sharedLines = new ArrayList<>();
         Map<String, String> everyRow = shared(claims.stream().flatMap(c -> c.rows().stream()).toList());
-        if (!everyRow.isEmpty()) sharedLines.add("every row: " + text(everyRow));
+        if (!everyRow.isEmpty()) sharedLines.add("every row: " + ResultsText.params(everyRow));
         for (ClaimResult c : claims) {
             String claim = c.id().startsWith(family + ".") ? c.id().substring(family.length() + 1) : c.id();
             Map<String, String> shared = shared(c.rows());
             shared.keySet().removeAll(everyRow.keySet());
-            if (!shared.isEmpty() && c.rows().size() > 1) {
-                sharedLines.add(claim + ": " + text(shared));
-            }
+            if (!shared.isEmpty() && c.rows().size() > 1) sharedLines.add(claim + ": " + ResultsText.params(shared));
             for (ClaimResult.RowFinding x : c.rows()) {
                 Map<String, Object> own = new TreeMap<>(x.params());
                 own.keySet().removeAll(everyRow.keySet());
                 if (c.rows().size() > 1) own.keySet().removeAll(shared.keySet());
-                rows.add(new Object[] {claim, "native".equals(x.implementation()) ? "C" : x.implementation(), own.isEmpty() ? "-" : text(own),
+                rows.add(new Object[] {claim, "native".equals(x.implementation()) ? "C" : x.implementation(), own.isEmpty() ? "-" : ResultsText.params(own),
                         Num.of(x.before()) + " -> " + Num.of(x.after()), x.rowUnit(), change(x), x.finding().words()});
             }
         }
@@ -157,10 +155,6 @@ final class TourText {
         while (shown > 1 && t.render("  ", width).lines().count() > MAX_TABLE_LINES) t = table(family, rows, --shown);
         d.table(t);
         if (shown < rows.size()) d.paragraph("  ", "(" + (rows.size() - shown) + " more " + family + " rows in the full report)");
-    }
-
-    private static String text(Map<String, ?> params) {
-        return params.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     }
 
     /** The params with one value on every row. */

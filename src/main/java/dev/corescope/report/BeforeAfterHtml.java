@@ -87,7 +87,7 @@ final class BeforeAfterHtml {
         for (int i = 0; i < legend.length; i++) {
             int y = 32 + 14 * i;
             s.append(String.format(Locale.ROOT, "<rect x=\"4\" y=\"%d\" width=\"12\" height=\"4\" fill=\"%s\"/>", y - 5, legend[i][0]));
-            s.append(String.format(Locale.ROOT, "<text class=\"legend\" x=\"20\" y=\"%d\" fill=\"#333\">%s</text>%n", y, escape(shorten(legend[i][1], 50))));
+            s.append(String.format(Locale.ROOT, "<text class=\"legend\" x=\"20\" y=\"%d\" fill=\"#333\">%s</text>%n", y, escape(Shorten.start(legend[i][1], 50))));
         }
         for (int d = 0; d <= (int) Math.floor(logMax); d++) {
             double y = top + plotH - plotH * Math.log10(Math.pow(10, d) + 1) / logMax;
@@ -116,13 +116,8 @@ final class BeforeAfterHtml {
         return s.append("</svg>").toString();
     }
 
-
     private static String stats(Histogram x) {
         return (x.p50() == null ? "" : ", p50 " + ResultsText.number(x.p50()) + " ns") + (x.p99() == null ? "" : ", p99 " + ResultsText.number(x.p99()) + " ns");
-    }
-
-    private static String shorten(String s, int max) {
-        return Shorten.start(s, max);
     }
 
     private static int lastNonZero(long[] c) {

@@ -7,12 +7,11 @@ import dev.corescope.topology.proc.CpuTimes;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.TreeSet;
 
 /**
- * The environment's SMT warnings: an SMT sibling of a pinned CPU (same core in the topology),
+ * The environment's busy SMT siblings: an SMT sibling of a pinned CPU (same core in the topology),
  * itself not pinned, that was busier than {@link #BUSY_PERCENT} between two {@code /proc/stat}
  * snapshots shared the core's execution units with the measurement.
  */
@@ -25,11 +24,11 @@ final class BusySiblings {
     }
 
     /**
-     * One warning per busy sibling, in the order of the pinned CPUs; none when {@code topology},
+     * Each busy sibling, in the order of the pinned CPUs; none when {@code topology},
      * {@code before} or {@code after} is null.
      */
-    static List<String> warnings(Topology topology, CpuMask pinned, CpuTimes before, CpuTimes after) {
-        List<String> out = new ArrayList<>();
+    static List<Environment.BusySibling> of(Topology topology, CpuMask pinned, CpuTimes before, CpuTimes after) {
+        List<Environment.BusySibling> out = new ArrayList<>();
         if (topology == null || before == null || after == null) return out;
         TreeSet<Integer> seen = new TreeSet<>();
         for (int cpu : pinned.toArray()) {
@@ -38,11 +37,7 @@ final class BusySiblings {
             for (int sib : siblings.toArray()) {
                 if (sib == cpu || pinned.test(sib) || !seen.add(sib)) continue;
                 OptionalDouble busy = after.busyPercentSince(before, sib);
-                if (busy.isPresent() && busy.getAsDouble() > BUSY_PERCENT) {
-                    out.add(String.format(Locale.ROOT,
-                            "CPU %d, the SMT sibling of pinned CPU %d, was %.0f%% busy during the run: the two share one core's execution units",
-                            sib, cpu, busy.getAsDouble()));
-                }
+                if (busy.isPresent() && busy.getAsDouble() > BUSY_PERCENT) out.add(new Environment.BusySibling(cpu, sib, busy.getAsDouble()));
             }
         }
         return out;

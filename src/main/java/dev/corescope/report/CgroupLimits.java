@@ -18,14 +18,13 @@ import java.util.Optional;
  * @param cpuset    the cgroup's effective cpuset as a cpulist, or null
  * @param quota     {@link CgroupQuota#describe()}, or null without a quota file
  * @param quotaCpus the quota in CPUs when it limits, else null
- * @param source    what the quota was read from, or null
  */
-record CgroupLimits(String path, String cpuset, String quota, Double quotaCpus, String source) {
+record CgroupLimits(String path, String cpuset, String quota, Double quotaCpus) {
 
     /** Parsing width for a cgroup's cpuset when there is no topology to size it: far above any NR_CPUS. */
     private static final int NBITS = 1 << 16;
 
-    private static final CgroupLimits NONE = new CgroupLimits(null, null, null, null, null);
+    private static final CgroupLimits NONE = new CgroupLimits(null, null, null, null);
 
     /** The cgroup of the reader's root; {@code topology} (null: none) gives the cpuset when there is one. */
     static CgroupLimits read(SysfsReader r, Topology topology) {
@@ -40,7 +39,6 @@ record CgroupLimits(String path, String cpuset, String quota, Double quotaCpus, 
         });
         return new CgroupLimits(paths.isEmpty() ? null : String.join(", ", paths), cpuset,
                 q.map(CgroupQuota::describe).orElse(null),
-                q.filter(CgroupQuota::limited).map(CgroupQuota::cpus).orElse(null),
-                q.map(CgroupQuota::source).orElse(null));
+                q.filter(CgroupQuota::limited).map(CgroupQuota::cpus).orElse(null));
     }
 }

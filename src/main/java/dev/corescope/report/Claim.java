@@ -76,17 +76,11 @@ public record Claim(String id, String family, String seed, String words, String 
 
     /** Whether a claimed size is in the claim's unit or in percent of the baseline. */
     public enum Scale {
-        ABSOLUTE("absolute"), RELATIVE("relative");
-
-        private final String words;
-
-        Scale(String words) {
-            this.words = words;
-        }
+        ABSOLUTE, RELATIVE;
 
         @JsonValue
         public String words() {
-            return words;
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -145,7 +139,6 @@ public record Claim(String id, String family, String seed, String words, String 
             e.add(new Excluded(implementation, where, reason));
             return new Rows(benchmark, metric, baseline, approach, implementations, this.where, approachOnly, e, disowned, matrix);
         }
-
 
         /**
          * The rows are exact figures, one per build of a matrix and per {@code summedParam} value: each

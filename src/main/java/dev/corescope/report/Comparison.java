@@ -1,6 +1,5 @@
 package dev.corescope.report;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.apache.commons.math3.distribution.NormalDistribution;
@@ -22,21 +21,10 @@ import java.util.TreeMap;
  * listed, never dropped; and a summary in the manner of the kernel's {@code scripts/bloat-o-meter}.
  *
  * <p>The statistics treat a run (a JMH fork) as the unit and its iterations as repeated
- * measurements within it (Kalibera and Jones, "Rigorous Benchmarking in Reasonable Time";
- * Georges, Buytaert and Eeckhout, "Statistically Rigorous Java Performance Evaluation"). The
- * effect is the ratio of the means, on a log scale: {@code d = ln(after / before)}, with
- * {@code Var(d) = max(v (1/k_before + 1/k_after), se_before^2/m_before^2 + se_after^2/m_after^2)},
- * where {@code v} is the relative variance of one run's mean ({@link RunNoise}, pooled over the
- * family's rows with 2+ runs, or stated with {@code --noise-floor}), {@code k} each side's runs
- * and {@code se} the standard error of each side's mean from its iterations (the larger wins:
- * a row noisier than its family keeps its own error). The interval is
- * {@code d +- t(1 - ALPHA/2, df) sqrt(Var(d))}, df the pool's (one estimate for both sides; kept
- * when the iterations' figure is larger, so a pool that came out small by chance does not lend
- * the iterations' many), or Welch-Satterthwaite's over the two sides against a stated floor.
- * A row whose between-run variance nothing measured (one run per side, no other row of its
- * family with repeated runs, no stated floor) is "not resolvable here": iterations of one fork
- * alone would call run-to-run noise a change. Exact figures (error 0 on both sides: a code
- * size) differ exactly when the numbers do.
+ * measurements within it (Kalibera and Jones); the effect is {@code ln(after / before)} with the
+ * run-to-run noise of {@link BetweenRunNoise}; docs/compare.md gives the variance, the degrees of
+ * freedom and why a row whose between-run variance nothing measured is "not resolvable here".
+ * Exact figures (error 0 on both sides: a code size) differ exactly when the numbers do.
  *
  * @param before          the first file's name, as given (several joined with {@code +})
  * @param after           the second file's name
@@ -51,7 +39,7 @@ import java.util.TreeMap;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Comparison(String before, String after, String test, List<Row> rows, List<Result> onlyBefore,
                          List<Result> onlyAfter, List<String> environmentDiff, Summary summary,
-                         Map<String, RunNoise> runNoise) {
+                         Map<String, BetweenRunNoise> runNoise) {
 
     private static final String UNKNOWN_RUN_TO_RUN = "one run per side, so the run-to-run error is unknown";
     /** What resolves a row whose run-to-run noise nothing measured (the end of its reason). */
@@ -113,36 +101,23 @@ public record Comparison(String before, String after, String test, List<Row> row
                           int untested, Double geomeanPercent, Integer notResolvable) {
     }
 
-    /** Compares {@code a} (before) with {@code b} (after), with no stated noise floor. */
-    public static Comparison of(String beforeName, ResultsFile a, String afterName, ResultsFile b) {
-        return of(beforeName, List.of(a), afterName, List.of(b), null);
-    }
-
     /**
      * Compares the files of one side (repeated runs of the same build, merged row by row into
      * runs) with those of the other. {@code noiseFloorPercent}, when given, is the least
-     * between-run coefficient of variation assumed for every row.
-     */
-    public static Comparison of(String beforeName, List<ResultsFile> a, String afterName, List<ResultsFile> b,
-                                Double noiseFloorPercent) {
-        return of(beforeName, a, afterName, b, noiseFloorPercent, List.of());
-    }
-
-    /**
-     * {@link #of(String, List, String, List, Double)} with the families' own between-run
-     * allowances ({@link NoiseAllowance}) for rows whose noise nothing measured.
+     * between-run coefficient of variation assumed for every row; {@code allowances} are the
+     * families' own between-run allowances ({@link NoiseAllowance}) for rows whose noise nothing measured.
      */
     public static Comparison of(String beforeName, List<ResultsFile> a, String afterName, List<ResultsFile> b,
                                 Double noiseFloorPercent, List<NoiseAllowance> allowances) {
         String[] beforeNames = beforeName.split(" \\+ "), afterNames = afterName.split(" \\+ ");
         for (int i = 0; i < a.size(); i++) RowIdentity.check(Path.of(beforeNames[Math.min(i, beforeNames.length - 1)]), a.get(i).results());
         for (int i = 0; i < b.size(); i++) RowIdentity.check(Path.of(afterNames[Math.min(i, afterNames.length - 1)]), b.get(i).results());
-        List<Result> beforeRows = RunNoise.mergeRuns(a.stream().map(ResultsFile::results).toList());
-        List<Result> afterRows = RunNoise.mergeRuns(b.stream().map(ResultsFile::results).toList());
-        Map<String, RunNoise> pools = RunNoise.pools(List.of(beforeRows, afterRows));
-        Map<String, RunNoise> shapes = RunNoise.pools(List.of(beforeRows, afterRows), RunNoise::shapeKey);
-        RunNoise floor = noiseFloorPercent == null ? null : RunNoise.floor(noiseFloorPercent);
-        Map<String, RunNoise> used = new TreeMap<>();
+        List<Result> beforeRows = BetweenRunNoise.mergeRuns(a.stream().map(ResultsFile::results).toList());
+        List<Result> afterRows = BetweenRunNoise.mergeRuns(b.stream().map(ResultsFile::results).toList());
+        Map<String, BetweenRunNoise> pools = BetweenRunNoise.pools(List.of(beforeRows, afterRows), BetweenRunNoise::poolKey);
+        Map<String, BetweenRunNoise> shapes = BetweenRunNoise.pools(List.of(beforeRows, afterRows), BetweenRunNoise::shapeKey);
+        BetweenRunNoise floor = noiseFloorPercent == null ? null : BetweenRunNoise.floor(noiseFloorPercent);
+        Map<String, BetweenRunNoise> used = new TreeMap<>();
         // each side's keys are unique (checked above, merged by mergeRuns): one map, of the after
         // rows; each matched row leaves it, so what stays is only in after
         Map<RowKey, Result> after = new LinkedHashMap<>();
@@ -154,11 +129,11 @@ public record Comparison(String before, String after, String test, List<Row> row
             if (y == null) onlyBefore.add(x);
             else {
                 // pooled over rows of the same shape where they have repeated runs, else over the family
-                String shape = RunNoise.shapeKey(x);
-                String key = shapes.containsKey(shape) ? shape : RunNoise.poolKey(x);
-                RunNoise noise = RunNoise.max(shapes.containsKey(shape) ? shapes.get(shape) : pools.get(RunNoise.poolKey(x)), floor);
-                if (noise == null && x.runs().size() <= 1 && y.runs().size() <= 1) noise = RunNoise.allowance(RunNoise.poolKey(x), allowances);
-                if (noise != null) used.put(noise.assumed() ? RunNoise.poolKey(x) : key, noise);
+                String shape = BetweenRunNoise.shapeKey(x);
+                String key = shapes.containsKey(shape) ? shape : BetweenRunNoise.poolKey(x);
+                BetweenRunNoise noise = BetweenRunNoise.max(shapes.containsKey(shape) ? shapes.get(shape) : pools.get(BetweenRunNoise.poolKey(x)), floor);
+                if (noise == null && x.runs().size() <= 1 && y.runs().size() <= 1) noise = BetweenRunNoise.allowance(BetweenRunNoise.poolKey(x), allowances);
+                if (noise != null) used.put(noise.assumed() ? BetweenRunNoise.poolKey(x) : key, noise);
                 rows.add(row(x, y, noise));
             }
         }
@@ -190,13 +165,7 @@ public record Comparison(String before, String after, String test, List<Row> row
         return new Comparison(beforeName, afterName, TEST, rows, onlyBefore, onlyAfter, environmentDiff(envA, envB), s, used);
     }
 
-    /** By match key, in one pass; {@link RowIdentity} has already refused a key seen twice in one file. */
-    /** A row compared with no measured run-to-run noise: what a pair of single-run rows gets alone. */
-    static Row row(Result x, Result y) {
-        return row(x, y, null);
-    }
-
-    static Row row(Result x, Result y, RunNoise noise) {
+    static Row row(Result x, Result y, BetweenRunNoise noise) {
         boolean sameUnit = Objects.equals(x.unit(), y.unit());
         Double delta = sameUnit && x.score() != 0 ? (y.score() - x.score()) / Math.abs(x.score()) * 100 : null;
         boolean exact = x.error() != null && y.error() != null && x.error() == 0.0 && y.error() == 0.0;
@@ -222,10 +191,10 @@ public record Comparison(String before, String after, String test, List<Row> row
         }
         if (noise == null) {
             return row(x, y, unit, delta, null, null, "untested", null, null, null, NOT_RESOLVABLE,
-                    "one run per side (" + kx + "+" + ky + ") and no row of " + RunNoise.poolKey(x)
+                    "one run per side (" + kx + "+" + ky + ") and no row of " + BetweenRunNoise.poolKey(x)
                             + " with repeated runs, so the run-to-run error is unknown; " + RESOLVE, kx, ky);
         }
-        RunNoise rowNoise = RunNoise.ofRow(x, y);
+        BetweenRunNoise rowNoise = BetweenRunNoise.ofRow(x, y);
         if (rowNoise != null && rowNoise.relativeVariance() > noise.relativeVariance()) noise = rowNoise;
         // The pooled run-to-run variance speaks for both sides at once (one estimate, its own
         // degrees of freedom); the rows' own iterations are a second estimate, which wins when
@@ -281,7 +250,7 @@ public record Comparison(String before, String after, String test, List<Row> row
      */
     private static double within(Result r, double se) {
         if (r.runs().size() > 1) {
-            double w = RunNoise.withinVariance(r.runs());
+            double w = BetweenRunNoise.withinVariance(r.runs());
             if (!Double.isNaN(w)) return w;
         }
         return se * se;
@@ -292,16 +261,12 @@ public record Comparison(String before, String after, String test, List<Row> row
         return Double.isNaN(percent) ? percent : Math.max(-1e9, Math.min(1e9, percent));
     }
 
-    /** One line per family's run-to-run noise, for the text. */
-    @JsonIgnore
-    public List<String> noiseNotes() {
-        List<String> out = new ArrayList<>();
-        if (runNoise == null) return out;
-        runNoise.forEach((k, n) -> out.add(n.assumed()
-                ? String.format(Locale.ROOT, "%s: not measured (one run per side); assumed %s: two single runs may differ by a factor of %.0f at %s",
-                k, n.source(), n.factorOfTwoRuns(), CONFIDENCE)
-                : String.format(Locale.ROOT, "%s: runs differ by %.2f%% (one standard deviation), %s", k, n.cvPercent(), n.source())));
-        return out;
+    /** What {@code n} is, in words: how far runs differ, or the allowance assumed where nothing measured it. */
+    static String noiseText(BetweenRunNoise n) {
+        return n.assumed()
+                ? String.format(Locale.ROOT, "not measured (one run per side); assumed %s: two single runs may differ by a factor of %.0f at %s",
+                n.source(), n.factorOfTwoRuns(), CONFIDENCE)
+                : String.format(Locale.ROOT, "runs differ by %.2f%% (one standard deviation), %s", n.cvPercent(), n.source());
     }
 
     private static Row row(Result x, Result y, String unit, Double delta, Double p, Boolean significant, String verdict,

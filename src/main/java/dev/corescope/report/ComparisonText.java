@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * {@code compare}'s output as a document ({@link TextDoc}): the files and the test, the legend
@@ -62,7 +63,7 @@ public final class ComparisonText {
             d.paragraph("No rows in common.");
         } else {
             d.paragraph("Row by row (the seeds' claims are tested by report and bench, docs/verdicts.md):").definitions(LEGEND);
-            for (Group g : groups(c.rows())) {
+            for (Group<Comparison.Row> g : groups(c.rows(), r -> List.of(r.benchmark(), r.metric(), r.unit()))) {
                 d.blank();
                 rowsTable(d, g);
             }
@@ -86,42 +87,36 @@ public final class ComparisonText {
             d.blank().heading(2, "Not resolvable here, by reason:").notes(why);
             if (resolve) d.paragraph("  ", "To resolve rows of one run per side: " + Comparison.RESOLVE + ".");
         }
-        if (!c.noiseNotes().isEmpty()) d.blank().heading(2, "Run-to-run noise used:").notes(noise(c));
+        if (c.runNoise() != null && !c.runNoise().isEmpty()) d.blank().heading(2, "Run-to-run noise used:").notes(noise(c));
         only(d, "Only in " + c.before() + " (removed)", c.onlyBefore());
         only(d, "Only in " + c.after() + " (added)", c.onlyAfter());
         d.blank().paragraph(c.summaryLine());
         return d;
     }
 
-    /** The noise notes, one per wording: the families of one allowance named together, not one note each. */
+    /** The noise used, one note per wording: the families of one allowance named together, not one note each. */
     private static List<String> noise(Comparison c) {
-        List<String> notes = c.noiseNotes();
-        List<String> keys = c.runNoise() == null ? List.of() : List.copyOf(c.runNoise().keySet());
-        if (keys.size() != notes.size()) return notes;
         Map<String, List<String>> byText = new LinkedHashMap<>();
-        for (int i = 0; i < notes.size(); i++) {
-            String note = notes.get(i), key = keys.get(i);
-            String text = note.startsWith(key + ": ") ? note.substring(key.length() + 2) : note;
-            byText.computeIfAbsent(text, t -> new ArrayList<>()).add(note.startsWith(key + ": ") ? key : "");
-        }
+        c.runNoise().forEach((key, n) -> byText.computeIfAbsent(Comparison.noiseText(n), t -> new ArrayList<>()).add(key));
         List<String> out = new ArrayList<>();
-        byText.forEach((text, ks) -> out.add(ks.contains("") ? text : String.join(", ", ks) + ": " + text));
+        byText.forEach((text, keys) -> out.add(String.join(", ", keys) + ": " + text));
         return out;
     }
 
     /** The rows of one benchmark, metric and unit, in the order of the first file. */
-    record Group(String benchmark, String metric, String unit, List<Comparison.Row> rows) {
+    record Group<R>(String benchmark, String metric, String unit, List<R> rows) {
     }
 
-    static List<Group> groups(List<Comparison.Row> rows) {
-        Map<List<String>, List<Comparison.Row>> by = new LinkedHashMap<>();
-        for (Comparison.Row r : rows) by.computeIfAbsent(List.of(r.benchmark(), r.metric(), r.unit()), k -> new ArrayList<>()).add(r);
-        List<Group> out = new ArrayList<>();
-        by.forEach((k, v) -> out.add(new Group(k.get(0), k.get(1), k.get(2), v)));
+    /** {@code rows} grouped by the benchmark, metric and unit {@code key} gives each, in order of first appearance. */
+    static <R> List<Group<R>> groups(List<R> rows, Function<R, List<String>> key) {
+        Map<List<String>, List<R>> by = new LinkedHashMap<>();
+        for (R r : rows) by.computeIfAbsent(key.apply(r), k -> new ArrayList<>()).add(r);
+        List<Group<R>> out = new ArrayList<>();
+        by.forEach((k, v) -> out.add(new Group<>(k.get(0), k.get(1), k.get(2), v)));
         return out;
     }
 
-    private static void rowsTable(TextDoc d, Group g) {
+    private static void rowsTable(TextDoc d, Group<Comparison.Row> g) {
         Params params = Params.of(g.rows().stream().map(Comparison.Row::params).toList());
         d.heading(2, heading(g.benchmark(), g.metric(), g.unit(), g.rows().size(), params));
         List<Column> cols = new ArrayList<>(List.of(Column.key("variant"), Column.key("impl")));
@@ -223,16 +218,14 @@ public final class ComparisonText {
     private static void only(TextDoc d, String title, List<Result> results) {
         if (results.isEmpty()) return;
         d.blank().heading(2, title + ": " + results.size() + (results.size() == 1 ? " row" : " rows"));
-        Map<List<String>, List<Result>> by = new LinkedHashMap<>();
-        for (Result r : results) by.computeIfAbsent(List.of(r.benchmark(), r.metric(), r.unit()), k -> new ArrayList<>()).add(r);
-        for (Map.Entry<List<String>, List<Result>> e : by.entrySet()) {
-            List<Result> rows = e.getValue();
+        for (Group<Result> g : groups(results, r -> List.of(r.benchmark(), r.metric(), r.unit()))) {
+            List<Result> rows = g.rows();
             Params params = Params.of(rows.stream().map(Result::params).toList());
-            d.heading(3, heading(e.getKey().get(0), e.getKey().get(1), e.getKey().get(2), rows.size(), params));
+            d.heading(3, heading(g.benchmark(), g.metric(), g.unit(), rows.size(), params));
             List<Column> cols = new ArrayList<>(List.of(Column.key("variant"), Column.key("impl")));
             if (params.any()) cols.add(Column.key("params"));
             cols.addAll(List.of(Column.number("score"), Column.number("interval").optional(1), Column.number("runs").optional(2)));
-            TextTable t = new TextTable(cols).named(e.getKey().get(0) + " " + e.getKey().get(1));
+            TextTable t = new TextTable(cols).named(g.benchmark() + " " + g.metric());
             for (int i = 0; i < rows.size(); i++) {
                 Result r = rows.get(i);
                 List<Object> cells = new ArrayList<>(List.of(r.variant(), r.implementation()));

@@ -6,7 +6,6 @@ import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -33,19 +32,8 @@ final class DocHtml {
         render(h, doc, family, pictures, null);
     }
 
-    /** {@link #render(PrintWriter, TextDoc, String, List, String)} into {@code h}, for a part of the page built as a string. */
-    static void render(StringBuilder h, TextDoc doc, String family, List<String> pictures, String linkPrefix) {
-        StringWriter s = new StringWriter();
-        render(new PrintWriter(s), doc, family, pictures, linkPrefix);
-        h.append(s);
-    }
-
-    static void render(StringBuilder h, TextDoc doc, String family, List<String> pictures) {
-        render(h, doc, family, pictures, null);
-    }
-
     /**
-     * As {@link #render(StringBuilder, TextDoc, String, List)}, with the document's
+     * As {@link #render(PrintWriter, TextDoc, String, List)}, with the document's
      * {@link TextTable.Link} cells linked to {@code #linkPrefix + target}; without a prefix
      * (null) they are text.
      */
@@ -145,7 +133,8 @@ final class DocHtml {
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
                 "<svg class=\"ci\" width=\"%d\" height=\"14\" viewBox=\"0 0 %d 14\" role=\"img\"><title>%s</title>"
                         + "<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"14\" stroke=\"#bbb\"/>",
-                w, w, Markup.escape((iv.estimate() == null ? "" : num(iv.estimate()) + " ") + iv.text() + (iv.claim() == null ? "" : ", claimed " + num(iv.claim()))),
+                w, w, Markup.escape((iv.estimate() == null ? "" : Num.signed(iv.estimate()) + " ") + iv.text()
+                        + (iv.claim() == null ? "" : ", claimed " + Num.signed(iv.claim()))),
                 mid, mid));
         s.append(String.format(Locale.ROOT, "<line class=\"ci-bar\" x1=\"%.1f\" y1=\"7\" x2=\"%.1f\" y2=\"7\" stroke=\"#888\" stroke-width=\"3\"/>",
                 mid + clamp(iv.low(), scale) * k, mid + clamp(iv.high(), scale) * k));
@@ -179,10 +168,6 @@ final class DocHtml {
 
     private static double clamp(double v, double scale) {
         return Math.max(-scale, Math.min(scale, v));
-    }
-
-    private static String num(double v) {
-        return Num.signed(v);
     }
 
     private static void figure(PrintWriter h, TextDoc.Figure f, String svg, String family) {

@@ -3,7 +3,9 @@ package dev.corescope.report;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where a results file was measured, as {@code environment} in the results file. Fields are
@@ -33,6 +35,7 @@ import java.util.Map;
  * @param stealPercent           share of CPU time the hypervisor stole during the run ({@code /proc/stat})
  * @param pinnedCpus             the CPUs the measuring threads were pinned to, over all results
  * @param cgroup                 the process's cgroup path(s) the cpuset and quota were read from
+ * @param busySiblings           the SMT siblings of pinned CPUs that were busy during the run ({@link BusySiblings}); null for none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Environment(String cpuModel, String kernel, String jdk, List<String> jvmFlags,
@@ -41,16 +44,25 @@ public record Environment(String cpuModel, String kernel, String jdk, List<Strin
                           String hypervisor, Boolean hardwareCounters,
                           String startedAt, String endedAt, List<String> warnings,
                           String hardwareCountersReason, Double cpuQuotaCpus, Double stealPercent,
-                          String pinnedCpus, String cgroup) {
+                          String pinnedCpus, String cgroup, List<BusySibling> busySiblings) {
 
-    /** The first version's fields; the later ones null. */
-    public Environment(String cpuModel, String kernel, String jdk, List<String> jvmFlags,
-                       String allowed, String online, String isolated, String nohzFull, Boolean smt,
-                       String cgroupCpuset, String cpuQuota, String governor, Map<String, Object> frequencyMHz,
-                       String hypervisor, Boolean hardwareCounters,
-                       String startedAt, String endedAt, List<String> warnings) {
-        this(cpuModel, kernel, jdk, jvmFlags, allowed, online, isolated, nohzFull, smt, cgroupCpuset, cpuQuota,
-                governor, frequencyMHz, hypervisor, hardwareCounters, startedAt, endedAt, warnings,
-                null, null, null, null, null);
+    /** An SMT sibling of pinned CPU {@code cpu}, itself not pinned, {@code busyPercent} busy during the run. */
+    public record BusySibling(int cpu, int sibling, double busyPercent) {
+        /** Its warning: the sibling shared the core's execution units with the measurement. */
+        public String warning() {
+            return String.format(Locale.ROOT, "CPU %d, the SMT sibling of pinned CPU %d, was %.0f%% busy during the run: "
+                    + "the two share one core's execution units", sibling, cpu, busyPercent);
+        }
+    }
+
+    /** The warning a cpufreq governor other than {@code performance} gets; empty for performance or none read. */
+    static Optional<String> governorWarning(String governor) {
+        return Optional.ofNullable(governor).filter(g -> !g.equals("performance"))
+                .map(g -> "the cpufreq governor is " + g + ", not performance: the clock moves with load, and so do the numbers");
+    }
+
+    /** The warning a CPU quota ({@code cpuQuota}, limiting when {@code cpuQuotaCpus} is not null) gets; empty without one. */
+    static Optional<String> quotaWarning(String cpuQuota, Double cpuQuotaCpus) {
+        return Optional.ofNullable(cpuQuotaCpus).map(q -> "a CPU quota of " + cpuQuota + ": threads are throttled when it runs out");
     }
 }

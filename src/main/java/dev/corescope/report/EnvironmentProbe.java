@@ -75,22 +75,9 @@ public final class EnvironmentProbe {
         this.topology = topology;
     }
 
-    /** A saved or built tree, its topology read here. */
-    public EnvironmentProbe(Path root, Facts facts) {
-        this(root, facts, readTopology(root));
-    }
-
     /** This machine and this JVM, with the topology the caller read of it. */
     public static EnvironmentProbe live(Topology topology) {
         return new EnvironmentProbe(Path.of("/"), Facts.live(), topology);
-    }
-
-    private static Topology readTopology(Path root) {
-        try {
-            return Topology.read(root);
-        } catch (RuntimeException e) {
-            return null;
-        }
     }
 
     public Start start(Instant now) {
@@ -117,17 +104,15 @@ public final class EnvironmentProbe {
                 : boxed(endTimes.totalStealPercentSince(start.cpuTimes()));
 
         List<String> warnings = new ArrayList<>();
-        if (clock.governor() != null && !clock.governor().equals("performance")) {
-            warnings.add("the cpufreq governor is " + clock.governor() + ", not performance: the clock moves with load, and so do the numbers");
-        }
+        Environment.governorWarning(clock.governor()).ifPresent(warnings::add);
         if (facts.allowed() != null && online != null && facts.allowed().weight() < online.weight()) {
             warnings.add("only CPUs " + facts.allowed().toList() + " of the online " + online.toList()
                     + " are allowed (affinity or cpuset): the benchmarks see part of the machine");
         }
-        if (cg.quotaCpus() != null) {
-            warnings.add(String.format(Locale.ROOT, "a CPU quota of %.2f CPUs (%s): threads are throttled when it runs out", cg.quotaCpus(), cg.source()));
-        }
-        if (pinned != null && !pinned.isEmpty()) warnings.addAll(BusySiblings.warnings(topology, pinned, start.cpuTimes(), endTimes));
+        Environment.quotaWarning(cg.quota(), cg.quotaCpus()).ifPresent(warnings::add);
+        List<Environment.BusySibling> busy = pinned == null || pinned.isEmpty() ? List.of()
+                : BusySiblings.of(topology, pinned, start.cpuTimes(), endTimes);
+        busy.forEach(b -> warnings.add(b.warning()));
         if (hypervisor != null) {
             warnings.add("running under a hypervisor, " + hypervisor + ": vCPUs are threads on the host, shared with other guests"
                     + (steal == null ? "" : String.format(Locale.ROOT, "; %.1f%% of CPU time was stolen during the run", steal)));
@@ -139,7 +124,7 @@ public final class EnvironmentProbe {
                 isolated, nohzFull, smt, cg.cpuset(), cg.quota(), clock.governor(), clock.frequency(), hypervisor,
                 facts.hardwareCountersReason() == null, start.at().toString(), now.toString(), List.copyOf(warnings),
                 facts.hardwareCountersReason(), cg.quotaCpus(), steal,
-                pinned == null || pinned.isEmpty() ? null : pinned.toList(), cg.path());
+                pinned == null || pinned.isEmpty() ? null : pinned.toList(), cg.path(), busy.isEmpty() ? null : busy);
     }
 
     /** The CPU times now; null when {@code /proc/stat} cannot be read. */

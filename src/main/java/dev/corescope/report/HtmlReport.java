@@ -19,7 +19,7 @@ import java.util.Map;
  * its warnings, the machine ({@link MachineHtml}: the topology drawn from the saved model, the
  * environment), each family's section (its verdict, then its own document rendered by
  * {@link DocHtml} with the family's pictures in it, then every saved row and the machine code,
- * folded: {@link ResultsHtml}, {@link MachineCodeHtml}), and the counters. A family's data (a heatmap,
+ * folded: {@link ResultsHtml}, {@link MachineCodeHtml}), and the counters ({@link ResultsText#countersDocument}). A family's data (a heatmap,
  * layouts, histograms, the jitter run) is drawn by its own view, never here.
  * Nothing is read back out of rendered text. Nothing from a results file reaches the page
  * unescaped: text goes through {@link Markup}, SVG pictures are rebuilt from an
@@ -105,10 +105,8 @@ public final class HtmlReport {
         // The verdicts of the newest file (the after file of a pair) come first, then the contents.
         int verdictsOf = inputs.size() == 2 ? 2 : inputs.size() == 1 ? 1 : 0;
         List<SeedVerdicts.Verdict> verdicts = verdictsOf == 0 ? List.of() : SeedVerdicts.recorded(inputs.get(verdictsOf - 1).file(), views.claims(), views.allowances());
-        StringBuilder v = new StringBuilder();
-        VerdictsHtml.toc(v, inputs, !verdicts.isEmpty());
-        VerdictsHtml.section(v, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
-        h.append(v);
+        VerdictsHtml.toc(h, inputs, !verdicts.isEmpty());
+        VerdictsHtml.section(h, inputs.size() == 2 ? "Verdicts (" + inputs.get(1).name() + ")" : "Verdicts", verdicts, verdictsOf);
         MachineComparison machines = inputs.size() == 2
                 ? MachineComparison.of(inputs.get(0).name(), inputs.get(0).file(), inputs.get(1).name(), inputs.get(1).file(), views) : null;
         if (machines != null && machines.differentMachines()) {
@@ -144,9 +142,7 @@ public final class HtmlReport {
             h.append("<div class=\"fail\"><b>Failed:</b> ").append(Markup.escape(fl.benchmark())).append(": ").append(Markup.escape(fl.reason())).append("</div>\n");
         }
 
-        StringBuilder noisy = new StringBuilder();
-        NoisyRows.section(noisy, index, f);
-        h.append(noisy);
+        NoisyRows.section(h, index, f);
         h.append("<h3 id=\"file-").append(String.valueOf(index)).append("-machine\">Machine</h3>\n");
         MachineHtml.topology(h, index, f.topology());
         if (e != null) MachineHtml.environment(h, e);
@@ -160,7 +156,7 @@ public final class HtmlReport {
             family(h, index, fam.getKey(), own, verdicts);
             ResultsHtml.results(h, fam.getKey(), fam.getValue(), own.stream().anyMatch(v -> v.document() != null));
             pictures(h, fam.getKey(), own);
-            h.append(MachineCodeHtml.of(f.code(), fam.getKey()));
+            MachineCodeHtml.write(h, f.code(), fam.getKey());
             h.append("</section>\n");
         }
         for (FamilyViews.View v : views) {
@@ -181,7 +177,7 @@ public final class HtmlReport {
         }
         if (!f.counters().isEmpty()) {
             h.append("<span id=\"file-").append(String.valueOf(index)).append("-counters\"></span>");
-            ResultsHtml.counters(h, f.counters());
+            DocHtml.render(h, ResultsText.countersDocument(f.counters()), "counters", List.of());
         }
         if (f.results().isEmpty() && f.failures().isEmpty() && f.jitter() == null) h.append("<p class=\"note\">This file has no results.</p>\n");
         h.append("</section>\n");
@@ -194,9 +190,7 @@ public final class HtmlReport {
     private static void family(PrintWriter h, int index, String family, List<FamilyViews.View> own, List<SeedVerdicts.Verdict> verdicts) {
         h.append("<section class=\"family\" id=\"file-").append(String.valueOf(index)).append("-").append(Markup.escape(family)).append("\">\n<h3>")
                 .append(Markup.escape(family)).append("</h3>\n");
-        StringBuilder verdict = new StringBuilder();
-        VerdictsHtml.familyVerdict(verdict, verdicts, family);
-        h.append(verdict);
+        VerdictsHtml.familyVerdict(h, verdicts, family);
         for (FamilyViews.View v : own) if (v.document() != null) DocHtml.render(h, v.document(), family, v.svgs());
     }
 

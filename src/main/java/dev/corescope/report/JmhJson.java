@@ -36,7 +36,7 @@ final class JmhJson {
             Map<String, Object> params = new LinkedHashMap<>();
             JsonNode p = b.get("params");
             if (p != null && p.isObject()) p.properties().forEach(e -> params.put(e.getKey(), e.getValue().asText()));
-            List<Run> runs = new ArrayList<>();
+            List<RunFigures> runs = new ArrayList<>();
             long samples = 0;
             JsonNode raw = metric.get("rawData");
             if (raw != null && raw.isArray()) {
@@ -45,7 +45,7 @@ final class JmhJson {
                     for (int j = 0; j < x.length; j++) x[j] = fork.get(j).asDouble();
                     if (x.length == 0) continue;
                     var s = new DescriptiveStatistics(x);
-                    runs.add(new Run(s.getMean(), x.length, x.length > 1 ? s.getStandardDeviation() : null));
+                    runs.add(new RunFigures(s.getMean(), x.length, x.length > 1 ? s.getStandardDeviation() : null));
                     samples += x.length;
                 }
             }

@@ -45,22 +45,8 @@ public final class Json {
     }
 
     /**
-     * Reads a results file. Fields this version does not know are skipped, so files from a
-     * newer corescope (which may add fields, never rename them) still read.
-     */
-    public static ResultsFile readResults(Path file) throws IOException {
-        return MAPPER.readerFor(ResultsFile.class)
-                .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .readValue(file.toFile());
-    }
-
-    /**
-     * The largest results or input file corescope reads: 256 MiB, refused before anything is
-     * read. A tour on a 2-CPU machine writes about 0.2 MiB; the cap leaves room for the c2c
-     * matrix and models of machines with hundreds of CPUs. A JSON tree takes about ten times
-     * its file's size in the heap (a 63 MiB file needed between 512 and 768 MiB), so a file near
-     * the cap needs a heap of some 3 GB ({@code CORESCOPE_JVM_OPTS=-Xmx4g}); short of that the
-     * run ends in one out-of-memory line that says so (the command line catches it last).
+     * The largest results or input file corescope reads: 256 MiB, refused before anything is read
+     * (docs/files-and-signals.md: a tour writes about 0.2 MiB; a file near the cap needs a heap of some 3 GB).
      */
     public static final long MAX_INPUT_BYTES = 256L << 20;
 
@@ -131,9 +117,9 @@ public final class Json {
     }
 
     /**
-     * {@link #readResults} for files a user names: anything that is not a readable
-     * {@code corescope-results/1} file of a sane size and shape is a
-     * {@link BadResultsFileException} saying why.
+     * Reads a results file a user names (fields this version does not know are skipped, so files
+     * from a newer corescope still read): anything that is not a readable {@code corescope-results/1}
+     * file of a sane size and shape is a {@link BadResultsFileException} saying why.
      */
     public static ResultsFile readResultsChecked(Path file) {
         return readResultsStreaming(file).orElseGet(() -> readResultsChecked(file, readTreeChecked(file)));

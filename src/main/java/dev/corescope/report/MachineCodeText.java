@@ -21,11 +21,6 @@ public final class MachineCodeText {
     private MachineCodeText() {
     }
 
-    /** The section for {@code family}, or {@code ""} when the file has no machine code for it. */
-    public static String of(List<MachineCode> code, String family) {
-        return document(code, family).render(Integer.MAX_VALUE);
-    }
-
     /** The section for {@code family} as a document; empty when the file has no machine code for it. */
     public static TextDoc document(List<MachineCode> code, String family) {
         List<MachineCode> mine = code.stream().filter(c -> family.equals(c.benchmark())).toList();
@@ -41,7 +36,7 @@ public final class MachineCodeText {
                     Column.number("loop stores").optional(2)).named(family + " machine code");
             for (MachineCode c : shown) {
                 MachineCode.HotLoop l = c.hotLoop();
-                t.row(c.implementation(), c.variant(), params(c.params()), c.symbol(), cell(c.bytes()), cell(c.instructions()),
+                t.row(c.implementation(), c.variant(), ResultsText.params(c.params()), c.symbol(), cell(c.bytes()), cell(c.instructions()),
                         cell(c.loads()), cell(c.stores()), loopCell(c, l == null ? null : l.instructions()),
                         loopCell(c, l == null ? null : l.loads()), loopCell(c, l == null ? null : l.stores()));
             }
@@ -77,7 +72,7 @@ public final class MachineCodeText {
             List<MachineCode> ordered = new ArrayList<>(v.stream().filter(c -> !c.implementation().equals("java")).toList());
             ordered.addAll(v.stream().filter(c -> c.implementation().equals("java")).toList());
             for (MachineCode c : ordered) {
-                String p = params(c.params());
+                String p = ResultsText.params(c.params());
                 sb.append(String.format(Locale.ROOT, "%s%s: %s %s (%s; %s bytes, %s instructions, loop: %s)%n", c.variant(),
                         p.isEmpty() ? "" : " " + p, c.implementation().equals("java") ? "Java, C2's code of" : "C,", c.symbol(),
                         c.implementation().equals("java") ? "-XX:CompileCommand=print through hsdis" : "objdump -d",
@@ -98,7 +93,7 @@ public final class MachineCodeText {
         for (List<MachineCode> g : groups.values()) {
             MachineCode base = g.getFirst();
             for (MachineCode c : g.subList(1, g.size())) {
-                t.row(base.variant() + " -> " + c.variant(), params(c.params()), delta(base.bytes(), c.bytes()),
+                t.row(base.variant() + " -> " + c.variant(), ResultsText.params(c.params()), delta(base.bytes(), c.bytes()),
                         delta(base.instructions(), c.instructions()), delta(base.loads(), c.loads()),
                         delta(base.stores(), c.stores()), loopDelta(base, c, loopInstructions(base), loopInstructions(c)),
                         loopDelta(base, c, loopLoads(base), loopLoads(c)));
@@ -137,9 +132,5 @@ public final class MachineCodeText {
 
     private static String cell(Number n) {
         return n == null ? "n/a" : n.toString();
-    }
-
-    private static String params(Map<String, Object> params) {
-        return ResultsText.params(params);
     }
 }

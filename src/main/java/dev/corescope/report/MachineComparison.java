@@ -106,8 +106,4 @@ public record MachineComparison(String a, String b, String machineA, String mach
     static String rate(double perSecond) {
         return String.format(Locale.ROOT, perSecond >= 100 ? "%.0f" : "%.1f", perSecond);
     }
-
-    static String ns(Double v) {
-        return v == null ? "-" : String.format(Locale.ROOT, v >= 100 ? "%.0f" : "%.1f", v);
-    }
 }

@@ -7,7 +7,6 @@ import dev.corescope.topology.Topology;
 import dev.corescope.topology.TopologySvg;
 
 import java.io.PrintWriter;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -75,23 +74,10 @@ final class MachineHtml {
         }
     }
 
+    /** The environment as a table, the rows of its text ({@link ResultsText#environmentDocument}). */
     static void environment(PrintWriter h, Environment e) {
         h.append("<table class=\"env\">\n");
-        row(h, "CPU", e.cpuModel());
-        row(h, "kernel", e.kernel());
-        row(h, "JDK", e.jdk());
-        if (e.jvmFlags() != null && !e.jvmFlags().isEmpty()) row(h, "JVM flags", String.join(" ", e.jvmFlags()));
-        row(h, "CPUs", ResultsText.cpus(e));
-        if (e.pinnedCpus() != null) row(h, "pinned", e.pinnedCpus());
-        row(h, "cgroup", "cpuset " + ResultsText.set(e.cgroupCpuset()) + ", CPU quota " + (e.cpuQuota() == null ? "unknown" : e.cpuQuota()));
-        row(h, "cpufreq", "governor " + (e.governor() == null ? "not readable" : e.governor())
-                + (e.frequencyMHz() == null ? "" : "; " + e.frequencyMHz().get("lowest") + "-" + e.frequencyMHz().get("highest")
-                + " MHz (" + e.frequencyMHz().get("source") + ")"));
-        row(h, "hypervisor", e.hypervisor() == null ? "none seen" : e.hypervisor()
-                + (e.stealPercent() == null ? "" : String.format(Locale.ROOT, "; steal %.1f%% during the run", e.stealPercent())));
-        row(h, "hardware counters", e.hardwareCounters() == null ? "unknown" : e.hardwareCounters() ? "available"
-                : "not available: " + e.hardwareCountersReason());
-        row(h, "run", e.startedAt() + " to " + e.endedAt());
+        for (String[] r : ResultsText.environmentRows(e)) row(h, r[0], r[1]);
         h.append("</table>\n");
     }
 

@@ -3,7 +3,6 @@ package dev.corescope.report;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.topology.Placement;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -18,10 +17,8 @@ import java.util.Optional;
  * without it gets the same summary when it is read.
  *
  * <p>The latency by relation comes from the family that measured it (c2c, through
- * {@code BenchFamily.relationLatencies}), each relation a {@link Placement} key: {@code same-core}
- * (SMT siblings), {@code same-l2}, {@code same-l3} (other core, same last-level cache),
- * {@code other-l3} (same package, other last-level cache), {@code other-package}. Files of older
- * versions ({@code same_l3}) read as the keys.
+ * {@code BenchFamily.relationLatencies}), each relation a {@link Placement} key ({@code same-l3});
+ * files of older versions ({@code same_l3}) read as the keys.
  *
  * @param cpuModel the CPU model from the environment
  * @param kernel   the kernel release

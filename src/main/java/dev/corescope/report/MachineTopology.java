@@ -18,11 +18,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record MachineTopology(String summary, String svg, String error, MachineSummary.TopologyCounts counts, String hwlocXml) {
 
-    /** Without counts or model (an older file, or a machine that could not be read). */
-    public MachineTopology(String summary, String svg, String error) {
-        this(summary, svg, error, null, null);
-    }
-
     /** A machine read now: its summary, counts and model. */
     public static MachineTopology of(String summary, MachineSummary.TopologyCounts counts, String hwlocXml) {
         return new MachineTopology(summary, null, null, counts, hwlocXml);

@@ -1,7 +1,7 @@
 package dev.corescope.report;
 
 /**
- * A family's own between-run allowance ({@link RunNoise#allowance}): how far apart single runs
+ * A family's own between-run allowance ({@link BetweenRunNoise#allowance}): how far apart single runs
  * of its unchanged code were, where that is wider than the figure over all benchmarks. Families
  * declare them ({@code BenchFamily.allowances()}); {@code report} holds no family's figure.
  *

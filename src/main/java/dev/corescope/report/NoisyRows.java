@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -8,8 +9,7 @@ import static dev.corescope.text.Markup.escape;
 
 /**
  * Rows whose error is more than {@link #FRACTION} of their score, each with the likely cause
- * the results file records: time the hypervisor stole, CPU migrations and context switches
- * counted for the family, the environment's own warnings about load.
+ * the results file records ({@link #cause}).
  */
 final class NoisyRows {
 
@@ -32,7 +32,11 @@ final class NoisyRows {
         return out;
     }
 
-    /** What the file says could have disturbed {@code family}'s figures, most telling first. */
+    /**
+     * What the file records that could have disturbed {@code family}'s figures, most telling first:
+     * the steal time, the family's migrations and context switches, then the environment's
+     * warnings about the governor, a CPU quota and a busy SMT sibling (decided on their fields).
+     */
     static String cause(ResultsFile f, String family) {
         List<String> causes = new ArrayList<>();
         Environment e = f.environment();
@@ -46,22 +50,21 @@ final class NoisyRows {
             Counters.Counter cs = c.get("context-switches");
             if (cs != null && cs.value() != null && cs.value() > 0) causes.add(cs.value() + " context switches");
         }
-        if (e != null && e.warnings() != null) {
-            for (String w : e.warnings()) {
-                String l = w.toLowerCase(Locale.ROOT);
-                if (l.contains("load") || l.contains("busy") || l.contains("steal") || l.contains("quota")) causes.add(w);
-            }
+        if (e != null) {
+            Environment.governorWarning(e.governor()).ifPresent(causes::add);
+            Environment.quotaWarning(e.cpuQuota(), e.cpuQuotaCpus()).ifPresent(causes::add);
+            if (e.busySiblings() != null) e.busySiblings().forEach(b -> causes.add(b.warning()));
         }
         return causes.isEmpty() ? "nothing recorded; other work on the machine or a short run are the usual causes" : String.join("; ", causes);
     }
 
     /** The section for file number {@code index}, or nothing when no row is noisy. */
-    static void section(StringBuilder h, int index, ResultsFile f) {
+    static void section(PrintWriter h, int index, ResultsFile f) {
         List<Noisy> noisy = of(f);
         if (noisy.isEmpty()) return;
-        h.append("<h3 id=\"file-").append(index).append("-noisy\">Noisy rows</h3>\n<p class=\"note\">")
-                .append(noisy.size()).append(" of ").append(f.results().size())
-                .append(" rows have an error above ").append((int) (FRACTION * 100))
+        h.append("<h3 id=\"file-").append(String.valueOf(index)).append("-noisy\">Noisy rows</h3>\n<p class=\"note\">")
+                .append(String.valueOf(noisy.size())).append(" of ").append(String.valueOf(f.results().size()))
+                .append(" rows have an error above ").append(String.valueOf((int) (FRACTION * 100)))
                 .append("% of their score; differences among them say little.</p>\n<details><summary>The rows and the likely cause</summary>\n")
                 .append("<div class=\"scroll\"><table class=\"noisy\">\n<tr><th>row</th><th>params</th><th>score</th><th>error</th><th>likely cause</th></tr>\n");
         for (Noisy n : noisy) {

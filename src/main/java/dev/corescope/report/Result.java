@@ -30,7 +30,7 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Result(String benchmark, String variant, String implementation, String metric, String unit,
                      double score, Double error, long samples, String cpus, Map<String, Object> params,
-                     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Run> runs) {
+                     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RunFigures> runs) {
 
     public Result {
         // a file's rows repeat the same few names and units: one String each, not one per row
@@ -49,7 +49,6 @@ public record Result(String benchmark, String variant, String implementation, St
         return s == null ? null : s.intern();
     }
 
-
     /** A row to fill: benchmark, variant, implementation, metric and unit are required. */
     public static Builder builder() {
         return new Builder();
@@ -57,13 +56,12 @@ public record Result(String benchmark, String variant, String implementation, St
 
     /** A builder holding this row, to change part of it. */
     public Builder toBuilder() {
-        Builder b = new Builder().benchmark(benchmark).variant(variant).implementation(implementation).metric(metric)
+        return new Builder().benchmark(benchmark).variant(variant).implementation(implementation).metric(metric)
                 .unit(unit).score(score).error(error).samples(samples).cpus(cpus).params(params).runs(runs);
-        return b;
     }
 
     /** This row with its runs recorded. */
-    public Result withRuns(List<Run> runs) {
+    public Result withRuns(List<RunFigures> runs) {
         return toBuilder().runs(runs).build();
     }
 
@@ -85,7 +83,7 @@ public record Result(String benchmark, String variant, String implementation, St
         private long samples = 1;
         private String cpus = "";
         private final Map<String, Object> params = new LinkedHashMap<>();
-        private List<Run> runs = List.of();
+        private List<RunFigures> runs = List.of();
 
         private Builder() {
         }
@@ -151,7 +149,7 @@ public record Result(String benchmark, String variant, String implementation, St
             return this;
         }
 
-        public Builder runs(List<Run> runs) {
+        public Builder runs(List<RunFigures> runs) {
             this.runs = runs == null ? List.of() : runs;
             return this;
         }

@@ -10,20 +10,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The whole results file, {@code "schema": "corescope-results/1"} (see CONTRACT.md).
- * {@code results} is always there, {@code []} when nothing finished, so scripts can rely on it;
- * {@code layouts}, {@code histograms} and {@code matrix} appear only where a family has them;
- * {@code failures} lists families that failed, with the reason, so a partial run still says so;
- * {@code counters} holds each family's {@code perf_event_open} counts; {@code topology} the
- * machine's topology summary and picture; {@code code} the machine code of the measured
- * functions (docs/formats-code.md); {@code models} each family's typed model by family name,
- * from which its view renders what the live run printed; {@code jitter} a jitter run's per-CPU
- * rows (docs/jitter.md), kept as JSON: the jitter package reads it, as a family its model; {@code claims} each seed claim's finding from this file's rows
- * ({@link ClaimResult}, docs/verdicts.md).
+ * The whole results file, {@code "schema": "corescope-results/1"}; CONTRACT.md and docs/formats.md
+ * say what each part holds. {@code results} is always there, {@code []} when nothing finished,
+ * so scripts can rely on it; the other parts appear only where a run has them.
  *
- * <p>Made with {@link #builder()} (or {@link #toBuilder()} to change one part): a new field is
- * one more component here and one more setter on {@link Builder}, and no caller changes. The
- * canonical constructor is for Jackson.
+ * <p>Made with {@link #builder()} (or {@link #toBuilder()} to change one part); the canonical
+ * constructor is for Jackson.
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record ResultsFile(String schema, Environment environment,
@@ -82,7 +74,7 @@ public record ResultsFile(String schema, Environment environment,
 
     /**
      * The parts of a results file, each set by name. List setters replace the list
-     * ({@code results(rows)}); {@code add...} appends; {@code null} means none.
+     * ({@code results(rows)}); {@code null} means none.
      */
     public static final class Builder {
         private String schema = SCHEMA;
@@ -117,11 +109,6 @@ public record ResultsFile(String schema, Environment environment,
             return replace(this.results, results);
         }
 
-        public Builder addResult(Result result) {
-            results.add(result);
-            return this;
-        }
-
         public Builder layouts(List<Layout> layouts) {
             return replace(this.layouts, layouts);
         }
@@ -137,11 +124,6 @@ public record ResultsFile(String schema, Environment environment,
 
         public Builder failures(List<Failure> failures) {
             return replace(this.failures, failures);
-        }
-
-        public Builder addFailure(String benchmark, String reason) {
-            failures.add(new Failure(benchmark, reason));
-            return this;
         }
 
         public Builder counters(List<Counters> counters) {

@@ -3,22 +3,20 @@ package dev.corescope.report;
 import dev.corescope.text.Markup;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
- * The page's tables of a results file's rows: each family's Java and C scores side by side with
- * bars, the {@code perf_event_open} counters, and the rows found in one file
- * of a pair. Every string from the file is escaped by {@link Markup}.
+ * The page's table of a family's saved rows: Java and C scores side by side with bars. Every
+ * string from the file is escaped by {@link Markup}.
  */
 final class ResultsHtml {
 
     private ResultsHtml() {
     }
+
     /**
      * The family's rows with Java and C side by side (a row per variant, metric and params), each
      * score with its error and a bar scaled to the largest score of the same metric and unit;
@@ -56,9 +54,7 @@ final class ResultsHtml {
                 }
                 h.append("</td>");
             }
-            TreeSet<String> cpus = new TreeSet<>();
-            for (Result r : pair) if (r != null) cpus.add(r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus());
-            h.append("<td>").append(Markup.escape(any.unit())).append("</td><td>").append(Markup.escape(String.join(" / ", cpus))).append("</td><td>");
+            h.append("<td>").append(Markup.escape(any.unit())).append("</td><td>").append(Markup.escape(ResultsText.cpusCell(pair))).append("</td><td>");
             for (Result r : pair) if (r != null) bar(h, r, max, r == pair[1]);
             h.append("</td></tr>\n");
         }
@@ -75,35 +71,6 @@ final class ResultsHtml {
             h.append("<i style=\"left:").append(pct(from)).append("%;width:").append(pct(to - from)).append("%\"></i>");
         }
         h.append("</div>");
-    }
-
-    static void counters(PrintWriter h, List<Counters> counters) {
-        h.append("<h3>Counters</h3>\n<p class=\"note\">perf_event_open around each family: ").append(Markup.escape(counters.getFirst().scope())).append(".</p>\n");
-        List<String> names = new ArrayList<>();
-        for (Counters c : counters) for (Counters.Counter x : c.counters()) if (!names.contains(x.name())) names.add(x.name());
-        h.append("<table class=\"counters\">\n<tr><th>family</th>");
-        for (String n : names) h.append("<th>").append(Markup.escape(n)).append(n.equals("task-clock") ? " (ms)" : "").append("</th>");
-        h.append("</tr>\n");
-        List<String> reasons = new ArrayList<>();
-        for (Counters c : counters) {
-            h.append("<tr><td>").append(Markup.escape(c.benchmark())).append("</td>");
-            for (String n : names) {
-                Counters.Counter x = c.get(n);
-                if (x == null || x.value() == null) {
-                    String why = x == null ? "not counted" : x.unavailable();
-                    if (why != null && !reasons.contains(why.replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"))) {
-                        reasons.add(why.replaceFirst("^perf_event_open\\([^)]*\\)", "perf_event_open"));
-                    }
-                    h.append("<td class=\"num\" title=\"").append(Markup.escape(why == null ? "" : why)).append("\">n/a</td>");
-                } else {
-                    String v = n.equals("task-clock") ? String.format(Locale.ROOT, "%,.1f", x.value() / 1e6) : String.format(Locale.ROOT, "%,d", x.value());
-                    h.append("<td class=\"num\">").append(v).append(x.runningPercent() != null ? "*" : "").append("</td>");
-                }
-            }
-            h.append("</tr>\n");
-        }
-        h.append("</table>\n");
-        for (String r : reasons) h.append("<p class=\"note\">n/a: ").append(Markup.escape(r)).append("</p>\n");
     }
 
     private static String pct(double v) {

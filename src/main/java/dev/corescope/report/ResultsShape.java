@@ -31,13 +31,7 @@ public final class ResultsShape {
     public static final int MAX_MATRIX_CPUS = 512;
 
     public static void check(Path file, ResultsFile f) {
-        List<Result> results = f.results();
-        for (int i = 0; i < results.size(); i++) {
-            Result r = results.get(i);
-            String at = "results[" + i + "]";
-            if (r.benchmark() == null) throw new BadResultsFileException(file, at + " has no \"benchmark\"; every row names its family");
-        }
-        RowIdentity.check(file, results);  // the same rows compare accepts, no others
+        RowIdentity.check(file, f.results());  // the same rows compare accepts, no others
         if (f.matrix() != null) matrix(file, "matrix", f.matrix());
         for (int i = 0; i < f.histograms().size(); i++) histogram(file, "histograms[" + i + "]", f.histograms().get(i));
         for (int i = 0; i < f.layouts().size(); i++) layout(file, "layouts[" + i + "]", f.layouts().get(i));

@@ -72,7 +72,7 @@ public final class ResultsText {
         return r == null ? "" : Num.withInterval(r.score(), r.error());
     }
 
-    private static String cpusCell(Result[] pair) {
+    static String cpusCell(Result[] pair) {
         TreeSet<String> cpus = new TreeSet<>();
         for (Result r : pair) if (r != null) cpus.add(r.cpus() == null || r.cpus().isEmpty() ? "unpinned" : r.cpus());
         return String.join(" / ", cpus);
@@ -141,7 +141,7 @@ public final class ResultsText {
         return d;
     }
 
-    private static List<String[]> environmentRows(Environment e) {
+    static List<String[]> environmentRows(Environment e) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[]{"CPU", orUnknown(e.cpuModel())});
         rows.add(new String[]{"kernel", orUnknown(e.kernel())});
@@ -163,7 +163,7 @@ public final class ResultsText {
     }
 
     /** {@code nrCpus=64 workload=cpupri}, keys sorted. */
-    public static String params(Map<String, Object> params) {
+    public static String params(Map<String, ?> params) {
         if (params == null || params.isEmpty()) return "";
         return new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     }

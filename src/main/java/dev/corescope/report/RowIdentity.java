@@ -31,19 +31,10 @@ public final class RowIdentity {
         var streamed = Json.readResultsStreaming(file);  // checked there (ResultsShape.check)
         if (streamed.isPresent()) return streamed.get();
         JsonNode tree = Json.readTreeChecked(file);
-        if (tree.isArray()) {
-            ResultsFile jmh = JmhJson.read(file, tree);
-            check(file, jmh.results());
-            return jmh;
-        }
-        ResultsFile f = Json.readResultsChecked(file, tree);
-        JsonNode results = tree.get("results");
-        if (results == null || !results.isArray()) {
-            throw new BadResultsFileException(file, "\"results\" is " + (results == null ? "missing" : results.isNull() ? "null" : "not a list")
-                    + "; a results file lists its rows there ([] when none)");
-        }
-        check(file, f.results());
-        return f;
+        if (!tree.isArray()) return Json.readResultsChecked(file, tree);  // its rows checked by ResultsShape.check
+        ResultsFile jmh = JmhJson.read(file, tree);
+        check(file, jmh.results());
+        return jmh;
     }
 
     /** Refuses the first malformed or repeated row. */
@@ -67,7 +58,7 @@ public final class RowIdentity {
             }
             if (r.samples() < 1) throw new BadResultsFileException(file, at + ": samples " + r.samples() + "; a figure comes from at least 1");
             for (int j = 0; j < r.runs().size(); j++) {
-                Run run = r.runs().get(j);
+                RunFigures run = r.runs().get(j);
                 if (run == null || !Double.isFinite(run.mean()) || run.n() < 1 || run.sd() != null && !(run.sd() >= 0)) {
                     throw new BadResultsFileException(file, at + ".runs[" + j + "]: needs a finite mean, n >= 1 and sd >= 0");
                 }

@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * <p>Per pair of rows, the change and its 99.9% interval as {@code compare} computes it
  * ({@link Comparison#row}: runs as the unit), with the run-to-run noise pooled over the rows of the
  * pair's shape the claim does not set aside; a pair with one run per side gets the between-run
- * allowance ({@link RunNoise#allowance}) as a fallback, never zero between-run noise. Oriented so the
+ * allowance ({@link BetweenRunNoise#allowance}) as a fallback, never zero between-run noise. Oriented so the
  * claimed direction is positive, with claimed size {@code C}, the interval {@code [L, H]} gives
  * {@code supports} ({@code L > 0}, reaching {@code [C/2, 2C]}), {@code smaller/larger than claimed},
  * {@code contradicts} ({@code H < 0}, or no effect of {@code C/2}) or {@code inconclusive}
@@ -178,7 +178,7 @@ public final class SeedVerdicts {
             inPairs.add(p.after());
         }
         List<Result> poolRows = file.results().stream().filter(r -> countedRows.contains(r) || !inPairs.contains(r)).toList();
-        Map<String, RunNoise> pools = RunNoise.pools(List.of(poolRows), RunNoise::shapeKey);
+        Map<String, BetweenRunNoise> pools = BetweenRunNoise.pools(List.of(poolRows), BetweenRunNoise::shapeKey);
         List<ClaimResult.RowFinding> rows = new ArrayList<>();
         double widest = 0;
         Integer runsNeeded = null;
@@ -186,11 +186,11 @@ public final class SeedVerdicts {
         for (Pair p : counted) {
             Result b = p.before(), a = p.after();
             boolean repeated = b.runs().size() >= 2 || a.runs().size() >= 2;
-            RunNoise noise = pools.get(RunNoise.shapeKey(b));
-            if (noise == null) noise = RunNoise.ofRow(b, a);
+            BetweenRunNoise noise = pools.get(BetweenRunNoise.shapeKey(b));
+            if (noise == null) noise = BetweenRunNoise.ofRow(b, a);
             // one run per side (a C twin's interleaved batches in an older file included): the between-run
             // allowance is the fallback, never zero between-run noise; measured runs are judged on themselves
-            if (noise == null && !repeated) noise = RunNoise.allowance(RunNoise.poolKey(b), allowances);
+            if (noise == null && !repeated) noise = BetweenRunNoise.allowance(BetweenRunNoise.poolKey(b), allowances);
             Comparison.Row row = Comparison.row(b, a, noise);
             if (row.deltaPercent() == null) {
                 notCounted.add(new ClaimResult.NotCounted(a.implementation(), a.params(), row.reason()));
@@ -255,7 +255,7 @@ public final class SeedVerdicts {
 
     /** Whether a row's interval comes from the between-run allowance (one run per side), not from measured runs. */
     private static boolean allowance(ClaimResult.RowFinding r) {
-        return r.noise() != null && r.noise().startsWith(RunNoise.ALLOWANCE_WORDS);
+        return r.noise() != null && r.noise().startsWith(BetweenRunNoise.ALLOWANCE_WORDS);
     }
 
     /** The pairs of baseline and approach rows the selector names, matched on params (without the approach's own). */

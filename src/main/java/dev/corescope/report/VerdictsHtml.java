@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 
@@ -22,7 +23,6 @@ final class VerdictsHtml {
             .verdict-family{background:#f5f7fb;border:1px solid #dde3ee;padding:6px 10px;font-size:13px}
             nav.toc ol{margin:.2em 0 .6em 1.2em;padding:0}nav.toc li{margin:1px 0}
             figure.forest{margin:6px 0;overflow-x:auto}details.reasoning{font-size:13px;margin:4px 0 10px}details.reasoning summary{cursor:pointer;color:#444}
-            dl.legend{font-size:13px;margin:4px 0 8px}dl.legend dt{font-weight:bold;float:left;clear:left;margin-right:.5em}dl.legend dd{margin:0 0 2px 0}
             """;
 
     private VerdictsHtml() {
@@ -33,7 +33,7 @@ final class VerdictsHtml {
      * family: {@link SeedVerdicts#document} (the same document their text is), rendered by
      * {@link DocHtml}, each seed's family linked to its evidence.
      */
-    static void section(StringBuilder h, String title, List<SeedVerdicts.Verdict> verdicts, int index) {
+    static void section(PrintWriter h, String title, List<SeedVerdicts.Verdict> verdicts, int index) {
         if (verdicts.isEmpty()) return;
         h.append("<section id=\"verdicts\">\n<h2>").append(escape(title)).append("</h2>\n");
         h.append("<figure class=\"forest\">").append(SvgSanitizer.embed(VerdictsSvg.of(verdicts), "verdicts")).append("</figure>\n");
@@ -43,7 +43,7 @@ final class VerdictsHtml {
     }
 
     /** A family section's opening: its verdict, when a seed belongs to it, as the verdicts' document of that family alone. */
-    static void familyVerdict(StringBuilder h, List<SeedVerdicts.Verdict> verdicts, String family) {
+    static void familyVerdict(PrintWriter h, List<SeedVerdicts.Verdict> verdicts, String family) {
         List<SeedVerdicts.Verdict> own = verdicts.stream().filter(v -> v.family().equals(family)).toList();
         if (own.isEmpty()) return;
         h.append("<div class=\"verdict-family ").append(cssClass(own.getFirst().word())).append("\"><b>Verdict:</b> ")
@@ -54,26 +54,26 @@ final class VerdictsHtml {
     }
 
     /** Each claim's reasoning in full, folded under the short verdicts. */
-    private static void reasoning(StringBuilder h, List<SeedVerdicts.Verdict> verdicts) {
+    private static void reasoning(PrintWriter h, List<SeedVerdicts.Verdict> verdicts) {
         h.append("<details class=\"reasoning\"><summary>Each claim's reasoning in full</summary>\n");
         DocHtml.render(h, VerdictsText.reasoning(verdicts), "verdicts reasoning", List.of());
         h.append("</details>\n");
     }
 
     /** The table of contents: verdicts, the before/after view, then each file's machine, families and counters. */
-    static void toc(StringBuilder h, List<HtmlReport.Input> inputs, boolean verdicts) {
+    static void toc(PrintWriter h, List<HtmlReport.Input> inputs, boolean verdicts) {
         h.append("<nav class=\"toc\"><b>Contents</b>\n<ol>\n");
         if (verdicts) h.append("<li><a href=\"#verdicts\">Verdicts</a></li>\n");
         if (inputs.size() == 2) h.append("<li><a href=\"#compare\">Before and after</a></li>\n");
         for (int i = 0; i < inputs.size(); i++) {
             ResultsFile f = inputs.get(i).file();
             int n = i + 1;
-            h.append("<li><a href=\"#file-").append(n).append("\">").append(escape(inputs.get(i).name())).append("</a>\n<ol>");
-            h.append("<li><a href=\"#file-").append(n).append("-machine\">Machine</a></li>");
-            if (!NoisyRows.of(f).isEmpty()) h.append("<li><a href=\"#file-").append(n).append("-noisy\">Noisy rows</a></li>");
-            f.results().stream().map(Result::benchmark).distinct().forEach(fam -> h.append("<li><a href=\"#file-").append(n).append('-')
+            h.append("<li><a href=\"#file-").append(String.valueOf(n)).append("\">").append(escape(inputs.get(i).name())).append("</a>\n<ol>");
+            h.append("<li><a href=\"#file-").append(String.valueOf(n)).append("-machine\">Machine</a></li>");
+            if (!NoisyRows.of(f).isEmpty()) h.append("<li><a href=\"#file-").append(String.valueOf(n)).append("-noisy\">Noisy rows</a></li>");
+            f.results().stream().map(Result::benchmark).distinct().forEach(fam -> h.append("<li><a href=\"#file-").append(String.valueOf(n)).append('-')
                     .append(escape(fam)).append("\">").append(escape(fam)).append("</a></li>"));
-            if (!f.counters().isEmpty()) h.append("<li><a href=\"#file-").append(n).append("-counters\">Counters</a></li>");
+            if (!f.counters().isEmpty()) h.append("<li><a href=\"#file-").append(String.valueOf(n)).append("-counters\">Counters</a></li>");
             h.append("</ol></li>\n");
         }
         h.append("</ol></nav>\n");

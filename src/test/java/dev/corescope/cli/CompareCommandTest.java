@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.Run;
+import dev.corescope.report.RunFigures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +26,7 @@ class CompareCommandTest {
         Path p = dir.resolve(name);
         AtomicFile.write(p, Json.write(ResultsFile.builder().results(List.of(
                 Result.builder().benchmark("timerbase").variant("before").implementation("java").metric("op").unit("ns/op")
-                        .score(score).error(0.01).samples(10).cpus("0").params(Map.of("timers", 1024)).runs(List.of(new Run(score * 1.001, 5, 0.01), new Run(score * 0.999, 5, 0.01))).build())).build()));
+                        .score(score).error(0.01).samples(10).cpus("0").params(Map.of("timers", 1024)).runs(List.of(new RunFigures(score * 1.001, 5, 0.01), new RunFigures(score * 0.999, 5, 0.01))).build())).build()));
         return p;
     }
 

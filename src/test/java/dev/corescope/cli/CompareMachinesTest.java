@@ -1,5 +1,6 @@
 package dev.corescope.cli;
 
+import dev.corescope.testing.SavedRuns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.corescope.report.Json;
@@ -70,7 +71,7 @@ class CompareMachinesTest {
         String section = html.substring(at, html.indexOf("</section>", at));
         // the page's tables are compare's document of the two machines, the same parts its text prints
         dev.corescope.text.TextDoc doc = dev.corescope.report.ComparisonText.machines(dev.corescope.report.MachineComparison.of(
-                f[0].toString(), Json.readResults(f[0]), f[1].toString(), Json.readResults(f[1]), dev.corescope.bench.Families.views()));
+                f[0].toString(), SavedRuns.lenient(f[0]), f[1].toString(), SavedRuns.lenient(f[1]), dev.corescope.bench.Families.views()));
         long tables = doc.parts().stream().filter(p -> p instanceof dev.corescope.text.TextDoc.Table).count();
         assertEquals(tables, section.split("<table class=\"doc-table\"", -1).length - 1, section);
         assertTrue(section.contains("<th scope=\"row\">same L3</th><th scope=\"row\">java</th>"), section);

@@ -1,5 +1,6 @@
 package dev.corescope.cli;
 
+import dev.corescope.testing.SavedRuns;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.testing.Approved;
@@ -31,7 +32,7 @@ class CompareTextTest {
     private static TextDoc document(String pair) throws Exception {
         Path a = pair.equals("tour") ? RESULTS.resolve("tour-before.json") : RESULTS.resolve("machines/machine-a.json");
         Path b = pair.equals("tour") ? RESULTS.resolve("tour-after.json") : RESULTS.resolve("machines/machine-b-synthetic.json");
-        List<ResultsFile> fa = List.of(Json.readResults(a)), fb = List.of(Json.readResults(b));
+        List<ResultsFile> fa = List.of(SavedRuns.lenient(a)), fb = List.of(SavedRuns.lenient(b));
         return CompareCommand.document(a.toString(), a.toString(), fa, b.toString(), b.toString(), fb, null);
     }
 
@@ -76,7 +77,7 @@ class CompareTextTest {
         String out = CliRun.run("compare", a.toString(), b.toString()).succeeded().out();
         int width = Width.of(false);
         for (String l : out.lines().toList()) assertTrue(l.length() <= width, "wider than " + width + ": " + l);
-        Set<String> variants = Json.readResults(a).results().stream().map(r -> r.variant()).collect(Collectors.toSet());
+        Set<String> variants = SavedRuns.lenient(a).results().stream().map(r -> r.variant()).collect(Collectors.toSet());
         List<String> rowLines = out.lines().filter(l -> l.matches(".*  (faster|slower|larger|smaller|higher|lower|no change|unresolved)\\b.*")).toList();
         assertTrue(rowLines.size() >= 122, "a line per matched row: " + rowLines.size());
         for (String l : rowLines) {
@@ -97,8 +98,8 @@ class CompareTextTest {
             String out = CliRun.run("compare", pair[0].toString(), pair[1].toString()).succeeded().out();
             for (String l : out.lines().toList()) assertTrue(l.length() <= width, "wider than " + width + ": " + l);
             assertTrue(out.contains(" matched)"), out);
-            TextDoc doc = CompareCommand.document(pair[0].toString(), pair[0].toString(), List.of(Json.readResults(pair[0])),
-                    pair[1].toString(), pair[1].toString(), List.of(Json.readResults(pair[1])), null);
+            TextDoc doc = CompareCommand.document(pair[0].toString(), pair[0].toString(), List.of(SavedRuns.lenient(pair[0])),
+                    pair[1].toString(), pair[1].toString(), List.of(SavedRuns.lenient(pair[1])), null);
             for (TextDoc.Part p : doc.parts()) {
                 if (p instanceof TextDoc.Table t) FamilyTextTest.assertKeyed(t.table(), t.indent(), t.table().render(t.indent(), width));
             }

@@ -1,5 +1,6 @@
 package dev.corescope.cli;
 
+import dev.corescope.testing.SavedRuns;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.Families;
 import dev.corescope.report.Json;
@@ -59,11 +60,11 @@ class TextWidthTest {
     void eachFamilysTextFromEachCommittedResultsFileFitsTheDefaultWidthAndLosesNoWord() throws IOException {
         int families = 0, wideBefore = 0;
         for (Path p : resultsFiles()) {
-            ResultsFile file = Json.readResults(p);
+            ResultsFile file = SavedRuns.lenient(p);
             for (BenchFamily f : Families.all()) {
                 if (file.results().stream().noneMatch(r -> r.benchmark().equals(f.name())) && f.document(file).isEmpty()) continue;
-                String wide = ReportText.of(file, Families.all(), f.name(), p, Width.NONE, false);
-                String fitted = ReportText.of(file, Families.all(), f.name(), p, Width.DEFAULT, false);
+                String wide = reportText(file, Families.all(), f.name(), p, Width.NONE, false);
+                String fitted = reportText(file, Families.all(), f.name(), p, Width.DEFAULT, false);
                 fits(p.getFileName() + " " + f.name(), fitted);
                 String lost = lost(wide, fitted);
                 assertTrue(lost == null || fitted.contains("; --wide shows them)"),
@@ -84,9 +85,17 @@ class TextWidthTest {
             CliRun wide = CliRun.run("report", p.toString(), "--format", "text", "--wide").succeeded();
             String lost = lost(wide.out(), narrow.out());
             assertTrue(lost == null || narrow.out().contains("; --wide shows them)"), p.getFileName() + ": '" + lost + "' was lost unsaid");
-            assertEquals(ReportText.of(Json.readResults(p), Families.all(), null, p, Width.NONE, false), wide.out(),
+            assertEquals(reportText(SavedRuns.lenient(p), Families.all(), null, p, Width.NONE, false), wide.out(),
                     "--wide: every table at its natural width");
         }
         CliRun.run("report", resultsFiles().getFirst().toString(), "--wide", "-o", "x.html").badInput("--wide: goes with --format text");
+    }
+
+    /** {@code ReportText.write}'s text as a string. */
+    private static String reportText(dev.corescope.report.ResultsFile file, java.util.List<dev.corescope.bench.BenchFamily> families,
+                                     String only, java.nio.file.Path path, int width, boolean explain) {
+        java.io.StringWriter s = new java.io.StringWriter();
+        ReportText.write(new java.io.PrintWriter(s), file, families, only, path, width, explain);
+        return s.toString();
     }
 }

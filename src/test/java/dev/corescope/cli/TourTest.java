@@ -1,5 +1,6 @@
 package dev.corescope.cli;
 
+import dev.corescope.testing.SavedRuns;
 import dev.corescope.report.Json;
 import dev.corescope.report.ResultsFile;
 import org.junit.jupiter.api.Test;
@@ -41,7 +42,7 @@ class TourTest {
         assertTrue(text.contains("Where to look next"), text);
         assertTrue(text.contains("Saved " + saved), text);
         assertTrue(text.contains(Tour.launcher() + " report " + Tour.shell(saved.toString()) + " -o corescope-report.html"), text);
-        ResultsFile f = Json.readResults(saved);
+        ResultsFile f = SavedRuns.lenient(saved);
         assertEquals(List.of("one", "two"), f.results().stream().map(r -> r.benchmark()).toList());
         assertEquals("failing", f.failures().getFirst().benchmark());
         assertTrue(err.toString().contains("corescope: [2/3] failing: FAILED after "), err.toString());
@@ -58,7 +59,7 @@ class TourTest {
         assertEquals(0, cl.execute());
         assertTrue(out.toString().contains("No benchmark families are registered in this build."));
         assertTrue(Files.exists(saved));
-        assertTrue(Json.readResults(saved).environment() != null);
+        assertTrue(SavedRuns.lenient(saved).environment() != null);
     }
 
     @Test
@@ -131,7 +132,7 @@ class TourTest {
             fresh = files.filter(p -> !p.equals(saved)).findFirst().orElseThrow();
         }
         assertTrue(fresh.getFileName().toString().matches("corescope-results-run-\\d{8}T\\d{6}Z\\.json"), fresh.toString());
-        assertEquals(List.of("one"), Json.readResults(fresh).results().stream().map(x -> x.benchmark()).toList());
+        assertEquals(List.of("one"), SavedRuns.lenient(fresh).results().stream().map(x -> x.benchmark()).toList());
         assertTrue(r.out().contains("Saved " + fresh), r.out());
         assertTrue(r.out().contains("(" + saved + " from an earlier run was kept.)"), r.out());
         assertTrue(r.out().contains(Tour.launcher() + " compare " + saved + " " + fresh), r.out());
@@ -143,7 +144,7 @@ class TourTest {
         Files.writeString(named, "old");
         CliRun r = tour(dir.resolve("unused.json"), "-o", named.toString());
         assertEquals(0, r.exitCode(), r.err());
-        assertEquals(List.of("one"), Json.readResults(named).results().stream().map(x -> x.benchmark()).toList());
+        assertEquals(List.of("one"), SavedRuns.lenient(named).results().stream().map(x -> x.benchmark()).toList());
         assertTrue(Files.notExists(dir.resolve("unused.json")));
         assertTrue(r.out().contains(" report " + named + " -o corescope-report.html"), r.out());
     }
@@ -162,7 +163,7 @@ class TourTest {
     @Test
     void twoToursInOneFolderBothKeepTheirResults() throws Exception {
         Path saved = dir.resolve("corescope-results.json");
-        String theOther = Json.write(ResultsFile.builder().addFailure("other", "the other tour's file").build());
+        String theOther = Json.write(ResultsFile.builder().failures(List.of(new ResultsFile.Failure("other", "the other tour's file"))).build());
         CommandLine cl = Main.commandLine(() -> List.of(another(saved, theOther)), saved);
         cl.setOut(new PrintWriter(new StringWriter()));
         cl.setErr(new PrintWriter(new StringWriter()));
@@ -174,7 +175,7 @@ class TourTest {
             mine = files.filter(p -> !p.equals(saved)).toList();
         }
         assertEquals(1, mine.size(), mine::toString);
-        assertEquals(List.of("one"), Json.readResults(mine.getFirst()).results().stream().map(x -> x.benchmark()).toList());
+        assertEquals(List.of("one"), SavedRuns.lenient(mine.getFirst()).results().stream().map(x -> x.benchmark()).toList());
     }
 
     @Test
@@ -184,7 +185,7 @@ class TourTest {
         dev.corescope.bench.BenchFamily second = new TestFamilies.Sleeping("two") {
             @Override
             public dev.corescope.bench.FamilyRun run(dev.corescope.bench.BenchContext context) throws Exception {
-                if (Files.exists(saved)) Json.readResults(saved).results().forEach(r -> seenByTheSecond.add(r.benchmark()));
+                if (Files.exists(saved)) SavedRuns.lenient(saved).results().forEach(r -> seenByTheSecond.add(r.benchmark()));
                 return super.run(context);
             }
         };
@@ -193,7 +194,7 @@ class TourTest {
         cl.setErr(new PrintWriter(new StringWriter()));
         assertEquals(0, cl.execute());
         assertEquals(List.of("one"), seenByTheSecond, "the first family's results were on disk while the second ran");
-        assertEquals(List.of("one", "two"), Json.readResults(saved).results().stream().map(x -> x.benchmark()).toList());
+        assertEquals(List.of("one", "two"), SavedRuns.lenient(saved).results().stream().map(x -> x.benchmark()).toList());
         try (var files = Files.list(dir)) {
             assertEquals(List.of(saved), files.toList(), "one file, no checkpoint left beside it");
         }

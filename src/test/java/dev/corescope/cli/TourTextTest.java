@@ -1,5 +1,6 @@
 package dev.corescope.cli;
 
+import dev.corescope.testing.SavedRuns;
 import dev.corescope.bench.BenchFamily;
 import dev.corescope.bench.Families;
 import dev.corescope.report.Json;
@@ -28,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TourTextTest {
 
     static String render(String file, int width) throws Exception {
-        ResultsFile f = Json.readResults(Path.of("src/test/resources/results", file + ".json"));
+        ResultsFile f = SavedRuns.lenient(Path.of("src/test/resources/results", file + ".json"));
         List<BenchFamily> families = Families.all();
         Path saved = Path.of(Tour.RESULTS_FILE);
         TextDoc d = new TextDoc()
@@ -110,7 +111,7 @@ class TourTextTest {
     /** A build matrix's figures are exact: no longer run resolves a code-size claim the builds split on, so the tour offers none. */
     @Test
     void aCodeSizeClaimTheBuildsSplitOnIsNotSentToALongerRun() throws Exception {
-        ResultsFile f = Json.readResults(Path.of("src/test/resources/results/cpumask-code-size.json"));
+        ResultsFile f = SavedRuns.lenient(Path.of("src/test/resources/results/cpumask-code-size.json"));
         SeedVerdicts.Verdict v = SeedVerdicts.recorded(f, Families.claims(), List.of()).getFirst();
         assertTrue(v.claims().stream().anyMatch(c -> c.id().equals("cpumask.code-size-64") && c.finding() == Finding.INCONCLUSIVE
                 && c.overBuilds()), v.line());

@@ -25,10 +25,10 @@ class ComparisonTest {
 
     /** A row of {@code k} runs whose means are {@code means}, each of {@code n} iterations with standard deviation {@code sd}. */
     private static Result runs(String variant, String unit, double sd, int n, double... means) {
-        List<Run> runs = new java.util.ArrayList<>();
+        List<RunFigures> runs = new java.util.ArrayList<>();
         double sum = 0;
         for (double m : means) {
-            runs.add(new Run(m, n, sd));
+            runs.add(new RunFigures(m, n, sd));
             sum += m;
         }
         double mean = sum / means.length;
@@ -37,7 +37,7 @@ class ComparisonTest {
                 .score(mean).error(halfWidth(se, n * means.length)).samples((long) n * means.length).cpus("0").params(Map.of()).runs(runs).build();
     }
 
-    private static final RunNoise FLOOR_1 = RunNoise.floor(1.0);
+    private static final BetweenRunNoise FLOOR_1 = BetweenRunNoise.floor(1.0);
 
     private static ResultsFile file(Environment env, Result... results) {
         return ResultsFile.builder().environment(env).results(List.of(results)).build();
@@ -78,7 +78,7 @@ class ComparisonTest {
         assertEquals("same", same.verdict());
         assertEquals(Boolean.FALSE, same.significant());
 
-        Comparison.Row untested = Comparison.row(r("x", "java", "ns/op", 10, null, 1, Map.of()), b);
+        Comparison.Row untested = Comparison.row(r("x", "java", "ns/op", 10, null, 1, Map.of()), b, null);
         assertEquals("untested", untested.verdict());
         assertNull(untested.p());
         assertNull(untested.significant());
@@ -86,7 +86,7 @@ class ComparisonTest {
 
     @Test
     void differentUnitsAreNotCompared() {
-        Comparison.Row row = Comparison.row(r("x", "java", "ns/op", 10, 0.1, 10, Map.of()), r("x", "java", "us/op", 0.01, 0.001, 10, Map.of()));
+        Comparison.Row row = Comparison.row(r("x", "java", "ns/op", 10, 0.1, 10, Map.of()), r("x", "java", "us/op", 0.01, 0.001, 10, Map.of()), null);
         assertEquals("units differ", row.verdict());
         assertNull(row.deltaPercent());
         assertEquals("ns/op -> us/op", row.unit());
@@ -102,7 +102,7 @@ class ComparisonTest {
                 r("first_but", "java", "ns/op", 10, 0.1, 10, Map.of("nrCpus", 64)),
                 r("first_but", "native", "ns/op", 20, 0.1, 10, Map.of("nrCpus", 4096)),
                 r("any_but_loop", "native", "ns/op", 30, 0.1, 10, Map.of("nrCpus", 4096)));
-        Comparison c = Comparison.of("a.json", before, "b.json", after);
+        Comparison c = Comparison.of("a.json", List.of(before), "b.json", List.of(after), null, List.of());
         assertEquals(1, c.rows().size());
         assertEquals(Map.of("nrCpus", 64), c.rows().getFirst().params());
         assertEquals(2, c.onlyBefore().size());
@@ -115,7 +115,7 @@ class ComparisonTest {
     void theGeometricMeanSumsUpTheMatchedRows() {
         ResultsFile before = file(null, r("a", "java", "ns/op", 10, 0.01, 10, Map.of()), r("b", "java", "ns/op", 10, 0.01, 10, Map.of()));
         ResultsFile after = file(null, r("a", "java", "ns/op", 20, 0.01, 10, Map.of()), r("b", "java", "ns/op", 5, 0.01, 10, Map.of()));
-        Comparison c = Comparison.of("a", List.of(before), "b", List.of(after), 1.0);
+        Comparison c = Comparison.of("a", List.of(before), "b", List.of(after), 1.0, List.of());
         assertEquals(0.0, c.summary().geomeanPercent(), 1e-9, "x2 and x0.5 cancel out");
         assertEquals(1, c.summary().better());
         assertEquals(1, c.summary().worse());
@@ -124,10 +124,10 @@ class ComparisonTest {
     @Test
     void environmentChangesAreListed() {
         Environment e1 = new Environment("CPU A", "Linux 6.1", "JDK 25", List.of(), "0-3", "0-3", "", "", false, null, null,
-                "performance", null, null, true, null, null, List.of());
+                "performance", null, null, true, null, null, List.of(), null, null, null, null, null, null);
         Environment e2 = new Environment("CPU A", "Linux 6.6", "JDK 25", List.of(), "0-1", "0-3", "", "", false, null, null,
-                "performance", null, null, true, null, null, List.of());
-        Comparison c = Comparison.of("a", file(e1), "b", file(e2));
+                "performance", null, null, true, null, null, List.of(), null, null, null, null, null, null);
+        Comparison c = Comparison.of("a", List.of(file(e1)), "b", List.of(file(e2)), null, List.of());
         assertEquals(List.of("kernel: Linux 6.1 -> Linux 6.6", "allowed: 0-3 -> 0-1"), c.environmentDiff());
     }
 
@@ -152,14 +152,14 @@ class ComparisonTest {
                 r("fairness", "java", "min/max", 0.72, null, 5, Map.of()),
                 r("new", "native", "ns/op", 2.0, 0.1, 10, Map.of("nrCpus", 4096)));
         Approved.verify("compare/compare.txt", ComparisonText.document(
-                Comparison.of("before.json", List.of(before), "after.json", List.of(after), 0.5)).render(dev.corescope.text.Width.DEFAULT));
+                Comparison.of("before.json", List.of(before), "after.json", List.of(after), 0.5, List.of())).render(dev.corescope.text.Width.DEFAULT));
     }
 
     @Test
     void oneRunPerSideWithoutMeasuredNoiseIsNotResolvable() {
         // Tight iterations, 20% apart: the old iteration-only test called this significant.
         Comparison.Row row = Comparison.row(r("x", "java", "ns/op", 10, halfWidth(0.01, 10), 10, Map.of()),
-                r("x", "java", "ns/op", 12, halfWidth(0.01, 10), 10, Map.of()));
+                r("x", "java", "ns/op", 12, halfWidth(0.01, 10), 10, Map.of()), null);
         assertEquals(Comparison.NOT_RESOLVABLE, row.finding());
         assertEquals("untested", row.verdict());
         assertNull(row.significant());
@@ -170,8 +170,8 @@ class ComparisonTest {
     void aStatedFloorWidensTheIntervalOfSingleRuns() {
         Result a = r("x", "java", "ns/op", 10, halfWidth(0.01, 10), 10, Map.of());
         Result b = r("x", "java", "ns/op", 10.3, halfWidth(0.01, 10), 10, Map.of());
-        Comparison.Row quiet = Comparison.row(a, b, RunNoise.floor(0.1));
-        Comparison.Row noisy = Comparison.row(a, b, RunNoise.floor(2.0));
+        Comparison.Row quiet = Comparison.row(a, b, BetweenRunNoise.floor(0.1));
+        Comparison.Row noisy = Comparison.row(a, b, BetweenRunNoise.floor(2.0));
         assertEquals(Comparison.SIGNIFICANT, quiet.finding(), "3% against runs that differ by 0.1%");
         assertEquals(Comparison.NO_CHANGE, noisy.finding(), "3% against runs that differ by 2%: e^(sqrt(2) 2% 3.29) - 1 = 9.8% floor");
         assertEquals(9.8, noisy.noiseFloorPercent(), 0.1);
@@ -182,7 +182,8 @@ class ComparisonTest {
     void theEffectIsTheRatioWithAnIntervalInWords() {
         Result a = runs("x", "ns/op", 0.05, 10, 10.0, 10.02, 9.98, 10.01, 9.99);
         Result b = runs("x", "ns/op", 0.05, 10, 9.70, 9.72, 9.68, 9.71, 9.69);
-        Comparison.Row row = Comparison.row(a, b, RunNoise.pools(List.of(List.of(a), List.of(b))).get("cpumask/java"));
+        Comparison.Row row = Comparison.row(a, b,
+                BetweenRunNoise.pools(List.of(List.of(a), List.of(b)), BetweenRunNoise::poolKey).get("cpumask/java"));
         assertEquals(Comparison.SIGNIFICANT, row.finding());
         assertEquals(-3.0, row.deltaPercent(), 1e-9);
         assertTrue(row.ciLowPercent() < -3.0 && row.ciHighPercent() > -3.0 && row.ciHighPercent() < 0, row.toString());
@@ -191,10 +192,10 @@ class ComparisonTest {
     @Test
     void theRunToRunVarianceIsTheSpreadOfTheRunMeans() {
         // Run means 9, 10, 11: S^2 = 1, relative to 10^2, whatever the iterations' own spread.
-        assertEquals(0.01, RunNoise.estimate(runs("x", "ns/op", 2.0, 4, 9, 10, 11))[0], 1e-12);
-        assertEquals(0.01, RunNoise.estimate(runs("x", "ns/op", 1e-6, 4, 9, 10, 11))[0], 1e-12);
-        assertEquals(2.0, RunNoise.estimate(runs("x", "ns/op", 1e-6, 4, 9, 10, 11))[1], 1e-12, "k - 1 degrees of freedom");
-        assertNull(RunNoise.estimate(runs("x", "ns/op", 0.1, 4, 10)), "one run says nothing about the next");
+        assertEquals(0.01, BetweenRunNoise.estimate(runs("x", "ns/op", 2.0, 4, 9, 10, 11))[0], 1e-12);
+        assertEquals(0.01, BetweenRunNoise.estimate(runs("x", "ns/op", 1e-6, 4, 9, 10, 11))[0], 1e-12);
+        assertEquals(2.0, BetweenRunNoise.estimate(runs("x", "ns/op", 1e-6, 4, 9, 10, 11))[1], 1e-12, "k - 1 degrees of freedom");
+        assertNull(BetweenRunNoise.estimate(runs("x", "ns/op", 0.1, 4, 10)), "one run says nothing about the next");
     }
 
     @Test
@@ -203,7 +204,7 @@ class ComparisonTest {
         ResultsFile a2 = file(null, r("x", "native", "ns/op", 11, 0.1, 15, Map.of()));
         ResultsFile b1 = file(null, r("x", "native", "ns/op", 10.5, 0.1, 15, Map.of()));
         ResultsFile b2 = file(null, r("x", "native", "ns/op", 10.4, 0.1, 15, Map.of()));
-        Comparison c = Comparison.of("a", List.of(a1, a2), "b", List.of(b1, b2), null);
+        Comparison c = Comparison.of("a", List.of(a1, a2), "b", List.of(b1, b2), null, List.of());
         Comparison.Row row = c.rows().getFirst();
         assertEquals(2, row.runsBefore());
         assertEquals(10.5, row.before(), 1e-12);
@@ -228,11 +229,12 @@ class ComparisonTest {
             Result a = synthetic(rnd, mean, betweenSd, withinSd, forks, iterations);
             Result aa = synthetic(rnd, mean, betweenSd, withinSd, forks, iterations);
             Result b = synthetic(rnd, mean * effect, betweenSd * effect, withinSd * effect, forks, iterations);
-            RunNoise nAA = RunNoise.pools(List.of(List.of(a), List.of(aa))).get("cpumask/java");
+            BetweenRunNoise nAA = BetweenRunNoise.pools(List.of(List.of(a), List.of(aa)), BetweenRunNoise::poolKey).get("cpumask/java");
             if (Boolean.TRUE.equals(Comparison.row(a, aa, nAA).significant())) falseAlarms++;
             Double p = welchP(a, aa);
             if (p != null && p < Comparison.ALPHA) oldFalseAlarms++;
-            Comparison.Row ab = Comparison.row(a, b, RunNoise.pools(List.of(List.of(a), List.of(b))).get("cpumask/java"));
+            Comparison.Row ab = Comparison.row(a, b,
+                    BetweenRunNoise.pools(List.of(List.of(a), List.of(b)), BetweenRunNoise::poolKey).get("cpumask/java"));
             if (ab.ciLowPercent() <= 5.0 && 5.0 <= ab.ciHighPercent()) covered++;
         }
         assertTrue(falseAlarms <= trials / 200, "A/A false alarms " + falseAlarms + " of " + trials);
@@ -242,14 +244,14 @@ class ComparisonTest {
 
     /** One row of {@code forks} runs: each run's mean drawn around {@code mean} with sd {@code between}, its iterations around that with sd {@code within}. */
     private static Result synthetic(java.util.Random rnd, double mean, double between, double within, int forks, int iterations) {
-        List<Run> runs = new java.util.ArrayList<>();
+        List<RunFigures> runs = new java.util.ArrayList<>();
         double[] all = new double[forks * iterations];
         for (int f = 0; f < forks; f++) {
             double runMean = mean + between * rnd.nextGaussian();
             double[] x = new double[iterations];
             for (int i = 0; i < iterations; i++) x[i] = all[f * iterations + i] = runMean + within * rnd.nextGaussian();
             org.apache.commons.math3.stat.descriptive.DescriptiveStatistics d = new org.apache.commons.math3.stat.descriptive.DescriptiveStatistics(x);
-            runs.add(new Run(d.getMean(), iterations, d.getStandardDeviation()));
+            runs.add(new RunFigures(d.getMean(), iterations, d.getStandardDeviation()));
         }
         org.apache.commons.math3.stat.descriptive.DescriptiveStatistics d = new org.apache.commons.math3.stat.descriptive.DescriptiveStatistics(all);
         double se = d.getStandardDeviation() / Math.sqrt(all.length);
@@ -262,7 +264,7 @@ class ComparisonTest {
         ResultsFile twice = file(null, r("x", "java", "ns/op", 1, 0.1, 10, Map.of("nrCpus", 64)),
                 r("y", "java", "ns/op", 1, 0.1, 10, Map.of()), r("x", "java", "ns/op", 2, 0.1, 10, Map.of("nrCpus", 64)));
         BadResultsFileException e = org.junit.jupiter.api.Assertions.assertThrows(BadResultsFileException.class,
-                () -> Comparison.of("a.json", twice, "b.json", file(null)));
+                () -> Comparison.of("a.json", List.of(twice), "b.json", List.of(file(null)), null, List.of()));
         assertTrue(e.getMessage().startsWith("a.json: results[2] repeats results[0] (cpumask x java op nrCpus=64)"), e.getMessage());
     }
 

@@ -37,8 +37,8 @@ class DocHtmlTest {
     }
 
     private static String render(TextDoc doc, List<String> pictures) {
-        StringBuilder h = new StringBuilder();
-        DocHtml.render(h, doc, "timerbase", pictures);
+        java.io.StringWriter h = new java.io.StringWriter();
+        DocHtml.render(new java.io.PrintWriter(h), doc, "timerbase", pictures);
         return h.toString();
     }
 

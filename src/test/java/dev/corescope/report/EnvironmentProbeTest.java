@@ -70,7 +70,7 @@ class EnvironmentProbeTest {
     void readsEveryFieldFromACgroupV2Tree() throws IOException {
         smtMachineUnderCgroupV2();
         write("proc/stat", stat(0, 0, 10000, 0));
-        EnvironmentProbe probe = new EnvironmentProbe(root, FACTS);
+        EnvironmentProbe probe = probe(root, FACTS);
         EnvironmentProbe.Start start = probe.start(T0);
         write("proc/stat", stat(0, 100, 20000, 0));
         Environment env = probe.finish(start, T1, null);
@@ -104,7 +104,7 @@ class EnvironmentProbeTest {
     void warnsAboutGovernorAllowedSubsetQuotaAndHypervisor() throws IOException {
         smtMachineUnderCgroupV2();
         write("proc/stat", stat(0, 0, 10000, 0));
-        EnvironmentProbe probe = new EnvironmentProbe(root, FACTS);
+        EnvironmentProbe probe = probe(root, FACTS);
         EnvironmentProbe.Start start = probe.start(T0);
         write("proc/stat", stat(0, 100, 20000, 50));
         List<String> w = probe.finish(start, T1, null).warnings();
@@ -120,7 +120,7 @@ class EnvironmentProbeTest {
     void warnsWhenTheSmtSiblingOfAPinnedCpuWasBusy() throws IOException {
         smtMachineUnderCgroupV2();
         write("proc/stat", stat(1000, 1000, 10000, 0));
-        EnvironmentProbe probe = new EnvironmentProbe(root, FACTS);
+        EnvironmentProbe probe = probe(root, FACTS);
         EnvironmentProbe.Start start = probe.start(T0);
         write("proc/stat", stat(1060, 1040, 20000, 0));
         Environment env = probe.finish(start, T1, CpuMask.of(8, 0));
@@ -134,7 +134,7 @@ class EnvironmentProbeTest {
     void anIdleSiblingOrOnePinnedTooIsNoWarning() throws IOException {
         smtMachineUnderCgroupV2();
         write("proc/stat", stat(1000, 1000, 10000, 0));
-        EnvironmentProbe probe = new EnvironmentProbe(root, FACTS);
+        EnvironmentProbe probe = probe(root, FACTS);
         EnvironmentProbe.Start start = probe.start(T0);
         write("proc/stat", stat(1005, 1095, 20000, 0));
         assertFalse(probe.finish(start, T1, CpuMask.of(8, 0)).warnings().stream().anyMatch(s -> s.contains("SMT sibling")));
@@ -159,7 +159,7 @@ class EnvironmentProbeTest {
         write("sys/fs/cgroup/cpuset/docker/abc/cpuset.effective_cpus", "2,3,4,5\n");
         Files.createDirectories(root.resolve("sys/fs/cgroup/unified"));
 
-        EnvironmentProbe probe = new EnvironmentProbe(root, FACTS);
+        EnvironmentProbe probe = probe(root, FACTS);
         Environment env = probe.finish(probe.start(T0), T1, null);
 
         assertEquals("2-5", env.cgroupCpuset());
@@ -173,7 +173,7 @@ class EnvironmentProbeTest {
         write("proc/self/cgroup", "0::/\n");
         write("proc/self/mountinfo", "30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
         write("sys/fs/cgroup/cpu.max", "max 100000\n");
-        EnvironmentProbe probe = new EnvironmentProbe(root, new EnvironmentProbe.Facts("j", List.of(), null, null));
+        EnvironmentProbe probe = probe(root, new EnvironmentProbe.Facts("j", List.of(), null, null));
         Environment env = probe.finish(probe.start(T0), T1, null);
         assertEquals("none", env.cpuQuota());
         assertNull(env.cpuQuotaCpus());
@@ -183,7 +183,7 @@ class EnvironmentProbeTest {
 
     @Test
     void anEmptyTreeGivesUnknownsAndNoWarnings() {
-        EnvironmentProbe probe = new EnvironmentProbe(root, new EnvironmentProbe.Facts("j", List.of(), null, null));
+        EnvironmentProbe probe = probe(root, new EnvironmentProbe.Facts("j", List.of(), null, null));
         Environment env = probe.finish(probe.start(T0), T1, CpuMask.of(4, 1));
         assertNull(env.cpuModel());
         assertNull(env.online());
@@ -197,7 +197,7 @@ class EnvironmentProbeTest {
     @Test
     void aSavedArmBoardHasItsGovernorAndNoHypervisor() throws Exception {
         Path tree = Fixtures.unpack("2arm-2c", root);
-        EnvironmentProbe probe = new EnvironmentProbe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null));
+        EnvironmentProbe probe = probe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null));
         Environment env = probe.finish(probe.start(T0), T1, null);
         assertEquals("0-1", env.online());
         assertNotNull(env.governor(), "the tree has cpufreq");
@@ -211,7 +211,7 @@ class EnvironmentProbeTest {
         for (String name : List.of("2arm-2c", "16em64t-4s2c2t-offlines", "128arm-2pa2n8cluster4co")) {
             Path tree = Fixtures.unpack(name, Files.createDirectories(root.resolve(name)));
             Topology t = Topology.read(tree);
-            Environment env = new EnvironmentProbe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null)).finish(
+            Environment env = probe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null)).finish(
                     new EnvironmentProbe.Start(T0, null), T1, null);
             assertEquals(t.cpuModel().orElse(null), env.cpuModel(), name);
             assertEquals(t.online().toList(), env.online(), name);
@@ -225,7 +225,7 @@ class EnvironmentProbeTest {
     @Test
     void anOldArmBoardIsNamedByItsProcessorNotItsBoard() throws Exception {
         Path tree = Fixtures.unpack("2arm-2c", root);
-        Environment env = new EnvironmentProbe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null)).finish(
+        Environment env = probe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null)).finish(
                 new EnvironmentProbe.Start(T0, null), T1, null);
         assertEquals("ARMv7 Processor rev 1 (v7l)", env.cpuModel());
     }
@@ -233,7 +233,7 @@ class EnvironmentProbeTest {
     @Test
     void aSavedSmtServerIsSeenAsSmt() throws Exception {
         Path tree = Fixtures.unpack("16em64t-4s2c2t", root);
-        EnvironmentProbe probe = new EnvironmentProbe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null));
+        EnvironmentProbe probe = probe(tree, new EnvironmentProbe.Facts("j", List.of(), null, null));
         Environment env = probe.finish(probe.start(T0), T1, null);
         assertEquals(Boolean.TRUE, env.smt());
         assertEquals("0-15", env.online());
@@ -250,5 +250,16 @@ class EnvironmentProbeTest {
         assertNotNull(env.online());
         assertEquals(env.hardwareCounters(), env.hardwareCountersReason() == null);
         assertTrue(env.jdk().contains(System.getProperty("java.runtime.version")));
+    }
+
+    /** A probe of a saved or built tree, its topology read there (none when the tree has no CPUs). */
+    private static EnvironmentProbe probe(Path root, EnvironmentProbe.Facts facts) {
+        Topology t;
+        try {
+            t = Topology.read(root);
+        } catch (RuntimeException e) {
+            t = null;
+        }
+        return new EnvironmentProbe(root, facts, t);
     }
 }

@@ -2,6 +2,7 @@ package dev.corescope.report;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,7 +45,7 @@ class RowKeyTest {
 
     @Test
     void toBuilderKeepsEveryPartOfAFile() {
-        ResultsFile f = ResultsFile.builder().addResult(row().build()).addFailure("locks", "boom")
+        ResultsFile f = ResultsFile.builder().results(List.of(row().build())).failures(List.of(new ResultsFile.Failure("locks", "boom")))
                 .model("cpumask", Json.MAPPER.valueToTree(Map.of("a", 1))).build();
         assertEquals(f, f.toBuilder().build());
         assertEquals(ResultsFile.SCHEMA, f.schema());

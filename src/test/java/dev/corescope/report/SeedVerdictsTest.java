@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import dev.corescope.testing.SavedRuns;
 import dev.corescope.bench.Families;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
@@ -31,11 +32,11 @@ class SeedVerdictsTest {
      * {@code spread} drawn from {@code random}, each run's iterations with a 0.5% spread.
      */
     static Result row(String variant, String impl, Map<String, Object> params, double mean, int forks, double spread, Random random) {
-        List<Run> runs = new ArrayList<>();
+        List<RunFigures> runs = new ArrayList<>();
         double sum = 0;
         for (int i = 0; i < forks; i++) {
             double m = mean * (1 + spread * random.nextGaussian());
-            runs.add(new Run(m, 10, m * 0.005));
+            runs.add(new RunFigures(m, 10, m * 0.005));
             sum += m;
         }
         return withError(Result.builder().benchmark(FAMILY).variant(variant).implementation(impl).metric("op").unit("ns/op")
@@ -43,8 +44,8 @@ class SeedVerdictsTest {
     }
 
     /** The row's error as JMH gives it: the 99.9% half-width of the iterations' mean. */
-    static Result withError(Result r, List<Run> runs) {
-        double within = RunNoise.withinVariance(runs);
+    static Result withError(Result r, List<RunFigures> runs) {
+        double within = BetweenRunNoise.withinVariance(runs);
         double t = new TDistribution(null, r.samples() - 1).inverseCumulativeProbability(1 - Comparison.ALPHA / 2);
         return r.toBuilder().error(Math.sqrt(within) * t).build();
     }
@@ -395,7 +396,7 @@ class SeedVerdictsTest {
         ClaimResult r = test(file(rows), c);
         assertEquals(Finding.INCONCLUSIVE, r.finding(), "10% in one run per side decides nothing: " + r.reason());
         assertFalse(r.measured(), r.reason());
-        assertTrue(r.rows().stream().allMatch(x -> x.noise().startsWith(RunNoise.ALLOWANCE_WORDS)), r.rows().toString());
+        assertTrue(r.rows().stream().allMatch(x -> x.noise().startsWith(BetweenRunNoise.ALLOWANCE_WORDS)), r.rows().toString());
         // a change far beyond the allowance is found even so
         rows.replaceAll(x -> x.variant().equals("new") ? x.toBuilder().score(0.05).build() : x);
         assertEquals(Finding.SUPPORTS_LARGER, test(file(rows), c).finding());
@@ -469,8 +470,8 @@ class SeedVerdictsTest {
 
     /** Every timed row of tour-before against the same row of tour-after, renamed A and B. */
     private static List<Result[]> tours() throws Exception {
-        ResultsFile a = Json.readResults(Path.of("src/test/resources/results/tour-before.json"));
-        ResultsFile b = Json.readResults(Path.of("src/test/resources/results/tour-after.json"));
+        ResultsFile a = SavedRuns.lenient(Path.of("src/test/resources/results/tour-before.json"));
+        ResultsFile b = SavedRuns.lenient(Path.of("src/test/resources/results/tour-after.json"));
         Map<RowKey, Result> after = new java.util.HashMap<>();
         for (Result r : b.results()) after.put(r.key(), r);
         List<Result[]> out = new ArrayList<>();
@@ -484,29 +485,29 @@ class SeedVerdictsTest {
 
     /** The full run's 3-fork Java rows: forks {i, j} against fork k, for each k. */
     private static List<Result[]> forkSplits() throws Exception {
-        ResultsFile full = Json.readResults(Path.of("src/test/resources/results/before-round3/bench-all-full.json"));
+        ResultsFile full = SavedRuns.lenient(Path.of("src/test/resources/results/before-round3/bench-all-full.json"));
         List<Result[]> out = new ArrayList<>();
         for (Result r : full.results()) {
             if (r.runs().size() != 3) continue;
             for (int k = 0; k < 3; k++) {
-                List<Run> two = new ArrayList<>(r.runs());
-                Run one = two.remove(k);
+                List<RunFigures> two = new ArrayList<>(r.runs());
+                RunFigures one = two.remove(k);
                 out.add(new Result[]{side(r, "A", two), side(r, "B", List.of(one))});
             }
         }
         return out;
     }
 
-    private static Result side(Result r, String variant, List<Run> runs) {
-        double mean = runs.stream().mapToDouble(Run::mean).average().orElseThrow();
-        long n = runs.stream().mapToLong(Run::n).sum();
+    private static Result side(Result r, String variant, List<RunFigures> runs) {
+        double mean = runs.stream().mapToDouble(RunFigures::mean).average().orElseThrow();
+        long n = runs.stream().mapToLong(RunFigures::n).sum();
         Result x = r.toBuilder().variant(variant).score(mean).samples(n).runs(runs.size() > 1 ? runs : null).build();
         return withError(x, runs);
     }
 
     @Test
     void aQuickTourNamesEachSeedsClaimsAndTheirFindings() throws Exception {
-        ResultsFile tour = Json.readResults(Path.of("src/test/resources/results/tour-before.json"));
+        ResultsFile tour = SavedRuns.lenient(Path.of("src/test/resources/results/tour-before.json"));
         List<SeedVerdicts.Verdict> v = SeedVerdicts.of(tour, Families.claims());
         assertEquals(List.of("cpumask", "timerbase", "cpupri", "locks"), v.stream().map(SeedVerdicts.Verdict::family).toList());
         String text = VerdictsText.text(v, 120);

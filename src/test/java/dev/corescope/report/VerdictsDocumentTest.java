@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import dev.corescope.testing.SavedRuns;
 import dev.corescope.bench.Families;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
@@ -20,14 +21,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class VerdictsDocumentTest {
 
     private static String page(List<SeedVerdicts.Verdict> v) {
-        StringBuilder h = new StringBuilder();
-        VerdictsHtml.section(h, "Verdicts", v, 1);
+        java.io.StringWriter h = new java.io.StringWriter();
+        VerdictsHtml.section(new java.io.PrintWriter(h), "Verdicts", v, 1);
         return h.toString();
     }
 
     @Test
     void thePagesVerdictsAreTheRowsOfTheDocumentTheTextIsLaidOutFrom() throws Exception {
-        ResultsFile tour = Json.readResults(Path.of("src/test/resources/results/tour-before.json"));
+        ResultsFile tour = SavedRuns.lenient(Path.of("src/test/resources/results/tour-before.json"));
         List<SeedVerdicts.Verdict> v = SeedVerdicts.of(tour, Families.claims());
         TextDoc doc = VerdictsText.document(v, true);
         assertEquals(doc.render(100) + "(each claim's reasoning in full: --explain)\n\n", VerdictsText.text(v, 100), "the text is the document's");

@@ -93,7 +93,7 @@ public final class CpumaskFamily implements ModelFamily<CpumaskModel> {
      * How far single runs of this family's unchanged code were apart between the two committed tours
      * ({@code src/test/resources/results/tour-before.json}, {@code tour-after.json}, one fork per row, a
      * loaded 2-vCPU KVM guest): per implementation, {@code sqrt(sum(ln(after/before)^2) / 2n)} over its n
-     * timed rows, rounded up, with n degrees of freedom ({@code RunNoiseAllowanceTest} recomputes them).
+     * timed rows, rounded up, with n degrees of freedom ({@code BetweenRunNoiseAllowanceTest} recomputes them).
      * The report uses a figure only where it is wider than the one over all benchmarks.
      */
     @Override

@@ -135,10 +135,10 @@ public final class CpupriTwins {
     private static Result nativeRow(CpupriFamily.Measurement r, String metric, Map<String, Object> params, List<Samples> runs,
                                     Function<Samples, double[]> side) {
         SampleStats all = SampleStats.of(concat(runs, side));
-        List<dev.corescope.report.Run> each = runs.size() < 2 ? null : runs.stream().map(x -> {
+        List<dev.corescope.report.RunFigures> each = runs.size() < 2 ? null : runs.stream().map(x -> {
             double[] v = side.apply(x);
             ListStatistics st = new ListStatistics(v);
-            return new dev.corescope.report.Run(st.getMean(), v.length, v.length > 1 ? st.getStandardDeviation() : null);
+            return new dev.corescope.report.RunFigures(st.getMean(), v.length, v.length > 1 ? st.getStandardDeviation() : null);
         }).toList();
         return Result.builder().benchmark("cpupri").variant(r.variant()).implementation("native").metric(metric).unit("ns/op")
                 .score(all.median()).error(all.errorOrNull()).samples(all.samples()).cpus(r.cpuList()).params(params).runs(each).build();

@@ -14,7 +14,7 @@ import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
 import dev.corescope.report.NoiseAllowance;
 import dev.corescope.report.ResultsFile;
-import dev.corescope.report.Run;
+import dev.corescope.report.RunFigures;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.tool.NativeLibrary;
 import dev.corescope.text.TextDoc;
@@ -111,7 +111,7 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
      * How far single runs of this family's unchanged code were apart between the two committed tours
      * ({@code src/test/resources/results/tour-before.json}, {@code tour-after.json}, one fork per row, a
      * loaded 2-vCPU KVM guest): per implementation, {@code sqrt(sum(ln(after/before)^2) / 2n)} over its n
-     * timed rows, rounded up, with n degrees of freedom ({@code RunNoiseAllowanceTest} recomputes them).
+     * timed rows, rounded up, with n degrees of freedom ({@code BetweenRunNoiseAllowanceTest} recomputes them).
      * The report uses a figure only where it is wider than the one over all benchmarks.
      */
     @Override
@@ -157,7 +157,7 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
 
         List<LocksModel.Row> rows = new ArrayList<>();
         // each row's forks or C runs, for its results row's runs[] (compare's unit)
-        Map<LocksModel.Row, List<Run>> runs = new HashMap<>();
+        Map<LocksModel.Row, List<RunFigures>> runs = new HashMap<>();
         TscRate tsc;
         try (Pinning ignored = ctx.os().pin(cpu)) {
             ctx.progress().begin("TSC rate");

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.bench.Jmh;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
-import dev.corescope.report.Run;
+import dev.corescope.report.RunFigures;
 
 import java.util.Arrays;
 import java.util.ArrayList;
@@ -98,7 +98,7 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, Jmh.Se
     }
 
     /** {@link #results()}, each uncontended row's {@code runs[]} (its JMH forks or C runs) from {@code runs}. */
-    List<Result> results(Map<Row, List<Run>> runs) {
+    List<Result> results(Map<Row, List<RunFigures>> runs) {
         List<Result> out = new ArrayList<>();
         String cpu = Integer.toString(this.cpu);
         if (tsc.calibratedMhz() != null) {

@@ -1,6 +1,6 @@
 package dev.corescope.bench.locks;
 
-import dev.corescope.report.Run;
+import dev.corescope.report.RunFigures;
 import dev.corescope.sys.Pinning;
 import dev.corescope.sys.internal.Os;
 import dev.corescope.sys.internal.Threads;
@@ -61,9 +61,9 @@ final class NativeHarness {
      * thrown away, then {@code batches} batches are timed.
      */
     record LoopRun(double[] ns, double[] cycles, int migrated, boolean rdtsc) {
-        Run run() {
+        RunFigures run() {
             ListStatistics s = new ListStatistics(ns);
-            return new Run(s.getMean(), ns.length, ns.length > 1 ? s.getStandardDeviation() : null);
+            return new RunFigures(s.getMean(), ns.length, ns.length > 1 ? s.getStandardDeviation() : null);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.corescope.bench.locks;
 
 import dev.corescope.bench.Jmh;
+import dev.corescope.testing.SavedRuns;
 import dev.corescope.report.Json;
 import dev.corescope.report.Result;
 import dev.corescope.report.ResultsFile;
@@ -172,7 +173,7 @@ class LocksViewTest {
     /** The committed real run's saved model gives the same rows as that run saved: the rows and the text read one model. */
     @Test
     void theSavedModelOfARealRunGivesTheRowsItSaved() throws IOException {
-        ResultsFile file = Json.readResults(Path.of("src/test/resources/results/locks-quick.json"));
+        ResultsFile file = SavedRuns.lenient(Path.of("src/test/resources/results/locks-quick.json"));
         LocksModel m = new LocksFamily().model(file).orElseThrow();
         List<String> saved = file.results().stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
         List<String> fromModel = m.results().stream().map(r -> r.key().label() + " " + r.score() + " " + r.error() + " " + r.cpus()).toList();
@@ -190,7 +191,7 @@ class LocksViewTest {
         assertTrue(notes.get(0).startsWith("the machine was busy before this run (1-minute load average 18.9 for 2 CPUs)"), notes.toString());
         assertEquals("native rows missing: libcorescope.so is not loaded", notes.get(1));
         assertTrue(notes.get(2).startsWith("--quick leaves out: spin_lock_unlock, the word through its own segment"), notes.toString());
-        ResultsFile old = Json.readResults(Path.of("src/test/resources/results/locks-quick.json"));
+        ResultsFile old = SavedRuns.lenient(Path.of("src/test/resources/results/locks-quick.json"));
         LocksModel saved = new LocksFamily().model(old).orElseThrow();
         assertTrue(saved.facts() == null && !saved.notes().isEmpty(), "the committed run is from before the facts");
         String text = LocksView.document(saved).render(dev.corescope.text.Width.NONE);
@@ -211,7 +212,7 @@ class LocksViewTest {
         String text = LocksView.document(model()).render(dev.corescope.text.Width.NONE);
         assertTrue(text.contains("java: JMH, 1 fork x 5 x 40 ms after 3 x 40 ms warm-up, average time per call"), text);
         assertTrue(text.contains("1 runs per loop, interleaved loop by loop (ABAB), each 5 batches of ~10 ms"), text);
-        LocksModel old = new LocksFamily().model(Json.readResults(Path.of("src/test/resources/results/locks-quick.json"))).orElseThrow();
+        LocksModel old = new LocksFamily().model(SavedRuns.lenient(Path.of("src/test/resources/results/locks-quick.json"))).orElseThrow();
         assertTrue(old.jmh() == null && old.javaSettings() != null, "the committed run saved the sentences");
         String oldText = LocksView.document(old).render(dev.corescope.text.Width.NONE);
         assertTrue(oldText.contains("java: JMH, " + old.javaSettings()) && oldText.contains(old.nativeSettings()), oldText);

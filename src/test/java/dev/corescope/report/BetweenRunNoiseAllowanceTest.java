@@ -1,5 +1,6 @@
 package dev.corescope.report;
 
+import dev.corescope.testing.SavedRuns;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -17,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * enough that two tours of unchanged code differ in no row, narrow enough that an effect far
  * beyond any run-to-run swing (locks' irqsave against a plain spin lock) gets a verdict.
  */
-class RunNoiseAllowanceTest {
+class BetweenRunNoiseAllowanceTest {
 
     private static final Path BEFORE = Path.of("src/test/resources/results/tour-before.json");
     private static final Path AFTER = Path.of("src/test/resources/results/tour-after.json");
@@ -29,7 +30,7 @@ class RunNoiseAllowanceTest {
 
     @Test
     void theAllowanceIsAtLeastWhatTwoToursOfUnchangedCodeShow() throws Exception {
-        List<Result> a = Json.readResults(BEFORE).results(), b = Json.readResults(AFTER).results();
+        List<Result> a = SavedRuns.lenient(BEFORE).results(), b = SavedRuns.lenient(AFTER).results();
         Map<RowKey, Result> after = new HashMap<>();
         for (Result r : b) after.put(r.key(), r);
         Map<String, double[]> sums = new HashMap<>();
@@ -39,7 +40,7 @@ class RunNoiseAllowanceTest {
                 continue;
             }
             double lr = Math.log(y.score() / x.score());
-            for (String k : List.of(RunNoise.poolKey(x), "all")) {
+            for (String k : List.of(BetweenRunNoise.poolKey(x), "all")) {
                 double[] s = sums.computeIfAbsent(k, q -> new double[2]);
                 s[0] += lr * lr;
                 s[1]++;
@@ -57,8 +58,8 @@ class RunNoiseAllowanceTest {
         });
         double[] all = sums.get("all");
         double sigma = Math.sqrt(all[0] / (2 * all[1]));
-        assertTrue(RunNoise.ALLOWANCE_ANY[0] >= sigma && RunNoise.ALLOWANCE_ANY[0] < sigma + 0.01, "all rows: " + sigma);
-        assertEquals(all[1], RunNoise.ALLOWANCE_ANY[1]);
+        assertTrue(BetweenRunNoise.ALLOWANCE_ANY[0] >= sigma && BetweenRunNoise.ALLOWANCE_ANY[0] < sigma + 0.01, "all rows: " + sigma);
+        assertEquals(all[1], BetweenRunNoise.ALLOWANCE_ANY[1]);
         sums.forEach((k, s) -> {
             if (!k.equals("all") && s[1] >= 8) assertTrue(own.containsKey(k), k + " has 8+ rows but no figure of its own");
         });
@@ -66,7 +67,7 @@ class RunNoiseAllowanceTest {
 
     @Test
     void twoToursOfUnchangedCodeDifferInNoRow() throws Exception {
-        Comparison c = Comparison.of(BEFORE.toString(), List.of(Json.readResults(BEFORE)), AFTER.toString(), List.of(Json.readResults(AFTER)), null,
+        Comparison c = Comparison.of(BEFORE.toString(), List.of(SavedRuns.lenient(BEFORE)), AFTER.toString(), List.of(SavedRuns.lenient(AFTER)), null,
                 dev.corescope.bench.Families.allowances());
         long timed = c.rows().stream().filter(r -> r.noiseFloorPercent() == null || r.noiseFloorPercent() != 0).count();
         List<Comparison.Row> flagged = c.rows().stream()
@@ -74,12 +75,12 @@ class RunNoiseAllowanceTest {
         assertEquals(List.of(), flagged, "A/A: nothing changed");
         long withInterval = c.rows().stream().filter(r -> Comparison.NOT_RESOLVABLE.equals(r.finding()) && r.ciLowPercent() != null).count();
         assertTrue(withInterval > 100 && timed > 100, "the single-fork rows get the allowance's wide interval: " + withInterval + " of " + timed);
-        assertTrue(c.runNoise().values().stream().allMatch(RunNoise::assumed), c.runNoise().toString());
+        assertTrue(c.runNoise().values().stream().allMatch(BetweenRunNoise::assumed), c.runNoise().toString());
     }
 
     @Test
     void anEffectFarBeyondTheAllowanceGetsAVerdictWithAWideInterval() throws Exception {
-        Comparison.Row huge = Comparison.row(single("nosuch", "java", 10), single("nosuch", "java", 10_000), RunNoise.allowance("nosuch/java", List.of()));
+        Comparison.Row huge = Comparison.row(single("nosuch", "java", 10), single("nosuch", "java", 10_000), BetweenRunNoise.allowance("nosuch/java", List.of()));
         assertEquals(Comparison.SIGNIFICANT, huge.finding(), huge.reason());
         assertEquals("worse", huge.verdict());
         assertTrue(huge.ciLowPercent() > 100 && huge.ciLowPercent() < 99_900 && huge.ciHighPercent() > 99_900, huge.toString());
@@ -88,7 +89,7 @@ class RunNoiseAllowanceTest {
     @Test
     void aChangeWithinTheAllowanceStaysNotResolvable() {
         // 3x for cpumask/java: its own figure from the tours is smaller than all rows' (factor 74), which wins ...
-        Comparison.Row row = Comparison.row(single("cpumask", "java", 10), single("cpumask", "java", 30), RunNoise.allowance("cpumask/java", dev.corescope.bench.Families.allowances()));
+        Comparison.Row row = Comparison.row(single("cpumask", "java", 10), single("cpumask", "java", 30), BetweenRunNoise.allowance("cpumask/java", dev.corescope.bench.Families.allowances()));
         assertEquals(Comparison.NOT_RESOLVABLE, row.finding(), row.reason());
         assertEquals("untested", row.verdict());
         assertNull(row.significant());
@@ -96,7 +97,7 @@ class RunNoiseAllowanceTest {
         assertTrue(row.reason().startsWith("one run per side, so the run-to-run error is unknown; the change is within the between-run "
                 + "allowance of all benchmarks (single runs of unchanged code may differ by a factor of 74 at 99.9%)"), row.reason());
         // ... and 300x for cpupri/java, whose own figure is wider (a factor of about 800).
-        Comparison.Row cpupri = Comparison.row(single("cpupri", "java", 10), single("cpupri", "java", 3000), RunNoise.allowance("cpupri/java", dev.corescope.bench.Families.allowances()));
+        Comparison.Row cpupri = Comparison.row(single("cpupri", "java", 10), single("cpupri", "java", 3000), BetweenRunNoise.allowance("cpupri/java", dev.corescope.bench.Families.allowances()));
         assertEquals(Comparison.NOT_RESOLVABLE, cpupri.finding(), cpupri.reason());
         assertTrue(cpupri.reason().contains("allowance of cpupri/java"), cpupri.reason());
     }
@@ -120,7 +121,7 @@ class RunNoiseAllowanceTest {
                 .score(0).error(1.0).samples(45).cpus("0").params(big).build(), 94, 224, 54));
         ResultsFile a = ResultsFile.builder().results(steadyA).build();
         ResultsFile b = ResultsFile.builder().results(steadyB).build();
-        Comparison c = Comparison.of("a", a, "b", b);
+        Comparison c = Comparison.of("a", List.of(a), "b", List.of(b), null, List.of());
         Comparison.Row row = c.rows().stream().filter(r -> r.params().equals(big)).findFirst().orElseThrow();
         assertEquals(-70.9, row.deltaPercent(), 0.1);
         assertEquals(Comparison.NO_CHANGE, row.finding(), row.reason());
@@ -129,10 +130,10 @@ class RunNoiseAllowanceTest {
     }
 
     private static Result withRuns(Result r, double... means) {
-        List<Run> runs = new java.util.ArrayList<>();
+        List<RunFigures> runs = new java.util.ArrayList<>();
         double sum = 0;
         for (double m : means) {
-            runs.add(new Run(m, 15, m * 0.01));
+            runs.add(new RunFigures(m, 15, m * 0.01));
             sum += m;
         }
         return Result.builder().benchmark(r.benchmark()).variant(r.variant()).implementation(r.implementation()).metric(r.metric()).unit(r.unit())
@@ -143,10 +144,10 @@ class RunNoiseAllowanceTest {
     void aMeasuredOrStatedNoiseWinsOverTheAllowance() {
         ResultsFile a = ResultsFile.builder().results(List.of(single("cpumask", "java", 10))).build();
         ResultsFile b = ResultsFile.builder().results(List.of(single("cpumask", "java", 12))).build();
-        Comparison stated = Comparison.of("a", List.of(a), "b", List.of(b), 1.0);
+        Comparison stated = Comparison.of("a", List.of(a), "b", List.of(b), 1.0, List.of());
         assertEquals(Comparison.SIGNIFICANT, stated.rows().getFirst().finding(), "20% against a stated 1%");
-        assertTrue(stated.runNoise().values().stream().noneMatch(RunNoise::assumed));
-        Comparison assumed = Comparison.of("a", a, "b", b);
+        assertTrue(stated.runNoise().values().stream().noneMatch(BetweenRunNoise::assumed));
+        Comparison assumed = Comparison.of("a", List.of(a), "b", List.of(b), null, List.of());
         assertEquals(Comparison.NOT_RESOLVABLE, assumed.rows().getFirst().finding(), "20% within the allowance");
     }
 }

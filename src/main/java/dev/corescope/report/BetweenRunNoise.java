@@ -31,21 +31,19 @@ import java.util.function.Function;
  *                         measured: an interval from it can find a change far beyond it, never call
  *                         a small one "no change"
  */
-public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
+public record BetweenRunNoise(double relativeVariance, @JsonIgnore double df, int rows,
                        String source, boolean assumed) {
 
     /** A measured or stated figure. */
-    public RunNoise(double relativeVariance, double df, int rows, String source) {
+    public BetweenRunNoise(double relativeVariance, double df, int rows, String source) {
         this(relativeVariance, df, rows, source, false);
     }
 
     /**
      * The between-run allowance of every benchmark: the log-scale standard deviation of one run's
-     * mean and its degrees of freedom, measured between two tours of unchanged code on a loaded
-     * 2-vCPU guest ({@code src/test/resources/results/tour-before.json}, {@code tour-after.json}:
-     * {@code sqrt(sum(ln(after/before)^2) / 2n)} over all 116 timed rows, rounded up;
-     * {@code RunNoiseAllowanceTest} recomputes it). A family whose rows spread wider declares its
-     * own ({@link NoiseAllowance}); none is assumed steadier than this (docs/compare.md).
+     * mean and its degrees of freedom, measured between two tours of unchanged code
+     * (docs/compare.md; {@code BetweenRunNoiseAllowanceTest} recomputes it). A family whose rows
+     * spread wider declares its own ({@link NoiseAllowance}); none is assumed steadier than this.
      */
     static final double[] ALLOWANCE_ANY = {0.90, 116};
 
@@ -56,8 +54,7 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
     }
 
     private static NoiseAllowance find(String poolKey, List<NoiseAllowance> known) {
-        for (NoiseAllowance a : known) if (a.poolKey().equals(poolKey)) return a;
-        return null;
+        return known.stream().filter(a -> a.poolKey().equals(poolKey)).findFirst().orElse(null);
     }
 
     /**
@@ -77,11 +74,11 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
      * so only effects far beyond what runs of unchanged code did on a loaded machine get a verdict;
      * smaller ones stay "not resolvable here".
      */
-    static RunNoise allowance(String poolKey, List<NoiseAllowance> known) {
+    static BetweenRunNoise allowance(String poolKey, List<NoiseAllowance> known) {
         String of = allowanceKey(poolKey, known);
         NoiseAllowance own = find(poolKey, known);
         double[] a = of.equals(poolKey) ? new double[]{own.logSd(), own.df()} : ALLOWANCE_ANY;
-        return new RunNoise(a[0] * a[0], a[1], 0, String.format(Locale.ROOT,
+        return new BetweenRunNoise(a[0] * a[0], a[1], 0, String.format(Locale.ROOT,
                 ALLOWANCE_WORDS + "%s (log-scale sd %.2f, df %.0f: what two tours of unchanged code showed "
                         + "on a loaded 2-vCPU machine; docs/compare.md)", of, a[0], a[1]), true);
     }
@@ -102,29 +99,24 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
         return Double.isInfinite(df) ? null : df;
     }
 
-    /** The coefficient of variation for JSON. */
-    @JsonProperty("cvPercent")
-    public double cvPercentJson() {
-        return cvPercent();
-    }
-
     /** The between-run coefficient of variation, in percent. */
+    @JsonProperty("cvPercent")
     public double cvPercent() {
         return Math.sqrt(relativeVariance) * 100;
     }
 
     /** A stated floor: the user says one run differs from the next by {@code cvPercent} (one standard deviation). */
-    public static RunNoise floor(double cvPercent) {
+    public static BetweenRunNoise floor(double cvPercent) {
         double cv = cvPercent / 100;
-        return new RunNoise(cv * cv, Double.POSITIVE_INFINITY, 0, "stated with --noise-floor " + cvPercent + "%");
+        return new BetweenRunNoise(cv * cv, Double.POSITIVE_INFINITY, 0, "stated with --noise-floor " + cvPercent + "%");
     }
 
     /** The larger of two: a stated floor never makes the measured noise smaller. */
-    static RunNoise max(RunNoise measured, RunNoise floor) {
+    static BetweenRunNoise max(BetweenRunNoise measured, BetweenRunNoise floor) {
         if (measured == null) return floor;
         if (floor == null) return measured;
         if (floor.relativeVariance() <= measured.relativeVariance()) return measured;
-        return new RunNoise(floor.relativeVariance(), floor.df(), measured.rows(),
+        return new BetweenRunNoise(floor.relativeVariance(), floor.df(), measured.rows(),
                 floor.source() + ", above the " + String.format(Locale.ROOT, "%.2f%%", measured.cvPercent())
                         + " " + measured.source());
     }
@@ -134,15 +126,11 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
      * than two runs or a non-positive mean.
      */
     static double[] estimate(Result r) {
-        List<Run> runs = r.runs();
+        List<RunFigures> runs = r.runs();
         if (runs.size() < 2 || r.error() != null && r.error() == 0.0) return null; // exact figures say nothing of timing noise
-        double sum = 0;
-        for (Run x : runs) sum += x.mean();
-        double mean = sum / runs.size();
+        double mean = runs.stream().mapToDouble(RunFigures::mean).average().orElseThrow();
         if (!(mean > 0)) return null;
-        double ss = 0;
-        for (Run x : runs) ss += (x.mean() - mean) * (x.mean() - mean);
-        double s2 = ss / (runs.size() - 1);
+        double s2 = runs.stream().mapToDouble(x -> (x.mean() - mean) * (x.mean() - mean)).sum() / (runs.size() - 1);
         return new double[]{s2 / (mean * mean), runs.size() - 1};
     }
 
@@ -152,7 +140,7 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
      * noisier than its family's pool keeps its own figure: under load, long operations can swing
      * far more from run to run than the family's short ones.
      */
-    static RunNoise ofRow(Result x, Result y) {
+    static BetweenRunNoise ofRow(Result x, Result y) {
         double sum = 0, df = 0;
         for (Result r : List.of(x, y)) {
             double[] e = estimate(r);
@@ -161,16 +149,11 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
             df += e[1];
         }
         if (df == 0) return null;
-        return new RunNoise(sum / df, df, 1, "this row's own runs, noisier than the family's pool");
-    }
-
-    /** The pools, keyed by {@code benchmark/implementation}, over every row of the given files. */
-    static Map<String, RunNoise> pools(Collection<List<Result>> files) {
-        return pools(files, RunNoise::poolKey);
+        return new BetweenRunNoise(sum / df, df, 1, "this row's own runs, noisier than the family's pool");
     }
 
     /** The pools, keyed by {@code key} of each row, over every row of the given files. */
-    static Map<String, RunNoise> pools(Collection<List<Result>> files, Function<Result, String> key) {
+    static Map<String, BetweenRunNoise> pools(Collection<List<Result>> files, Function<Result, String> key) {
         Map<String, double[]> acc = new HashMap<>();
         for (List<Result> rows : files) {
             for (Result r : rows) {
@@ -182,8 +165,8 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
                 a[2]++;
             }
         }
-        Map<String, RunNoise> out = new HashMap<>();
-        acc.forEach((k, a) -> out.put(k, new RunNoise(a[0] / a[1], a[1], (int) a[2],
+        Map<String, BetweenRunNoise> out = new HashMap<>();
+        acc.forEach((k, a) -> out.put(k, new BetweenRunNoise(a[0] / a[1], a[1], (int) a[2],
                 "pooled over " + (int) a[2] + " rows of " + k + " with 2+ runs")));
         return out;
     }
@@ -217,13 +200,13 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
                 out.add(same.getFirst());
                 continue;
             }
-            List<Run> runs = new ArrayList<>();
+            List<RunFigures> runs = new ArrayList<>();
             long samples = 0;
             for (Result r : same) {
                 runs.addAll(r.runs().isEmpty() ? List.of(asRun(r)) : r.runs());
                 samples += r.samples();
             }
-            double mean = runs.stream().mapToDouble(Run::mean).average().orElse(Double.NaN);
+            double mean = runs.stream().mapToDouble(RunFigures::mean).average().orElse(Double.NaN);
             // error keeps its meaning (the iterations' 99.9% half-width for these samples), so
             // Comparison.standardError reads the within-run part back; the runs carry the rest.
             double within = withinVariance(runs);
@@ -240,9 +223,9 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
      * The variance of the mean of all runs that their iterations alone explain,
      * {@code (1/k^2) sum(sd_i^2 / n_i)}; NaN when a run has no standard deviation.
      */
-    static double withinVariance(List<Run> runs) {
+    static double withinVariance(List<RunFigures> runs) {
         double sum = 0;
-        for (Run x : runs) {
+        for (RunFigures x : runs) {
             if (x.sd() == null || x.n() < 1) return Double.NaN;
             sum += x.sd() * x.sd() / x.n();
         }
@@ -250,8 +233,8 @@ public record RunNoise(double relativeVariance, @JsonIgnore double df, int rows,
     }
 
     /** A row without {@code runs[]} as one run: its mean, samples and the spread its error implies. */
-    static Run asRun(Result r) {
+    static RunFigures asRun(Result r) {
         Double se = Comparison.standardError(r);
-        return new Run(r.score(), r.samples(), se == null ? null : se * Math.sqrt(r.samples()));
+        return new RunFigures(r.score(), r.samples(), se == null ? null : se * Math.sqrt(r.samples()));
     }
 }

@@ -14,5 +14,5 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param sd   their standard deviation (n - 1 in the denominator); null for a single measurement
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Run(double mean, long n, Double sd) {
+public record RunFigures(double mean, long n, Double sd) {
 }
