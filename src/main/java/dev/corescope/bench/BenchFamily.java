@@ -55,6 +55,15 @@ public interface BenchFamily {
     }
 
     /**
+     * What this family could not measure in {@code file}'s run, each with its reason in the words
+     * of its notes (the tour lists them under its summary), decided on the saved model's data.
+     * None by default.
+     */
+    default List<String> notMeasured(ResultsFile file) {
+        return List.of();
+    }
+
+    /**
      * A short block for the tour, for a family whose rows no claim uses (the tour shows the others
      * by their claims): c2c's latency by relation. Empty by default and when the file holds no model.
      */

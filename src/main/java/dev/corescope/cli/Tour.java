@@ -8,7 +8,6 @@ import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.report.ResultsText;
 import dev.corescope.sys.internal.Os;
-import dev.corescope.text.TextDoc;
 import dev.corescope.text.Width;
 
 import java.io.IOException;
@@ -17,7 +16,6 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -53,18 +51,11 @@ final class Tour {
 
     /**
      * The parts a family could not measure on this machine, with the family's own reason
-     * (the notes of its view of {@code file} that say "not measured", "skipped" or "not available");
-     * empty when nothing was left out. The summary table alone would just be missing those rows.
+     * ({@link BenchFamily#notMeasured}, decided on its saved model); empty when nothing was left
+     * out. The summary table alone would just be missing those rows.
      */
     static List<String> notMeasured(ResultsFile file, List<BenchFamily> families) {
-        List<String> out = new ArrayList<>();
-        for (BenchFamily f : families) {
-            for (String note : f.document(file).map(TextDoc::allNotes).orElse(List.of())) {
-                String n = note.toLowerCase(Locale.ROOT);
-                if (n.contains("not measured") || n.contains("skipped") || n.contains("not available")) out.add(f.name() + ": " + note);
-            }
-        }
-        return out;
+        return families.stream().flatMap(f -> f.notMeasured(file).stream().map(n -> f.name() + ": " + n)).toList();
     }
 
     private boolean explain;

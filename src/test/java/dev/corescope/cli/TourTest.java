@@ -76,14 +76,19 @@ class TourTest {
     }
 
     @Test
-    void whatAFamilyCouldNotMeasureIsListedWithItsReason() {
-        var measured = noted("cpumask", "mask=allowed: the allowed CPUs");
-        var partial = noted("c2c", "not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable", "one-way = round trip / 2");
+    void whatAFamilyCouldNotMeasureIsListedWithItsReasonFromItsModelNotFromItsWords() {
+        // a note that merely says "not measured" decides nothing: the family's data does
+        var worded = noted("cpumask", "mask=allowed: the allowed CPUs", "not measured: the words alone");
         var file = dev.corescope.report.ResultsFile.builder().build();
+        assertEquals(List.of(), Tour.notMeasured(file, List.of(worded)));
 
-        assertEquals(List.of(), Tour.notMeasured(file, List.of(measured)));
-        assertEquals(List.of("c2c: not measured: a ping-pong needs 2 CPUs, only CPU 1 is usable"),
-                Tour.notMeasured(file, List.of(measured, partial)));
+        // c2c on one usable CPU: no plan in its saved facts
+        var oneCpu = new dev.corescope.bench.c2c.C2cModel(List.of(), List.of(), null, null,
+                new dev.corescope.bench.c2c.C2cModel.Facts("1", null, 2, null, null, List.of()));
+        var saved = dev.corescope.report.ResultsFile.builder()
+                .model("c2c", dev.corescope.report.Json.MAPPER.valueToTree(oneCpu)).build();
+        assertEquals(List.of("c2c: not measured: a ping-pong needs 2 CPUs, none is usable"),
+                Tour.notMeasured(saved, List.of(worded, new dev.corescope.bench.c2c.C2cFamily())));
     }
 
     /** A family whose view of any file has {@code notes}. */

@@ -151,6 +151,11 @@ public final class C2cFamily implements ModelFamily<C2cModel> {
     }
 
     @Override
+    public List<String> notMeasured(ResultsFile file) {
+        return model(file).map(C2cView::notMeasured).orElse(List.of());
+    }
+
+    @Override
     public Optional<TextDoc> brief(ResultsFile file) {
         return model(file).map(C2cView::brief).filter(d -> !d.isEmpty());
     }

@@ -63,6 +63,13 @@ final class C2cView {
         return d;
     }
 
+    /** What the run could not measure (no plan: fewer than 2 CPUs), in its notes' words; decided on the saved facts. */
+    static List<String> notMeasured(C2cModel m) {
+        C2cModel.Facts f = m.facts();
+        if (m.notesAsSentences() || f == null || f.plan() != null) return List.of();
+        return List.of("not measured: a ping-pong needs 2 CPUs, " + (m.cpus().isEmpty() ? "none is" : "only CPU " + f.usable() + " is") + " usable");
+    }
+
     /**
      * The run's notes, worded from the saved facts and pairs (a file from before the facts: the
      * sentences it saved): fewer than 2 CPUs, a busy machine, the C twin not run, the plan, the
@@ -72,10 +79,7 @@ final class C2cView {
         if (m.notesAsSentences()) return m.notes();
         C2cModel.Facts f = m.facts();
         List<String> notes = new ArrayList<>();
-        if (f.plan() == null) {
-            notes.add("not measured: a ping-pong needs 2 CPUs, " + (m.cpus().isEmpty() ? "none is" : "only CPU " + f.usable() + " is") + " usable");
-            return notes;
-        }
+        if (f.plan() == null) return new ArrayList<>(notMeasured(m));
         if (f.loadOneMinute() != null) MachineLoad.busyNote(f.loadOneMinute(), f.onlineCpus()).ifPresent(notes::add);
         if (f.nativeUnavailable() != null) notes.add("C twin not run: " + f.nativeUnavailable());
         notes.add(C2cPlan.line(f.plan()));

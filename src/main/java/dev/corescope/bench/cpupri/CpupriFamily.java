@@ -108,6 +108,12 @@ public final class CpupriFamily implements BenchFamily {
 
     /** Seed's claims, as data: {@link CpupriClaims}. */
     @Override
+    public List<String> notMeasured(ResultsFile file) {
+        return CpupriView.model(file).filter(m -> m.usableCount() < 2)
+                .map(m -> CpupriView.planNotes(m.usableCount(), m.usable(), m.nativeUnavailable())).orElse(List.of());
+    }
+
+    @Override
     public List<Claim> claims() {
         return CpupriClaims.all();
     }

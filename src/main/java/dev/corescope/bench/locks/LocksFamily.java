@@ -122,6 +122,11 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
 
     /** Seed's claims, as data: {@link LocksClaims}. */
     @Override
+    public List<String> notMeasured(ResultsFile file) {
+        return model(file).map(LocksModel::contendedSkipped).map(List::of).orElse(List.of());
+    }
+
+    @Override
     public List<Claim> claims() {
         return LocksClaims.all();
     }
