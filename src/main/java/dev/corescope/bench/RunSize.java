@@ -31,7 +31,7 @@ public enum RunSize {
      * family's batches, so more runs cost little time and give the interval more degrees of freedom.
      */
     public int twinRuns() {
-        return pick(SeedVerdicts.RUNS_PER_SIDE, SeedVerdicts.RUNS_PER_SIDE, 8);
+        return pick(SeedVerdicts.RUNS_PER_SIDE, SeedVerdicts.RUNS_PER_SIDE, SeedVerdicts.TWIN_RUNS_FULL);
     }
 
     /** Anything shorter than a full run (what {@code --quick} trims, a smoke run trims too). */

@@ -32,6 +32,8 @@ public final class SeedVerdicts {
 
     /** The noise words of a row whose runs left an interval past a factor of ten either way: listed, never deciding. */
     static final String UNBOUNDED = "runs too few to bound it";
+    /** How far either way an interval may reach (as a ratio of after to before) and still bound a row. */
+    static final double UNBOUNDED_FACTOR = 10;
 
     /** The band around the claimed size within which an effect supports it: a factor of two either way. */
     static final double BAND = 2.0;
@@ -207,7 +209,8 @@ public final class SeedVerdicts {
             // a row has an interval when its runs were measured, its figures are exact, or (one run per side)
             // its change lies so far beyond the between-run allowance that the allowance's interval decides
             // an interval past a factor of ten either way (a side left with one run, pooled over few) bounds nothing
-            boolean unbounded = lo != null && !assumed && (row.ciHighPercent() > 900 || row.ciLowPercent() < -90);
+            boolean unbounded = lo != null && !assumed
+                    && (1 + row.ciHighPercent() / 100 > UNBOUNDED_FACTOR || 1 + row.ciLowPercent() / 100 < 1 / UNBOUNDED_FACTOR);
             boolean measured = lo != null && !unbounded && !(assumed && f == Finding.INCONCLUSIVE);
             String noiseWords = unbounded ? UNBOUNDED : exact ? "exact figures" : noise == null ? row.reason() : noise.source();
             rows.add(new ClaimResult.RowFinding(a.implementation(), a.params(), b.score(), a.score(), b.unit(), effect,
@@ -286,10 +289,18 @@ public final class SeedVerdicts {
         return p.toString();
     }
 
+    /** An interval turned so that the claimed direction is positive: {@code [lo, hi]}. */
+    record Oriented(double lo, double hi) {
+        static Oriented of(Claim c, double low, double high) {
+            double s = c.direction().sign();
+            return new Oriented(Math.min(low * s, high * s), Math.max(low * s, high * s));
+        }
+    }
+
     /** The finding of one interval, oriented so the claimed direction is positive. */
     static Finding classify(Claim c, double low, double high) {
-        double s = c.direction().sign();
-        double lo = Math.min(low * s, high * s), hi = Math.max(low * s, high * s);
+        Oriented o = Oriented.of(c, low, high);
+        double lo = o.lo(), hi = o.hi();
         if (c.size() == null) return lo > 0 ? Finding.SUPPORTS : hi < 0 ? Finding.CONTRADICTS : Finding.INCONCLUSIVE;
         double size = c.size();
         if (hi < 0) return Finding.CONTRADICTS;
@@ -335,9 +346,8 @@ public final class SeedVerdicts {
 
     /** Whether a row's interval holds both zero and the claim (half its size, or either direction of a direction-only claim). */
     static boolean undecided(Claim c, ClaimResult.RowFinding r) {
-        double s = c.direction().sign();
-        double lo = Math.min(r.low() * s, r.high() * s), hi = Math.max(r.low() * s, r.high() * s);
-        return lo <= 0 && hi >= (c.size() == null ? 0 : c.size() / BAND);
+        Oriented o = Oriented.of(c, r.low(), r.high());
+        return o.lo() <= 0 && o.hi() >= (c.size() == null ? 0 : c.size() / BAND);
     }
 
     /**
@@ -364,6 +374,8 @@ public final class SeedVerdicts {
 
     /** The runs per side that {@code bench} (quick included) gives each row a claim counts. */
     public static final int RUNS_PER_SIDE = 3;
+    /** The separately started runs per side of a C twin's rows in a full run (they share its batches). */
+    public static final int TWIN_RUNS_FULL = 8;
 
     private static ClaimResult result(Claim c, Finding f, List<ClaimResult.RowFinding> rows, List<ClaimResult.NotCounted> notCounted,
                                       String reason, Double smallest, Integer runsNeeded) {

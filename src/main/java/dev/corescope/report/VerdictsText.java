@@ -263,8 +263,7 @@ public final class VerdictsText {
     }
 
     private static boolean crossesTop(Claim c, ClaimResult.RowFinding r) {
-        double s = c.direction().sign();
-        return Math.max(r.low() * s, r.high() * s) > c.size() * SeedVerdicts.BAND;
+        return SeedVerdicts.Oriented.of(c, r.low(), r.high()).hi() > c.size() * SeedVerdicts.BAND;
     }
 
     /** "Java", "C" or "Java and C": the kinds of the rows given. */
@@ -276,10 +275,8 @@ public final class VerdictsText {
     }
 
     private static boolean oppositeDirection(Claim c, ClaimResult.RowFinding r) {
-        double s = c.direction().sign();
-        Double lo = r.low(), hi = r.high();
-        if (lo == null) return r.effect() * s < 0;
-        return Math.max(lo * s, hi * s) < 0;
+        if (r.low() == null) return r.effect() * c.direction().sign() < 0;
+        return SeedVerdicts.Oriented.of(c, r.low(), r.high()).hi() < 0;
     }
 
 
@@ -307,12 +304,14 @@ public final class VerdictsText {
         if (!once.isEmpty()) {
             out.append("; not measured (one run per side, ").append(once.size()).append(of).append(kinds(once))
                     .append("; neither decides nor gives the measured figure): today's bench runs each row a claim counts at least ")
-                    .append(SeedVerdicts.RUNS_PER_SIDE).append(" times per side (JMH forks; separately started runs of a C twin, 8 in a full run)");
+                    .append(SeedVerdicts.RUNS_PER_SIDE).append(" times per side (JMH forks; separately started runs of a C twin, ")
+                    .append(SeedVerdicts.TWIN_RUNS_FULL).append(" in a full run)");
         }
         if (!unbounded.isEmpty()) {
             out.append("; not bounded (").append(unbounded.size()).append(of).append(kinds(unbounded))
                     .append("; neither decides nor gives the measured figure): the runs left on a side were too few for an interval ")
-                    .append("within a factor of 10 either way (a C twin drops the runs in which its threads did not run at once)");
+                    .append("within a factor of ").append((int) SeedVerdicts.UNBOUNDED_FACTOR)
+                    .append(" either way (a C twin drops the runs in which its threads did not run at once)");
         }
         return out.toString();
     }
