@@ -49,7 +49,7 @@ final class CpuOrder {
     }
 
     boolean isolated(int cpu) {
-        return cpu < preferred.nbits() && preferred.test(cpu);
+        return preferred.test(cpu);
     }
 
     boolean irqHeavy(int cpu) {

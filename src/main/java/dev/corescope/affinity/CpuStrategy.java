@@ -18,7 +18,7 @@ import java.util.Arrays;
  *
  * <pre>{@code
  * CpuStrategy evenCpus = (topology, anchor, cpu) -> cpu % 2 == 0;
- * Reservation r = Reservations.shared().reserve(evenCpus);
+ * Reservation r = Reservations.shared().reserveNear(anchor, evenCpus);
  * }</pre>
  */
 @FunctionalInterface
@@ -106,7 +106,7 @@ public interface CpuStrategy {
                     }
                     last = topology;
                 }
-                return cpu < cpus.nbits() && cpus.test(cpu);
+                return cpus.test(cpu);
             }
 
             @Override

@@ -61,7 +61,7 @@ public final class Reservation implements AutoCloseable {
         return cpuList[0];
     }
 
-    /** {@return whether this is a whole core, every online SMT sibling of it: true for {@code reserveWholeCore} and {@code reserveCoreOf}} */
+    /** {@return whether this is a whole core, every online SMT sibling of it: true for {@code reserveWholeCore}} */
     public boolean wholeCore() {
         return wholeCore;
     }

@@ -94,12 +94,7 @@ public final class Reservations {
         return r;
     }
 
-    /**
-     * {@code usable} narrowed to {@code -Dcorescope.reservations.cpus} when it is set, else
-     * {@code CORESCOPE_RESERVATIONS_CPUS}: the CPUs a process leaves to its pinned threads, as
-     * OpenHFT's {@code -Daffinity.reserved}; a CPU list ({@code 2-7}), a hex mask or selectors
-     * ({@code node:1}, {@code kind:performance}: {@link CpuSelector}).
-     */
+    /** {@code usable} narrowed to {@link #CPUS_PROPERTY}, else {@code CORESCOPE_RESERVATIONS_CPUS}: a list, hex mask or {@link CpuSelector}s. */
     static CpuMask configuredCpus(Topology t, CpuMask usable) {
         String p = System.getProperty(CPUS_PROPERTY);
         if (p == null || p.isBlank()) p = System.getenv("CORESCOPE_RESERVATIONS_CPUS");
@@ -162,11 +157,6 @@ public final class Reservations {
     /** {@return the order free CPUs are offered in, never null} */
     public CpuPreference preference() {
         return preference.quietness() == null ? CpuPreference.KERNEL_HINTS : CpuPreference.QUIET;
-    }
-
-    /** {@return a new array of the usable CPUs in the order they are offered (when all are free and no strategy narrows them)} */
-    public int[] preferenceOrder() {
-        return choice.order.clone();
     }
 
     /** {@return the directory of the lock files, its real path (symbolic links of the parents resolved)} */
@@ -247,20 +237,6 @@ public final class Reservations {
     }
 
     /**
-     * {@return every online hardware thread of {@code cpu}'s core, all or nothing, without waiting}
-     *
-     * @param cpu any CPU of the core
-     * @throws ReservationException when a thread of the core is held or not usable
-     */
-    public Reservation reserveCoreOf(int cpu) {
-        CpuMask core = choice.coreOf(cpu);
-        choice.checkUsable(core);
-        Reservation r = Attempt.lock(table, core, true, null);
-        if (r == null) throw new ReservationException("core " + core.toList() + " is not free: " + LockView.heldList(table, core));
-        return r;
-    }
-
-    /**
      * {@return the most preferred free CPU (see the class comment)} A CPU whose lock file cannot
      * be used (another user's, a directory or FIFO in its place, unreadable) is skipped; when no
      * CPU is left, the message says why for each.
@@ -296,18 +272,7 @@ public final class Reservations {
      * @throws ReservationException when no core has all its online CPUs usable and free
      */
     public Reservation reserveWholeCore() {
-        return reserveWholeCore(Duration.ZERO);
-    }
-
-    /**
-     * {@return the most preferred free whole core, waiting up to {@code timeout} for one}
-     *
-     * @param timeout the longest wait; zero tries once
-     * @throws IllegalArgumentException when {@code timeout} is negative
-     * @throws ReservationException when none is free after {@code timeout}, or the wait is interrupted
-     */
-    public Reservation reserveWholeCore(Duration timeout) {
-        return reserve(timeout, -1, true, CpuStrategy.ANY);
+        return reserve(-1, true, CpuStrategy.ANY);
     }
 
     /**
@@ -319,17 +284,6 @@ public final class Reservations {
      */
     public Reservation reserveNear(Reservation near, CpuStrategy... strategies) {
         return reserve(near.cpu(), false, strategies);
-    }
-
-    /**
-     * {@return a free whole core whose CPUs relate to {@code near}'s first CPU as the first fitting strategy says}
-     *
-     * @param near a reservation of this process (open), the anchor
-     * @param strategies tried in order; none means {@code ANY}
-     * @throws ReservationException when no strategy finds a free whole core
-     */
-    public Reservation reserveWholeCoreNear(Reservation near, CpuStrategy... strategies) {
-        return reserve(near.cpu(), true, strategies);
     }
 
     /**
@@ -401,19 +355,9 @@ public final class Reservations {
     }
 
     /**
-     * {@return the holdings of {@code directory}, by CPU; empty for a missing directory} Read
-     * without creating or locking anything: what {@code corescope reservations} shows.
-     *
-     * @param directory a reservations directory, not null
-     * @throws ReservationException when it exists but cannot be used (a symbolic link, not a directory, ...)
-     */
-    public static List<Holding> holdingsIn(Path directory) {
-        return LockView.holdings(directory, LockTable.existing(directory));
-    }
-
-    /**
-     * {@return {@link #holdingsIn(Path)} with a {@code free} entry for each of {@code usable} that
-     * has no lock file yet (when the directory exists), in CPU order}
+     * {@return the holdings of {@code directory}, by CPU, with a {@code free} entry for each of {@code usable}
+     * that has no lock file yet; empty for a missing directory} Read without creating or locking anything:
+     * what {@code corescope reservations} shows.
      *
      * @param directory a reservations directory
      * @param usable the CPUs a reservation could take
@@ -442,19 +386,8 @@ public final class Reservations {
     }
 
     /**
-     * {@return {@link #dump()} for {@link #holdingsIn(Path)}: nothing is created or locked}
-     *
-     * @param directory a reservations directory
-     * @param usable the CPUs named in the heading line
-     * @throws ReservationException when the directory exists but cannot be used
-     */
-    public static String dumpOf(Path directory, CpuMask usable) {
-        return dumpOf(directory, usable, Width.NONE);
-    }
-
-    /**
-     * {@return {@link #dumpOf(Path, CpuMask)} laid out at {@code width}} No line is wider where
-     * the words allow; a long holder wraps, each of its lines starting with the row's CPU.
+     * {@return {@link #dump()} for {@link #holdingsIn}, laid out at {@code width}: nothing is created or locked}
+     * No line is wider where the words allow; a long holder wraps, each of its lines starting with the row's CPU.
      *
      * @param directory a reservations directory
      * @param usable the CPUs named in the heading line

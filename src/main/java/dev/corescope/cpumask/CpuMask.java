@@ -1,7 +1,6 @@
 package dev.corescope.cpumask;
 
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.PrimitiveIterator;
 import java.util.function.IntConsumer;
 import java.util.function.LongBinaryOperator;
@@ -175,16 +174,6 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * {@return the mask of {@code nbits} bits holding the set bits of {@code set} below {@code nbits}}
-     *
-     * @param nbits the bit count, at least 1
-     * @param set the CPUs (bit {@code i} = CPU {@code i}); not changed
-     */
-    public static CpuMask fromBitSet(int nbits, BitSet set) {
-        return fromWords(nbits, set.toLongArray());
-    }
-
-    /**
      * {@return a new builder for a mask of {@code nbits} bits, empty at first (not thread-safe)}
      *
      * @param nbits the bit count, at least 1
@@ -307,25 +296,6 @@ public final class CpuMask implements Iterable<Integer> {
     }
 
     /**
-     * {@code cpumask_any_but(mask, cpu)} as it was before seed 000 (v6.15 and earlier):
-     * {@code for_each_cpu(i, mask) if (i != cpu) break; return i;}. Same answer as
-     * {@link #firstBut}; kept to measure the difference. It calls what the kernel's loop calls:
-     * {@code for_each_cpu} is {@code for_each_set_bit}, which starts with
-     * {@code find_next_bit(mask, size, 0)}, that is {@code next(-1)}, not {@link #first()}
-     * ({@code find_first_bit}); that call is the difference the patch made.
-     *
-     * @param cpu the CPU to skip
-     * @return the same as {@link #firstBut}
-     */
-    public int anyButLoop(int cpu) {
-        int i;
-        for (i = next(-1); i < nbits; i = next(i)) {
-            if (i != cpu) break;
-        }
-        return i;
-    }
-
-    /**
      * {@return whether both hold exactly the same CPUs, whatever the two
      * bit counts ({@code cpumask_equal})} ({@link #equals} also compares {@code nbits}.)
      *
@@ -395,11 +365,6 @@ public final class CpuMask implements Iterable<Integer> {
      */
     public CpuMask xor(CpuMask other) {
         return combine(other, (a, b) -> a ^ b);
-    }
-
-    /** {@return the CPUs below {@code nbits} not in this mask ({@code cpumask_complement})} */
-    public CpuMask complement() {
-        return combine(this, (a, b) -> ~a);
     }
 
     private CpuMask combine(CpuMask other, LongBinaryOperator op) {
@@ -479,11 +444,6 @@ public final class CpuMask implements Iterable<Integer> {
         return out;
     }
 
-    /** {@return a copy of the {@link #wordCount()} words, bit {@code i} in word {@code i/64}: the bytes of a {@code cpu_set_t} on 64-bit Linux} */
-    public long[] toWords() {
-        return words.clone();
-    }
-
     /**
      * {@return word {@code i} (CPUs {@code 64*i .. 64*i+63}), or 0 past the end} The others are not copied.
      *
@@ -496,11 +456,6 @@ public final class CpuMask implements Iterable<Integer> {
     /** {@return how many 64-bit words hold the mask: {@code ceil(nbits / 64)}} */
     public int wordCount() {
         return words.length;
-    }
-
-    /** {@return the set CPUs as a new, independent {@link BitSet} (bit {@code i} = CPU {@code i})} */
-    public BitSet toBitSet() {
-        return BitSet.valueOf(words);
     }
 
     /**

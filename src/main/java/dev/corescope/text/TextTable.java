@@ -250,11 +250,6 @@ public final class TextTable {
         return rows.size();
     }
 
-    /** The table at its natural width, each line starting with {@code indent} and ending in a newline. */
-    public String render(String indent) {
-        return render(indent, Integer.MAX_VALUE);
-    }
-
     /** {@link #render(PrintWriter, String, int)} as a string. */
     public String render(String indent, int width) {
         StringWriter s = new StringWriter();

@@ -76,18 +76,6 @@ public final class Placements {
     }
 
     /**
-     * What {@code a} and {@code b} share, as one of {@link #NAMES} other than {@code any}.
-     *
-     * @param t the topology
-     * @param a a CPU number
-     * @param b another CPU number
-     * @return the kind, or empty when the tree cannot tell
-     */
-    public static Optional<String> classify(Topology t, int a, int b) {
-        return Optional.ofNullable(kind(t, a, b)).map(Placement::key);
-    }
-
-    /**
      * The one of {@link #NAMES} that {@code given} names, older names ({@code smt},
      * {@code cross-l3}, {@code cross-package}) and {@code _} for {@code -} included.
      *

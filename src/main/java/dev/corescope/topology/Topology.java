@@ -6,7 +6,6 @@ import dev.corescope.topology.proc.CgroupCpuset;
 import dev.corescope.topology.proc.SysfsReader;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -277,15 +276,6 @@ public final class Topology {
     }
 
     /**
-     * {@return the number of cache instances named {@code name}; 0 for none}
-     *
-     * @param name as {@link Cache#name()}: {@code L1d}, {@code L1i}, {@code L2}, ...
-     */
-    public int cacheCount(String name) {
-        return (int) caches().stream().filter(c -> c.name().equals(name)).count();
-    }
-
-    /**
      * {@return the node of {@code kind} holding {@code cpu}, in O(1); empty when the tree has no such level or the CPU is not online}
      *
      * @param kind the level, e.g. {@code CORE}
@@ -314,15 +304,6 @@ public final class Topology {
      */
     public Optional<Placement> relation(int a, int b) {
         return Optional.ofNullable(index.relation(a, b));
-    }
-
-    /**
-     * {@return the caches {@code cpu} uses, L1 first, in a new list; empty for a CPU in no cache of the tree}
-     *
-     * @param cpu a CPU number
-     */
-    public List<Cache> cachesOf(int cpu) {
-        return new ArrayList<>(caches().stream().filter(c -> c.cpus().test(cpu)).toList());
     }
 
     /** {@return the caches of the highest data or unified level present (the L3s, or the L2s without L3); empty without caches} */

@@ -54,7 +54,7 @@ public record TopologyNode(Kind kind, int id, CpuMask cpus, List<Cache> caches, 
     }
 
     /** By first CPU, the order objects are listed in. */
-    static final Comparator<TopologyNode> BY_FIRST_CPU = (a, b) -> Integer.compare(a.firstCpu(), b.firstCpu());
+    static final Comparator<TopologyNode> BY_FIRST_CPU = Comparator.comparingInt(n -> n.cpus().first());
 
     /**
      * A node; the lists are copied (unmodifiable).
@@ -68,10 +68,5 @@ public record TopologyNode(Kind kind, int id, CpuMask cpus, List<Cache> caches, 
     public TopologyNode {
         caches = List.copyOf(caches);
         children = List.copyOf(children);
-    }
-
-    /** {@return the first CPU, the order objects are listed in: the lowest CPU of {@link #cpus()}} */
-    public int firstCpu() {
-        return cpus.first();
     }
 }

@@ -156,35 +156,35 @@ public final class UsableCpus {
         List<Why> out = new ArrayList<>();
         for (int cpu : cpus.toArray()) {
             List<Reason> rs = new ArrayList<>();
-            boolean online = t.online().nbits() > cpu && t.online().test(cpu);
+            boolean online = t.online().test(cpu);
             if (!online) {
-                rs.add(new Reason("offline", t.possible().nbits() > cpu && t.possible().test(cpu)
+                rs.add(new Reason("offline", t.possible().test(cpu)
                         ? "offline (online: " + t.online().toList() + ")" : "not a CPU of this machine (possible: " + t.possible().toList() + ")"));
             }
-            if (online && t.cgroupCpuset().isPresent() && !test(t.cgroupCpuset().get().cpus(), cpu)) {
+            if (online && t.cgroupCpuset().isPresent() && !t.cgroupCpuset().get().cpus().test(cpu)) {
                 rs.add(new Reason("outsideCpuset", "outside the cgroup's cpuset " + t.cgroupCpuset().get().cpus().toList()
                         + " (" + t.cgroupCpuset().get().cgroup() + "): the kernel refuses it"));
             }
-            if (test(t.isolated(), cpu)) {
+            if (t.isolated().test(cpu)) {
                 rs.add(new Reason("isolated", "isolated from the scheduler's load balancing ("
                         + (isolcpus != null ? "isolcpus=" + isolcpus : "cpu/isolated " + t.isolated().toList()) + ")"
-                        + (test(quiet, cpu) ? ": usable, a first choice for measuring" : "")));
+                        + (quiet.test(cpu) ? ": usable, a first choice for measuring" : "")));
             }
-            if (test(managedIrq, cpu)) rs.add(new Reason("managedIrq", "managed_irq: the kernel keeps managed device interrupts off it where it can"));
-            if (test(t.nohzFull(), cpu)) {
-                rs.add(new Reason("nohzFull", "nohz_full: no scheduler tick while one task runs" + (test(quiet, cpu) ? "; usable" : "")));
+            if (managedIrq.test(cpu)) rs.add(new Reason("managedIrq", "managed_irq: the kernel keeps managed device interrupts off it where it can"));
+            if (t.nohzFull().test(cpu)) {
+                rs.add(new Reason("nohzFull", "nohz_full: no scheduler tick while one task runs" + (quiet.test(cpu) ? "; usable" : "")));
             }
-            if (online && !test(start, cpu)) {
-                boolean byName = test(pinnable(), cpu);
+            if (online && !start.test(cpu)) {
+                boolean byName = pinnable().test(cpu);
                 rs.add(new Reason("outsideStartMask", "outside the start mask " + start.toList()
                         + (startMeasured ? "" : " (a saved tree: a process started normally there)")
-                        + (test(quiet, cpu) ? "" : byName ? ": taken only when named (--cpus " + cpu + ")" : "")));
+                        + (quiet.test(cpu) ? "" : byName ? ": taken only when named (--cpus " + cpu + ")" : "")));
             }
-            if (online && test(start, cpu) && !test(quiet, cpu)) rs.add(new Reason("startMask", "in the start mask " + start.toList()));
+            if (online && start.test(cpu) && !quiet.test(cpu)) rs.add(new Reason("startMask", "in the start mask " + start.toList()));
             quota.filter(CgroupQuota::limited).ifPresent(q -> rs.add(new Reason("cpuQuota",
                     "the cgroup's CPU quota " + q.describe() + " throttles this process on every CPU")));
             irqs.ifPresent(table -> deviceIrqs(table, cpu).ifPresent(rs::add));
-            out.add(new Why(cpu, test(usable, cpu), test(pinnable(), cpu), rs));
+            out.add(new Why(cpu, usable.test(cpu), pinnable().test(cpu), rs));
         }
         return out;
     }
@@ -207,9 +207,5 @@ public final class UsableCpus {
         }
         if (rows.size() > 3) sb.append(", ...");
         return Optional.of(new Reason("deviceIrqs", sb.toString()));
-    }
-
-    private static boolean test(CpuMask m, int cpu) {
-        return cpu < m.nbits() && m.test(cpu);
     }
 }

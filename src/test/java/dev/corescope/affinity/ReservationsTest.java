@@ -5,7 +5,8 @@ import dev.corescope.sys.internal.Flock;
 import dev.corescope.testing.Approved;
 import dev.corescope.testing.OwnThread;
 import dev.corescope.testing.Timing;
-import dev.corescope.topology.Placements;
+import dev.corescope.text.Width;
+import dev.corescope.topology.Placement;
 import dev.corescope.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -126,10 +127,13 @@ class ReservationsTest {
         Reservations quiet = r.preferring(CpuPreference.QUIET);
         assertEquals(CpuPreference.KERNEL_HINTS, r.preference());
         assertEquals(CpuPreference.QUIET, quiet.preference());
-        assertEquals(r.usable().weight(), quiet.preferenceOrder().length);
-        assertEquals(r.usable(), CpuMask.of(r.usable().nbits(), quiet.preferenceOrder()));
-        try (Reservation first = quiet.reserveAny()) {
-            assertEquals(quiet.preferenceOrder()[0], first.cpu());
+        List<Reservation> all = new ArrayList<>();
+        try {
+            for (int i = 0; i < r.usable().weight(); i++) all.add(quiet.reserveAny());
+            assertEquals(r.usable(), CpuMask.of(r.usable().nbits(), all.stream().mapToInt(Reservation::cpu).toArray()));
+            assertThrows(ReservationException.class, quiet::reserveAny);
+        } finally {
+            all.forEach(Reservation::close);
         }
     }
 
@@ -142,15 +146,15 @@ class ReservationsTest {
              Reservation l3 = r.reserveNear(a, CpuStrategy.SAME_L3);
              Reservation xl3 = r.reserveNear(a, CpuStrategy.OTHER_L3);
              Reservation xpkg = r.reserveNear(a, CpuStrategy.OTHER_PACKAGE)) {
-            assertEquals("same-core", Placements.classify(t, 2, sib.cpu()).orElseThrow());
-            assertEquals("same-l3", Placements.classify(t, 2, l3.cpu()).orElseThrow());
-            assertTrue(Placements.classify(t, 2, xl3.cpu()).orElseThrow().startsWith("other-"), "another L3");
-            assertEquals("other-package", Placements.classify(t, 2, xpkg.cpu()).orElseThrow());
+            assertEquals(Placement.SAME_CORE, t.relation(2, sib.cpu()).orElseThrow());
+            assertEquals(Placement.SAME_L3, t.relation(2, l3.cpu()).orElseThrow());
+            assertEquals(Placement.OTHER_L3, t.relation(2, xl3.cpu()).orElseThrow(), "another L3");
+            assertEquals(Placement.OTHER_PACKAGE, t.relation(2, xpkg.cpu()).orElseThrow());
             // the only sibling of 2 is taken: SAME_CORE fails with the reason, the fallback works
             ReservationException e = assertThrows(ReservationException.class, () -> r.reserveNear(a, CpuStrategy.SAME_CORE));
             assertTrue(e.getMessage().contains("an SMT sibling of CPU 2 (all held)"), e.getMessage());
             try (Reservation fallback = r.reserveNear(a, CpuStrategy.SAME_CORE, CpuStrategy.SAME_L3)) {
-                assertEquals("same-l3", Placements.classify(t, 2, fallback.cpu()).orElseThrow());
+                assertEquals(Placement.SAME_L3, t.relation(2, fallback.cpu()).orElseThrow());
             }
         }
     }
@@ -165,7 +169,7 @@ class ReservationsTest {
                 Reservation c = r.reserveWholeCore();
                 assertTrue(c.wholeCore());
                 assertEquals(2, c.cpus().weight(), "both SMT threads: " + c);
-                assertTrue(Placements.classify(r.topology(), c.cpus().first(), c.cpus().last()).orElseThrow().equals("same-core"));
+                assertEquals(Placement.SAME_CORE, r.topology().relation(c.cpus().first(), c.cpus().last()).orElseThrow());
                 assertFalse(union.intersects(c.cpus()), c + " overlaps " + union.toList());
                 union = union.or(c.cpus());
                 cores.add(c);
@@ -209,7 +213,7 @@ class ReservationsTest {
     void cpuNumbersBeyond1024() throws IOException {
         MachineTree m = MachineTree.build(tmp.resolve("tree"), 1500, 1, 1, 2, 2);
         Reservations r = over(m);
-        try (Reservation core = r.reserveWholeCore(); Reservation near = r.reserveWholeCoreNear(core, CpuStrategy.SAME_L3)) {
+        try (Reservation core = r.reserveWholeCore(); Reservation near = r.reserve(core.cpu(), true, CpuStrategy.SAME_L3)) {
             assertEquals("1500-1501", core.cpus().toList());
             assertEquals("1502-1503", near.cpus().toList());
             assertTrue(Files.exists(r.directory().resolve("cpu-1503.lock")));
@@ -510,8 +514,8 @@ class ReservationsTest {
     @Test
     void lookingAtAMissingDirectoryCreatesNothing() {
         Path missing = tmp.resolve("not-yet");
-        assertEquals(List.of(), Reservations.holdingsIn(missing));
-        Approved.verify("affinity/missing-directory.txt", Reservations.dumpOf(missing, CpuMask.of(4, 1)).replace(tmp.toString(), "TMP"));
+        assertEquals(List.of(), Reservations.holdingsIn(missing, CpuMask.of(4, 1)));
+        Approved.verify("affinity/missing-directory.txt", Reservations.dumpOf(missing, CpuMask.of(4, 1), Width.NONE).replace(tmp.toString(), "TMP"));
         assertFalse(Files.exists(missing));
     }
 

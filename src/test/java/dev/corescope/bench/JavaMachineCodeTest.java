@@ -89,7 +89,7 @@ class JavaMachineCodeTest {
 
     @Test
     void theJavaVariantsOfCpumaskAndTimerbaseAreMeasuredFunctionsWithARun() {
-        assertEquals(List.of("dev.corescope.cpumask.CpuMask::anyButLoop", "dev.corescope.cpumask.CpuMask::firstBut",
+        assertEquals(List.of("dev.corescope.bench.cpumask.CpumaskBenchmark::anyButLoop", "dev.corescope.cpumask.CpuMask::firstBut",
                         "dev.corescope.bench.cpumask.CpumaskBenchmark::anyButLoopFirst"),
                 new CpumaskFamily().measuredFunctions().stream().map(MeasuredFunction::javaMethod).filter(m -> m != null).toList());
         assertEquals(Map.of("nrCpus", "64", "online", "16", "mask", "online"), new CpumaskFamily().javaCodeBenchmarks().orElseThrow().params());

@@ -8,6 +8,7 @@ import dev.corescope.report.ResultsFile;
 import dev.corescope.testing.Approved;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
+import dev.corescope.text.Width;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -68,7 +69,7 @@ class FamilyTextTest {
         TextTable keys = new TextTable(key);
         List<Integer> at = key.stream().map(c -> table.columns().indexOf(c)).toList();
         for (List<String> r : table.rows()) keys.row(at.stream().map(r::get).toArray());
-        List<String> keyLines = keys.render(indent).lines().toList();
+        List<String> keyLines = keys.render(indent, Width.NONE).lines().toList();
         String header = keyLines.getFirst();
         List<String> rowKeys = keyLines.subList(1, keyLines.size());
         int keyWidth = keyLines.stream().mapToInt(String::length).max().orElseThrow();

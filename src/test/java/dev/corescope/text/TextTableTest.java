@@ -28,7 +28,7 @@ class TextTableTest {
 
     @Test
     void anOptionalColumnIsLeftOutFirstAndSaidSo() {
-        String full = wide().render("");
+        String full = wide().render("", Width.NONE);
         int natural = full.lines().mapToInt(String::length).max().orElseThrow();
         String s = wide().render("", natural - 2);
         assertTrue(s.lines().limit(3).noneMatch(l -> l.contains("0-1")), s);
@@ -66,7 +66,7 @@ class TextTableTest {
     void cellsFromInputAreEscapedForTheTerminal() {
         TextTable t = new TextTable(TextTable.Column.key("key"), TextTable.Column.text("value"));
         t.row("x", "\u001b]0;PWNED\u0007");
-        assertTrue(t.render("").contains("\\e]0;PWNED\\x07"), t.render(""));
+        assertTrue(t.render("", Width.NONE).contains("\\e]0;PWNED\\x07"), t.render("", Width.NONE));
     }
 
     @Test
@@ -111,7 +111,7 @@ class TextTableTest {
         assertEquals("supports", t.typedRows().get(0).status());
         assertEquals("", t.typedRows().get(1).status());
         assertEquals(pct, t.typedRows().get(0).cells().get(2), "the cell as given, numbers and claim with it");
-        assertTrue(t.render("").contains("time per call  supports      [-4.41, -1.80]%"), t.render(""));
+        assertTrue(t.render("", Width.NONE).contains("time per call  supports      [-4.41, -1.80]%"), t.render("", Width.NONE));
     }
 
     @Test

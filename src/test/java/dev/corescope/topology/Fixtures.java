@@ -31,6 +31,11 @@ public final class Fixtures {
     private Fixtures() {
     }
 
+    /** {@return how many cache instances of {@code t} are named {@code name} ({@code L1d}, {@code L2}, ...)} */
+    static int cacheCount(Topology t, String name) {
+        return (int) t.caches().stream().filter(c -> c.name().equals(name)).count();
+    }
+
     /** The fixtures folder, from the test classpath. */
     static Path dir() {
         return TopologyFixtures.dir();

@@ -80,8 +80,8 @@ class ReadingIsLinearTest {
         m.put("core", t.cores().size());
         m.put("pu", t.pus().size());
         m.put("numanode", t.numaNodes().size());
-        m.put("l3cache", t.cacheCount("L3"));
-        m.put("l2cache", t.cacheCount("L2"));
+        m.put("l3cache", Fixtures.cacheCount(t, "L3"));
+        m.put("l2cache", Fixtures.cacheCount(t, "L2"));
         return m;
     }
 

@@ -29,10 +29,10 @@ class TopologyFixturesTest {
                 () -> assertEquals(want.get("cores").asInt(), s.cores(), "cores"),
                 () -> assertEquals(want.get("packages").asInt(), s.packages(), "packages"),
                 () -> assertEquals(want.get("numaNodes").asInt(), s.numaNodes(), "numaNodes"),
-                () -> assertEquals(want.get("caches").get("L1d").asInt(), t.cacheCount("L1d"), "L1d"),
-                () -> assertEquals(want.get("caches").get("L1i").asInt(), t.cacheCount("L1i"), "L1i"),
-                () -> assertEquals(want.get("caches").get("L2").asInt(), t.cacheCount("L2"), "L2"),
-                () -> assertEquals(want.get("caches").get("L3").asInt(), t.cacheCount("L3"), "L3"));
+                () -> assertEquals(want.get("caches").get("L1d").asInt(), Fixtures.cacheCount(t, "L1d"), "L1d"),
+                () -> assertEquals(want.get("caches").get("L1i").asInt(), Fixtures.cacheCount(t, "L1i"), "L1i"),
+                () -> assertEquals(want.get("caches").get("L2").asInt(), Fixtures.cacheCount(t, "L2"), "L2"),
+                () -> assertEquals(want.get("caches").get("L3").asInt(), Fixtures.cacheCount(t, "L3"), "L3"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * <p><b>What this measures.</b> One lookup per {@code @Benchmark} call on a {@link CpuMask}
  * built from this machine's allowed CPUs ({@code sched_getaffinity}) with {@code nrCpus} bits:
  * <ul>
- *   <li>BASELINE {@link #any_but_loop}: {@link CpuMask#anyButLoop}, the kernel's old
+ *   <li>BASELINE {@link #any_but_loop}: {@link #anyButLoop}, the kernel's old
  *       {@code for_each_cpu(i, mask) if (i != cpu) break;};</li>
  *   <li>APPROACH {@link #first_but}: {@link CpuMask#firstBut}, the new
  *       {@code i = cpumask_first(mask); if (i == cpu) i = cpumask_next(i, mask);}.</li>
@@ -127,7 +127,7 @@ public class CpumaskBenchmark {
     /** {@code cpu} only reports the thread's CPU time per iteration, so descheduled iterations can be told apart. */
     @Benchmark
     public int any_but_loop(ThreadCpuTime cpu) {
-        return cpumask.anyButLoop(nextCpu());
+        return anyButLoop(cpumask, nextCpu());
     }
 
     @Benchmark
@@ -138,6 +138,22 @@ public class CpumaskBenchmark {
     @Benchmark
     public int any_but_loop_first(ThreadCpuTime cpu) {
         return anyButLoopFirst(cpumask, nextCpu());
+    }
+
+    /**
+     * {@code cpumask_any_but(mask, cpu)} as it was before seed 000 (v6.15 and earlier):
+     * {@code for_each_cpu(i, mask) if (i != cpu) break; return i;}. Same answer as
+     * {@link CpuMask#firstBut}. It calls what the kernel's loop calls: {@code for_each_cpu} is
+     * {@code for_each_set_bit}, which starts with {@code find_next_bit(mask, size, 0)}, that is
+     * {@code next(-1)}, not {@code first()} ({@code find_first_bit}); that call is the difference the patch made.
+     */
+    static int anyButLoop(CpuMask mask, int cpu) {
+        int nbits = mask.nbits();
+        int i;
+        for (i = mask.next(-1); i < nbits; i = mask.next(i)) {
+            if (i != cpu) break;
+        }
+        return i;
     }
 
     /**

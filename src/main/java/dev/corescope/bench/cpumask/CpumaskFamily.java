@@ -72,10 +72,10 @@ public final class CpumaskFamily implements ModelFamily<CpumaskModel> {
                 }
             }
         }
-        String mask = CpuMask.class.getName() + "::";
-        out.add(MeasuredFunction.of("any_but_loop", null, mask + "anyButLoop"));
-        out.add(MeasuredFunction.of("first_but", null, mask + "firstBut"));
-        out.add(MeasuredFunction.of("any_but_loop_first", null, CpumaskBenchmark.class.getName() + "::anyButLoopFirst"));
+        String bench = CpumaskBenchmark.class.getName() + "::";
+        out.add(MeasuredFunction.of("any_but_loop", null, bench + "anyButLoop"));
+        out.add(MeasuredFunction.of("first_but", null, CpuMask.class.getName() + "::firstBut"));
+        out.add(MeasuredFunction.of("any_but_loop_first", null, bench + "anyButLoopFirst"));
         return out;
     }
 
