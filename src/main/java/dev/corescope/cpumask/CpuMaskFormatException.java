@@ -20,7 +20,9 @@ public final class CpuMaskFormatException extends IllegalArgumentException {
         EOVERFLOW
     }
 
+    /** The text that was read. */
     private final String input;
+    /** The kernel's error code. */
     private final Code code;
     /** The CPU asked for ({@code ERANGE}), or -1. */
     private final long bit;

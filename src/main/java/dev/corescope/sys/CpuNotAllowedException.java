@@ -8,7 +8,9 @@ import dev.corescope.cpumask.CpuMask;
  */
 public final class CpuNotAllowedException extends IllegalArgumentException {
 
+    /** The CPUs asked for that are not allowed. */
     private final CpuMask refused;
+    /** The CPUs that are. */
     private final CpuMask allowed;
 
     /**

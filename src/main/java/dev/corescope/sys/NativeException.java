@@ -6,9 +6,13 @@ package dev.corescope.sys;
  */
 public final class NativeException extends RuntimeException {
 
+    /** The C function. */
     private final String function;
+    /** The arguments that matter. */
     private final String arguments;
+    /** The errno as a constant. */
     private final Errno errno;
+    /** The errno as the call left it. */
     private final int errnoNumber;
 
     /**
