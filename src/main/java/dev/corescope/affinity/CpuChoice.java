@@ -67,10 +67,7 @@ final class CpuChoice {
         Map<String, CpuMask> cores = new LinkedHashMap<>();
         for (int cpu : order) {
             CpuMask core = coreOf(cpu).resize(usable.nbits());
-            if (!core.isSubsetOf(usable)) continue;
-            boolean fits = true;
-            for (int c : core.toArray()) fits &= fits(s, anchor, c) && c != anchor;
-            if (fits) cores.putIfAbsent(core.toList(), core);
+            if (core.isSubsetOf(usable) && core.stream().allMatch(c -> fits(s, anchor, c))) cores.putIfAbsent(core.toList(), core);
         }
         List<CpuMask> out = new ArrayList<>(cores.values());
         out.sort(Comparator.comparingInt(core -> Arrays.stream(core.toArray()).map(rank::get).max().orElse(0)));

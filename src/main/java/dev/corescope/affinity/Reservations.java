@@ -57,21 +57,18 @@ public final class Reservations {
     private static volatile Reservations shared;
 
     private final LockTable table;
-    private final Topology topology;
-    private final CpuMask usable;
     private final CpuOrder preference;
     private final Path procRoot;
-    /** The usable CPUs in preference order and the candidates of each strategy: what is tried, before anything is locked. */
+    /** The topology, the usable CPUs in preference order and the candidates of each strategy: what is tried, before anything is locked. */
     private final CpuChoice choice;
 
     private Reservations(LockTable table, Topology topology, CpuMask usable, Path procRoot, CpuOrder preference) {
         this.table = table;
-        this.topology = topology;
         int nbits = Math.max(usable.nbits(), topology.nbits());
-        this.usable = usable.resize(nbits).and(topology.online().resize(nbits));
+        CpuMask online = usable.resize(nbits).and(topology.online().resize(nbits));
         this.procRoot = procRoot;
         this.preference = preference != null ? preference : CpuOrder.of(topology, procRoot);
-        this.choice = new CpuChoice(topology, this.usable, this.preference.order(this.usable));
+        this.choice = new CpuChoice(topology, online, this.preference.order(online));
     }
 
     /**
@@ -140,7 +137,7 @@ public final class Reservations {
      */
     public Reservations preferring(CpuPreference p) {
         return p == CpuPreference.QUIET ? preferQuiet(Quietness.WINDOW)
-                : new Reservations(table, topology, usable, procRoot, preference.quiet(null));
+                : new Reservations(table, topology(), usable(), procRoot, preference.quiet(null));
     }
 
     /**
@@ -151,7 +148,7 @@ public final class Reservations {
      * @param window how long to watch the CPUs' interrupts and steal, e.g. 200 ms
      */
     public Reservations preferQuiet(Duration window) {
-        return new Reservations(table, topology, usable, procRoot, preference.quiet(Quietness.measure(procRoot, window)));
+        return new Reservations(table, topology(), usable(), procRoot, preference.quiet(Quietness.measure(procRoot, window)));
     }
 
     /** {@return the order free CPUs are offered in, never null} */
@@ -166,12 +163,12 @@ public final class Reservations {
 
     /** {@return the topology the strategies are judged on: the one given, or the live one for {@link #shared()}} */
     public Topology topology() {
-        return topology;
+        return choice.topology;
     }
 
     /** {@return the CPUs reservations choose from, online and allowed: a mask of the topology's bit count} */
     public CpuMask usable() {
-        return usable;
+        return choice.usable;
     }
 
     // ---- reserving ---------------------------------------------------------------------
@@ -195,17 +192,17 @@ public final class Reservations {
         if (s.equals("core")) return reserveWholeCore();
         if (s.matches("[0-9]{1,7}")) return reserveCpu(Integer.parseInt(s));
         if (s.matches("last(-[0-9]{1,7})?")) {
-            int[] cpus = usable.toArray();
+            int[] cpus = usable().toArray();
             int back = s.equals("last") ? 0 : Integer.parseInt(s.substring(5));
             if (back >= cpus.length) {
-                throw new ReservationException(spec + ": only " + cpus.length + " usable CPUs " + (cpus.length == 0 ? "" : usable.toList()));
+                throw new ReservationException(spec + ": only " + cpus.length + " usable CPUs " + (cpus.length == 0 ? "" : usable().toList()));
             }
             return reserveCpu(cpus[cpus.length - 1 - back]);
         }
         if (s.indexOf(':') > 0) {
-            CpuMask chosen = usable.and(CpuSelector.select(s, topology).resize(usable.nbits()));
-            if (chosen.isEmpty()) throw new ReservationException(spec + ": none of its CPUs is usable (usable: " + usable.toList() + ")");
-            return new Reservations(table, topology, chosen, procRoot, preference).reserveAny();
+            CpuMask chosen = usable().and(CpuSelector.select(s, topology()).resize(usable().nbits()));
+            if (chosen.isEmpty()) throw new ReservationException(spec + ": none of its CPUs is usable (usable: " + usable().toList() + ")");
+            return new Reservations(table, topology(), chosen, procRoot, preference).reserveAny();
         }
         throw new IllegalArgumentException("reservation '" + spec + "': not one of any, core, N (a CPU), last, last-N, or selectors (node:N, ...)");
     }
@@ -231,7 +228,7 @@ public final class Reservations {
      * @throws ReservationException when it is still held after {@code timeout}, or the wait is interrupted
      */
     public Reservation reserveCpu(int cpu, Duration timeout) {
-        CpuMask one = CpuMask.of(Math.max(usable.nbits(), cpu + 1), cpu);
+        CpuMask one = CpuMask.of(Math.max(usable().nbits(), cpu + 1), cpu);
         choice.checkUsable(one);
         return Waiting.until(timeout, () -> Attempt.lock(table, one, false, null), () -> "CPU " + cpu + " is " + LockView.heldBy(table, cpu));
     }
@@ -382,7 +379,7 @@ public final class Reservations {
      * Every string from outside is escaped ({@code \e}, {@code \n}, ...): one line per row.
      */
     public String dump() {
-        return HoldingsText.document(directory(), usable, holdings(), true).render(Width.NONE);
+        return HoldingsText.document(directory(), usable(), holdings(), true).render(Width.NONE);
     }
 
     /**

@@ -59,8 +59,8 @@ class CompareTextTest {
         assertFalse(wide.contains("left out at"), "nothing left out with --wide");
         assertTrue(wide.contains("old interval") && wide.contains(" runs ") && wide.lines().anyMatch(l -> l.endsWith("  p")), wide);
         for (TextDoc.Table t : doc.parts().stream().filter(p -> p instanceof TextDoc.Table).map(p -> (TextDoc.Table) p).toList()) {
-            assertTrue(wide.contains(t.table().render(t.indent())), "each table at its natural width");
-            assertTrue(t.table().render(t.indent()).lines().count() == t.table().size() + 1, "one line per row, one header");
+            assertTrue(wide.contains(t.table().render(t.indent(), Width.NONE)), "each table at its natural width");
+            assertTrue(t.table().render(t.indent(), Width.NONE).lines().count() == t.table().size() + 1, "one line per row, one header");
         }
         String narrow = doc.render(80);
         assertTrue(narrow.contains("left out at 80 columns"), "what 80 columns leave out is said: " + narrow);
