@@ -29,13 +29,8 @@ public final class TopologyJson {
         return JsonText.write(toMap(t));
     }
 
-    /**
-     * The report as nested maps and lists, in field order: what {@link #render} writes.
-     *
-     * @param t the topology
-     * @return a map of strings, numbers, booleans, lists and maps (insertion-ordered)
-     */
-    public static Map<String, Object> toMap(Topology t) {
+    /** The report as nested maps and lists (strings, numbers, booleans), in field order: what {@link #render} writes. */
+    static Map<String, Object> toMap(Topology t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("source", t.source());
         m.put("cpuModel", t.cpuModel().orElse(null));
