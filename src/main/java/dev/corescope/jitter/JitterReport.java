@@ -1,7 +1,6 @@
 package dev.corescope.jitter;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.corescope.topology.proc.CpuTimes;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -43,9 +42,5 @@ public record JitterReport(String mode, double secondsPerCpu, String hypervisor,
 
     /** A file ({@code /proc/stat}, {@code /proc/interrupts}, ...) not read, and {@code why}. */
     public record Unread(String file, String why) {
-        /** What is missing without it. */
-        String loss() {
-            return file.endsWith(CpuTimes.FILE) ? "steal time unknown" : "its sources are not attributed";
-        }
     }
 }

@@ -3,6 +3,7 @@ package dev.corescope.jitter;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
+import dev.corescope.topology.proc.CpuTimes;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -86,7 +87,8 @@ public final class JitterText {
                     + "true for now on this host; re-run before relying on it, and compare steal% with the gap rates: "
                     + "gaps the guest's own interrupts do not explain are the host's.");
         }
-        r.unread().forEach(u -> notes.add(u.file() + " not read (" + u.why() + "): " + u.loss()));
+        r.unread().forEach(u -> notes.add(u.file() + " not read (" + u.why() + "): "
+                + (u.file().endsWith(CpuTimes.FILE) ? "steal time unknown" : "its sources are not attributed")));
         r.notMeasured().forEach(n -> notes.add("CPU " + n.cpu() + ": not measured (" + (n.why() == null ? "the batch did not start" : n.why()) + ")"));
         double leastLost = r.rows().stream().mapToDouble(CpuJitter::lostPercent).min().orElse(0);
         if (leastLost >= BUSY_LOST_PERCENT) {

@@ -142,11 +142,6 @@ public record ClaimResult(String id, String family, String seed, String claim, S
             return name().toLowerCase(Locale.ROOT);
         }
 
-        /** The noise words of a row bounded so: this bound's, or {@code source}'s. */
-        String words(String source) {
-            return words != null ? words : source;
-        }
-
         /** An older file's noise words as the bound they name. */
         static Bound ofWords(String noise) {
             for (Bound b : values()) if (b.words != null && b.words.equals(noise)) return b;

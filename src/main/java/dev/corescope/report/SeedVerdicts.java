@@ -214,7 +214,7 @@ public final class SeedVerdicts {
                     : assumed ? ClaimResult.Bound.ALLOWANCE : ClaimResult.Bound.RUNS;
             rows.add(new ClaimResult.RowFinding(a.implementation(), a.params(), b.score(), a.score(), b.unit(), effect,
                     measured ? lo : null, measured ? hi : null, measured ? row.ciLowPercent() : null, measured ? row.ciHighPercent() : null,
-                    measured, f, bound.words(noise == null ? row.reason() : noise.source()), bound));
+                    measured, f, bound.words != null ? bound.words : noise == null ? row.reason() : noise.source(), bound));
             if (row.noiseFloorPercent() != null && measured && !assumed) widest = Math.max(widest, row.noiseFloorPercent() * scaleBy);
             if (measured && !assumed && f == Finding.INCONCLUSIVE && c.size() != null && !exact) {
                 Integer k = runsNeeded(c, b, row);

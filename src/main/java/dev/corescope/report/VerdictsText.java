@@ -196,11 +196,8 @@ public final class VerdictsText {
         }
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         String u = abs ? " " + r.unit() : "%";
-        StringBuilder sb = new StringBuilder();
-        sb.append(signed(r.effect())).append(u);
-        if (abs && r.effectPercent() != null && !r.effectPercent().isNaN()) sb.append(" (").append(signed(r.effectPercent())).append("%)");
-        boolean exact = r.rows().stream().allMatch(x -> x.bound() == ClaimResult.Bound.EXACT);
-        if (exact) return sb.append(", exact").toString();
+        StringBuilder sb = new StringBuilder(measuredShort(r));
+        if (r.rows().stream().allMatch(x -> x.bound() == ClaimResult.Bound.EXACT)) return sb.append(", exact").toString();
         if (measured > 1) sb.append(", the largest of ").append(measured).append(" measured rows");
         if (r.low() != null) {
             sb.append(", 99.9% interval ").append(signed(r.low())).append("..").append(signed(r.high())).append(u);

@@ -2,7 +2,6 @@ package dev.corescope.bench.locks;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonValue;
 import dev.corescope.bench.Jmh;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
@@ -56,7 +55,7 @@ public record LocksModel(int cpu, CpuChoice cpuChoice, Tsc tsc, Jmh.Settings jmh
         this(cpu, cpuChoice, tsc, jmh, nativeRuns, rows, contended, contendedSkip, eventSources, List.of(), facts, null, null, null, null, null);
     }
 
-    /** Which CPU the uncontended rows ran on; read from its key or, in older files, its words. */
+    /** Which CPU the uncontended rows ran on; read from its name or, in older files, its words. */
     public enum CpuChoice {
         FIRST_OF_CPUS("the first CPU of --cpus"),
         LAST_ALLOWED("the last allowed CPU, often the quietest; --cpus picks another");
@@ -67,14 +66,9 @@ public record LocksModel(int cpu, CpuChoice cpuChoice, Tsc tsc, Jmh.Settings jmh
             this.words = words;
         }
 
-        @JsonValue
-        String key() {
-            return name().toLowerCase(Locale.ROOT).replace('_', '-');
-        }
-
         @JsonCreator
         static CpuChoice of(String saved) {
-            return Stream.of(values()).filter(c -> c.key().equals(saved) || c.words.equals(saved)).findFirst().orElse(null);
+            return Stream.of(values()).filter(c -> c.name().equals(saved) || c.words.equals(saved)).findFirst().orElse(null);
         }
     }
 
@@ -91,11 +85,6 @@ public record LocksModel(int cpu, CpuChoice cpuChoice, Tsc tsc, Jmh.Settings jmh
 
             Why(String words) {
                 this.words = words;
-            }
-
-            @JsonValue
-            String key() {
-                return name().toLowerCase(Locale.ROOT);
             }
         }
 

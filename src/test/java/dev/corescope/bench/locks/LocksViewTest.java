@@ -112,7 +112,7 @@ class LocksViewTest {
         assertTrue(LocksView.document(skipped).render(dev.corescope.text.Width.NONE).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
         assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksView.notes(skipped));
         String json = Json.write(skipped);
-        assertTrue(json.contains("\"why\" : \"one_cpu_allowed\""), json);
+        assertTrue(json.contains("\"why\" : \"ONE_CPU_ALLOWED\""), json);
         assertEquals(skipped, Json.MAPPER.readValue(json, LocksModel.class));
     }
 
@@ -228,7 +228,7 @@ class LocksViewTest {
         String json = Json.write(model());
         for (String sentence : List.of("cpuChoice\" : \"the", "\"load\"", "\"pmu\"", "contendedSkipped", "placementDescription", "CPU 0 and"))
             assertTrue(!json.contains(sentence), sentence + " in " + json);
-        assertTrue(json.contains("\"cpuChoice\" : \"last-allowed\"") && json.contains("\"eventSources\" : [ \"software\", \"tracepoint\" ]"), json);
+        assertTrue(json.contains("\"cpuChoice\" : \"LAST_ALLOWED\"") && json.contains("\"eventSources\" : [ \"software\", \"tracepoint\" ]"), json);
         assertEquals(model(), Json.MAPPER.readValue(json, LocksModel.class), "the data reads back as written");
         String text = LocksView.document(model()).render(dev.corescope.text.Width.NONE);
         assertTrue(text.contains("CPU 1, pinned (the last allowed CPU, often the quietest; --cpus picks another)"), text);
