@@ -22,10 +22,8 @@ import java.util.stream.Stream;
  * the one source of the family's text and of its results rows ({@link #results}), for a live run and a
  * saved file alike.
  *
- * docs/formats.md describes each field. Older files hold sentences instead of data, which the view shows as
- * saved: {@code notes} (before {@code facts}), {@code javaSettings} and {@code nativeSettings} (before
- * {@code jmh} and {@code nativeRuns}), {@code load}, {@code pmu} and {@code contendedSkipped} (before
- * {@code facts.loadOneMinute}, {@code eventSources} and {@code contendedSkip}); a live run writes none of them.
+ * docs/formats.md describes each field, and the sentences older files hold instead ({@code notes},
+ * {@code javaSettings}, {@code nativeSettings}, {@code load}, {@code pmu}, {@code contendedSkipped}), shown as saved.
  *
  * @param cpu           the CPU the uncontended rows ran on
  * @param cpuChoice     why that CPU
