@@ -202,7 +202,7 @@ fi
 # 1.28 GiB with G1, 0.44 GiB serial, the same CPU time; docs/performance.md, issue 28), and a
 # young generation of 16 MiB, not the ~125 MiB eden that is otherwise most of their peak, and C1
 # alone: C2's compiler threads and code cost ~30 MiB of peak RSS and, for a run of seconds, more
-# CPU time than their code saves (a 33 MB file: 182 -> 150 MiB, 10.8 -> 6.4 s; issue 35).
+# CPU time than their code saves (the text of a 33 MB file: 177 -> 147 MiB, 13 -> 8 s; issue 35).
 case "${1:-}" in
   report|compare)
     user_sets '^-XX:[+-]Use[A-Za-z0-9]*GC$' || jvm_flags+=(-XX:+UseSerialGC)
