@@ -79,7 +79,7 @@ case "${1:-}" in
   topology|capture|mask|affinity|pin|help|--help|-h|--version|-V) short_command=1 ;;
 esac
 
-# True when anything the jar is built from (src/main, src/contended, src/module, native, the
+# True when anything the jar is built from (src/affinity, src/jmh, src/main, src/contended, native, the
 # POMs) is newer than the stamp the build wrote when it made the jar (target/.corescope.jar.ok).
 # A short command (the four that are timed against lstopo and a hello-world) compares the stamp
 # with the POMs and git's index only (a pull, checkout, commit or add moves it): a few stat calls,
@@ -92,7 +92,7 @@ sources_newer() {
   done
   [ "$short_command" = 1 ] && [ "${CORESCOPE_REBUILD_CHECK:-}" != full ] && return 1
   shopt -s globstar nullglob
-  for f in "$here"/src/main/** "$here"/src/contended/** "$here"/src/module/** "$here"/native/**; do
+  for f in "$here"/src/affinity/** "$here"/src/jmh/** "$here"/src/main/** "$here"/src/contended/** "$here"/native/**; do
     if [ "$f" -nt "$ok" ]; then shopt -u globstar nullglob; return 0; fi
   done
   shopt -u globstar nullglob

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the libc FFM bindings in src/main/java/dev/corescope/sys/ffi
+# Regenerates the libc FFM bindings in src/affinity/java/dev/corescope/sys/ffi
 # from native/include/corescope_libc.h, limited to native/jextract-symbols.txt.
 # Generated files are never edited by hand: change the header or the symbol list and rerun.
 set -euo pipefail
@@ -12,13 +12,13 @@ fi
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
 
-out_dir="src/main/java/dev/corescope/sys/ffi"
+out_dir="src/affinity/java/dev/corescope/sys/ffi"
 rm -rf "$out_dir"
 
 jextract \
   --target-package dev.corescope.sys.ffi \
   --header-class-name LibC \
-  --output src/main/java \
+  --output src/affinity/java \
   @native/jextract-symbols.txt \
   native/include/corescope_libc.h
 

@@ -1,5 +1,6 @@
 package dev.corescope;
 
+import dev.corescope.testing.Sources;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -23,7 +23,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class ArchitectureTest {
 
-    private static final Path MAIN = Path.of("src/main/java/dev/corescope");
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z.<>]+)` \\| (\\d+) \\| (library|tool) \\|", Pattern.MULTILINE);
     /** A use of another package: an import or a name written inline ({@code dev.corescope.report.Result.builder()}). */
     private static final Pattern REFERENCE = Pattern.compile("(?<![\\w.])dev\\.corescope\\.([a-z0-9.]+?)\\.[A-Z]");
@@ -41,12 +40,10 @@ class ArchitectureTest {
     /** Every package with a Java file, as {@code topology.proc}. */
     private static Map<String, List<Path>> packages() throws IOException {
         Map<String, List<Path>> out = new TreeMap<>();
-        try (Stream<Path> s = Files.walk(MAIN)) {
-            for (Path p : s.filter(f -> f.toString().endsWith(".java")).toList()) {
-                String pkg = MAIN.relativize(p.getParent()).toString().replace('/', '.');
-                out.computeIfAbsent(pkg, k -> new ArrayList<>()).add(p);
-            }
-        }
+        Sources.files().forEach((file, p) -> {
+            String pkg = file.substring(0, file.lastIndexOf('/')).replace('/', '.');
+            out.computeIfAbsent(pkg, k -> new ArrayList<>()).add(p);
+        });
         return out;
     }
 
@@ -60,6 +57,18 @@ class ArchitectureTest {
         TreeSet<String> inCode = new TreeSet<>();
         for (String p : packages().keySet()) inCode.add(entry(p));
         assertEquals(inCode, new TreeSet<>(map().keySet()));
+    }
+
+    @Test
+    void eachPackageLivesInItsArtifactsFolder() throws IOException {
+        Map<String, Layer> map = map();
+        List<String> wrong = new ArrayList<>();
+        for (var e : packages().entrySet()) {
+            Layer layer = map.get(entry(e.getKey()));
+            String folder = e.getKey().equals("jmh") ? "src/jmh/java" : layer != null && layer.library() ? "src/affinity/java" : "src/main/java";
+            for (Path f : e.getValue()) if (!f.startsWith(folder)) wrong.add(f + " belongs in " + folder);
+        }
+        assertEquals(List.of(), wrong);
     }
 
     @Test
@@ -77,7 +86,7 @@ class ArchitectureTest {
                     Layer used = map.get(entry(to));
                     if (used == null) continue;
                     if (used.rank() > from.rank() || (from.library() && !used.library())) {
-                        wrong.add(MAIN.relativize(f) + " uses " + to);
+                        wrong.add(f + " uses " + to);
                     }
                 }
             }

@@ -149,7 +149,7 @@ public record BetweenRunNoise(double relativeVariance, @JsonIgnore double df, in
             df += e[1];
         }
         if (df == 0) return null;
-        return new BetweenRunNoise(sum / df, df, 1, "this row's own runs, noisier than the family's pool");
+        return new BetweenRunNoise(sum / df, df, 1, "this row's own runs");
     }
 
     /** The pools, keyed by {@code key} of each row, over every row of the given files. */

@@ -195,7 +195,9 @@ public record Comparison(String before, String after, String test, List<Row> row
                             + " with repeated runs, so the run-to-run error is unknown; " + RESOLVE, kx, ky);
         }
         BetweenRunNoise rowNoise = BetweenRunNoise.ofRow(x, y);
-        if (rowNoise != null && rowNoise.relativeVariance() > noise.relativeVariance()) noise = rowNoise;
+        if (rowNoise != null && rowNoise.relativeVariance() > noise.relativeVariance()) {
+            noise = new BetweenRunNoise(rowNoise.relativeVariance(), rowNoise.df(), 1, rowNoise.source() + ", noisier than the family's pool");
+        }
         // The pooled run-to-run variance speaks for both sides at once (one estimate, its own
         // degrees of freedom); the rows' own iterations are a second estimate, which wins when
         // larger (a row noisier than its family keeps its own error).

@@ -32,6 +32,13 @@ public final class SeedVerdicts {
 
     /** The noise words of a row whose runs left an interval past a factor of ten either way: listed, never deciding. */
     static final String UNBOUNDED = "runs too few to bound it";
+    /**
+     * Runs a side from which a row of a claim is judged on its own between-run variance alone (8+
+     * degrees of freedom: a full run's C twins). Fewer runs (JMH's 2-3 forks, whose JIT can land
+     * alike by chance) borrow strength from the pool of their shape. Across files ({@code compare})
+     * the pool stays: runs of one process share its lot, runs of two files do not.
+     */
+    static final int OWN_RUNS = 5;
     /** How far either way an interval may reach (as a ratio of after to before) and still bound a row. */
     static final double UNBOUNDED_FACTOR = 10;
 
@@ -188,7 +195,10 @@ public final class SeedVerdicts {
         for (Pair p : counted) {
             Result b = p.before(), a = p.after();
             boolean repeated = b.runs().size() >= 2 || a.runs().size() >= 2;
-            BetweenRunNoise noise = pools.get(BetweenRunNoise.shapeKey(b));
+            // a row measured as OWN_RUNS+ runs a side (a C twin's interleaved runs) is judged on its own runs:
+            // in a pool of its shape an erratic kind of row (an empty loop timed at 0.4 ns) would set its floor
+            boolean own = b.runs().size() >= OWN_RUNS && a.runs().size() >= OWN_RUNS;
+            BetweenRunNoise noise = own ? null : pools.get(BetweenRunNoise.shapeKey(b));
             if (noise == null) noise = BetweenRunNoise.ofRow(b, a);
             // one run per side (a C twin's interleaved batches in an older file included): the between-run
             // allowance is the fallback, never zero between-run noise; measured runs are judged on themselves

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class ReservationsSplitTest {
 
-    private static final Path DIR = Path.of("src/main/java/dev/corescope/affinity");
+    private static final Path DIR = Path.of("src/affinity/java/dev/corescope/affinity");
 
     /** Each file and what it must not name. */
     private static final Map<String, List<String>> MUST_NOT_NAME = Map.of(

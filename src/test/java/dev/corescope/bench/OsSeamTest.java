@@ -7,6 +7,7 @@ import dev.corescope.report.EnvironmentProbe;
 import dev.corescope.report.ResultsFile;
 import dev.corescope.topology.Fixtures;
 import dev.corescope.topology.Topology;
+import dev.corescope.testing.Sources;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -20,7 +21,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -33,7 +33,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class OsSeamTest {
 
-    private static final Path MAIN = Path.of("src/main/java/dev/corescope");
 
     /**
      * The calls that are the measurement (a seam between the timed loop and the call would be
@@ -51,16 +50,15 @@ class OsSeamTest {
     @Test
     void outsideSysOnlyTheMeasuredSyscallsCallAffinityOrCurrentCpuDirectly() throws IOException {
         Map<String, Set<String>> found = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(MAIN)) {
-            for (Path p : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
-                String file = MAIN.relativize(p).toString().replace('\\', '/');
-                if (file.startsWith("sys/")) continue;
-                String code = codeOnly(Files.readString(p));
-                Set<String> calls = new TreeSet<>();
-                Matcher m = DIRECT.matcher(code);
-                while (m.find()) calls.add(m.group(1) + "." + m.group(2));
-                if (!calls.isEmpty()) found.put(file, calls);
-            }
+        for (var source : Sources.files().entrySet()) {
+            String file = source.getKey();
+            Path p = source.getValue();
+            if (file.startsWith("sys/")) continue;
+            String code = codeOnly(Files.readString(p));
+            Set<String> calls = new TreeSet<>();
+            Matcher m = DIRECT.matcher(code);
+            while (m.find()) calls.add(m.group(1) + "." + m.group(2));
+            if (!calls.isEmpty()) found.put(file, calls);
         }
         Map<String, Set<String>> expected = new TreeMap<>();
         MEASURED.forEach((file, calls) -> expected.put(file, new TreeSet<>(calls)));

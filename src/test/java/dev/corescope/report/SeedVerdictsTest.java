@@ -261,6 +261,27 @@ class SeedVerdictsTest {
         assertTrue(inside.low() >= 4 && inside.high() <= 16, inside.toString());
     }
 
+    /**
+     * Seed 004 run alone: eight interleaved C runs a side, 2.5 ns apart, beside an empty loop of the
+     * same shape whose runs spread 25% (timed at 0.4 ns). Pooled with it the interval held zero and
+     * the claim; judged on its own runs the row decides. With three runs a side the pool still speaks.
+     */
+    @Test
+    void aRowOfEightRunsASideIsJudgedOnItsOwnRunsNotOnAnErraticRowOfItsShape() {
+        Claim c = claim(Claim.Direction.MORE, 8.3, Claim.Scale.ABSOLUTE, "native");
+        Random random = new Random(5);
+        List<Result> rows = List.of(row("old", "native", Map.of(), 6.5, 8, 0.04, random), row("new", "native", Map.of(), 9.0, 8, 0.05, random),
+                row("empty_loop", "native", Map.of(), 0.43, 8, 0.25, random));
+        ClaimResult r = test(file(rows), c);
+        assertEquals(Finding.SUPPORTS_SMALLER, r.finding(), r.reason());
+        assertTrue(r.low() > 1 && r.high() < 4.15, "the row's own interval, below half the claim: " + r.low() + ".." + r.high());
+        assertEquals("this row's own runs", r.rows().getFirst().noise());
+
+        List<Result> three = List.of(row("old", "native", Map.of(), 6.5, 3, 0.04, random), row("new", "native", Map.of(), 9.0, 3, 0.05, random),
+                row("empty_loop", "native", Map.of(), 0.43, 8, 0.25, random));
+        assertTrue(test(file(three), c).rows().getFirst().noise().startsWith("pooled over"), "three runs a side borrow the pool");
+    }
+
     /** Seed 000 in quick mode: every measured C row 22% slower, the one-fork Java rows far faster. */
     @Test
     void aTwentyTwoPercentOppositeEffectInMeasuredCRowsContradictsWhateverOneForkJavaRowsSay() {

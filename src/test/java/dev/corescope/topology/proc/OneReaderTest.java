@@ -1,16 +1,15 @@
 package dev.corescope.topology.proc;
 
+import dev.corescope.testing.Sources;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -21,7 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class OneReaderTest {
 
-    private static final Path MAIN = Path.of("src/main/java/dev/corescope");
     private static final String READER = "topology/proc/";
 
     /** The files parsed by one class each, by the literal their parser reads. */
@@ -48,11 +46,7 @@ class OneReaderTest {
 
     private static Map<String, String> sources() throws IOException {
         Map<String, String> out = new TreeMap<>();
-        try (Stream<Path> s = Files.walk(MAIN)) {
-            for (Path p : s.filter(f -> f.toString().endsWith(".java")).toList()) {
-                out.put(MAIN.relativize(p).toString().replace('\\', '/'), Files.readString(p));
-            }
-        }
+        for (var e : Sources.files().entrySet()) out.put(e.getKey(), Files.readString(e.getValue()));
         return out;
     }
 
