@@ -93,7 +93,7 @@ final class JitterCommand implements Callable<Integer> {
             err.flush();
         });
         if (report.rows().isEmpty()) {
-            err.println("corescope: jitter: no CPU could be measured (" + String.join("; ", report.notes()) + ")");
+            err.println("corescope: jitter: no CPU could be measured (" + String.join("; ", JitterText.notes(report)) + ")");
             err.flush();
             return Main.EXIT_FAILURE;
         }

@@ -82,37 +82,19 @@ public final class JitterProbe {
         List<int[]> batches = mode == Mode.IN_TURN ? inTurn(o.cpus()) : sharingNoCore(o.cpus(), topology);
         KernelHints hints = KernelHints.read(new SysfsReader(root), Math.max(topology.nbits(), o.cpus().nbits()));
         List<CpuJitter> rows = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
+        List<JitterReport.NotMeasured> notMeasured = new ArrayList<>();
+        List<JitterReport.Unread> unread = new ArrayList<>();
         int done = 0;
         for (int[] batch : batches) {
             progress.accept("jitter: " + (batch.length == 1 ? "CPU " + batch[0] : "CPUs " + join(batch))
                     + String.format(Locale.ROOT, " for %.1f s", o.seconds())
                     + " (" + (done + batch.length) + " of " + o.cpus().weight() + ")");
-            rows.addAll(measure(batch, o, hints, notes));
+            rows.addAll(measure(batch, o, hints, notMeasured, unread));
             done += batch.length;
         }
-        if (o.hypervisor() != null) notes.addFirst(hypervisorNote(o.hypervisor()));
         List<CpuJitter> ranked = Ranking.rank(rows);
-        double leastLost = ranked.stream().mapToDouble(CpuJitter::lostPercent).min().orElse(0);
-        if (leastLost >= BUSY_LOST_PERCENT) notes.add(busyNote(leastLost));
-        return new JitterReport(mode == Mode.IN_TURN ? "in turn" : "together (CPUs sharing no core at once)",
-                o.seconds(), o.hypervisor(), kernelSummary(hints), ranked, Ranking.quietestFirst(ranked), notes);
-    }
-
-    /** When even the quietest CPU lost this share of its window, the machine was busy, and the note says so. */
-    static final double BUSY_LOST_PERCENT = 5.0;
-
-    static String busyNote(double leastLost) {
-        return String.format(Locale.ROOT, "Every CPU lost at least %.0f%% of its window to gaps: other tasks are running here "
-                + "(see the context switches). The ranking shows where that load fell during the run, not the kernel's own "
-                + "noise; measure again when the machine is idle, or isolate the CPUs you care about.", leastLost);
-    }
-
-    static String hypervisorNote(String hypervisor) {
-        return "Under a hypervisor (" + hypervisor + ") each vCPU is a thread on the host: steal time and the host's "
-                + "scheduling dominate the long gaps, and they change with the other guests' load. Read the ranking as "
-                + "true for now on this host; re-run before relying on it, and compare steal% with the gap rates: "
-                + "gaps the guest's own interrupts do not explain are the host's.";
+        return new JitterReport(mode == Mode.IN_TURN ? "in turn" : "together (CPUs sharing no core at once)", o.seconds(),
+                o.hypervisor(), kernelSummary(hints), ranked, Ranking.quietestFirst(ranked), notMeasured, unread, List.of());
     }
 
     private static Map<String, String> kernelSummary(KernelHints h) {
@@ -161,7 +143,8 @@ public final class JitterProbe {
         }
     }
 
-    private List<CpuJitter> measure(int[] batch, Options o, KernelHints hints, List<String> notes) throws InterruptedException {
+    private List<CpuJitter> measure(int[] batch, Options o, KernelHints hints, List<JitterReport.NotMeasured> notMeasured,
+                                    List<JitterReport.Unread> unread) throws InterruptedException {
         ProcSnapshot[] snaps = new ProcSnapshot[2];
         long[] windowNs = new long[2];
         CyclicBarrier start = new CyclicBarrier(batch.length, () -> {
@@ -190,17 +173,17 @@ public final class JitterProbe {
         }
         List<CpuJitter> rows = new ArrayList<>();
         if (snaps[0] == null || snaps[1] == null) {
-            for (Spinner s : spinners) notes.add("CPU " + s.cpu + ": not measured (" + (s.failure == null ? "the batch did not start" : s.failure) + ")");
+            for (Spinner s : spinners) notMeasured.add(new JitterReport.NotMeasured(s.cpu, s.failure));
             return rows;
         }
-        for (String n : snaps[1].notes()) if (!notes.contains(n)) notes.add(n);
+        for (JitterReport.Unread u : snaps[1].unread()) if (!unread.contains(u)) unread.add(u);
         double window = (windowNs[1] - windowNs[0]) / 1e9;
         CounterTable irqs = snaps[1].interruptsSince(snaps[0]);
         CounterTable soft = snaps[1].softirqsSince(snaps[0]);
         String batchList = join(batch);
         for (Spinner s : spinners) {
             if (s.failure != null) {
-                notes.add("CPU " + s.cpu + ": not measured (" + s.failure + ")");
+                notMeasured.add(new JitterReport.NotMeasured(s.cpu, s.failure));
                 continue;
             }
             Double steal = null;

@@ -3,6 +3,7 @@ package dev.corescope.jitter;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
+import dev.corescope.topology.proc.CpuTimes;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +61,7 @@ public final class JitterText {
         }
         d.notes("  ", "", evidence).blank();
         d.paragraph("Kernel: " + kernelLine(r.kernel()));
-        d.notes("", "note: ", r.notes());
+        d.notes("", "note: ", notes(r));
         if (!r.rows().isEmpty()) {
             CpuJitter best = r.rows().getFirst();
             d.blank().paragraph("Quietest first: " + r.quietest());
@@ -68,6 +69,34 @@ public final class JitterText {
                     + ns(best.maxNs()) + "); pin to it with --cpus " + best.cpu() + ", or --cpus quiet to measure again and choose");
         }
         return d;
+    }
+
+    /** When even the quietest CPU lost this share of its window, the machine was busy, and a note says so. */
+    static final double BUSY_LOST_PERCENT = 5.0;
+
+    /**
+     * How to read the run, worded from its data: the hypervisor caveat, files and CPUs that could not be read or measured,
+     * a busy machine; a file written before these were data, its sentences as saved.
+     */
+    public static List<String> notes(JitterReport r) {
+        if (!r.notes().isEmpty()) return r.notes();
+        List<String> notes = new ArrayList<>();
+        if (r.hypervisor() != null) {
+            notes.add("Under a hypervisor (" + r.hypervisor() + ") each vCPU is a thread on the host: steal time and the host's "
+                    + "scheduling dominate the long gaps, and they change with the other guests' load. Read the ranking as "
+                    + "true for now on this host; re-run before relying on it, and compare steal% with the gap rates: "
+                    + "gaps the guest's own interrupts do not explain are the host's.");
+        }
+        r.unread().forEach(u -> notes.add(u.file() + " not read (" + u.why() + "): "
+                + (u.file().endsWith(CpuTimes.FILE) ? "steal time unknown" : "its sources are not attributed")));
+        r.notMeasured().forEach(n -> notes.add("CPU " + n.cpu() + ": not measured (" + (n.why() == null ? "the batch did not start" : n.why()) + ")"));
+        double leastLost = r.rows().stream().mapToDouble(CpuJitter::lostPercent).min().orElse(0);
+        if (leastLost >= BUSY_LOST_PERCENT) {
+            notes.add(String.format(Locale.ROOT, "Every CPU lost at least %.0f%% of its window to gaps: other tasks are running here "
+                    + "(see the context switches). The ranking shows where that load fell during the run, not the kernel's own "
+                    + "noise; measure again when the machine is idle, or isolate the CPUs you care about.", leastLost));
+        }
+        return notes;
     }
 
     static String kernelLine(Map<String, String> k) {

@@ -11,12 +11,12 @@ import java.util.Optional;
 
 /**
  * {@code /proc/interrupts}, {@code /proc/softirqs} and {@code /proc/stat} under a root, read
- * together at one moment. A file that is missing or unreadable is null, with a note saying so.
+ * together at one moment. A file that is missing or unreadable is null, and listed in {@code unread} with why.
  */
-public record ProcSnapshot(CounterTable interrupts, CounterTable softirqs, CpuTimes times, List<String> notes) {
+public record ProcSnapshot(CounterTable interrupts, CounterTable softirqs, CpuTimes times, List<JitterReport.Unread> unread) {
 
     public ProcSnapshot {
-        notes = List.copyOf(notes);
+        unread = List.copyOf(unread);
     }
 
     public static ProcSnapshot read(Path root) {
@@ -24,24 +24,26 @@ public record ProcSnapshot(CounterTable interrupts, CounterTable softirqs, CpuTi
     }
 
     public static ProcSnapshot read(SysfsReader r) {
-        List<String> notes = new ArrayList<>();
-        CounterTable irq = table(r, CounterTable.INTERRUPTS, notes);
-        CounterTable soft = table(r, CounterTable.SOFTIRQS, notes);
+        List<JitterReport.Unread> unread = new ArrayList<>();
+        CounterTable irq = table(r, CounterTable.INTERRUPTS, unread);
+        CounterTable soft = table(r, CounterTable.SOFTIRQS, unread);
         int before = r.problems().size();
         CpuTimes times = CpuTimes.read(r).orElse(null);
-        if (times == null) notes.add(r.root().resolve(CpuTimes.FILE) + " not read (" + why(r, before) + "): steal time unknown");
-        return new ProcSnapshot(irq, soft, times, notes);
+        if (times == null) unread.add(new JitterReport.Unread(r.root().resolve(CpuTimes.FILE).toString(), why(r, before)));
+        return new ProcSnapshot(irq, soft, times, unread);
     }
 
-    private static CounterTable table(SysfsReader r, String rel, List<String> notes) {
+    private static CounterTable table(SysfsReader r, String rel, List<JitterReport.Unread> unread) {
         int before = r.problems().size();
+        String why;
         try {
             Optional<CounterTable> t = CounterTable.read(r, rel);
             if (t.isPresent()) return t.get();
-            notes.add(r.root().resolve(rel) + " not read (" + why(r, before) + "): its sources are not attributed");
+            why = why(r, before);
         } catch (IllegalArgumentException e) {
-            notes.add(r.root().resolve(rel) + " not read (" + e.getMessage() + "): its sources are not attributed");
+            why = e.getMessage();
         }
+        unread.add(new JitterReport.Unread(r.root().resolve(rel).toString(), why));
         return null;
     }
 

@@ -26,9 +26,6 @@ import java.util.Map;
  */
 final class BuildMatrixFindings {
 
-    /** The noise words of a row that is one build of a matrix (never "exact figures"). */
-    static final String NOISE = "one build of a matrix";
-
     private BuildMatrixFindings() {
     }
 
@@ -58,7 +55,7 @@ final class BuildMatrixFindings {
             sel.where().forEach((k, v) -> params.put(k, v.size() == 1 ? v.getFirst() : String.join("|", v)));
             params.put(m.buildParam(), b.name());
             rows.add(new ClaimResult.RowFinding(sel.implementations().getFirst(), params, b.before(), b.after(), c.unit(), b.net(),
-                    null, null, null, null, true, f, NOISE));
+                    null, null, null, null, true, f, ClaimResult.Bound.BUILD.words, ClaimResult.Bound.BUILD));
         }
         Finding finding = byFinding.size() == 1 ? byFinding.keySet().iterator().next() : Finding.INCONCLUSIVE;
         StringBuilder why = new StringBuilder();
@@ -115,11 +112,6 @@ final class BuildMatrixFindings {
             if (n > 0) out.add(new Build(name, before, after, gross, n));
         });
         return out;
-    }
-
-    /** Whether a claim's result came from this rule: every row is one build of a matrix. */
-    static boolean isMatrix(ClaimResult r) {
-        return !r.rows().isEmpty() && r.rows().stream().allMatch(x -> NOISE.equals(x.noise()));
     }
 
     /** The builds' range in words, e.g. {@code builds -111..+28 bytes}, for the interval cell. */

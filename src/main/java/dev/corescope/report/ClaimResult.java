@@ -2,8 +2,10 @@ package dev.corescope.report;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonValue;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -60,7 +62,7 @@ public record ClaimResult(String id, String family, String seed, String claim, S
     /** Whether it was judged over a build matrix: exact figures per build, which no longer run changes. */
     @JsonIgnore
     public boolean overBuilds() {
-        return !rows.isEmpty() && rows.stream().allMatch(x -> BuildMatrixFindings.NOISE.equals(x.noise()));
+        return !rows.isEmpty() && rows.stream().allMatch(x -> x.bound() == Bound.BUILD);
     }
 
     /** The same result with another {@code reason}. */
@@ -96,12 +98,55 @@ public record ClaimResult(String id, String family, String seed, String claim, S
      * @param highPercent    its high end in percent
      * @param measured       false when the between-run noise was not measured
      * @param finding        this pair's finding alone
-     * @param noise          where the run-to-run noise came from, in words
+     * @param noise          where the run-to-run noise came from, in words ({@code bound}'s, or its source's)
+     * @param bound          what bounds its interval; read from {@code noise} in files written before it was saved
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record RowFinding(String implementation, Map<String, Object> params, double before, double after, String rowUnit,
                              double effect, Double low, Double high, Double lowPercent, Double highPercent, boolean measured,
-                             Finding finding, String noise) {
+                             Finding finding, String noise, Bound bound) {
+
+        public RowFinding {
+            if (bound == null) bound = Bound.ofWords(noise);
+        }
+
+        /** The same row, listed beside the finding without its interval. */
+        RowFinding withoutInterval() {
+            return new RowFinding(implementation, params, before, after, rowUnit, effect, null, null, null, null, false, finding, noise, bound);
+        }
+    }
+
+    /** What bounds a row's interval, which decides whether and how the row counts. */
+    public enum Bound {
+        /** Its measured runs (JMH forks, a C twin's runs), or rows of its shape pooled. */
+        RUNS(null),
+        /** One run per side: the between-run allowance ({@link BetweenRunNoise#allowance}), a fallback. */
+        ALLOWANCE(null),
+        /** Exact figures (code sizes): no run-to-run noise. */
+        EXACT("exact figures"),
+        /** One build of a matrix ({@link BuildMatrixFindings}): exact for that build, moving with the build. */
+        BUILD("one build of a matrix"),
+        /** Runs too few for an interval within a factor of {@link SeedVerdicts#UNBOUNDED_FACTOR} either way: never deciding. */
+        UNBOUNDED("runs too few to bound it");
+
+        /** The noise words of this bound, or null where they name the source ({@link BetweenRunNoise#source}). */
+        final String words;
+
+        Bound(String words) {
+            this.words = words;
+        }
+
+        /** {@code runs}, {@code allowance}, ...: as saved. */
+        @JsonValue
+        public String key() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** An older file's noise words as the bound they name. */
+        static Bound ofWords(String noise) {
+            for (Bound b : values()) if (b.words != null && b.words.equals(noise)) return b;
+            return noise != null && noise.startsWith(BetweenRunNoise.ALLOWANCE_WORDS) ? ALLOWANCE : RUNS;
+        }
     }
 
     /** Rows that measure the quantity but do not count, and why. */

@@ -30,8 +30,6 @@ import java.util.TreeMap;
  */
 public final class SeedVerdicts {
 
-    /** The noise words of a row whose runs left an interval past a factor of ten either way: listed, never deciding. */
-    static final String UNBOUNDED = "runs too few to bound it";
     /**
      * Runs a side from which a row of a claim is judged on its own between-run variance alone (8+
      * degrees of freedom: a full run's C twins). Fewer runs (JMH's 2-3 forks, whose JIT can land
@@ -222,10 +220,11 @@ public final class SeedVerdicts {
             boolean unbounded = lo != null && !assumed
                     && (1 + row.ciHighPercent() / 100 > UNBOUNDED_FACTOR || 1 + row.ciLowPercent() / 100 < 1 / UNBOUNDED_FACTOR);
             boolean measured = lo != null && !unbounded && !(assumed && f == Finding.INCONCLUSIVE);
-            String noiseWords = unbounded ? UNBOUNDED : exact ? "exact figures" : noise == null ? row.reason() : noise.source();
+            ClaimResult.Bound bound = unbounded ? ClaimResult.Bound.UNBOUNDED : exact ? ClaimResult.Bound.EXACT
+                    : assumed ? ClaimResult.Bound.ALLOWANCE : ClaimResult.Bound.RUNS;
             rows.add(new ClaimResult.RowFinding(a.implementation(), a.params(), b.score(), a.score(), b.unit(), effect,
                     measured ? lo : null, measured ? hi : null, measured ? row.ciLowPercent() : null, measured ? row.ciHighPercent() : null,
-                    measured, f, noiseWords));
+                    measured, f, bound.words != null ? bound.words : noise == null ? row.reason() : noise.source(), bound));
             if (row.noiseFloorPercent() != null && measured && !assumed) widest = Math.max(widest, row.noiseFloorPercent() * scaleBy);
             if (measured && !assumed && f == Finding.INCONCLUSIVE && c.size() != null && !exact) {
                 Integer k = runsNeeded(c, b, row);
@@ -240,16 +239,16 @@ public final class SeedVerdicts {
         }
         // the allowance is a fallback for a file with one run per side: where any counted row has
         // measured runs, rows bounded only by the allowance are listed, not counted in the finding
-        if (rows.stream().anyMatch(r -> r.measured() && !allowance(r))) {
-            rows.replaceAll(r -> allowance(r) && r.measured() ? new ClaimResult.RowFinding(r.implementation(), r.params(), r.before(),
-                    r.after(), r.rowUnit(), r.effect(), null, null, null, null, false, r.finding(), r.noise()) : r);
+        if (rows.stream().anyMatch(r -> r.measured() && r.bound() != ClaimResult.Bound.ALLOWANCE)) {
+            rows.replaceAll(r -> r.bound() == ClaimResult.Bound.ALLOWANCE ? r.withoutInterval() : r);
         }
         // a row without an interval never decides: the finding combines the rows that have one
         List<ClaimResult.RowFinding> deciding = rows.stream().filter(ClaimResult.RowFinding::measured).toList();
         Finding finding = deciding.isEmpty() ? Finding.INCONCLUSIVE : combine(c, deciding);
         StringBuilder why = new StringBuilder(deciding.isEmpty() ? (rows.size() == 1 ? "its one counted row has no interval"
                 : "none of its " + rows.size() + " counted rows has an interval")
-                + (rows.stream().allMatch(r -> UNBOUNDED.equals(r.noise())) ? " (" + UNBOUNDED + ")" : " (one run per side)")
+                + (rows.stream().allMatch(r -> r.bound() == ClaimResult.Bound.UNBOUNDED) ? " (" + ClaimResult.Bound.UNBOUNDED.words + ")"
+                : " (one run per side)")
                 : VerdictsText.because(c, finding, deciding));
         if (deciding.size() < rows.size()) why.append(VerdictsText.unmeasured(rows));
         if (finding == Finding.INCONCLUSIVE && !deciding.isEmpty()) {
@@ -264,11 +263,6 @@ public final class SeedVerdicts {
         if (!notCounted.isEmpty()) why.append("; not counted: ").append(VerdictsText.distinctReasons(notCounted));
         return result(c, finding, rows, notCounted, why.toString(), widest > 0 ? widest : null,
                 finding == Finding.INCONCLUSIVE ? runsNeeded : null);
-    }
-
-    /** Whether a row's interval comes from the between-run allowance (one run per side), not from measured runs. */
-    private static boolean allowance(ClaimResult.RowFinding r) {
-        return r.noise() != null && r.noise().startsWith(BetweenRunNoise.ALLOWANCE_WORDS);
     }
 
     /** The pairs of baseline and approach rows the selector names, matched on params (without the approach's own). */

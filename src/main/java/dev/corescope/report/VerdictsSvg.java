@@ -69,7 +69,7 @@ public final class VerdictsSvg {
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         String unit = abs ? " " + r.unit() : "%";
         Double claim = r.claimedSize() == null || r.direction() == null ? null : r.claimedSize() * r.direction().sign();
-        boolean exact = !r.rows().isEmpty() && r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()));
+        boolean exact = !r.rows().isEmpty() && r.rows().stream().allMatch(x -> x.bound() == ClaimResult.Bound.EXACT);
         boolean bar = r.measured() && r.low() != null && r.high() != null && !exact;
         if (r.effect() == null && !bar) {
             String why = r.finding() == Finding.NOT_TESTABLE ? "not testable here" : "no counted row measured (one run per side)";

@@ -148,7 +148,7 @@ public final class VerdictsText {
 
     /** The measured effect, short: {@code -0.21 ns per call (-3.1%)} (of several measured rows the largest, as the notes say); {@code -} or {@code none measured}. */
     static String measuredShort(ClaimResult r) {
-        if (BuildMatrixFindings.isMatrix(r)) return BuildMatrixFindings.range(r);
+        if (r.overBuilds()) return BuildMatrixFindings.range(r);
         if (r.effect() == null) return r.rows().isEmpty() ? "-" : "none measured";
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         StringBuilder sb = new StringBuilder(signed(r.effect())).append(abs ? " " + r.unit() : "%");
@@ -164,9 +164,9 @@ public final class VerdictsText {
     static TextTable.Interval interval(ClaimResult r) {
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         Double claim = r.claimedSize() == null || r.direction() == null ? null : r.claimedSize() * r.direction().sign();
-        if (BuildMatrixFindings.isMatrix(r)) return TextTable.Interval.none(r.effect(), BuildMatrixFindings.range(r));
+        if (r.overBuilds()) return TextTable.Interval.none(r.effect(), BuildMatrixFindings.range(r));
         if (r.effect() == null) return TextTable.Interval.none(null, r.rows().isEmpty() ? "-" : "not measured");
-        if (r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()))) return TextTable.Interval.none(r.effect(), "exact");
+        if (r.rows().stream().allMatch(x -> x.bound() == ClaimResult.Bound.EXACT)) return TextTable.Interval.none(r.effect(), "exact");
         if (!r.measured() || r.low() == null || r.high() == null) return TextTable.Interval.none(r.effect(), "not measured");
         return new TextTable.Interval(r.effect(), r.low(), r.high(), claim, abs ? r.unit() : "%", null, "-");
     }
@@ -188,7 +188,7 @@ public final class VerdictsText {
      * many rows were measured; {@code none measured} when no counted row has an interval.
      */
     public static String measuredText(ClaimResult r) {
-        if (BuildMatrixFindings.isMatrix(r)) return BuildMatrixFindings.measured(r);
+        if (r.overBuilds()) return BuildMatrixFindings.measured(r);
         if (r.rows().isEmpty()) return "";
         int measured = (int) r.rows().stream().filter(ClaimResult.RowFinding::measured).count();
         if (r.effect() == null) {
@@ -196,11 +196,8 @@ public final class VerdictsText {
         }
         boolean abs = r.scale() == Claim.Scale.ABSOLUTE;
         String u = abs ? " " + r.unit() : "%";
-        StringBuilder sb = new StringBuilder();
-        sb.append(signed(r.effect())).append(u);
-        if (abs && r.effectPercent() != null && !r.effectPercent().isNaN()) sb.append(" (").append(signed(r.effectPercent())).append("%)");
-        boolean exact = r.rows().stream().allMatch(x -> "exact figures".equals(x.noise()));
-        if (exact) return sb.append(", exact").toString();
+        StringBuilder sb = new StringBuilder(measuredShort(r));
+        if (r.rows().stream().allMatch(x -> x.bound() == ClaimResult.Bound.EXACT)) return sb.append(", exact").toString();
         if (measured > 1) sb.append(", the largest of ").append(measured).append(" measured rows");
         if (r.low() != null) {
             sb.append(", 99.9% interval ").append(signed(r.low())).append("..").append(signed(r.high())).append(u);
@@ -297,7 +294,7 @@ public final class VerdictsText {
      */
     static String unmeasured(List<ClaimResult.RowFinding> rows) {
         List<ClaimResult.RowFinding> un = rows.stream().filter(r -> !r.measured()).toList();
-        List<ClaimResult.RowFinding> unbounded = un.stream().filter(r -> SeedVerdicts.UNBOUNDED.equals(r.noise())).toList();
+        List<ClaimResult.RowFinding> unbounded = un.stream().filter(r -> r.bound() == ClaimResult.Bound.UNBOUNDED).toList();
         List<ClaimResult.RowFinding> once = un.stream().filter(r -> !unbounded.contains(r)).toList();
         String of = " of " + rows.size() + (rows.size() == 1 ? " row" : " rows") + ", ";
         StringBuilder out = new StringBuilder();

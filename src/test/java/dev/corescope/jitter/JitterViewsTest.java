@@ -35,8 +35,7 @@ public class JitterViewsTest {
         kernel.put("isolated", "1");
         kernel.put("nohzFullActive", "1");
         List<CpuJitter> ranked = Ranking.rank(List.of(noisy, quiet));
-        return new JitterReport("in turn", 2.0, "KVM", kernel, ranked, Ranking.quietestFirst(ranked),
-                List.of(JitterProbe.hypervisorNote("KVM")));
+        return new JitterReport("in turn", 2.0, "KVM", kernel, ranked, Ranking.quietestFirst(ranked), List.of(), List.of(), List.of());
     }
 
     @Test
@@ -81,5 +80,44 @@ public class JitterViewsTest {
         assertEquals(2, q.cpus(), "the machine summary reads the run through its view");
         assertEquals(4_000_000, q.maxGapNs().max());
         assertTrue(json.contains("\"over10usPerSecond\" : 1.5"), json);
+    }
+
+    /**
+     * The run saves data, not sentences: the hypervisor, the CPUs not measured and the files not read, each with why; the
+     * view words the notes, a busy machine from the rows. A file that saved the sentences shows them as saved.
+     */
+    @Test
+    void theNotesAreWordedFromTheRunsDataAndAnOlderFileShowsItsSentences() throws Exception {
+        JitterReport r = report("steal 4.0%");
+        JitterReport more = new JitterReport(r.mode(), r.secondsPerCpu(), r.hypervisor(), r.kernel(), r.rows(), r.quietest(),
+                List.of(new JitterReport.NotMeasured(3, "EINVAL"), new JitterReport.NotMeasured(4, null)),
+                List.of(new JitterReport.Unread("/proc/stat", "missing"), new JitterReport.Unread("/proc/softirqs", "EACCES")), List.of());
+        String json = Json.write(JitterView.json(more));
+        assertFalse(json.contains("\"notes\"") || json.contains("hypervisor ("), "no sentence is saved: " + json);
+        assertEquals(more, Json.MAPPER.treeToValue(Json.MAPPER.readTree(json), JitterReport.class));
+        List<String> notes = JitterText.notes(more);
+        assertEquals(5, notes.size(), notes.toString());
+        assertTrue(notes.getFirst().startsWith("Under a hypervisor (KVM) each vCPU is a thread on the host"), notes.toString());
+        assertEquals(List.of("/proc/stat not read (missing): steal time unknown",
+                "/proc/softirqs not read (EACCES): its sources are not attributed",
+                "CPU 3: not measured (EINVAL)", "CPU 4: not measured (the batch did not start)"), notes.subList(1, 5));
+        assertTrue(JitterText.render(more, 200).contains("note: CPU 3: not measured (EINVAL)"));
+
+        JitterReport old = Json.MAPPER.treeToValue(Json.MAPPER.readTree("{\"mode\": \"in turn\", \"secondsPerCpu\": 1, "
+                + "\"hypervisor\": \"KVM\", \"rows\": [], \"notes\": [\"CPU 2: not measured (as saved)\"]}"), JitterReport.class);
+        assertEquals(List.of("CPU 2: not measured (as saved)"), JitterText.notes(old), "an older file's sentences, as saved");
+    }
+
+    @Test
+    void aMachineWhoseQuietestCpuLostFivePercentIsCalledBusy() {
+        JitterReport r = report("steal 4.0%");
+        assertTrue(JitterText.notes(r).stream().noneMatch(n -> n.startsWith("Every CPU lost")), "the quiet CPU lost 0.05%");
+        List<CpuJitter> busy = r.rows().stream().map(c -> new CpuJitter(c.cpu(), c.rank(), c.batch(), c.seconds(), c.clockCostNs(),
+                c.thresholdNs(), c.gaps(), c.over1usPerSecond(), c.over10usPerSecond(), c.over100usPerSecond(), c.p99Ns(), c.p9999Ns(),
+                c.maxNs(), 6.0, c.stealPercent(), c.contextSwitches(), c.migrations(), c.kernelFlags(), c.causes(), c.likelyCause())).toList();
+        JitterReport loaded = new JitterReport(r.mode(), r.secondsPerCpu(), null, r.kernel(), busy, r.quietest(), List.of(), List.of(), List.of());
+        assertEquals(List.of("Every CPU lost at least 6% of its window to gaps: other tasks are running here (see the context switches)."
+                + " The ranking shows where that load fell during the run, not the kernel's own noise; measure again when the machine"
+                + " is idle, or isolate the CPUs you care about."), JitterText.notes(loaded));
     }
 }

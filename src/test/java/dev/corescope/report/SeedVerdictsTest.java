@@ -5,6 +5,7 @@ import dev.corescope.bench.Families;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -417,7 +418,8 @@ class SeedVerdictsTest {
         ClaimResult r = test(file(rows), c);
         assertEquals(Finding.INCONCLUSIVE, r.finding(), "10% in one run per side decides nothing: " + r.reason());
         assertFalse(r.measured(), r.reason());
-        assertTrue(r.rows().stream().allMatch(x -> x.noise().startsWith(BetweenRunNoise.ALLOWANCE_WORDS)), r.rows().toString());
+        assertTrue(r.rows().stream().allMatch(x -> x.bound() == ClaimResult.Bound.ALLOWANCE
+                && x.noise().startsWith(BetweenRunNoise.ALLOWANCE_WORDS)), r.rows().toString());
         // a change far beyond the allowance is found even so
         rows.replaceAll(x -> x.variant().equals("new") ? x.toBuilder().score(0.05).build() : x);
         assertEquals(Finding.SUPPORTS_LARGER, test(file(rows), c).finding());
@@ -546,5 +548,26 @@ class SeedVerdictsTest {
         String verdicts = text.substring(text.indexOf("\n  family "));
         assertTrue(!verdicts.contains("significant") && !verdicts.contains("no change detectable"),
                 "the row-level words only in the legend line that scopes them: " + text);
+    }
+
+    /**
+     * What bounded a row is a typed field the rules decide on, saved beside its words; a file written before it was
+     * saved reads it from the words, and words alone decide nothing in a file that has the field.
+     */
+    @Test
+    void whatBoundedARowIsDataSavedBesideItsWords() throws IOException {
+        ClaimResult.RowFinding build = new ClaimResult.RowFinding("native", Map.of("build", "gcc"), 10, 9, "bytes", -1, null, null,
+                null, null, true, Finding.SUPPORTS, "one build of a matrix", null);
+        assertEquals(ClaimResult.Bound.BUILD, build.bound(), "an older file's words read as the bound they name");
+        String json = Json.write(build);
+        assertTrue(json.contains("\"bound\" : \"build\""), json);
+        assertEquals(build, Json.MAPPER.readValue(json, ClaimResult.RowFinding.class));
+        ClaimResult.RowFinding runs = new ClaimResult.RowFinding("native", Map.of(), 10, 9, "ns/op", -1, -2.0, -0.5, -20.0, -5.0, true,
+                Finding.SUPPORTS, "one build of a matrix", ClaimResult.Bound.RUNS);
+        ClaimResult claim = new ClaimResult("x", FAMILY, "s", "w", "q", "ns", Claim.Direction.LESS, Claim.Scale.ABSOLUTE, 1.0, "-1 ns",
+                null, Finding.SUPPORTS, -1.0, -2.0, -0.5, -10.0, -20.0, -5.0, true, null, null, "r", List.of(runs), List.of());
+        assertFalse(claim.overBuilds(), "the bound decides, not the words");
+        assertTrue(new ClaimResult("x", FAMILY, "s", "w", "q", "ns", Claim.Direction.LESS, Claim.Scale.ABSOLUTE, 1.0, "-1 ns", null,
+                Finding.SUPPORTS, -1.0, null, null, null, null, null, true, null, null, "r", List.of(build), List.of()).overBuilds());
     }
 }

@@ -64,7 +64,7 @@ class VerdictsDocumentTest {
                 Claim.Direction.LESS, Claim.Scale.ABSOLUTE, 1.0, "-1 ns per call", null, Finding.SUPPORTS, -1.2, -2.0, -0.5,
                 -12.0, -20.0, -5.0, true, null, null, "every counted interval excludes zero",
                 List.of(new ClaimResult.RowFinding("java", Map.of(), 10, 8.8, "ns/op", -1.2, -2.0, -0.5, -20.0, -5.0, true,
-                        Finding.SUPPORTS, "2 runs per side")), List.of());
+                        Finding.SUPPORTS, "2 runs per side", null)), List.of());
         List<SeedVerdicts.Verdict> v = List.of(new SeedVerdicts.Verdict("x", "a seed", SeedVerdicts.summary(List.of(r)), List.of(r)));
         String text = VerdictsText.text(v, 100);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("  x.faster ") && l.contains("supports") && l.endsWith("[-2.00, -0.500] ns per call")), text);

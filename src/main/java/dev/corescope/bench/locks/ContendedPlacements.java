@@ -6,7 +6,6 @@ import dev.corescope.topology.Placements;
 import dev.corescope.topology.Topology;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -29,10 +28,7 @@ final class ContendedPlacements {
         if (user.isPresent()) {
             CpuMask m = user.get();
             if (m.weight() < 2) return List.of();
-            int[] cpus = m.stream().limit(ContendedLockBenchmark.MAX_THREADS).toArray();
-            String list = String.join(",", Arrays.stream(cpus).mapToObj(Integer::toString).toList());
-            return List.of(new ThreadPlacement("cpus", Arrays.stream(cpus).boxed().toList(), "CPUs " + list + " from --cpus" + (m.weight() > cpus.length
-                    ? " (its first " + cpus.length + ": one counter per thread, at most " + ContendedLockBenchmark.MAX_THREADS + ")" : "")));
+            return List.of(new ThreadPlacement("cpus", m.stream().limit(ContendedLockBenchmark.MAX_THREADS).boxed().toList(), null));
         }
         if (allowed.weight() < 2) return List.of();
         Topology t;
@@ -41,8 +37,7 @@ final class ContendedPlacements {
         } catch (RuntimeException e) {
             int a = allowed.first();
             int b = allowed.next(a);
-            return List.of(new ThreadPlacement("any", List.of(a, b),
-                    "CPU " + a + " and CPU " + b + ", the first two allowed (the topology could not be read: " + e.getMessage() + ")"));
+            return List.of(new ThreadPlacement("any", List.of(a, b), e.getMessage()));
         }
         return fromTopology(t, allowed);
     }
@@ -56,17 +51,15 @@ final class ContendedPlacements {
         List<CpuPair> kinds = found.stream().filter(p -> !p.name().equals("any")).toList();
         List<ThreadPlacement> out = new ArrayList<>();
         for (CpuPair p : kinds.isEmpty() ? found : kinds) {
-            out.add(new ThreadPlacement(p.name(), List.of(p.from(), p.to()), p.description()));
+            out.add(new ThreadPlacement(p.name(), List.of(p.from(), p.to()), null));
         }
         return out;
     }
 
     /** Why {@link #choose} found nothing to run. */
-    static String skipReason(Optional<CpuMask> user, CpuMask allowed) {
-        if (user.isPresent()) {
-            return "contended mode skipped: --cpus " + user.get().toList() + " names one CPU, and it needs two";
-        }
-        if (allowed.weight() < 2) return "contended mode skipped: only CPU " + allowed.toList() + " is allowed, and it needs two";
-        return "contended mode skipped: fewer than two of the allowed CPUs " + allowed.toList() + " are online";
+    static LocksModel.ContendedSkip skipReason(Optional<CpuMask> user, CpuMask allowed) {
+        if (user.isPresent()) return new LocksModel.ContendedSkip(LocksModel.ContendedSkip.Why.ONE_CPU_GIVEN, user.get().toList());
+        return new LocksModel.ContendedSkip(allowed.weight() < 2 ? LocksModel.ContendedSkip.Why.ONE_CPU_ALLOWED
+                : LocksModel.ContendedSkip.Why.FEW_ONLINE, allowed.toList());
     }
 }

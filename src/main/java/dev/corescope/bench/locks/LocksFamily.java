@@ -8,7 +8,6 @@ import dev.corescope.bench.Jmh;
 import dev.corescope.bench.MachineLoad;
 import dev.corescope.bench.MeasuredFunction;
 import dev.corescope.bench.ModelFamily;
-import dev.corescope.bench.RunSetup;
 import dev.corescope.bench.RunSize;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Claim;
@@ -33,7 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -123,7 +121,7 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
     /** Seed's claims, as data: {@link LocksClaims}. */
     @Override
     public List<String> notMeasured(ResultsFile file) {
-        return model(file).map(LocksModel::contendedSkipped).map(List::of).orElse(List.of());
+        return model(file).flatMap(LocksView::skipped).map(List::of).orElse(List.of());
     }
 
     @Override
@@ -140,12 +138,9 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
     public FamilyRun run(BenchContext ctx) throws Exception {
         CpuMask allowed = ctx.os().processAllowed();
         int cpu = ctx.cpus().map(CpuMask::first).orElse(allowed.last());
-        String cpuChoice = ctx.cpus().isPresent() ? "the first CPU of --cpus"
-                : "the last allowed CPU, often the quietest; --cpus picks another";
         NativeHarness.Plan plan = ctx.size().pick(NativeHarness.Plan.SMOKE, NativeHarness.Plan.QUICK, NativeHarness.Plan.FULL);
         Jmh.Settings jmh = ctx.size().pick(Jmh.Settings.SMOKE, QUICK, Jmh.Settings.FULL);
         boolean twin = NativeLibrary.available();
-        String load = Objects.requireNonNullElse(RunSetup.of(ctx, jmh).load(), "load average unknown");
         Double loadOneMinute = MachineLoad.oneMinute(Path.of("/")).orElse(null);
 
         List<Line> javaRows = Stream.of(Line.values()).filter(l -> l.java() != null)
@@ -209,10 +204,8 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
         }
 
         List<LocksModel.Contended> contended = new ArrayList<>();
-        String skipped = null;
-        if (placements.isEmpty()) {
-            skipped = ContendedPlacements.skipReason(ctx.cpus(), allowed);
-        } else {
+        LocksModel.ContendedSkip skipped = placements.isEmpty() ? ContendedPlacements.skipReason(ctx.cpus(), allowed) : null;
+        if (skipped == null) {
             for (ThreadPlacement p : placements) {
                 for (ContendedRow r : contendedRows) {
                     if (r.javaMethod() != null) {
@@ -229,11 +222,12 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
             }
         }
 
-        LocksModel model = new LocksModel(cpu, cpuChoice, load, LocksModel.of(tsc), jmh, twin ? plan.runs(nativeRuns) : null,
-                rows, contended, skipped,
-                pmu(Path.of("/")), List.of(), new LocksModel.Facts(ctx.size() == RunSize.QUICK,
-                twin ? null : NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"), loadOneMinute,
-                Math.min(2, allowed.weight())), null, null);
+        LocksModel.CpuChoice cpuChoice = ctx.cpus().isPresent() ? LocksModel.CpuChoice.FIRST_OF_CPUS : LocksModel.CpuChoice.LAST_ALLOWED;
+        String topologyError = placements.isEmpty() ? null : placements.getFirst().topologyError();
+        LocksModel model = new LocksModel(cpu, cpuChoice, LocksModel.of(tsc), jmh, twin ? plan.runs(nativeRuns) : null, rows, contended,
+                skipped, EventSources.read(new SysfsReader(Path.of("/"))).map(EventSources::names).orElse(null),
+                new LocksModel.Facts(ctx.size() == RunSize.QUICK, twin ? null : NativeLibrary.unavailableReason().orElse("libcorescope.so is not loaded"),
+                        loadOneMinute, Math.min(2, allowed.weight()), topologyError));
         return new FamilyRun(name(), model.results(runs), model);
     }
 
@@ -275,17 +269,5 @@ public final class LocksFamily implements ModelFamily<LocksModel> {
     private static RunResult single(Collection<RunResult> results, String method) {
         if (results.size() != 1) throw new IllegalStateException("JMH returned " + results.size() + " results for " + method);
         return results.iterator().next();
-    }
-
-    /**
-     * Whether the kernel exposes a hardware PMU (JMH's perfasm needs one): a {@code cpu},
-     * {@code cpu_core}/{@code cpu_atom} or {@code armv*} event source.
-     */
-    static String pmu(Path root) {
-        Optional<EventSources> sources = EventSources.read(new SysfsReader(root));
-        if (sources.isEmpty()) return "no hardware PMU: " + root.resolve(EventSources.DIR) + " is not readable";
-        String names = String.join(", ", sources.get().names());
-        return sources.get().hardware() ? "hardware PMU present (" + names + ")"
-                : "no hardware PMU: /sys/bus/event_source/devices has only " + names;
     }
 }

@@ -1,10 +1,12 @@
 package dev.corescope.bench.locks;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.corescope.bench.Jmh;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.report.Result;
 import dev.corescope.report.RunFigures;
+import dev.corescope.topology.proc.EventSources;
 
 import java.util.Arrays;
 import java.util.ArrayList;
@@ -12,33 +14,82 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * What one {@code bench locks} run measured, as saved in the results file ({@code models.locks}):
- * plain numbers, strings and lists (a figure that is not known is null). It is the one source of
- * the family's text ({@link LocksView} renders its rows directly) and of its results rows
- * ({@link #results}), for a live run and a saved file alike.
+ * plain numbers, keys and lists (a figure that is not known is null), worded by {@link LocksView}. It is
+ * the one source of the family's text and of its results rows ({@link #results}), for a live run and a
+ * saved file alike.
  *
- * docs/formats.md describes each field. Files written before {@code facts} hold the notes as sentences in
- * {@code notes}; files written before {@code jmh} and {@code nativeRuns} hold {@code javaSettings} and
- * {@code nativeSettings} as sentences (null in a live run's model, so never written for one).
+ * docs/formats.md describes each field, and the sentences older files hold instead ({@code notes},
+ * {@code javaSettings}, {@code nativeSettings}, {@code load}, {@code pmu}, {@code contendedSkipped}), shown as saved.
  *
- * @param cpu        the CPU the uncontended rows ran on
- * @param nativeRuns how the C loops ran, or null when they did not
- * @param rows       the uncontended figures, one per line of the list and implementation
+ * @param cpu           the CPU the uncontended rows ran on
+ * @param cpuChoice     why that CPU
+ * @param nativeRuns    how the C loops ran, or null when they did not
+ * @param rows          the uncontended figures, one per line of the list and implementation
+ * @param contendedSkip why contended mode did not run, or null when it ran
+ * @param eventSources  perf's event sources ({@link EventSources#names}), null when unreadable
  */
-public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, Jmh.Settings jmh, NativeRuns nativeRuns,
-                         List<Row> rows, List<Contended> contended, String contendedSkipped, String pmu,
-                         @JsonInclude(JsonInclude.Include.NON_EMPTY)
-                         List<String> notes,
-                         Facts facts,
+public record LocksModel(int cpu, CpuChoice cpuChoice, Tsc tsc, Jmh.Settings jmh, NativeRuns nativeRuns, List<Row> rows,
+                         List<Contended> contended, ContendedSkip contendedSkip, List<String> eventSources,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes, Facts facts,
                          @JsonInclude(JsonInclude.Include.NON_NULL) String javaSettings,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) String nativeSettings) {
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String nativeSettings,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String load,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String pmu,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String contendedSkipped) {
 
     public LocksModel {
         rows = List.copyOf(rows);
         contended = List.copyOf(contended);
         notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    /** A live run's model: data only. */
+    LocksModel(int cpu, CpuChoice cpuChoice, Tsc tsc, Jmh.Settings jmh, NativeRuns nativeRuns, List<Row> rows, List<Contended> contended,
+               ContendedSkip contendedSkip, List<String> eventSources, Facts facts) {
+        this(cpu, cpuChoice, tsc, jmh, nativeRuns, rows, contended, contendedSkip, eventSources, List.of(), facts, null, null, null, null, null);
+    }
+
+    /** Which CPU the uncontended rows ran on; read from its name or, in older files, its words. */
+    public enum CpuChoice {
+        FIRST_OF_CPUS("the first CPU of --cpus"),
+        LAST_ALLOWED("the last allowed CPU, often the quietest; --cpus picks another");
+
+        final String words;
+
+        CpuChoice(String words) {
+            this.words = words;
+        }
+
+        @JsonCreator
+        static CpuChoice of(String saved) {
+            return Stream.of(values()).filter(c -> c.name().equals(saved) || c.words.equals(saved)).findFirst().orElse(null);
+        }
+    }
+
+    /** Why contended mode did not run: {@code why}, about the CPUs of {@code cpus} (a cpulist). */
+    public record ContendedSkip(Why why, String cpus) {
+
+        /** The reasons, each with its words. */
+        public enum Why {
+            ONE_CPU_GIVEN("--cpus %s names one CPU, and it needs two"),
+            ONE_CPU_ALLOWED("only CPU %s is allowed, and it needs two"),
+            FEW_ONLINE("fewer than two of the allowed CPUs %s are online");
+
+            private final String words;
+
+            Why(String words) {
+                this.words = words;
+            }
+        }
+
+        /** {@code contended mode skipped: only CPU 3 is allowed, and it needs two}. */
+        String words() {
+            return "contended mode skipped: " + String.format(Locale.ROOT, why.words, cpus);
+        }
     }
 
     /**
@@ -48,8 +99,9 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, Jmh.Se
      * @param nativeUnavailable why the native rows are missing, or null when they ran
      * @param loadOneMinute     the 1-minute load average before the run, or null when unknown
      * @param loadCpus          the CPUs that load is weighed against
+     * @param topologyError     why the topology could not be read (contended mode then takes the first two allowed CPUs), or null
      */
-    public record Facts(boolean quick, String nativeUnavailable, Double loadOneMinute, int loadCpus) {
+    public record Facts(boolean quick, String nativeUnavailable, Double loadOneMinute, int loadCpus, String topologyError) {
     }
 
     /** The C loops' plan: {@code runs} separately started runs per loop, each {@code batches} batches of about {@code batchMillis}. */
@@ -71,9 +123,11 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, Jmh.Se
                       Double cyclesError, String cyclesFrom, int migrated, Integer calls) {
     }
 
-    /** Several threads on one lock: the placement's CPUs, the rate, and each thread's share. */
-    public record Contended(String variant, String implementation, String label, String placement, List<Integer> cpus,
-                            String placementDescription, Double nsPerOp, Double nsError, long samples, List<Share> shares,
+    /**
+     * Several threads on one lock: the placement (a {@code Placement} key, {@code any} or {@code cpus}
+     * for a {@code --cpus} list) and its CPUs, the rate, and each thread's share.
+     */
+    public record Contended(String variant, String implementation, String label, String placement, List<Integer> cpus, Double nsPerOp, Double nsError, long samples, List<Share> shares,
                             int migratedRounds) {
 
         /** The least-served thread's rate over the best-served one's: 1 is perfectly fair (NaN when no thread ran). */
@@ -180,8 +234,7 @@ public record LocksModel(int cpu, String cpuChoice, String load, Tsc tsc, Jmh.Se
      */
     static Contended contended(Variant variant, String implementation, String label, ThreadPlacement placement, double nsPerOp,
                                double nsError, long samples, List<Share> shares, int migratedRounds) {
-        return new Contended(variant.contractName(), implementation, label, placement.name(), placement.cpus(),
-                placement.description(), num(nsPerOp), num(nsError), samples, List.copyOf(shares), migratedRounds);
+        return new Contended(variant.contractName(), implementation, label, placement.name(), placement.cpus(), num(nsPerOp), num(nsError), samples, List.copyOf(shares), migratedRounds);
     }
 
     /** How a row's cycles were obtained. */

@@ -6,6 +6,8 @@ import dev.corescope.text.Num;
 import dev.corescope.text.TextDoc;
 import dev.corescope.text.TextTable;
 import dev.corescope.text.TextTable.Column;
+import dev.corescope.topology.Placement;
+import dev.corescope.topology.proc.EventSources;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -71,8 +73,10 @@ final class LocksView {
         TextDoc d = new TextDoc();
         LocksModel.Tsc tsc = run.tsc();
         d.title("bench locks: lock + unlock per element, time_bench style (seed 004: " + LocksFamily.SEED + ")");
-        d.paragraph("  ", "CPU " + run.cpu() + ", pinned (" + run.cpuChoice() + ")");
-        d.paragraph("  ", "machine: " + run.load() + ", before the run");
+        d.paragraph("  ", "CPU " + run.cpu() + ", pinned" + (run.cpuChoice() == null ? "" : " (" + run.cpuChoice().words + ")"));
+        Double load = run.facts() == null ? null : run.facts().loadOneMinute();
+        d.paragraph("  ", "machine: " + (run.load() != null ? run.load() : load == null ? "load average unknown"
+                : String.format(Locale.ROOT, "1-minute load average %.2f", load)) + ", before the run");
         d.paragraph("  ", "java: JMH, " + (run.jmh() == null ? run.javaSettings() : jmhWords(run.jmh())));
         d.paragraph("  ", "native: the C twin's loop of N inside libcorescope.so, one downcall per batch, "
                 + (run.nativeRuns() != null ? nativeWords(run.nativeRuns()) : run.nativeSettings() != null ? run.nativeSettings() : "not run"));
@@ -238,7 +242,7 @@ final class LocksView {
                 "The word through its own segment: %s ns, %.2fx SpinLock: the segment's bounds, alignment, read-only and liveness"
                         + " checks are loaded again after every xchg (a full fence); SpinLock reaches the word as (RawMemory.ALL, address).",
                 fmt(d(b.ns()), 3), d(b.ns()) / d(x.ns())))));
-        well.add("JMH's perfasm would show where the cycles go, but it needs hardware counters: " + run.pmu() + ".");
+        well.add("JMH's perfasm would show where the cycles go, but it needs hardware counters: " + pmu(run) + ".");
         if (tsc.mhz() != null && tsc.calibratedMhz() != null && source(tsc) != TscRate.Source.CALIBRATED) {
             well.add("The TSC: the kernel's rate and this calibration differ by "
                     + Num.of(Math.abs(tsc.calibratedMhz() - tsc.mhz()) / tsc.mhz() * 100) + "%.");
@@ -256,10 +260,11 @@ final class LocksView {
 
         d.blank().heading("Contended: one thread per CPU, all on one lock; ns per operation for all threads together; fairness = least"
                 + " served thread's rate / most served thread's");
-        if (run.contendedSkipped() != null) {
-            d.paragraph("  ", run.contendedSkipped());
+        Optional<String> skipped = skipped(run);
+        if (skipped.isPresent()) {
+            d.paragraph("  ", skipped.get());
         } else {
-            d.notes(run.contended().stream().map(c -> c.placement() + ": " + c.placementDescription()).distinct().toList());
+            d.notes(run.contended().stream().map(c -> c.placement() + ": " + placement(c)).distinct().toList());
             TextTable t = new TextTable(Column.key("placement"), Column.key("impl"), Column.key("lock"), Column.number("all threads", "ns/op"),
                     Column.number("fairness"), Column.text("shares")).named("locks");
             for (LocksModel.Contended c : run.contended()) {
@@ -323,8 +328,33 @@ final class LocksView {
     /** What a reader of the JSON needs too: rows left out and why (worded from the facts; an older file's saved sentences). */
     static List<String> notes(LocksModel model) {
         List<String> notes = new ArrayList<>(model.facts() == null ? model.notes() : notes(model.facts()));
-        if (model.contendedSkipped() != null) notes.add(model.contendedSkipped());
+        skipped(model).ifPresent(notes::add);
         return notes;
+    }
+
+    /** Why contended mode did not run (an older file's saved sentence), or empty when it ran. */
+    static Optional<String> skipped(LocksModel model) {
+        return Optional.ofNullable(model.contendedSkipped()).or(() -> Optional.ofNullable(model.contendedSkip()).map(LocksModel.ContendedSkip::words));
+    }
+
+    /** A contended row's CPUs and what they share: its placement's phrase. */
+    private static String placement(LocksModel.Contended c) {
+        String cpus = c.cpus().stream().map(String::valueOf).collect(Collectors.joining(","));
+        return switch (c.placement()) {
+            case "cpus" -> "CPUs " + cpus + " from --cpus (one thread each, at most " + ContendedLockBenchmark.MAX_THREADS + ")";
+            case "any" -> "CPUs " + cpus + ", the first two allowed";
+            default -> "CPUs " + cpus + ", " + Placement.ofKey(c.placement()).map(Placement::words).orElse(c.placement());
+        };
+    }
+
+    /** Whether perf had a hardware PMU (an older file's saved sentence). */
+    private static String pmu(LocksModel model) {
+        if (model.pmu() != null) return model.pmu();
+        List<String> sources = model.eventSources();
+        if (sources == null) return "no hardware PMU: /" + EventSources.DIR + " is not readable";
+        boolean hardware = new EventSources(sources.stream().collect(Collectors.toMap(n -> n, n -> -1))).hardware();
+        return hardware ? "hardware PMU present (" + String.join(", ", sources) + ")"
+                : "no hardware PMU: /" + EventSources.DIR + " has only " + String.join(", ", sources);
     }
 
     /** The notes worded from the run's facts: a busy machine, the native rows missing, what --quick leaves out. */
@@ -332,6 +362,7 @@ final class LocksView {
         List<String> notes = new ArrayList<>();
         if (f.loadOneMinute() != null) MachineLoad.busyNote(f.loadOneMinute(), f.loadCpus()).ifPresent(notes::add);
         if (f.nativeUnavailable() != null) notes.add("native rows missing: " + f.nativeUnavailable());
+        if (f.topologyError() != null) notes.add("contended mode ran on the first two allowed CPUs: the topology could not be read (" + f.topologyError() + ")");
         if (f.quick()) {
             notes.add("--quick leaves out: " + String.join(", ", Stream.of(Line.values())
                     .filter(l -> l.java() != null && !l.java().inQuick()).map(Line::label).toList())

@@ -7,12 +7,11 @@ import java.util.stream.Collectors;
  * CPUs for the contended mode, one thread on each: a pair from the topology (SMT siblings, two
  * cores sharing an L3, two packages) or the {@code --cpus} list.
  *
- * @param name        {@code same-core}, {@code same-l3}, {@code other-l3}, {@code other-package},
- *                    {@code any}, or {@code cpus} for a user's list
- * @param cpus        one CPU per thread
- * @param description which CPUs and what they share, for the report
+ * @param name          a {@code Placement} key, {@code any}, or {@code cpus} for a user's list
+ * @param cpus          one CPU per thread
+ * @param topologyError why the topology could not be read, for {@code any} taken without it; otherwise null
  */
-record ThreadPlacement(String name, List<Integer> cpus, String description) {
+record ThreadPlacement(String name, List<Integer> cpus, String topologyError) {
 
     ThreadPlacement {
         cpus = List.copyOf(cpus);

@@ -28,7 +28,7 @@ class ContendedPlacementsTest {
         assertEquals(List.of("same-core", "same-l3", "other-package"), p.stream().map(ThreadPlacement::name).toList());
         for (ThreadPlacement tp : p) {
             assertEquals(2, tp.threads());
-            assertTrue(!tp.cpus().get(0).equals(tp.cpus().get(1)), tp.description());
+            assertTrue(!tp.cpus().get(0).equals(tp.cpus().get(1)), tp.toString());
         }
         assertEquals(List.of(0, 8), p.get(0).cpus(), "CPU 0's SMT sibling on this machine is CPU 8");
     }
@@ -41,16 +41,18 @@ class ContendedPlacementsTest {
                 });
         assertEquals(1, p.size());
         assertEquals(List.of(5, 9), p.get(0).cpus());
-        assertTrue(p.get(0).description().contains("no sysfs"), p.get(0).description());
+        assertEquals("no sysfs", p.get(0).topologyError(), "the reason reaches the model's facts and its note");
     }
 
     @Test
     void oneCpuMeansNoContendedModeAndSaysWhy() {
         CpuMask one = CpuMask.of(8, 3);
         assertEquals(List.of(), ContendedPlacements.choose(Optional.empty(), one, NOT_READ));
-        assertEquals("contended mode skipped: only CPU 3 is allowed, and it needs two", ContendedPlacements.skipReason(Optional.empty(), one));
+        assertEquals("contended mode skipped: only CPU 3 is allowed, and it needs two", ContendedPlacements.skipReason(Optional.empty(), one).words());
         assertEquals(List.of(), ContendedPlacements.choose(Optional.of(one), CpuMask.full(8), NOT_READ));
-        assertTrue(ContendedPlacements.skipReason(Optional.of(one), CpuMask.full(8)).contains("--cpus 3 names one CPU"));
+        assertEquals(new LocksModel.ContendedSkip(LocksModel.ContendedSkip.Why.ONE_CPU_GIVEN, "3"),
+                ContendedPlacements.skipReason(Optional.of(one), CpuMask.full(8)));
+        assertTrue(ContendedPlacements.skipReason(Optional.of(one), CpuMask.full(8)).words().contains("--cpus 3 names one CPU"));
     }
 
     @Test
@@ -60,14 +62,13 @@ class ContendedPlacementsTest {
         assertEquals("cpus", p.get(0).name());
         assertEquals(List.of(0, 2, 5), p.get(0).cpus());
         assertEquals("0,2,5", p.get(0).cpuList());
-        assertEquals("CPUs 0,2,5 from --cpus", p.get(0).description());
     }
 
     @Test
     void aLongCpusListIsCutToOneCounterPerThread() {
         List<ThreadPlacement> p = ContendedPlacements.choose(Optional.of(CpuMask.full(12)), CpuMask.full(12), NOT_READ);
         assertEquals(ContendedLockBenchmark.MAX_THREADS, p.get(0).threads());
-        assertEquals("CPUs 0,1,2,3,4,5,6,7 from --cpus (its first 8: one counter per thread, at most 8)", p.get(0).description());
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), p.get(0).cpus(), "its first 8: one counter per thread");
     }
 
     @Test
@@ -79,7 +80,6 @@ class ContendedPlacementsTest {
                 new CpuPair("any", 0, 1, "CPU 0 and CPU 1")));
         assertEquals(List.of("same-core", "same-l3", "other-package"), p.stream().map(ThreadPlacement::name).toList());
         assertEquals(List.of(0, 8), p.get(0).cpus());
-        assertEquals("CPU 0 and CPU 8: one core", p.get(0).description());
 
         List<ThreadPlacement> onlyAny = ContendedPlacements.fromPairs(List.of(new CpuPair("any", 2, 3, "CPU 2 and CPU 3")));
         assertEquals(List.of("any"), onlyAny.stream().map(ThreadPlacement::name).toList());

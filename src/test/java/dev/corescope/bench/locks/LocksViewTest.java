@@ -56,18 +56,15 @@ class LocksViewTest {
         rows.add(java(Line.REENTRANT_LOCK, 9.0));
         rows.add(java(Line.STAMPED_LOCK_OPTIMISTIC, 0.8));
         rows.add(java(Line.ATOMIC_LONG_INCREMENT, 2.5));
-        ThreadPlacement pair = new ThreadPlacement("same-l3", List.of(0, 1), "CPU 0 and CPU 1: different cores, same L3 (32 MiB)");
+        ThreadPlacement pair = new ThreadPlacement("same-l3", List.of(0, 1), null);
         List<LocksModel.Contended> contended = List.of(
                 LocksModel.contended(Variant.SPIN_LOCK_UNLOCK, "java", "spin_lock_unlock", pair, 40.0, 2.0, 5,
                         List.of(new LocksModel.Share(0, 0, 15.0), new LocksModel.Share(1, 1, 10.0)), 0),
                 LocksModel.contended(Variant.SPIN_LOCK_UNLOCK, "native", "spin_lock_unlock", pair, 30.0, 1.0, 3,
                         List.of(new LocksModel.Share(0, 0, 16.0), new LocksModel.Share(1, 1, 17.0)), 0));
-        return new LocksModel(1, "the last allowed CPU, often the quietest; --cpus picks another",
-                "load average 0.50 0.40 0.30 (1, 5, 15 min) on 2 CPUs", LocksModel.of(TSC),
-                new Jmh.Settings(1, 3, 40, 5, 40), new LocksModel.NativeRuns(1, 5, 10),
-                rows, contended, null,
-                "no hardware PMU: /sys/bus/event_source/devices has only software, tracepoint", List.of(),
-                new LocksModel.Facts(false, null, 0.5, 2), null, null);
+        return new LocksModel(1, LocksModel.CpuChoice.LAST_ALLOWED, LocksModel.of(TSC), new Jmh.Settings(1, 3, 40, 5, 40),
+                new LocksModel.NativeRuns(1, 5, 10), rows, contended, null, List.of("software", "tracepoint"),
+                new LocksModel.Facts(false, null, 0.5, 2, null));
     }
 
     private static LocksModel.Row nat(Line line, double ns) {
@@ -108,12 +105,15 @@ class LocksViewTest {
     }
 
     @Test
-    void aSkippedContendedModeSaysWhyInTextAndNotes() {
+    void aSkippedContendedModeSaysWhyInTextAndNotes() throws IOException {
         LocksModel m = model();
-        LocksModel skipped = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.jmh(), m.nativeRuns(), m.rows(), List.of(),
-                "contended mode skipped: only CPU 0 is allowed, and it needs two", m.pmu(), List.of(), m.facts(), null, null);
+        LocksModel skipped = new LocksModel(m.cpu(), m.cpuChoice(), m.tsc(), m.jmh(), m.nativeRuns(), m.rows(), List.of(),
+                new LocksModel.ContendedSkip(LocksModel.ContendedSkip.Why.ONE_CPU_ALLOWED, "0"), m.eventSources(), m.facts());
         assertTrue(LocksView.document(skipped).render(dev.corescope.text.Width.NONE).contains("\n  contended mode skipped: only CPU 0 is allowed, and it needs two\n"));
         assertEquals(List.of("contended mode skipped: only CPU 0 is allowed, and it needs two"), LocksView.notes(skipped));
+        String json = Json.write(skipped);
+        assertTrue(json.contains("\"why\" : \"ONE_CPU_ALLOWED\""), json);
+        assertEquals(skipped, Json.MAPPER.readValue(json, LocksModel.class));
     }
 
     /** "Within 1.3x" bounds the ratio's interval both ways: an unbounded or one-sided interval is not "met". */
@@ -159,9 +159,9 @@ class LocksViewTest {
         List<LocksModel.Row> rows = new ArrayList<>(m.rows());
         rows.add(new LocksModel.Row("ticket_lock", "ticket_lock", "native", 7.0, 0.5, 5, 18.2, 1.3, "rdtsc", 0, null));
         LocksModel.Tsc t = m.tsc();
-        LocksModel other = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), new LocksModel.Tsc(t.mhz(), "hypervisor_leaf", "cpuid 0x40000010",
+        LocksModel other = new LocksModel(m.cpu(), m.cpuChoice(), new LocksModel.Tsc(t.mhz(), "hypervisor_leaf", "cpuid 0x40000010",
                 t.calibratedMhz(), t.calibratedErr(), t.calibrations(), t.flags(), t.clocksource()), m.jmh(), m.nativeRuns(),
-                rows, m.contended(), null, m.pmu(), List.of(), m.facts(), null, null);
+                rows, m.contended(), null, m.eventSources(), m.facts());
         String text = LocksView.document(other).render(dev.corescope.text.Width.NONE);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("  ticket_lock ") && l.contains("7.00 [")), text);
         assertTrue(text.contains("ticket_lock: variant ticket_lock"), text);
@@ -184,8 +184,8 @@ class LocksViewTest {
     @Test
     void theNotesAreWordedFromTheSavedFactsAndAnOlderFileShowsItsSentences() throws IOException {
         LocksModel m = model();
-        LocksModel busy = new LocksModel(m.cpu(), m.cpuChoice(), m.load(), m.tsc(), m.jmh(), m.nativeRuns(), m.rows(),
-                m.contended(), null, m.pmu(), List.of(), new LocksModel.Facts(true, "libcorescope.so is not loaded", 18.9, 2), null, null);
+        LocksModel busy = new LocksModel(m.cpu(), m.cpuChoice(), m.tsc(), m.jmh(), m.nativeRuns(), m.rows(),
+                m.contended(), null, m.eventSources(), new LocksModel.Facts(true, "libcorescope.so is not loaded", 18.9, 2, null));
         List<String> notes = LocksView.notes(busy);
         assertEquals(3, notes.size(), notes.toString());
         assertTrue(notes.get(0).startsWith("the machine was busy before this run (1-minute load average 18.9 for 2 CPUs)"), notes.toString());
@@ -197,7 +197,7 @@ class LocksViewTest {
         String text = LocksView.document(saved).render(dev.corescope.text.Width.NONE);
         for (String n : saved.notes()) assertTrue(text.contains("  - " + n + "\n"), n);
         // the wording from facts is the sentence that run saved
-        assertEquals(saved.notes().get(1), LocksView.notes(new LocksModel.Facts(true, null, null, 2)).getFirst());
+        assertEquals(saved.notes().get(1), LocksView.notes(new LocksModel.Facts(true, null, null, 2, null)).getFirst());
     }
 
     static void assertApproved(String name, String actual) {
@@ -216,5 +216,33 @@ class LocksViewTest {
         assertTrue(old.jmh() == null && old.javaSettings() != null, "the committed run saved the sentences");
         String oldText = LocksView.document(old).render(dev.corescope.text.Width.NONE);
         assertTrue(oldText.contains("java: JMH, " + old.javaSettings()) && oldText.contains(old.nativeSettings()), oldText);
+    }
+
+    /**
+     * The model saves data, not sentences: the CPU choice as a key, the load as a number, the PMU as perf's event sources,
+     * a skipped contended mode as a reason and its CPUs, a contended row's placement as its key; the view words them.
+     * The committed files that saved the sentences still render them as saved.
+     */
+    @Test
+    void theModelSavesDataAndOlderFilesShowTheirSentences() throws IOException {
+        String json = Json.write(model());
+        for (String sentence : List.of("cpuChoice\" : \"the", "\"load\"", "\"pmu\"", "contendedSkipped", "placementDescription", "CPU 0 and"))
+            assertTrue(!json.contains(sentence), sentence + " in " + json);
+        assertTrue(json.contains("\"cpuChoice\" : \"LAST_ALLOWED\"") && json.contains("\"eventSources\" : [ \"software\", \"tracepoint\" ]"), json);
+        assertEquals(model(), Json.MAPPER.readValue(json, LocksModel.class), "the data reads back as written");
+        String text = LocksView.document(model()).render(dev.corescope.text.Width.NONE);
+        assertTrue(text.contains("CPU 1, pinned (the last allowed CPU, often the quietest; --cpus picks another)"), text);
+        assertTrue(text.contains("machine: 1-minute load average 0.50, before the run"), text);
+        assertTrue(text.contains("needs hardware counters: no hardware PMU: /sys/bus/event_source/devices has only software, tracepoint."), text);
+        assertTrue(text.contains("  - same-l3: CPUs 0,1, same L3\n"), text);
+
+        ResultsFile oldFile = SavedRuns.lenient(Path.of("src/test/resources/results/locks-quick.json"));
+        LocksModel old = new LocksFamily().model(oldFile).orElseThrow();
+        assertEquals(LocksModel.CpuChoice.LAST_ALLOWED, old.cpuChoice(), "the saved words read as the key");
+        String oldText = LocksView.document(old).render(dev.corescope.text.Width.NONE);
+        assertTrue(oldText.contains("CPU 1, pinned (the last allowed CPU, often the quietest; --cpus picks another)"), oldText);
+        assertTrue(oldText.contains("machine: " + old.load() + ", before the run") && oldText.contains(old.pmu()), oldText);
+        assertTrue(oldText.contains("  - same-l3: CPUs 0,1, same L3\n"), oldText);
+        assertTrue(!Json.write(old).contains("placementDescription"), "a saved sentence the view no longer needs is not kept");
     }
 }
