@@ -200,10 +200,13 @@ fi
 # report and compare read whole results files in one thread: the serial GC keeps their heap near
 # the live set, where G1 let it grow to several times it (comparing two 25 MiB files: peak RSS
 # 1.28 GiB with G1, 0.44 GiB serial, the same CPU time; docs/performance.md, issue 28), and a
-# young generation of 16 MiB, not the ~125 MiB eden that is otherwise most of their peak (issue 35).
+# young generation of 16 MiB, not the ~125 MiB eden that is otherwise most of their peak, and C1
+# alone: C2's compiler threads and code cost ~30 MiB of peak RSS and, for a run of seconds, more
+# CPU time than their code saves (the text of a 33 MB file: 177 -> 147 MiB, 13 -> 8 s; issue 35).
 case "${1:-}" in
   report|compare)
     user_sets '^-XX:[+-]Use[A-Za-z0-9]*GC$' || jvm_flags+=(-XX:+UseSerialGC)
+    user_sets '^-XX:[+-]?(TieredStopAtLevel|TieredCompilation)' || jvm_flags+=(-XX:TieredStopAtLevel=1)
     user_sets '^-Xmn|^-XX:(Max)?NewSize=' || jvm_flags+=(-Xmn16m) ;;
 esac
 # the user's own AOT or CDS settings replace corescope's cache

@@ -2,8 +2,8 @@
 # Peak memory of report, the page and compare against the size of their input (issue 35's goal:
 # within 5x a 30 MB input). Grows a real results file to about 30 MB by repeating its rows, each
 # copy told apart by a param "copy" (the family models, per family and not per row, left out),
-# then prints the peak RSS (GNU time) of each command, run through run.sh with its flags, and its
-# ratio to what it reads (compare reads two copies).
+# then prints the peak RSS (GNU time) of each command, run through run.sh with its flags, its
+# ratio to what it reads (compare reads two copies) and its CPU time (user + system).
 #
 #   scripts/report-memory.sh [SOURCE.json] [MB]     defaults: docs/results/bench-all.json, 30
 #
@@ -35,14 +35,14 @@ bytes=$(stat -c %s "$work/big.json")
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs); input: $src grown to $(( bytes / 1048576 )) MiB," \
   "$(python3 -c "import json,sys;print(len(json.load(open(sys.argv[1]))['results']))" "$work/big.json") rows; commit $(git -C "$here" log -1 --format=%h)"
 echo
-echo "| command | peak RSS MiB | x input |"
-echo "|---|---|---|"
+echo "| command | peak RSS MiB | x input | CPU s |"
+echo "|---|---|---|---|"
 row() { # LABEL INPUT_BYTES ARGS...
   local label=$1 in=$2; shift 2
-  if /usr/bin/time -f %M -o "$work/t" "$here/run.sh" "$@" >/dev/null 2>"$work/err"; then
-    awk -v l="$label" -v b="$in" '{printf "| %s | %.0f | %.1f |\n", l, $1 / 1024, $1 * 1024 / b}' "$work/t"
+  if /usr/bin/time -f '%M %U %S' -o "$work/t" "$here/run.sh" "$@" >/dev/null 2>"$work/err"; then
+    awk -v l="$label" -v b="$in" '{printf "| %s | %.0f | %.1f | %.1f |\n", l, $1 / 1024, $1 * 1024 / b, $2 + $3}' "$work/t"
   else
-    echo "| $label | failed: $(head -c 200 "$work/err" | tr '\n' ' ') | |"
+    echo "| $label | failed: $(head -c 200 "$work/err" | tr '\n' ' ') | | |"
   fi
 }
 row "report FILE (text)" "$bytes" report "$work/big.json" --format text

@@ -4,7 +4,6 @@ import dev.corescope.cpumask.CpuMask;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,8 +54,8 @@ final class CacheReader extends ReadingPart {
                 x.work++;
                 String p = dir + "/" + idx;
                 OptionalInt level = r.readInt(p + "/level");
-                Optional<Cache.Type> type = r.read(p + "/type").map(Cache.Type::parse);
-                if (level.isEmpty() || type.isEmpty()) {
+                Cache.Type type = Cache.Type.parse(r.read(p + "/type").orElse(""));  // no method reference: spun at run time where untrained
+                if (level.isEmpty() || type == null) {
                     if (level.isEmpty()) r.problem(p + "/level", "missing; cache ignored");
                     else r.problem(p + "/type", "missing or unknown; cache ignored");
                     continue;
@@ -65,13 +64,13 @@ final class CacheReader extends ReadingPart {
                 Optional<CpuMask> shared = r.readMapOrList(p + "/shared_cpu_map", p + "/shared_cpu_list", nbits);
                 if (shared.isEmpty()) r.problem(p + "/shared_cpu_map", "missing; taken as private to CPU " + cpu);
                 CpuMask mask = shared.isPresent() ? x.onlineWith(shared.get(), cpu) : CpuMask.of(nbits, cpu);
-                List<Object> key = List.of(level.getAsInt(), type.get(), mask);
+                List<Object> key = List.of(level.getAsInt(), type, mask);
                 if (found.containsKey(key)) continue;
                 Optional<String> sizeText = r.read(p + "/size");
                 long size = sizeText.isPresent() ? Sizes.parseKernelSize(sizeText.get()) : -1;
                 int ways = r.readInt(p + "/ways_of_associativity").orElse(-1);
                 int line = r.readInt(p + "/coherency_line_size").orElse(-1);
-                found.put(key, new Cache(level.getAsInt(), type.get(), size, line, ways, mask));
+                found.put(key, new Cache(level.getAsInt(), type, size, line, ways, mask));
             }
             if (!any) noCache.set(cpu);
         }
@@ -93,7 +92,7 @@ final class CacheReader extends ReadingPart {
     /** The line size of the L1d of the lowest CPU, else {@link Topology#DEFAULT_CACHE_LINE} with a warning naming {@code file}. */
     static int lineSize(Collection<Cache> caches, String file, List<String> warnings) {
         Optional<Cache> l1d = caches.stream().filter(c -> c.level() == 1 && c.type() != Cache.Type.INSTRUCTION && c.lineSize() > 0)
-                .min(Comparator.comparingInt(c -> c.cpus().first()));
+                .min((a, b) -> Integer.compare(a.cpus().first(), b.cpus().first()));
         if (l1d.isEmpty()) warnings.add("cache line size unknown (no L1d " + file + "): assuming " + Topology.DEFAULT_CACHE_LINE + " bytes");
         return l1d.map(Cache::lineSize).orElse(Topology.DEFAULT_CACHE_LINE);
     }

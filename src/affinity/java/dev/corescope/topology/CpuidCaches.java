@@ -8,9 +8,9 @@ import dev.corescope.topology.proc.SysfsReader;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -92,7 +92,10 @@ final class CpuidCaches {
 
     private static Cpuid.Regs put(StringBuilder sb, int cpu, int leaf, int sub) {
         Cpuid.Regs r = Cpuid.cpuid(leaf, sub);
-        sb.append(String.format(Locale.ROOT, "%d %x %x %08x %08x %08x %08x%n", cpu, leaf, sub, r.eax(), r.ebx(), r.ecx(), r.edx()));
+        // "%d %x %x %08x %08x %08x %08x\n" without String.format, whose first use loads the locale data
+        sb.append(cpu).append(' ').append(Integer.toHexString(leaf)).append(' ').append(Integer.toHexString(sub));
+        for (int v : new int[] {r.eax(), r.ebx(), r.ecx(), r.edx()}) sb.append(' ').append(HexFormat.of().toHexDigits(v));
+        sb.append('\n');
         return r;
     }
 

@@ -3,7 +3,6 @@ package dev.corescope.topology;
 import dev.corescope.cpumask.CpuMask;
 import dev.corescope.cpumask.CpuMaskFormatException;
 import dev.corescope.sys.internal.Os;
-import dev.corescope.sys.internal.Threads;
 import dev.corescope.topology.proc.CgroupCpuset;
 import dev.corescope.topology.proc.CpuInfo;
 import dev.corescope.topology.proc.SysfsReader;
@@ -15,8 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
 
 /**
  * Builds a {@link Topology} from the files under a root, as the kernel documents them
@@ -77,10 +74,6 @@ final class TopologyReader {
 
     Topology build(Path root, boolean live) {
         b.source = root.toString();
-        // sched_getaffinity links its downcalls on first use: tens of milliseconds that overlap with reading sysfs
-        FutureTask<CpuMask> allowed = live ? new FutureTask<>(() -> Os.live().processAllowed()) : null;
-        Thread lookup = live ? Thread.ofPlatform().daemon().name("corescope-affinity").start(allowed) : null;
-
         List<Integer> cpuDirs = cpuDirectories();
         Map<String, Optional<String>> sets = new LinkedHashMap<>();
         for (String set : List.of("possible", "present", "online", "offline", "isolated", "nohz_full")) sets.put(set, r.read(CPU + "/" + set));
@@ -124,7 +117,7 @@ final class TopologyReader {
         b.coreKinds = new CoreKindReader(x).read();
         b.cgroupCpuset = CgroupCpuset.read(r, nbits).orElse(null);
         // the kernel never allows a CPU beyond nr_cpu_ids, which sysfs already covers
-        if (lookup != null) b.allowed = joined(lookup, allowed).resize(nbits);
+        if (live) b.allowed = Os.live().processAllowed().resize(nbits);
 
         if (b.allowed != null && !b.allowed.sameCpus(b.online)) {
             warnings.add("allowed CPUs " + listOrNone(b.allowed) + " (sched_getaffinity) differ from online " + listOrNone(b.online)
@@ -146,14 +139,6 @@ final class TopologyReader {
         b.dirsSeen = r.dirsSeen();
         b.unreadable = r.unreadable();
         return b.build();
-    }
-
-    private static CpuMask joined(Thread lookup, FutureTask<CpuMask> allowed) {
-        if (Threads.joinIgnoringInterrupts(lookup)) Thread.currentThread().interrupt();
-        if (allowed.state() == Future.State.SUCCESS) return allowed.resultNow();
-        Throwable failure = allowed.exceptionNow();
-        if (failure instanceof Error e) throw e;
-        throw failure instanceof RuntimeException e ? e : new IllegalStateException(failure);
     }
 
     private List<Integer> cpuDirectories() {

@@ -92,8 +92,7 @@ final class AffinityCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        OutputFormat.TextOrJson accepted = new OutputFormat.TextOrJson();
-        if (!accepted.accepts(format)) throw accepted.refused(format);
+        if (!OutputFormat.Only.TEXT_OR_JSON.accepted().contains(format)) throw OutputFormat.Only.TEXT_OR_JSON.refused(format);
         if (root != null && why == null) throw new UsageException("--root " + root + ": only with --why");
         if (why != null) return why();
         long self = ProcessHandle.current().pid();

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The training run behind {@code run.sh}'s AOT cache (JDK 25, {@code -XX:AOTCacheOutput}): runs
  * the short commands named in {@code args} (all four when none is named) once each, through the
- * jar's own path ({@link Launcher#main}), so the cache holds the classes and profiles of each.
+ * jar's own path ({@link Launcher#main}), so the cache holds the classes and profiles of each
+ * ({@code topology} also with {@code --root /}, the path of a saved tree).
  * A JVM started with the cache loads all it holds, so the training runs nothing a short command
  * would not (no picocli, no child process); {@code pin} runs up to its failing {@code execvp} of
  * {@link #NO_SUCH_COMMAND}.
@@ -50,6 +51,7 @@ public final class AotTraining {
             if (json) line.addAll(List.of("--format", "json"));
             if (command.equals("mask")) line.add("0-3");
             Launcher.run(line.toArray(String[]::new));
+            if (line.equals(List.of("topology"))) Launcher.run(new String[] {"topology", "--root", "/"});  // a saved tree's path
         }
         stdout.finish(Main.EXIT_OK, System.err);
     }

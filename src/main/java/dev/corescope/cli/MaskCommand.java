@@ -82,8 +82,7 @@ final class MaskCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        OutputFormat.TextOrJson accepted = new OutputFormat.TextOrJson();
-        if (!accepted.accepts(format)) throw accepted.refused(format);
+        if (!OutputFormat.Only.TEXT_OR_JSON.accepted().contains(format)) throw OutputFormat.Only.TEXT_OR_JSON.refused(format);
         String expr = String.join(" ", words);
         if (nbits != null && (nbits < 1 || nbits > MAX_NBITS)) {
             throw new UsageException("--nbits " + nbits + ": must be between 1 and " + MAX_NBITS);

@@ -30,31 +30,26 @@ enum OutputFormat {
             case "html", "htm" -> html;
             default -> text;
         };
-        return accepted.accepts(f) ? f : text;
+        return accepted.accepted().contains(f) ? f : text;
     }
 
-    /** A converter that accepts only some formats; its error lists them. */
-    abstract static class Only implements CommandLine.ITypeConverter<OutputFormat> {
-        private final List<OutputFormat> accepted;
+    /**
+     * Some formats; a refusal lists them. No picocli type here: a class in the AOT cache that names
+     * one (a converter, an exception it throws or catches) loads picocli from the jar at every start.
+     */
+    record Only(List<OutputFormat> accepted) {
+        static final Only TEXT_OR_JSON = new Only(List.of(text, json));
+        static final Only FOR_TOPOLOGY = new Only(List.of(text, json, svg, hwloc_xml));
 
-        Only(OutputFormat... accepted) {
-            this.accepted = List.of(accepted);
-        }
-
-        @Override
-        public OutputFormat convert(String value) {
+        /** The format named {@code value}; else an {@link IllegalArgumentException} that lists the accepted. */
+        OutputFormat convert(String value) {
             for (OutputFormat f : accepted) if (f.word().equals(value)) return f;
-            throw new CommandLine.TypeConversionException(why(value));
-        }
-
-        boolean accepts(OutputFormat f) {
-            return accepted.contains(f);
+            throw new IllegalArgumentException(why(value));
         }
 
         String why(String value) {
             List<String> names = accepted.stream().map(OutputFormat::word).toList();
-            String list = names.size() == 1 ? names.getFirst()
-                    : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.getLast();
+            String list = String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.getLast();  // two or more
             return "expected " + list + " but was '" + Main.shorten(value) + "'";
         }
 
@@ -64,43 +59,61 @@ enum OutputFormat {
         }
     }
 
+    /** picocli's converter of {@code --format}: one of {@link Only}'s formats. */
+    abstract static class Converter implements CommandLine.ITypeConverter<OutputFormat> {
+        private final Only only;
+
+        Converter(OutputFormat... accepted) {
+            this.only = new Only(List.of(accepted));
+        }
+
+        @Override
+        public OutputFormat convert(String value) {
+            try {
+                return only.convert(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     /** mask, affinity, jitter, reservations. */
-    static final class TextOrJson extends Only {
+    static final class TextOrJson extends Converter {
         TextOrJson() {
             super(text, json);
         }
     }
 
     /** bench and topology, which draw. */
-    static final class TextJsonOrSvg extends Only {
+    static final class TextJsonOrSvg extends Converter {
         TextJsonOrSvg() {
             super(text, json, svg);
         }
     }
 
     /** topology: the drawing commands' three, and hwloc's XML. */
-    static final class ForTopology extends Only {
+    static final class ForTopology extends Converter {
         ForTopology() {
             super(text, json, svg, hwloc_xml);
         }
     }
 
     /** export: node_exporter's textfile format, or a node-feature-discovery feature file. */
-    static final class PrometheusOrNfd extends Only {
+    static final class PrometheusOrNfd extends Converter {
         PrometheusOrNfd() {
             super(prometheus, nfd);
         }
     }
 
     /** compare: its html is the report page's before/after view. */
-    static final class TextJsonOrHtml extends Only {
+    static final class TextJsonOrHtml extends Converter {
         TextJsonOrHtml() {
             super(text, json, html);
         }
     }
 
     /** report: the page, or the text bench printed. */
-    static final class HtmlOrText extends Only {
+    static final class HtmlOrText extends Converter {
         HtmlOrText() {
             super(html, text, svg);
         }

@@ -1,7 +1,6 @@
 package dev.corescope.cli;
 
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine;
 
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -58,7 +57,7 @@ final class ShortCommands {
             if (o.has("--root")) c.root = Path.of(o.get("--root"));
             if (o.has("--from")) c.from = Path.of(o.get("--from"));
             if (o.has("--output")) c.output = Path.of(o.get("--output"));
-            if (o.has("--format")) c.format = new OutputFormat.ForTopology().convert(o.get("--format"));
+            if (o.has("--format")) c.format = OutputFormat.Only.FOR_TOPOLOGY.convert(o.get("--format"));
             return OptionalInt.of(c.call());
         } catch (RuntimeException e) {
             return OptionalInt.empty();
@@ -74,7 +73,7 @@ final class ShortCommands {
             if (o.has("--nbits")) c.nbits = asciiInt(o.get("--nbits"));
             if (o.has("--input")) c.input = MaskCommand.Input.valueOf(o.get("--input"));
             if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
-        } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
+        } catch (IllegalArgumentException e) {
             return OptionalInt.empty();
         }
         c.words = o.positional;
@@ -88,7 +87,7 @@ final class ShortCommands {
         try {
             if (o.has("--pid")) c.pid = asciiInt(o.get("--pid"));
             if (o.has("--format")) c.format = OutputFormat.valueOf(o.get("--format"));
-        } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
+        } catch (IllegalArgumentException e) {
             return OptionalInt.empty();
         }
         return call(c);

@@ -67,7 +67,7 @@ final class TopologyCommand implements Callable<Integer> {
         if (from != null) inputs.add(from);
         if (root != null) inputs.add(root);
         OutputFile file = output == null ? null : OutputFile.check(output, "-o", inputs);
-        if (format == null) format = OutputFormat.byName(output, new OutputFormat.ForTopology());
+        if (format == null) format = OutputFormat.byName(output, OutputFormat.Only.FOR_TOPOLOGY);
         Topology t = read(root, from);
         String report = switch (format) {
             case text -> TopologyText.render(t);

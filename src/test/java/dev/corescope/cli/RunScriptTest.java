@@ -175,7 +175,7 @@ class RunScriptTest {
                 "pin's command's own options are not corescope's");
     }
 
-    /** Issue 28: report and compare run with the serial GC (peak RSS near the live set), unless the user names a GC. */
+    /** Issues 28 and 35: report and compare run with the serial GC, a small eden and C1 alone, unless the user names their own. */
     @Test
     void reportAndCompareGetTheSerialGc() throws Exception {
         assertTrue(javaArgs("", "compare", "a.json", "b.json").contains("-XX:+UseSerialGC"));
@@ -185,6 +185,11 @@ class RunScriptTest {
         assertTrue(javaArgs("", "report", "a.json", "--format", "text").contains("-Xmn16m"), "issue 35: a small eden");
         clearRecordedArgs();
         assertFalse(javaArgs("-Xmn64m", "compare", "a.json", "b.json").contains("-Xmn16m"), "the user's own size wins");
+        clearRecordedArgs();
+        assertTrue(javaArgs("", "report", "a.json", "-o", "x.html").contains("-XX:TieredStopAtLevel=1"), "issue 35: C1 alone");
+        clearRecordedArgs();
+        assertFalse(javaArgs("-XX:-TieredCompilation", "compare", "a.json", "b.json").contains("-XX:TieredStopAtLevel=1"),
+                "the user's own tiers win");
         clearRecordedArgs();
         List<String> own = javaArgs("-XX:+UseParallelGC", "compare", "a.json", "b.json");
         assertFalse(own.contains("-XX:+UseSerialGC"), own.toString());

@@ -5,7 +5,16 @@ import dev.corescope.sys.internal.Affinity;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.CodeModel;
+import java.lang.classfile.MethodModel;
+import java.lang.classfile.instruction.ExceptionCatch;
+import java.lang.classfile.instruction.NewObjectInstruction;
+import java.util.ArrayList;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.OptionalInt;
@@ -108,6 +117,44 @@ class ShortCommandsTest {
             assertTrue(r.code().isEmpty(), what);
             assertEquals("", r.out(), what);
             assertEquals("", r.err(), what);
+        }
+    }
+
+    /**
+     * The AOT cache checks the verifier's constraints of each class it holds at every start: a
+     * short-path class that catches a picocli exception or makes an object of a picocli type
+     * (a converter) loads picocli from the jar, opening it, before {@code main} runs.
+     */
+    @Test
+    void theShortPathCatchesAndMakesNoPicocliType() throws Exception {
+        List<String> found = new ArrayList<>();
+        for (Class<?> c : List.of(ShortCommands.class, OutputFormat.class, OutputFormat.Only.class, TopologyCommand.class,
+                MaskCommand.class, AffinityCommand.class, PinCommand.class, Launcher.class, AotTraining.class)) {
+            for (MethodModel m : model(c).methods()) {
+                CodeModel code = m.code().orElse(null);
+                if (code == null) continue;
+                for (var e : code) {
+                    String type = e instanceof ExceptionCatch x ? x.catchType().map(t -> t.asInternalName()).orElse("")
+                            : e instanceof NewObjectInstruction n ? n.className().asInternalName() : "";
+                    if (!type.isEmpty() && namesPicocli(Class.forName(type.replace('/', '.'), false, c.getClassLoader()))) {
+                        found.add(c.getSimpleName() + "." + m.methodName().stringValue() + ": " + type);
+                    }
+                }
+            }
+        }
+        assertTrue(found.isEmpty(), "picocli types on the short path: " + found);
+    }
+
+    private static boolean namesPicocli(Class<?> c) {
+        if (c == null) return false;
+        if (c.getName().startsWith("picocli.")) return true;
+        for (Class<?> i : c.getInterfaces()) if (namesPicocli(i)) return true;
+        return namesPicocli(c.getSuperclass());
+    }
+
+    private static ClassModel model(Class<?> c) throws IOException {
+        try (InputStream in = c.getResourceAsStream(c.getName().substring(c.getPackageName().length() + 1) + ".class")) {
+            return ClassFile.of().parse(in.readAllBytes());
         }
     }
 }

@@ -97,12 +97,10 @@ public final class BeneathDirectory implements AutoCloseable {
         this.buf = scratch.allocate(READ_CHUNK, 8);
     }
 
-    /** Opens {@code dir} for {@code openat2} beneath it (a link naming {@code dir} itself is followed). */
-    public static BeneathDirectory open(Path dir) {
-        return open(dir, false);
-    }
-
-    /** Opens {@code dir}; with {@code realPathCheck} its paths are checked in Java and opened by {@code openat}. */
+    /**
+     * Opens {@code dir} for {@code openat2} beneath it (a link naming {@code dir} itself is followed);
+     * with {@code realPathCheck} its paths are checked in Java and opened by {@code openat}.
+     */
     public static BeneathDirectory open(Path dir, boolean realPathCheck) {
         if (!Libc.SYS_KNOWN) throw new NativeUnavailableException("no syscall numbers for " + System.getProperty("os.arch"));
         String p = dir.toString();

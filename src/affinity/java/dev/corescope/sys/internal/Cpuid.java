@@ -1,8 +1,6 @@
 package dev.corescope.sys.internal;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -14,7 +12,8 @@ import java.util.Locale;
  * has no C library of its own, so this writes the eleven instructions of a
  * {@code void cpuid(uint32 leaf, uint32 subleaf, uint32 out[4])} into a page of its own
  * ({@code mmap} read-write, then {@code mprotect} read-execute: never writable and executable
- * at once) and calls it through FFM. Elsewhere than x86-64 Linux, or where the kernel refuses an
+ * at once) and calls it through FFM, linked with the raw {@code syscall}'s shape (the same
+ * registers carry the three arguments), so it links no downcall stub of its own. Elsewhere than x86-64 Linux, or where the kernel refuses an
  * executable page, {@link #available()} is false. The answer is the calling thread's CPU's:
  * pin first.
  */
@@ -50,7 +49,7 @@ public final class Cpuid {
         if (Stub.HANDLE == null) throw new UnsupportedOperationException("CPUID is not available here (" + Stub.WHY + ")");
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(16, 4);
-            Stub.HANDLE.invokeExact(leaf, subleaf, out);
+            long unused = (long) Stub.HANDLE.invokeExact(Libc.callState(a), (long) leaf, (long) subleaf, out.address(), 0L, 0L, 0L, 0L);
             return new Regs(out.get(ValueLayout.JAVA_INT, 0), out.get(ValueLayout.JAVA_INT, 4),
                     out.get(ValueLayout.JAVA_INT, 8), out.get(ValueLayout.JAVA_INT, 12));
         } catch (Throwable t) {
@@ -83,7 +82,7 @@ public final class Cpuid {
                     WHY = "the kernel refused an executable page (mprotect)";
                     return null;
                 }
-                return Linker.nativeLinker().downcallHandle(code, FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+                return Libc.syscallShaped(code);
             } catch (Throwable t) {
                 WHY = String.valueOf(t.getMessage());
                 return null;

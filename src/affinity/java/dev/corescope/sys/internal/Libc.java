@@ -61,9 +61,13 @@ public final class Libc {
      * kinds of call links one stub for them; the {@code SYS_} constants below hold the numbers.
      */
     private static final class Syscall {
-        static final MethodHandle HANDLE = withErrnoVariadic(symbol("syscall"), FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), 1);
+        static final MethodHandle HANDLE = syscallShaped(symbol("syscall"));
+    }
+
+    /** {@code function} linked with {@link #syscall}'s shape and options, so it shares that stub ({@link Cpuid}'s page). */
+    static MethodHandle syscallShaped(MemorySegment function) {
+        return withErrnoVariadic(function, FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), 1);
     }
 
     /** The raw call {@code nr} with errno captured into {@code state}: -1 and errno on failure, as {@code syscall(2)}. */
@@ -100,6 +104,7 @@ public final class Libc {
     public static final long SYS_RT_SIGPROCMASK = sys(14, 135, 174, 175);
     public static final long SYS_SCHED_SETAFFINITY = sys(203, 122, 222, 239);
     public static final long SYS_SCHED_GETAFFINITY = sys(204, 123, 223, 240);
+    public static final long SYS_GETPID = sys(39, 172, 20, 20);
     /** {@code O_DIRECTORY} and {@code O_NOFOLLOW}: arm, arm64 and powerpc have their own values. */
     public static final int O_DIRECTORY, O_NOFOLLOW;
     static {

@@ -169,7 +169,7 @@ public final class SysfsReader {
         if (containment != null) return tree;
         boolean slash = root.toAbsolutePath().normalize().getParent() == null;
         Optional<String> why = realPathCheckOnly ? Optional.of("asked for") : BeneathDirectory.unavailable();
-        containment = slash ? "root" : why.map(w -> "real-path check (" + w + ")").orElse("openat2 beneath the tree");
+        containment = slash ? "root" : why.isPresent() ? "real-path check (" + why.get() + ")" : "openat2 beneath the tree";
         try {
             tree = BeneathDirectory.open(root, why.isPresent());
         } catch (NativeException e) {

@@ -81,7 +81,7 @@ class BeneathDirectoryTest {
         new Random(37).nextBytes(content);
         Files.write(tmp.resolve("big"), content);
         Files.write(tmp.resolve("small"), new byte[] {'7', '\n'});
-        try (BeneathDirectory d = BeneathDirectory.open(tmp)) {
+        try (BeneathDirectory d = BeneathDirectory.open(tmp, false)) {
             BeneathDirectory.File big = d.read("big", 64 << 20);
             assertEquals(BeneathDirectory.Kind.REGULAR, big.kind());
             assertArrayEquals(content, big.bytes());
@@ -99,7 +99,7 @@ class BeneathDirectoryTest {
         try (RandomAccessFile f = new RandomAccessFile(tmp.resolve("cpuinfo").toFile(), "rw")) {
             f.setLength(300L << 20);
         }
-        try (BeneathDirectory d = BeneathDirectory.open(tmp)) {
+        try (BeneathDirectory d = BeneathDirectory.open(tmp, false)) {
             BeneathDirectory.File f = d.read("cpuinfo", 64 << 20);
             assertEquals(BeneathDirectory.Kind.REGULAR, f.kind());
             assertEquals(300L << 20, f.size());
@@ -119,7 +119,7 @@ class BeneathDirectoryTest {
         assumeTrue(mk.waitFor() == 0, "mkfifo failed");
         // O_RDWR opens a FIFO on Linux without waiting for a reader; the data sits in the pipe
         try (RandomAccessFile writer = new RandomAccessFile(fifo.toFile(), "rw");
-             BeneathDirectory d = BeneathDirectory.open(tmp)) {
+             BeneathDirectory d = BeneathDirectory.open(tmp, false)) {
             writer.write("model name\t: planted\n".getBytes());
             BeneathDirectory.File f = d.read("cpuinfo", 64 << 20);
             assertEquals(BeneathDirectory.Kind.OTHER, f.kind());
@@ -127,14 +127,14 @@ class BeneathDirectoryTest {
             assertFalse(d.isDirectory("cpuinfo"));
             assertTrue(d.isDirectory("."));
         }
-        try (BeneathDirectory dev = BeneathDirectory.open(Path.of("/dev"))) {
+        try (BeneathDirectory dev = BeneathDirectory.open(Path.of("/dev"), false)) {
             for (String device : new String[] {"null", "zero"}) {
                 BeneathDirectory.File f = dev.read(device, 64 << 20);
                 assertEquals(BeneathDirectory.Kind.OTHER, f.kind(), device);
                 assertNull(f.bytes(), device);
             }
         }
-        try (BeneathDirectory d = BeneathDirectory.open(tmp.getParent())) {
+        try (BeneathDirectory d = BeneathDirectory.open(tmp.getParent(), false)) {
             BeneathDirectory.File f = d.read(tmp.getFileName().toString(), 64 << 20);
             assertEquals(BeneathDirectory.Kind.DIRECTORY, f.kind());
             assertNull(f.bytes());
@@ -152,7 +152,7 @@ class BeneathDirectoryTest {
         Files.writeString(tmp.resolve("core_id"), "3\n");
         Files.write(tmp.resolve("cpuinfo"), new byte[100_000]);
         Files.writeString(tmp.resolve("empty"), "");
-        try (BeneathDirectory d = BeneathDirectory.open(tmp)) {
+        try (BeneathDirectory d = BeneathDirectory.open(tmp, false)) {
             long before = d.calls;
             assertArrayEquals(new byte[] {'3', '\n'}, d.read("core_id", 64 << 20).bytes());
             assertEquals(3, d.calls - before, "openat2, pread, close");
@@ -176,7 +176,7 @@ class BeneathDirectoryTest {
     @Test
     void aLiveProcFileIsReadToItsEnd() throws Exception {
         assumeOpenat2();
-        try (BeneathDirectory root = BeneathDirectory.open(Path.of("/"))) {
+        try (BeneathDirectory root = BeneathDirectory.open(Path.of("/"), false)) {
             String mine = new String(root.read("proc/self/mountinfo", 64 << 20).bytes());
             List<String> theirs = Files.readAllLines(Path.of("/proc/self/mountinfo"));
             assertEquals(theirs.size(), mine.lines().count(), mine);
