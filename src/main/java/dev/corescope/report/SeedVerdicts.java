@@ -36,7 +36,7 @@ public final class SeedVerdicts {
      * alike by chance) borrow strength from the pool of their shape. Across files ({@code compare})
      * the pool stays: runs of one process share its lot, runs of two files do not.
      */
-    static final int OWN_RUNS = 5;
+    public static final int OWN_RUNS = 5;
     /** How far either way an interval may reach (as a ratio of after to before) and still bound a row. */
     static final double UNBOUNDED_FACTOR = 10;
 

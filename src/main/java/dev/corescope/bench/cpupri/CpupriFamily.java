@@ -280,14 +280,18 @@ public final class CpupriFamily implements BenchFamily {
         return List.copyOf(first.values());
     }
 
-    /** The runs per side of a row: {@link SeedVerdicts#RUNS_PER_SIDE} where a claim counts it, else the mode's (JMH forks; 1 for the C twin). */
+    /**
+     * The runs per side of a row where a claim counts it: {@link SeedVerdicts#RUNS_PER_SIDE} JMH forks, or
+     * {@link SeedVerdicts#OWN_RUNS} runs of the C twin (half a second each), so that its row is judged on
+     * its own runs; else the mode's (JMH forks; 1 for the C twin).
+     */
     static int runsPerSide(Measurement r) {
-        // the C twin's layouts run together (interleaved), so all of a workload's get the runs where one counts:
-        // the uncounted one (split) adds to the pooled run-to-run noise of its shape
-        boolean counted = r.implementation().equals("native")
+        // the C twin's layouts run together (interleaved), so all of a workload's get the runs where one counts
+        boolean twin = r.implementation().equals("native");
+        boolean counted = twin
                 ? Arrays.stream(Kind.values()).anyMatch(k -> Claim.counts(CpupriClaims.all(), "cpupri", k.variant(), "native", null, params(r, "")))
                 : Claim.counts(CpupriClaims.all(), "cpupri", r.variant(), r.implementation(), null, params(r, ""));
-        return counted ? SeedVerdicts.RUNS_PER_SIDE : 1;
+        return !counted ? 1 : twin ? SeedVerdicts.OWN_RUNS : SeedVerdicts.RUNS_PER_SIDE;
     }
 
     /** Whether two C runs measure the same workload (and differ only in the layout). */

@@ -153,6 +153,21 @@ class CpupriFamilyTest {
         }
     }
 
+    /** A C row a claim counts gets enough runs to be judged on its own; a Java row its forks; the rest one run. */
+    @Test
+    void theCountedCRowsRunOftenEnoughToBeJudgedOnTheirOwnRuns() {
+        var pair = new dev.corescope.topology.CpuPair("other-l3", 0, 1, "CPU 0 and CPU 1");
+        int[] cpus = {0, 1};
+        assertEquals(dev.corescope.report.SeedVerdicts.OWN_RUNS,
+                CpupriFamily.runsPerSide(new CpupriFamily.Measurement("mechanism", "aligned", "native", pair, 1, cpus, null)));
+        assertEquals(dev.corescope.report.SeedVerdicts.OWN_RUNS,
+                CpupriFamily.runsPerSide(new CpupriFamily.Measurement("mechanism", "split", "native", pair, 1, cpus, null)),
+                "the layouts of a workload run interleaved: all of them get the runs");
+        assertEquals(dev.corescope.report.SeedVerdicts.RUNS_PER_SIDE,
+                CpupriFamily.runsPerSide(new CpupriFamily.Measurement("mechanism", "packed", "java", pair, 1, cpus, null)));
+        assertEquals(1, CpupriFamily.runsPerSide(new CpupriFamily.Measurement("cpupri", "packed", "native", pair, 1, cpus, "writers")));
+    }
+
     @Test
     void theForkGetsTheRunsCpusInOrderNotAPlacementNameToRederive() {
         var pair = new dev.corescope.topology.CpuPair("same-l3", 5, 1, "CPU 5 and CPU 1");
