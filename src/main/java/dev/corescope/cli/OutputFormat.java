@@ -63,8 +63,12 @@ enum OutputFormat {
     abstract static class Converter implements CommandLine.ITypeConverter<OutputFormat> {
         private final Only only;
 
+        Converter(Only only) {
+            this.only = only;
+        }
+
         Converter(OutputFormat... accepted) {
-            this.only = new Only(List.of(accepted));
+            this(new Only(List.of(accepted)));
         }
 
         @Override
@@ -80,7 +84,7 @@ enum OutputFormat {
     /** mask, affinity, jitter, reservations. */
     static final class TextOrJson extends Converter {
         TextOrJson() {
-            super(text, json);
+            super(Only.TEXT_OR_JSON);
         }
     }
 
@@ -94,7 +98,7 @@ enum OutputFormat {
     /** topology: the drawing commands' three, and hwloc's XML. */
     static final class ForTopology extends Converter {
         ForTopology() {
-            super(text, json, svg, hwloc_xml);
+            super(Only.FOR_TOPOLOGY);
         }
     }
 

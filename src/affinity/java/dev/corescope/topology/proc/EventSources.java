@@ -1,5 +1,6 @@
 package dev.corescope.topology.proc;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +41,11 @@ public record EventSources(Map<String, Integer> types) {
 
     /** {@return whether a hardware PMU ({@code cpu}, {@code cpu_*}, {@code armv*}) is among them} */
     public boolean hardware() {
-        return types.keySet().stream().anyMatch(n -> n.equals("cpu") || n.startsWith("cpu_") || n.startsWith("armv"));
+        return hardware(types.keySet());
+    }
+
+    /** {@return whether a hardware PMU is among the event sources {@code names}, as saved from {@link #names}} */
+    public static boolean hardware(Collection<String> names) {
+        return names.stream().anyMatch(n -> n.equals("cpu") || n.startsWith("cpu_") || n.startsWith("armv"));
     }
 }

@@ -127,8 +127,8 @@ public record LocksModel(int cpu, CpuChoice cpuChoice, Tsc tsc, Jmh.Settings jmh
      * Several threads on one lock: the placement (a {@code Placement} key, {@code any} or {@code cpus}
      * for a {@code --cpus} list) and its CPUs, the rate, and each thread's share.
      */
-    public record Contended(String variant, String implementation, String label, String placement, List<Integer> cpus, Double nsPerOp, Double nsError, long samples, List<Share> shares,
-                            int migratedRounds) {
+    public record Contended(String variant, String implementation, String label, String placement, List<Integer> cpus,
+                            Double nsPerOp, Double nsError, long samples, List<Share> shares, int migratedRounds) {
 
         /** The least-served thread's rate over the best-served one's: 1 is perfectly fair (NaN when no thread ran). */
         double fairness() {
@@ -234,7 +234,8 @@ public record LocksModel(int cpu, CpuChoice cpuChoice, Tsc tsc, Jmh.Settings jmh
      */
     static Contended contended(Variant variant, String implementation, String label, ThreadPlacement placement, double nsPerOp,
                                double nsError, long samples, List<Share> shares, int migratedRounds) {
-        return new Contended(variant.contractName(), implementation, label, placement.name(), placement.cpus(), num(nsPerOp), num(nsError), samples, List.copyOf(shares), migratedRounds);
+        return new Contended(variant.contractName(), implementation, label, placement.name(), placement.cpus(), num(nsPerOp),
+                num(nsError), samples, List.copyOf(shares), migratedRounds);
     }
 
     /** How a row's cycles were obtained. */

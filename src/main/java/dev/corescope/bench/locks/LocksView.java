@@ -352,8 +352,7 @@ final class LocksView {
         if (model.pmu() != null) return model.pmu();
         List<String> sources = model.eventSources();
         if (sources == null) return "no hardware PMU: /" + EventSources.DIR + " is not readable";
-        boolean hardware = new EventSources(sources.stream().collect(Collectors.toMap(n -> n, n -> -1))).hardware();
-        return hardware ? "hardware PMU present (" + String.join(", ", sources) + ")"
+        return EventSources.hardware(sources) ? "hardware PMU present (" + String.join(", ", sources) + ")"
                 : "no hardware PMU: /" + EventSources.DIR + " has only " + String.join(", ", sources);
     }
 
